@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "vault",
+  products: [
+    .executable(name: "vault", targets: ["vault"]),
+    .executable(name: "biosim", targets: ["biosim"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CSodium", pkgConfig: "libsodium",
+      providers: [.apt(["libsodium-dev"])]),
+    .systemLibrary(
+      name: "CSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CPlatform"),
+    .target(name: "VaultCore", dependencies: ["CSodium", "CSQLite"]),
+    .target(name: "Biometry", dependencies: ["VaultCore"]),
+    .target(name: "VaultCLI", dependencies: ["VaultCore", "Biometry", "CPlatform"]),
+    .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
+    .executableTarget(name: "biosim", dependencies: ["VaultCLI"]),
+    .testTarget(name: "VaultCoreTests", dependencies: ["VaultCore"]),
+    .testTarget(name: "BiometryTests", dependencies: ["Biometry", "VaultCore"]),
+    .testTarget(name: "VaultCLITests", dependencies: ["VaultCLI"]),
+  ]
+)

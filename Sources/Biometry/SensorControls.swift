@@ -1,0 +1,161 @@
+import Foundation
+import VaultCore
+
+/// The simulator's controls (`biosim` commands): each is one read-modify-write of the device
+/// store under its lock.
+///
+/// Every method throws `VaultError` when the device store cannot be read or written, and changes
+/// nothing when it throws.
+public struct SensorControls: Sendable {
+  /// Largest `count` accepted by `queue(_:count:)`.
+  public static let maximumQueueCount = 100
+  /// Largest template label, in UTF-8 bytes.
+  public static let maximumLabelBytes = 64
+
+  private let store: DeviceStore
+  private let clock: Clock
+
+  /// Controls for the sensor in `store`; `clock` timestamps enrollments.
+  public init(store: DeviceStore, clock: Clock) {
+    self.store = store
+    self.clock = clock
+  }
+
+  /// Replaces the sensor with one of `type`, as a different device model would.
+  ///
+  /// A change of type wipes the enrollment (bumping the generation when it was not empty) and
+  /// clears the failure count and lockout; choosing the current type changes nothing.
+  public func setHardware(_ type: BiometryType) throws {
+    try store.update { state in
+      guard state.sensor.hardware != type.rawValue else { return }
+      state.sensor.hardware = type.rawValue
+      if !state.sensor.enrolled.isEmpty {
+        state.sensor.enrolled = []
+        state.sensor.enrollmentGeneration += 1
+      }
+      state.sensor.consecutiveFailures = 0
+      state.sensor.lockedOut = false
+    }
+  }
+
+  /// Sets whether the sensor is available, disabled or disconnected; enrollment is kept.
+  public func setAvailability(_ availability: SensorAvailability) throws {
+    try store.update { state in state.sensor.availability = availability.rawValue }
+  }
+
+  /// Enrolls a new finger, face or iris and bumps the enrollment generation.
+  ///
+  /// - Parameter label: A unique label; nil picks the first free `finger-N`, `face-N` or `iris-N`
+  ///   (N from 1) for the hardware type.
+  /// - Returns: The new template, with a random 16-byte base64 id and the current UTC time.
+  /// - Throws: `BiometryControlError.noHardware` when the type is `none`, `.invalidLabel` or
+  ///   `.duplicateLabel` for a bad label.
+  @discardableResult
+  public func enroll(label: String?) throws -> SensorState.Template {
+    if let label { try Self.validate(label: label) }
+    let enrolledAt = Timestamp.utc(clock.wallNow)
+    return try store.update { state in
+      let type = state.sensor.biometryType
+      guard type != .none else { throw BiometryControlError.noHardware }
+      let taken = Set(state.sensor.enrolled.map(\.label))
+      let chosen: String
+      if let label {
+        guard !taken.contains(label) else { throw BiometryControlError.duplicateLabel(label) }
+        chosen = label
+      } else {
+        var index = 1
+        while taken.contains("\(type.templateNoun)-\(index)") { index += 1 }
+        chosen = "\(type.templateNoun)-\(index)"
+      }
+      let id = SecureBytes.random(count: 16).unprotectedBytes
+      let template = SensorState.Template(
+        id: Data(id).base64EncodedString(), label: chosen, enrolledAt: enrolledAt)
+      state.sensor.enrolled.append(template)
+      state.sensor.enrollmentGeneration += 1
+      return template
+    }
+  }
+
+  /// Removes the template labelled `label` and bumps the enrollment generation.
+  ///
+  /// - Throws: `BiometryControlError.noSuchTemplate` when no template has that label.
+  public func unenroll(label: String) throws {
+    try store.update { state in
+      guard let index = state.sensor.enrolled.firstIndex(where: { $0.label == label }) else {
+        throw BiometryControlError.noSuchTemplate(label)
+      }
+      state.sensor.enrolled.remove(at: index)
+      state.sensor.enrollmentGeneration += 1
+    }
+  }
+
+  /// Removes every template; bumps the generation when anything was enrolled.
+  public func unenrollAll() throws {
+    try store.update { state in
+      guard !state.sensor.enrolled.isEmpty else { return }
+      state.sensor.enrolled = []
+      state.sensor.enrollmentGeneration += 1
+    }
+  }
+
+  /// Appends `count` copies of `outcome` to the sensor's first-in first-out answer queue.
+  ///
+  /// - Throws: `BiometryControlError.invalidCount` unless `count` is in 1...100.
+  public func queue(_ outcome: Outcome, count: Int) throws {
+    guard (1...Self.maximumQueueCount).contains(count) else {
+      throw BiometryControlError.invalidCount(count)
+    }
+    try store.update { state in
+      state.sensor.queue.append(contentsOf: Array(repeating: outcome.rawValue, count: count))
+    }
+  }
+
+  /// Locks the sensor as five failures elsewhere would: failures 5, locked out.
+  public func forceLockout() throws {
+    try store.update { state in
+      state.sensor.consecutiveFailures = Evaluation.lockoutThreshold
+      state.sensor.lockedOut = true
+    }
+  }
+
+  /// Records that the device credential (PIN) was verified: failures 0, lockout cleared.
+  public func clearLockout() throws {
+    try store.update { state in
+      state.sensor.consecutiveFailures = 0
+      state.sensor.lockedOut = false
+    }
+  }
+
+  /// Simulates a major OS upgrade: the OS epoch grows by one, so every domain state changes while
+  /// the enrollment does not.
+  public func osUpgrade() throws {
+    try store.update { state in state.sensor.osEpoch += 1 }
+  }
+
+  /// Makes a brand-new device: a new random 32-byte device secret, a fresh sensor (touch-id,
+  /// available, nothing enrolled, generation 1) and no PIN attempt records.
+  public func reset() throws {
+    try store.update { state in
+      state.deviceSecret = DeviceState.fresh().deviceSecret
+      state.sensor = SensorState()
+      state.pinAttempts = [:]
+    }
+  }
+
+  /// The sensor's current state.
+  public func status() throws -> SensorState {
+    try store.read().sensor
+  }
+
+  /// Checks a user-chosen template label.
+  ///
+  /// - Throws: `BiometryControlError.invalidLabel` when empty, over 64 UTF-8 bytes, containing a
+  ///   control character, or starting or ending with white space.
+  static func validate(label: String) throws {
+    let bad =
+      label.isEmpty || label.utf8.count > maximumLabelBytes
+      || label.unicodeScalars.contains { $0.properties.generalCategory == .control }
+      || label.first?.isWhitespace == true || label.last?.isWhitespace == true
+    if bad { throw BiometryControlError.invalidLabel(label) }
+  }
+}

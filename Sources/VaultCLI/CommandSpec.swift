@@ -1,0 +1,159 @@
+/// How a shell should complete a value.
+public enum CompletionKind: Equatable, Sendable {
+  /// Nothing to offer.
+  case none
+  /// A file path.
+  case file
+  /// One of a fixed set of words.
+  case values([String])
+  /// An entry name from the vault (through `vault __complete`).
+  case entryName
+}
+
+/// One option: `--long`, an optional `-s`, and either a flag or a value.
+public struct OptionSpec: Equatable, Sendable {
+  /// Long name without dashes, such as `force`.
+  public var long: String
+  /// Short letter, such as `f`.
+  public var short: Character?
+  /// Placeholder for the value (`PATH`, `N`); nil for a flag.
+  public var valueName: String?
+  /// One-line description for help, completions and the manual.
+  public var abstract: String
+  /// How a shell completes the value.
+  public var completion: CompletionKind
+  /// Left out of help and completions (still parsed).
+  public var hidden: Bool
+
+  /// A flag (no value).
+  public static func flag(
+    _ long: String, short: Character? = nil, _ abstract: String, hidden: Bool = false
+  ) -> OptionSpec {
+    OptionSpec(
+      long: long, short: short, valueName: nil, abstract: abstract, completion: .none,
+      hidden: hidden)
+  }
+
+  /// An option with a value.
+  public static func value(
+    _ long: String, short: Character? = nil, _ valueName: String, _ abstract: String,
+    completion: CompletionKind = .none, hidden: Bool = false
+  ) -> OptionSpec {
+    OptionSpec(
+      long: long, short: short, valueName: valueName, abstract: abstract,
+      completion: completion, hidden: hidden)
+  }
+
+  /// `--long VALUE` or `--long` as shown in usage lines.
+  public var synopsis: String {
+    "--\(long)" + (valueName.map { " \($0)" } ?? "")
+  }
+}
+
+/// One positional argument.
+public struct ArgumentSpec: Equatable, Sendable {
+  /// Placeholder, upper case: `NAME`.
+  public var name: String
+  /// One-line description.
+  public var abstract: String
+  /// May be left out.
+  public var optional: Bool
+  /// Takes every remaining argument (must be last).
+  public var variadic: Bool
+  /// How a shell completes it.
+  public var completion: CompletionKind
+
+  /// A positional argument.
+  public init(
+    _ name: String, _ abstract: String, optional: Bool = false, variadic: Bool = false,
+    completion: CompletionKind = .none
+  ) {
+    self.name = name
+    self.abstract = abstract
+    self.optional = optional
+    self.variadic = variadic
+    self.completion = completion
+  }
+
+  /// `NAME`, `[NAME]` or `NAME...` as shown in usage lines.
+  public var synopsis: String {
+    let base = variadic ? "\(name)..." : name
+    return optional ? "[\(base)]" : base
+  }
+}
+
+/// A command, its options, arguments and subcommands: the single declaration the parser, help,
+/// completions and manual pages are generated from.
+public struct CommandSpec: Equatable, Sendable {
+  /// The word typed, such as `add`.
+  public var name: String
+  /// Other words that run the same command.
+  public var aliases: [String]
+  /// One-line description.
+  public var abstract: String
+  /// Longer text for `--help` and the manual (paragraphs separated by blank lines).
+  public var discussion: String
+  /// Options of this command (global options are on the root).
+  public var options: [OptionSpec]
+  /// Positional arguments.
+  public var arguments: [ArgumentSpec]
+  /// Subcommands; a command with subcommands and no handler needs one of them.
+  public var subcommands: [CommandSpec]
+  /// Left out of help, completions and the manual (such as `__complete`).
+  public var hidden: Bool
+
+  /// Declares a command.
+  public init(
+    _ name: String, aliases: [String] = [], _ abstract: String, discussion: String = "",
+    options: [OptionSpec] = [], arguments: [ArgumentSpec] = [],
+    subcommands: [CommandSpec] = [], hidden: Bool = false
+  ) {
+    self.name = name
+    self.aliases = aliases
+    self.abstract = abstract
+    self.discussion = discussion
+    self.options = options
+    self.arguments = arguments
+    self.subcommands = subcommands
+    self.hidden = hidden
+  }
+
+  /// The subcommand called `word` (by name or alias).
+  public func subcommand(_ word: String) -> CommandSpec? {
+    subcommands.first { $0.name == word || $0.aliases.contains(word) }
+  }
+
+  /// Subcommands shown to users.
+  public var visibleSubcommands: [CommandSpec] { subcommands.filter { !$0.hidden } }
+}
+
+/// A program: its root command plus the options every command accepts.
+public struct ProgramSpec: Equatable, Sendable {
+  /// `vault` or `biosim`.
+  public var root: CommandSpec
+  /// Options accepted before or after any command word (`--vault`, `--help`…).
+  public var globalOptions: [OptionSpec]
+  /// Version string for `--version`.
+  public var version: String
+
+  /// The command at `path` (words after the program name), or nil.
+  public func command(at path: [String]) -> CommandSpec? {
+    var current = root
+    for word in path {
+      guard let next = current.subcommand(word) else { return nil }
+      current = next
+    }
+    return current
+  }
+
+  /// Every command path in the tree, depth first, root first.
+  public func allPaths(includeHidden: Bool = false) -> [[String]] {
+    func walk(_ spec: CommandSpec, _ path: [String]) -> [[String]] {
+      [path]
+        + spec.subcommands.filter { includeHidden || !$0.hidden }.flatMap {
+          walk($0, path + [$0.name])
+        }
+    }
+    return walk(root, [])
+  }
+}

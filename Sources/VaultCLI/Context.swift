@@ -1,0 +1,104 @@
+import Foundation
+import Glibc
+import VaultCore
+
+/// Everything a command handler needs: the parsed invocation, paths, the terminal, and how to
+/// get the PIN and the master key.
+final class Context {
+  let invocation: Invocation
+  let environment: VaultEnvironment
+  private(set) lazy var terminal: Terminal? = Terminal.open()
+  private var pinFD: Int32?
+
+  init(invocation: Invocation, environment: VaultEnvironment) throws {
+    self.invocation = invocation
+    self.environment = environment
+    if let text = invocation.value("pin-fd") {
+      guard let fd = Int32(text), fd >= 0, fcntl(fd, F_GETFD) != -1 else {
+        throw VaultError.invalidInput("--pin-fd needs an open file descriptor, not '\(text)'")
+      }
+      pinFD = fd
+    }
+  }
+
+  var vaultPath: String {
+    invocation.value("vault").map { $0.isEmpty ? environment.defaultVaultPath : $0 }
+      ?? environment.defaultVaultPath
+  }
+
+  func openVault() throws -> Vault {
+    try Vault.open(path: vaultPath, environment: environment)
+  }
+
+  var deviceStore: DeviceStore { DeviceStore(environment: environment) }
+
+  func gate() -> SensorGate {
+    SensorGate(store: deviceStore, clock: environment.clock, terminal: terminal)
+  }
+
+  func authenticator(_ vault: Vault) -> Authenticator {
+    Authenticator(vault: vault, gate: gate())
+  }
+
+  /// True when a PIN can be obtained (from --pin-fd or the terminal).
+  var canAskForPIN: Bool { pinFD != nil || terminal != nil }
+
+  /// One secret line: from --pin-fd when given, else hidden on the terminal.
+  ///
+  /// - Throws: `VaultError.locked` when there is neither (piped data is never read as a PIN).
+  func readSecretLine(prompt: String) throws -> SecureBytes {
+    if let pinFD {
+      guard let line = try LineReader.readLine(fd: pinFD) else {
+        throw VaultError.invalidInput("--pin-fd \(pinFD) ended before a line was read")
+      }
+      return line
+    }
+    guard let terminal else {
+      throw VaultError.locked("no terminal to ask for the PIN and no --pin-fd")
+    }
+    return try terminal.readHidden(prompt: prompt)
+  }
+
+  func readPIN(prompt: String = "PIN: ") throws -> PIN {
+    try PIN(utf8: readSecretLine(prompt: prompt))
+  }
+
+  /// A new PIN: asked twice on a terminal, one line from --pin-fd.
+  func readNewPIN() throws -> PIN {
+    let first = try readPIN(prompt: "New PIN: ")
+    if pinFD == nil {
+      let second = try readPIN(prompt: "Repeat the new PIN: ")
+      guard first.bytes == second.bytes else {
+        throw VaultError.invalidInput("the two PINs differ; nothing was changed")
+      }
+    }
+    return first
+  }
+
+  /// How the key was obtained: a session needs a fresh biometric check for guarded entries.
+  enum KeySource { case session, inline }
+
+  /// The master key: from a valid `VAULT_SESSION`, else the full PIN + biometric check inline.
+  ///
+  /// - Throws: `VaultError.locked` (exit 10) when the session is invalid and there is no way to
+  ///   ask; the authentication errors otherwise.
+  func masterKey(_ vault: Vault, reason: String) throws -> (SymmetricKey, KeySource) {
+    var sessionProblem: VaultError?
+    if let token = environment.variables["VAULT_SESSION"], !token.isEmpty {
+      do {
+        let (key, _) = try SessionStore(environment: environment).open(
+          token: token, vaultID: vault.vaultID)
+        try vault.verifyHeader(masterKey: key)
+        return (key, .session)
+      } catch let error as VaultError {
+        guard case .locked = error else { throw error }
+        sessionProblem = error
+      }
+    }
+    guard canAskForPIN else {
+      throw sessionProblem ?? VaultError.locked("no valid session and no terminal to ask on")
+    }
+    let pin = try readPIN()
+    return (try authenticator(vault).unlock(pin: pin, reason: reason), .inline)
+  }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Glibc
+import VaultCore
+
+/// `add`, `get`, `list`, `rm`, `mv`.
+enum EntryCommandsRun {
+  static func add(_ context: Context) throws {
+    let name = try EntryName(context.invocation.arguments[0])
+    let vault = try context.openVault()
+    let guarded = context.invocation.flag("guard")
+    if guarded && vault.header.policy != Header.policyBiometric {
+      throw VaultError.biometryUnavailable(
+        "guarded entries need biometric unlock; run 'vault biometry activate' first")
+    }
+    let fromPipe = isatty(0) == 0
+    var content: SecureBytes?
+    if fromPipe {
+      let data = try LineReader.readAll(fd: 0)
+      guard data.count > 0 else {
+        throw VaultError.invalidInput("standard input is empty; nothing was stored")
+      }
+      content = data
+    }
+    let (key, _) = try context.masterKey(vault, reason: "add '\(name)'")
+    let store = EntryStore(vault: vault, masterKey: key)
+    if !context.invocation.flag("force"), try store.metadata(name) != nil {
+      throw VaultError.exists(name.value)
+    }
+    let secret = try content ?? readFromTerminal(context, name: name)
+    try store.put(name, content: secret, overwrite: context.invocation.flag("force"), guarded: guarded)
+  }
+
+  private static func readFromTerminal(_ context: Context, name: EntryName) throws -> SecureBytes {
+    guard let terminal = context.terminal else {
+      throw VaultError.locked("no terminal to read the secret from")
+    }
+    if context.invocation.flag("multiline") {
+      terminal.say("Enter the content of '\(name)', then Ctrl-D on an empty line:\n")
+      let data = try LineReader.readAll(fd: 0)
+      guard data.count > 0 else { throw VaultError.invalidInput("the content is empty") }
+      return data
+    }
+    let first = try terminal.readHidden(prompt: "Secret for '\(name)': ")
+    guard first.count > 0 else { throw VaultError.invalidInput("the content is empty") }
+    let second = try terminal.readHidden(prompt: "Repeat it: ")
+    guard first == second else {
+      throw VaultError.invalidInput("the two entries differ; nothing was stored")
+    }
+    return first
+  }
+
+  static func get(_ context: Context) throws {
+    let name = try EntryName(context.invocation.arguments[0])
+    let vault = try context.openVault()
+    let (key, source) = try context.masterKey(vault, reason: "read '\(name)'")
+    let store = EntryStore(vault: vault, masterKey: key)
+    guard let metadata = try store.metadata(name) else { throw VaultError.notFound(name.value) }
+    if metadata.guarded && source == .session {
+      try GuardedRead.check(context, vault: vault, masterKey: key, name: name)
+    }
+    let (_, content) = try store.get(name)
+    content.withBytes { Output.write($0) }
+  }
+
+  static func list(_ context: Context) throws {
+    let vault = try context.openVault()
+    let (key, _) = try context.masterKey(vault, reason: "list entries")
+    let prefix = context.invocation.arguments.first ?? ""
+    let entries = try EntryStore(vault: vault, masterKey: key).list(prefix: prefix)
+    if context.invocation.flag("json") {
+      let rows = entries.map {
+        JSONOutput.object([("name", .string($0.name)), ("created", .string($0.created)),
+          ("updated", .string($0.updated)), ("guarded", .bool($0.guarded))])
+      }
+      Output.print(JSONOutput.array(rows).rendered + "\n")
+    } else {
+      for entry in entries { Output.print(entry.name + "\n") }
+    }
+  }
+
+  static func remove(_ context: Context) throws {
+    let name = try EntryName(context.invocation.arguments[0])
+    let vault = try context.openVault()
+    let (key, _) = try context.masterKey(vault, reason: "delete '\(name)'")
+    try EntryStore(vault: vault, masterKey: key).remove(name)
+  }
+
+  static func move(_ context: Context) throws {
+    let old = try EntryName(context.invocation.arguments[0])
+    let new = try EntryName(context.invocation.arguments[1])
+    let vault = try context.openVault()
+    let (key, _) = try context.masterKey(vault, reason: "rename '\(old)'")
+    try EntryStore(vault: vault, masterKey: key).move(
+      old, to: new, overwrite: context.invocation.flag("force"))
+  }
+}
+
+/// A guarded entry read inside a session: a fresh biometric check against the sealed domain
+/// state; duplicates within one second are refused; under lockout the PIN stands in.
+enum GuardedRead {
+  static let minimumInterval = 1.0
+
+  static func check(_ context: Context, vault: Vault, masterKey: SymmetricKey, name: EntryName)
+    throws
+  {
+    let clock = context.environment.clock
+    let key = vault.vaultID.hex
+    let tooSoon: Bool = try context.deviceStore.update { state in
+      let now = clock.bootNow
+      if let last = state.lastGuardedRead[key], now >= last, now - last < minimumInterval {
+        return true
+      }
+      state.lastGuardedRead[key] = now
+      return false
+    }
+    if tooSoon {
+      throw VaultError.duplicateRequest
+    }
+    let authenticator = context.authenticator(vault)
+    do {
+      try authenticator.checkPresence(masterKey: masterKey, reason: "read guarded '\(name)'")
+    } catch VaultError.biometricLockout {
+      // As `.deviceOwnerAuthentication`: the device credential stands in and clears the lockout.
+      let pin = try context.readPIN(prompt: "Sensor locked out; PIN for '\(name)': ")
+      _ = try vault.unlock(pin: pin)
+      try authenticator.gate.credentialVerified()
+    }
+  }
+}

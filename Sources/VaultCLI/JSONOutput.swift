@@ -1,0 +1,45 @@
+import Foundation
+
+/// A small JSON value with a deterministic rendering (keys in the order given, no escaped slashes),
+/// for `--json` output whose shape is documented in the manual.
+indirect enum JSONOutput {
+  case string(String)
+  case number(Int)
+  case bool(Bool)
+  case null
+  case object([(String, JSONOutput)])
+  case array([JSONOutput])
+
+  var rendered: String {
+    switch self {
+    case .string(let s): return Self.quote(s)
+    case .number(let n): return String(n)
+    case .bool(let b): return b ? "true" : "false"
+    case .null: return "null"
+    case .object(let pairs):
+      return "{" + pairs.map { Self.quote($0.0) + ":" + $0.1.rendered }.joined(separator: ",") + "}"
+    case .array(let items):
+      return "[" + items.map(\.rendered).joined(separator: ",") + "]"
+    }
+  }
+
+  static func quote(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7f {
+          out += String(format: "\\u%04x", scalar.value)
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out + "\""
+  }
+}

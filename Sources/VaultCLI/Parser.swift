@@ -1,0 +1,148 @@
+/// Parses argv against a `ProgramSpec`.
+///
+/// `--opt value`, `--opt=value`, `-o value`, `-ovalue`, clustered short flags (`-fm`), `--` to end
+/// options, options before or after arguments, and repeated options (the last value wins).
+public enum Parser {
+  /// Parses `arguments` (without the program name).
+  ///
+  /// - Throws: `UsageError` for an unknown command or option, a missing or unexpected value, or
+  ///   missing or extra positional arguments.
+  public static func parse(_ arguments: [String], program: ProgramSpec) throws -> Invocation {
+    var command = program.root
+    var invocation = Invocation(path: [])
+    var index = 0
+    var optionsEnded = false
+
+    func options() -> [OptionSpec] { command.options + program.globalOptions }
+
+    func fail(_ message: String, hint: String? = nil) -> UsageError {
+      UsageError(message: message, hint: hint, path: invocation.path)
+    }
+
+    func record(_ option: OptionSpec, value: String?) {
+      if let value { invocation.values[option.long, default: []].append(value) }
+      else { invocation.flags.insert(option.long) }
+    }
+
+    while index < arguments.count {
+      let word = arguments[index]
+      index += 1
+      if !optionsEnded && word == "--" {
+        optionsEnded = true
+        continue
+      }
+      if !optionsEnded && word.hasPrefix("--") {
+        let body = word.dropFirst(2)
+        let name = String(body.prefix { $0 != "=" })
+        let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+        guard let option = options().first(where: { $0.long == name }) else {
+          let candidates = options().filter { !$0.hidden }.map { "--" + $0.long }
+          throw fail(
+            "unknown option '--\(name)'",
+            hint: Suggestion.closest(to: "--" + name, among: candidates).map {
+              "did you mean '\($0)'?"
+            })
+        }
+        if option.valueName == nil {
+          guard inline == nil else { throw fail("option '--\(name)' takes no value") }
+          record(option, value: nil)
+        } else if let inline {
+          record(option, value: inline)
+        } else {
+          guard index < arguments.count else {
+            throw fail("option '--\(name)' needs a value \(option.valueName ?? "")")
+          }
+          record(option, value: arguments[index])
+          index += 1
+        }
+        continue
+      }
+      if !optionsEnded && word.hasPrefix("-") && word.count > 1 {
+        var letters = Array(word.dropFirst())
+        while !letters.isEmpty {
+          let letter = letters.removeFirst()
+          guard let option = options().first(where: { $0.short == letter }) else {
+            throw fail("unknown option '-\(letter)'")
+          }
+          if option.valueName == nil {
+            record(option, value: nil)
+            continue
+          }
+          if !letters.isEmpty {
+            record(option, value: String(letters))
+          } else {
+            guard index < arguments.count else {
+              throw fail("option '-\(letter)' needs a value \(option.valueName ?? "")")
+            }
+            record(option, value: arguments[index])
+            index += 1
+          }
+          letters = []
+        }
+        continue
+      }
+      if invocation.arguments.isEmpty && !command.subcommands.isEmpty && !optionsEnded {
+        if let sub = command.subcommand(word) {
+          command = sub
+          invocation.path.append(sub.name)
+          continue
+        }
+        if command.arguments.isEmpty {
+          let names = command.visibleSubcommands.map(\.name)
+          throw fail(
+            "unknown command '\(word)'",
+            hint: Suggestion.closest(to: word, among: names).map { "did you mean '\($0)'?" })
+        }
+      }
+      invocation.arguments.append(word)
+    }
+
+    if invocation.flag("help") || invocation.flag("version") { return invocation }
+    let specs = command.arguments
+    let required = specs.filter { !$0.optional }.count
+    if invocation.arguments.count < required {
+      if !command.subcommands.isEmpty && invocation.arguments.isEmpty && specs.isEmpty {
+        throw fail("missing command")
+      }
+      throw fail("missing argument \(specs[invocation.arguments.count].name)")
+    }
+    if !(specs.last?.variadic ?? false) && invocation.arguments.count > specs.count {
+      if !command.subcommands.isEmpty && specs.isEmpty {
+        throw fail("missing command")
+      }
+      throw fail("unexpected argument '\(invocation.arguments[specs.count])'")
+    }
+    if specs.isEmpty && !command.subcommands.isEmpty {
+      throw fail("missing command", hint: nil)
+    }
+    return invocation
+  }
+}
+
+/// "Did you mean" by Levenshtein edit distance.
+enum Suggestion {
+  /// The candidate closest to `word`, when it is within a third of the word's length (at least 1,
+  /// at most 3 edits).
+  static func closest(to word: String, among candidates: [String]) -> String? {
+    let limit = min(3, max(1, word.count / 3))
+    let scored = candidates.map { ($0, distance(word, $0)) }.filter { $0.1 <= limit }
+    return scored.min { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }?.0
+  }
+
+  static func distance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+      var current = [i] + Array(repeating: 0, count: b.count)
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+}

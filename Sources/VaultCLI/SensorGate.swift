@@ -1,0 +1,69 @@
+import Biometry
+import VaultCore
+
+/// The vault's `BiometricGate` over the simulated sensor: a fresh `SimulatedContext` per
+/// evaluation, biometrics-only policy, sensor prompts on the terminal.
+struct SensorGate: BiometricGate {
+  /// The identifier the domain state is computed for (per-app, as on Apple platforms).
+  static let appID = "dev.vault.cli"
+
+  let store: DeviceStore
+  let clock: Clock
+  let terminal: Terminal?
+
+  func evaluate(reason: String) throws -> BiometricMatch {
+    let context = SimulatedContext(
+      store: store, appID: Self.appID, prompter: terminal.map { TerminalPrompter(terminal: $0) })
+    defer { context.invalidate() }
+    do {
+      try context.canEvaluatePolicy()
+      let state = try context.evaluatePolicy(localizedReason: reason)
+      return BiometricMatch(domainState: state, type: context.biometryType.rawValue)
+    } catch let error as LAError {
+      throw Self.map(error)
+    }
+  }
+
+  func credentialVerified() throws {
+    try SensorControls(store: store, clock: clock).clearLockout()
+  }
+
+  func currentType() throws -> String {
+    try store.read().sensor.hardware
+  }
+
+  static func map(_ error: LAError) -> BiometricFailure {
+    switch error {
+    case .authenticationFailed: .notRecognised
+    case .userCancel: .cancelled("the biometric prompt was cancelled")
+    case .systemCancel: .cancelled("the system interrupted the biometric prompt")
+    case .appCancel: .cancelled("timed out waiting for the biometric sensor")
+    case .invalidContext: .cancelled("the authentication context was reused")
+    case .notInteractive: .notInteractive
+    case .biometryLockout: .lockout
+    case .biometryNotEnrolled: .notEnrolled
+    case .biometryNotAvailable: .notAvailable("no biometric sensor is available (simulated)")
+    case .biometryDisconnected: .notAvailable("the biometric sensor is disconnected (simulated)")
+    }
+  }
+}
+
+/// Asks on the terminal, saying plainly that the sensor is simulated.
+struct TerminalPrompter: BiometricPrompter, @unchecked Sendable {
+  let terminal: Terminal
+
+  func present(reason: String, type: BiometryType, attempt: Int, of total: Int) -> Outcome? {
+    let thing = type == .touchID ? "finger" : "face"
+    terminal.say(
+      "[simulated \(type.displayName) sensor] \(reason) (attempt \(attempt) of \(total))\n"
+        + "  Enter: matching \(thing)   n: non-matching \(thing)   Ctrl-C: cancel ")
+    defer { terminal.say("\n") }
+    switch terminal.readSensorKey() {
+    case 10, 13: return .match
+    case UInt8(ascii: "n"), UInt8(ascii: "N"): return .noMatch
+    case 3, 27: return .cancel
+    case nil: return nil
+    default: return .noMatch
+    }
+  }
+}

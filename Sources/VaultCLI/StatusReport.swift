@@ -1,0 +1,129 @@
+import Biometry
+import VaultCore
+
+/// What `vault status` and `vault biometry status` show, gathered without unlocking.
+struct StatusReport {
+  var path: String
+  var format: Int
+  var policy: String
+  var kdf: KDFParameters
+  var sensor: SensorState
+  var biometry: BiometryRecord?
+  var pinFailures: Int
+  var pinDelay: Int
+  var session: SessionStore.Expiry?
+  var sessionGiven: Bool
+
+  static func gather(_ context: Context, vault: Vault) -> StatusReport {
+    let device = (try? context.deviceStore.read())
+    var expiry: SessionStore.Expiry?
+    let token = context.environment.variables["VAULT_SESSION"] ?? ""
+    if !token.isEmpty {
+      expiry = try? SessionStore(environment: context.environment).open(
+        token: token, vaultID: vault.vaultID, renew: false
+      ).expiry
+    }
+    return StatusReport(
+      path: vault.path, format: vault.header.format, policy: vault.header.policy,
+      kdf: vault.header.kdf, sensor: device?.sensor ?? SensorState(),
+      biometry: vault.header.biometry,
+      pinFailures: device.map { vault.limiter.failures($0) } ?? 0,
+      pinDelay: device.map { vault.limiter.currentDelay($0) } ?? 0,
+      session: expiry, sessionGiven: !token.isEmpty)
+  }
+
+  var biometricPolicy: Bool { policy == Header.policyBiometric }
+
+  var biometryState: String {
+    guard biometricPolicy else { return "off" }
+    return biometry?.state ?? "not-activated"
+  }
+
+  var sensorName: String {
+    (BiometryType(rawValue: sensor.hardware)?.displayName ?? sensor.hardware) + " (simulated)"
+  }
+
+  var text: String {
+    var lines: [String] = []
+    lines.append("vault:            \(path)")
+    lines.append("format:           \(format)")
+    lines.append(
+      "policy:           "
+        + (biometricPolicy ? "PIN + biometry" : "PIN only (no biometric check)"))
+    let kdfNote = kdf == .test ? ", TEST ONLY: no brute-force protection" : ""
+    lines.append(
+      "kdf:              Argon2id \(kdf.profile) (\(kdf.opsLimit) passes, "
+        + "\(kdf.memLimit >> 10) KiB\(kdfNote))")
+    lines.append(
+      "sensor:           \(sensorName), \(sensor.availability), \(sensor.enrolled.count) enrolled")
+    switch biometryState {
+    case "active":
+      lines.append("biometric unlock: active since \(biometry?.changedAt ?? "?")")
+    case "disabled":
+      lines.append(
+        "biometric unlock: DISABLED since \(biometry?.changedAt ?? "?"): "
+          + "\(biometry?.reason ?? "unknown"); run 'vault biometry activate'")
+    case "not-activated":
+      lines.append("biometric unlock: not activated; run 'vault biometry activate'")
+    default:
+      lines.append("biometric unlock: off (PIN-only vault)")
+    }
+    lines.append(
+      "sensor lockout:   "
+        + (sensor.lockedOut ? "yes: enter your PIN to re-enable biometrics" : "no")
+        + " (\(sensor.consecutiveFailures) consecutive failed matches)")
+    lines.append(
+      "PIN:              "
+        + (pinDelay > 0
+          ? "next attempt in \(ExitStatus.duration(pinDelay))"
+          : "no delay") + " (\(pinFailures) consecutive wrong)")
+    if let session {
+      lines.append(
+        "session:          valid; idle expiry in \(ExitStatus.duration(session.idle)), "
+          + "ends in \(ExitStatus.duration(session.hard)) at most")
+    } else {
+      lines.append("session:          " + (sessionGiven ? "invalid or expired" : "none"))
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  var biometryJSON: JSONOutput {
+    .object([
+      ("policy", .string(policy)),
+      ("state", .string(biometryState)),
+      ("since", biometry.map { .string($0.changedAt) } ?? .null),
+      ("reason", biometry?.reason.map { .string($0) } ?? .null),
+      ("sensor", sensorJSON),
+    ])
+  }
+
+  var sensorJSON: JSONOutput {
+    .object([
+      ("type", .string(sensor.hardware)),
+      ("simulated", .bool(true)),
+      ("availability", .string(sensor.availability)),
+      ("enrolled", .number(sensor.enrolled.count)),
+      ("locked_out", .bool(sensor.lockedOut)),
+      ("consecutive_failures", .number(sensor.consecutiveFailures)),
+    ])
+  }
+
+  var json: JSONOutput {
+    .object([
+      ("path", .string(path)),
+      ("format", .number(format)),
+      ("policy", .string(policy)),
+      ("kdf", .object([
+        ("profile", .string(kdf.profile)), ("opslimit", .number(Int(kdf.opsLimit))),
+        ("memlimit", .number(Int(kdf.memLimit))),
+      ])),
+      ("biometry", biometryJSON),
+      ("pin", .object([
+        ("consecutive_failures", .number(pinFailures)), ("delay_seconds", .number(pinDelay)),
+      ])),
+      ("session", session.map {
+        .object([("idle_seconds", .number($0.idle)), ("hard_seconds", .number($0.hard))])
+      } ?? .null),
+    ])
+  }
+}

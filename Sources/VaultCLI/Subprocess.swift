@@ -1,0 +1,150 @@
+import Foundation
+import Glibc
+
+/// Runs a program with `posix_spawn`: used by `vault tour` and by the tests that run the built
+/// binaries. The child can get standard input bytes, one extra input descriptor (for
+/// `--pin-fd`), and a new session with no controlling terminal.
+public enum Subprocess {
+  /// What a finished child left behind.
+  public struct Result: Equatable, Sendable {
+    /// Exit status, or 128 + signal number when killed by a signal.
+    public var status: Int32
+    /// Everything written to standard output.
+    public var stdout: [UInt8]
+    /// Everything written to standard error.
+    public var stderr: [UInt8]
+
+    /// Standard error as text.
+    public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+    /// Standard output as text.
+    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+  }
+
+  /// Runs `executable` with `arguments` and `environment`, feeding `stdin` (nil: `/dev/null`)
+  /// and writing `extra.data` into descriptor `extra.fd`, capturing both outputs.
+  ///
+  /// - Parameter detach: start the child in a new session, so it has no controlling terminal.
+  public static func run(
+    _ executable: String, _ arguments: [String], environment: [String: String],
+    stdin: [UInt8]? = nil, extra: (fd: Int32, data: [UInt8])? = nil, detach: Bool = true
+  ) -> Result {
+    var inPipe: [Int32] = [-1, -1]
+    var outPipe: [Int32] = [-1, -1]
+    var errPipe: [Int32] = [-1, -1]
+    var extraPipe: [Int32] = [-1, -1]
+    makePipe(&inPipe)
+    makePipe(&outPipe)
+    makePipe(&errPipe)
+    if extra != nil { makePipe(&extraPipe) }
+
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if stdin != nil {
+      posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+    } else {
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    }
+    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+    if let extra { posix_spawn_file_actions_adddup2(&actions, extraPipe[0], extra.fd) }
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    if detach { posix_spawnattr_setflags(&attributes, spawnSetSID) }
+
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+    for fd in [inPipe[0], outPipe[1], errPipe[1], extraPipe[0]] where fd >= 0 { close(fd) }
+    guard rc == 0 else {
+      for fd in [inPipe[1], outPipe[0], errPipe[0], extraPipe[1]] where fd >= 0 { close(fd) }
+      return Result(status: 127, stdout: [], stderr: Array("spawn failed: \(rc)\n".utf8))
+    }
+
+    let group = DispatchGroup()
+    let feed = { (fd: Int32, data: [UInt8]) in
+      group.enter()
+      DispatchQueue.global().async {
+        var offset = 0
+        while offset < data.count {
+          let n = data[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+          if n < 0 && errno == EINTR { continue }
+          if n <= 0 { break }
+          offset += n
+        }
+        close(fd)
+        group.leave()
+      }
+    }
+    signal(SIGPIPE, SIG_IGN)
+    if let stdin { feed(inPipe[1], stdin) } else { close(inPipe[1]) }
+    if let extra { feed(extraPipe[1], extra.data) }
+
+    final class Box: @unchecked Sendable { var bytes: [UInt8] = [] }
+    let errBox = Box()
+    let errFD = errPipe[0]
+    group.enter()
+    DispatchQueue.global().async {
+      errBox.bytes = drain(errFD)
+      group.leave()
+    }
+    let out = drain(outPipe[0])
+    group.wait()
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return Result(status: code, stdout: out, stderr: errBox.bytes)
+  }
+
+  /// glibc's `POSIX_SPAWN_SETSID` (0x80), which Swift's Glibc module does not export.
+  private static let spawnSetSID: Int16 = 0x80
+
+  private static func makePipe(_ fds: inout [Int32]) {
+    fds.withUnsafeMutableBufferPointer { _ = pipe($0.baseAddress!) }
+    for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+  }
+
+  private static func drain(_ fd: Int32) -> [UInt8] {
+    var out: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { break }
+      out.append(contentsOf: buffer[0..<n])
+    }
+    close(fd)
+    return out
+  }
+
+  /// Runs `executable` with the caller's standard input and outputs, in a new session without a
+  /// controlling terminal (so nothing it runs can prompt), waiting for it to end.
+  ///
+  /// - Returns: its exit status (128 + signal when killed).
+  public static func runInheriting(
+    _ executable: String, _ arguments: [String], environment: [String: String]
+  ) -> Int32 {
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setflags(&attributes, spawnSetSID)
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, executable, nil, &attributes, argv, envp) == 0 else { return 127 }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+  }
+}

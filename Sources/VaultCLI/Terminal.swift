@@ -1,0 +1,160 @@
+import Glibc
+import VaultCore
+
+// The signal handlers below must restore the terminal without touching Swift objects, so the saved
+// state lives in plain globals that only the main thread writes.
+nonisolated(unsafe) private var savedFD: Int32 = -1
+nonisolated(unsafe) private var savedMode = termios()
+
+private func restoreAndExit(_ signal: Int32) {
+  if savedFD >= 0 {
+    tcsetattr(savedFD, TCSAFLUSH, &savedMode)
+    var newline: UInt8 = 10
+    _ = write(savedFD, &newline, 1)
+  }
+  _exit(128 + signal)
+}
+
+/// The controlling terminal (`/dev/tty`): prompts, hidden input, and the simulated sensor's
+/// single-key answers. Echo and line mode are restored on every exit path: normal return, thrown
+/// error, Ctrl-C, SIGTERM and SIGHUP (the process then exits 128 + signal).
+public final class Terminal {
+  let fd: Int32
+
+  private init(fd: Int32) { self.fd = fd }
+
+  deinit { close(fd) }
+
+  /// Opens `/dev/tty`, or returns nil when the process has no controlling terminal.
+  public static func open() -> Terminal? {
+    let fd = Glibc.open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+    guard fd >= 0, isatty(fd) == 1 else {
+      if fd >= 0 { close(fd) }
+      return nil
+    }
+    return Terminal(fd: fd)
+  }
+
+  /// Writes text to the terminal (never to standard output).
+  public func say(_ text: String) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { break }
+      offset += n
+    }
+    wipe(&bytes)
+  }
+
+  /// Runs `body` with the terminal in `mode`, restoring the original mode afterwards, and on
+  /// SIGINT, SIGTERM, SIGHUP or SIGQUIT before exiting.
+  private func withMode<R>(_ change: (inout termios) -> Void, _ body: () throws -> R) rethrows -> R {
+    var original = termios()
+    guard tcgetattr(fd, &original) == 0 else { return try body() }
+    savedMode = original
+    savedFD = fd
+    let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    let previous = signals.map { signal($0, restoreAndExit) }
+    var mode = original
+    change(&mode)
+    tcsetattr(fd, TCSAFLUSH, &mode)
+    defer {
+      tcsetattr(fd, TCSAFLUSH, &original)
+      savedFD = -1
+      for (sig, handler) in zip(signals, previous) { signal(sig, handler) }
+    }
+    return try body()
+  }
+
+  /// Shows `prompt` and reads one line with echo off into guarded memory (without the newline).
+  ///
+  /// - Throws: `VaultError.cancelled` on end of file (Ctrl-D), `.invalidInput` past 4096 bytes.
+  public func readHidden(prompt: String) throws -> SecureBytes {
+    say(prompt)
+    let line = try withMode({ $0.c_lflag &= ~tcflag_t(ECHO) }) {
+      try LineReader.readLine(fd: fd)
+    }
+    say("\n")
+    guard let line else { throw VaultError.cancelled("no input") }
+    return line
+  }
+
+  /// The simulated sensor's prompt: one key, no echo. Enter is a matching finger or face, `n` a
+  /// non-matching one, Ctrl-C or Escape cancels.
+  public func readSensorKey() -> UInt8? {
+    withMode({
+      $0.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG)
+      withUnsafeMutableBytes(of: &$0.c_cc) { cc in
+        cc[Int(VMIN)] = 1
+        cc[Int(VTIME)] = 0
+      }
+    }) {
+      var byte: UInt8 = 0
+      while true {
+        let n = read(fd, &byte, 1)
+        if n == 1 { return byte }
+        if n < 0 && errno == EINTR { continue }
+        return nil
+      }
+    }
+  }
+}
+
+/// Reads one line at a time, byte by byte, so nothing past the newline is consumed (several
+/// secrets can come from one `--pin-fd`).
+enum LineReader {
+  static let maximum = 4096
+
+  /// One line without its newline, or nil at end of file before any byte.
+  ///
+  /// - Throws: `VaultError.invalidInput` when the line is longer than 4096 bytes.
+  static func readLine(fd: Int32) throws -> SecureBytes? {
+    let buffer = SecureBytes(count: maximum)
+    var count = 0
+    var sawAny = false
+    while true {
+      var byte: UInt8 = 0
+      let n = read(fd, &byte, 1)
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { break }
+      sawAny = true
+      if byte == 10 { break }
+      guard count < maximum else { throw VaultError.invalidInput("the line is too long") }
+      buffer.pointer.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+      count += 1
+    }
+    guard sawAny else { return nil }
+    if count > 0 && buffer.pointer.load(fromByteOffset: count - 1, as: UInt8.self) == 13 {
+      count -= 1
+    }
+    let out = SecureBytes(count: count)
+    out.pointer.copyMemory(from: buffer.pointer, byteCount: count)
+    return out
+  }
+
+  /// Everything until end of file, into guarded memory that grows by doubling (old copies are
+  /// wiped by `sodium_free`).
+  ///
+  /// - Throws: `VaultError.storage` on a read error.
+  static func readAll(fd: Int32) throws -> SecureBytes {
+    var buffer = SecureBytes(count: 64 * 1024)
+    var count = 0
+    while true {
+      if count == buffer.count {
+        let bigger = SecureBytes(count: buffer.count * 2)
+        bigger.pointer.copyMemory(from: buffer.pointer, byteCount: count)
+        buffer = bigger
+      }
+      let n = read(fd, buffer.pointer + count, buffer.count - count)
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 { throw VaultError.storage("cannot read standard input") }
+      if n == 0 { break }
+      count += n
+    }
+    let out = SecureBytes(count: count)
+    out.pointer.copyMemory(from: buffer.pointer, byteCount: count)
+    return out
+  }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Glibc
+import VaultCore
+
+/// `init`, `passwd`, `recover`, `status`.
+enum VaultCommandsRun {
+  static func initialize(_ context: Context) throws -> Int32 {
+    let profile = context.invocation.value("kdf") ?? "moderate"
+    guard let kdf = KDFParameters.named(profile) else {
+      throw VaultError.invalidInput(
+        "unknown KDF profile '\(profile)' (interactive, moderate or sensitive)")
+    }
+    let path = context.vaultPath
+    if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path) }
+    let biometric = !context.invocation.flag("no-biometry")
+    let pin = try context.readNewPIN()
+    let created = try Vault.create(
+      path: path, pin: pin, kdf: kdf,
+      policy: biometric ? Header.policyBiometric : Header.policyPINOnly,
+      environment: context.environment)
+    Output.error("Created \(path)" + (kdf == .test ? " (test KDF: no brute-force protection)" : ""))
+    Output.error("Recovery code (shown once; keep it offline, it resets the PIN):")
+    Output.print(RecoveryCode.display(created.recoveryCode) + "\n")
+    guard biometric else {
+      Output.error("Policy: PIN only (no biometric check).")
+      return 0
+    }
+    let sensor = try context.deviceStore.read().sensor
+    guard !sensor.enrolled.isEmpty, sensor.hardware != "none" else {
+      Output.error(
+        "Biometric unlock is not active yet: enroll with 'biosim enroll', then run"
+          + " 'vault biometry activate'. Until then the vault cannot be unlocked.")
+      return 0
+    }
+    do {
+      let seal = try context.authenticator(created.vault).activate(
+        masterKey: created.masterKey, reason: "activate biometric unlock")
+      Output.error("Biometric unlock activated (simulated \(seal.type)).")
+      return 0
+    } catch let error as VaultError {
+      let report = ExitStatus.report(error)
+      Output.error(
+        "vault: error: the vault was created but biometric unlock was not activated: "
+          + report.message)
+      Output.error("vault: hint: run 'vault biometry activate'")
+      return report.code
+    }
+  }
+
+  static func passwd(_ context: Context) throws {
+    let vault = try context.openVault()
+    let pin = try context.readPIN(prompt: "Current PIN: ")
+    let key = try context.authenticator(vault).unlock(pin: pin, reason: "change the PIN")
+    let newPIN = try context.readNewPIN()
+    try vault.setPIN(newPIN, masterKey: key)
+    try SessionStore(environment: context.environment).revokeAll(vaultID: vault.vaultID)
+    Output.error("PIN changed; every session was revoked.")
+  }
+
+  static func recover(_ context: Context) throws {
+    let vault = try context.openVault()
+    let typed = try context.readSecretLine(prompt: "Recovery code: ")
+    let key = try vault.unlock(recoveryCode: RecoveryCode.parse(typed))
+    let newPIN = try context.readNewPIN()
+    try vault.setPIN(newPIN, masterKey: key)
+    try SessionStore(environment: context.environment).revokeAll(vaultID: vault.vaultID)
+    Output.error("New PIN set for this machine; every session was revoked.")
+  }
+
+  static func status(_ context: Context) throws {
+    let vault = try context.openVault()
+    let info = StatusReport.gather(context, vault: vault)
+    Output.print(context.invocation.flag("json") ? info.json.rendered + "\n" : info.text)
+  }
+}

@@ -1,0 +1,82 @@
+import CSodium
+
+/// Authenticated encryption with XChaCha20-Poly1305 (IETF construction).
+///
+/// Wraps `crypto_aead_xchacha20poly1305_ietf_encrypt` / `_decrypt` (draft-irtf-cfrg-xchacha,
+/// RFC 8439 Poly1305). A sealed box is `nonce (24 bytes) || ciphertext || tag (16 bytes)`.
+public enum AEAD {
+  /// Poly1305 tag length in bytes (16).
+  public static let tagByteCount = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
+
+  /// Encrypts `plaintext` under `key` with a fresh random nonce, binding `associatedData`.
+  ///
+  /// - Returns: `nonce || ciphertext || tag`, `24 + plaintext.count + 16` bytes.
+  public static func seal(
+    _ plaintext: UnsafeRawBufferPointer, key: SymmetricKey, associatedData: [UInt8]
+  ) -> [UInt8] {
+    let nonce = Nonce.random()
+    return nonce.bytes + seal(plaintext, key: key, nonce: nonce, associatedData: associatedData)
+  }
+
+  /// Encrypts with an explicit nonce; returns `ciphertext || tag` (no nonce). For known-answer tests
+  /// and callers that store the nonce separately. Never reuse a nonce under one key.
+  public static func seal(
+    _ plaintext: UnsafeRawBufferPointer, key: SymmetricKey, nonce: Nonce, associatedData: [UInt8]
+  ) -> [UInt8] {
+    _ = Sodium.ready
+    var out = [UInt8](repeating: 0, count: plaintext.count + tagByteCount)
+    var outLength: UInt64 = 0
+    let message = plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self)
+    _ = key.bytes.withBytes { k in
+      crypto_aead_xchacha20poly1305_ietf_encrypt(
+        &out, &outLength, message, UInt64(plaintext.count), associatedData,
+        UInt64(associatedData.count), nil, nonce.bytes,
+        k.baseAddress!.assumingMemoryBound(to: UInt8.self))
+    }
+    return out
+  }
+
+  /// Convenience for sealing an ordinary byte array (non-secret or already-exposed plaintext).
+  public static func seal(_ plaintext: [UInt8], key: SymmetricKey, associatedData: [UInt8])
+    -> [UInt8]
+  {
+    plaintext.withUnsafeBytes { seal($0, key: key, associatedData: associatedData) }
+  }
+
+  /// Opens `nonce || ciphertext || tag` into guarded memory.
+  ///
+  /// - Throws: `VaultError.integrity` when the box is too short or verification fails (wrong key,
+  ///   wrong associated data, or modified bytes).
+  public static func open(_ box: [UInt8], key: SymmetricKey, associatedData: [UInt8], what: String)
+    throws -> SecureBytes
+  {
+    guard box.count >= Nonce.byteCount + tagByteCount,
+      let nonce = Nonce(Array(box[0..<Nonce.byteCount]))
+    else { throw VaultError.integrity("\(what) is truncated") }
+    return try open(
+      ciphertext: Array(box[Nonce.byteCount...]), key: key, nonce: nonce,
+      associatedData: associatedData, what: what)
+  }
+
+  /// Opens `ciphertext || tag` with an explicit nonce.
+  ///
+  /// - Throws: `VaultError.integrity` when verification fails.
+  public static func open(
+    ciphertext: [UInt8], key: SymmetricKey, nonce: Nonce, associatedData: [UInt8], what: String
+  ) throws -> SecureBytes {
+    _ = Sodium.ready
+    guard ciphertext.count >= tagByteCount else {
+      throw VaultError.integrity("\(what) is truncated")
+    }
+    let out = SecureBytes(count: ciphertext.count - tagByteCount)
+    var outLength: UInt64 = 0
+    let rc = key.bytes.withBytes { k in
+      crypto_aead_xchacha20poly1305_ietf_decrypt(
+        out.pointer.assumingMemoryBound(to: UInt8.self), &outLength, nil, ciphertext,
+        UInt64(ciphertext.count), associatedData, UInt64(associatedData.count), nonce.bytes,
+        k.baseAddress!.assumingMemoryBound(to: UInt8.self))
+    }
+    guard rc == 0 else { throw VaultError.integrity("\(what) failed authentication") }
+    return out
+  }
+}

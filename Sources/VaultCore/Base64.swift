@@ -1,0 +1,27 @@
+import Foundation
+
+extension Array where Element == UInt8 {
+  /// Standard base64 with padding.
+  var base64: String { Data(self).base64EncodedString() }
+
+  /// Lower-case hex.
+  public var hex: String { map { String(format: "%02x", $0) }.joined() }
+
+  /// Decodes standard base64, requiring exactly `count` bytes when given.
+  ///
+  /// - Throws: `VaultError.malformedHeader` naming `field`.
+  init(base64 text: String, count: Int? = nil, field: String) throws {
+    guard let data = Data(base64Encoded: text), count == nil || data.count == count else {
+      throw VaultError.malformedHeader("\(field) is not valid")
+    }
+    self = [UInt8](data)
+  }
+}
+
+/// Big-endian encodings used in associated data.
+enum Bytes {
+  static func u32(_ value: Int) -> [UInt8] {
+    let v = UInt32(truncatingIfNeeded: value)
+    return [UInt8(v >> 24), UInt8((v >> 16) & 0xff), UInt8((v >> 8) & 0xff), UInt8(v & 0xff)]
+  }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A validated, NFC-normalized entry name such as `mail/work` or `journal/2026-11-29`.
+public struct EntryName: Equatable, Hashable, Sendable, CustomStringConvertible {
+  /// Longest name, in UTF-8 bytes after normalization.
+  public static let maximumByteCount = 1024
+  /// The normalized name.
+  public let value: String
+
+  /// Normalizes to NFC and validates.
+  ///
+  /// - Throws: `VaultError.invalidInput` for an empty name, an empty, `.` or `..` segment, a
+  ///   control character, or more than 1024 bytes.
+  public init(_ raw: String) throws {
+    let normalized = raw.precomposedStringWithCanonicalMapping
+    guard !normalized.isEmpty else { throw VaultError.invalidInput("the name is empty") }
+    guard normalized.utf8.count <= Self.maximumByteCount else {
+      throw VaultError.invalidInput("the name is longer than \(Self.maximumByteCount) bytes")
+    }
+    if normalized.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+      throw VaultError.invalidInput("the name contains a control character")
+    }
+    for segment in normalized.split(separator: "/", omittingEmptySubsequences: false) {
+      if segment.isEmpty {
+        throw VaultError.invalidInput("the name '\(normalized)' has an empty path segment")
+      }
+      if segment == "." || segment == ".." {
+        throw VaultError.invalidInput("the name '\(normalized)' has a '\(segment)' segment")
+      }
+    }
+    self.value = normalized
+  }
+
+  /// The name itself.
+  public var description: String { value }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Where the vault, the device-side state and sessions live, and which clock is used.
+///
+/// Built once from the process environment by the command line; tests build it from a dictionary.
+public struct VaultEnvironment: Sendable {
+  /// The environment variables the paths come from.
+  public let variables: [String: String]
+  /// The clock used for timestamps, PIN delays and session expiry.
+  public let clock: Clock
+
+  /// Reads `HOME`, `XDG_DATA_HOME`, `XDG_STATE_HOME`, `XDG_RUNTIME_DIR` and `VAULT_PATH`.
+  public init(variables: [String: String]) {
+    self.variables = variables
+    self.clock = Clock(variables: variables)
+  }
+
+  private var home: String { variables["HOME"] ?? NSHomeDirectory() }
+
+  private func xdg(_ name: String, default fallback: String) -> String {
+    if let value = variables[name], value.hasPrefix("/") { return value }
+    return home + "/" + fallback
+  }
+
+  /// `$VAULT_PATH`, else `$XDG_DATA_HOME/vault/vault.db` (`~/.local/share/vault/vault.db`).
+  public var defaultVaultPath: String {
+    if let path = variables["VAULT_PATH"], !path.isEmpty { return path }
+    return xdg("XDG_DATA_HOME", default: ".local/share") + "/vault/vault.db"
+  }
+
+  /// `$XDG_STATE_HOME/vault` (`~/.local/state/vault`): the device-side store.
+  public var stateDirectory: String {
+    xdg("XDG_STATE_HOME", default: ".local/state") + "/vault"
+  }
+
+  /// `$XDG_RUNTIME_DIR/vault`, else a private folder under the state directory.
+  public var sessionDirectory: String {
+    if let runtime = variables["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+      return runtime + "/vault"
+    }
+    return stateDirectory + "/sessions"
+  }
+}
+
+/// Wall-clock and boot-relative time.
+///
+/// Boot time (`CLOCK_BOOTTIME`) measures session age, so setting the wall clock back never extends
+/// a session; the boot id (`/proc/sys/kernel/random/boot_id`) ends sessions at reboot. Debug builds
+/// only honour `VAULT_TEST_WALLCLOCK`, `VAULT_TEST_BOOTCLOCK` (seconds) and `VAULT_TEST_BOOT_ID`, so
+/// tests can move time without sleeping; release builds ignore them.
+public struct Clock: Sendable {
+  private let wallOverride: Double?
+  private let bootOverride: Double?
+  private let bootIDOverride: String?
+
+  init(variables: [String: String]) {
+    #if DEBUG
+      wallOverride = variables["VAULT_TEST_WALLCLOCK"].flatMap(Double.init)
+      bootOverride = variables["VAULT_TEST_BOOTCLOCK"].flatMap(Double.init)
+      bootIDOverride = variables["VAULT_TEST_BOOT_ID"]
+    #else
+      wallOverride = nil
+      bootOverride = nil
+      bootIDOverride = nil
+    #endif
+  }
+
+  /// Seconds since the Unix epoch.
+  public var wallNow: Double { wallOverride ?? Date().timeIntervalSince1970 }
+
+  /// Seconds since boot, including suspend (`CLOCK_BOOTTIME`).
+  public var bootNow: Double {
+    if let bootOverride { return bootOverride }
+    var spec = timespec()
+    clock_gettime(CLOCK_BOOTTIME, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  }
+
+  /// The kernel's id for this boot.
+  public var bootID: String {
+    if let bootIDOverride { return bootIDOverride }
+    let raw = (try? PrivateFiles.read("/proc/sys/kernel/random/boot_id")) ?? nil
+    return raw.map { String(decoding: $0, as: UTF8.self) }?
+      .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
+  }
+
+  /// The current wall-clock time.
+  public var date: Date { Date(timeIntervalSince1970: wallNow) }
+}

@@ -1,0 +1,60 @@
+import CSodium
+
+/// Keyed BLAKE2b (`crypto_generichash`, RFC 7693) used as a PRF and MAC.
+public enum GenericHash {
+  /// Keyed BLAKE2b of `parts` concatenated, `outputLength` bytes (16...64), into guarded memory.
+  public static func keyedSecret(key: SecureBytes, parts: [[UInt8]], outputLength: Int = 32)
+    -> SecureBytes
+  {
+    let out = SecureBytes(count: outputLength)
+    hash(key: key, outputLength: outputLength, into: out.pointer) { state in
+      for part in parts { _ = crypto_generichash_update(state, part, UInt64(part.count)) }
+    }
+    return out
+  }
+
+  /// Keyed BLAKE2b of `parts` concatenated, `outputLength` bytes, as a public value (index, MAC).
+  public static func keyed(key: SecureBytes, parts: [[UInt8]], outputLength: Int = 32) -> [UInt8] {
+    var out = [UInt8](repeating: 0, count: outputLength)
+    out.withUnsafeMutableBytes { buffer in
+      hash(key: key, outputLength: outputLength, into: buffer.baseAddress!) { state in
+        for part in parts { _ = crypto_generichash_update(state, part, UInt64(part.count)) }
+      }
+    }
+    return out
+  }
+
+  /// Keyed BLAKE2b of `prefix || secret` where the secret (such as an Argon2id output) stays in
+  /// guarded memory; 32 bytes.
+  public static func keyedSecret(key: SecureBytes, prefix: [UInt8], secret: SecureBytes)
+    -> SymmetricKey
+  {
+    let out = SecureBytes(count: SymmetricKey.byteCount)
+    hash(key: key, outputLength: SymmetricKey.byteCount, into: out.pointer) { state in
+      _ = crypto_generichash_update(state, prefix, UInt64(prefix.count))
+      secret.withBytes {
+        _ = crypto_generichash_update(
+          state, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64($0.count))
+      }
+    }
+    return SymmetricKey(out)
+  }
+
+  /// Runs init, `absorb`, final. BLAKE2b's state must be 64-byte aligned, which Swift imports as
+  /// opaque: it lives in guarded memory (a multiple of 64 bytes, so `sodium_malloc` returns it
+  /// aligned) and is wiped on release.
+  private static func hash(
+    key: SecureBytes, outputLength: Int, into out: UnsafeMutableRawPointer,
+    absorb: (OpaquePointer) -> Void
+  ) {
+    _ = Sodium.ready
+    let memory = SecureBytes(count: (crypto_generichash_statebytes() + 63) / 64 * 64)
+    let state = OpaquePointer(memory.pointer)
+    key.withBytes { k in
+      _ = crypto_generichash_init(
+        state, k.baseAddress?.assumingMemoryBound(to: UInt8.self), k.count, outputLength)
+    }
+    absorb(state)
+    _ = crypto_generichash_final(state, out.assumingMemoryBound(to: UInt8.self), outputLength)
+  }
+}

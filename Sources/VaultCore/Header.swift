@@ -1,0 +1,146 @@
+import Foundation
+
+/// The vault header: everything needed to unlock, stored in the clear and authenticated.
+///
+/// Serialized as JSON with sorted keys; the MAC (keyed BLAKE2b under the `header` subkey) covers the
+/// exact stored bytes, so no canonical form is needed. See `vault(5)`.
+public struct Header: Codable, Equatable, Sendable {
+  /// The only format this build reads and writes.
+  public static let currentFormat = 1
+  /// Policy: the PIN and a biometric match are both required.
+  public static let policyBiometric = "pin+biometry"
+  /// Policy: the PIN alone.
+  public static let policyPINOnly = "pin"
+
+  /// Format version (1).
+  public var format: Int
+  /// 16 random bytes, base64: bound into every record's associated data.
+  public var vaultId: String
+  /// Argon2id parameters for the PIN and recovery keyslots.
+  public var kdf: KDFParameters
+  /// `pin+biometry` or `pin`.
+  public var policy: String
+  /// Exactly one `pin` and one `recovery` keyslot.
+  public var keyslots: [Keyslot]
+  /// X25519 public key (32 bytes, base64) that journal entries are sealed to.
+  public var journalPublicKey: String
+  /// The matching secret key, sealed under the `journal` subkey (base64 AEAD box).
+  public var journalSecretKey: String
+  /// Biometric activation state (nil until biometry was ever activated or disabled).
+  public var biometry: BiometryRecord?
+
+  /// The vault id bytes.
+  public var vaultIDBytes: [UInt8] {
+    (try? [UInt8](base64: vaultId, count: 16, field: "vault_id")) ?? []
+  }
+
+  /// The keyslot of the given type.
+  public func keyslot(_ type: Keyslot.Kind) -> Keyslot? {
+    keyslots.first { $0.type == type }
+  }
+
+  /// Parses header bytes strictly: known format, bounded KDF parameters, well-formed fields.
+  ///
+  /// - Throws: `VaultError.unsupportedVersion` for another format, `VaultError.malformedHeader`
+  ///   for anything else out of place.
+  public static func parse(_ body: [UInt8]) throws -> Header {
+    guard body.count <= 64 * 1024,
+      let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+    else { throw VaultError.malformedHeader("the header is not a JSON object") }
+    guard let format = object["format"] as? Int else {
+      throw VaultError.malformedHeader("the header has no format version")
+    }
+    guard format == currentFormat else { throw VaultError.unsupportedVersion(format) }
+    let known: Set<String> = [
+      "format", "vault_id", "kdf", "policy", "keyslots", "journal_public_key",
+      "journal_secret_key", "biometry",
+    ]
+    if let unknown = object.keys.first(where: { !known.contains($0) }) {
+      throw VaultError.malformedHeader("unknown header field '\(unknown)'")
+    }
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    let header: Header
+    do {
+      header = try decoder.decode(Header.self, from: Data(body))
+    } catch {
+      throw VaultError.malformedHeader("the header fields are not valid")
+    }
+    try header.validate()
+    return header
+  }
+
+  func validate() throws {
+    _ = try [UInt8](base64: vaultId, count: 16, field: "vault_id")
+    try kdf.validate()
+    guard policy == Self.policyBiometric || policy == Self.policyPINOnly else {
+      throw VaultError.malformedHeader("unknown policy '\(policy)'")
+    }
+    guard keyslots.count == 2, keyslot(.pin) != nil, keyslot(.recovery) != nil else {
+      throw VaultError.malformedHeader("the header needs one pin and one recovery keyslot")
+    }
+    for slot in keyslots { try slot.validate() }
+    _ = try [UInt8](base64: journalPublicKey, count: 32, field: "journal_public_key")
+    _ = try [UInt8](base64: journalSecretKey, count: 24 + 32 + 16, field: "journal_secret_key")
+    try biometry?.validate()
+  }
+
+  /// The stored form: JSON, sorted keys, snake_case.
+  public func encoded() -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.outputFormatting = [.sortedKeys]
+    // Encoding plain strings and integers cannot fail.
+    return (try? [UInt8](encoder.encode(self))) ?? []
+  }
+
+  /// Keyed BLAKE2b MAC of the stored bytes under the `header` subkey (32 bytes).
+  public static func mac(_ body: [UInt8], masterKey: SymmetricKey) -> [UInt8] {
+    GenericHash.keyed(
+      key: masterKey.derive(.header).bytes, parts: [Array("vault.header.v1".utf8), body])
+  }
+}
+
+/// Biometric activation state kept in the header.
+///
+/// `state`, `changed_at` and `reason` are in the clear (so `status` can show them without the
+/// key) and authenticated by the header MAC; the domain state, the biometry type and the
+/// activation time are in `seal`, an AEAD box under the `biometry` subkey.
+public struct BiometryRecord: Codable, Equatable, Sendable {
+  /// `active` or `disabled`.
+  public var state: String
+  /// When the state last changed, ISO 8601 UTC.
+  public var changedAt: String
+  /// Why it was disabled (nil while active).
+  public var reason: String?
+  /// The sealed `BiometricSeal` (base64 AEAD box), nil when disabled.
+  public var seal: String?
+
+  func validate() throws {
+    guard state == "active" || state == "disabled" else {
+      throw VaultError.malformedHeader("unknown biometry state '\(state)'")
+    }
+    if state == "active" {
+      guard let seal, (try? [UInt8](base64: seal, field: "seal")) != nil else {
+        throw VaultError.malformedHeader("an active biometry record has no seal")
+      }
+    }
+  }
+}
+
+/// What activation seals: the domain state from the activating match, with type and time.
+public struct BiometricSeal: Codable, Equatable, Sendable {
+  /// The domain state, base64 (32 bytes).
+  public var domainState: String
+  /// The biometry type at activation (`touch-id`, `face-id`, `optic-id`).
+  public var type: String
+  /// Activation time, ISO 8601 UTC.
+  public var activatedAt: String
+
+  /// Creates a seal.
+  public init(domainState: [UInt8], type: String, activatedAt: String) {
+    self.domainState = Data(domainState).base64EncodedString()
+    self.type = type
+    self.activatedAt = activatedAt
+  }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Counts consecutive wrong PINs in the device-side store and enforces Apple's delay schedule.
+///
+/// A check is counted as a failure *before* the KDF runs (`begin`) and only un-counted when it
+/// succeeds or turns out to repeat the previous wrong PIN, so killing the process mid-check still
+/// counts. After the 5th wrong PIN the next check waits 1 min, then 5 min, 15 min, 15 min, 1 h.
+/// Setting the wall clock back never shortens a delay.
+public struct PINLimiter: Sendable {
+  /// Wrong PINs allowed before the first delay.
+  public static let freeAttempts = 5
+  /// Delays in seconds after the 5th, 6th, 7th, 8th and every later wrong PIN.
+  public static let delays: [Double] = [60, 300, 900, 900, 3600]
+
+  let store: DeviceStore
+  let vaultKey: String
+  let clock: Clock
+
+  /// A limiter for the vault with this id.
+  public init(store: DeviceStore, vaultID: [UInt8], clock: Clock) {
+    self.store = store
+    self.vaultKey = vaultID.map { String(format: "%02x", $0) }.joined()
+    self.clock = clock
+  }
+
+  /// Seconds to wait after `failures` consecutive wrong PINs (0 below five).
+  public static func delay(afterFailures failures: Int) -> Double {
+    failures < freeAttempts ? 0 : delays[min(failures - freeAttempts, delays.count - 1)]
+  }
+
+  static func remaining(_ record: PINAttempts, now: Double) -> Int {
+    guard record.failures >= freeAttempts, let last = record.lastAttemptAt else { return 0 }
+    let until = last + delay(afterFailures: record.failures)
+    let effectiveNow = max(now, last)
+    return effectiveNow < until ? Int((until - effectiveNow).rounded(.up)) : 0
+  }
+
+  /// Seconds until the next PIN check is allowed (0 when none), for `status`.
+  public func currentDelay(_ state: DeviceState) -> Int {
+    Self.remaining(state.pinAttempts[vaultKey] ?? PINAttempts(), now: clock.wallNow)
+  }
+
+  /// Consecutive wrong PINs so far.
+  public func failures(_ state: DeviceState) -> Int {
+    state.pinAttempts[vaultKey]?.failures ?? 0
+  }
+
+  /// Refuses while a delay runs; otherwise counts this check as a failure until it is resolved.
+  ///
+  /// - Throws: `VaultError.pinDelay` with the seconds left.
+  public func begin() throws {
+    let wait: Int = try store.update { state in
+      var record = state.pinAttempts[vaultKey] ?? PINAttempts()
+      let wait = Self.remaining(record, now: clock.wallNow)
+      guard wait == 0 else { return wait }
+      record.failures += 1
+      record.previousAttemptAt = record.lastAttemptAt
+      record.lastAttemptAt = clock.wallNow
+      state.pinAttempts[vaultKey] = record
+      return 0
+    }
+    if wait > 0 { throw VaultError.pinDelay(seconds: wait) }
+  }
+
+  /// A correct PIN: the count goes back to zero.
+  public func succeeded() throws {
+    try store.update { state in state.pinAttempts[vaultKey] = nil }
+  }
+
+  /// A wrong PIN. `tag` identifies it (a keyed hash of its KEK) so that a repeat counts once.
+  ///
+  /// - Returns: the error to report: `wrongPIN` with the attempts left before a delay.
+  public func failed(tag: [UInt8]) throws -> VaultError {
+    let encoded = Data(tag).base64EncodedString()
+    let failures: Int = try store.update { state in
+      var record = state.pinAttempts[vaultKey] ?? PINAttempts()
+      if let last = record.lastWrongTag, constantTimeEqual(Array(last.utf8), Array(encoded.utf8)) {
+        record.failures = max(0, record.failures - 1)
+        record.lastAttemptAt = record.previousAttemptAt ?? record.lastAttemptAt
+      } else {
+        record.lastWrongTag = encoded
+      }
+      state.pinAttempts[vaultKey] = record
+      return record.failures
+    }
+    return .wrongPIN(attemptsBeforeDelay: max(0, Self.freeAttempts - failures))
+  }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Owner-only files and folders, written atomically and durably.
+///
+/// Folders are 0700 and files 0600 regardless of the umask; a write goes to a fresh temporary file
+/// in the same folder, is `fsync`ed, renamed over the target, and the folder is `fsync`ed, so a
+/// crash leaves either the old or the new content, never a mix.
+public enum PrivateFiles {
+  /// Creates `path` and its missing parents with mode 0700. An existing folder is left as it is
+  /// unless it is the last component, whose mode is tightened to 0700.
+  ///
+  /// - Throws: `VaultError.storage` when a component cannot be created.
+  public static func ensureDirectory(_ path: String) throws {
+    var isDir: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+      guard isDir.boolValue else { throw VaultError.storage("\(path) exists and is not a folder") }
+      _ = chmod(path, 0o700)
+      return
+    }
+    let parent = (path as NSString).deletingLastPathComponent
+    if !parent.isEmpty && parent != path { try ensureDirectory(parent) }
+    if mkdir(path, 0o700) != 0 && errno != EEXIST {
+      throw VaultError.storage("cannot create \(path): \(String(cString: strerror(errno)))")
+    }
+    _ = chmod(path, 0o700)
+  }
+
+  /// Replaces `path` with `bytes` atomically and durably, mode 0600.
+  ///
+  /// - Throws: `VaultError.storage` on any I/O failure; the old file is then left untouched.
+  public static func atomicWrite(_ bytes: [UInt8], to path: String) throws {
+    let folder = (path as NSString).deletingLastPathComponent
+    var template = Array("\(folder.isEmpty ? "." : folder)/.tmp-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { throw VaultError.storage("cannot write in \(folder): \(errnoText())") }
+    let tempPath = String(cString: template)
+    var ok = fchmod(fd, 0o600) == 0
+    var written = 0
+    while ok && written < bytes.count {
+      let n = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { ok = false } else { written += n }
+    }
+    ok = ok && fsync(fd) == 0
+    close(fd)
+    guard ok, rename(tempPath, path) == 0 else {
+      let reason = errnoText()
+      unlink(tempPath)
+      throw VaultError.storage("cannot write \(path): \(reason)")
+    }
+    syncDirectory(folder.isEmpty ? "." : folder)
+  }
+
+  /// `fsync`s a folder so that a rename or unlink in it survives a crash.
+  public static func syncDirectory(_ path: String) {
+    let dfd = open(path, O_RDONLY | O_DIRECTORY)
+    if dfd >= 0 {
+      fsync(dfd)
+      close(dfd)
+    }
+  }
+
+  /// Reads a whole file, or nil when it does not exist.
+  ///
+  /// - Throws: `VaultError.storage` when it exists but cannot be read.
+  public static func read(_ path: String) throws -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 {
+      if errno == ENOENT { return nil }
+      throw VaultError.storage("cannot read \(path): \(errnoText())")
+    }
+    defer { close(fd) }
+    var out: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 { throw VaultError.storage("cannot read \(path): \(errnoText())") }
+      if n == 0 { break }
+      out.append(contentsOf: buffer[0..<n])
+    }
+    return out
+  }
+
+  /// Takes an exclusive `flock` on `path` (created 0600 if missing) for the duration of `body`.
+  ///
+  /// - Throws: `VaultError.storage` when the lock file cannot be opened; rethrows `body`'s error.
+  public static func withExclusiveLock<R>(_ path: String, _ body: () throws -> R) throws -> R {
+    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw VaultError.storage("cannot lock \(path): \(errnoText())") }
+    defer { close(fd) }
+    while flock(fd, LOCK_EX) != 0 {
+      if errno != EINTR { throw VaultError.storage("cannot lock \(path): \(errnoText())") }
+    }
+    defer { flock(fd, LOCK_UN) }
+    return try body()
+  }
+
+  static func errnoText() -> String { String(cString: strerror(errno)) }
+}

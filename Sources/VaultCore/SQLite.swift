@@ -1,0 +1,116 @@
+import CSQLite
+import Foundation
+
+/// A minimal SQLite connection: prepared statements with bound parameters, one `check(rc)` that
+/// turns result codes into `VaultError.storage`, and transactions.
+final class SQLiteDatabase {
+  private var handle: OpaquePointer?
+
+  /// Opens (or with `create`, creates) the database file.
+  init(path: String, create: Bool) throws {
+    let flags =
+      (create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE)
+      | SQLITE_OPEN_NOMUTEX
+    let rc = sqlite3_open_v2(path, &handle, flags, nil)
+    guard rc == SQLITE_OK else {
+      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      sqlite3_close(handle)
+      handle = nil
+      throw VaultError.storage("cannot open \(path): \(message)")
+    }
+    sqlite3_busy_timeout(handle, 10_000)
+  }
+
+  deinit { sqlite3_close(handle) }
+
+  /// Maps a SQLite result code to an error unless it is one of `ok` (default `SQLITE_OK`).
+  @discardableResult
+  func check(_ rc: Int32, _ ok: Set<Int32> = [SQLITE_OK]) throws -> Int32 {
+    guard ok.contains(rc) else {
+      if rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT {
+        throw VaultError.integrity("the vault file is not a valid database")
+      }
+      throw VaultError.storage(String(cString: sqlite3_errmsg(handle)))
+    }
+    return rc
+  }
+
+  /// Runs statements that take no parameters and return no rows.
+  func execute(_ sql: String) throws {
+    try check(sqlite3_exec(handle, sql, nil, nil, nil))
+  }
+
+  /// A bindable value.
+  enum Value {
+    case blob([UInt8])
+    case integer(Int64)
+    case text(String)
+    case null
+  }
+
+  /// Runs one statement with parameters and returns every row as an array of column values.
+  @discardableResult
+  func query(_ sql: String, _ parameters: [Value] = []) throws -> [[Value]] {
+    var statement: OpaquePointer?
+    try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil))
+    defer { sqlite3_finalize(statement) }
+    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    for (offset, value) in parameters.enumerated() {
+      let index = Int32(offset + 1)
+      switch value {
+      case .blob(let bytes):
+        try bytes.withUnsafeBytes {
+          try check(
+            sqlite3_bind_blob(statement, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+              Int32($0.count), transient))
+        }
+      case .integer(let number): try check(sqlite3_bind_int64(statement, index, number))
+      case .text(let string): try check(sqlite3_bind_text(statement, index, string, -1, transient))
+      case .null: try check(sqlite3_bind_null(statement, index))
+      }
+    }
+    var rows: [[Value]] = []
+    while try check(sqlite3_step(statement), [SQLITE_ROW, SQLITE_DONE]) == SQLITE_ROW {
+      var row: [Value] = []
+      for column in 0..<sqlite3_column_count(statement) {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, column)))
+        case SQLITE_NULL: row.append(.null)
+        case SQLITE_TEXT: row.append(.text(String(cString: sqlite3_column_text(statement, column))))
+        default:
+          let count = Int(sqlite3_column_bytes(statement, column))
+          if let base = sqlite3_column_blob(statement, column), count > 0 {
+            row.append(.blob(Array(UnsafeRawBufferPointer(start: base, count: count))))
+          } else {
+            row.append(.blob([]))
+          }
+        }
+      }
+      rows.append(row)
+    }
+    return rows
+  }
+
+  /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws.
+  func transaction<R>(_ body: () throws -> R) throws -> R {
+    try execute("BEGIN IMMEDIATE")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  /// Number of rows changed by the last statement.
+  var changes: Int { Int(sqlite3_changes(handle)) }
+}
+
+extension SQLiteDatabase.Value {
+  /// The blob, or nil for any other type.
+  var blob: [UInt8]? { if case .blob(let b) = self { b } else { nil } }
+  /// The integer, or nil for any other type.
+  var integer: Int64? { if case .integer(let i) = self { i } else { nil } }
+}

@@ -1,0 +1,87 @@
+import CSodium
+
+/// A fixed-size byte buffer in guarded, locked memory (`sodium_malloc`), wiped and freed on release.
+///
+/// Holds keys, PINs and plaintext secrets. The memory is surrounded by guard pages and `mlock`ed by
+/// libsodium; `deinit` calls `sodium_free`, which zeroes it first. Equality is constant-time
+/// (`sodium_memcmp`) and `description` never shows the contents.
+public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Equatable {
+  /// Start of the buffer; valid for `count` bytes for the lifetime of this object.
+  public let pointer: UnsafeMutableRawPointer
+  /// Length in bytes.
+  public let count: Int
+
+  /// Allocates `count` zeroed bytes of guarded memory. `count` may be 0.
+  public init(count: Int) {
+    _ = Sodium.ready
+    guard let raw = sodium_malloc(max(count, 1)) else {
+      fatalError("sodium_malloc failed: out of locked memory")
+    }
+    sodium_memzero(raw, max(count, 1))
+    self.pointer = raw
+    self.count = count
+  }
+
+  /// Copies `bytes` into guarded memory. The caller should wipe its own copy.
+  public convenience init<C: Collection>(copying bytes: C) where C.Element == UInt8 {
+    self.init(count: bytes.count)
+    var index = 0
+    for byte in bytes {
+      pointer.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
+      index += 1
+    }
+  }
+
+  /// `count` bytes from `randombytes_buf` (the OS CSPRNG through libsodium).
+  public static func random(count: Int) -> SecureBytes {
+    let out = SecureBytes(count: count)
+    randombytes_buf(out.pointer, count)
+    return out
+  }
+
+  deinit { sodium_free(pointer) }
+
+  /// Read-only view of the bytes for the duration of `body`.
+  public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try body(UnsafeRawBufferPointer(start: pointer, count: count))
+  }
+
+  /// Mutable view of the bytes for the duration of `body`.
+  public func withMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows
+    -> R
+  {
+    try body(UnsafeMutableRawBufferPointer(start: pointer, count: count))
+  }
+
+  /// A copy of the bytes in ordinary memory; only for data that is about to be encrypted or written.
+  public var unprotectedBytes: [UInt8] {
+    withBytes { Array($0) }
+  }
+
+  /// Constant-time equality (`sodium_memcmp`); buffers of different length are unequal.
+  public static func == (lhs: SecureBytes, rhs: SecureBytes) -> Bool {
+    lhs.count == rhs.count && sodium_memcmp(lhs.pointer, rhs.pointer, lhs.count) == 0
+  }
+
+  /// Always `<redacted>`: secrets never reach logs or error messages.
+  public var description: String { "<redacted>" }
+}
+
+/// Constant-time comparison of two byte arrays of equal length (`sodium_memcmp`).
+///
+/// Returns false at once when the lengths differ (length is not secret here).
+public func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+  _ = Sodium.ready
+  guard lhs.count == rhs.count else { return false }
+  if lhs.isEmpty { return true }
+  return lhs.withUnsafeBytes { l in
+    rhs.withUnsafeBytes { r in sodium_memcmp(l.baseAddress!, r.baseAddress!, lhs.count) == 0 }
+  }
+}
+
+/// Overwrites an ordinary byte array with zeros (`sodium_memzero`) before it is dropped.
+public func wipe(_ bytes: inout [UInt8]) {
+  bytes.withUnsafeMutableBytes { buffer in
+    if let base = buffer.baseAddress { sodium_memzero(base, buffer.count) }
+  }
+}

@@ -1,0 +1,41 @@
+/// The simulated biometric device's persistent state, kept in the device-side store.
+///
+/// Plain data: the behaviour (preflight, evaluation, controls) lives in the `Biometry` module.
+public struct SensorState: Codable, Equatable, Sendable {
+  /// One enrolled finger or face.
+  public struct Template: Codable, Equatable, Sendable {
+    /// Random 16-byte template id, base64.
+    public var id: String
+    /// A user-chosen label such as `right-index`.
+    public var label: String
+    /// When it was enrolled, ISO 8601 UTC.
+    public var enrolledAt: String
+
+    /// Creates a template record.
+    public init(id: String, label: String, enrolledAt: String) {
+      self.id = id
+      self.label = label
+      self.enrolledAt = enrolledAt
+    }
+  }
+
+  /// `none`, `touch-id`, `face-id` or `optic-id`.
+  public var hardware: String = "touch-id"
+  /// `available`, `unavailable` or `disconnected`.
+  public var availability: String = "available"
+  /// The enrolled set.
+  public var enrolled: [Template] = []
+  /// Increases by one on every enrollment change; never decreases.
+  public var enrollmentGeneration: UInt64 = 1
+  /// Increases on `biosim os-upgrade` only.
+  public var osEpoch: UInt32 = 1
+  /// Consecutive failed matches across evaluations.
+  public var consecutiveFailures: Int = 0
+  /// True after five consecutive failures until the PIN (device credential) is verified.
+  public var lockedOut: Bool = false
+  /// Scripted outcomes, answered first-in first-out.
+  public var queue: [String] = []
+
+  /// A new device: touch-id hardware, available, nothing enrolled.
+  public init() {}
+}

@@ -1,0 +1,170 @@
+import Foundation
+
+/// Unlock sessions: a 256-bit token held by the shell, a file holding the master key wrapped under
+/// a key derived from that token.
+///
+/// Files live in `<session dir>/<vault id hex>/<session id>` (folders 0700, files 0600); the
+/// session id is a keyed hash of the token, so the folder does not reveal tokens. Age is measured on
+/// the boot clock (`CLOCK_BOOTTIME`), so setting the wall clock back never extends a session, and
+/// the boot id ends every session at reboot. Revoking removes the vault's whole folder.
+public struct SessionStore: Sendable {
+  /// Default idle timeout: 15 minutes.
+  public static let defaultIdle: Double = 15 * 60
+  /// Hard limit from issue: 8 hours.
+  public static let hardLimit: Double = 8 * 3600
+
+  struct Record: Codable {
+    var vaultId: String
+    var bootId: String
+    var created: Double
+    var lastUsed: Double
+    var idle: Double
+    var hard: Double
+    var wrapped: String
+  }
+
+  let environment: VaultEnvironment
+
+  /// Sessions in `environment.sessionDirectory`.
+  public init(environment: VaultEnvironment) {
+    self.environment = environment
+  }
+
+  private var clock: Clock { environment.clock }
+
+  func folder(_ vaultID: [UInt8]) -> String {
+    environment.sessionDirectory + "/" + vaultID.hex
+  }
+
+  private static func tokenKey(_ token: SecureBytes, vaultID: [UInt8]) -> SymmetricKey {
+    SymmetricKey(
+      GenericHash.keyedSecret(key: token, parts: [Array("vault.session-key.v1".utf8), vaultID]))
+  }
+
+  private static func sessionID(_ token: SecureBytes) -> String {
+    GenericHash.keyed(key: token, parts: [Array("vault.session-id.v1".utf8)], outputLength: 16).hex
+  }
+
+  private static func associatedData(_ vaultID: [UInt8], _ id: String) -> [UInt8] {
+    Array("vault.session.v1".utf8) + vaultID + Array(id.utf8)
+  }
+
+  /// Issues a session for `masterKey`.
+  ///
+  /// - Parameter idle: idle timeout in seconds (renewed on every use), at most the hard limit.
+  /// - Returns: the token as 64 lower-case hex digits.
+  /// - Throws: `VaultError.storage` when the session file cannot be written.
+  public func issue(vaultID: [UInt8], masterKey: SymmetricKey, idle: Double) throws -> String {
+    let token = SecureBytes.random(count: 32)
+    let id = Self.sessionID(token)
+    let box = masterKey.bytes.withBytes {
+      AEAD.seal(
+        $0, key: Self.tokenKey(token, vaultID: vaultID),
+        associatedData: Self.associatedData(vaultID, id))
+    }
+    let now = clock.bootNow
+    let record = Record(
+      vaultId: vaultID.hex, bootId: clock.bootID, created: now, lastUsed: now,
+      idle: min(idle, Self.hardLimit), hard: Self.hardLimit, wrapped: box.base64)
+    try PrivateFiles.ensureDirectory(environment.sessionDirectory)
+    try PrivateFiles.ensureDirectory(folder(vaultID))
+    try write(record, to: folder(vaultID) + "/" + id)
+    return token.unprotectedBytes.hex
+  }
+
+  /// Seconds left before a session ends: the earlier of idle expiry and the hard limit.
+  public struct Expiry: Equatable, Sendable {
+    /// Seconds until the idle timeout.
+    public var idle: Int
+    /// Seconds until the hard limit.
+    public var hard: Int
+  }
+
+  /// Opens the session named by `token`, renews its idle timer and returns the master key.
+  ///
+  /// - Throws: `VaultError.locked` when the token is malformed, unknown, revoked, from another
+  ///   vault, from before a reboot, or expired (the file is then removed).
+  public func open(token text: String, vaultID: [UInt8], renew: Bool = true) throws
+    -> (masterKey: SymmetricKey, expiry: Expiry)
+  {
+    guard let token = Self.parseToken(text) else {
+      throw VaultError.locked("the session token is malformed")
+    }
+    let id = Self.sessionID(token)
+    let path = folder(vaultID) + "/" + id
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    guard let raw = try PrivateFiles.read(path),
+      var record = try? decoder.decode(Record.self, from: Data(raw)),
+      record.vaultId == vaultID.hex
+    else { throw VaultError.locked("the session is unknown or was revoked") }
+    let now = clock.bootNow
+    let expired =
+      record.bootId != clock.bootID || now < record.lastUsed
+      || now - record.lastUsed > record.idle || now - record.created > record.hard
+    if expired {
+      unlink(path)
+      throw VaultError.locked("the session has expired")
+    }
+    guard let box = try? [UInt8](base64: record.wrapped, field: "session"),
+      let key = try? AEAD.open(
+        box, key: Self.tokenKey(token, vaultID: vaultID),
+        associatedData: Self.associatedData(vaultID, id), what: "session"),
+      key.count == SymmetricKey.byteCount
+    else { throw VaultError.locked("the session does not match this vault") }
+    if renew {
+      record.lastUsed = now
+      try write(record, to: path)
+    }
+    let expiry = Expiry(
+      idle: Int(record.idle - (now - record.lastUsed)),
+      hard: Int(record.hard - (now - record.created)))
+    return (SymmetricKey(key), expiry)
+  }
+
+  /// Removes every session of the vault.
+  ///
+  /// - Throws: `VaultError.storage` when the folder cannot be removed.
+  public func revokeAll(vaultID: [UInt8]) throws {
+    let path = folder(vaultID)
+    guard FileManager.default.fileExists(atPath: path) else { return }
+    do {
+      try FileManager.default.removeItem(atPath: path)
+    } catch {
+      throw VaultError.storage("cannot revoke the sessions in \(path)")
+    }
+    PrivateFiles.syncDirectory(environment.sessionDirectory)
+  }
+
+  /// The session file path for a token (for tests and diagnostics).
+  public func path(token text: String, vaultID: [UInt8]) -> String? {
+    Self.parseToken(text).map { folder(vaultID) + "/" + Self.sessionID($0) }
+  }
+
+  static func parseToken(_ text: String) -> SecureBytes? {
+    let digits = Array(text.utf8)
+    guard digits.count == 64 else { return nil }
+    let out = SecureBytes(count: 32)
+    for index in 0..<32 {
+      guard let high = hexValue(digits[2 * index]), let low = hexValue(digits[2 * index + 1])
+      else { return nil }
+      out.pointer.storeBytes(of: high << 4 | low, toByteOffset: index, as: UInt8.self)
+    }
+    return out
+  }
+
+  private static func hexValue(_ c: UInt8) -> UInt8? {
+    switch c {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+    default: nil
+    }
+  }
+
+  private func write(_ record: Record, to path: String) throws {
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.outputFormatting = [.sortedKeys]
+    try PrivateFiles.atomicWrite([UInt8]((try? encoder.encode(record)) ?? Data()), to: path)
+  }
+}

@@ -1,0 +1,61 @@
+import CSodium
+
+/// The vault's subkeys, derived from the master key with `crypto_kdf_derive_from_key`
+/// (BLAKE2b-based KDF). Each purpose has its own 8-byte context string and subkey id; the values
+/// are part of the file format (`vault(5)`) and must never change.
+public enum Subkey: CaseIterable, Sendable {
+  /// Encrypts entry metadata and content chunks (context `vaultent`, id 1).
+  case entries
+  /// Keys the BLAKE2b name index (context `vaultidx`, id 2).
+  case nameIndex
+  /// Authenticates the header (context `vaulthdr`, id 3).
+  case header
+  /// Seals the biometric activation record (context `vaultbio`, id 4).
+  case biometry
+  /// Wraps the journal's X25519 secret key (context `vaultjnl`, id 5).
+  case journal
+
+  /// The 8-byte `crypto_kdf` context.
+  public var context: String {
+    switch self {
+    case .entries: "vaultent"
+    case .nameIndex: "vaultidx"
+    case .header: "vaulthdr"
+    case .biometry: "vaultbio"
+    case .journal: "vaultjnl"
+    }
+  }
+
+  /// The `crypto_kdf` subkey id.
+  public var id: UInt64 {
+    switch self {
+    case .entries: 1
+    case .nameIndex: 2
+    case .header: 3
+    case .biometry: 4
+    case .journal: 5
+    }
+  }
+}
+
+extension SymmetricKey {
+  /// Derives a 32-byte subkey with `crypto_kdf_derive_from_key(32, id, context, self)`.
+  public func derive(_ subkey: Subkey) -> SymmetricKey {
+    derive(id: subkey.id, context: subkey.context)
+  }
+
+  /// Derives a 32-byte subkey for an explicit id and 8-byte context (`crypto_kdf_derive_from_key`).
+  public func derive(id: UInt64, context: String) -> SymmetricKey {
+    _ = Sodium.ready
+    let ctx = Array(context.utf8)
+    precondition(ctx.count == Int(crypto_kdf_CONTEXTBYTES), "crypto_kdf context is 8 bytes")
+    let out = SecureBytes(count: SymmetricKey.byteCount)
+    let contextChars = ctx.map { CChar(bitPattern: $0) }
+    _ = bytes.withBytes { k in
+      crypto_kdf_derive_from_key(
+        out.pointer.assumingMemoryBound(to: UInt8.self), SymmetricKey.byteCount, id, contextChars,
+        k.baseAddress!.assumingMemoryBound(to: UInt8.self))
+    }
+    return SymmetricKey(out)
+  }
+}

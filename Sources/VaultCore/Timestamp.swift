@@ -1,0 +1,12 @@
+import Foundation
+
+/// ISO 8601 timestamps as stored inside encrypted records and shown to users.
+public enum Timestamp {
+  /// UTC, to the second: `2026-11-29T15:55:11Z`.
+  public static func utc(_ seconds: Double) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    return formatter.string(from: Date(timeIntervalSince1970: seconds.rounded(.down)))
+  }
+}

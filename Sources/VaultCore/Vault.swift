@@ -1,0 +1,261 @@
+import CSQLite
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A vault file: one SQLite database holding the authenticated header and encrypted records.
+///
+/// Opening reads and parses the header without any key. Unlocking with the PIN or the recovery
+/// code yields the master key and verifies the header MAC. See `vault(5)` for the layout.
+public final class Vault {
+  /// `PRAGMA application_id` of a vault file: ASCII "VAUL".
+  public static let applicationID: Int64 = 0x5641_554C
+  /// `PRAGMA user_version`: the schema version.
+  public static let schemaVersion: Int64 = 1
+
+  /// Path of the database file.
+  public let path: String
+  /// The environment (paths, clock) the vault was opened in.
+  public let environment: VaultEnvironment
+  let db: SQLiteDatabase
+  /// The parsed header as read from the file (not yet authenticated until an unlock).
+  public private(set) var header: Header
+  private var headerBody: [UInt8]
+  private var headerMAC: [UInt8]
+
+  /// The vault id bytes (16).
+  public var vaultID: [UInt8] { header.vaultIDBytes }
+
+  /// The device-side store shared with `biosim`.
+  public var device: DeviceStore { DeviceStore(environment: environment) }
+
+  /// The PIN attempt limiter for this vault.
+  public var limiter: PINLimiter {
+    PINLimiter(store: device, vaultID: vaultID, clock: environment.clock)
+  }
+
+  private init(path: String, environment: VaultEnvironment, db: SQLiteDatabase) throws {
+    self.path = path
+    self.environment = environment
+    self.db = db
+    let appID = try db.query("PRAGMA application_id").first?.first?.integer ?? 0
+    let version = try db.query("PRAGMA user_version").first?.first?.integer ?? 0
+    guard appID == Self.applicationID else {
+      throw VaultError.integrity("\(path) is not a vault file")
+    }
+    guard version == Self.schemaVersion else { throw VaultError.unsupportedVersion(Int(version)) }
+    guard let row = try db.query("SELECT body, mac FROM header WHERE id = 1").first,
+      let body = row[0].blob, let mac = row[1].blob
+    else { throw VaultError.malformedHeader("the vault has no header") }
+    self.headerBody = body
+    self.headerMAC = mac
+    self.header = try Header.parse(body)
+    try db.execute("PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA foreign_keys = ON")
+  }
+
+  /// Opens an existing vault and parses its header.
+  ///
+  /// - Throws: `VaultError.noVault` when the file is missing, `.integrity` when it is not a vault,
+  ///   `.unsupportedVersion` or `.malformedHeader` for a header this build cannot read.
+  public static func open(path: String, environment: VaultEnvironment) throws -> Vault {
+    guard FileManager.default.fileExists(atPath: path) else { throw VaultError.noVault(path) }
+    let db = try SQLiteDatabase(path: path, create: false)
+    return try Vault(path: path, environment: environment, db: db)
+  }
+
+  /// What `create` hands back: the open vault, its master key and the one-time recovery code.
+  public struct Created {
+    /// The new vault.
+    public let vault: Vault
+    /// Its master key, for activating biometry in the same command.
+    public let masterKey: SymmetricKey
+    /// The recovery code in canonical form; show it once with `RecoveryCode.display`.
+    public let recoveryCode: SecureBytes
+  }
+
+  /// Creates a new vault at `path` with a PIN keyslot and a recovery keyslot.
+  ///
+  /// The file is built under a temporary name and linked into place only when complete, so a
+  /// failure leaves nothing behind and an existing vault is never overwritten.
+  ///
+  /// - Throws: `VaultError.vaultExists`, `.storage` on I/O failure.
+  public static func create(
+    path: String, pin: PIN, kdf: KDFParameters, policy: String, environment: VaultEnvironment
+  ) throws -> Created {
+    if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path) }
+    let folder = (path as NSString).deletingLastPathComponent
+    try PrivateFiles.ensureDirectory(folder.isEmpty ? "." : folder)
+    let deviceSecret = try DeviceStore(environment: environment).read().secret()
+
+    let vaultID = SecureBytes.random(count: 16).unprotectedBytes
+    let masterKey = SymmetricKey.random()
+    let pinSalt = Salt.random()
+    let pinKEK = try Keyslot.kek(
+      type: .pin, secret: pin.bytes, salt: pinSalt, parameters: kdf, vaultID: vaultID,
+      deviceSecret: deviceSecret)
+    let code = RecoveryCode.generate()
+    let recoverySalt = Salt.random()
+    let recoveryKEK = try Keyslot.kek(
+      type: .recovery, secret: code, salt: recoverySalt, parameters: kdf, vaultID: vaultID,
+      deviceSecret: nil)
+    let journal = SealedBox.keyPair()
+    let journalBox = journal.secretKey.withBytes {
+      AEAD.seal(
+        $0, key: masterKey.derive(.journal),
+        associatedData: Array("vault.journal-key.v1".utf8) + vaultID)
+    }
+    let header = Header(
+      format: Header.currentFormat, vaultId: vaultID.base64, kdf: kdf, policy: policy,
+      keyslots: [
+        Keyslot.make(
+          type: .pin, salt: pinSalt, kek: pinKEK, masterKey: masterKey, vaultID: vaultID),
+        Keyslot.make(
+          type: .recovery, salt: recoverySalt, kek: recoveryKEK, masterKey: masterKey,
+          vaultID: vaultID),
+      ],
+      journalPublicKey: journal.publicKey.base64, journalSecretKey: journalBox.base64,
+      biometry: nil)
+    let body = header.encoded()
+
+    let temporary = "\(path).creating-\(getpid())"
+    unlink(temporary)
+    do {
+      let db = try SQLiteDatabase(path: temporary, create: true)
+      try db.execute(
+        """
+        PRAGMA application_id = \(applicationID);
+        PRAGMA user_version = \(schemaVersion);
+        PRAGMA synchronous = FULL;
+        PRAGMA secure_delete = ON;
+        """)
+      try db.transaction {
+        try db.execute(Schema.v1)
+        try db.query(
+          "INSERT INTO header (id, body, mac) VALUES (1, ?, ?)",
+          [.blob(body), .blob(Header.mac(body, masterKey: masterKey))])
+      }
+    }
+    chmod(temporary, 0o600)
+    guard link(temporary, path) == 0 else {
+      let reason = errno == EEXIST ? nil : String(cString: strerror(errno))
+      unlink(temporary)
+      if let reason { throw VaultError.storage("cannot create \(path): \(reason)") }
+      throw VaultError.vaultExists(path)
+    }
+    unlink(temporary)
+    PrivateFiles.syncDirectory(folder.isEmpty ? "." : folder)
+    let vault = try open(path: path, environment: environment)
+    return Created(vault: vault, masterKey: masterKey, recoveryCode: code)
+  }
+
+  /// Checks the PIN against the PIN keyslot, counting attempts in the device-side store first.
+  ///
+  /// - Returns: the master key, after the header MAC has been verified with it.
+  /// - Throws: `VaultError.pinDelay` while a delay runs, `.wrongPIN` when the slot does not open,
+  ///   `.integrity` when the header was edited.
+  public func unlock(pin: PIN) throws -> SymmetricKey {
+    let limiter = self.limiter
+    try limiter.begin()
+    let deviceSecret = try device.read().secret()
+    guard let slot = header.keyslot(.pin) else { throw VaultError.malformedHeader("no PIN slot") }
+    let kek = try Keyslot.kek(
+      type: .pin, secret: pin.bytes, salt: slot.saltValue, parameters: header.kdf,
+      vaultID: vaultID, deviceSecret: deviceSecret)
+    guard let masterKey = slot.open(kek: kek, vaultID: vaultID) else {
+      let tag = GenericHash.keyed(key: kek.bytes, parts: [Array("vault.pin-repeat.v1".utf8)])
+      throw try limiter.failed(tag: tag)
+    }
+    try limiter.succeeded()
+    try verifyHeader(masterKey: masterKey)
+    return masterKey
+  }
+
+  /// Opens the recovery keyslot with a canonical recovery code.
+  ///
+  /// - Throws: `VaultError.wrongRecoveryCode`, or `.integrity` when the header was edited.
+  public func unlock(recoveryCode: SecureBytes) throws -> SymmetricKey {
+    guard let slot = header.keyslot(.recovery) else {
+      throw VaultError.malformedHeader("no recovery slot")
+    }
+    let kek = try Keyslot.kek(
+      type: .recovery, secret: recoveryCode, salt: slot.saltValue, parameters: header.kdf,
+      vaultID: vaultID, deviceSecret: nil)
+    guard let masterKey = slot.open(kek: kek, vaultID: vaultID) else {
+      throw VaultError.wrongRecoveryCode
+    }
+    try verifyHeader(masterKey: masterKey)
+    return masterKey
+  }
+
+  /// Verifies the header MAC in constant time.
+  ///
+  /// - Throws: `VaultError.integrity` when it does not match.
+  public func verifyHeader(masterKey: SymmetricKey) throws {
+    guard constantTimeEqual(Header.mac(headerBody, masterKey: masterKey), headerMAC) else {
+      throw VaultError.integrity("the vault header failed authentication (the file was edited)")
+    }
+  }
+
+  /// Replaces the header, authenticated under `masterKey`, in one durable transaction together
+  /// with `alsoInTransaction`.
+  ///
+  /// - Throws: `VaultError.storage` on failure; the old header then stays in place.
+  public func writeHeader(
+    _ newHeader: Header, masterKey: SymmetricKey, alsoInTransaction: () throws -> Void = {}
+  ) throws {
+    let body = newHeader.encoded()
+    let mac = Header.mac(body, masterKey: masterKey)
+    try db.transaction {
+      try db.query("UPDATE header SET body = ?, mac = ? WHERE id = 1", [.blob(body), .blob(mac)])
+      try alsoInTransaction()
+    }
+    header = newHeader
+    headerBody = body
+    headerMAC = mac
+  }
+
+  /// Re-wraps the master key under a new PIN bound to this machine's device secret, with a fresh
+  /// salt. The old PIN stops working. The recovery slot is unchanged.
+  ///
+  /// - Throws: `VaultError.storage` on failure.
+  public func setPIN(_ pin: PIN, masterKey: SymmetricKey) throws {
+    let deviceSecret = try device.read().secret()
+    let salt = Salt.random()
+    let kek = try Keyslot.kek(
+      type: .pin, secret: pin.bytes, salt: salt, parameters: header.kdf, vaultID: vaultID,
+      deviceSecret: deviceSecret)
+    var updated = header
+    updated.keyslots = updated.keyslots.map {
+      $0.type == .pin
+        ? Keyslot.make(type: .pin, salt: salt, kek: kek, masterKey: masterKey, vaultID: vaultID)
+        : $0
+    }
+    try writeHeader(updated, masterKey: masterKey)
+    try limiter.succeeded()
+  }
+}
+
+/// The SQL schema of format 1.
+enum Schema {
+  static let v1 = """
+    CREATE TABLE header (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      body BLOB NOT NULL,
+      mac BLOB NOT NULL
+    );
+    CREATE TABLE entries (
+      entry_id BLOB PRIMARY KEY,
+      lookup BLOB UNIQUE,
+      kind INTEGER NOT NULL,
+      meta BLOB NOT NULL
+    );
+    CREATE TABLE chunks (
+      entry_id BLOB NOT NULL REFERENCES entries (entry_id) ON DELETE CASCADE,
+      idx INTEGER NOT NULL,
+      box BLOB NOT NULL,
+      PRIMARY KEY (entry_id, idx)
+    );
+    """
+}

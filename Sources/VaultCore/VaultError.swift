@@ -1,0 +1,44 @@
+/// Every failure the vault core reports, with the failure classes kept apart.
+///
+/// A malformed file never looks like a wrong PIN, and a tampered record never looks like a missing
+/// one. The command-line layer maps each case to one message and one exit code.
+public enum VaultError: Error, Equatable, Sendable {
+  /// The PIN did not open the PIN keyslot. `attemptsBeforeDelay` counts down to the first delay.
+  case wrongPIN(attemptsBeforeDelay: Int)
+  /// Too many wrong PINs: the next attempt is allowed after `seconds`.
+  case pinDelay(seconds: Int)
+  /// The recovery code did not open the recovery keyslot.
+  case wrongRecoveryCode
+  /// AEAD or MAC verification failed: the file was edited, records were swapped, or bytes flipped.
+  case integrity(String)
+  /// The vault header could not be parsed or a value is out of bounds.
+  case malformedHeader(String)
+  /// The file's format version is newer (or older) than this build understands.
+  case unsupportedVersion(Int)
+  /// No entry with this (NFC-normalized) name.
+  case notFound(String)
+  /// An entry with this name exists and overwriting was not asked for.
+  case exists(String)
+  /// Input was refused (a bad name, empty content, a bad option value). Nothing was stored.
+  case invalidInput(String)
+  /// There is no vault at this path.
+  case noVault(String)
+  /// A vault already exists at this path (`init` refuses to overwrite).
+  case vaultExists(String)
+  /// The key is needed, no valid session exists and there is no way to ask (no terminal).
+  case locked(String)
+  /// The biometric sensor did not recognise the user within the evaluation's attempts.
+  case biometricNotRecognised
+  /// The user or the system cancelled, or the prompt timed out.
+  case cancelled(String)
+  /// The simulated sensor is locked out after five consecutive failed matches.
+  case biometricLockout
+  /// The enrollment (domain state) differs from the sealed value; biometric unlock is now disabled.
+  case enrollmentChanged(String)
+  /// Biometry is unavailable, not enrolled, or not activated for this vault.
+  case biometryUnavailable(String)
+  /// A guarded read came less than a second after the previous one and was refused.
+  case duplicateRequest
+  /// A file or database operation failed (disk full, permissions, I/O).
+  case storage(String)
+}

@@ -1,0 +1,81 @@
+import Biometry
+import Foundation
+import VaultCore
+
+/// A throwaway device store in its own temporary folder, removed when the fixture is released.
+final class Fixture {
+  /// 2026-01-01T00:00:00Z, the wall clock every fixture runs at.
+  static let wallClock = "1767225600"
+
+  let root: String
+  let store: DeviceStore
+  let controls: SensorControls
+
+  init() throws {
+    root =
+      FileManager.default.temporaryDirectory
+      .appendingPathComponent("biometry-tests-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    let environment = VaultEnvironment(variables: [
+      "HOME": root, "XDG_STATE_HOME": root + "/state", "VAULT_TEST_WALLCLOCK": Self.wallClock,
+    ])
+    store = DeviceStore(environment: environment)
+    controls = SensorControls(store: store, clock: environment.clock)
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: root) }
+
+  func context(
+    app: String = "com.example.vault", prompter: BiometricPrompter? = nil,
+    interactionNotAllowed: Bool = false
+  ) -> SimulatedContext {
+    SimulatedContext(
+      store: store, appID: app, prompter: prompter, interactionNotAllowed: interactionNotAllowed)
+  }
+
+  func sensor() throws -> SensorState { try controls.status() }
+
+  /// The domain state computed straight from the stored state.
+  func domainState(app: String = "com.example.vault") throws -> [UInt8]? {
+    let state = try store.read()
+    return DomainState.compute(sensor: state.sensor, deviceSecret: try state.secret(), appID: app)
+  }
+
+  /// A device with `type` hardware and one enrolled template.
+  static func enrolled(_ type: BiometryType = .touchID) throws -> Fixture {
+    let fixture = try Fixture()
+    try fixture.controls.setHardware(type)
+    try fixture.controls.enroll(label: nil)
+    return fixture
+  }
+}
+
+/// A prompter that answers from a script and records every call.
+final class FakePrompter: BiometricPrompter, @unchecked Sendable {
+  struct Call: Equatable {
+    var reason: String
+    var type: BiometryType
+    var attempt: Int
+    var of: Int
+  }
+
+  private let lock = NSLock()
+  private var answers: [Outcome?]
+  private var recorded: [Call] = []
+  private let onPresent: (@Sendable () -> Void)?
+
+  init(_ answers: [Outcome?], onPresent: (@Sendable () -> Void)? = nil) {
+    self.answers = answers
+    self.onPresent = onPresent
+  }
+
+  var calls: [Call] { lock.withLock { recorded } }
+
+  func present(reason: String, type: BiometryType, attempt: Int, of: Int) -> Outcome? {
+    onPresent?()
+    return lock.withLock {
+      recorded.append(Call(reason: reason, type: type, attempt: attempt, of: of))
+      return answers.isEmpty ? nil : answers.removeFirst()
+    }
+  }
+}
