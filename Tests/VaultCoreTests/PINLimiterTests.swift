@@ -1,0 +1,75 @@
+import XCTest
+
+@testable import VaultCore
+
+final class PINLimiterTests: XCTestCase {
+  var home: TemporaryHome!
+
+  override func setUp() { home = TemporaryHome() }
+
+  func vault(at wallclock: Double) throws -> Vault {
+    try Vault.open(
+      path: home.vaultPath, environment: home.environment(["VAULT_TEST_WALLCLOCK": "\(wallclock)"]))
+  }
+
+  func testScheduleMatchesApple() {
+    XCTAssertEqual((0...10).map { PINLimiter.delay(afterFailures: $0) },
+      [0, 0, 0, 0, 0, 60, 300, 900, 900, 3600, 3600])
+  }
+
+  func testFiveWrongPINsThenDelaysAndACorrectPINResets() throws {
+    _ = try Vault.create(
+      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Header.policyPINOnly,
+      environment: home.environment())
+    let t0 = 1_000_000.0
+    for attempt in 1...5 {
+      XCTAssertThrowsError(try vault(at: t0).unlock(pin: pin("000\(attempt)"))) {
+        XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 5 - attempt))
+      }
+    }
+    XCTAssertThrowsError(try vault(at: t0 + 30).unlock(pin: pin("1234"))) {
+      XCTAssertEqual($0 as? VaultError, .pinDelay(seconds: 30))
+    }
+    // Setting the wall clock back never shortens the delay.
+    XCTAssertThrowsError(try vault(at: t0 - 86400).unlock(pin: pin("1234"))) {
+      XCTAssertEqual($0 as? VaultError, .pinDelay(seconds: 60))
+    }
+    XCTAssertThrowsError(try vault(at: t0 + 61).unlock(pin: pin("0006"))) {
+      XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 0))
+    }
+    XCTAssertThrowsError(try vault(at: t0 + 62).unlock(pin: pin("1234"))) {
+      XCTAssertEqual($0 as? VaultError, .pinDelay(seconds: 299))
+    }
+    let v = try vault(at: t0 + 61 + 300)
+    XCTAssertEqual(v.limiter.currentDelay(try v.device.read()), 0)
+    _ = try v.unlock(pin: pin("1234"))
+    XCTAssertEqual(v.limiter.failures(try v.device.read()), 0)
+  }
+
+  func testTheSameWrongPINCountsOnce() throws {
+    _ = try Vault.create(
+      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Header.policyPINOnly,
+      environment: home.environment())
+    for _ in 1...4 {
+      XCTAssertThrowsError(try vault(at: 10).unlock(pin: pin("9999"))) {
+        XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 4))
+      }
+    }
+    XCTAssertThrowsError(try vault(at: 10).unlock(pin: pin("8888"))) {
+      XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 3))
+    }
+  }
+
+  func testACheckKilledBeforeItEndsStillCounts() throws {
+    _ = try Vault.create(
+      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Header.policyPINOnly,
+      environment: home.environment())
+    let v = try vault(at: 10)
+    // `begin` runs before the KDF; a process killed during the KDF never reaches the end.
+    try v.limiter.begin()
+    XCTAssertEqual(v.limiter.failures(try v.device.read()), 1)
+    XCTAssertThrowsError(try vault(at: 11).unlock(pin: pin("9999"))) {
+      XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 3))
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import XCTest
+
+@testable import VaultCore
+
+final class SessionStoreTests: XCTestCase {
+  var home: TemporaryHome!
+  let vaultID: [UInt8] = Array(0..<16)
+
+  override func setUp() { home = TemporaryHome() }
+
+  func sessions(boot: Double, wall: Double = 5_000_000, bootID: String = "boot-1") -> SessionStore {
+    SessionStore(
+      environment: home.environment([
+        "VAULT_TEST_BOOTCLOCK": "\(boot)", "VAULT_TEST_WALLCLOCK": "\(wall)",
+        "VAULT_TEST_BOOT_ID": bootID,
+      ]))
+  }
+
+  func testIssueOpenAndFileModes() throws {
+    let master = SymmetricKey.random()
+    let token = try sessions(boot: 100).issue(vaultID: vaultID, masterKey: master, idle: 900)
+    XCTAssertEqual(token.count, 64)
+    let opened = try sessions(boot: 200).open(token: token, vaultID: vaultID)
+    XCTAssertTrue(opened.masterKey == master)
+    XCTAssertEqual(opened.expiry, SessionStore.Expiry(idle: 900, hard: 8 * 3600 - 100))
+    let path = try XCTUnwrap(sessions(boot: 0).path(token: token, vaultID: vaultID))
+    var info = stat()
+    stat(path, &info)
+    XCTAssertEqual(info.st_mode & 0o777, 0o600)
+    stat((path as NSString).deletingLastPathComponent, &info)
+    XCTAssertEqual(info.st_mode & 0o777, 0o700)
+    let raw = try XCTUnwrap(PrivateFiles.read(path))
+    XCTAssertNil(raw.firstRange(of: Array(token.utf8)))
+  }
+
+  func testIdleTimeoutIsRenewedOnUse() throws {
+    let token = try sessions(boot: 0).issue(vaultID: vaultID, masterKey: .random(), idle: 900)
+    _ = try sessions(boot: 800).open(token: token, vaultID: vaultID)
+    _ = try sessions(boot: 1600).open(token: token, vaultID: vaultID)
+    XCTAssertThrowsError(try sessions(boot: 2501).open(token: token, vaultID: vaultID)) {
+      XCTAssertEqual($0 as? VaultError, .locked("the session has expired"))
+    }
+    XCTAssertThrowsError(try sessions(boot: 2502).open(token: token, vaultID: vaultID)) {
+      XCTAssertEqual($0 as? VaultError, .locked("the session is unknown or was revoked"))
+    }
+  }
+
+  func testHardLimitEndsEvenAnActiveSession() throws {
+    let token = try sessions(boot: 0).issue(vaultID: vaultID, masterKey: .random(), idle: 3600)
+    var boot = 0.0
+    while boot + 3000 < 8 * 3600 {
+      boot += 3000
+      _ = try sessions(boot: boot).open(token: token, vaultID: vaultID)
+    }
+    XCTAssertThrowsError(try sessions(boot: 8 * 3600 + 1).open(token: token, vaultID: vaultID)) {
+      XCTAssertEqual($0 as? VaultError, .locked("the session has expired"))
+    }
+  }
+
+  func testSettingTheWallClockBackNeverExtendsASession() throws {
+    let token = try sessions(boot: 0, wall: 5_000_000).issue(
+      vaultID: vaultID, masterKey: .random(), idle: 60)
+    XCTAssertThrowsError(
+      try sessions(boot: 61, wall: 4_000_000).open(token: token, vaultID: vaultID)
+    ) { XCTAssertEqual($0 as? VaultError, .locked("the session has expired")) }
+  }
+
+  func testARebootEndsSessions() throws {
+    let token = try sessions(boot: 1000).issue(vaultID: vaultID, masterKey: .random(), idle: 900)
+    XCTAssertThrowsError(
+      try sessions(boot: 10, bootID: "boot-2").open(token: token, vaultID: vaultID)
+    ) { XCTAssertEqual($0 as? VaultError, .locked("the session has expired")) }
+  }
+
+  func testRevokeForgedAndOtherVaultTokens() throws {
+    let store = sessions(boot: 0)
+    let token = try store.issue(vaultID: vaultID, masterKey: .random(), idle: 900)
+    XCTAssertThrowsError(try store.open(token: token, vaultID: Array(repeating: 9, count: 16))) {
+      XCTAssertEqual($0 as? VaultError, .locked("the session is unknown or was revoked"))
+    }
+    XCTAssertThrowsError(try store.open(token: String(repeating: "a", count: 64), vaultID: vaultID))
+    XCTAssertThrowsError(try store.open(token: "xyz", vaultID: vaultID)) {
+      XCTAssertEqual($0 as? VaultError, .locked("the session token is malformed"))
+    }
+    try store.revokeAll(vaultID: vaultID)
+    XCTAssertThrowsError(try store.open(token: token, vaultID: vaultID)) {
+      XCTAssertEqual($0 as? VaultError, .locked("the session is unknown or was revoked"))
+    }
+  }
+}

@@ -1,0 +1,248 @@
+import CSQLite
+import XCTest
+
+@testable import VaultCore
+
+final class VaultFileTests: XCTestCase {
+  var home: TemporaryHome!
+  var environment: VaultEnvironment!
+
+  override func setUp() {
+    home = TemporaryHome()
+    environment = home.environment()
+  }
+
+  func makeVault(policy: String = Header.policyPINOnly) throws -> Vault.Created {
+    try Vault.create(
+      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: policy,
+      environment: environment)
+  }
+
+  /// Runs raw SQL on the vault file, as an attacker with write access would.
+  func tamper(_ sql: String, _ bind: [UInt8]? = nil) {
+    var db: OpaquePointer?
+    XCTAssertEqual(sqlite3_open(home.vaultPath, &db), SQLITE_OK)
+    defer { sqlite3_close(db) }
+    var statement: OpaquePointer?
+    XCTAssertEqual(sqlite3_prepare_v2(db, sql, -1, &statement, nil), SQLITE_OK)
+    if let bind {
+      _ = bind.withUnsafeBytes {
+        sqlite3_bind_blob(statement, 1, $0.baseAddress, Int32($0.count), nil)
+      }
+    }
+    XCTAssertEqual(sqlite3_step(statement), SQLITE_DONE)
+    sqlite3_finalize(statement)
+  }
+
+  func testCreateUnlockAndModes() throws {
+    let created = try makeVault()
+    let reopened = try Vault.open(path: home.vaultPath, environment: environment)
+    let master = try reopened.unlock(pin: pin("1234"))
+    XCTAssertTrue(master == created.masterKey)
+    var info = stat()
+    stat(home.vaultPath, &info)
+    XCTAssertEqual(info.st_mode & 0o777, 0o600)
+    stat(home.path + "/data/vault", &info)
+    XCTAssertEqual(info.st_mode & 0o777, 0o700)
+    stat(home.path + "/state/vault/device.json", &info)
+    XCTAssertEqual(info.st_mode & 0o777, 0o600)
+    XCTAssertEqual(reopened.header.kdf, .test)
+    XCTAssertEqual(reopened.header.keyslots.map(\.type), [.pin, .recovery])
+    XCTAssertThrowsError(try makeVault()) {
+      XCTAssertEqual($0 as? VaultError, .vaultExists(home.vaultPath))
+    }
+  }
+
+  func testMissingVault() {
+    XCTAssertThrowsError(try Vault.open(path: home.path + "/none.db", environment: environment)) {
+      XCTAssertEqual($0 as? VaultError, .noVault(home.path + "/none.db"))
+    }
+  }
+
+  func testWrongPINAndRecoveryCode() throws {
+    let created = try makeVault()
+    XCTAssertThrowsError(try created.vault.unlock(pin: pin("9999"))) {
+      XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 4))
+    }
+    let master = try created.vault.unlock(recoveryCode: created.recoveryCode)
+    XCTAssertTrue(master == created.masterKey)
+    XCTAssertThrowsError(try created.vault.unlock(recoveryCode: RecoveryCode.generate())) {
+      XCTAssertEqual($0 as? VaultError, .wrongRecoveryCode)
+    }
+  }
+
+  func testCopiedVaultNeedsRecoveryOnAnotherDevice() throws {
+    let created = try makeVault()
+    let otherHome = TemporaryHome()
+    let other = otherHome.environment()
+    try PrivateFiles.ensureDirectory(otherHome.path + "/data/vault")
+    XCTAssertEqual(
+      copyfile(home.vaultPath, otherHome.vaultPath), true)
+    let copied = try Vault.open(path: otherHome.vaultPath, environment: other)
+    XCTAssertThrowsError(try copied.unlock(pin: pin("1234"))) {
+      XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 4))
+    }
+    let master = try copied.unlock(recoveryCode: created.recoveryCode)
+    try copied.setPIN(pin("5678"), masterKey: master)
+    XCTAssertTrue(try copied.unlock(pin: pin("5678")) == created.masterKey)
+    XCTAssertThrowsError(try copied.unlock(pin: pin("1234")))
+  }
+
+  func testEditedHeaderIsAnIntegrityFailure() throws {
+    let created = try makeVault()
+    let body = String(decoding: created.vault.header.encoded(), as: UTF8.self)
+    let edited = body.replacingOccurrences(of: "\"policy\":\"pin\"", with: "\"policy\":\"pin+biometry\"")
+    XCTAssertNotEqual(body, edited)
+    tamper("UPDATE header SET body = ?", Array(edited.utf8))
+    let vault = try Vault.open(path: home.vaultPath, environment: environment)
+    XCTAssertEqual(vault.header.policy, Header.policyBiometric)
+    XCTAssertThrowsError(try vault.unlock(pin: pin("1234"))) {
+      XCTAssertEqual(
+        $0 as? VaultError,
+        .integrity("the vault header failed authentication (the file was edited)"))
+    }
+  }
+
+  func testHeaderParsingIsStrict() throws {
+    let created = try makeVault()
+    let body = String(decoding: created.vault.header.encoded(), as: UTF8.self)
+    let cases: [(String, VaultError)] = [
+      (body.replacingOccurrences(of: "\"format\":1", with: "\"format\":2"), .unsupportedVersion(2)),
+      (body.replacingOccurrences(of: "\"opslimit\":1", with: "\"opslimit\":17"),
+        .malformedHeader("Argon2id opslimit 17 is out of bounds")),
+      (body.replacingOccurrences(of: "\"opslimit\":1", with: "\"opslimit\":2"),
+        .malformedHeader("Argon2id profile 'test' does not match its values")),
+      (body.replacingOccurrences(of: "\"memlimit\":8192", with: "\"memlimit\":8589934592"),
+        .malformedHeader("Argon2id memlimit 8589934592 is out of bounds")),
+      (body.replacingOccurrences(of: "\"policy\":\"pin\"", with: "\"policy\":\"none\""),
+        .malformedHeader("unknown policy 'none'")),
+      (body.replacingOccurrences(of: "{\"format\"", with: "{\"extra\":1,\"format\""),
+        .malformedHeader("unknown header field 'extra'")),
+      ("[]", .malformedHeader("the header is not a JSON object")),
+    ]
+    for (text, error) in cases {
+      XCTAssertNotEqual(text, body)
+      XCTAssertThrowsError(try Header.parse(Array(text.utf8))) {
+        XCTAssertEqual($0 as? VaultError, error)
+      }
+    }
+  }
+
+  func testNewerSchemaAndForeignFilesAreRefused() throws {
+    _ = try makeVault()
+    tamper("PRAGMA user_version = 2")
+    XCTAssertThrowsError(try Vault.open(path: home.vaultPath, environment: environment)) {
+      XCTAssertEqual($0 as? VaultError, .unsupportedVersion(2))
+    }
+    tamper("PRAGMA application_id = 7")
+    XCTAssertThrowsError(try Vault.open(path: home.vaultPath, environment: environment)) {
+      XCTAssertEqual($0 as? VaultError, .integrity("\(home.vaultPath) is not a vault file"))
+    }
+  }
+
+  func testEntriesRoundTripInChunksAndStayEncrypted() throws {
+    let created = try makeVault()
+    let store = EntryStore(vault: created.vault, masterKey: created.masterKey)
+    let big = (0..<(EntryStore.chunkSize * 2 + 17)).map { UInt8(truncatingIfNeeded: $0 * 7) }
+    try store.put(try EntryName("big"), content: SecureBytes(copying: big), overwrite: false, guarded: false)
+    try store.put(try EntryName("mail/work"), content: secure("hunter2-UNIQUEMARK"), overwrite: false, guarded: true)
+    XCTAssertEqual(try store.get(try EntryName("big")).content.unprotectedBytes, big)
+    XCTAssertEqual(try store.get(try EntryName("big")).metadata.chunks, 3)
+    XCTAssertEqual(try store.list().map(\.name), ["big", "mail/work"])
+    XCTAssertEqual(try store.list(prefix: "mail").map(\.name), ["mail/work"])
+    XCTAssertEqual(try store.metadata(try EntryName("mail/work"))?.guarded, true)
+    XCTAssertThrowsError(
+      try store.put(try EntryName("big"), content: secure("x"), overwrite: false, guarded: false)
+    ) { XCTAssertEqual($0 as? VaultError, .exists("big")) }
+    XCTAssertThrowsError(
+      try store.put(try EntryName("new"), content: SecureBytes(count: 0), overwrite: false, guarded: false)
+    ) { XCTAssertEqual($0 as? VaultError, .invalidInput("the content is empty")) }
+    let raw = try XCTUnwrap(PrivateFiles.read(home.vaultPath))
+    for needle in ["hunter2", "UNIQUEMARK", "mail/work", "2026-", "\"name\""] {
+      XCTAssertNil(raw.firstRange(of: Array(needle.utf8)), needle)
+    }
+  }
+
+  func testSwappedRecordsFailToOpen() throws {
+    let created = try makeVault()
+    let store = EntryStore(vault: created.vault, masterKey: created.masterKey)
+    try store.put(try EntryName("a"), content: secure("alpha"), overwrite: false, guarded: false)
+    try store.put(try EntryName("b"), content: secure("bravo"), overwrite: false, guarded: false)
+    // Give b's index the row of a: it opens, but names another entry.
+    let lookupA = store.lookup(try EntryName("a"))
+    let lookupB = store.lookup(try EntryName("b"))
+    tamper("UPDATE entries SET lookup = X'00' WHERE lookup = X'\(lookupB.hex)'")
+    tamper("UPDATE entries SET lookup = X'\(lookupB.hex)' WHERE lookup = X'\(lookupA.hex)'")
+    XCTAssertThrowsError(try store.get(try EntryName("b"))) {
+      XCTAssertEqual(
+        $0 as? VaultError, .integrity("the entry stored under 'b' belongs to another name"))
+    }
+  }
+
+  func testChunksSwappedBetweenEntriesOrFlippedFailToOpen() throws {
+    let created = try makeVault()
+    let store = EntryStore(vault: created.vault, masterKey: created.masterKey)
+    try store.put(try EntryName("a"), content: secure("alpha"), overwrite: false, guarded: false)
+    try store.put(try EntryName("b"), content: secure("bravo"), overwrite: false, guarded: false)
+    tamper("CREATE TABLE saved AS SELECT entry_id, box FROM chunks")
+    tamper(
+      "UPDATE chunks SET box = (SELECT box FROM saved WHERE saved.entry_id != chunks.entry_id)")
+    for name in ["a", "b"] {
+      XCTAssertThrowsError(try store.get(try EntryName(name))) {
+        XCTAssertEqual(
+          $0 as? VaultError, .integrity("the content of '\(name)' failed authentication"))
+      }
+    }
+    try store.put(try EntryName("c"), content: secure("charlie"), overwrite: false, guarded: false)
+    tamper(
+      "UPDATE chunks SET box = CAST(substr(box, 1, 30) || X'FF' || substr(box, 32) AS BLOB)")
+    XCTAssertThrowsError(try store.get(try EntryName("c"))) {
+      XCTAssertEqual($0 as? VaultError, .integrity("the content of 'c' failed authentication"))
+    }
+  }
+
+  func testReplayedOldRevisionFailsToOpen() throws {
+    let created = try makeVault()
+    let store = EntryStore(vault: created.vault, masterKey: created.masterKey)
+    let name = try EntryName("a")
+    try store.put(name, content: secure("old"), overwrite: false, guarded: false)
+    var db: OpaquePointer?
+    sqlite3_open(home.vaultPath, &db)
+    var statement: OpaquePointer?
+    sqlite3_prepare_v2(db, "SELECT box FROM chunks", -1, &statement, nil)
+    sqlite3_step(statement)
+    let oldBox = Array(
+      UnsafeRawBufferPointer(
+        start: sqlite3_column_blob(statement, 0), count: Int(sqlite3_column_bytes(statement, 0))))
+    sqlite3_finalize(statement)
+    sqlite3_close(db)
+    try store.put(name, content: secure("new"), overwrite: true, guarded: false)
+    tamper("UPDATE chunks SET box = ?", oldBox)
+    XCTAssertThrowsError(try store.get(name)) {
+      XCTAssertEqual($0 as? VaultError, .integrity("the content of 'a' failed authentication"))
+    }
+  }
+
+  func testMoveAndRemove() throws {
+    let created = try makeVault()
+    let store = EntryStore(vault: created.vault, masterKey: created.masterKey)
+    try store.put(try EntryName("a"), content: secure("alpha"), overwrite: false, guarded: false)
+    try store.put(try EntryName("b"), content: secure("bravo"), overwrite: false, guarded: false)
+    XCTAssertThrowsError(try store.move(try EntryName("a"), to: try EntryName("b"), overwrite: false)) {
+      XCTAssertEqual($0 as? VaultError, .exists("b"))
+    }
+    try store.move(try EntryName("a"), to: try EntryName("c/d"), overwrite: false)
+    XCTAssertEqual(try store.get(try EntryName("c/d")).content.unprotectedBytes, Array("alpha".utf8))
+    XCTAssertEqual(try store.list().map(\.name), ["b", "c/d"])
+    try store.remove(try EntryName("b"))
+    XCTAssertThrowsError(try store.remove(try EntryName("b"))) {
+      XCTAssertEqual($0 as? VaultError, .notFound("b"))
+    }
+  }
+}
+
+/// Byte-for-byte file copy for the copied-vault test.
+func copyfile(_ from: String, _ to: String) -> Bool {
+  guard let bytes = try? PrivateFiles.read(from) else { return false }
+  return (try? PrivateFiles.atomicWrite(bytes, to: to)) != nil
+}
