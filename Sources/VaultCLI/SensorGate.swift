@@ -24,8 +24,12 @@ struct SensorGate: BiometricGate {
     }
   }
 
+  /// Clears an active lockout only: consecutive failures below the threshold keep counting across
+  /// runs, as they do on the device until a match.
   func credentialVerified() throws {
-    try SensorControls(store: store, clock: clock).clearLockout()
+    if try store.read().sensor.lockedOut {
+      try SensorControls(store: store, clock: clock).clearLockout()
+    }
   }
 
   func currentType() throws -> String {

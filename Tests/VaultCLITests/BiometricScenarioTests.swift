@@ -1,0 +1,246 @@
+import XCTest
+
+@testable import VaultCLI
+
+/// The minimum scenarios of biometry.md section 8, each through the built binaries.
+final class BiometricScenarioTests: XCTestCase {
+  var box: Sandbox!
+
+  override func setUp() { box = Sandbox() }
+
+  func biometry() -> [String: Any] { box.statusJSON()["biometry"] as? [String: Any] ?? [:] }
+
+  func add(_ name: String, _ content: String, guarded: Bool = false) {
+    box.biosim(["next", "match"])
+    let result = box.vaultPIN(
+      ["add", name] + (guarded ? ["--guard"] : []), stdin: Array(content.utf8))
+    XCTAssertEqual(result.status, 0, result.stderrText)
+  }
+
+  func assertRefusedWith15(reason: String, file: StaticString = #filePath, line: UInt = #line) {
+    box.biosim(["next", "match"])
+    let result = box.vaultPIN(["unlock"])
+    XCTAssertEqual(result.status, 15, result.stderrText, file: file, line: line)
+    XCTAssertEqual(result.stdout, [], file: file, line: line)
+    XCTAssertEqual(
+      result.errorLines.first,
+      "vault: error: \(reason) since biometric unlock was activated; it is now disabled and every"
+        + " session was revoked; run 'vault biometry activate'", file: file, line: line)
+    XCTAssertEqual(biometry()["state"] as? String, "disabled", file: file, line: line)
+    XCTAssertEqual(biometry()["reason"] as? String, reason, file: file, line: line)
+    // Until re-activation, the PIN alone never unlocks.
+    box.biosim(["next", "match"])
+    let again = box.vaultPIN(["unlock"])
+    XCTAssertEqual(again.status, 15, file: file, line: line)
+    XCTAssertTrue(
+      again.errorLines.first?.hasPrefix("vault: error: biometric unlock is disabled since ") ?? false,
+      again.stderrText, file: file, line: line)
+  }
+
+  // 1
+  func testMatchUnlocksAndIssuesASession() {
+    box.environment["VAULT_TEST_BOOTCLOCK"] = "1000"
+    box.initBiometric()
+    XCTAssertEqual(biometry()["state"] as? String, "active")
+    box.biosim(["next", "match"])
+    let result = box.vaultPIN(["unlock"])
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    let output = result.stdoutText
+    XCTAssertTrue(output.hasPrefix("export VAULT_SESSION="), output)
+    let token = String(output.dropFirst("export VAULT_SESSION=".count).dropLast(2))
+    XCTAssertEqual(token.count, 64)
+    XCTAssertTrue(output.hasSuffix(";\n"))
+    let session = box.statusJSON(env: ["VAULT_SESSION": token])["session"] as? [String: Any]
+    XCTAssertEqual(session?["idle_seconds"] as? Int, 900)
+    XCTAssertEqual(box.sensor()["queue"] as? [String], [])
+  }
+
+  // 2
+  func testASecondEnrollmentDisablesBiometricUnlockAndRevokesSessions() {
+    box.initBiometric()
+    add("diary", "secret")
+    let token = box.unlock()
+    XCTAssertEqual(box.vault(["get", "diary"], env: ["VAULT_SESSION": token]).stdoutText, "secret")
+    box.biosim(["enroll"])
+    assertRefusedWith15(reason: "the biometric enrollment changed")
+    let revoked = box.vault(["get", "diary"], env: ["VAULT_SESSION": token])
+    XCTAssertEqual(revoked.status, 10)
+    XCTAssertEqual(revoked.stdout, [])
+    let text = box.vault(["status"]).stdoutText
+    XCTAssertTrue(text.contains("biometric unlock: DISABLED since "), text)
+    XCTAssertTrue(text.contains(": the biometric enrollment changed; run 'vault biometry activate'"))
+  }
+
+  // 3
+  func testAnEmptiedEnrollmentDisablesBiometricUnlock() {
+    box.initBiometric()
+    box.biosim(["unenroll", "--all"])
+    assertRefusedWith15(reason: "the enrollment was emptied")
+  }
+
+  // 4
+  func testEnrollThenUnenrollStillCountsAsAChange() {
+    box.initBiometric()
+    box.biosim(["enroll", "--label", "temp"])
+    box.biosim(["unenroll", "--label", "temp"])
+    XCTAssertEqual((box.sensor()["enrolled"] as? [Any])?.count, 1)
+    assertRefusedWith15(reason: "the biometric enrollment changed")
+  }
+
+  // 5
+  func testAnOSUpgradeIsHandledLikeAChange() {
+    box.initBiometric()
+    box.biosim(["os-upgrade"])
+    assertRefusedWith15(reason: "the biometric enrollment changed")
+  }
+
+  // 6
+  func testAChangedBiometryTypeDisablesBiometricUnlock() {
+    box.initBiometric()
+    box.biosim(["hardware", "face-id"])
+    box.biosim(["enroll"])
+    assertRefusedWith15(reason: "the biometry type changed from touch-id to face-id")
+  }
+
+  // 7 and 8
+  func testFailedMatchesThenLockoutThenThePINClearsIt() {
+    box.biosim(["hardware", "face-id"])
+    box.initBiometric()
+    box.biosim(["next", "no-match", "--count", "2"])
+    let first = box.vaultPIN(["unlock"])
+    XCTAssertEqual(first.status, 12, first.stderrText)
+    XCTAssertEqual(first.errorLines, ["vault: error: biometric not recognised (simulated sensor)"])
+    XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 2)
+
+    box.biosim(["next", "no-match", "--count", "2"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 12)
+    XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 4)
+    box.biosim(["next", "no-match"])
+    let locked = box.vaultPIN(["unlock"])
+    XCTAssertEqual(locked.status, 14, locked.stderrText)
+    XCTAssertEqual(
+      locked.errorLines.first,
+      "vault: error: the biometric sensor is locked out after too many failed matches")
+    XCTAssertEqual(box.sensor()["locked_out"] as? Bool, true)
+
+    box.biosim(["next", "match"])
+    let unlocked = box.vaultPIN(["unlock", "--raw"])
+    XCTAssertEqual(unlocked.status, 0, unlocked.stderrText)
+    XCTAssertEqual(box.sensor()["locked_out"] as? Bool, false)
+    XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 0)
+  }
+
+  // 9
+  func testCancelExits13AndChangesNoCounter() {
+    box.initBiometric()
+    box.biosim(["next", "cancel"])
+    let result = box.vaultPIN(["unlock"])
+    XCTAssertEqual(result.status, 13)
+    XCTAssertEqual(result.errorLines, ["vault: error: cancelled: the biometric prompt was cancelled"])
+    XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 0)
+    let pin = box.statusJSON()["pin"] as? [String: Any]
+    XCTAssertEqual(pin?["consecutive_failures"] as? Int, 0)
+    box.biosim(["next", "system-cancel"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 13)
+    box.biosim(["next", "timeout"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 13)
+    XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 0)
+  }
+
+  // 10
+  func testNoTerminalAndAnEmptyQueueExits10() {
+    box.initBiometric()
+    let result = box.vaultPIN(["unlock"])
+    XCTAssertEqual(result.status, 10)
+    XCTAssertEqual(result.stdout, [])
+    XCTAssertEqual(
+      result.errorLines.first,
+      "vault: error: locked: a biometric match is needed and there is no terminal to ask on")
+  }
+
+  // 11
+  func testReactivationIsTheWayBack() {
+    box.initBiometric()
+    box.biosim(["enroll"])
+    assertRefusedWith15(reason: "the biometric enrollment changed")
+    box.biosim(["next", "match"])
+    let activated = box.vaultPIN(["biometry", "activate"])
+    XCTAssertEqual(activated.status, 0, activated.stderrText)
+    XCTAssertEqual(activated.errorLines, ["Biometric unlock activated (simulated touch-id)."])
+    XCTAssertEqual(biometry()["state"] as? String, "active")
+    XCTAssertEqual(box.unlock().count, 64)
+  }
+
+  // 12
+  func testActivationWithAWrongPINNeverPrompts() {
+    box.biosim(["enroll"])
+    box.initPINOnly()
+    box.biosim(["next", "match"])
+    let result = box.vault(["biometry", "activate"], pin: ["0000"])
+    XCTAssertEqual(result.status, 11)
+    XCTAssertEqual(box.sensor()["queue"] as? [String], ["match"])
+    XCTAssertEqual(box.statusJSON()["policy"] as? String, "pin")
+    XCTAssertEqual(biometry()["state"] as? String, "off")
+  }
+
+  // 13
+  func testActivationWithoutAMatchSealsNothing() {
+    box.biosim(["enroll"])
+    box.vault(["init", "--kdf", "test"], pin: [Sandbox.pin])
+    XCTAssertEqual(biometry()["state"] as? String, "not-activated")
+    box.biosim(["next", "no-match", "--count", "3"])
+    let result = box.vaultPIN(["biometry", "activate"])
+    XCTAssertEqual(result.status, 12, result.stderrText)
+    XCTAssertEqual(biometry()["state"] as? String, "not-activated")
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 16)
+  }
+
+  // 14
+  func testAGuardedReadDetectsAChangeInsideASession() {
+    box.environment["VAULT_TEST_BOOTCLOCK"] = "1000"
+    box.initBiometric()
+    add("bank", "4242", guarded: true)
+    add("plain", "hello")
+    let token = box.unlock()
+    box.biosim(["next", "match"])
+    let ok = box.vault(["get", "bank"], env: ["VAULT_SESSION": token])
+    XCTAssertEqual(ok.stdoutText, "4242", ok.stderrText)
+    box.biosim(["enroll"])
+    box.biosim(["next", "match"])
+    box.environment["VAULT_TEST_BOOTCLOCK"] = "1002"
+    let changed = box.vault(["get", "bank"], env: ["VAULT_SESSION": token])
+    XCTAssertEqual(changed.status, 15, changed.stderrText)
+    XCTAssertEqual(changed.stdout, [])
+    let later = box.vault(["get", "plain"], env: ["VAULT_SESSION": token])
+    XCTAssertEqual(later.status, 10)
+    XCTAssertEqual(later.stdout, [])
+  }
+
+  // 15
+  func testFiveWrongPINsThenTheSixthWaits() {
+    box.initPINOnly()
+    for attempt in 1...5 {
+      let result = box.vault(["list"], pin: ["000\(attempt)"])
+      XCTAssertEqual(result.status, 11)
+      XCTAssertEqual(result.stdout, [])
+    }
+    let sixth = box.vaultPIN(["list"])
+    XCTAssertEqual(sixth.status, 14)
+    XCTAssertEqual(sixth.errorLines, ["vault: error: too many wrong PINs; try again in 1 min"])
+    let pin = box.statusJSON()["pin"] as? [String: Any]
+    XCTAssertEqual(pin?["consecutive_failures"] as? Int, 5)
+    XCTAssertTrue((57...60).contains(pin?["delay_seconds"] as? Int ?? 0))
+  }
+
+  // 16
+  func testAPINOnlyVaultUnlocksWithoutAPrompt() {
+    box.biosim(["enroll"])
+    box.initPINOnly()
+    box.biosim(["next", "match"])
+    let result = box.vaultPIN(["unlock", "--raw"])
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    XCTAssertEqual(box.sensor()["queue"] as? [String], ["match"])
+    XCTAssertTrue(box.vault(["status"]).stdoutText.contains("policy:           PIN only (no biometric check)\n"))
+  }
+}

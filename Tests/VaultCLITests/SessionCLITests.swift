@@ -1,0 +1,166 @@
+import XCTest
+
+@testable import VaultCLI
+
+/// Sessions through the built binaries: shells, expiry on the injected boot clock, wall clock set
+/// back, `vault lock`, tokens from elsewhere, file modes, guarded reads.
+final class SessionCLITests: XCTestCase {
+  var box: Sandbox!
+
+  override func setUp() {
+    box = Sandbox(extra: ["VAULT_TEST_BOOTCLOCK": "1000", "VAULT_TEST_WALLCLOCK": "1800000000"])
+    box.initBiometric()
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["add", "note"], stdin: Array("hello".utf8)).status, 0)
+  }
+
+  func get(_ token: String, boot: Int, wall: Int = 1_800_000_000) -> Subprocess.Result {
+    box.vault(
+      ["get", "note"],
+      env: [
+        "VAULT_SESSION": token, "VAULT_TEST_BOOTCLOCK": "\(boot)",
+        "VAULT_TEST_WALLCLOCK": "\(wall)",
+      ])
+  }
+
+  func testShellSyntaxes() {
+    for (arguments, prefix, suffix) in [
+      (["unlock"], "export VAULT_SESSION=", ";\n"),
+      (["unlock", "--shell", "zsh"], "export VAULT_SESSION=", ";\n"),
+      (["unlock", "--shell=fish"], "set -gx VAULT_SESSION ", ";\n"),
+      (["unlock", "--raw"], "", "\n"),
+    ] {
+      box.biosim(["next", "match"])
+      let result = box.vaultPIN(arguments)
+      XCTAssertEqual(result.status, 0, result.stderrText)
+      let text = result.stdoutText
+      XCTAssertTrue(text.hasPrefix(prefix) && text.hasSuffix(suffix), text)
+      XCTAssertEqual(text.count, prefix.count + 64 + suffix.count, text)
+    }
+    let bad = box.vaultPIN(["unlock", "--shell", "tcsh"])
+    XCTAssertEqual(bad.status, 5)
+    XCTAssertEqual(bad.errorLines, ["vault: error: unknown shell 'tcsh' (bash, zsh or fish)"])
+  }
+
+  func testEvalInBashSetsTheVariable() {
+    box.biosim(["next", "match"])
+    let result = box.shell(
+      #"eval "$(vault unlock --pin-fd 3 3<<EOF"# + "\n$PIN\nEOF\n" + #")"; vault get note"#)
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    XCTAssertEqual(result.stdoutText, "hello")
+  }
+
+  func testIdleTimeoutRenewedOnUseAndHardLimit() {
+    box.biosim(["next", "match"])
+    let token = box.vaultPIN(["unlock", "--raw", "--timeout", "10m"]).stdoutText
+      .trimmingCharacters(in: .newlines)
+    XCTAssertEqual(get(token, boot: 1500).stdoutText, "hello")
+    XCTAssertEqual(get(token, boot: 2000).stdoutText, "hello")
+    let expired = get(token, boot: 2601)
+    XCTAssertEqual(expired.status, 10)
+    XCTAssertEqual(expired.stdout, [])
+    XCTAssertEqual(expired.errorLines.first, "vault: error: locked: the session has expired")
+  }
+
+  func testHardLimitOfEightHours() {
+    let token = box.unlock()
+    var boot = 1000
+    while boot + 800 <= 1000 + 8 * 3600 {
+      boot += 800
+      XCTAssertEqual(get(token, boot: boot).status, 0)
+    }
+    XCTAssertEqual(get(token, boot: 1000 + 8 * 3600 + 1).status, 10)
+  }
+
+  func testSettingTheWallClockBackNeverExtendsASession() {
+    let token = box.unlock()
+    XCTAssertEqual(get(token, boot: 1000 + 901, wall: 1_700_000_000).status, 10)
+  }
+
+  func testLockRevokesALiveSession() {
+    let token = box.unlock()
+    XCTAssertEqual(get(token, boot: 1010).status, 0)
+    let lock = box.vault(["lock"])
+    XCTAssertEqual(lock.status, 0)
+    XCTAssertEqual(lock.errorLines, ["Every session of \(box.vaultPath) was revoked."])
+    let after = get(token, boot: 1020)
+    XCTAssertEqual(after.status, 10)
+    XCTAssertEqual(after.stdout, [])
+    XCTAssertEqual(
+      after.errorLines,
+      [
+        "vault: error: locked: the session is unknown or was revoked",
+        #"vault: hint: unlock first with: eval "$(vault unlock)""#,
+      ])
+  }
+
+  func testForgedAndForeignTokensAreRefused() {
+    let forged = get(String(repeating: "0", count: 64), boot: 1010)
+    XCTAssertEqual(forged.status, 10)
+    XCTAssertEqual(forged.stdout, [])
+    XCTAssertEqual(get("not-a-token", boot: 1010).status, 10)
+
+    let other = box.home + "/other.db"
+    XCTAssertEqual(box.vault(["init", "--kdf", "test", "--no-biometry", "--vault", other], pin: ["9999"]).status, 0)
+    let foreign = box.vault(["unlock", "--raw", "--vault", other], pin: ["9999"]).stdoutText
+      .trimmingCharacters(in: .newlines)
+    XCTAssertEqual(foreign.count, 64)
+    let refused = get(foreign, boot: 1010)
+    XCTAssertEqual(refused.status, 10)
+    XCTAssertEqual(refused.stdout, [])
+  }
+
+  func testSessionFilesAreOwnerOnly() throws {
+    let token = box.unlock()
+    let folder = box.home + "/run/vault"
+    let vaultFolder = try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: folder).first)
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/" + vaultFolder)
+    XCTAssertEqual(files.count, 1)
+    for (path, mode) in [
+      (folder, 0o700), (folder + "/" + vaultFolder, 0o700),
+      (folder + "/" + vaultFolder + "/" + files[0], 0o600),
+    ] {
+      var info = stat()
+      XCTAssertEqual(stat(path, &info), 0)
+      XCTAssertEqual(info.st_mode & 0o777, mode_t(mode), path)
+    }
+    let contents = try String(contentsOfFile: folder + "/" + vaultFolder + "/" + files[0], encoding: .utf8)
+    XCTAssertFalse(contents.contains(token))
+  }
+
+  func testGuardedReadsNeedAFreshMatchAndRefuseDuplicates() {
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["add", "--guard", "bank"], stdin: Array("4242".utf8)).status, 0)
+    let token = box.unlock()
+    let env = ["VAULT_SESSION": token]
+    let noMatch = box.vault(["get", "bank"], env: env)
+    XCTAssertEqual(noMatch.status, 10, "no match queued and no terminal")
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vault(["get", "bank"], env: env.merging(["VAULT_TEST_BOOTCLOCK": "1002"]) { $1 }).stdoutText, "4242")
+    box.biosim(["next", "match"])
+    let duplicate = box.vault(["get", "bank"], env: env.merging(["VAULT_TEST_BOOTCLOCK": "1002.5"]) { $1 })
+    XCTAssertEqual(duplicate.status, 14)
+    XCTAssertEqual(
+      duplicate.errorLines,
+      ["vault: error: a guarded read came less than a second after the last one; refused as a duplicate"])
+    XCTAssertEqual(box.sensor()["queue"] as? [String], ["match"])
+  }
+
+  func testUnderLockoutThePINStandsInForAGuardedRead() {
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["add", "--guard", "bank"], stdin: Array("4242".utf8)).status, 0)
+    let token = box.unlock()
+    box.biosim(["force-lockout"])
+    let read = box.vaultPIN(["get", "bank"], env: ["VAULT_SESSION": token, "VAULT_TEST_BOOTCLOCK": "1005"])
+    XCTAssertEqual(read.status, 0, read.stderrText)
+    XCTAssertEqual(read.stdoutText, "4242")
+    XCTAssertEqual(box.sensor()["locked_out"] as? Bool, false)
+  }
+
+  func testGuardIsRefusedOnAPINOnlyVault() {
+    let other = box.home + "/pin-only.db"
+    box.vault(["init", "--kdf", "test", "--no-biometry", "--vault", other], pin: ["9999"])
+    let result = box.vault(["add", "--guard", "x", "--vault", other], stdin: [65], pin: ["9999"])
+    XCTAssertEqual(result.status, 16)
+  }
+}
