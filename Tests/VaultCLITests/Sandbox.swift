@@ -61,8 +61,8 @@ final class Sandbox {
   }
 
   /// Runs a shell pipeline with the binaries first on PATH.
-  func shell(_ script: String) -> Subprocess.Result {
-    var env = environment
+  func shell(_ script: String, env extra: [String: String] = [:]) -> Subprocess.Result {
+    var env = environment.merging(extra) { $1 }
     env["PATH"] = Self.binDirectory + ":" + (env["PATH"] ?? "/usr/bin:/bin")
     env["PIN"] = Self.pin
     return Subprocess.run("/bin/sh", ["-c", script], environment: env)

@@ -1,0 +1,246 @@
+import Foundation
+import XCTest
+
+@testable import VaultCLI
+
+/// Entry commands through the built binary, as scripts use them.
+final class EntryCLITests: XCTestCase {
+  var box: Sandbox!
+  var session: [String: String] = [:]
+
+  override func setUp() {
+    box = Sandbox()
+    box.initPINOnly()
+    let token = box.vaultPIN(["unlock", "--raw"]).stdoutText.trimmingCharacters(in: .newlines)
+    session = ["VAULT_SESSION": token]
+  }
+
+  @discardableResult
+  func add(_ arguments: [String], _ content: [UInt8]) -> Subprocess.Result {
+    box.vault(["add"] + arguments, stdin: content, env: session)
+  }
+
+  func get(_ name: String) -> Subprocess.Result {
+    box.vault(["get", "--", name], env: session)
+  }
+
+  func list() -> [String] {
+    box.vault(["list"], env: session).stdoutText.split(separator: "\n").map(String.init)
+  }
+
+  func testEveryByteValueRoundTrips() {
+    let all = (0...255).map { UInt8($0) }
+    XCTAssertEqual(add(["bytes"], all).status, 0)
+    let result = get("bytes")
+    XCTAssertEqual(result.status, 0)
+    XCTAssertEqual(result.stdout, all)
+    XCTAssertEqual(result.stderr, [])
+  }
+
+  func testContentIsStoredExactly() {
+    let cases: [(String, String)] = [
+      ("no-newline", "secret"), ("newline", "secret\n"), ("crlf", "a\r\nb\r\n"),
+      ("nul", "a\u{0}b"), ("spaces", "  padded  "),
+    ]
+    for (name, content) in cases {
+      XCTAssertEqual(add([name], Array(content.utf8)).status, 0)
+      XCTAssertEqual(get(name).stdout, Array(content.utf8), name)
+    }
+    let invalidUTF8: [UInt8] = [0xff, 0xfe, 0xc3]
+    add(["raw"], invalidUTF8)
+    XCTAssertEqual(get("raw").stdout, invalidUTF8)
+  }
+
+  func testEmptyInputIsRefusedAndNothingIsLost() {
+    let empty = add(["x"], [])
+    XCTAssertEqual(empty.status, 5)
+    XCTAssertEqual(empty.errorLines, ["vault: error: standard input is empty; nothing was stored"])
+    XCTAssertEqual(list(), [])
+    add(["x"], Array("keep".utf8))
+    XCTAssertEqual(add(["--force", "x"], []).status, 5)
+    XCTAssertEqual(get("x").stdoutText, "keep")
+  }
+
+  func testExistingNamesNeedForce() {
+    add(["x"], Array("one".utf8))
+    let again = add(["x"], Array("two".utf8))
+    XCTAssertEqual(again.status, 4)
+    XCTAssertEqual(
+      again.errorLines,
+      ["vault: error: an entry named 'x' exists", "vault: hint: use --force to replace it"])
+    XCTAssertEqual(get("x").stdoutText, "one")
+    XCTAssertEqual(add(["-f", "x"], Array("two".utf8)).status, 0)
+    XCTAssertEqual(get("x").stdoutText, "two")
+  }
+
+  func testNamesWithSpacesAccentsDashesAndFolders() {
+    XCTAssertEqual(add(["two words"], [1]).status, 0)
+    XCTAssertEqual(add(["caf\u{65}\u{301}"], [2]).status, 0)
+    XCTAssertEqual(add(["caf\u{e9}"], [3]).status, 4, "the composed form is the same entry")
+    XCTAssertEqual(get("caf\u{e9}").stdout, [2])
+    XCTAssertEqual(add(["--", "-x"], [4]).status, 0)
+    XCTAssertEqual(get("-x").stdout, [4])
+    XCTAssertEqual(add(["mail/work/imap"], [5]).status, 0)
+    XCTAssertEqual(list(), ["-x", "caf\u{e9}", "mail/work/imap", "two words"])
+    XCTAssertEqual(
+      box.vault(["list", "mail/"], env: session).stdoutText, "mail/work/imap\n")
+    let dash = box.vault(["get", "-x"], env: session)
+    XCTAssertEqual(dash.status, 64)
+    XCTAssertEqual(dash.errorLines.first, "vault: error: unknown option '-x'")
+  }
+
+  func testBadNamesAreRefusedWithExit5() {
+    for (name, message) in [
+      ("", "the name is empty"), ("../etc", "the name '../etc' has a '..' segment"),
+      ("a/./b", "the name 'a/./b' has a '.' segment"), ("a//b", "the name 'a//b' has an empty path segment"),
+      ("/abs", "the name '/abs' has an empty path segment"), ("tab\there", "the name contains a control character"),
+      (String(repeating: "n", count: 1025), "the name is longer than 1024 bytes"),
+    ] {
+      let result = add(["--", name], [1])
+      XCTAssertEqual(result.status, 5, name)
+      XCTAssertEqual(result.errorLines, ["vault: error: \(message)"], name)
+    }
+    XCTAssertEqual(list(), [])
+  }
+
+  func testRemoveMoveAndMissingEntries() {
+    add(["a"], [1])
+    add(["b"], [2])
+    XCTAssertEqual(box.vault(["mv", "a", "b"], env: session).status, 4)
+    XCTAssertEqual(box.vault(["mv", "a", "c/d"], env: session).status, 0)
+    XCTAssertEqual(list(), ["b", "c/d"])
+    XCTAssertEqual(box.vault(["rm", "b"], env: session).status, 0)
+    let missing = get("b")
+    XCTAssertEqual(missing.status, 3)
+    XCTAssertEqual(missing.stdout, [])
+    XCTAssertEqual(
+      missing.errorLines, ["vault: error: no entry named 'b'", "vault: hint: see 'vault list'"])
+    XCTAssertEqual(box.vault(["rm", "b"], env: session).status, 3)
+  }
+
+  func testListJSON() throws {
+    add(["b"], [1])
+    add(["a\"q"], [1])
+    let out = box.vault(["list", "--json"], env: session).stdout
+    let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(out)) as? [[String: Any]])
+    XCTAssertEqual(rows.map { $0["name"] as? String }, ["a\"q", "b"])
+    XCTAssertEqual(Set(rows[0].keys), ["name", "created", "updated", "guarded"])
+    XCTAssertTrue((rows[0]["created"] as? String)?.hasSuffix("Z") ?? false)
+  }
+
+  func testWrongPINGivesExit11AndAnEmptyStdout() {
+    add(["x"], [1])
+    let result = box.vault(["get", "x"], pin: ["1111"])
+    XCTAssertEqual(result.status, 11)
+    XCTAssertEqual(result.stdout, [])
+    XCTAssertEqual(result.errorLines, ["vault: error: wrong PIN (4 attempts left before a delay)"])
+  }
+
+  func testNoTerminalNoPINFDAndNoSessionExits10WithoutReadingStdin() {
+    let result = box.vault(["add", "x"], stdin: Array("\(Sandbox.pin)\n".utf8))
+    XCTAssertEqual(result.status, 10)
+    XCTAssertEqual(
+      result.errorLines,
+      [
+        "vault: error: locked: no valid session and no terminal to ask on",
+        #"vault: hint: unlock first with: eval "$(vault unlock)""#,
+      ])
+  }
+
+  func testAMissingVaultExits6() {
+    let result = box.vault(["list", "--vault", box.home + "/nothing.db"])
+    XCTAssertEqual(result.status, 6)
+    XCTAssertEqual(
+      result.errorLines,
+      ["vault: error: no vault at \(box.home)/nothing.db", "vault: hint: create one with 'vault init'"])
+    let env = box.vault(["status"], env: ["VAULT_PATH": box.home + "/env.db"])
+    XCTAssertEqual(env.status, 6)
+  }
+
+  func testListIntoAClosedPipeIsQuiet() {
+    for index in 0..<3 { add(["n\(index)"], [1]) }
+    let result = box.shell("vault list | head -1", env: session)
+    XCTAssertEqual(result.stdoutText, "n0\n")
+    XCTAssertEqual(result.stderrText, "")
+    // Deterministic EPIPE: the reader is gone before vault writes.
+    let closed = box.shell("exec 3>&1; (sleep 0.2; vault list; echo \"status=$?\" >&3) | true", env: session)
+    XCTAssertEqual(closed.stdoutText, "status=141\n")
+    XCTAssertEqual(closed.stderrText, "")
+  }
+
+  func testTamperedFilesExit17() throws {
+    add(["x"], Array("secret".utf8))
+    let script = """
+      import sqlite3, sys
+      db = sqlite3.connect(sys.argv[1])
+      if sys.argv[2] == 'header':
+          body = db.execute('select body from header').fetchone()[0]
+          db.execute('update header set body = ?', (body.replace(b'"policy":"pin"', b'"policy":"pin+biometry"'),))
+      else:
+          box = bytearray(db.execute('select box from chunks').fetchone()[0])
+          box[30] ^= 1
+          db.execute('update chunks set box = ?', (bytes(box),))
+      db.commit()
+      """
+    let copy = box.home + "/copy.db"
+    try FileManager.default.copyItem(atPath: box.vaultPath, toPath: copy)
+    XCTAssertEqual(Subprocess.run("/usr/bin/env", ["python3", "-c", script, box.vaultPath, "chunk"], environment: box.environment).status, 0)
+    let flipped = get("x")
+    XCTAssertEqual(flipped.status, 17)
+    XCTAssertEqual(flipped.stdout, [])
+    XCTAssertEqual(flipped.errorLines, ["vault: error: integrity failure: the content of 'x' failed authentication"])
+    XCTAssertEqual(Subprocess.run("/usr/bin/env", ["python3", "-c", script, copy, "header"], environment: box.environment).status, 0)
+    let edited = box.vault(["get", "x", "--vault", copy], pin: [Sandbox.pin])
+    XCTAssertEqual(edited.status, 17)
+    XCTAssertEqual(
+      edited.errorLines,
+      ["vault: error: integrity failure: the vault header failed authentication (the file was edited)"])
+  }
+
+  func testPasswdAndRecoverOnAnotherMachine() {
+    add(["x"], Array("secret".utf8))
+    let passwd = box.vault(["passwd"], pin: [Sandbox.pin, "13579"])
+    XCTAssertEqual(passwd.status, 0, passwd.stderrText)
+    XCTAssertEqual(box.vault(["get", "x"], pin: [Sandbox.pin]).status, 11)
+    XCTAssertEqual(box.vault(["get", "x"], pin: ["13579"]).stdoutText, "secret")
+    XCTAssertEqual(box.vault(["get", "x"], env: session).status, 10, "passwd revokes sessions")
+
+    let fresh = Sandbox()
+    let created = fresh.vault(["init", "--kdf", "test", "--no-biometry"], pin: ["1111"])
+    let code = created.stdoutText.trimmingCharacters(in: .newlines)
+    XCTAssertEqual(code.count, 39)
+    XCTAssertEqual(created.errorLines.count, 3)
+    let other = Sandbox()
+    other.environment["VAULT_PATH"] = fresh.vaultPath
+    XCTAssertEqual(other.vault(["list"], pin: ["1111"]).status, 11, "another device secret")
+    XCTAssertEqual(other.vault(["recover"], pin: ["WRONG-CODE", "2222"]).status, 5)
+    let recovered = other.vault(["recover"], pin: [code.lowercased(), "2222"])
+    XCTAssertEqual(recovered.status, 0, recovered.stderrText)
+    XCTAssertEqual(other.vault(["list"], pin: ["2222"]).status, 0)
+  }
+
+  func testStatusWithoutUnlocking() {
+    let text = box.vault(["status"]).stdoutText
+    XCTAssertTrue(text.hasPrefix("vault:            \(box.vaultPath)\nformat:           1\n"), text)
+    XCTAssertTrue(text.contains("kdf:              Argon2id test (1 passes, 8 KiB, TEST ONLY: no brute-force protection)\n"))
+    XCTAssertTrue(text.contains("PIN:              no delay (0 consecutive wrong)\n"))
+    XCTAssertTrue(text.contains("session:          none\n"))
+  }
+
+  func testVersionAndUsageErrors() {
+    XCTAssertEqual(box.vault(["--version"]).stdoutText, "vault 0.1.0\n")
+    let typo = box.vault(["add", "--forse", "x"])
+    XCTAssertEqual(typo.status, 64)
+    XCTAssertEqual(
+      typo.errorLines,
+      [
+        "vault: error: unknown option '--forse'", "vault: hint: did you mean '--force'?",
+        "Usage: vault add [--force] [--multiline] [--guard] NAME", "See 'vault add --help'.",
+      ])
+    XCTAssertEqual(box.vault(["lsit"]).errorLines.prefix(2), ["vault: error: unknown command 'lsit'", "vault: hint: did you mean 'list'?"])
+    XCTAssertEqual(box.vault(["get"]).errorLines.first, "vault: error: missing argument NAME")
+    XCTAssertEqual(
+      box.vault(["init", "--kdf", "fast"], pin: ["1234"]).errorLines,
+      ["vault: error: unknown KDF profile 'fast' (interactive, moderate or sensitive)"])
+  }
+}
