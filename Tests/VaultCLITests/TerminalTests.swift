@@ -1,0 +1,141 @@
+import Foundation
+import XCTest
+
+@testable import VaultCLI
+
+/// The terminal paths, driven under a pseudo-terminal by a small Python `pty` script: hidden PIN
+/// entry, the simulated sensor's prompt, and echo restored after Ctrl-C.
+final class TerminalTests: XCTestCase {
+  /// Runs argv[1:] under a pty. Script lines on stdin: `expect TEXT` waits for TEXT in the output,
+  /// `send TEXT` types it (\\n, \\r and \\x03 escapes), `echo` records whether ECHO is on now.
+  /// Prints a JSON object: exit status, the echo flags recorded, echo/icanon after exit, output.
+  static let driver = #"""
+    import json, os, pty, select, sys, termios, time
+    steps = [line.rstrip("\n").split(" ", 1) for line in sys.stdin if line.strip()]
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(sys.argv[1], sys.argv[1:])
+    buffer, echoes = b"", []
+    def read_some(timeout):
+        global buffer
+        ready, _, _ = select.select([fd], [], [], timeout)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                return False
+            if not chunk:
+                return False
+            buffer += chunk
+        return True
+    for step in steps:
+        kind, arg = step[0], (step[1] if len(step) > 1 else "")
+        if kind == "expect":
+            deadline = time.time() + 20
+            while arg.encode() not in buffer and time.time() < deadline:
+                if not read_some(0.1):
+                    break
+        elif kind == "send":
+            time.sleep(0.05)
+            os.write(fd, arg.encode().decode("unicode_escape").encode("latin-1"))
+        elif kind == "echo":
+            echoes.append(bool(termios.tcgetattr(fd)[3] & termios.ECHO))
+    attrs = None
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        read_some(0.05)
+    attrs = termios.tcgetattr(fd)
+    while read_some(0.05):
+        pass
+    code = os.waitstatus_to_exitcode(status)
+    print(json.dumps({"status": code if code >= 0 else 128 - code, "echoes": echoes,
+        "echo_after": bool(attrs[3] & termios.ECHO), "icanon_after": bool(attrs[3] & termios.ICANON),
+        "output": buffer.decode("utf-8", "replace")}))
+    """#
+
+  struct Run: Decodable {
+    var status: Int
+    var echoes: [Bool]
+    var echo_after: Bool
+    var icanon_after: Bool
+    var output: String
+  }
+
+  func drive(_ box: Sandbox, _ arguments: [String], script: [String]) throws -> Run {
+    let result = Subprocess.run(
+      "/usr/bin/env", ["python3", "-c", Self.driver, Sandbox.binDirectory + "/vault"] + arguments,
+      environment: box.environment, stdin: Array((script.joined(separator: "\n") + "\n").utf8))
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    return try JSONDecoder().decode(Run.self, from: Data(result.stdout))
+  }
+
+  func testCtrlCAtThePINPromptRestoresEcho() throws {
+    let box = Sandbox()
+    box.initPINOnly()
+    let run = try drive(box, ["list"], script: ["expect PIN: ", "echo", "send \\x03"])
+    XCTAssertEqual(run.status, 130)
+    XCTAssertEqual(run.echoes, [false])
+    XCTAssertTrue(run.echo_after)
+    XCTAssertTrue(run.icanon_after)
+  }
+
+  func testTheSensorPromptSaysItIsSimulatedAndEnterMatches() throws {
+    let box = Sandbox()
+    box.initBiometric()
+    let run = try drive(
+      box, ["unlock"],
+      script: [
+        "expect PIN: ", "echo", "send \(Sandbox.pin)\\n", "expect Ctrl-C: cancel", "echo",
+        "send \\r",
+      ])
+    XCTAssertEqual(run.status, 0, run.output)
+    XCTAssertEqual(run.echoes, [false, false])
+    XCTAssertTrue(run.output.contains("[simulated Touch ID sensor] unlock the vault (attempt 1 of 3)"))
+    XCTAssertTrue(run.output.contains("export VAULT_SESSION="), run.output)
+    XCTAssertFalse(run.output.contains(Sandbox.pin), "the PIN is never echoed")
+    XCTAssertTrue(run.echo_after)
+  }
+
+  func testCtrlCAtTheSensorPromptCancelsWithExit13() throws {
+    let box = Sandbox()
+    box.initBiometric()
+    let run = try drive(
+      box, ["unlock"],
+      script: ["expect PIN: ", "send \(Sandbox.pin)\\n", "expect Ctrl-C: cancel", "send \\x03"])
+    XCTAssertEqual(run.status, 13, run.output)
+    XCTAssertTrue(run.output.contains("cancelled: the biometric prompt was cancelled"))
+    XCTAssertTrue(run.echo_after)
+    XCTAssertTrue(run.icanon_after)
+    XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 0)
+  }
+
+  func testANonMatchingFingerThenAMatch() throws {
+    let box = Sandbox()
+    box.initBiometric()
+    let run = try drive(
+      box, ["unlock", "--raw"],
+      script: [
+        "expect PIN: ", "send \(Sandbox.pin)\\n", "expect attempt 1 of 3", "send n",
+        "expect attempt 2 of 3", "send \\r",
+      ])
+    XCTAssertEqual(run.status, 0, run.output)
+    XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 0)
+  }
+
+  func testAddOnATerminalAsksTwiceWithEchoOff() throws {
+    let box = Sandbox()
+    box.initPINOnly()
+    let run = try drive(
+      box, ["add", "web/mail"],
+      script: [
+        "expect PIN: ", "send \(Sandbox.pin)\\n", "expect Secret for 'web/mail': ", "echo",
+        "send s3cr3t-value\\n", "expect Repeat it: ", "send s3cr3t-value\\n",
+      ])
+    XCTAssertEqual(run.status, 0, run.output)
+    XCTAssertEqual(run.echoes, [false])
+    XCTAssertFalse(run.output.contains("s3cr3t-value"))
+    XCTAssertEqual(box.vault(["get", "web/mail"], pin: [Sandbox.pin]).stdoutText, "s3cr3t-value")
+  }
+}
