@@ -18,8 +18,10 @@ public enum AEAD {
     return nonce.bytes + seal(plaintext, key: key, nonce: nonce, associatedData: associatedData)
   }
 
-  /// Encrypts with an explicit nonce; returns `ciphertext || tag` (no nonce). For known-answer tests
-  /// and callers that store the nonce separately. Never reuse a nonce under one key.
+  /// Encrypts with an explicit nonce; returns `ciphertext || tag` (no nonce).
+  ///
+  /// For known-answer tests and callers that store the nonce separately. Never reuse a nonce under
+  /// one key.
   public static func seal(
     _ plaintext: UnsafeRawBufferPointer, key: SymmetricKey, nonce: Nonce, associatedData: [UInt8]
   ) -> [UInt8] {
@@ -27,12 +29,10 @@ public enum AEAD {
     var out = [UInt8](repeating: 0, count: plaintext.count + tagByteCount)
     var outLength: UInt64 = 0
     let message = plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self)
-    _ = key.bytes.withBytes { k in
-      crypto_aead_xchacha20poly1305_ietf_encrypt(
-        &out, &outLength, message, UInt64(plaintext.count), associatedData,
-        UInt64(associatedData.count), nil, nonce.bytes,
-        k.baseAddress!.assumingMemoryBound(to: UInt8.self))
-    }
+    _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
+      &out, &outLength, message, UInt64(plaintext.count), associatedData,
+      UInt64(associatedData.count), nil, nonce.bytes,
+      key.bytes.bytePointer)
     return out
   }
 
@@ -70,12 +70,10 @@ public enum AEAD {
     }
     let out = SecureBytes(count: ciphertext.count - tagByteCount)
     var outLength: UInt64 = 0
-    let rc = key.bytes.withBytes { k in
-      crypto_aead_xchacha20poly1305_ietf_decrypt(
-        out.pointer.assumingMemoryBound(to: UInt8.self), &outLength, nil, ciphertext,
-        UInt64(ciphertext.count), associatedData, UInt64(associatedData.count), nonce.bytes,
-        k.baseAddress!.assumingMemoryBound(to: UInt8.self))
-    }
+    let rc = crypto_aead_xchacha20poly1305_ietf_decrypt(
+      out.pointer.assumingMemoryBound(to: UInt8.self), &outLength, nil, ciphertext,
+      UInt64(ciphertext.count), associatedData, UInt64(associatedData.count), nonce.bytes,
+      key.bytes.bytePointer)
     guard rc == 0 else { throw VaultError.integrity("\(what) failed authentication") }
     return out
   }

@@ -30,7 +30,9 @@ public struct KDFParameters: Codable, Equatable, Sendable {
   public static let sensitive = KDFParameters(
     profile: "sensitive", opsLimit: UInt64(crypto_pwhash_OPSLIMIT_SENSITIVE),
     memLimit: UInt64(crypto_pwhash_MEMLIMIT_SENSITIVE))
-  /// 1 pass, 8 KiB (libsodium's minimum). Test suites only: offers no brute-force resistance.
+  /// 1 pass, 8 KiB (libsodium's minimum).
+  ///
+  /// Test suites only: offers no brute-force resistance.
   public static let test = KDFParameters(
     profile: "test", opsLimit: UInt64(crypto_pwhash_OPSLIMIT_MIN),
     memLimit: UInt64(crypto_pwhash_MEMLIMIT_MIN))
@@ -76,12 +78,10 @@ public enum Argon2id {
   {
     _ = Sodium.ready
     let out = SecureBytes(count: SymmetricKey.byteCount)
-    let rc = secret.withBytes { s in
-      crypto_pwhash(
-        out.pointer.assumingMemoryBound(to: UInt8.self), UInt64(out.count),
-        s.baseAddress!.assumingMemoryBound(to: CChar.self), UInt64(s.count), salt.bytes,
-        parameters.opsLimit, Int(parameters.memLimit), crypto_pwhash_ALG_ARGON2ID13)
-    }
+    let rc = crypto_pwhash(
+      out.bytePointer, UInt64(out.count),
+      UnsafeRawPointer(secret.pointer).assumingMemoryBound(to: CChar.self), UInt64(secret.count),
+      salt.bytes, parameters.opsLimit, Int(parameters.memLimit), crypto_pwhash_ALG_ARGON2ID13)
     guard rc == 0 else {
       throw VaultError.storage("Argon2id could not allocate \(parameters.memLimit >> 20) MiB")
     }

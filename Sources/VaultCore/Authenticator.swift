@@ -59,7 +59,8 @@ public struct Authenticator {
     }
     guard match.type == seal.type else {
       try disable(
-        masterKey: masterKey, reason: "the biometry type changed from \(seal.type) to \(match.type)")
+        masterKey: masterKey, reason: "the biometry type changed from \(seal.type) to \(match.type)"
+      )
     }
     let sealed = (try? [UInt8](base64: seal.domainState, count: 32, field: "domain state")) ?? []
     guard constantTimeEqual(sealed, match.domainState) else {
@@ -85,13 +86,17 @@ public struct Authenticator {
     let plain = try AEAD.open(
       box, key: masterKey.derive(.biometry), associatedData: Self.sealAD(vault.vaultID),
       what: "the biometric seal")
-    guard let seal = try? plain.withBytes({ try JSONDecoder().decode(BiometricSeal.self, from: Data($0)) })
+    guard
+      let seal = try? plain.withBytes({
+        try JSONDecoder().decode(BiometricSeal.self, from: Data($0))
+      })
     else { throw VaultError.integrity("the biometric seal is malformed") }
     return seal
   }
 
-  /// Disables biometric unlock (reason and time authenticated in the header), revokes every
-  /// session and throws `VaultError.enrollmentChanged`. Never re-seals.
+  /// Disables biometric unlock (reason and time authenticated in the header), revokes every session and throws `VaultError.enrollmentChanged`.
+  ///
+  /// Never re-seals.
   public func disable(masterKey: SymmetricKey, reason: String) throws -> Never {
     var header = vault.header
     header.biometry = BiometryRecord(
@@ -104,8 +109,9 @@ public struct Authenticator {
         + " was revoked; run '\(Self.reactivate)'")
   }
 
-  /// Activates (or re-activates) biometric unlock after the PIN was verified: a biometrics-only
-  /// match, whose domain state is sealed with the type and time. The policy becomes PIN + biometry.
+  /// Activates (or re-activates) biometric unlock after the PIN was verified: a biometrics-only match, whose domain state is sealed with the type and time.
+  ///
+  /// The policy becomes PIN + biometry.
   ///
   /// - Throws: the mapped `BiometricFailure`; nothing is written unless the match succeeds.
   public func activate(masterKey: SymmetricKey, reason: String) throws -> BiometricSeal {
@@ -130,8 +136,9 @@ public struct Authenticator {
     return seal
   }
 
-  /// Makes the vault PIN-only and revokes every session. The caller has verified the PIN and a
-  /// match, or the recovery code.
+  /// Makes the vault PIN-only and revokes every session.
+  ///
+  /// The caller has verified the PIN and a match, or the recovery code.
   public func deactivate(masterKey: SymmetricKey) throws {
     var header = vault.header
     header.policy = Header.policyPINOnly

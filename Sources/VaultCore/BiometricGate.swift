@@ -28,8 +28,9 @@ public enum BiometricFailure: Error, Equatable, Sendable {
   case notEnrolled
 }
 
-/// The biometric side of authentication, shaped after `LAContext`: a fresh context per call,
-/// biometrics-only policy, no fallback. Implemented over the simulated sensor by the CLI.
+/// The biometric side of authentication, shaped after `LAContext`: a fresh context per call, biometrics-only policy, no fallback.
+///
+/// Implemented over the simulated sensor by the CLI.
 public protocol BiometricGate {
   /// Preflight, then evaluate; returns the domain state from that evaluation.
   ///

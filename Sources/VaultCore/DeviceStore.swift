@@ -65,6 +65,7 @@ public struct DeviceStore: Sendable {
   public var path: String { directory + "/device.json" }
 
   /// Runs `body` on the current state under the lock and writes the result back atomically.
+  ///
   /// A missing store is created with a fresh device secret.
   ///
   /// - Throws: `VaultError.integrity` when the document is corrupt, `VaultError.storage` on I/O

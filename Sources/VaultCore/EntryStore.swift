@@ -45,7 +45,8 @@ public struct EntryStore {
   private var vaultID: [UInt8] { vault.vaultID }
 
   func lookup(_ name: EntryName) -> [UInt8] {
-    GenericHash.keyed(key: indexKey.bytes, parts: [Array("vault.name.v1".utf8), Array(name.value.utf8)])
+    GenericHash.keyed(
+      key: indexKey.bytes, parts: [Array("vault.name.v1".utf8), Array(name.value.utf8)])
   }
 
   private func metaAD(_ entryID: [UInt8]) -> [UInt8] {
@@ -67,7 +68,10 @@ public struct EntryStore {
 
   private func openMeta(_ box: [UInt8], entryID: [UInt8]) throws -> EntryMetadata {
     let plain = try AEAD.open(box, key: entriesKey, associatedData: metaAD(entryID), what: "entry")
-    guard let meta = try? plain.withBytes({ try JSONDecoder().decode(EntryMetadata.self, from: Data($0)) })
+    guard
+      let meta = try? plain.withBytes({
+        try JSONDecoder().decode(EntryMetadata.self, from: Data($0))
+      })
     else { throw VaultError.integrity("an entry's metadata is malformed") }
     return meta
   }
@@ -119,12 +123,15 @@ public struct EntryStore {
       try db.query("DELETE FROM chunks WHERE entry_id = ?", [.blob(entryID)])
       try db.query(
         "INSERT OR REPLACE INTO entries (entry_id, lookup, kind, meta) VALUES (?, ?, ?, ?)",
-        [.blob(entryID), .blob(lookup(name)), .integer(Self.kindSecret),
-         .blob(sealMeta(meta, entryID: entryID))])
+        [
+          .blob(entryID), .blob(lookup(name)), .integer(Self.kindSecret),
+          .blob(sealMeta(meta, entryID: entryID)),
+        ])
       try content.withBytes { all in
         for index in 0..<count {
           let start = index * Self.chunkSize
-          let slice = UnsafeRawBufferPointer(rebasing: all[start..<min(start + Self.chunkSize, all.count)])
+          let slice = UnsafeRawBufferPointer(
+            rebasing: all[start..<min(start + Self.chunkSize, all.count)])
           let box = AEAD.seal(
             slice, key: entriesKey,
             associatedData: chunkAD(entryID, revision: revision, index: index, count: count))

@@ -15,13 +15,7 @@ public enum GenericHash {
 
   /// Keyed BLAKE2b of `parts` concatenated, `outputLength` bytes, as a public value (index, MAC).
   public static func keyed(key: SecureBytes, parts: [[UInt8]], outputLength: Int = 32) -> [UInt8] {
-    var out = [UInt8](repeating: 0, count: outputLength)
-    out.withUnsafeMutableBytes { buffer in
-      hash(key: key, outputLength: outputLength, into: buffer.baseAddress!) { state in
-        for part in parts { _ = crypto_generichash_update(state, part, UInt64(part.count)) }
-      }
-    }
-    return out
+    keyedSecret(key: key, parts: parts, outputLength: outputLength).unprotectedBytes
   }
 
   /// Keyed BLAKE2b of `prefix || secret` where the secret (such as an Argon2id output) stays in
@@ -32,17 +26,16 @@ public enum GenericHash {
     let out = SecureBytes(count: SymmetricKey.byteCount)
     hash(key: key, outputLength: SymmetricKey.byteCount, into: out.pointer) { state in
       _ = crypto_generichash_update(state, prefix, UInt64(prefix.count))
-      secret.withBytes {
-        _ = crypto_generichash_update(
-          state, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64($0.count))
-      }
+      _ = crypto_generichash_update(state, secret.bytePointer, UInt64(secret.count))
     }
     return SymmetricKey(out)
   }
 
-  /// Runs init, `absorb`, final. BLAKE2b's state must be 64-byte aligned, which Swift imports as
-  /// opaque: it lives in guarded memory (a multiple of 64 bytes, so `sodium_malloc` returns it
-  /// aligned) and is wiped on release.
+  /// Runs init, `absorb`, final.
+  ///
+  /// BLAKE2b's state must be 64-byte aligned, which Swift imports as opaque: it lives in guarded
+  /// memory (a multiple of 64 bytes, so `sodium_malloc` returns it aligned) and is wiped on
+  /// release.
   private static func hash(
     key: SecureBytes, outputLength: Int, into out: UnsafeMutableRawPointer,
     absorb: (OpaquePointer) -> Void

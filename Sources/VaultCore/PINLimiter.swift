@@ -67,7 +67,9 @@ public struct PINLimiter: Sendable {
     try store.update { state in state.pinAttempts[vaultKey] = nil }
   }
 
-  /// A wrong PIN. `tag` identifies it (a keyed hash of its KEK) so that a repeat counts once.
+  /// A wrong PIN.
+  ///
+  /// `tag` identifies it (a keyed hash of its KEK) so that a repeat counts once.
   ///
   /// - Returns: the error to report: `wrongPIN` with the attempts left before a delay.
   public func failed(tag: [UInt8]) throws -> VaultError {

@@ -10,8 +10,10 @@ import Foundation
 /// in the same folder, is `fsync`ed, renamed over the target, and the folder is `fsync`ed, so a
 /// crash leaves either the old or the new content, never a mix.
 public enum PrivateFiles {
-  /// Creates `path` and its missing parents with mode 0700. An existing folder is left as it is
-  /// unless it is the last component, whose mode is tightened to 0700.
+  /// Creates `path` and its missing parents with mode 0700.
+  ///
+  /// An existing folder is left as it is unless it is the last component, whose mode is tightened
+  /// to 0700.
   ///
   /// - Throws: `VaultError.storage` when a component cannot be created.
   public static func ensureDirectory(_ path: String) throws {
@@ -35,7 +37,9 @@ public enum PrivateFiles {
   public static func atomicWrite(_ bytes: [UInt8], to path: String) throws {
     let folder = (path as NSString).deletingLastPathComponent
     var template = Array("\(folder.isEmpty ? "." : folder)/.tmp-XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    let fd = template.withUnsafeMutableBufferPointer { buffer in
+      buffer.baseAddress.map { mkstemp($0) } ?? -1
+    }
     guard fd >= 0 else { throw VaultError.storage("cannot write in \(folder): \(errnoText())") }
     let tempPath = String(cString: template)
     var ok = fchmod(fd, 0o600) == 0

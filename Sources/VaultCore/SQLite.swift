@@ -61,7 +61,8 @@ final class SQLiteDatabase {
       case .blob(let bytes):
         try bytes.withUnsafeBytes {
           try check(
-            sqlite3_bind_blob(statement, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+            sqlite3_bind_blob(
+              statement, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
               Int32($0.count), transient))
         }
       case .integer(let number): try check(sqlite3_bind_int64(statement, index, number))

@@ -11,7 +11,9 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
   /// Length in bytes.
   public let count: Int
 
-  /// Allocates `count` zeroed bytes of guarded memory. `count` may be 0.
+  /// Allocates `count` zeroed bytes of guarded memory.
+  ///
+  /// `count` may be 0.
   public init(count: Int) {
     _ = Sodium.ready
     guard let raw = sodium_malloc(max(count, 1)) else {
@@ -22,7 +24,9 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
     self.count = count
   }
 
-  /// Copies `bytes` into guarded memory. The caller should wipe its own copy.
+  /// Copies `bytes` into guarded memory.
+  ///
+  /// The caller should wipe its own copy.
   public convenience init<C: Collection>(copying bytes: C) where C.Element == UInt8 {
     self.init(count: bytes.count)
     var index = 0
@@ -40,6 +44,11 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
   }
 
   deinit { sodium_free(pointer) }
+
+  /// The start of the buffer as bytes, for libsodium calls.
+  public var bytePointer: UnsafeMutablePointer<UInt8> {
+    pointer.assumingMemoryBound(to: UInt8.self)
+  }
 
   /// Read-only view of the bytes for the duration of `body`.
   public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
@@ -75,7 +84,10 @@ public func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
   guard lhs.count == rhs.count else { return false }
   if lhs.isEmpty { return true }
   return lhs.withUnsafeBytes { l in
-    rhs.withUnsafeBytes { r in sodium_memcmp(l.baseAddress!, r.baseAddress!, lhs.count) == 0 }
+    rhs.withUnsafeBytes { r in
+      guard let left = l.baseAddress, let right = r.baseAddress else { return false }
+      return sodium_memcmp(left, right, lhs.count) == 0
+    }
   }
 }
 

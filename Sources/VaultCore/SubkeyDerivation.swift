@@ -1,8 +1,9 @@
 import CSodium
 
-/// The vault's subkeys, derived from the master key with `crypto_kdf_derive_from_key`
-/// (BLAKE2b-based KDF). Each purpose has its own 8-byte context string and subkey id; the values
-/// are part of the file format (`vault(5)`) and must never change.
+/// The vault's subkeys, derived from the master key with `crypto_kdf_derive_from_key` (BLAKE2b-based KDF).
+///
+/// Each purpose has its own 8-byte context string and subkey id; the values are part of the file
+/// format (`vault(5)`) and must never change.
 public enum Subkey: CaseIterable, Sendable {
   /// Encrypts entry metadata and content chunks (context `vaultent`, id 1).
   case entries
@@ -51,11 +52,9 @@ extension SymmetricKey {
     precondition(ctx.count == Int(crypto_kdf_CONTEXTBYTES), "crypto_kdf context is 8 bytes")
     let out = SecureBytes(count: SymmetricKey.byteCount)
     let contextChars = ctx.map { CChar(bitPattern: $0) }
-    _ = bytes.withBytes { k in
-      crypto_kdf_derive_from_key(
-        out.pointer.assumingMemoryBound(to: UInt8.self), SymmetricKey.byteCount, id, contextChars,
-        k.baseAddress!.assumingMemoryBound(to: UInt8.self))
-    }
+    _ = crypto_kdf_derive_from_key(
+      out.pointer.assumingMemoryBound(to: UInt8.self), SymmetricKey.byteCount, id, contextChars,
+      bytes.bytePointer)
     return SymmetricKey(out)
   }
 }

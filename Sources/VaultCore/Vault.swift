@@ -216,8 +216,9 @@ public final class Vault {
     headerMAC = mac
   }
 
-  /// Re-wraps the master key under a new PIN bound to this machine's device secret, with a fresh
-  /// salt. The old PIN stops working. The recovery slot is unchanged.
+  /// Re-wraps the master key under a new PIN bound to this machine's device secret, with a fresh salt.
+  ///
+  /// The old PIN stops working. The recovery slot is unchanged.
   ///
   /// - Throws: `VaultError.storage` on failure.
   public func setPIN(_ pin: PIN, masterKey: SymmetricKey) throws {

@@ -2,8 +2,10 @@ import XCTest
 
 @testable import VaultCore
 
-/// Known-answer tests for every libsodium call we wrap. Expected values come from independent
-/// implementations (pycryptodome, argon2-cffi, CPython's hashlib), not from libsodium itself.
+/// Known-answer tests for every libsodium call we wrap.
+///
+/// Expected values come from independent implementations (pycryptodome, argon2-cffi, CPython's
+/// hashlib), not from libsodium itself.
 final class KnownAnswerTests: XCTestCase {
   // draft-irtf-cfrg-xchacha-03, appendix A.3.1.
   func testXChaCha20Poly1305MatchesTheDraftVector() throws {
@@ -38,7 +40,9 @@ final class KnownAnswerTests: XCTestCase {
     var flipped = box
     flipped[30] ^= 1
     XCTAssertThrowsError(try AEAD.open(flipped, key: k, associatedData: [1, 2, 3], what: "x"))
-    XCTAssertThrowsError(try AEAD.open(Array(box.prefix(39)), key: k, associatedData: [], what: "x")) {
+    XCTAssertThrowsError(
+      try AEAD.open(Array(box.prefix(39)), key: k, associatedData: [], what: "x")
+    ) {
       XCTAssertEqual($0 as? VaultError, .integrity("x is truncated"))
     }
   }

@@ -13,7 +13,8 @@ final class PINLimiterTests: XCTestCase {
   }
 
   func testScheduleMatchesApple() {
-    XCTAssertEqual((0...10).map { PINLimiter.delay(afterFailures: $0) },
+    XCTAssertEqual(
+      (0...10).map { PINLimiter.delay(afterFailures: $0) },
       [0, 0, 0, 0, 0, 60, 300, 900, 900, 3600, 3600])
   }
 

@@ -91,7 +91,8 @@ final class VaultFileTests: XCTestCase {
   func testEditedHeaderIsAnIntegrityFailure() throws {
     let created = try makeVault()
     let body = String(decoding: created.vault.header.encoded(), as: UTF8.self)
-    let edited = body.replacingOccurrences(of: "\"policy\":\"pin\"", with: "\"policy\":\"pin+biometry\"")
+    let edited = body.replacingOccurrences(
+      of: "\"policy\":\"pin\"", with: "\"policy\":\"pin+biometry\"")
     XCTAssertNotEqual(body, edited)
     tamper("UPDATE header SET body = ?", Array(edited.utf8))
     let vault = try Vault.open(path: home.vaultPath, environment: environment)
@@ -108,16 +109,26 @@ final class VaultFileTests: XCTestCase {
     let body = String(decoding: created.vault.header.encoded(), as: UTF8.self)
     let cases: [(String, VaultError)] = [
       (body.replacingOccurrences(of: "\"format\":1", with: "\"format\":2"), .unsupportedVersion(2)),
-      (body.replacingOccurrences(of: "\"opslimit\":1", with: "\"opslimit\":17"),
-        .malformedHeader("Argon2id opslimit 17 is out of bounds")),
-      (body.replacingOccurrences(of: "\"opslimit\":1", with: "\"opslimit\":2"),
-        .malformedHeader("Argon2id profile 'test' does not match its values")),
-      (body.replacingOccurrences(of: "\"memlimit\":8192", with: "\"memlimit\":8589934592"),
-        .malformedHeader("Argon2id memlimit 8589934592 is out of bounds")),
-      (body.replacingOccurrences(of: "\"policy\":\"pin\"", with: "\"policy\":\"none\""),
-        .malformedHeader("unknown policy 'none'")),
-      (body.replacingOccurrences(of: "{\"format\"", with: "{\"extra\":1,\"format\""),
-        .malformedHeader("unknown header field 'extra'")),
+      (
+        body.replacingOccurrences(of: "\"opslimit\":1", with: "\"opslimit\":17"),
+        .malformedHeader("Argon2id opslimit 17 is out of bounds")
+      ),
+      (
+        body.replacingOccurrences(of: "\"opslimit\":1", with: "\"opslimit\":2"),
+        .malformedHeader("Argon2id profile 'test' does not match its values")
+      ),
+      (
+        body.replacingOccurrences(of: "\"memlimit\":8192", with: "\"memlimit\":8589934592"),
+        .malformedHeader("Argon2id memlimit 8589934592 is out of bounds")
+      ),
+      (
+        body.replacingOccurrences(of: "\"policy\":\"pin\"", with: "\"policy\":\"none\""),
+        .malformedHeader("unknown policy 'none'")
+      ),
+      (
+        body.replacingOccurrences(of: "{\"format\"", with: "{\"extra\":1,\"format\""),
+        .malformedHeader("unknown header field 'extra'")
+      ),
       ("[]", .malformedHeader("the header is not a JSON object")),
     ]
     for (text, error) in cases {
@@ -144,8 +155,11 @@ final class VaultFileTests: XCTestCase {
     let created = try makeVault()
     let store = EntryStore(vault: created.vault, masterKey: created.masterKey)
     let big = (0..<(EntryStore.chunkSize * 2 + 17)).map { UInt8(truncatingIfNeeded: $0 * 7) }
-    try store.put(try EntryName("big"), content: SecureBytes(copying: big), overwrite: false, guarded: false)
-    try store.put(try EntryName("mail/work"), content: secure("hunter2-UNIQUEMARK"), overwrite: false, guarded: true)
+    try store.put(
+      try EntryName("big"), content: SecureBytes(copying: big), overwrite: false, guarded: false)
+    try store.put(
+      try EntryName("mail/work"), content: secure("hunter2-UNIQUEMARK"), overwrite: false,
+      guarded: true)
     XCTAssertEqual(try store.get(try EntryName("big")).content.unprotectedBytes, big)
     XCTAssertEqual(try store.get(try EntryName("big")).metadata.chunks, 3)
     XCTAssertEqual(try store.list().map(\.name), ["big", "mail/work"])
@@ -155,7 +169,8 @@ final class VaultFileTests: XCTestCase {
       try store.put(try EntryName("big"), content: secure("x"), overwrite: false, guarded: false)
     ) { XCTAssertEqual($0 as? VaultError, .exists("big")) }
     XCTAssertThrowsError(
-      try store.put(try EntryName("new"), content: SecureBytes(count: 0), overwrite: false, guarded: false)
+      try store.put(
+        try EntryName("new"), content: SecureBytes(count: 0), overwrite: false, guarded: false)
     ) { XCTAssertEqual($0 as? VaultError, .invalidInput("the content is empty")) }
     let raw = try XCTUnwrap(PrivateFiles.read(home.vaultPath))
     for needle in ["hunter2", "UNIQUEMARK", "mail/work", "2026-", "\"name\""] {
@@ -228,11 +243,14 @@ final class VaultFileTests: XCTestCase {
     let store = EntryStore(vault: created.vault, masterKey: created.masterKey)
     try store.put(try EntryName("a"), content: secure("alpha"), overwrite: false, guarded: false)
     try store.put(try EntryName("b"), content: secure("bravo"), overwrite: false, guarded: false)
-    XCTAssertThrowsError(try store.move(try EntryName("a"), to: try EntryName("b"), overwrite: false)) {
+    XCTAssertThrowsError(
+      try store.move(try EntryName("a"), to: try EntryName("b"), overwrite: false)
+    ) {
       XCTAssertEqual($0 as? VaultError, .exists("b"))
     }
     try store.move(try EntryName("a"), to: try EntryName("c/d"), overwrite: false)
-    XCTAssertEqual(try store.get(try EntryName("c/d")).content.unprotectedBytes, Array("alpha".utf8))
+    XCTAssertEqual(
+      try store.get(try EntryName("c/d")).content.unprotectedBytes, Array("alpha".utf8))
     XCTAssertEqual(try store.list().map(\.name), ["b", "c/d"])
     try store.remove(try EntryName("b"))
     XCTAssertThrowsError(try store.remove(try EntryName("b"))) {
