@@ -15,7 +15,7 @@ final class TerminalTests: XCTestCase {
     pid, fd = pty.fork()
     if pid == 0:
         os.execv(sys.argv[1], sys.argv[1:])
-    buffer, echoes = b"", []
+    buffer, echoes, dumpable = b"", [], []
     def read_some(timeout):
         global buffer
         ready, _, _ = select.select([fd], [], [], timeout)
@@ -40,6 +40,13 @@ final class TerminalTests: XCTestCase {
             os.write(fd, arg.encode().decode("unicode_escape").encode("latin-1"))
         elif kind == "echo":
             echoes.append(bool(termios.tcgetattr(fd)[3] & termios.ECHO))
+        elif kind == "limits":
+            try:
+                with open("/proc/%d/limits" % pid) as f:
+                    limits = [l for l in f if l.startswith("Max core file size")][0].split()[4:6]
+            except PermissionError:
+                limits = ["unreadable"]  # a non-dumpable process's /proc files belong to root
+            dumpable.append(limits)
     attrs = None
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
@@ -51,13 +58,14 @@ final class TerminalTests: XCTestCase {
         pass
     code = os.waitstatus_to_exitcode(status)
     print(json.dumps({"status": code if code >= 0 else 128 - code, "echoes": echoes,
-        "echo_after": bool(attrs[3] & termios.ECHO), "icanon_after": bool(attrs[3] & termios.ICANON),
+        "core_limits": dumpable, "echo_after": bool(attrs[3] & termios.ECHO), "icanon_after": bool(attrs[3] & termios.ICANON),
         "output": buffer.decode("utf-8", "replace")}))
     """#
 
   struct Run: Decodable {
     var status: Int
     var echoes: [Bool]
+    var core_limits: [[String]]
     var echo_after: Bool
     var icanon_after: Bool
     var output: String
@@ -74,8 +82,12 @@ final class TerminalTests: XCTestCase {
   func testCtrlCAtThePINPromptRestoresEcho() throws {
     let box = Sandbox()
     box.initPINOnly()
-    let run = try drive(box, ["list"], script: ["expect PIN: ", "echo", "send \\x03"])
+    let run = try drive(
+      box, ["list"], script: ["expect PIN: ", "echo", "limits", "send \\x03"])
     XCTAssertEqual(run.status, 130)
+    XCTAssertEqual(
+      run.core_limits, geteuid() == 0 ? [["0", "0"]] : [["unreadable"]],
+      "core dumps are disabled at start-up")
     XCTAssertEqual(run.echoes, [false])
     XCTAssertTrue(run.echo_after)
     XCTAssertTrue(run.icanon_after)

@@ -1,0 +1,110 @@
+import XCTest
+
+@testable import VaultCLI
+
+/// `vault init` with and without an enrollment, `vault biometry deactivate`, and `vault tour`.
+final class BiometryCommandTests: XCTestCase {
+  var box: Sandbox!
+
+  override func setUp() { box = Sandbox() }
+
+  func biometry() -> [String: Any] {
+    let out = box.vault(["biometry", "status", "--json"]).stdout
+    return (try? JSONSerialization.jsonObject(with: Data(out)) as? [String: Any]) ?? [:]
+  }
+
+  func testInitWithoutAnEnrollmentSaysHowToActivate() {
+    let result = box.vault(["init", "--kdf", "test"], pin: [Sandbox.pin])
+    XCTAssertEqual(result.status, 0)
+    XCTAssertEqual(result.stdoutText.count, 40)
+    XCTAssertEqual(
+      result.errorLines,
+      [
+        "Created \(box.vaultPath) (test KDF: no brute-force protection)",
+        "Recovery code (shown once; keep it offline, it resets the PIN):",
+        "Biometric unlock is not active yet: enroll with 'biosim enroll', then run"
+          + " 'vault biometry activate'. Until then the vault cannot be unlocked.",
+      ])
+    XCTAssertEqual(biometry()["state"] as? String, "not-activated")
+    XCTAssertEqual(biometry()["policy"] as? String, "pin+biometry")
+    let refused = box.vaultPIN(["unlock"])
+    XCTAssertEqual(refused.status, 16)
+    XCTAssertEqual(
+      refused.errorLines,
+      [
+        "vault: error: biometric unlock is not activated for this vault; run 'vault biometry"
+          + " activate'"
+      ])
+  }
+
+  func testInitActivatesWhenEnrolledAndFailsClearlyWithoutAMatch() {
+    box.biosim(["enroll"])
+    box.biosim(["next", "cancel"])
+    let result = box.vault(["init", "--kdf", "test"], pin: [Sandbox.pin])
+    XCTAssertEqual(result.status, 13)
+    XCTAssertEqual(
+      result.errorLines.suffix(2),
+      [
+        "vault: error: the vault was created but biometric unlock was not activated: cancelled:"
+          + " the biometric prompt was cancelled",
+        "vault: hint: run 'vault biometry activate'",
+      ])
+    XCTAssertEqual(biometry()["state"] as? String, "not-activated")
+    XCTAssertEqual(box.vault(["init", "--kdf", "test"], pin: [Sandbox.pin]).status, 4)
+  }
+
+  func testDeactivateNeedsTheMatchOrTheRecoveryCode() {
+    box.biosim(["enroll"])
+    box.biosim(["next", "match"])
+    let code = box.vault(["init", "--kdf", "test"], pin: [Sandbox.pin]).stdoutText
+      .trimmingCharacters(in: .newlines)
+    XCTAssertEqual(biometry()["state"] as? String, "active")
+    // The PIN alone never turns biometry off.
+    XCTAssertEqual(box.vaultPIN(["biometry", "deactivate"]).status, 10)
+    XCTAssertEqual(biometry()["state"] as? String, "active")
+    box.biosim(["next", "match"])
+    let off = box.vaultPIN(["biometry", "deactivate"])
+    XCTAssertEqual(off.status, 0, off.stderrText)
+    XCTAssertEqual(biometry()["policy"] as? String, "pin")
+    XCTAssertEqual(biometry()["state"] as? String, "off")
+    XCTAssertEqual(box.vaultPIN(["unlock", "--raw"]).status, 0)
+
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["biometry", "activate"]).status, 0)
+    box.biosim(["enroll"])
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 15)
+    XCTAssertEqual(box.vault(["biometry", "deactivate", "--recovery"], pin: ["WRONG"]).status, 5)
+    let recovered = box.vault(["biometry", "deactivate", "--recovery"], pin: [code])
+    XCTAssertEqual(recovered.status, 0, recovered.stderrText)
+    XCTAssertEqual(biometry()["policy"] as? String, "pin")
+  }
+
+  func testBiometryStatusJSONShape() {
+    box.initBiometric()
+    let json = biometry()
+    XCTAssertEqual(Set(json.keys), ["policy", "state", "since", "reason", "sensor"])
+    XCTAssertTrue(json["reason"] is NSNull)
+    let sensor = json["sensor"] as? [String: Any]
+    XCTAssertEqual(sensor?["type"] as? String, "touch-id")
+    XCTAssertEqual(sensor?["simulated"] as? Bool, true)
+    XCTAssertEqual(sensor?["enrolled"] as? Int, 1)
+  }
+
+  func testTheTourRunsTheWholeStory() {
+    let result = Subprocess.run(
+      Sandbox.binDirectory + "/vault", ["tour"], environment: box.environment)
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    let out = result.stdoutText
+    for expected in [
+      "$ biosim enroll --label right-index\n",
+      "$ vault get journal/2026-11-29 | grep -n river\n1:Walked to the river at dawn.\n",
+      "$ vault unlock --pin-fd 3 3<\"$PIN_FILE\" >/dev/null\n",
+      "[exit 15]\n", "[exit 10]\n",
+      "$ vault get journal/2026-11-29\nWalked to the river at dawn.\nTold no one.\n",
+      "# Tour complete: every step gave the exit status shown.\n",
+    ] {
+      XCTAssertTrue(out.contains(expected), expected)
+    }
+  }
+}
