@@ -58,16 +58,23 @@ struct TerminalPrompter: BiometricPrompter, @unchecked Sendable {
 
   func present(reason: String, type: BiometryType, attempt: Int, of total: Int) -> Outcome? {
     let thing = type == .touchID ? "finger" : "face"
-    terminal.say(
+    let prompt =
       "[simulated \(type.displayName) sensor] \(reason) (attempt \(attempt) of \(total))\n"
-        + "  Enter: matching \(thing)   n: non-matching \(thing)   Ctrl-C: cancel ")
+      + "  Enter: matching \(thing)   n: non-matching \(thing)   Ctrl-C: cancel "
     defer { terminal.say("\n") }
-    switch terminal.readSensorKey() {
+    switch terminal.readSensorKey(prompt: prompt) {
     case 10, 13: return .match
     case UInt8(ascii: "n"), UInt8(ascii: "N"): return .noMatch
     case 3, 27: return .cancel
     case nil: return nil
     default: return .noMatch
     }
+  }
+}
+
+extension BiometryType {
+  /// "Touch ID" for `touch-id`; the raw text for anything unknown.
+  static func displayName(_ raw: String) -> String {
+    BiometryType(rawValue: raw)?.displayName ?? raw
   }
 }

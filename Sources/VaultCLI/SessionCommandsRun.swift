@@ -1,3 +1,4 @@
+import Biometry
 import VaultCore
 
 /// `unlock`, `lock`, and the `biometry` subcommands.
@@ -36,7 +37,7 @@ enum SessionCommandsRun {
     let authenticator = context.authenticator(vault)
     try authenticator.gate.credentialVerified()
     let seal = try authenticator.activate(masterKey: key, reason: "activate biometric unlock")
-    Output.error("Biometric unlock activated (simulated \(seal.type)).")
+    Output.error("Biometric unlock activated (simulated \(BiometryType.displayName(seal.type))).")
   }
 
   static func deactivate(_ context: Context) throws {

@@ -72,9 +72,10 @@ public final class Terminal {
   ///
   /// - Throws: `VaultError.cancelled` on end of file (Ctrl-D), `.invalidInput` past 4096 bytes.
   public func readHidden(prompt: String) throws -> SecureBytes {
-    say(prompt)
+    // Echo goes off before the prompt appears, so nothing typed early is shown.
     let line = try withMode({ $0.c_lflag &= ~tcflag_t(ECHO) }) {
-      try LineReader.readLine(fd: fd)
+      say(prompt)
+      return try LineReader.readLine(fd: fd)
     }
     say("\n")
     guard let line else { throw VaultError.cancelled("no input") }
@@ -83,7 +84,7 @@ public final class Terminal {
 
   /// The simulated sensor's prompt: one key, no echo. Enter is a matching finger or face, `n` a
   /// non-matching one, Ctrl-C or Escape cancels.
-  public func readSensorKey() -> UInt8? {
+  public func readSensorKey(prompt: String) -> UInt8? {
     withMode({
       $0.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG)
       withUnsafeMutableBytes(of: &$0.c_cc) { cc in
@@ -91,6 +92,7 @@ public final class Terminal {
         cc[Int(VTIME)] = 0
       }
     }) {
+      say(prompt)
       var byte: UInt8 = 0
       while true {
         let n = read(fd, &byte, 1)

@@ -1,3 +1,4 @@
+import Biometry
 import Foundation
 import Glibc
 import VaultCore
@@ -35,7 +36,7 @@ enum VaultCommandsRun {
     do {
       let seal = try context.authenticator(created.vault).activate(
         masterKey: created.masterKey, reason: "activate biometric unlock")
-      Output.error("Biometric unlock activated (simulated \(seal.type)).")
+      Output.error("Biometric unlock activated (simulated \(BiometryType.displayName(seal.type))).")
       return 0
     } catch let error as VaultError {
       let report = ExitStatus.report(error)

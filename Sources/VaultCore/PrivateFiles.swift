@@ -12,20 +12,20 @@ import Foundation
 public enum PrivateFiles {
   /// Creates `path` and its missing parents with mode 0700.
   ///
-  /// An existing folder is left as it is unless it is the last component, whose mode is tightened
-  /// to 0700.
+  /// Folders it creates are 0700 whatever the umask; existing folders are left as they are.
   ///
   /// - Throws: `VaultError.storage` when a component cannot be created.
   public static func ensureDirectory(_ path: String) throws {
     var isDir: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
       guard isDir.boolValue else { throw VaultError.storage("\(path) exists and is not a folder") }
-      _ = chmod(path, 0o700)
+      // An existing folder is the user's (it may be /tmp): never change its mode.
       return
     }
     let parent = (path as NSString).deletingLastPathComponent
     if !parent.isEmpty && parent != path { try ensureDirectory(parent) }
-    if mkdir(path, 0o700) != 0 && errno != EEXIST {
+    if mkdir(path, 0o700) != 0 {
+      if errno == EEXIST { return }
       throw VaultError.storage("cannot create \(path): \(String(cString: strerror(errno)))")
     }
     _ = chmod(path, 0o700)

@@ -166,7 +166,7 @@ final class BiometricScenarioTests: XCTestCase {
     box.biosim(["next", "match"])
     let activated = box.vaultPIN(["biometry", "activate"])
     XCTAssertEqual(activated.status, 0, activated.stderrText)
-    XCTAssertEqual(activated.errorLines, ["Biometric unlock activated (simulated touch-id)."])
+    XCTAssertEqual(activated.errorLines, ["Biometric unlock activated (simulated Touch ID)."])
     XCTAssertEqual(biometry()["state"] as? String, "active")
     XCTAssertEqual(box.unlock().count, 64)
   }
