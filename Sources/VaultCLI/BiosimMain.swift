@@ -23,7 +23,7 @@ public enum BiosimMain {
       return 0
     }
     if invocation.flag("help") || invocation.path == ["help"] {
-      let target = invocation.path == ["help"] ? invocation.arguments : invocation.path
+      let target = invocation.flag("help") ? invocation.path : invocation.arguments
       guard program.command(at: target) != nil else {
         return VaultMain.reportUsage(
           UsageError(message: "unknown command '\(target.joined(separator: " "))'", path: ["help"]),
@@ -135,9 +135,13 @@ public enum BiosimMain {
       ("type", .string(sensor.hardware)),
       ("simulated", .bool(true)),
       ("availability", .string(sensor.availability)),
-      ("enrolled", .array(sensor.enrolled.map {
-        .object([("label", .string($0.label)), ("enrolled_at", .string($0.enrolledAt))])
-      })),
+      (
+        "enrolled",
+        .array(
+          sensor.enrolled.map {
+            .object([("label", .string($0.label)), ("enrolled_at", .string($0.enrolledAt))])
+          })
+      ),
       ("enrollment_generation", .number(Int(sensor.enrollmentGeneration))),
       ("os_epoch", .number(Int(sensor.osEpoch))),
       ("consecutive_failures", .number(sensor.consecutiveFailures)),

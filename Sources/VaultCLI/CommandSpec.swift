@@ -101,12 +101,14 @@ public struct CommandSpec: Equatable, Sendable {
   public var subcommands: [CommandSpec]
   /// Left out of help, completions and the manual (such as `__complete`).
   public var hidden: Bool
+  /// Runs on its own as well as through its subcommands (`vault journal` writes an entry).
+  public var runnable: Bool
 
   /// Declares a command.
   public init(
     _ name: String, aliases: [String] = [], _ abstract: String, discussion: String = "",
     options: [OptionSpec] = [], arguments: [ArgumentSpec] = [],
-    subcommands: [CommandSpec] = [], hidden: Bool = false
+    subcommands: [CommandSpec] = [], hidden: Bool = false, runnable: Bool = false
   ) {
     self.name = name
     self.aliases = aliases
@@ -116,6 +118,7 @@ public struct CommandSpec: Equatable, Sendable {
     self.arguments = arguments
     self.subcommands = subcommands
     self.hidden = hidden
+    self.runnable = runnable
   }
 
   /// The subcommand called `word` (by name or alias).

@@ -27,7 +27,8 @@ enum EntryCommandsRun {
       throw VaultError.exists(name.value)
     }
     let secret = try content ?? readFromTerminal(context, name: name)
-    try store.put(name, content: secret, overwrite: context.invocation.flag("force"), guarded: guarded)
+    try store.put(
+      name, content: secret, overwrite: context.invocation.flag("force"), guarded: guarded)
   }
 
   private static func readFromTerminal(_ context: Context, name: EntryName) throws -> SecureBytes {
@@ -51,6 +52,14 @@ enum EntryCommandsRun {
 
   static func get(_ context: Context) throws {
     let name = try EntryName(context.invocation.arguments[0])
+    if context.invocation.value("clip-time") != nil && !context.invocation.flag("clip") {
+      throw VaultError.invalidInput("--clip-time needs --clip")
+    }
+    if context.invocation.flag("clip") {
+      // Checked before unlocking, so a missing clipboard never costs a PIN entry.
+      _ = try Clipboard.clipTime(context.invocation)
+      _ = try Clipboard.tool(context.environment.variables)
+    }
     let vault = try context.openVault()
     let (key, source) = try context.masterKey(vault, reason: "read '\(name)'")
     let store = EntryStore(vault: vault, masterKey: key)
@@ -59,6 +68,10 @@ enum EntryCommandsRun {
       try GuardedRead.check(context, vault: vault, masterKey: key, name: name)
     }
     let (_, content) = try store.get(name)
+    if context.invocation.flag("clip") {
+      try Clipboard.copy(content, name: name, context: context)
+      return
+    }
     content.withBytes { Output.write($0) }
   }
 
@@ -69,8 +82,10 @@ enum EntryCommandsRun {
     let entries = try EntryStore(vault: vault, masterKey: key).list(prefix: prefix)
     if context.invocation.flag("json") {
       let rows = entries.map {
-        JSONOutput.object([("name", .string($0.name)), ("created", .string($0.created)),
-          ("updated", .string($0.updated)), ("guarded", .bool($0.guarded))])
+        JSONOutput.object([
+          ("name", .string($0.name)), ("created", .string($0.created)),
+          ("updated", .string($0.updated)), ("guarded", .bool($0.guarded)),
+        ])
       }
       Output.print(JSONOutput.array(rows).rendered + "\n")
     } else {

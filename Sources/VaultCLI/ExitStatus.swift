@@ -1,12 +1,14 @@
 import VaultCore
 
-/// The documented exit codes of `vault` (see `vault(1)` EXIT STATUS). Stable: scripts rely on them.
+/// The documented exit codes of `vault` (see `vault(1)` EXIT STATUS).
+///
+/// Stable: scripts rely on them.
 public enum ExitStatus {
   /// Every code with its meaning, in the order of the manual.
   public static let table: [(code: Int32, meaning: String)] = [
     (0, "Success."),
-    (1, "Any other failure (I/O, permissions, out of memory)."),
-    (3, "No such entry."),
+    (1, "Any other failure (I/O, permissions, out of memory); for 'vault grep', no match."),
+    (3, "No such entry or journal entry."),
     (4, "The entry (or vault) already exists; use --force to replace an entry."),
     (5, "Invalid input: a bad name, empty content, a bad option value. Nothing was stored."),
     (6, "No vault at the path; create one with 'vault init'."),
@@ -47,6 +49,8 @@ public enum ExitStatus {
       return (17, "unsupported vault format \(version) (this vault reads format 1)", nil)
     case .notFound(let name):
       return (3, "no entry named '\(name)'", "see 'vault list'")
+    case .journalEntryNotFound(let what):
+      return (3, "no journal entry \(what)", "see 'vault journal list'")
     case .exists(let name):
       return (4, "an entry named '\(name)' exists", "use --force to replace it")
     case .invalidInput(let what):
@@ -71,7 +75,9 @@ public enum ExitStatus {
     case .biometryUnavailable(let why):
       return (16, why, nil)
     case .duplicateRequest:
-      return (14, "a guarded read came less than a second after the last one; refused as a duplicate", nil)
+      return (
+        14, "a guarded read came less than a second after the last one; refused as a duplicate", nil
+      )
     case .storage(let what):
       return (1, what, nil)
     }

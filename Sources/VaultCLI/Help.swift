@@ -8,7 +8,7 @@ public enum Help {
     guard let command = program.command(at: path) else { return program.root.name }
     var parts = [program.root.name] + path
     if !command.visibleSubcommands.isEmpty && command.arguments.isEmpty {
-      parts.append("<command>")
+      parts.append(command.runnable ? "[<command>]" : "<command>")
     }
     for option in command.options where !option.hidden {
       parts.append("[\(option.synopsis)]")

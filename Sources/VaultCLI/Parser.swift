@@ -20,8 +20,11 @@ public enum Parser {
     }
 
     func record(_ option: OptionSpec, value: String?) {
-      if let value { invocation.values[option.long, default: []].append(value) }
-      else { invocation.flags.insert(option.long) }
+      if let value {
+        invocation.values[option.long, default: []].append(value)
+      } else {
+        invocation.flags.insert(option.long)
+      }
     }
 
     while index < arguments.count {
@@ -112,7 +115,7 @@ public enum Parser {
       }
       throw fail("unexpected argument '\(invocation.arguments[specs.count])'")
     }
-    if specs.isEmpty && !command.subcommands.isEmpty {
+    if specs.isEmpty && !command.subcommands.isEmpty && !command.runnable {
       throw fail("missing command", hint: nil)
     }
     return invocation

@@ -4,7 +4,8 @@ import VaultCore
 /// `unlock`, `lock`, and the `biometry` subcommands.
 enum SessionCommandsRun {
   static func unlock(_ context: Context) throws {
-    let idle = try context.invocation.value("timeout").map(Duration.parse)
+    let idle =
+      try context.invocation.value("timeout").map(Duration.parse)
       ?? SessionStore.defaultIdle
     let shell = context.invocation.value("shell") ?? "bash"
     guard ["bash", "zsh", "fish"].contains(shell) else {

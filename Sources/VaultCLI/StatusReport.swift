@@ -113,17 +113,26 @@ struct StatusReport {
       ("path", .string(path)),
       ("format", .number(format)),
       ("policy", .string(policy)),
-      ("kdf", .object([
-        ("profile", .string(kdf.profile)), ("opslimit", .number(Int(kdf.opsLimit))),
-        ("memlimit", .number(Int(kdf.memLimit))),
-      ])),
+      (
+        "kdf",
+        .object([
+          ("profile", .string(kdf.profile)), ("opslimit", .number(Int(kdf.opsLimit))),
+          ("memlimit", .number(Int(kdf.memLimit))),
+        ])
+      ),
       ("biometry", biometryJSON),
-      ("pin", .object([
-        ("consecutive_failures", .number(pinFailures)), ("delay_seconds", .number(pinDelay)),
-      ])),
-      ("session", session.map {
-        .object([("idle_seconds", .number($0.idle)), ("hard_seconds", .number($0.hard))])
-      } ?? .null),
+      (
+        "pin",
+        .object([
+          ("consecutive_failures", .number(pinFailures)), ("delay_seconds", .number(pinDelay)),
+        ])
+      ),
+      (
+        "session",
+        session.map {
+          .object([("idle_seconds", .number($0.idle)), ("hard_seconds", .number($0.hard))])
+        } ?? .null
+      ),
     ])
   }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import Glibc
 
-/// Runs a program with `posix_spawn`: used by `vault tour` and by the tests that run the built
-/// binaries. The child can get standard input bytes, one extra input descriptor (for
-/// `--pin-fd`), and a new session with no controlling terminal.
+/// Runs a program with `posix_spawn`: used by `vault tour` and by the tests that run the built binaries.
+///
+/// The child can get standard input bytes, one extra input descriptor (for `--pin-fd`), and a new
+/// session with no controlling terminal.
 public enum Subprocess {
   /// What a finished child left behind.
   public struct Result: Equatable, Sendable {
@@ -107,7 +108,9 @@ public enum Subprocess {
   private static let spawnSetSID: Int16 = 0x80
 
   private static func makePipe(_ fds: inout [Int32]) {
-    fds.withUnsafeMutableBufferPointer { _ = pipe($0.baseAddress!) }
+    fds.withUnsafeMutableBufferPointer { buffer in
+      if let base = buffer.baseAddress { _ = pipe(base) }
+    }
     for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
   }
 

@@ -15,9 +15,10 @@ private func restoreAndExit(_ signal: Int32) {
   _exit(128 + signal)
 }
 
-/// The controlling terminal (`/dev/tty`): prompts, hidden input, and the simulated sensor's
-/// single-key answers. Echo and line mode are restored on every exit path: normal return, thrown
-/// error, Ctrl-C, SIGTERM and SIGHUP (the process then exits 128 + signal).
+/// The controlling terminal (`/dev/tty`): prompts, hidden input, and the simulated sensor's single-key answers.
+///
+/// Echo and line mode are restored on every exit path: normal return, thrown error, Ctrl-C, SIGTERM
+/// and SIGHUP (the process then exits 128 + signal).
 public final class Terminal {
   let fd: Int32
 
@@ -50,7 +51,8 @@ public final class Terminal {
 
   /// Runs `body` with the terminal in `mode`, restoring the original mode afterwards, and on
   /// SIGINT, SIGTERM, SIGHUP or SIGQUIT before exiting.
-  private func withMode<R>(_ change: (inout termios) -> Void, _ body: () throws -> R) rethrows -> R {
+  private func withMode<R>(_ change: (inout termios) -> Void, _ body: () throws -> R) rethrows -> R
+  {
     var original = termios()
     guard tcgetattr(fd, &original) == 0 else { return try body() }
     savedMode = original
@@ -82,8 +84,9 @@ public final class Terminal {
     return line
   }
 
-  /// The simulated sensor's prompt: one key, no echo. Enter is a matching finger or face, `n` a
-  /// non-matching one, Ctrl-C or Escape cancels.
+  /// The simulated sensor's prompt: one key, no echo.
+  ///
+  /// Enter is a matching finger or face, `n` a non-matching one, Ctrl-C or Escape cancels.
   public func readSensorKey(prompt: String) -> UInt8? {
     withMode({
       $0.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG)

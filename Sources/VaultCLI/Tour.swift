@@ -56,7 +56,8 @@ enum Tour {
   static func run(_ context: Context) throws -> Int32 {
     let bin = URL(fileURLWithPath: try executablePath()).deletingLastPathComponent().path
     var template = Array("/tmp/vault-tour-XXXXXX".utf8CString)
-    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+    let made = template.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap { mkdtemp($0) } }
+    guard made != nil else {
       throw VaultError.storage("cannot create a temporary folder")
     }
     let dir = String(cString: template)

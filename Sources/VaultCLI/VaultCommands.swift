@@ -44,7 +44,7 @@ public enum VaultCommands {
           arguments: [nameArgument]),
         CommandSpec(
           "get", "Write an entry's content to standard output, byte for byte.",
-          arguments: [nameArgument]),
+          options: clipOptions, arguments: [nameArgument]),
         CommandSpec(
           "list", aliases: ["ls"], "List entry names, sorted, one per line.",
           options: [json],
@@ -117,6 +117,7 @@ public enum VaultCommands {
               "status", "Show whether biometric unlock is active, and why not.",
               options: [json]),
           ]),
+        edit, journal, grep, generate, clipClear,
         CommandSpec(
           "tour", "Run every command on a throwaway vault and show what it does.",
           discussion: """
@@ -125,6 +126,28 @@ public enum VaultCommands {
             activation, a journal entry piped in, unlock, read back in a pipeline, an \
             enrollment change refused with exit 15, re-activation and unlock again.
             """),
+        CommandSpec(
+          "completions", "Print the tab-completion script for bash, zsh or fish.",
+          discussion: """
+            Load it at once with source <(vault completions bash) in bash, \
+            source <(vault completions zsh) in zsh after compinit, or \
+            vault completions fish | source in fish. Entry names are completed only while a \
+            session is valid; completion never asks for the PIN.
+            """,
+          arguments: [
+            ArgumentSpec(
+              "SHELL", "bash, zsh or fish.", completion: .values(["bash", "zsh", "fish"]))
+          ]),
+        CommandSpec(
+          "__complete", "Print the entry names starting with PREFIX, for completion scripts.",
+          arguments: [ArgumentSpec("PREFIX", "Only names starting with this.", optional: true)],
+          hidden: true),
+        CommandSpec(
+          "__generate", "Write the completion scripts and manual pages under DIR.",
+          arguments: [
+            ArgumentSpec("DIR", "The package root: completions/ and man/ go there.")
+          ],
+          hidden: true),
         CommandSpec(
           "help", "Show help for a command.",
           arguments: [

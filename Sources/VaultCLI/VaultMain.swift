@@ -36,9 +36,14 @@ public enum VaultMain {
       Output.print(Help.text(program, path: target))
       return 0
     }
+    if invocation.path == ["__complete"] {
+      // Before any handler that could prompt or report: completion never speaks.
+      return CompleteCommand.run(invocation, environment: VaultEnvironment(variables: environment))
+    }
     do {
       let context = try Context(
         invocation: invocation, environment: VaultEnvironment(variables: environment))
+      EditFolder.removeStale(context.environment)
       return try dispatch(context)
     } catch let error as VaultError {
       let report = ExitStatus.report(error)
@@ -68,6 +73,16 @@ public enum VaultMain {
     case ["biometry", "deactivate"]: try SessionCommandsRun.deactivate(context)
     case ["biometry", "status"]: try SessionCommandsRun.biometryStatus(context)
     case ["tour"]: return try Tour.run(context)
+    case ["edit"]: return try EditCommandRun.run(context)
+    case ["journal"]: return try JournalCommandsRun.write(context)
+    case ["journal", "list"]: try JournalCommandsRun.list(context)
+    case ["journal", "show"]: try JournalCommandsRun.show(context)
+    case ["journal", "edit"]: return try JournalCommandsRun.edit(context)
+    case ["grep"]: return try GrepCommandRun.run(context)
+    case ["generate"]: try GenerateCommandRun.run(context)
+    case ["__clip-clear"]: try Clipboard.clearLater(context)
+    case ["completions"]: return try CompletionsCommand.print(context.invocation)
+    case ["__generate"]: try GeneratedFiles.write(to: context.invocation.arguments[0])
     default:
       throw VaultError.storage("no handler for '\(context.invocation.path.joined(separator: " "))'")
     }

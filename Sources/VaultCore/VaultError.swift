@@ -17,6 +17,8 @@ public enum VaultError: Error, Equatable, Sendable {
   case unsupportedVersion(Int)
   /// No entry with this (NFC-normalized) name.
   case notFound(String)
+  /// No journal entry matches: the text says how (`with ID 'ab12'`, `on 2026-11-29`).
+  case journalEntryNotFound(String)
   /// An entry with this name exists and overwriting was not asked for.
   case exists(String)
   /// Input was refused (a bad name, empty content, a bad option value). Nothing was stored.

@@ -1,4 +1,6 @@
 import Foundation
 import VaultCLI
 
-exit(BiosimMain.run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+exit(
+  BiosimMain.run(
+    Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

@@ -1,4 +1,6 @@
 import Foundation
 import VaultCLI
 
-exit(VaultMain.run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+exit(
+  VaultMain.run(
+    Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

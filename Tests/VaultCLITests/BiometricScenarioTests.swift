@@ -33,7 +33,8 @@ final class BiometricScenarioTests: XCTestCase {
     let again = box.vaultPIN(["unlock"])
     XCTAssertEqual(again.status, 15, file: file, line: line)
     XCTAssertTrue(
-      again.errorLines.first?.hasPrefix("vault: error: biometric unlock is disabled since ") ?? false,
+      again.errorLines.first?.hasPrefix("vault: error: biometric unlock is disabled since ")
+        ?? false,
       again.stderrText, file: file, line: line)
   }
 
@@ -68,7 +69,8 @@ final class BiometricScenarioTests: XCTestCase {
     XCTAssertEqual(revoked.stdout, [])
     let text = box.vault(["status"]).stdoutText
     XCTAssertTrue(text.contains("biometric unlock: DISABLED since "), text)
-    XCTAssertTrue(text.contains(": the biometric enrollment changed; run 'vault biometry activate'"))
+    XCTAssertTrue(
+      text.contains(": the biometric enrollment changed; run 'vault biometry activate'"))
   }
 
   // 3
@@ -136,7 +138,8 @@ final class BiometricScenarioTests: XCTestCase {
     box.biosim(["next", "cancel"])
     let result = box.vaultPIN(["unlock"])
     XCTAssertEqual(result.status, 13)
-    XCTAssertEqual(result.errorLines, ["vault: error: cancelled: the biometric prompt was cancelled"])
+    XCTAssertEqual(
+      result.errorLines, ["vault: error: cancelled: the biometric prompt was cancelled"])
     XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 0)
     let pin = box.statusJSON()["pin"] as? [String: Any]
     XCTAssertEqual(pin?["consecutive_failures"] as? Int, 0)
@@ -241,6 +244,8 @@ final class BiometricScenarioTests: XCTestCase {
     let result = box.vaultPIN(["unlock", "--raw"])
     XCTAssertEqual(result.status, 0, result.stderrText)
     XCTAssertEqual(box.sensor()["queue"] as? [String], ["match"])
-    XCTAssertTrue(box.vault(["status"]).stdoutText.contains("policy:           PIN only (no biometric check)\n"))
+    XCTAssertTrue(
+      box.vault(["status"]).stdoutText.contains("policy:           PIN only (no biometric check)\n")
+    )
   }
 }

@@ -92,8 +92,10 @@ final class EntryCLITests: XCTestCase {
   func testBadNamesAreRefusedWithExit5() {
     for (name, message) in [
       ("", "the name is empty"), ("../etc", "the name '../etc' has a '..' segment"),
-      ("a/./b", "the name 'a/./b' has a '.' segment"), ("a//b", "the name 'a//b' has an empty path segment"),
-      ("/abs", "the name '/abs' has an empty path segment"), ("tab\there", "the name contains a control character"),
+      ("a/./b", "the name 'a/./b' has a '.' segment"),
+      ("a//b", "the name 'a//b' has an empty path segment"),
+      ("/abs", "the name '/abs' has an empty path segment"),
+      ("tab\there", "the name contains a control character"),
       (String(repeating: "n", count: 1025), "the name is longer than 1024 bytes"),
     ] {
       let result = add(["--", name], [1])
@@ -152,7 +154,10 @@ final class EntryCLITests: XCTestCase {
     XCTAssertEqual(result.status, 6)
     XCTAssertEqual(
       result.errorLines,
-      ["vault: error: no vault at \(box.home)/nothing.db", "vault: hint: create one with 'vault init'"])
+      [
+        "vault: error: no vault at \(box.home)/nothing.db",
+        "vault: hint: create one with 'vault init'",
+      ])
     let env = box.vault(["status"], env: ["VAULT_PATH": box.home + "/env.db"])
     XCTAssertEqual(env.status, 6)
   }
@@ -163,7 +168,8 @@ final class EntryCLITests: XCTestCase {
     XCTAssertEqual(result.stdoutText, "n0\n")
     XCTAssertEqual(result.stderrText, "")
     // Deterministic EPIPE: the reader is gone before vault writes.
-    let closed = box.shell("exec 3>&1; (sleep 0.2; vault list; echo \"status=$?\" >&3) | true", env: session)
+    let closed = box.shell(
+      "exec 3>&1; (sleep 0.2; vault list; echo \"status=$?\" >&3) | true", env: session)
     XCTAssertEqual(closed.stdoutText, "status=141\n")
     XCTAssertEqual(closed.stderrText, "")
   }
@@ -184,17 +190,28 @@ final class EntryCLITests: XCTestCase {
       """
     let copy = box.home + "/copy.db"
     try FileManager.default.copyItem(atPath: box.vaultPath, toPath: copy)
-    XCTAssertEqual(Subprocess.run("/usr/bin/env", ["python3", "-c", script, box.vaultPath, "chunk"], environment: box.environment).status, 0)
+    XCTAssertEqual(
+      Subprocess.run(
+        "/usr/bin/env", ["python3", "-c", script, box.vaultPath, "chunk"],
+        environment: box.environment
+      ).status, 0)
     let flipped = get("x")
     XCTAssertEqual(flipped.status, 17)
     XCTAssertEqual(flipped.stdout, [])
-    XCTAssertEqual(flipped.errorLines, ["vault: error: integrity failure: the content of 'x' failed authentication"])
-    XCTAssertEqual(Subprocess.run("/usr/bin/env", ["python3", "-c", script, copy, "header"], environment: box.environment).status, 0)
+    XCTAssertEqual(
+      flipped.errorLines,
+      ["vault: error: integrity failure: the content of 'x' failed authentication"])
+    XCTAssertEqual(
+      Subprocess.run(
+        "/usr/bin/env", ["python3", "-c", script, copy, "header"], environment: box.environment
+      ).status, 0)
     let edited = box.vault(["get", "x", "--vault", copy], pin: [Sandbox.pin])
     XCTAssertEqual(edited.status, 17)
     XCTAssertEqual(
       edited.errorLines,
-      ["vault: error: integrity failure: the vault header failed authentication (the file was edited)"])
+      [
+        "vault: error: integrity failure: the vault header failed authentication (the file was edited)"
+      ])
   }
 
   func testPasswdAndRecoverOnAnotherMachine() {
@@ -222,7 +239,10 @@ final class EntryCLITests: XCTestCase {
   func testStatusWithoutUnlocking() {
     let text = box.vault(["status"]).stdoutText
     XCTAssertTrue(text.hasPrefix("vault:            \(box.vaultPath)\nformat:           1\n"), text)
-    XCTAssertTrue(text.contains("kdf:              Argon2id test (1 passes, 8 KiB, TEST ONLY: no brute-force protection)\n"))
+    XCTAssertTrue(
+      text.contains(
+        "kdf:              Argon2id test (1 passes, 8 KiB, TEST ONLY: no brute-force protection)\n")
+    )
     XCTAssertTrue(text.contains("PIN:              no delay (0 consecutive wrong)\n"))
     XCTAssertTrue(text.contains("session:          none\n"))
   }
@@ -237,7 +257,9 @@ final class EntryCLITests: XCTestCase {
         "vault: error: unknown option '--forse'", "vault: hint: did you mean '--force'?",
         "Usage: vault add [--force] [--multiline] [--guard] NAME", "See 'vault add --help'.",
       ])
-    XCTAssertEqual(box.vault(["lsit"]).errorLines.prefix(2), ["vault: error: unknown command 'lsit'", "vault: hint: did you mean 'list'?"])
+    XCTAssertEqual(
+      box.vault(["lsit"]).errorLines.prefix(2),
+      ["vault: error: unknown command 'lsit'", "vault: hint: did you mean 'list'?"])
     XCTAssertEqual(box.vault(["get"]).errorLines.first, "vault: error: missing argument NAME")
     XCTAssertEqual(
       box.vault(["init", "--kdf", "fast"], pin: ["1234"]).errorLines,

@@ -101,7 +101,9 @@ final class SessionCLITests: XCTestCase {
     XCTAssertEqual(get("not-a-token", boot: 1010).status, 10)
 
     let other = box.home + "/other.db"
-    XCTAssertEqual(box.vault(["init", "--kdf", "test", "--no-biometry", "--vault", other], pin: ["9999"]).status, 0)
+    XCTAssertEqual(
+      box.vault(["init", "--kdf", "test", "--no-biometry", "--vault", other], pin: ["9999"]).status,
+      0)
     let foreign = box.vault(["unlock", "--raw", "--vault", other], pin: ["9999"]).stdoutText
       .trimmingCharacters(in: .newlines)
     XCTAssertEqual(foreign.count, 64)
@@ -124,7 +126,8 @@ final class SessionCLITests: XCTestCase {
       XCTAssertEqual(stat(path, &info), 0)
       XCTAssertEqual(info.st_mode & 0o777, mode_t(mode), path)
     }
-    let contents = try String(contentsOfFile: folder + "/" + vaultFolder + "/" + files[0], encoding: .utf8)
+    let contents = try String(
+      contentsOfFile: folder + "/" + vaultFolder + "/" + files[0], encoding: .utf8)
     XCTAssertFalse(contents.contains(token))
   }
 
@@ -136,13 +139,18 @@ final class SessionCLITests: XCTestCase {
     let noMatch = box.vault(["get", "bank"], env: env)
     XCTAssertEqual(noMatch.status, 10, "no match queued and no terminal")
     box.biosim(["next", "match"])
-    XCTAssertEqual(box.vault(["get", "bank"], env: env.merging(["VAULT_TEST_BOOTCLOCK": "1002"]) { $1 }).stdoutText, "4242")
+    XCTAssertEqual(
+      box.vault(["get", "bank"], env: env.merging(["VAULT_TEST_BOOTCLOCK": "1002"]) { $1 })
+        .stdoutText, "4242")
     box.biosim(["next", "match"])
-    let duplicate = box.vault(["get", "bank"], env: env.merging(["VAULT_TEST_BOOTCLOCK": "1002.5"]) { $1 })
+    let duplicate = box.vault(
+      ["get", "bank"], env: env.merging(["VAULT_TEST_BOOTCLOCK": "1002.5"]) { $1 })
     XCTAssertEqual(duplicate.status, 14)
     XCTAssertEqual(
       duplicate.errorLines,
-      ["vault: error: a guarded read came less than a second after the last one; refused as a duplicate"])
+      [
+        "vault: error: a guarded read came less than a second after the last one; refused as a duplicate"
+      ])
     XCTAssertEqual(box.sensor()["queue"] as? [String], ["match"])
   }
 
@@ -151,7 +159,8 @@ final class SessionCLITests: XCTestCase {
     XCTAssertEqual(box.vaultPIN(["add", "--guard", "bank"], stdin: Array("4242".utf8)).status, 0)
     let token = box.unlock()
     box.biosim(["force-lockout"])
-    let read = box.vaultPIN(["get", "bank"], env: ["VAULT_SESSION": token, "VAULT_TEST_BOOTCLOCK": "1005"])
+    let read = box.vaultPIN(
+      ["get", "bank"], env: ["VAULT_SESSION": token, "VAULT_TEST_BOOTCLOCK": "1005"])
     XCTAssertEqual(read.status, 0, read.stderrText)
     XCTAssertEqual(read.stdoutText, "4242")
     XCTAssertEqual(box.sensor()["locked_out"] as? Bool, false)

@@ -6,9 +6,11 @@ import XCTest
 /// The terminal paths, driven under a pseudo-terminal by a small Python `pty` script: hidden PIN
 /// entry, the simulated sensor's prompt, and echo restored after Ctrl-C.
 final class TerminalTests: XCTestCase {
-  /// Runs argv[1:] under a pty. Script lines on stdin: `expect TEXT` waits for TEXT in the output,
-  /// `send TEXT` types it (\\n, \\r and \\x03 escapes), `echo` records whether ECHO is on now.
-  /// Prints a JSON object: exit status, the echo flags recorded, echo/icanon after exit, output.
+  /// Runs argv[1:] under a pty.
+  ///
+  /// Script lines on stdin: `expect TEXT` waits for TEXT in the output, `send TEXT` types it (\\n,
+  /// \\r and \\x03 escapes), `echo` records whether ECHO is on now. Prints a JSON object: exit
+  /// status, the echo flags recorded, echo/icanon after exit, output.
   static let driver = #"""
     import json, os, pty, select, sys, termios, time
     steps = [line.rstrip("\n").split(" ", 1) for line in sys.stdin if line.strip()]
@@ -104,7 +106,8 @@ final class TerminalTests: XCTestCase {
       ])
     XCTAssertEqual(run.status, 0, run.output)
     XCTAssertEqual(run.echoes, [false, false])
-    XCTAssertTrue(run.output.contains("[simulated Touch ID sensor] unlock the vault (attempt 1 of 3)"))
+    XCTAssertTrue(
+      run.output.contains("[simulated Touch ID sensor] unlock the vault (attempt 1 of 3)"))
     XCTAssertTrue(run.output.contains("export VAULT_SESSION="), run.output)
     XCTAssertFalse(run.output.contains(Sandbox.pin), "the PIN is never echoed")
     XCTAssertTrue(run.echo_after)

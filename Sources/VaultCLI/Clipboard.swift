@@ -1,0 +1,137 @@
+import Foundation
+import Glibc
+import VaultCore
+
+/// `vault get --clip`: copy a secret to the clipboard with `wl-copy` (Wayland), `xclip` or
+/// `xsel` (X11), then clear it after `--clip-time` seconds (45 by default) if it still holds
+/// that secret.
+///
+/// The clearing runs in a detached child (`vault __clip-clear`, in its own session, with no
+/// standard output), so the command returns at once. The child gets the secret through a pipe
+/// into guarded memory, never through argv or the environment.
+enum Clipboard {
+  /// Default seconds before the clipboard is cleared.
+  static let defaultSeconds = 45
+  /// Accepted `--clip-time` values.
+  static let seconds = 1...3600
+
+  /// A clipboard program and how to copy, paste and clear with it.
+  enum Tool: String, CaseIterable {
+    case wlCopy = "wl-copy"
+    case xclip
+    case xsel
+
+    var copy: (program: String, arguments: [String]) {
+      switch self {
+      case .wlCopy: ("wl-copy", [])
+      case .xclip: ("xclip", ["-selection", "clipboard", "-in"])
+      case .xsel: ("xsel", ["--clipboard", "--input"])
+      }
+    }
+
+    var paste: (program: String, arguments: [String]) {
+      switch self {
+      case .wlCopy: ("wl-paste", ["--no-newline"])
+      case .xclip: ("xclip", ["-selection", "clipboard", "-out"])
+      case .xsel: ("xsel", ["--clipboard", "--output"])
+      }
+    }
+
+    /// Clearing: an empty selection for xclip (it has no clear option).
+    var clear: (program: String, arguments: [String]) {
+      switch self {
+      case .wlCopy: ("wl-copy", ["--clear"])
+      case .xclip: ("xclip", ["-selection", "clipboard", "-in"])
+      case .xsel: ("xsel", ["--clipboard", "--clear"])
+      }
+    }
+  }
+
+  /// The first usable tool: `wl-copy` under Wayland, else `xclip` or `xsel` under X11.
+  ///
+  /// - Throws: `VaultError.storage` naming what is missing.
+  static func tool(_ variables: [String: String]) throws -> Tool {
+    let wayland = !(variables["WAYLAND_DISPLAY"] ?? "").isEmpty
+    let x11 = !(variables["DISPLAY"] ?? "").isEmpty
+    if wayland, find("wl-copy", variables) != nil, find("wl-paste", variables) != nil {
+      return .wlCopy
+    }
+    if x11, let tool = [Tool.xclip, .xsel].first(where: { find($0.rawValue, variables) != nil }) {
+      return tool
+    }
+    if !wayland && !x11 {
+      throw VaultError.storage("no clipboard: neither WAYLAND_DISPLAY nor DISPLAY is set")
+    }
+    throw VaultError.storage(
+      "no clipboard tool found: install wl-clipboard (Wayland), or xclip or xsel (X11)")
+  }
+
+  /// The path of `program` on `PATH`, or nil.
+  static func find(_ program: String, _ variables: [String: String]) -> String? {
+    for folder in (variables["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+      let candidate = "\(folder)/\(program)"
+      if access(candidate, X_OK) == 0 { return candidate }
+    }
+    return nil
+  }
+
+  /// The `--clip-time` value in seconds.
+  ///
+  /// - Throws: `VaultError.invalidInput` outside 1...3600.
+  static func clipTime(_ invocation: Invocation) throws -> Int {
+    guard let text = invocation.value("clip-time") else { return defaultSeconds }
+    guard let value = Int(text), seconds.contains(value) else {
+      throw VaultError.invalidInput(
+        "--clip-time takes whole seconds from \(seconds.lowerBound) to \(seconds.upperBound)")
+    }
+    return value
+  }
+
+  /// Copies `secret` and starts the detached clearer.
+  ///
+  /// - Throws: `VaultError.storage` when no tool works.
+  static func copy(_ secret: SecureBytes, name: EntryName, context: Context) throws {
+    let seconds = try clipTime(context.invocation)
+    let variables = context.environment.variables
+    let tool = try tool(variables)
+    let (program, arguments) = tool.copy
+    let path = find(program, variables) ?? program
+    let copier = try ClipboardProcess.start(path, arguments, environment: variables, detach: false)
+    let status = copier.finish(input: secret)
+    guard status == 0 else {
+      throw VaultError.storage("\(program) failed with status \(status); nothing was copied")
+    }
+    let clearer = try ClipboardProcess.start(
+      try Tour.executablePath(), ["__clip-clear", tool.rawValue, "--clip-time", "\(seconds)"],
+      environment: variables.filter { $0.key != "VAULT_SESSION" }, detach: true)
+    clearer.feed(input: secret)
+    Output.error(
+      "Copied '\(name)' to the clipboard (\(tool.rawValue)); it is cleared in \(seconds) s"
+        + " unless replaced.")
+  }
+
+  /// `vault __clip-clear TOOL`: reads the secret from standard input, waits, and clears the
+  /// clipboard if it still holds exactly that secret.
+  static func clearLater(_ context: Context) throws {
+    guard let tool = Tool(rawValue: context.invocation.arguments[0]) else {
+      throw VaultError.invalidInput("unknown clipboard tool '\(context.invocation.arguments[0])'")
+    }
+    let seconds = try clipTime(context.invocation)
+    let secret = try LineReader.readAll(fd: 0)
+    close(0)
+    var pause = timespec(tv_sec: seconds, tv_nsec: 0)
+    var left = timespec()
+    while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+    let variables = context.environment.variables
+    let (program, arguments) = tool.paste
+    var pasted = Subprocess.run(
+      find(program, variables) ?? program, arguments, environment: variables)
+    defer { wipe(&pasted.stdout) }
+    guard pasted.status == 0, SecureBytes(copying: pasted.stdout) == secret else { return }
+    let clear = tool.clear
+    let clearer = try ClipboardProcess.start(
+      find(clear.program, variables) ?? clear.program, clear.arguments, environment: variables,
+      detach: false)
+    _ = clearer.finish(input: SecureBytes(count: 0))
+  }
+}

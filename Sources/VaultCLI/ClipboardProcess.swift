@@ -1,0 +1,77 @@
+import Glibc
+import VaultCore
+
+/// A clipboard program or the detached clearer: standard input from a pipe this process writes,
+/// standard output and error to `/dev/null`.
+///
+/// Clipboard programs fork a server that keeps the selection; with its outputs on `/dev/null` it
+/// holds no pipe of ours open, so callers that read our output are not kept waiting.
+struct ClipboardProcess {
+  /// The child's process id.
+  let pid: pid_t
+  /// The write end of the child's standard input.
+  let input: Int32
+
+  /// Starts `path` with `arguments`; with `detach`, in a new session with no controlling terminal.
+  ///
+  /// - Throws: `VaultError.storage` when it cannot be started.
+  static func start(
+    _ path: String, _ arguments: [String], environment: [String: String], detach: Bool
+  ) throws -> ClipboardProcess {
+    var fds: [Int32] = [-1, -1]
+    guard fds.withUnsafeMutableBufferPointer({ pipe($0.baseAddress) }) == 0 else {
+      throw VaultError.storage("cannot create a pipe: \(String(cString: strerror(errno)))")
+    }
+    for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGPIPE)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, (detach ? 0x80 : 0) | 0x04)
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+    close(fds[0])
+    guard rc == 0 else {
+      close(fds[1])
+      throw VaultError.storage("cannot start \(path): \(String(cString: strerror(rc)))")
+    }
+    return ClipboardProcess(pid: pid, input: fds[1])
+  }
+
+  /// Writes `input` to the child's standard input and closes it, without waiting.
+  func feed(input bytes: SecureBytes) {
+    var offset = 0
+    while offset < bytes.count {
+      let n = write(input, bytes.pointer + offset, bytes.count - offset)
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { break }
+      offset += n
+    }
+    close(input)
+  }
+
+  /// Writes `input`, closes it and waits for the child.
+  ///
+  /// - Returns: its exit status, or 128 + signal.
+  func finish(input bytes: SecureBytes) -> Int32 {
+    feed(input: bytes)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+  }
+}

@@ -1,0 +1,147 @@
+/// The zsh completion function of a program (`_vault`), generated from its command table.
+///
+/// One function per command, each an `_arguments -S` call (so `--` ends the options) with the
+/// command's options, the global ones and its arguments; commands with subcommands dispatch on the
+/// next word. Entry names come from `vault __complete`; `compadd` quotes them for the line.
+public enum ZshCompletion {
+  /// The script for `program`: autoloadable from `$fpath` as `_NAME`, or loaded with `source`.
+  public static func script(for program: ProgramSpec) -> String {
+    let name = program.name
+    let nodes = program.completionNodes
+    var out = """
+      #compdef \(name)
+      # Zsh completion for \(name)(1).
+      # \(GeneratedNotice.text)
+      # \(GeneratedNotice.install(
+        program, as: "_\(name) in a folder of $fpath",
+        load: "source <(\(name) completions zsh)"))
+
+
+      """
+    for node in nodes {
+      out += commandFunction(program, node)
+      if !node.subcommands.isEmpty { out += subcommandsFunction(program, node) }
+    }
+    if nodes.contains(where: { $0.command.arguments.contains { $0.completion == .entryName } })
+      || nodes.contains(where: { $0.parsedOptions.contains { $0.completion == .entryName } })
+    {
+      out += entryNamesFunction(name)
+    }
+    out += """
+      if [[ $funcstack[1] == _\(name) ]]; then
+        _\(name) "$@"
+      else
+        compdef _\(name) \(name)
+      fi
+
+      """
+    return out
+  }
+
+  private static func commandFunction(_ program: ProgramSpec, _ node: CompletionNode) -> String {
+    let function = program.functionName(node.path)
+    var specs = node.options.flatMap { optionSpecs($0, program.name) }
+    var out = "# \(([program.name] + node.path).joined(separator: " ")): \(node.command.abstract)\n"
+    out += "\(function)() {\n"
+    if node.path.isEmpty {
+      out += "  local _\(program.name)_program=${(Q)words[1]}\n"
+    }
+    guard !node.subcommands.isEmpty else {
+      specs += node.command.arguments.map { argumentSpec($0, program.name) }
+      out += "  _arguments -S" + specs.map { " \\\n    \($0)" }.joined() + "\n}\n\n"
+      return out
+    }
+    specs += [
+      ShellQuote.posix(": :\(program.functionName(node.path, suffix: "_commands"))"),
+      ShellQuote.posix("*:: :->command"),
+    ]
+    let context = ([program.name] + node.path).joined(separator: "-")
+    out += """
+        local curcontext=$curcontext state state_descr line ret=1
+        local -A opt_args
+        _arguments -C -S\(specs.map { " \\\n    \($0)" }.joined()) && ret=0
+        if [[ $state == command ]]; then
+          curcontext=${curcontext%:*:*}:\(context)-$words[1]:
+          case $words[1] in
+
+      """
+    for sub in node.subcommands {
+      let patterns = ([sub.name] + sub.aliases).joined(separator: "|")
+      out += "    (\(patterns)) \(program.functionName(node.path + [sub.name])) && ret=0 ;;\n"
+    }
+    out += "    esac\n  fi\n  return ret\n}\n\n"
+    return out
+  }
+
+  private static func subcommandsFunction(_ program: ProgramSpec, _ node: CompletionNode)
+    -> String
+  {
+    let label = ([program.name] + node.path).joined(separator: " ") + " command"
+    var out = "\(program.functionName(node.path, suffix: "_commands"))() {\n"
+    out += "  local -a commands=(\n"
+    for sub in node.subcommands {
+      let item = sub.name.replacingOccurrences(of: ":", with: #"\:"#) + ":" + sub.abstract
+      out += "    \(ShellQuote.posix(item))\n"
+    }
+    out += "  )\n  _describe -t commands \(ShellQuote.posix(label)) commands\n}\n\n"
+    return out
+  }
+
+  /// `'(-f --force)'{-f,--force}'[Replace an existing entry.]'` or `'--kdf=[…]:profile:(…)'`.
+  private static func optionSpecs(_ option: OptionSpec, _ program: String) -> [String] {
+    let description = "[" + escapeDescription(option.abstract) + "]"
+    var value = ""
+    if let valueName = option.valueName {
+      value = ":" + escapeMessage(valueName.lowercased()) + ":" + action(option.completion, program)
+    }
+    guard let short = option.short else {
+      let form = "--\(option.long)" + (option.valueName == nil ? "" : "=")
+      return [ShellQuote.posix(form + description + value)]
+    }
+    let longForm = "--\(option.long)" + (option.valueName == nil ? "" : "=")
+    let shortForm = "-\(short)" + (option.valueName == nil ? "" : "+")
+    let exclusion = ShellQuote.posix("(-\(short) --\(option.long))")
+    return [exclusion + "{\(shortForm),\(longForm)}" + ShellQuote.posix(description + value)]
+  }
+
+  private static func argumentSpec(_ argument: ArgumentSpec, _ program: String) -> String {
+    let lead = argument.variadic ? "*:" : (argument.optional ? "::" : ":")
+    let message = escapeMessage(argument.name.lowercased())
+    return ShellQuote.posix(lead + message + ":" + action(argument.completion, program))
+  }
+
+  private static func action(_ kind: CompletionKind, _ program: String) -> String {
+    switch kind {
+    case .none: " "
+    case .file: "_files"
+    case .entryName: "_\(program)_entry_names"
+    case .values(let words): "(" + words.joined(separator: " ") + ")"
+    }
+  }
+
+  private static func escapeDescription(_ text: String) -> String {
+    text.replacingOccurrences(of: #"\"#, with: #"\\"#)
+      .replacingOccurrences(of: "[", with: #"\["#)
+      .replacingOccurrences(of: "]", with: #"\]"#)
+  }
+
+  private static func escapeMessage(_ text: String) -> String {
+    text.replacingOccurrences(of: #"\"#, with: #"\\"#).replacingOccurrences(of: ":", with: #"\:"#)
+  }
+
+  private static func entryNamesFunction(_ name: String) -> String {
+    """
+    # Offers the entry names from `\(name) __complete`, which reads a valid VAULT_SESSION only: it
+    # never prompts, and prints nothing while the vault is locked. compadd quotes each name.
+    _\(name)_entry_names() {
+      local program=${_\(name)_program:-\(name)} expl
+      local -a names
+      if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
+      names=(${(f)"$($program __complete 2>/dev/null)"})
+      _wanted entry-names expl 'entry name' compadd -a names
+    }
+
+
+    """
+  }
+}

@@ -1,0 +1,36 @@
+import VaultCore
+
+/// `vault edit NAME`: authenticate, decrypt into a private RAM-backed folder, edit, re-encrypt.
+enum EditCommandRun {
+  static func run(_ context: Context) throws -> Int32 {
+    let name = try EntryName(context.invocation.arguments[0])
+    let root = try EditFolder.root(
+      context.environment, allowDisk: context.invocation.flag("allow-disk-temp"))
+    let vault = try context.openVault()
+    // Authenticate before the editor opens, so nothing typed is lost to a failed PIN.
+    let (key, source) = try context.masterKey(vault, reason: "edit '\(name)'")
+    let store = EntryStore(vault: vault, masterKey: key)
+    guard let metadata = try store.metadata(name) else { throw VaultError.notFound(name.value) }
+    if metadata.guarded && source == .session {
+      try GuardedRead.check(context, vault: vault, masterKey: key, name: name)
+    }
+    let (_, content) = try store.get(name)
+    let outcome = try EditSession.run(
+      content, fileName: EditSession.fileName(for: name.value, fallback: "entry"), root: root,
+      environment: context.environment)
+    switch outcome {
+    case .interrupted(let code):
+      Output.error("vault: error: the editor was interrupted; nothing was written")
+      return code
+    case .unchanged:
+      Output.error("No changes; nothing was written.")
+    case .changed(let edited):
+      guard edited.count > 0 else {
+        throw VaultError.invalidInput("the edited content is empty; nothing was written")
+      }
+      try store.put(name, content: edited, overwrite: true, guarded: metadata.guarded)
+      Output.error("Saved '\(name)'.")
+    }
+    return 0
+  }
+}

@@ -1,0 +1,60 @@
+import Glibc
+import VaultCore
+
+/// `vault grep [-i] [-F] PATTERN`: search entry names, entry contents and journal entries in
+/// memory.
+///
+/// Prints `NAME:LINE:TEXT` per matching line (journal entries by their ID; a match in a name is
+/// line 0), `NAME: binary match` for binary content, and exits 0 when anything matched and 1 when
+/// nothing did, as grep does. Inside a session the content of guarded entries is not searched (it
+/// needs a fresh biometric check per entry); a note on standard error says how many were skipped.
+enum GrepCommandRun {
+  static func run(_ context: Context) throws -> Int32 {
+    // Character classes and -i follow UTF-8 rather than the C locale's ASCII.
+    _ = setlocale(LC_CTYPE, "C.UTF-8")
+    let pattern = try SearchPattern(
+      context.invocation.arguments[0], fixed: context.invocation.flag("fixed-strings"),
+      ignoreCase: context.invocation.flag("ignore-case"))
+    let vault = try context.openVault()
+    let (key, source) = try context.masterKey(vault, reason: "search the vault")
+    let store = EntryStore(vault: vault, masterKey: key)
+    var matched = false
+    var skipped = 0
+    for metadata in try store.list() {
+      let name = try EntryName(metadata.name)
+      if Array(name.value.utf8).withUnsafeBytes(pattern.matches) {
+        Output.print("\(name):0:\(name)\n")
+        matched = true
+      }
+      if metadata.guarded && source == .session {
+        skipped += 1
+        continue
+      }
+      let (_, content) = try store.get(name)
+      matched = report(content.withBytes(pattern.search), label: name.value) || matched
+    }
+    let journal = try JournalStore(vault: vault, masterKey: key).entries()
+    for (entry, id) in zip(journal, JournalStore.shortIDs(journal)) {
+      matched = report(entry.text.withBytes(pattern.search), label: id) || matched
+    }
+    if skipped > 0 {
+      Output.error(
+        "vault: note: the content of \(skipped) guarded entr\(skipped == 1 ? "y was" : "ies were")"
+          + " not searched; guarded entries need 'vault get' or a search without a session")
+    }
+    return matched ? 0 : 1
+  }
+
+  /// Prints what one search found; true when anything matched.
+  private static func report(_ result: SearchResult, label: String) -> Bool {
+    switch result {
+    case .none:
+      return false
+    case .binary:
+      Output.print("\(label): binary match\n")
+    case .lines(let lines):
+      for line in lines { Output.print("\(label):\(line.number):\(line.text)\n") }
+    }
+    return true
+  }
+}

@@ -1,0 +1,135 @@
+import Glibc
+import VaultCore
+
+/// `vault journal` (write without unlocking), `journal list`, `journal show`, `journal edit`.
+enum JournalCommandsRun {
+  /// Writes a new entry from standard input when it is not a terminal, else from the editor.
+  ///
+  /// Needs neither the PIN nor the sensor: the entry is sealed to the journal public key.
+  static func write(_ context: Context) throws -> Int32 {
+    let vault = try context.openVault()
+    let stamp = JournalStamp.local(context.environment.clock.wallNow)
+    let text: SecureBytes
+    if isatty(0) == 0 {
+      text = try LineReader.readAll(fd: 0)
+      guard text.count > 0 else {
+        throw VaultError.invalidInput("standard input is empty; nothing was written")
+      }
+    } else {
+      let root = try EditFolder.root(
+        context.environment, allowDisk: context.invocation.flag("allow-disk-temp"))
+      let outcome = try EditSession.run(
+        SecureBytes(count: 0), fileName: "journal.txt", root: root,
+        environment: context.environment)
+      switch outcome {
+      case .interrupted(let code):
+        Output.error("vault: error: the editor was interrupted; nothing was written")
+        return code
+      case .changed(let edited) where !isBlank(edited):
+        text = edited
+      case .changed, .unchanged:
+        Output.error("The entry is empty; nothing was written.")
+        return 0
+      }
+    }
+    let id = try JournalStore.append(text, to: vault, stamp: stamp)
+    Output.error(
+      "Wrote journal entry \(id.hex.prefix(JournalStore.shortIDLength)) at \(stamp).")
+    return 0
+  }
+
+  /// True when `text` is only spaces, tabs and line breaks.
+  static func isBlank(_ text: SecureBytes) -> Bool {
+    text.withBytes { $0.allSatisfy { [9, 10, 13, 32].contains($0) } }
+  }
+
+  static func list(_ context: Context) throws {
+    let now = context.environment.clock.wallNow
+    let since = try context.invocation.value("since").map { try JournalDate.parse($0, now: now) }
+    let until = try context.invocation.value("until").map { try JournalDate.parse($0, now: now) }
+    let limit = try context.invocation.value("count").map(positiveCount)
+    let vault = try context.openVault()
+    let (key, _) = try context.masterKey(vault, reason: "read the journal")
+    let all = try JournalStore(vault: vault, masterKey: key).entries()
+    var rows = zip(all, JournalStore.shortIDs(all)).filter { entry, _ in
+      (since.map { entry.stamp.date >= $0 } ?? true)
+        && (until.map { entry.stamp.date <= $0 } ?? true)
+    }
+    if let limit { rows = Array(rows.suffix(limit)) }
+    if context.invocation.flag("json") {
+      let objects = rows.map { entry, id in
+        JSONOutput.object([
+          ("id", .string(id)), ("entry_id", .string(entry.hexID)),
+          ("written", .string(entry.stamp.description)),
+          ("first_line", .string(entry.firstLine())),
+        ])
+      }
+      Output.print(JSONOutput.array(objects).rendered + "\n")
+      return
+    }
+    for (entry, id) in rows {
+      let when = entry.stamp.description.replacingOccurrences(of: "T", with: " ")
+      Output.print("\(id)  \(when)  \(entry.firstLine())\n")
+    }
+  }
+
+  static func positiveCount(_ text: String) throws -> Int {
+    guard let number = Int(text), number > 0 else {
+      throw VaultError.invalidInput("-n needs a positive whole number, not '\(text)'")
+    }
+    return number
+  }
+
+  /// `show ID` prints the text byte for byte; `show DATE` prints every entry of that day, each
+  /// after a `--- ID TIME` line and ending in a newline.
+  static func show(_ context: Context) throws {
+    let argument = context.invocation.arguments[0]
+    let date = JournalDate.parseIfDate(argument, now: context.environment.clock.wallNow)
+    let prefix = try date == nil ? JournalStore.normalizedIDPrefix(argument) : nil
+    let vault = try context.openVault()
+    let (key, _) = try context.masterKey(vault, reason: "read the journal")
+    let store = try JournalStore(vault: vault, masterKey: key)
+    if let prefix {
+      try store.entry(idPrefix: prefix).text.withBytes { Output.write($0) }
+      return
+    }
+    guard let date else { return }
+    let all = try store.entries()
+    let day = zip(all, JournalStore.shortIDs(all)).filter { $0.0.stamp.date == date }
+    guard !day.isEmpty else { throw VaultError.journalEntryNotFound("on \(date)") }
+    for (entry, id) in day {
+      Output.print("--- \(id) \(entry.stamp)\n")
+      entry.text.withBytes { bytes in
+        Output.write(bytes)
+        if bytes.last != 10 { Output.print("\n") }
+      }
+    }
+  }
+
+  static func edit(_ context: Context) throws -> Int32 {
+    let prefix = try JournalStore.normalizedIDPrefix(context.invocation.arguments[0])
+    let root = try EditFolder.root(
+      context.environment, allowDisk: context.invocation.flag("allow-disk-temp"))
+    let vault = try context.openVault()
+    let (key, _) = try context.masterKey(vault, reason: "edit a journal entry")
+    let store = try JournalStore(vault: vault, masterKey: key)
+    let entry = try store.entry(idPrefix: prefix)
+    let short = String(entry.hexID.prefix(JournalStore.shortIDLength))
+    let outcome = try EditSession.run(
+      entry.text, fileName: "journal-\(short).txt", root: root, environment: context.environment)
+    switch outcome {
+    case .interrupted(let code):
+      Output.error("vault: error: the editor was interrupted; nothing was written")
+      return code
+    case .unchanged:
+      Output.error("No changes; nothing was written.")
+    case .changed(let edited):
+      guard !isBlank(edited) else {
+        throw VaultError.invalidInput("the edited entry is empty; nothing was written")
+      }
+      try store.replace(entry, text: edited)
+      Output.error("Saved journal entry \(short).")
+    }
+    return 0
+  }
+}

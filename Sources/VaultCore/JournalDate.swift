@@ -1,0 +1,36 @@
+/// The DATE forms of `vault journal list` and `show`: `YYYY-MM-DD`, `today`, `yesterday` and
+/// `Nd` (N calendar days ago), counted in the local time zone.
+public enum JournalDate {
+  /// The accepted forms, as quoted in error messages.
+  public static let forms = "YYYY-MM-DD, today, yesterday or Nd (N days ago)"
+
+  /// Longest `Nd` accepted: about 270 years.
+  static let maximumDaysAgo = 100_000
+
+  /// The local date `text` names, with `now` (seconds since the epoch) as the present.
+  ///
+  /// - Throws: `VaultError.invalidInput` naming the accepted forms.
+  public static func parse(_ text: String, now: Double) throws -> CivilDate {
+    guard let date = parseIfDate(text, now: now) else {
+      throw VaultError.invalidInput("invalid date '\(text)' (use \(forms))")
+    }
+    return date
+  }
+
+  /// The local date `text` names, or nil when it is not one of the forms.
+  public static func parseIfDate(_ text: String, now: Double) -> CivilDate? {
+    let today = JournalStamp.local(now).date
+    switch text {
+    case "today": return today
+    case "yesterday": return today.adding(days: -1)
+    default: break
+    }
+    if let date = CivilDate(parsing: text) { return date }
+    let bytes = Array(text.utf8)
+    guard bytes.count >= 2, bytes.count <= 7, bytes.last == UInt8(ascii: "d"),
+      let days = CivilDate.number(bytes.dropLast()), days <= maximumDaysAgo
+    else { return nil }
+    let date = today.adding(days: -days)
+    return date.year >= 1 ? date : nil
+  }
+}

@@ -1,0 +1,70 @@
+/// The plaintext sealed into one journal entry, which binds the entry to its vault, its row and
+/// its time.
+///
+/// Layout (all inside the `crypto_box_seal` box, so an attacker can neither read nor change it
+/// without the journal secret key):
+///
+///     "vault.journal.v1"   16 bytes, ASCII
+///     vault id             16 bytes
+///     entry id             16 bytes, equal to the row's `entry_id`
+///     stamp length         1 byte
+///     stamp                ASCII, `YYYY-MM-DDTHH:MM:SS±HH:MM` (local time and offset)
+///     text                 the rest, exactly as written
+///
+/// A sealed box copied into another vault or onto another row opens, but names another vault or
+/// entry id, and is refused.
+enum JournalRecord {
+  static let magic = Array("vault.journal.v1".utf8)
+  static let headerCount = magic.count + 16 + 16 + 1
+
+  /// The record for `text`, in guarded memory.
+  static func encode(vaultID: [UInt8], entryID: [UInt8], stamp: JournalStamp, text: SecureBytes)
+    -> SecureBytes
+  {
+    let stampBytes = Array(stamp.description.utf8)
+    let head = magic + vaultID + entryID + [UInt8(stampBytes.count)] + stampBytes
+    let out = SecureBytes(count: head.count + text.count)
+    head.withUnsafeBytes { bytes in
+      if let base = bytes.baseAddress { out.pointer.copyMemory(from: base, byteCount: bytes.count) }
+    }
+    if text.count > 0 {
+      (out.pointer + head.count).copyMemory(from: text.pointer, byteCount: text.count)
+    }
+    return out
+  }
+
+  /// The stamp and text of an opened record, after checking what it is bound to.
+  ///
+  /// - Throws: `VaultError.integrity` when the record is malformed or belongs to another vault or
+  ///   another entry.
+  static func decode(_ plain: SecureBytes, vaultID: [UInt8], entryID: [UInt8]) throws
+    -> (stamp: JournalStamp, text: SecureBytes)
+  {
+    let (stamp, textStart) = try plain.withBytes { bytes -> (JournalStamp, Int) in
+      guard bytes.count >= headerCount, Array(bytes[0..<magic.count]) == magic else {
+        throw VaultError.integrity("a journal entry is malformed")
+      }
+      var offset = magic.count
+      guard Array(bytes[offset..<offset + 16]) == vaultID else {
+        throw VaultError.integrity("a journal entry was copied from another vault")
+      }
+      offset += 16
+      guard Array(bytes[offset..<offset + 16]) == entryID else {
+        throw VaultError.integrity("a journal entry was copied from another entry")
+      }
+      offset += 16
+      let length = Int(bytes[offset])
+      offset += 1
+      guard bytes.count >= offset + length,
+        let stamp = JournalStamp(
+          parsing: String(decoding: bytes[offset..<offset + length], as: UTF8.self))
+      else { throw VaultError.integrity("a journal entry has a malformed time") }
+      return (stamp, offset + length)
+    }
+    let text = SecureBytes(count: plain.count - textStart)
+    if text.count > 0 {
+      text.pointer.copyMemory(from: plain.pointer + textStart, byteCount: text.count)
+    }
+    return (stamp, text)
+  }
+}

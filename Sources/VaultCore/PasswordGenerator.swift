@@ -1,0 +1,82 @@
+import CSodium
+
+/// Random passwords and passphrases for `vault generate`, drawn with `randombytes_uniform`
+/// (uniform without modulo bias) and built directly in guarded memory.
+public enum PasswordGenerator {
+  /// Lower-case letters.
+  public static let lowercase = Array("abcdefghijklmnopqrstuvwxyz".utf8)
+  /// Upper-case letters.
+  public static let uppercase = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+  /// Digits.
+  public static let digits = Array("0123456789".utf8)
+  /// Symbols: ASCII punctuation without quotes, backslash, backtick and space, which scripts and
+  /// shells mangle.
+  public static let symbols = Array("!#$%&()*+,-./:;<=>?@[]^_{|}~".utf8)
+  /// Allowed password lengths.
+  public static let lengths = 8...1024
+  /// Default password length.
+  public static let defaultLength = 24
+  /// Allowed passphrase word counts.
+  public static let wordCounts = 3...64
+  /// Separator between passphrase words.
+  public static let separator = UInt8(ascii: "-")
+
+  /// A password of `length` characters with at least one character of every class in use
+  /// (lower case, upper case, digits and, unless `symbols` is false, symbols).
+  ///
+  /// Candidates missing a class are drawn again, so every allowed password is equally likely.
+  ///
+  /// - Throws: `VaultError.invalidInput` for a length outside 8...1024.
+  public static func password(length: Int, symbols useSymbols: Bool) throws -> SecureBytes {
+    guard lengths.contains(length) else {
+      throw VaultError.invalidInput(
+        "the length must be between \(lengths.lowerBound) and \(lengths.upperBound)")
+    }
+    let classes = [lowercase, uppercase, digits] + (useSymbols ? [symbols] : [])
+    let alphabet = classes.flatMap { $0 }
+    while true {
+      let out = SecureBytes(count: length)
+      var seen = Set<Int>()
+      for index in 0..<length {
+        let byte = alphabet[uniform(alphabet.count)]
+        out.pointer.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
+        if let kind = classes.firstIndex(where: { $0.contains(byte) }) { seen.insert(kind) }
+      }
+      if seen.count == classes.count { return out }
+    }
+  }
+
+  /// A passphrase of `count` words from the built-in list, joined by `-`.
+  ///
+  /// - Throws: `VaultError.invalidInput` for a count outside 3...64.
+  public static func passphrase(words count: Int) throws -> SecureBytes {
+    guard wordCounts.contains(count) else {
+      throw VaultError.invalidInput(
+        "the word count must be between \(wordCounts.lowerBound) and \(wordCounts.upperBound)")
+    }
+    // Built in a buffer long enough for the longest words, then copied to its exact length, so
+    // the chosen words never sit in ordinary memory.
+    let longest = WordList.words.map(\.utf8.count).max() ?? 0
+    let scratch = SecureBytes(count: count * (longest + 1))
+    var offset = 0
+    for index in 0..<count {
+      if index > 0 {
+        scratch.pointer.storeBytes(of: separator, toByteOffset: offset, as: UInt8.self)
+        offset += 1
+      }
+      for byte in WordList.words[uniform(WordList.words.count)].utf8 {
+        scratch.pointer.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
+        offset += 1
+      }
+    }
+    let out = SecureBytes(count: offset)
+    out.pointer.copyMemory(from: scratch.pointer, byteCount: offset)
+    return out
+  }
+
+  /// A uniform random integer in `0..<bound` (`randombytes_uniform`).
+  static func uniform(_ bound: Int) -> Int {
+    _ = Sodium.ready
+    return Int(randombytes_uniform(UInt32(bound)))
+  }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import XCTest
+
+@testable import VaultCLI
+
+/// `vault get --clip` on a virtual X server (Xvfb) with xclip and xsel.
+///
+/// Covers the copy, the clearing after `--clip-time`, and no clearing once something else was
+/// copied. Skipped, with the reason, where Xvfb or the clipboard programs are missing (CI
+/// installs `xvfb xclip xsel`).
+final class ClipboardCLITests: XCTestCase {
+  var box: Sandbox!
+  var session: [String: String] = [:]
+  var server: Process?
+  let secret = "s3cret value\n"
+
+  override func setUp() {
+    box = Sandbox()
+    box.initPINOnly()
+    session = ["VAULT_SESSION": box.unlock()]
+    let added = box.vault(["add", "pw"], stdin: Array(secret.utf8), env: session)
+    XCTAssertEqual(added.status, 0, added.stderrText)
+  }
+
+  override func tearDown() {
+    server?.terminate()
+    server?.waitUntilExit()
+  }
+
+  /// Starts Xvfb on a free display (`-displayfd`) and sets DISPLAY, or skips saying why.
+  func startDisplay(tools: [String]) throws {
+    let path = "/usr/bin:/bin"
+    for program in ["Xvfb"] + tools where Clipboard.find(program, ["PATH": path]) == nil {
+      throw XCTSkip("\(program) is not installed; the clipboard cannot be tested here")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Clipboard.find("Xvfb", ["PATH": path]) ?? "")
+    process.arguments = ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "320x200x24"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    server = process
+    var number = Data()
+    while !number.contains(10) {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { throw XCTSkip("Xvfb did not start") }
+      number.append(chunk)
+    }
+    let display = String(decoding: number, as: UTF8.self).trimmingCharacters(
+      in: .whitespacesAndNewlines)
+    box.environment["DISPLAY"] = ":" + display
+  }
+
+  /// The clipboard's content, read with xclip.
+  func clipboard() -> String {
+    Subprocess.run(
+      "/usr/bin/xclip", ["-selection", "clipboard", "-out"], environment: box.environment
+    ).stdoutText
+  }
+
+  func copy(_ seconds: Int, env: [String: String] = [:]) -> (Subprocess.Result, TimeInterval) {
+    let start = Date()
+    let result = box.vault(
+      ["get", "--clip", "--clip-time", "\(seconds)", "pw"],
+      env: session.merging(env) { $1 })
+    return (result, Date().timeIntervalSince(start))
+  }
+
+  func testCopiedThenClearedAfterTheClipTime() throws {
+    try startDisplay(tools: ["xclip"])
+    let (result, elapsed) = copy(2)
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    XCTAssertEqual(result.stdout, [], "nothing is printed")
+    XCTAssertEqual(
+      result.errorLines,
+      ["Copied 'pw' to the clipboard (xclip); it is cleared in 2 s unless replaced."])
+    XCTAssertLessThan(elapsed, 1.5, "the command returns at once")
+    XCTAssertEqual(clipboard(), secret)
+    Thread.sleep(forTimeInterval: 3.5)
+    XCTAssertEqual(clipboard(), "")
+  }
+
+  func testAReplacedClipboardIsLeftAlone() throws {
+    try startDisplay(tools: ["xclip"])
+    XCTAssertEqual(copy(2).0.status, 0)
+    let replaced = box.shell(
+      "printf 'something else' | xclip -selection clipboard -in >/dev/null 2>&1")
+    XCTAssertEqual(replaced.status, 0)
+    Thread.sleep(forTimeInterval: 3.5)
+    XCTAssertEqual(clipboard(), "something else")
+  }
+
+  func testXselWhenItIsTheOnlyTool() throws {
+    try startDisplay(tools: ["xclip", "xsel"])
+    let bin = box.home + "/bin"
+    mkdir(bin, 0o700)
+    symlink(Clipboard.find("xsel", ["PATH": "/usr/bin:/bin"]) ?? "", bin + "/xsel")
+    let (result, _) = copy(2, env: ["PATH": bin])
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    XCTAssertEqual(
+      result.errorLines,
+      ["Copied 'pw' to the clipboard (xsel); it is cleared in 2 s unless replaced."])
+    XCTAssertEqual(clipboard(), secret)
+    Thread.sleep(forTimeInterval: 3.5)
+    XCTAssertEqual(clipboard(), "")
+  }
+
+  func testNoClipboardIsAClearErrorBeforeAnyPrompt() {
+    let headless = box.vault(["get", "--clip", "pw"], pin: [Sandbox.pin])
+    XCTAssertEqual(headless.status, 1)
+    XCTAssertEqual(
+      headless.errorLines,
+      ["vault: error: no clipboard: neither WAYLAND_DISPLAY nor DISPLAY is set"])
+    let missing = box.vault(
+      ["get", "--clip", "pw"], env: ["DISPLAY": ":99", "PATH": box.home + "/nothing"])
+    XCTAssertEqual(missing.status, 1)
+    XCTAssertEqual(
+      missing.errorLines,
+      [
+        "vault: error: no clipboard tool found: install wl-clipboard (Wayland), or xclip or"
+          + " xsel (X11)"
+      ])
+    let time = box.vault(["get", "--clip", "--clip-time", "0", "pw"], env: session)
+    XCTAssertEqual(time.status, 5)
+    XCTAssertEqual(
+      time.errorLines, ["vault: error: --clip-time takes whole seconds from 1 to 3600"])
+    XCTAssertEqual(
+      box.vault(["get", "--clip-time", "5", "pw"], env: session).errorLines,
+      ["vault: error: --clip-time needs --clip"])
+  }
+}

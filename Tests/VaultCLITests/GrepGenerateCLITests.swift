@@ -1,0 +1,161 @@
+import Foundation
+import XCTest
+
+@testable import VaultCLI
+@testable import VaultCore
+
+/// `vault grep` exit codes and output, and `vault generate` lengths and alphabets, through the
+/// built binary.
+final class GrepGenerateCLITests: XCTestCase {
+  var box: Sandbox!
+  var session: [String: String] = [:]
+
+  override func setUp() {
+    box = Sandbox()
+    box.initPINOnly()
+    session = ["VAULT_SESSION": box.unlock()]
+  }
+
+  func add(_ name: String, _ content: [UInt8]) {
+    XCTAssertEqual(box.vault(["add", name], stdin: content, env: session).status, 0)
+  }
+
+  func grep(_ arguments: [String]) -> Subprocess.Result {
+    box.vault(["grep"] + arguments, env: session)
+  }
+
+  func testGrepOutputAndExitCodes() {
+    add("mail/work", Array("user: ann\npassword: hunter2\n".utf8))
+    add("bin", [0, 104, 117, 110, 116, 101, 114])  // NUL, then "hunter"
+    add("latin", [0x68, 0x75, 0x6E, 0x74, 0xE9, 0xFF])  // invalid UTF-8
+    add("notes", Array("Nothing here\nHUNTER moon\n".utf8))
+    let journal = box.vault(
+      ["journal"], stdin: Array("Saw a hunter in the woods.\n".utf8),
+      env: ["VAULT_TEST_WALLCLOCK": "1800000000"])
+    XCTAssertEqual(journal.status, 0)
+    let id = String(box.vault(["journal", "list"], env: session).stdoutText.prefix(8))
+
+    let plain = grep(["hunter"])
+    XCTAssertEqual(plain.status, 0)
+    XCTAssertEqual(
+      plain.stdoutText,
+      "bin: binary match\nmail/work:2:password: hunter2\n\(id):1:Saw a hunter in the woods.\n")
+    XCTAssertEqual(plain.stderr, [])
+
+    XCTAssertEqual(
+      grep(["-i", "HUNTER"]).stdoutText,
+      "bin: binary match\nmail/work:2:password: hunter2\nnotes:2:HUNTER moon\n"
+        + "\(id):1:Saw a hunter in the woods.\n")
+    XCTAssertEqual(grep(["hunt(er)?2$"]).stdoutText, "mail/work:2:password: hunter2\n")
+    XCTAssertEqual(grep(["a.n"]).stdoutText, "mail/work:1:user: ann\n")
+    let fixed = grep(["-F", "a.n"])
+    XCTAssertEqual(fixed.status, 1)
+    XCTAssertEqual(fixed.stdout, [])
+    XCTAssertEqual(grep(["-F", "(er)"]).status, 1)
+    XCTAssertEqual(grep(["-iF", "hunter2"]).stdoutText, "mail/work:2:password: hunter2\n")
+    XCTAssertEqual(grep(["work"]).stdoutText, "mail/work:0:mail/work\n", "names are searched")
+    XCTAssertEqual(grep(["^hunt"]).stdoutText, "bin: binary match\nlatin: binary match\n")
+
+    let none = grep(["zebra"])
+    XCTAssertEqual(none.status, 1)
+    XCTAssertEqual(none.stdout, [])
+    XCTAssertEqual(none.stderr, [])
+
+    let bad = grep(["("])
+    XCTAssertEqual(bad.status, 5)
+    XCTAssertEqual(bad.errorLines, [#"vault: error: invalid pattern '(': Unmatched ( or \("#])
+    XCTAssertEqual(box.vault(["grep", "hunter"]).status, 10, "no session, no terminal")
+  }
+
+  func testGrepSkipsTheContentOfGuardedEntriesInASession() {
+    let bio = Sandbox()
+    bio.initBiometric()
+    bio.biosim(["next", "match"])
+    XCTAssertEqual(
+      bio.vaultPIN(["add", "--guard", "vault/key"], stdin: Array("hunter\n".utf8)).status, 0)
+    let token = bio.unlock()
+    let result = bio.vault(["grep", "hunter"], env: ["VAULT_SESSION": token])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(
+      result.errorLines,
+      [
+        "vault: note: the content of 1 guarded entry was not searched; guarded entries need"
+          + " 'vault get' or a search without a session"
+      ])
+    XCTAssertEqual(
+      bio.vault(["grep", "key"], env: ["VAULT_SESSION": token]).stdoutText,
+      "vault/key:0:vault/key\n")
+  }
+
+  func testGeneratedPasswordsHaveTheAskedLengthAndAlphabet() {
+    let letters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    let symbols = Set("!#$%&()*+,-./:;<=>?@[]^_{|}~")
+    for (arguments, length, alphabet) in [
+      ([String](), 24, letters.union(symbols)), (["--length", "8"], 8, letters.union(symbols)),
+      (["--length", "100", "--no-symbols"], 100, letters),
+      (["--length=1024"], 1024, letters.union(symbols)),
+    ] {
+      for round in 0..<5 {
+        let name = "pw/\(length)-\(arguments.count)-\(round)"
+        let made = box.vault(["generate", "--print", name] + arguments, env: session)
+        XCTAssertEqual(made.status, 0, made.stderrText)
+        XCTAssertEqual(made.stderr, [])
+        let password = String(made.stdoutText.dropLast())
+        XCTAssertEqual(made.stdoutText.last, "\n")
+        XCTAssertEqual(password.count, length, name)
+        XCTAssertTrue(Set(password).isSubset(of: alphabet), password)
+        XCTAssertTrue(password.contains { $0.isLowercase } && password.contains { $0.isUppercase })
+        XCTAssertTrue(password.contains { $0.isNumber })
+        XCTAssertEqual(!Set(password).isDisjoint(with: symbols), alphabet.count > letters.count)
+        XCTAssertEqual(box.vault(["get", name], env: session).stdoutText, password)
+      }
+    }
+
+    let quiet = box.vault(["generate", "quiet"], env: session)
+    XCTAssertEqual(quiet.stdout, [])
+    XCTAssertEqual(
+      quiet.errorLines,
+      ["Stored a new 24-character password as 'quiet'; show it with 'vault get quiet'."])
+    XCTAssertEqual(box.vault(["get", "quiet"], env: session).stdout.count, 24)
+
+    let phrase = box.vault(["generate", "--words", "5", "--print", "phrase"], env: session)
+    XCTAssertEqual(phrase.status, 0, phrase.stderrText)
+    let words = phrase.stdoutText.dropLast().split(separator: "-", omittingEmptySubsequences: false)
+    XCTAssertEqual(words.count, 5)
+    XCTAssertTrue(words.allSatisfy { WordList.words.contains(String($0)) }, phrase.stdoutText)
+  }
+
+  func testGenerateRefusalsAndForce() {
+    XCTAssertEqual(box.vault(["generate", "x"], env: session).status, 0)
+    let old = box.vault(["get", "x"], env: session).stdout
+    let exists = box.vault(["generate", "x"], env: session)
+    XCTAssertEqual(exists.status, 4)
+    XCTAssertEqual(
+      exists.errorLines,
+      ["vault: error: an entry named 'x' exists", "vault: hint: use --force to replace it"])
+    XCTAssertEqual(box.vault(["generate", "-f", "x"], env: session).status, 0)
+    XCTAssertNotEqual(box.vault(["get", "x"], env: session).stdout, old)
+    for (arguments, message) in [
+      (["--length", "7"], "the length must be between 8 and 1024"),
+      (["--length", "ten"], "--length needs a whole number, not 'ten'"),
+      (["--words", "2"], "the word count must be between 3 and 64"),
+      (
+        ["--words", "4", "--length", "20"],
+        "--words makes a passphrase; it cannot be combined with --length or --no-symbols"
+      ),
+    ] {
+      let result = box.vault(["generate", "y"] + arguments)
+      XCTAssertEqual(result.status, 5, message)
+      XCTAssertEqual(result.errorLines, ["vault: error: \(message)"])
+    }
+  }
+
+  func testTheWordListIsLargeSortedAndPlain() {
+    let words = WordList.words
+    XCTAssertGreaterThanOrEqual(words.count, 2048)
+    XCTAssertEqual(words, words.sorted())
+    XCTAssertEqual(Set(words).count, words.count)
+    XCTAssertTrue(words.allSatisfy { (3...6).contains($0.count) && $0.allSatisfy(\.isLowercase) })
+    XCTAssertTrue(words.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
+  }
+}

@@ -1,0 +1,183 @@
+import XCTest
+
+@testable import VaultCore
+
+/// Journal stamps and dates in a time zone with DST, and the journal store: writing without a
+/// key, reading with it, and rows bound to their vault and their entry id.
+final class JournalStoreTests: XCTestCase {
+  var home: TemporaryHome!
+  var savedTZ: String?
+
+  override func setUp() {
+    home = TemporaryHome()
+    savedTZ = getenv("TZ").map { String(cString: $0) }
+    setenv("TZ", "Europe/Berlin", 1)
+  }
+
+  override func tearDown() {
+    if let savedTZ { setenv("TZ", savedTZ, 1) } else { unsetenv("TZ") }
+    tzset()
+  }
+
+  func makeVault(_ home: TemporaryHome) throws -> Vault.Created {
+    try Vault.create(
+      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Header.policyPINOnly,
+      environment: home.environment())
+  }
+
+  func date(_ text: String) throws -> CivilDate { try XCTUnwrap(CivilDate(parsing: text)) }
+
+  func testStampsAcrossBothDSTChangesInBerlin() {
+    let cases: [(Double, String)] = [
+      (1_774_738_799, "2026-03-28T23:59:59+01:00"), (1_774_745_999, "2026-03-29T01:59:59+01:00"),
+      (1_774_746_000, "2026-03-29T03:00:00+02:00"), (1_792_888_200, "2026-10-25T02:30:00+02:00"),
+      (1_792_891_800, "2026-10-25T02:30:00+01:00"), (1_792_969_200, "2026-10-26T00:00:00+01:00"),
+    ]
+    for (seconds, text) in cases {
+      let stamp = JournalStamp.local(seconds)
+      XCTAssertEqual(stamp.description, text)
+      XCTAssertEqual(JournalStamp(parsing: text), stamp)
+      XCTAssertEqual(stamp.instant, Int64(seconds))
+    }
+    let first = JournalStamp.local(1_792_888_200)
+    let second = JournalStamp.local(1_792_891_800)
+    XCTAssertTrue(first < second, "the repeated 02:30 sorts by the instant it names")
+    XCTAssertNil(JournalStamp(parsing: "2026-10-25T02:30:00Z"))
+    XCTAssertNil(JournalStamp(parsing: "2026-10-25 02:30:00+01:00"))
+    XCTAssertNil(JournalStamp(parsing: "2026-10-25T24:00:00+01:00"))
+  }
+
+  func testDateFormsCountCalendarDaysNotHours() throws {
+    // 2026-03-30 00:30 CEST: 24 hours earlier is still 2026-03-28 (the night had 23 hours).
+    let afterSpring = 1_774_823_400.0
+    XCTAssertEqual(try JournalDate.parse("today", now: afterSpring), try date("2026-03-30"))
+    XCTAssertEqual(try JournalDate.parse("yesterday", now: afterSpring), try date("2026-03-29"))
+    XCTAssertEqual(try JournalDate.parse("1d", now: afterSpring), try date("2026-03-29"))
+    XCTAssertEqual(try JournalDate.parse("0d", now: afterSpring), try date("2026-03-30"))
+    XCTAssertEqual(try JournalDate.parse("365d", now: afterSpring), try date("2025-03-30"))
+    // 2026-10-25 23:30 CET: 24 hours earlier is still 2026-10-25 (the night had 25 hours).
+    let afterAutumn = 1_792_967_400.0
+    XCTAssertEqual(try JournalDate.parse("yesterday", now: afterAutumn), try date("2026-10-24"))
+    XCTAssertEqual(try JournalDate.parse("2028-02-29", now: afterAutumn), try date("2028-02-29"))
+    for bad in ["2026-02-29", "2026-13-01", "26-10-25", "tomorrow", "d", "-1d", "1w", "", "1e3d"] {
+      XCTAssertThrowsError(try JournalDate.parse(bad, now: afterAutumn), bad) {
+        XCTAssertEqual(
+          $0 as? VaultError,
+          .invalidInput(
+            "invalid date '\(bad)' (use YYYY-MM-DD, today, yesterday or Nd (N days ago))"))
+      }
+    }
+  }
+
+  func testAppendNeedsNoKeyAndReadingNeedsTheMasterKey() throws {
+    let created = try makeVault(home)
+    let locked = try Vault.open(path: home.vaultPath, environment: home.environment())
+    let stamp = JournalStamp.local(1_774_746_000)
+    let id = try JournalStore.append(secure("Dear diary\n"), to: locked, stamp: stamp)
+    XCTAssertEqual(id.count, 16)
+    let entries = try JournalStore(vault: locked, masterKey: created.masterKey).entries()
+    XCTAssertEqual(entries.map(\.id), [id])
+    XCTAssertEqual(entries.map(\.stamp), [stamp])
+    XCTAssertTrue(entries[0].text == secure("Dear diary\n"))
+    XCTAssertEqual(try EntryStore(vault: locked, masterKey: created.masterKey).list(), [])
+    let wrong = key([UInt8](repeating: 7, count: 32))
+    XCTAssertThrowsError(try JournalStore(vault: locked, masterKey: wrong)) {
+      XCTAssertEqual($0 as? VaultError, .integrity("the journal key failed authentication"))
+    }
+    XCTAssertThrowsError(try JournalStore.append(secure(""), to: locked, stamp: stamp)) {
+      XCTAssertEqual($0 as? VaultError, .invalidInput("the journal entry is empty"))
+    }
+  }
+
+  func testEntriesAreBoundToTheirVaultAndTheirRow() throws {
+    let created = try makeVault(home)
+    let vault = created.vault
+    let id = try JournalStore.append(
+      secure("mine"), to: vault, stamp: JournalStamp.local(1_800_000_000))
+    let box = try XCTUnwrap(
+      vault.db.query("SELECT meta FROM entries WHERE entry_id = ?", [.blob(id)]).first?[0].blob)
+
+    // The same box on another row: it opens, but names another entry id.
+    let moved = [UInt8](repeating: 0xAB, count: 16)
+    try vault.db.query(
+      "INSERT INTO entries (entry_id, lookup, kind, meta) VALUES (?, NULL, 1, ?)",
+      [.blob(moved), .blob(box)])
+    let store = try JournalStore(vault: vault, masterKey: created.masterKey)
+    XCTAssertThrowsError(try store.entries()) {
+      XCTAssertEqual($0 as? VaultError, .integrity("a journal entry was copied from another entry"))
+    }
+    try vault.db.query("DELETE FROM entries WHERE entry_id = ?", [.blob(moved)])
+
+    // A box sealed to this vault's key that claims another vault id.
+    let otherID = [UInt8](repeating: 1, count: 16)
+    let forged = JournalRecord.encode(
+      vaultID: otherID, entryID: moved, stamp: JournalStamp.local(1_800_000_000),
+      text: secure("forged"))
+    let publicKey = try [UInt8](base64: vault.header.journalPublicKey, field: "key")
+    try vault.db.query(
+      "INSERT INTO entries (entry_id, lookup, kind, meta) VALUES (?, NULL, 1, ?)",
+      [.blob(moved), .blob(forged.withBytes { SealedBox.seal($0, to: publicKey) })])
+    XCTAssertThrowsError(try store.entries()) {
+      XCTAssertEqual($0 as? VaultError, .integrity("a journal entry was copied from another vault"))
+    }
+
+    // The row copied into another vault: it does not open under that vault's key.
+    let other = TemporaryHome()
+    let second = try makeVault(other)
+    try second.vault.db.query(
+      "INSERT INTO entries (entry_id, lookup, kind, meta) VALUES (?, NULL, 1, ?)",
+      [.blob(id), .blob(box)])
+    XCTAssertThrowsError(
+      try JournalStore(vault: second.vault, masterKey: second.masterKey).entries()
+    ) {
+      XCTAssertEqual($0 as? VaultError, .integrity("journal entry failed authentication"))
+    }
+  }
+
+  func testIDPrefixesAndShortIDs() throws {
+    let created = try makeVault(home)
+    let vault = created.vault
+    let stamp = JournalStamp.local(1_800_000_000)
+    let store = try JournalStore(vault: vault, masterKey: created.masterKey)
+    for (last, text) in [(0x01, "one"), (0x02, "two")] {
+      let id = [UInt8](repeating: 0xAB, count: 15) + [UInt8(last)]
+      let record = JournalRecord.encode(
+        vaultID: vault.vaultID, entryID: id, stamp: stamp, text: secure(text))
+      let publicKey = try [UInt8](base64: vault.header.journalPublicKey, field: "key")
+      try vault.db.query(
+        "INSERT INTO entries (entry_id, lookup, kind, meta) VALUES (?, NULL, 1, ?)",
+        [.blob(id), .blob(record.withBytes { SealedBox.seal($0, to: publicKey) })])
+    }
+    let unique = try JournalStore.append(secure("three"), to: vault, stamp: stamp)
+    let entries = try store.entries()
+    XCTAssertEqual(entries.count, 3)
+    let shown = Dictionary(
+      uniqueKeysWithValues: zip(entries.map(\.hexID), JournalStore.shortIDs(entries)))
+    XCTAssertEqual(shown[String(repeating: "ab", count: 15) + "01"]?.count, 32)
+    XCTAssertEqual(shown[unique.hex], String(unique.hex.prefix(8)))
+    XCTAssertTrue(
+      try store.entry(idPrefix: String(repeating: "AB", count: 15) + "02").text
+        == secure("two"))
+    XCTAssertThrowsError(try store.entry(idPrefix: "abab")) {
+      XCTAssertEqual(
+        $0 as? VaultError,
+        .invalidInput("the ID 'abab' matches 2 journal entries; give more digits"))
+    }
+    let missing = unique.hex.hasPrefix("ff") ? "ee" : "ff"
+    XCTAssertThrowsError(try store.entry(idPrefix: missing)) {
+      XCTAssertEqual($0 as? VaultError, .journalEntryNotFound("with ID '\(missing)'"))
+    }
+    XCTAssertThrowsError(try store.entry(idPrefix: "xyz")) {
+      XCTAssertEqual(
+        $0 as? VaultError,
+        .invalidInput(
+          "'xyz' is neither a journal entry ID nor a date"
+            + " (YYYY-MM-DD, today, yesterday or Nd (N days ago))"))
+    }
+    let replaced = try store.entry(idPrefix: unique.hex)
+    try store.replace(replaced, text: secure("three, edited"))
+    let after = try store.entry(idPrefix: unique.hex)
+    XCTAssertTrue(after.text == secure("three, edited"))
+    XCTAssertEqual(after.stamp, stamp, "an edit keeps the time")
+  }
+}

@@ -1,0 +1,337 @@
+# Bash completion for vault(1).
+# Generated from the command table by 'swift run vault __generate .'; do not edit.
+# Install it as ~/.local/share/bash-completion/completions/vault,
+# or load it with: source <(vault completions bash)
+
+# Sets the facts of the command at path $1 in the caller's variables: each subcommand word
+# with the name it stands for (commands), the subcommands and options offered (offered,
+# options), the options that take a value (valued), how many arguments the command takes and
+# whether the last one repeats (arguments, variadic).
+_vault_command() {
+  case $1 in
+  '')
+    commands=' init=init add=add get=get list=list ls=list rm=rm remove=rm mv=mv move=mv rename=mv passwd=passwd recover=recover status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate tour=tour completions=completions help=help '
+    offered='init add get list rm mv passwd recover status unlock lock biometry edit journal grep generate tour completions help'
+    options='--vault --pin-fd -h --help --version'
+    valued=' --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'init')
+    commands=''
+    offered=''
+    options='--kdf --no-biometry --vault --pin-fd -h --help'
+    valued=' --kdf --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'add')
+    commands=''
+    offered=''
+    options='-f --force -m --multiline --guard --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
+  'get')
+    commands=''
+    offered=''
+    options='-c --clip --clip-time --vault --pin-fd -h --help'
+    valued=' --clip-time --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
+  'list')
+    commands=''
+    offered=''
+    options='--json --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
+  'rm')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
+  'mv')
+    commands=''
+    offered=''
+    options='-f --force --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=2 variadic=0
+    ;;
+  'passwd')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'recover')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'status')
+    commands=''
+    offered=''
+    options='--json --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'unlock')
+    commands=''
+    offered=''
+    options='--timeout --shell --raw --vault --pin-fd -h --help'
+    valued=' --timeout --shell --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'lock')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'biometry')
+    commands=' activate=activate deactivate=deactivate status=status '
+    offered='activate deactivate status'
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'biometry activate')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'biometry deactivate')
+    commands=''
+    offered=''
+    options='--recovery --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'biometry status')
+    commands=''
+    offered=''
+    options='--json --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'edit')
+    commands=''
+    offered=''
+    options='--allow-disk-temp --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
+  'journal')
+    commands=' list=list show=show edit=edit '
+    offered='list show edit'
+    options='--allow-disk-temp --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'journal list')
+    commands=''
+    offered=''
+    options='--since --until -n --count --json --vault --pin-fd -h --help'
+    valued=' --since --until -n --count --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'journal show')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
+  'journal edit')
+    commands=''
+    offered=''
+    options='--allow-disk-temp --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
+  'grep')
+    commands=''
+    offered=''
+    options='-i --ignore-case -F --fixed-strings --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
+  'generate')
+    commands=''
+    offered=''
+    options='--length --no-symbols --words -f --force --print --vault --pin-fd -h --help'
+    valued=' --length --words --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
+  'tour')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'completions')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
+  'help')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=1
+    ;;
+  esac
+}
+
+# Completes the value of option $2, or argument number $2 (from 0), of the command at path $1,
+# for the word $3.
+_vault_value() {
+  case "$1|$2" in
+  'init|--kdf')
+    mapfile -t COMPREPLY < <(compgen -W 'interactive moderate sensitive' -- "$3")
+    ;;
+  'add|0' | 'get|0' | 'list|0' | 'rm|0' | 'mv|0' | 'mv|1' | 'edit|0' | 'generate|0')
+    _vault_entry_names "$3"
+    ;;
+  'unlock|--shell' | 'completions|0')
+    mapfile -t COMPREPLY < <(compgen -W 'bash zsh fish' -- "$3")
+    ;;
+  *'|--vault')
+    _vault_files "$3"
+    ;;
+  esac
+}
+
+# Splits the word $1 as readline sees it: `quote` is the quote left open at its end ('' when
+# none), `before` the unquoted text before that quote, `unquoted` the whole word unquoted.
+_vault_unquote() {
+  local word=$1 char i
+  unquoted='' quote='' before=''
+  for ((i = 0; i < ${#word}; i++)); do
+    char=${word:i:1}
+    if [[ $quote == "'" ]]; then
+      if [[ $char == "'" ]]; then quote=''; else unquoted+=$char; fi
+    elif [[ $char == '\' ]]; then
+      i=$((i + 1))
+      case ${word:i:1} in
+      '$' | '`' | '"' | '\') ;;
+      *) if [[ $quote == '"' ]]; then unquoted+='\'; fi ;;
+      esac
+      unquoted+=${word:i:1}
+    elif [[ $char == '"' ]]; then
+      if [[ $quote == '"' ]]; then quote=''; else quote='"' before=$unquoted; fi
+    elif [[ $char == "'" && -z $quote ]]; then
+      quote="'" before=$unquoted
+    else
+      unquoted+=$char
+    fi
+  done
+}
+
+# Quotes the name $1 for the place readline puts it: after the open quote `quote` (which
+# readline then closes), or as a bare word. Sets `quoted`.
+_vault_quote() {
+  local text=$1 char i
+  quoted=''
+  if [[ -z $quote ]]; then
+    printf -v quoted %q "$text"
+    return
+  fi
+  for ((i = 0; i < ${#text}; i++)); do
+    char=${text:i:1}
+    if [[ $quote == "'" && $char == "'" ]]; then
+      quoted+="'\\''"
+    elif [[ $quote == '"' && ( $char == '\' || $char == '$' || $char == '`' || $char == '"' ) ]]
+    then
+      quoted+="\\$char"
+    else
+      quoted+=$char
+    fi
+  done
+}
+
+# Offers the entry names that start with the word $1, each quoted so that the word becomes
+# exactly that name. They come from `vault __complete`, which reads a valid VAULT_SESSION
+# only: it never prompts, and prints nothing while the vault is locked.
+_vault_entry_names() {
+  local unquoted quote before quoted entry lead='' program=${COMP_WORDS[0]}
+  _vault_unquote "$1"
+  if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
+  # In a bare word, readline replaces only the text after the last '=' or ':'.
+  if [[ -z $quote && $1 == *[=:]* ]]; then lead=${1%"${1##*[=:]}"}; fi
+  while IFS= read -r entry; do
+    if [[ -n $quote ]]; then
+      _vault_quote "${entry#"$before"}"
+    else
+      _vault_quote "$entry"
+      if [[ -n $lead && $quoted == "$lead"* ]]; then quoted=${quoted#"$lead"}; fi
+    fi
+    COMPREPLY+=("$quoted")
+  done < <("$program" __complete -- "$unquoted" 2>/dev/null)
+}
+
+# Offers file names that start with the word $1.
+_vault_files() {
+  local cur=$1
+  if declare -F _filedir >/dev/null; then
+    _filedir
+  else
+    compopt -o filenames 2>/dev/null
+    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+  fi
+}
+
+# The completion function: walks the words before the cursor through the command table.
+_vault() {
+  local cur words cword
+  if declare -F _get_comp_words_by_ref >/dev/null; then
+    _get_comp_words_by_ref -n =: cur words cword
+  else
+    cur=${COMP_WORDS[COMP_CWORD]} words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
+  fi
+  COMPREPLY=()
+  local commands offered options valued arguments variadic
+  local path='' count=0 ended='' value='' word next i
+  _vault_command ''
+  for ((i = 1; i < cword; i++)); do
+    word=${words[i]}
+    if [[ -n $value ]]; then
+      value=''
+    elif [[ -z $ended && $word == -- ]]; then
+      ended=1
+    elif [[ -z $ended && $word == -?* ]]; then
+      if [[ $valued == *" $word "* ]]; then value=$word; fi
+    elif [[ -z $ended && $count == 0 && $commands == *" $word="* ]]; then
+      next=${commands#*" $word="}
+      path=${path:+$path }${next%% *}
+      _vault_command "$path"
+    else
+      count=$((count + 1))
+    fi
+  done
+  if [[ -n $value ]]; then
+    _vault_value "$path" "$value" "$cur"
+  elif [[ -z $ended && $cur == --*=* ]]; then
+    _vault_value "$path" "${cur%%=*}" "${cur#*=}"
+  elif [[ -z $ended && $cur == -* ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
+  elif [[ -z $ended && $count == 0 && -n $offered ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "$offered" -- "$cur")
+  elif ((count < arguments || variadic)); then
+    if ((count >= arguments)); then count=$((arguments - 1)); fi
+    _vault_value "$path" "$count" "$cur"
+  fi
+}
+
+complete -F _vault vault

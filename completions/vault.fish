@@ -1,0 +1,303 @@
+# Fish completion for vault(1).
+# Generated from the command table by 'swift run vault __generate .'; do not edit.
+# Install it as ~/.config/fish/completions/vault.fish,
+# or load it with: vault completions fish | source
+
+# Prints the name that the word $argv[2] stands for as a subcommand of the command at path
+# $argv[1] (words joined by '/'); fails when it is none.
+function __vault_subcommand
+    switch "$argv[1]:$argv[2]"
+        case ':init'
+            echo init
+        case ':add'
+            echo add
+        case ':get'
+            echo get
+        case ':list' ':ls'
+            echo list
+        case ':rm' ':remove'
+            echo rm
+        case ':mv' ':move' ':rename'
+            echo mv
+        case ':passwd'
+            echo passwd
+        case ':recover'
+            echo recover
+        case ':status'
+            echo status
+        case ':unlock'
+            echo unlock
+        case ':lock'
+            echo lock
+        case ':biometry' ':bio'
+            echo biometry
+        case ':edit'
+            echo edit
+        case ':journal'
+            echo journal
+        case ':grep'
+            echo grep
+        case ':generate'
+            echo generate
+        case ':tour'
+            echo tour
+        case ':completions'
+            echo completions
+        case ':help'
+            echo help
+        case 'biometry:activate'
+            echo activate
+        case 'biometry:deactivate'
+            echo deactivate
+        case 'biometry:status'
+            echo status
+        case 'journal:list'
+            echo list
+        case 'journal:show'
+            echo show
+        case 'journal:edit'
+            echo edit
+        case '*'
+            return 1
+    end
+end
+
+# Prints the options of the command at path $argv[1] that take a value, as typed.
+function __vault_valued
+    switch $argv[1]
+        case ''
+            printf '%s\n' --vault --pin-fd
+        case 'init'
+            printf '%s\n' --kdf --vault --pin-fd
+        case 'add'
+            printf '%s\n' --vault --pin-fd
+        case 'get'
+            printf '%s\n' --clip-time --vault --pin-fd
+        case 'list'
+            printf '%s\n' --vault --pin-fd
+        case 'rm'
+            printf '%s\n' --vault --pin-fd
+        case 'mv'
+            printf '%s\n' --vault --pin-fd
+        case 'passwd'
+            printf '%s\n' --vault --pin-fd
+        case 'recover'
+            printf '%s\n' --vault --pin-fd
+        case 'status'
+            printf '%s\n' --vault --pin-fd
+        case 'unlock'
+            printf '%s\n' --timeout --shell --vault --pin-fd
+        case 'lock'
+            printf '%s\n' --vault --pin-fd
+        case 'biometry'
+            printf '%s\n' --vault --pin-fd
+        case 'biometry/activate'
+            printf '%s\n' --vault --pin-fd
+        case 'biometry/deactivate'
+            printf '%s\n' --vault --pin-fd
+        case 'biometry/status'
+            printf '%s\n' --vault --pin-fd
+        case 'edit'
+            printf '%s\n' --vault --pin-fd
+        case 'journal'
+            printf '%s\n' --vault --pin-fd
+        case 'journal/list'
+            printf '%s\n' --since --until -n --count --vault --pin-fd
+        case 'journal/show'
+            printf '%s\n' --vault --pin-fd
+        case 'journal/edit'
+            printf '%s\n' --vault --pin-fd
+        case 'grep'
+            printf '%s\n' --vault --pin-fd
+        case 'generate'
+            printf '%s\n' --length --words --vault --pin-fd
+        case 'tour'
+            printf '%s\n' --vault --pin-fd
+        case 'completions'
+            printf '%s\n' --vault --pin-fd
+        case 'help'
+            printf '%s\n' --vault --pin-fd
+    end
+end
+
+# Prints the command path before the cursor and how many arguments it was given, as PATH#N,
+# or PATH#- when the word at the cursor is an option or its value. `--` ends the options.
+function __vault_state
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l path ''
+    set -l count 0
+    set -l ended 0
+    set -l value 0
+    set -l next
+    for token in $tokens
+        if test $value = 1
+            set value 0
+        else if test $ended = 0; and test "$token" = --
+            set ended 1
+        else if test $ended = 0; and string match -q -- '-?*' $token
+            if contains -- $token (__vault_valued "$path")
+                set value 1
+            end
+        else if test $ended = 0; and test $count = 0
+            and set next (__vault_subcommand "$path" $token)
+            set path (string join / -- $path $next | string trim -l -c /)
+        else
+            set count (math $count + 1)
+        end
+    end
+    if test $value = 1
+        set count -
+    else if test $ended = 0; and string match -q -- '-*' (commandline -ct)
+        set count -
+    end
+    echo "$path#$count"
+end
+
+# True when the command at the cursor is at path $argv[1].
+function __vault_in
+    set -l state (string split '#' -- (__vault_state))
+    test "$state[1]" = "$argv[1]"
+end
+
+# True when the word at the cursor is argument number $argv[2] (from 0) of the command at
+# path $argv[1], or a later one when $argv[3] is given (an argument that repeats).
+function __vault_at
+    set -l state (string split '#' -- (__vault_state))
+    test "$state[1]" = "$argv[1]"; and test "$state[2]" != -; or return 1
+    if set -q argv[3]
+        test "$state[2]" -ge $argv[2]
+    else
+        test "$state[2]" = $argv[2]
+    end
+end
+
+# Prints the entry names from `vault __complete`, which reads a valid VAULT_SESSION only: it
+# never prompts, and prints nothing while the vault is locked. fish escapes each name.
+function __vault_entry_names
+    set -l program (commandline -opc)[1]
+    $program __complete 2>/dev/null
+end
+
+complete -c vault -f
+
+# Global options, accepted by every command.
+complete -c vault -l vault -r -F -d 'Vault file (default $VAULT_PATH, else ~/.local/share/vault/vault.db).'
+complete -c vault -l pin-fd -x -d 'Read the PIN (one line per prompt) from this file descriptor.'
+complete -c vault -s h -l help -d 'Show help for the command.'
+
+# vault: Encrypted secrets and journal entries behind a PIN and biometrics.
+complete -c vault -n '__vault_at "" 0' -a init -d 'Create a new vault and print its one-time recovery code.'
+complete -c vault -n '__vault_at "" 0' -a add -d 'Store a secret read from standard input or the terminal.'
+complete -c vault -n '__vault_at "" 0' -a get -d 'Write an entry\'s content to standard output, byte for byte.'
+complete -c vault -n '__vault_at "" 0' -a list -d 'List entry names, sorted, one per line.'
+complete -c vault -n '__vault_at "" 0' -a rm -d 'Delete an entry.'
+complete -c vault -n '__vault_at "" 0' -a mv -d 'Rename an entry.'
+complete -c vault -n '__vault_at "" 0' -a passwd -d 'Change the PIN (the master key is re-wrapped, entries are untouched).'
+complete -c vault -n '__vault_at "" 0' -a recover -d 'Set a new PIN with the recovery code (also on another machine).'
+complete -c vault -n '__vault_at "" 0' -a status -d 'Show the vault\'s policy, biometry, PIN delay and session without unlocking.'
+complete -c vault -n '__vault_at "" 0' -a unlock -d 'Start a session and print the shell code that exports VAULT_SESSION.'
+complete -c vault -n '__vault_at "" 0' -a lock -d 'Revoke every session of the vault at once.'
+complete -c vault -n '__vault_at "" 0' -a biometry -d 'Activate, deactivate or inspect biometric unlock.'
+complete -c vault -n '__vault_at "" 0' -a edit -d 'Edit an entry in your editor, leaving no plaintext on disk.'
+complete -c vault -n '__vault_at "" 0' -a journal -d 'Write a journal entry without unlocking; list, show or edit entries.'
+complete -c vault -n '__vault_at "" 0' -a grep -d 'Search entry names, contents and journal entries for a pattern.'
+complete -c vault -n '__vault_at "" 0' -a generate -d 'Store a random password or passphrase under NAME.'
+complete -c vault -n '__vault_at "" 0' -a tour -d 'Run every command on a throwaway vault and show what it does.'
+complete -c vault -n '__vault_at "" 0' -a completions -d 'Print the tab-completion script for bash, zsh or fish.'
+complete -c vault -n '__vault_at "" 0' -a help -d 'Show help for a command.'
+complete -c vault -n '__vault_in ""' -l version -d 'Show the version.'
+
+# vault init: Create a new vault and print its one-time recovery code.
+complete -c vault -n '__vault_in "init"' -l kdf -x -a 'interactive moderate sensitive' -d 'Argon2id cost: interactive, moderate (default) or sensitive.'
+complete -c vault -n '__vault_in "init"' -l no-biometry -d 'Create a PIN-only vault (no biometric check).'
+
+# vault add: Store a secret read from standard input or the terminal.
+complete -c vault -n '__vault_in "add"' -s f -l force -d 'Replace an existing entry.'
+complete -c vault -n '__vault_in "add"' -s m -l multiline -d 'On a terminal, read until end of file.'
+complete -c vault -n '__vault_in "add"' -l guard -d 'Require a fresh biometric match for every read of this entry.'
+complete -c vault -n '__vault_at "add" 0' -a '(__vault_entry_names)'
+
+# vault get: Write an entry's content to standard output, byte for byte.
+complete -c vault -n '__vault_in "get"' -s c -l clip -d 'Copy to the clipboard instead of printing (wl-copy, xclip, xsel).'
+complete -c vault -n '__vault_in "get"' -l clip-time -x -d 'Clear the clipboard after this many seconds if it still holds the secret (default 45).'
+complete -c vault -n '__vault_at "get" 0' -a '(__vault_entry_names)'
+
+# vault list: List entry names, sorted, one per line.
+complete -c vault -n '__vault_in "list"' -l json -d 'Print JSON instead of text.'
+complete -c vault -n '__vault_at "list" 0' -a '(__vault_entry_names)'
+
+# vault rm: Delete an entry.
+complete -c vault -n '__vault_at "rm" 0' -a '(__vault_entry_names)'
+
+# vault mv: Rename an entry.
+complete -c vault -n '__vault_in "mv"' -s f -l force -d 'Replace an existing entry named NEW.'
+complete -c vault -n '__vault_at "mv" 0' -a '(__vault_entry_names)'
+complete -c vault -n '__vault_at "mv" 1' -a '(__vault_entry_names)'
+
+# vault passwd: Change the PIN (the master key is re-wrapped, entries are untouched).
+
+# vault recover: Set a new PIN with the recovery code (also on another machine).
+
+# vault status: Show the vault's policy, biometry, PIN delay and session without unlocking.
+complete -c vault -n '__vault_in "status"' -l json -d 'Print JSON instead of text.'
+
+# vault unlock: Start a session and print the shell code that exports VAULT_SESSION.
+complete -c vault -n '__vault_in "unlock"' -l timeout -x -d 'Idle timeout such as 90s, 15m (default) or 1h.'
+complete -c vault -n '__vault_in "unlock"' -l shell -x -a 'bash zsh fish' -d 'Shell syntax to print: bash (default), zsh or fish.'
+complete -c vault -n '__vault_in "unlock"' -l raw -d 'Print the token alone.'
+
+# vault lock: Revoke every session of the vault at once.
+
+# vault biometry: Activate, deactivate or inspect biometric unlock.
+complete -c vault -n '__vault_at "biometry" 0' -a activate -d 'Seal the current enrollment\'s domain state (PIN, then a match).'
+complete -c vault -n '__vault_at "biometry" 0' -a deactivate -d 'Turn biometric unlock off (PIN and a match, or the recovery code).'
+complete -c vault -n '__vault_at "biometry" 0' -a status -d 'Show whether biometric unlock is active, and why not.'
+
+# vault biometry activate: Seal the current enrollment's domain state (PIN, then a match).
+
+# vault biometry deactivate: Turn biometric unlock off (PIN and a match, or the recovery code).
+complete -c vault -n '__vault_in "biometry/deactivate"' -l recovery -d 'Authorize with the recovery code instead.'
+
+# vault biometry status: Show whether biometric unlock is active, and why not.
+complete -c vault -n '__vault_in "biometry/status"' -l json -d 'Print JSON instead of text.'
+
+# vault edit: Edit an entry in your editor, leaving no plaintext on disk.
+complete -c vault -n '__vault_in "edit"' -l allow-disk-temp -d 'Use $TMPDIR when there is no RAM-backed folder (the plaintext may then reach the disk).'
+complete -c vault -n '__vault_at "edit" 0' -a '(__vault_entry_names)'
+
+# vault journal: Write a journal entry without unlocking; list, show or edit entries.
+complete -c vault -n '__vault_at "journal" 0' -a list -d 'List entries, newest last: ID, date and time, first line.'
+complete -c vault -n '__vault_at "journal" 0' -a show -d 'Print an entry exactly, or every entry of a day.'
+complete -c vault -n '__vault_at "journal" 0' -a edit -d 'Edit a journal entry in your editor; its ID and time stay.'
+complete -c vault -n '__vault_in "journal"' -l allow-disk-temp -d 'Use $TMPDIR when there is no RAM-backed folder (the plaintext may then reach the disk).'
+
+# vault journal list: List entries, newest last: ID, date and time, first line.
+complete -c vault -n '__vault_in "journal/list"' -l since -x -d 'Only entries written on or after DATE (YYYY-MM-DD, today, yesterday or Nd (N days ago)).'
+complete -c vault -n '__vault_in "journal/list"' -l until -x -d 'Only entries written on or before DATE.'
+complete -c vault -n '__vault_in "journal/list"' -s n -l count -x -d 'Only the newest N entries (still newest last).'
+complete -c vault -n '__vault_in "journal/list"' -l json -d 'Print JSON instead of text.'
+
+# vault journal show: Print an entry exactly, or every entry of a day.
+
+# vault journal edit: Edit a journal entry in your editor; its ID and time stay.
+complete -c vault -n '__vault_in "journal/edit"' -l allow-disk-temp -d 'Use $TMPDIR when there is no RAM-backed folder (the plaintext may then reach the disk).'
+
+# vault grep: Search entry names, contents and journal entries for a pattern.
+complete -c vault -n '__vault_in "grep"' -s i -l ignore-case -d 'Ignore case.'
+complete -c vault -n '__vault_in "grep"' -s F -l fixed-strings -d 'PATTERN is a plain string, not a regular expression.'
+
+# vault generate: Store a random password or passphrase under NAME.
+complete -c vault -n '__vault_in "generate"' -l length -x -d 'Password length, 8 to 1024 (default 24).'
+complete -c vault -n '__vault_in "generate"' -l no-symbols -d 'Letters and digits only.'
+complete -c vault -n '__vault_in "generate"' -l words -x -d 'Make a passphrase of N words (3 to 64) instead.'
+complete -c vault -n '__vault_in "generate"' -s f -l force -d 'Replace an existing entry.'
+complete -c vault -n '__vault_in "generate"' -l print -d 'Also print the new secret.'
+complete -c vault -n '__vault_at "generate" 0' -a '(__vault_entry_names)'
+
+# vault tour: Run every command on a throwaway vault and show what it does.
+
+# vault completions: Print the tab-completion script for bash, zsh or fish.
+complete -c vault -n '__vault_at "completions" 0' -a 'bash zsh fish'
+
+# vault help: Show help for a command.
