@@ -30,6 +30,9 @@ public struct DeviceState: Codable, Equatable, Sendable {
   public var sensor: SensorState = SensorState()
   /// Boot-clock time of the last guarded read per vault id (hex), to refuse duplicates.
   public var lastGuardedRead: [String: Double] = [:]
+  /// The journal public key (base64) of each vault id (hex), recorded when the header was last
+  /// authenticated here; a journal entry is never sealed to a different key.
+  public var journalKeys: [String: String] = [:]
 
   /// A fresh device with a new random secret.
   public static func fresh() -> DeviceState {
@@ -38,6 +41,21 @@ public struct DeviceState: Codable, Equatable, Sendable {
   }
 
   init(deviceSecret: String) { self.deviceSecret = deviceSecret }
+
+  enum CodingKeys: String, CodingKey {
+    case schema, deviceSecret, pinAttempts, sensor, lastGuardedRead, journalKeys
+  }
+
+  /// Decodes a stored document; maps added after schema 1 began may be absent.
+  public init(from decoder: Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    schema = try c.decode(Int.self, forKey: .schema)
+    deviceSecret = try c.decode(String.self, forKey: .deviceSecret)
+    pinAttempts = try c.decode([String: PINAttempts].self, forKey: .pinAttempts)
+    sensor = try c.decode(SensorState.self, forKey: .sensor)
+    lastGuardedRead = try c.decodeIfPresent([String: Double].self, forKey: .lastGuardedRead) ?? [:]
+    journalKeys = try c.decodeIfPresent([String: String].self, forKey: .journalKeys) ?? [:]
+  }
 
   /// The device secret in guarded memory.
   ///

@@ -56,14 +56,24 @@ public struct JournalStore {
 
   /// Seals `text` to the vault's journal public key and stores it, without any key.
   ///
+  /// The header is not authenticated before an unlock, so the key must equal the one this
+  /// device recorded at its last authenticated unlock (when it recorded one).
+  ///
   /// - Returns: the new entry's id.
-  /// - Throws: `VaultError.invalidInput` for empty or oversized text, `.malformedHeader` when the
-  ///   header has no valid journal key, `.storage` on failure.
+  /// - Throws: `VaultError.invalidInput` for empty or oversized text, `.integrity` when the key
+  ///   differs from the recorded one, `.malformedHeader` when the header has no valid journal
+  ///   key, `.storage` on failure.
   @discardableResult
   public static func append(_ text: SecureBytes, to vault: Vault, stamp: JournalStamp) throws
     -> [UInt8]
   {
     try check(text)
+    let recorded = try vault.device.read().journalKeys[vault.vaultID.hex]
+    if let recorded, recorded != vault.header.journalPublicKey {
+      throw VaultError.integrity(
+        "the vault's journal key differs from the one this device last authenticated;"
+          + " nothing was written")
+    }
     let publicKey = try [UInt8](
       base64: vault.header.journalPublicKey, count: SealedBox.publicKeyByteCount,
       field: "journal_public_key")

@@ -147,6 +147,7 @@ public final class Vault {
     unlink(temporary)
     PrivateFiles.syncDirectory(folder.isEmpty ? "." : folder)
     let vault = try open(path: path, environment: environment)
+    try vault.recordJournalKey()
     return Created(vault: vault, masterKey: masterKey, recoveryCode: code)
   }
 
@@ -169,6 +170,7 @@ public final class Vault {
     }
     try limiter.succeeded()
     try verifyHeader(masterKey: masterKey)
+    try recordJournalKey()
     return masterKey
   }
 
@@ -186,7 +188,17 @@ public final class Vault {
       throw VaultError.wrongRecoveryCode
     }
     try verifyHeader(masterKey: masterKey)
+    try recordJournalKey()
     return masterKey
+  }
+
+  /// Records the authenticated header's journal public key on this device, so that a journal
+  /// entry written later without unlocking is never sealed to a key swapped into the file.
+  ///
+  /// - Throws: `VaultError.storage` when the device store cannot be written.
+  func recordJournalKey() throws {
+    let key = header.journalPublicKey
+    try device.update { $0.journalKeys[vaultID.hex] = key }
   }
 
   /// Verifies the header MAC in constant time.

@@ -187,6 +187,36 @@ final class JournalCLITests: XCTestCase {
       ["vault: error: integrity failure: a journal entry was copied from another entry"])
   }
 
+  func testAJournalKeySwappedIntoTheFileIsRefused() {
+    box.initPINOnly()
+    let script = """
+      import base64, json, sqlite3, sys
+      db = sqlite3.connect(sys.argv[1])
+      header = json.loads(db.execute('select body from header').fetchone()[0])
+      header['journal_public_key'] = base64.b64encode(bytes(range(32))).decode()
+      body = json.dumps(header, sort_keys=True, separators=(',', ':')).encode()
+      db.execute('update header set body = ?', (body,))
+      db.commit()
+      """
+    let swapped = Subprocess.run(
+      "/usr/bin/env", ["python3", "-c", script, box.vaultPath], environment: box.environment)
+    XCTAssertEqual(swapped.status, 0, swapped.stderrText)
+    let result = box.vault(["journal"], stdin: Array("to the attacker?\n".utf8))
+    XCTAssertEqual(result.status, 17)
+    XCTAssertEqual(
+      result.errorLines,
+      [
+        "vault: error: integrity failure: the vault's journal key differs from the one this"
+          + " device last authenticated; nothing was written"
+      ])
+    let count = Subprocess.run(
+      "/usr/bin/env",
+      ["python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("
+        + "'select count(*) from entries').fetchone()[0])", box.vaultPath],
+      environment: box.environment)
+    XCTAssertEqual(count.stdoutText, "0\n")
+  }
+
   func testOnATerminalTheEditorWritesAndAnEmptyBufferWritesNothing() throws {
     box.initPINOnly()
     let bin = box.home + "/bin"

@@ -246,6 +246,14 @@ enum VaultManual {
         """),
       .paragraph(
         """
+        `vault journal` writes without unlocking, so it trusts the journal public key in the \
+        header before the header can be authenticated. Each authenticated unlock records that \
+        key in the device-side state, and a journal entry is refused (exit 17) when the file's \
+        key differs from the recorded one; on a device where the vault was never unlocked, the \
+        first key seen is trusted.
+        """),
+      .paragraph(
+        """
         Keys, PINs and contents are held in locked memory that is wiped when released, and core \
         dumps are disabled.
         """),
