@@ -211,8 +211,11 @@ final class JournalCLITests: XCTestCase {
       ])
     let count = Subprocess.run(
       "/usr/bin/env",
-      ["python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("
-        + "'select count(*) from entries').fetchone()[0])", box.vaultPath],
+      [
+        "python3", "-c",
+        "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("
+          + "'select count(*) from entries').fetchone()[0])", box.vaultPath,
+      ],
       environment: box.environment)
     XCTAssertEqual(count.stdoutText, "0\n")
   }
