@@ -9,6 +9,7 @@ public enum BiosimMain {
   /// 64 usage error, 1 other failure.
   public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
     Hardening.apply()
+    Output.programName = "biosim"
     let program = BiosimCommands.program
     let invocation: Invocation
     do {

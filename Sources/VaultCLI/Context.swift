@@ -8,22 +8,29 @@ final class Context {
   let invocation: Invocation
   let environment: VaultEnvironment
   private(set) lazy var terminal: Terminal? = Terminal.open()
-  private var pinFD: Int32?
+  private(set) var pinFD: Int32?
 
   init(invocation: Invocation, environment: VaultEnvironment) throws {
     self.invocation = invocation
     self.environment = environment
+    if invocation.value("vault") == "" {
+      throw VaultError.invalidInput("--vault needs a path, not an empty string")
+    }
     if let text = invocation.value("pin-fd") {
-      guard let fd = Int32(text), fd >= 0, fcntl(fd, F_GETFD) != -1 else {
-        throw VaultError.invalidInput("--pin-fd needs an open file descriptor, not '\(text)'")
+      guard let fd = Int32(text), fd >= 0 else {
+        throw UsageError(
+          message: "--pin-fd needs a file descriptor number, not '\(text)'", path: invocation.path)
+      }
+      guard fcntl(fd, F_GETFD) != -1 else {
+        throw VaultError.invalidInput("--pin-fd \(fd) is not an open file descriptor")
       }
       pinFD = fd
     }
   }
 
+  /// `--vault PATH`, else `$VAULT_PATH` (an empty variable counts as unset), else the default.
   var vaultPath: String {
-    invocation.value("vault").map { $0.isEmpty ? environment.defaultVaultPath : $0 }
-      ?? environment.defaultVaultPath
+    invocation.value("vault") ?? environment.defaultVaultPath
   }
 
   func openVault() throws -> Vault {
@@ -54,7 +61,7 @@ final class Context {
       return line
     }
     guard let terminal else {
-      throw VaultError.locked("no terminal to ask for the PIN and no --pin-fd")
+      throw VaultError.noTerminal("no terminal to ask for the PIN and no --pin-fd")
     }
     return try terminal.readHidden(prompt: prompt)
   }

@@ -13,6 +13,11 @@ enum EntryCommandsRun {
         "guarded entries need biometric unlock; run 'vault biometry activate' first")
     }
     let fromPipe = isatty(0) == 0
+    if fromPipe && context.pinFD == 0 {
+      throw VaultError.invalidInput(
+        "--pin-fd 0 is standard input, which carries the content; give the PIN on another"
+          + " descriptor, such as --pin-fd 3 3<pin-file")
+    }
     var content: SecureBytes?
     if fromPipe {
       let data = try LineReader.readAll(fd: 0)

@@ -16,7 +16,11 @@ public enum ExitStatus {
     (11, "Wrong PIN or recovery code."),
     (12, "Biometric not recognised."),
     (13, "Cancelled at a prompt, by the system, or timed out."),
-    (14, "Too many attempts: a PIN delay runs, or the sensor is locked out."),
+    (
+      14,
+      "Too many attempts: a PIN delay runs, the sensor is locked out, or a guarded read came"
+        + " within a second of the last."
+    ),
     (15, "Biometric enrollment changed: biometric unlock is disabled until re-activation."),
     (16, "Biometry unavailable, not enrolled, or not activated for this vault."),
     (17, "Integrity failure (the file was edited or corrupted) or unsupported format."),
@@ -32,11 +36,16 @@ public enum ExitStatus {
   public static func report(_ error: VaultError) -> (code: Int32, message: String, hint: String?) {
     switch error {
     case .wrongPIN(let left):
-      let message =
-        left > 0
-        ? "wrong PIN (\(left) attempt\(left == 1 ? "" : "s") left before a delay)"
-        : "wrong PIN; the next attempt is delayed"
-      return (11, message, nil)
+      return (11, "wrong PIN (\(left) attempt\(left == 1 ? "" : "s") left before a delay)", nil)
+    case .wrongPINDelayed(let seconds):
+      return (11, "wrong PIN; the next attempt is allowed in \(duration(seconds))", nil)
+    case .otherDevice:
+      return (
+        11,
+        "the PIN of this vault is bound to another device (a copied vault, or the device state"
+          + " was reset); no attempt was counted",
+        "set a PIN for this device with 'vault recover'"
+      )
     case .wrongRecoveryCode:
       return (11, "wrong recovery code", nil)
     case .pinDelay(let seconds):
@@ -61,6 +70,8 @@ public enum ExitStatus {
       return (4, "a vault already exists at \(path)", nil)
     case .locked(let why):
       return (10, "locked: \(why)", "unlock first with: eval \"$(vault unlock)\"")
+    case .noTerminal(let why):
+      return (10, why, "run it on a terminal, or give the PIN with --pin-fd N")
     case .biometricNotRecognised:
       return (12, "biometric not recognised (simulated sensor)", nil)
     case .cancelled(let why):

@@ -10,16 +10,42 @@ public enum Output {
   /// Exit status when standard output's reader went away.
   public static let brokenPipe: Int32 = 141
 
-  /// Writes raw bytes to standard output.
-  public static func write(_ bytes: UnsafeRawBufferPointer) {
-    guard let base = bytes.baseAddress else { return }
+  /// The name errors are reported under (`vault` or `biosim`).
+  nonisolated(unsafe) static var programName = "vault"
+
+  /// Why standard output could not be written.
+  enum WriteFailure: Error {
+    /// The reader went away (`EPIPE`).
+    case brokenPipe
+    /// Any other error, with its `strerror` text.
+    case failed(String)
+  }
+
+  /// Writes raw bytes to standard output, or says why it could not.
+  static func tryWrite(_ bytes: UnsafeRawBufferPointer) -> WriteFailure? {
+    guard let base = bytes.baseAddress else { return nil }
     var offset = 0
     while offset < bytes.count {
       let n = Glibc.write(1, base + offset, bytes.count - offset)
       if n < 0 && errno == EINTR { continue }
-      if n < 0 && errno == EPIPE { exit(brokenPipe) }
-      if n <= 0 { exit(1) }
+      if n < 0 && errno == EPIPE { return .brokenPipe }
+      if n <= 0 { return .failed(n < 0 ? String(cString: strerror(errno)) : "nothing written") }
       offset += n
+    }
+    return nil
+  }
+
+  /// Writes raw bytes to standard output.
+  ///
+  /// A closed pipe exits 141 in silence; any other failure (a full disk, `/dev/full`) exits 1 with
+  /// one error line.
+  public static func write(_ bytes: UnsafeRawBufferPointer) {
+    switch tryWrite(bytes) {
+    case nil: return
+    case .brokenPipe: exit(brokenPipe)
+    case .failed(let reason):
+      error("\(programName): error: cannot write to standard output: \(reason)")
+      exit(1)
     }
   }
 

@@ -52,7 +52,8 @@ struct SensorGate: BiometricGate {
   }
 }
 
-/// Asks on the terminal, saying plainly that the sensor is simulated.
+/// Asks on the terminal, saying plainly that the sensor is simulated: Enter is a matching finger
+/// or face, `n` a non-matching one, Ctrl-C, Ctrl-D or Escape cancels.
 struct TerminalPrompter: BiometricPrompter, @unchecked Sendable {
   let terminal: Terminal
 
@@ -62,12 +63,17 @@ struct TerminalPrompter: BiometricPrompter, @unchecked Sendable {
       "[simulated \(type.displayName) sensor] \(reason) (attempt \(attempt) of \(total))\n"
       + "  Enter: matching \(thing)   n: non-matching \(thing)   Ctrl-C: cancel "
     defer { terminal.say("\n") }
-    switch terminal.readSensorKey(prompt: prompt) {
-    case 10, 13: return .match
-    case UInt8(ascii: "n"), UInt8(ascii: "N"): return .noMatch
-    case 3, 27: return .cancel
-    case nil: return nil
-    default: return .noMatch
+    var shown = prompt
+    while true {
+      // Only the documented keys mean something; anything else is ignored, so a stray key is
+      // never a failed match.
+      switch terminal.readSensorKey(prompt: shown) {
+      case 10, 13: return .match
+      case UInt8(ascii: "n"), UInt8(ascii: "N"): return .noMatch
+      case 3, 4, 27: return .cancel
+      case nil: return nil
+      default: shown = ""
+      }
     }
   }
 }

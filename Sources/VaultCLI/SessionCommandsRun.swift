@@ -1,4 +1,5 @@
 import Biometry
+import Glibc
 import VaultCore
 
 /// `unlock`, `lock`, and the `biometry` subcommands.
@@ -14,14 +15,27 @@ enum SessionCommandsRun {
     let vault = try context.openVault()
     let pin = try context.readPIN()
     let key = try context.authenticator(vault).unlock(pin: pin, reason: "unlock the vault")
-    let token = try SessionStore(environment: context.environment).issue(
-      vaultID: vault.vaultID, masterKey: key, idle: idle)
+    let sessions = SessionStore(environment: context.environment)
+    let token = try sessions.issue(vaultID: vault.vaultID, masterKey: key, idle: idle)
+    let text: String
     if context.invocation.flag("raw") {
-      Output.print(token + "\n")
+      text = token + "\n"
     } else if shell == "fish" {
-      Output.print("set -gx VAULT_SESSION \(token);\n")
+      text = "set -gx VAULT_SESSION \(token);\n"
     } else {
-      Output.print("export VAULT_SESSION=\(token);\n")
+      text = "export VAULT_SESSION=\(token);\n"
+    }
+    var bytes = Array(text.utf8)
+    defer { wipe(&bytes) }
+    // A token nobody received must not stay valid.
+    if let failure = bytes.withUnsafeBytes({ Output.tryWrite($0) }) {
+      sessions.revoke(token: token, vaultID: vault.vaultID)
+      switch failure {
+      case .brokenPipe: exit(Output.brokenPipe)
+      case .failed(let reason):
+        throw VaultError.storage(
+          "cannot write to standard output: \(reason); no session was issued")
+      }
     }
   }
 
@@ -61,7 +75,7 @@ enum SessionCommandsRun {
 
   static func biometryStatus(_ context: Context) throws {
     let vault = try context.openVault()
-    let info = StatusReport.gather(context, vault: vault)
+    let info = try StatusReport.gather(context, vault: vault)
     if context.invocation.flag("json") {
       Output.print(info.biometryJSON.rendered + "\n")
     } else {

@@ -14,8 +14,10 @@ struct StatusReport {
   var session: SessionStore.Expiry?
   var sessionGiven: Bool
 
-  static func gather(_ context: Context, vault: Vault) -> StatusReport {
-    let device = (try? context.deviceStore.read())
+  /// - Throws: `VaultError.integrity` or `.storage` when the device state cannot be read: a
+  ///   broken device state is reported, never shown as "nothing enrolled, no delay".
+  static func gather(_ context: Context, vault: Vault) throws -> StatusReport {
+    let device = try context.deviceStore.read()
     var expiry: SessionStore.Expiry?
     let token = context.environment.variables["VAULT_SESSION"] ?? ""
     if !token.isEmpty {
@@ -25,10 +27,8 @@ struct StatusReport {
     }
     return StatusReport(
       path: vault.path, format: vault.header.format, policy: vault.header.policy,
-      kdf: vault.header.kdf, sensor: device?.sensor ?? SensorState(),
-      biometry: vault.header.biometry,
-      pinFailures: device.map { vault.limiter.failures($0) } ?? 0,
-      pinDelay: device.map { vault.limiter.currentDelay($0) } ?? 0,
+      kdf: vault.header.kdf, sensor: device.sensor, biometry: vault.header.biometry,
+      pinFailures: vault.limiter.failures(device), pinDelay: vault.limiter.currentDelay(device),
       session: expiry, sessionGiven: !token.isEmpty)
   }
 

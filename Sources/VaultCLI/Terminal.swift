@@ -123,7 +123,11 @@ enum LineReader {
       var byte: UInt8 = 0
       let n = read(fd, &byte, 1)
       if n < 0 && errno == EINTR { continue }
-      if n <= 0 { break }
+      if n < 0 {
+        throw VaultError.invalidInput(
+          "cannot read descriptor \(fd): \(String(cString: strerror(errno)))")
+      }
+      if n == 0 { break }
       sawAny = true
       if byte == 10 { break }
       guard count < maximum else { throw VaultError.invalidInput("the line is too long") }

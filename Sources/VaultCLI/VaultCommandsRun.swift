@@ -20,8 +20,14 @@ enum VaultCommandsRun {
       policy: biometric ? Header.policyBiometric : Header.policyPINOnly,
       environment: context.environment)
     Output.error("Created \(path)" + (kdf == .test ? " (test KDF: no brute-force protection)" : ""))
-    Output.error("Recovery code (shown once; keep it offline, it resets the PIN):")
-    Output.print(RecoveryCode.display(created.recoveryCode) + "\n")
+    // The code is shown, never written to standard output, which may be a log file.
+    let code = RecoveryCode.display(created.recoveryCode)
+    if let terminal = context.terminal {
+      terminal.say("Recovery code (shown once; keep it offline, it resets the PIN):\n  \(code)\n")
+    } else {
+      Output.error("Recovery code (shown once; keep it offline, it resets the PIN):")
+      Output.error(code)
+    }
     guard biometric else {
       Output.error("Policy: PIN only (no biometric check).")
       return 0
@@ -70,7 +76,7 @@ enum VaultCommandsRun {
 
   static func status(_ context: Context) throws {
     let vault = try context.openVault()
-    let info = StatusReport.gather(context, vault: vault)
+    let info = try StatusReport.gather(context, vault: vault)
     Output.print(context.invocation.flag("json") ? info.json.rendered + "\n" : info.text)
   }
 }

@@ -45,6 +45,8 @@ public enum VaultMain {
         invocation: invocation, environment: VaultEnvironment(variables: environment))
       EditFolder.removeStale(context.environment)
       return try dispatch(context)
+    } catch let error as UsageError {
+      return reportUsage(error, program: program)
     } catch let error as VaultError {
       let report = ExitStatus.report(error)
       Output.error("vault: error: \(report.message)")
@@ -94,7 +96,6 @@ public enum VaultMain {
     Output.error("\(name): error: \(error.message)")
     if let hint = error.hint { Output.error("\(name): hint: \(hint)") }
     Output.error("Usage: \(Help.usage(program, path: error.path))")
-    Output.error("See '\(([name] + error.path).joined(separator: " ")) --help'.")
     return ExitStatus.usage
   }
 }

@@ -62,6 +62,8 @@ public struct EntryStore {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     var json = (try? [UInt8](encoder.encode(meta))) ?? []
+    // Pad with JSON whitespace to a multiple of 256 bytes so the box length hides the name length.
+    json += [UInt8](repeating: 0x20, count: (256 - json.count % 256) % 256)
     defer { wipe(&json) }
     return AEAD.seal(json, key: entriesKey, associatedData: metaAD(entryID))
   }
@@ -210,9 +212,9 @@ public struct EntryStore {
   /// - Throws: `VaultError.notFound` for `old`, `.exists` when `new` exists and `overwrite` is
   ///   false.
   public func move(_ old: EntryName, to new: EntryName, overwrite: Bool) throws {
-    guard old != new else { return }
     try db.transaction {
       guard let (entryID, meta) = try row(old) else { throw VaultError.notFound(old.value) }
+      if old == new { return }
       if let target = try row(new) {
         guard overwrite else { throw VaultError.exists(new.value) }
         try db.query("DELETE FROM chunks WHERE entry_id = ?", [.blob(target.entryID)])

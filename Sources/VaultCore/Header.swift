@@ -28,6 +28,17 @@ public struct Header: Codable, Equatable, Sendable {
   public var journalSecretKey: String
   /// Biometric activation state (nil until biometry was ever activated or disabled).
   public var biometry: BiometryRecord?
+  /// Keyed BLAKE2b of the vault id under the device secret the PIN slot is bound to (16 bytes,
+  /// base64): tells "this PIN slot belongs to another device" apart from "wrong PIN".
+  public var deviceTag: String
+
+  /// The device tag for `deviceSecret`: `BLAKE2b-128(key: device secret,
+  /// "vault.device-tag.v1" || vault id)`.
+  public static func deviceTag(deviceSecret: SecureBytes, vaultID: [UInt8]) -> String {
+    GenericHash.keyed(
+      key: deviceSecret, parts: [Array("vault.device-tag.v1".utf8), vaultID], outputLength: 16
+    ).base64
+  }
 
   /// The vault id bytes.
   public var vaultIDBytes: [UInt8] {
@@ -53,7 +64,7 @@ public struct Header: Codable, Equatable, Sendable {
     guard format == currentFormat else { throw VaultError.unsupportedVersion(format) }
     let known: Set<String> = [
       "format", "vault_id", "kdf", "policy", "keyslots", "journal_public_key",
-      "journal_secret_key", "biometry",
+      "journal_secret_key", "biometry", "device_tag",
     ]
     if let unknown = object.keys.first(where: { !known.contains($0) }) {
       throw VaultError.malformedHeader("unknown header field '\(unknown)'")
@@ -83,6 +94,7 @@ public struct Header: Codable, Equatable, Sendable {
     _ = try [UInt8](base64: journalPublicKey, count: 32, field: "journal_public_key")
     _ = try [UInt8](base64: journalSecretKey, count: 24 + 32 + 16, field: "journal_secret_key")
     try biometry?.validate()
+    _ = try [UInt8](base64: deviceTag, count: 16, field: "device_tag")
   }
 
   /// The stored form: JSON, sorted keys, snake_case.

@@ -71,7 +71,8 @@ public struct PINLimiter: Sendable {
   ///
   /// `tag` identifies it (a keyed hash of its KEK) so that a repeat counts once.
   ///
-  /// - Returns: the error to report: `wrongPIN` with the attempts left before a delay.
+  /// - Returns: the error to report: `wrongPIN` with the attempts left before a delay, or
+  ///   `wrongPINDelayed` with the delay this failure started.
   public func failed(tag: [UInt8]) throws -> VaultError {
     let encoded = Data(tag).base64EncodedString()
     let failures: Int = try store.update { state in
@@ -85,6 +86,8 @@ public struct PINLimiter: Sendable {
       state.pinAttempts[vaultKey] = record
       return record.failures
     }
-    return .wrongPIN(attemptsBeforeDelay: max(0, Self.freeAttempts - failures))
+    let left = Self.freeAttempts - failures
+    if left > 0 { return .wrongPIN(attemptsBeforeDelay: left) }
+    return .wrongPINDelayed(seconds: Int(Self.delay(afterFailures: failures)))
   }
 }

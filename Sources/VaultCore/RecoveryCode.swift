@@ -44,13 +44,15 @@ public enum RecoveryCode {
       default: break
       }
       guard alphabet.contains(byte), count < symbolCount else {
-        throw VaultError.invalidInput("a recovery code is 32 symbols from 0-9 and A-Z")
+        throw VaultError.invalidInput(
+          "a recovery code is 32 symbols of 0-9 and A-Z without I, L, O and U")
       }
       out.pointer.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
       count += 1
     }
     guard count == symbolCount else {
-      throw VaultError.invalidInput("a recovery code is 32 symbols from 0-9 and A-Z")
+      throw VaultError.invalidInput(
+        "a recovery code is 32 symbols of 0-9 and A-Z without I, L, O and U")
     }
     return out
   }

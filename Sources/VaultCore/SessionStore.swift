@@ -136,6 +136,11 @@ public struct SessionStore: Sendable {
     PrivateFiles.syncDirectory(environment.sessionDirectory)
   }
 
+  /// Ends one session (its file is removed); unknown tokens are ignored.
+  public func revoke(token: String, vaultID: [UInt8]) {
+    if let path = path(token: token, vaultID: vaultID) { unlink(path) }
+  }
+
   /// The session file path for a token (for tests and diagnostics).
   public func path(token text: String, vaultID: [UInt8]) -> String? {
     Self.parseToken(text).map { folder(vaultID) + "/" + Self.sessionID($0) }

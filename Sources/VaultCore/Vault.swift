@@ -116,7 +116,8 @@ public final class Vault {
           vaultID: vaultID),
       ],
       journalPublicKey: journal.publicKey.base64, journalSecretKey: journalBox.base64,
-      biometry: nil)
+      biometry: nil,
+      deviceTag: Header.deviceTag(deviceSecret: deviceSecret, vaultID: vaultID))
     let body = header.encoded()
 
     let temporary = "\(path).creating-\(getpid())"
@@ -154,12 +155,18 @@ public final class Vault {
   /// Checks the PIN against the PIN keyslot, counting attempts in the device-side store first.
   ///
   /// - Returns: the master key, after the header MAC has been verified with it.
-  /// - Throws: `VaultError.pinDelay` while a delay runs, `.wrongPIN` when the slot does not open,
+  /// - Throws: `VaultError.otherDevice` when the PIN slot is bound to another device secret (not
+  ///   counted as an attempt), `VaultError.pinDelay` while a delay runs, `.wrongPIN` when the
+  ///   slot does not open,
   ///   `.integrity` when the header was edited.
   public func unlock(pin: PIN) throws -> SymmetricKey {
+    let deviceSecret = try device.read().secret()
+    let tag = Header.deviceTag(deviceSecret: deviceSecret, vaultID: vaultID)
+    guard constantTimeEqual(Array(tag.utf8), Array(header.deviceTag.utf8)) else {
+      throw VaultError.otherDevice
+    }
     let limiter = self.limiter
     try limiter.begin()
-    let deviceSecret = try device.read().secret()
     guard let slot = header.keyslot(.pin) else { throw VaultError.malformedHeader("no PIN slot") }
     let kek = try Keyslot.kek(
       type: .pin, secret: pin.bytes, salt: slot.saltValue, parameters: header.kdf,
@@ -240,6 +247,7 @@ public final class Vault {
       type: .pin, secret: pin.bytes, salt: salt, parameters: header.kdf, vaultID: vaultID,
       deviceSecret: deviceSecret)
     var updated = header
+    updated.deviceTag = Header.deviceTag(deviceSecret: deviceSecret, vaultID: vaultID)
     updated.keyslots = updated.keyslots.map {
       $0.type == .pin
         ? Keyslot.make(type: .pin, salt: salt, kek: kek, masterKey: masterKey, vaultID: vaultID)

@@ -5,8 +5,12 @@
 public enum VaultError: Error, Equatable, Sendable {
   /// The PIN did not open the PIN keyslot. `attemptsBeforeDelay` counts down to the first delay.
   case wrongPIN(attemptsBeforeDelay: Int)
+  /// A wrong PIN that started a delay: the next attempt is allowed after `seconds`.
+  case wrongPINDelayed(seconds: Int)
   /// Too many wrong PINs: the next attempt is allowed after `seconds`.
   case pinDelay(seconds: Int)
+  /// The PIN keyslot is bound to another device secret: a copied vault, or a reset device state.
+  case otherDevice
   /// The recovery code did not open the recovery keyslot.
   case wrongRecoveryCode
   /// AEAD or MAC verification failed: the file was edited, records were swapped, or bytes flipped.
@@ -29,6 +33,8 @@ public enum VaultError: Error, Equatable, Sendable {
   case vaultExists(String)
   /// The key is needed, no valid session exists and there is no way to ask (no terminal).
   case locked(String)
+  /// A secret must be typed and there is no terminal (and no `--pin-fd`).
+  case noTerminal(String)
   /// The biometric sensor did not recognise the user within the evaluation's attempts.
   case biometricNotRecognised
   /// The user or the system cancelled, or the prompt timed out.

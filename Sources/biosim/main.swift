@@ -1,6 +1,4 @@
 import Foundation
 import VaultCLI
 
-exit(
-  BiosimMain.run(
-    Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+exit(BiosimMain.main())

@@ -1,6 +1,4 @@
 import Foundation
 import VaultCLI
 
-exit(
-  VaultMain.run(
-    Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+exit(VaultMain.main())

@@ -6,6 +6,9 @@ import XCTest
 final class BiometricScenarioTests: XCTestCase {
   var box: Sandbox!
 
+  // XCTest keeps every test case alive until the run ends: release the folder now.
+  override func tearDown() { box = nil }
+
   override func setUp() { box = Sandbox() }
 
   func biometry() -> [String: Any] { box.statusJSON()["biometry"] as? [String: Any] ?? [:] }

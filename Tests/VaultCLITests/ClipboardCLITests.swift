@@ -23,6 +23,7 @@ final class ClipboardCLITests: XCTestCase {
   }
 
   override func tearDown() {
+    box = nil
     server?.terminate()
     server?.waitUntilExit()
   }

@@ -27,6 +27,7 @@ final class EditCLITests: XCTestCase {
   }
 
   override func tearDown() {
+    box = nil
     try? FileManager.default.removeItem(atPath: runtime)
   }
 

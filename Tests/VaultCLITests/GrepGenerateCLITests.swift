@@ -8,6 +8,9 @@ import XCTest
 /// built binary.
 final class GrepGenerateCLITests: XCTestCase {
   var box: Sandbox!
+
+  // XCTest keeps every test case alive until the run ends: release the folder now.
+  override func tearDown() { box = nil }
   var session: [String: String] = [:]
 
   override func setUp() {

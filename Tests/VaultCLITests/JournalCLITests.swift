@@ -9,6 +9,9 @@ import XCTest
 final class JournalCLITests: XCTestCase {
   var box: Sandbox!
 
+  // XCTest keeps every test case alive until the run ends: release the folder now.
+  override func tearDown() { box = nil }
+
   override func setUp() {
     box = Sandbox(extra: ["TZ": "Europe/Berlin"])
   }

@@ -7,6 +7,9 @@ import XCTest
 final class SessionCLITests: XCTestCase {
   var box: Sandbox!
 
+  // XCTest keeps every test case alive until the run ends: release the folder now.
+  override func tearDown() { box = nil }
+
   override func setUp() {
     box = Sandbox(extra: ["VAULT_TEST_BOOTCLOCK": "1000", "VAULT_TEST_WALLCLOCK": "1800000000"])
     box.initBiometric()

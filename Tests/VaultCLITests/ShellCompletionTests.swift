@@ -59,8 +59,12 @@ final class ShellCompletionTests: XCTestCase {
     environment["TERM"] = "xterm"
     // A file that `star*` matches: an unquoted `*` would show up as this name.
     FileManager.default.createFile(atPath: box.home + "/star-file", contents: Data())
-    // Swift may release the sandbox after its last use; it must outlive the test.
-    addTeardownBlock { withExtendedLifetime(box) {} }
+    // Swift may release the sandbox after its last use; it must outlive the test, and XCTest
+    // keeps teardown blocks (and so the sandbox) alive to the end of the run: remove it here.
+    let home = box.home
+    addTeardownBlock {
+      withExtendedLifetime(box) { try? FileManager.default.removeItem(atPath: home) }
+    }
     return Fixture(box: box, environment: environment)
   }
 

@@ -126,6 +126,20 @@ final class TerminalTests: XCTestCase {
     XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 0)
   }
 
+  func testCtrlDCancelsAndStrayKeysAreIgnoredAtTheSensorPrompt() throws {
+    let box = Sandbox()
+    box.initBiometric()
+    let run = try drive(
+      box, ["unlock"],
+      script: [
+        "expect PIN: ", "send \(Sandbox.pin)\\n", "expect Ctrl-C: cancel", "send xyz", "send \\x04",
+      ])
+    XCTAssertEqual(run.status, 13, run.output)
+    XCTAssertFalse(run.output.contains("attempt 2 of 3"), run.output)
+    XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 0)
+    XCTAssertTrue(run.echo_after)
+  }
+
   func testANonMatchingFingerThenAMatch() throws {
     let box = Sandbox()
     box.initBiometric()

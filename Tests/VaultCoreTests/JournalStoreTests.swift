@@ -15,6 +15,7 @@ final class JournalStoreTests: XCTestCase {
   }
 
   override func tearDown() {
+    home = nil
     if let savedTZ { setenv("TZ", savedTZ, 1) } else { unsetenv("TZ") }
     tzset()
   }

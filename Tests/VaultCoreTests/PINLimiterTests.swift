@@ -5,6 +5,9 @@ import XCTest
 final class PINLimiterTests: XCTestCase {
   var home: TemporaryHome!
 
+  // XCTest keeps every test case alive until the run ends: release the folder now.
+  override func tearDown() { home = nil }
+
   override func setUp() { home = TemporaryHome() }
 
   func vault(at wallclock: Double) throws -> Vault {
@@ -23,10 +26,13 @@ final class PINLimiterTests: XCTestCase {
       path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Header.policyPINOnly,
       environment: home.environment())
     let t0 = 1_000_000.0
-    for attempt in 1...5 {
+    for attempt in 1...4 {
       XCTAssertThrowsError(try vault(at: t0).unlock(pin: pin("000\(attempt)"))) {
         XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 5 - attempt))
       }
+    }
+    XCTAssertThrowsError(try vault(at: t0).unlock(pin: pin("0005"))) {
+      XCTAssertEqual($0 as? VaultError, .wrongPINDelayed(seconds: 60))
     }
     XCTAssertThrowsError(try vault(at: t0 + 30).unlock(pin: pin("1234"))) {
       XCTAssertEqual($0 as? VaultError, .pinDelay(seconds: 30))
@@ -36,7 +42,7 @@ final class PINLimiterTests: XCTestCase {
       XCTAssertEqual($0 as? VaultError, .pinDelay(seconds: 60))
     }
     XCTAssertThrowsError(try vault(at: t0 + 61).unlock(pin: pin("0006"))) {
-      XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 0))
+      XCTAssertEqual($0 as? VaultError, .wrongPINDelayed(seconds: 300))
     }
     XCTAssertThrowsError(try vault(at: t0 + 62).unlock(pin: pin("1234"))) {
       XCTAssertEqual($0 as? VaultError, .pinDelay(seconds: 299))

@@ -25,7 +25,8 @@ final class RecoveryCodeTests: XCTestCase {
     for bad in ["ABCD", "ABCDEFGHJKMNPQRSTVWXYZ0123456789X", "ABCDEFGHJKMNPQRSTVWXYZ012345678U"] {
       XCTAssertThrowsError(try RecoveryCode.parse(secure(bad))) {
         XCTAssertEqual(
-          $0 as? VaultError, .invalidInput("a recovery code is 32 symbols from 0-9 and A-Z"))
+          $0 as? VaultError,
+          .invalidInput("a recovery code is 32 symbols of 0-9 and A-Z without I, L, O and U"))
       }
     }
   }

@@ -4,6 +4,9 @@ import XCTest
 
 final class SessionStoreTests: XCTestCase {
   var home: TemporaryHome!
+
+  // XCTest keeps every test case alive until the run ends: release the folder now.
+  override func tearDown() { home = nil }
   let vaultID: [UInt8] = Array(0..<16)
 
   override func setUp() { home = TemporaryHome() }

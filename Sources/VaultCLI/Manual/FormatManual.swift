@@ -158,6 +158,16 @@ public enum FormatManual {
         "`journal_secret_key`",
         ["Base64 of the 72-byte box of the matching secret key; see JOURNAL KEY."]),
       .item(
+        "`device_tag`",
+        [
+          """
+          Base64 of BLAKE2b-128 keyed with the device secret of \"vault.device-tag.v1\" || \
+          vault_id: the device the pin keyslot is bound to. A reader whose device secret gives \
+          another tag MUST NOT try the PIN (nor count it as an attempt) and reports that the \
+          vault belongs to another device.
+          """
+        ]),
+      .item(
         "`biometry`",
         [
           """
@@ -249,8 +259,8 @@ public enum FormatManual {
       .paragraph(
         """
         Setting a PIN (a PIN change, or a recovery) writes a new pin keyslot with a fresh salt, \
-        bound to the device secret of the machine it runs on. The recovery slot never changes, \
-        and neither does the master key.
+        bound to the device secret of the machine it runs on, and the matching `device_tag`. The \
+        recovery slot never changes, and neither does the master key.
         """),
     ])
 

@@ -25,7 +25,10 @@ extension FormatManual {
         8601 times in UTC to the second; `guarded`, true when every read needs a fresh \
         biometric match; `length`, the content length in bytes (at least 1); `chunks`, the \
         number of chunks; `revision`, base64 of 16 random bytes chosen anew at every write of \
-        the content. After opening the metadata of the row found for a name, a reader MUST check \
+        the content. A writer pads the JSON with spaces (0x20) to a multiple of 256 bytes, so \
+        the length of `meta` does not reveal the length of the name; a reader ignores the \
+        padding as JSON whitespace. After opening the metadata of the row found for a name, a \
+        reader MUST check \
         that its `name` is that name: a row moved under another name's lookup opens, but belongs \
         to another entry.
         """),

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The process's arguments, decoded strictly.
+///
+/// `CommandLine.arguments` repairs invalid UTF-8 into U+FFFD, which would make different byte
+/// strings one entry name; here an argument that is not valid UTF-8 is refused instead.
+enum ProcessArguments {
+  /// The arguments after the program name, or the 1-based position of the first invalid one.
+  static func decode() -> Result<[String], InvalidArgument> {
+    var out: [String] = []
+    for index in 1..<Int(CommandLine.argc) {
+      guard let raw = CommandLine.unsafeArgv[index], let text = String(validatingCString: raw)
+      else { return .failure(InvalidArgument(position: index)) }
+      out.append(text)
+    }
+    return .success(out)
+  }
+
+  /// An argument that is not valid UTF-8.
+  struct InvalidArgument: Error {
+    /// 1-based position after the program name.
+    var position: Int
+  }
+
+  /// Runs `body` with the decoded arguments, or reports the invalid one (exit 5).
+  static func run(program: String, _ body: ([String]) -> Int32) -> Int32 {
+    switch decode() {
+    case .success(let arguments):
+      return body(arguments)
+    case .failure(let invalid):
+      Output.error("\(program): error: argument \(invalid.position) is not valid UTF-8")
+      return 5
+    }
+  }
+}
+
+extension VaultMain {
+  /// The `vault` process: strict arguments and the real environment.
+  public static func main() -> Int32 {
+    ProcessArguments.run(program: "vault") {
+      run($0, environment: ProcessInfo.processInfo.environment)
+    }
+  }
+}
+
+extension BiosimMain {
+  /// The `biosim` process: strict arguments and the real environment.
+  public static func main() -> Int32 {
+    ProcessArguments.run(program: "biosim") {
+      run($0, environment: ProcessInfo.processInfo.environment)
+    }
+  }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import XCTest
+
+@testable import VaultCLI
+
+/// Bad input found by a fresh tester: each gets one clear error, the documented code, and
+/// nothing stored or lost.
+final class RobustnessCLITests: XCTestCase {
+  var box: Sandbox!
+  var session: [String: String] = [:]
+
+  // XCTest keeps every test case alive until the run ends: release the folder now.
+  override func tearDown() { box = nil }
+
+  override func setUp() {
+    box = Sandbox()
+    box.initPINOnly()
+    let token = box.vaultPIN(["unlock", "--raw"]).stdoutText.trimmingCharacters(in: .newlines)
+    session = ["VAULT_SESSION": token]
+  }
+
+  func testNamesThatAreNotUTF8AreRefused() {
+    let result = box.shell(#"printf v | vault add "$(printf 'a\377')""#, env: session)
+    XCTAssertEqual(result.status, 5)
+    XCTAssertEqual(result.errorLines, ["vault: error: argument 2 is not valid UTF-8"])
+    XCTAssertEqual(box.vault(["list"], env: session).stdout, [])
+  }
+
+  func testMovingAMissingEntryOntoItselfIsNotFound() {
+    let result = box.vault(["mv", "ghost", "ghost"], env: session)
+    XCTAssertEqual(result.status, 3)
+    XCTAssertEqual(result.errorLines.first, "vault: error: no entry named 'ghost'")
+  }
+
+  func testAFailedWriteToStandardOutputIsReported() throws {
+    box.vault(["add", "x"], stdin: [1, 2, 3], env: session)
+    let get = box.shell("vault get x >/dev/full", env: session)
+    XCTAssertEqual(get.status, 1)
+    XCTAssertEqual(
+      get.errorLines, ["vault: error: cannot write to standard output: No space left on device"])
+    let unlock = box.shell("vault unlock --raw --pin-fd 3 3<<EOF >/dev/full\n$PIN\nEOF\n")
+    XCTAssertEqual(unlock.status, 1)
+    XCTAssertEqual(
+      unlock.errorLines,
+      [
+        "vault: error: cannot write to standard output: No space left on device; no session was"
+          + " issued"
+      ])
+    let folder = box.home + "/run/vault"
+    let sessions = try FileManager.default.contentsOfDirectory(atPath: folder).flatMap {
+      try FileManager.default.contentsOfDirectory(atPath: folder + "/" + $0)
+    }
+    XCTAssertEqual(sessions.count, 1, "only the session from setUp")
+  }
+
+  func testABrokenDeviceStateIsReportedByStatus() throws {
+    try "garbage".write(
+      toFile: box.home + "/state/vault/device.json", atomically: false, encoding: .utf8)
+    let result = box.vault(["status"])
+    XCTAssertEqual(result.status, 17)
+    XCTAssertEqual(result.stdout, [])
+    XCTAssertEqual(
+      result.errorLines,
+      [
+        "vault: error: integrity failure: the device state \(box.home)/state/vault/device.json is corrupt"
+      ])
+  }
+
+  func testAResetDeviceIsNotAWrongPIN() {
+    box.biosim(["reset"])
+    let result = box.vaultPIN(["list"])
+    XCTAssertEqual(result.status, 11)
+    XCTAssertEqual(
+      result.errorLines.last, "vault: hint: set a PIN for this device with 'vault recover'")
+    XCTAssertEqual((box.statusJSON()["pin"] as? [String: Any])?["consecutive_failures"] as? Int, 0)
+  }
+
+  func testPINDescriptorMisuse() {
+    XCTAssertEqual(
+      box.vault(["list", "--vault", ""]).errorLines,
+      ["vault: error: --vault needs a path, not an empty string"])
+    let word = box.vault(["list", "--pin-fd", "abc"])
+    XCTAssertEqual(word.status, 64)
+    XCTAssertEqual(
+      word.errorLines.first, "vault: error: --pin-fd needs a file descriptor number, not 'abc'")
+    XCTAssertEqual(
+      box.vault(["list", "--pin-fd", "250"]).errorLines,
+      ["vault: error: --pin-fd 250 is not an open file descriptor"])
+    let stdinPIN = box.vault(["add", "x", "--pin-fd", "0"], stdin: Array("2468\nsecret".utf8))
+    XCTAssertEqual(stdinPIN.status, 5)
+    XCTAssertEqual(
+      stdinPIN.errorLines,
+      [
+        "vault: error: --pin-fd 0 is standard input, which carries the content; give the PIN on"
+          + " another descriptor, such as --pin-fd 3 3<pin-file"
+      ])
+    let folder = box.shell("vault list --pin-fd 3 3<\"$HOME\"")
+    XCTAssertEqual(folder.status, 5)
+    XCTAssertEqual(folder.errorLines, ["vault: error: cannot read descriptor 3: Is a directory"])
+  }
+
+  func testTheFifthWrongPINSaysHowLongToWait() {
+    for attempt in 1...4 { box.vault(["list"], pin: ["000\(attempt)"]) }
+    let fifth = box.vault(["list"], pin: ["0005"])
+    XCTAssertEqual(fifth.status, 11)
+    XCTAssertEqual(
+      fifth.errorLines, ["vault: error: wrong PIN; the next attempt is allowed in 1 min"])
+  }
+
+  func testCommandsThatTypeASecretSayHowWithoutATerminal() {
+    let result = box.vault(["passwd"])
+    XCTAssertEqual(result.status, 10)
+    XCTAssertEqual(
+      result.errorLines,
+      [
+        "vault: error: no terminal to ask for the PIN and no --pin-fd",
+        "vault: hint: run it on a terminal, or give the PIN with --pin-fd N",
+      ])
+  }
+}
