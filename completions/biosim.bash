@@ -101,6 +101,9 @@ _biosim_value() {
   'next|0')
     mapfile -t COMPREPLY < <(compgen -W 'match no-match cancel system-cancel timeout' -- "$3")
     ;;
+  'help|0')
+    mapfile -t COMPREPLY < <(compgen -W 'status hardware availability enroll unenroll next force-lockout os-upgrade reset help' -- "$3")
+    ;;
   esac
 }
 

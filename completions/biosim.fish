@@ -140,3 +140,4 @@ complete -c biosim -n '__biosim_at "next" 0' -a 'match no-match cancel system-ca
 # biosim reset: Erase the device: new device secret, no enrollment, no PIN counters.
 
 # biosim help: Show help for a command.
+complete -c biosim -n '__biosim_at "help" 0 more' -a 'status hardware availability enroll unenroll next force-lockout os-upgrade reset help'

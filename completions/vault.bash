@@ -207,6 +207,9 @@ _vault_value() {
   'unlock|--shell' | 'completions|0')
     mapfile -t COMPREPLY < <(compgen -W 'bash zsh fish' -- "$3")
     ;;
+  'help|0')
+    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv passwd recover status unlock lock biometry edit journal grep generate tour completions help' -- "$3")
+    ;;
   *'|--vault')
     _vault_files "$3"
     ;;

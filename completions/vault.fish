@@ -301,3 +301,4 @@ complete -c vault -n '__vault_at "generate" 0' -a '(__vault_entry_names)'
 complete -c vault -n '__vault_at "completions" 0' -a 'bash zsh fish'
 
 # vault help: Show help for a command.
+complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv passwd recover status unlock lock biometry edit journal grep generate tour completions help'

@@ -57,5 +57,6 @@ public enum BiosimCommands {
       .flag("help", short: "h", "Show help for the command."),
       .flag("version", "Show the version."),
     ],
-    version: VaultCommands.program.version)
+    version: VaultCommands.program.version
+  ).completingHelp()
 }

@@ -24,10 +24,11 @@ public enum BiosimMain {
       return 0
     }
     if invocation.flag("help") || invocation.path == ["help"] {
-      let target = invocation.flag("help") ? invocation.path : invocation.arguments
-      guard program.command(at: target) != nil else {
+      let words = invocation.flag("help") ? invocation.path : invocation.arguments
+      guard let target = program.canonicalPath(words) else {
         return VaultMain.reportUsage(
-          UsageError(message: "unknown command '\(target.joined(separator: " "))'", path: ["help"]),
+          UsageError(
+            message: "unknown command '\(words.joined(separator: " "))'", path: ["help"]),
           program: program)
       }
       Output.print(Help.text(program, path: target))

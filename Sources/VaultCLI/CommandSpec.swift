@@ -149,6 +149,36 @@ public struct ProgramSpec: Equatable, Sendable {
     return current
   }
 
+  /// The path with every alias replaced by its command's name (`ls` → `list`), or nil when a
+  /// word names no command.
+  public func canonicalPath(_ words: [String]) -> [String]? {
+    var current = root
+    var out: [String] = []
+    for word in words {
+      guard let next = current.subcommand(word) else { return nil }
+      out.append(next.name)
+      current = next
+    }
+    return out
+  }
+
+  /// A copy whose `help` command completes its COMMAND argument with the visible command names.
+  public func completingHelp() -> ProgramSpec {
+    var copy = self
+    let names = root.visibleSubcommands.map(\.name)
+    copy.root.subcommands = root.subcommands.map { command in
+      guard command.name == "help" else { return command }
+      var help = command
+      help.arguments = help.arguments.map {
+        var argument = $0
+        argument.completion = .values(names)
+        return argument
+      }
+      return help
+    }
+    return copy
+  }
+
   /// Every command path in the tree, depth first, root first.
   public func allPaths(includeHidden: Bool = false) -> [[String]] {
     func walk(_ spec: CommandSpec, _ path: [String]) -> [[String]] {

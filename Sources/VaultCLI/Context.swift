@@ -61,7 +61,9 @@ final class Context {
       return line
     }
     guard let terminal else {
-      throw VaultError.noTerminal("no terminal to ask for the PIN and no --pin-fd")
+      throw VaultError.noTerminal(
+        "no terminal to ask for the PIN and no --pin-fd",
+        hint: "run it on a terminal, or give the PIN with --pin-fd N")
     }
     return try terminal.readHidden(prompt: prompt)
   }

@@ -28,7 +28,17 @@ enum EditCommandRun {
       guard edited.count > 0 else {
         throw VaultError.invalidInput("the edited content is empty; nothing was written")
       }
-      try store.put(name, content: edited, overwrite: true, guarded: metadata.guarded)
+      do {
+        try store.put(
+          name, content: edited, overwrite: true, guarded: metadata.guarded,
+          expectedRevision: metadata.revision)
+      } catch VaultError.conflict(let what) {
+        // Neither the other change nor the edit is lost: the edit goes under a new name.
+        let stamp = Timestamp.utc(context.environment.clock.wallNow)
+        let copy = try EntryName("\(name.value) (edited \(stamp))")
+        try store.put(copy, content: edited, overwrite: false, guarded: metadata.guarded)
+        throw VaultError.conflict("\(what); your edit was saved as '\(copy)'")
+      }
       Output.error("Saved '\(name)'.")
     }
     return 0

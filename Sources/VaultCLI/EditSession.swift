@@ -49,6 +49,11 @@ enum EditSession {
   static func run(
     _ content: SecureBytes, fileName: String, root: String, environment: VaultEnvironment
   ) throws -> Outcome {
+    let editor = Editor(environment: environment)
+    if editor.isFallback && (isatty(0) == 0 || isatty(1) == 0) {
+      throw VaultError.noTerminal(
+        "no terminal for the editor (vi)", hint: "run it on a terminal, or set VISUAL or EDITOR")
+    }
     let folder = try EditFolder.create(in: root)
     let previous = arm(folder.path)
     defer {
@@ -56,7 +61,6 @@ enum EditSession {
       disarm(previous)
     }
     let file = try folder.write(content, name: fileName)
-    let editor = Editor(environment: environment)
     let status = try wait(for: editor, file: file, tmpdir: folder.path)
     if status.signal != 0 {
       if [SIGINT, SIGQUIT, SIGTERM, SIGHUP].contains(status.signal) {
@@ -64,6 +68,12 @@ enum EditSession {
       }
       throw VaultError.cancelled(
         "the editor was killed by signal \(status.signal); nothing was written")
+    }
+    if editor.needsShell && (status.code == 126 || status.code == 127) {
+      // The shell could not find or run the editor's program.
+      throw VaultError.invalidInput(
+        "the editor '\(editor.command)' could not be started (the shell said status"
+          + " \(status.code)); set VISUAL or EDITOR")
     }
     guard status.code == 0 else {
       throw VaultError.cancelled(
@@ -106,15 +116,18 @@ enum EditSession {
     free(path)
   }
 
-  /// `edited` without a final newline that `original` did not have.
+  /// `edited` without a final line break (LF or CRLF) that `original` did not have.
   static func dropAddedNewline(_ edited: SecureBytes, original: SecureBytes) -> SecureBytes {
-    func lastByte(_ bytes: SecureBytes) -> UInt8? {
-      bytes.count > 0 ? bytes.pointer.load(fromByteOffset: bytes.count - 1, as: UInt8.self) : nil
+    func byte(_ bytes: SecureBytes, fromEnd offset: Int) -> UInt8? {
+      bytes.count > offset
+        ? bytes.pointer.load(fromByteOffset: bytes.count - 1 - offset, as: UInt8.self) : nil
     }
-    guard original.count > 0, lastByte(original) != 10, lastByte(edited) == 10 else {
+    guard original.count > 0, byte(original, fromEnd: 0) != 10, byte(edited, fromEnd: 0) == 10
+    else {
       return edited
     }
-    let trimmed = SecureBytes(count: edited.count - 1)
+    let added = byte(edited, fromEnd: 1) == 13 && byte(original, fromEnd: 0) != 13 ? 2 : 1
+    let trimmed = SecureBytes(count: edited.count - added)
     trimmed.pointer.copyMemory(from: edited.pointer, byteCount: trimmed.count)
     return trimmed
   }

@@ -21,11 +21,16 @@ struct Editor {
   let command: String
   let variables: [String: String]
 
+  /// True when neither VISUAL nor EDITOR names an editor, so `vi` is the fallback.
+  let isFallback: Bool
+
   /// The editor configured in `environment`.
   init(environment: VaultEnvironment) {
     variables = environment.variables
     let configured = [variables["VISUAL"], variables["EDITOR"]].compactMap { $0 }
-    command = configured.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "vi"
+    let chosen = configured.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    command = chosen ?? "vi"
+    isFallback = chosen == nil
   }
 
   /// True when the command needs a shell (git's test: any space or shell metacharacter).

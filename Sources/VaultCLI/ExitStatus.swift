@@ -70,8 +70,8 @@ public enum ExitStatus {
       return (4, "a vault already exists at \(path)", nil)
     case .locked(let why):
       return (10, "locked: \(why)", "unlock first with: eval \"$(vault unlock)\"")
-    case .noTerminal(let why):
-      return (10, why, "run it on a terminal, or give the PIN with --pin-fd N")
+    case .noTerminal(let why, let hint):
+      return (10, why, hint)
     case .biometricNotRecognised:
       return (12, "biometric not recognised (simulated sensor)", nil)
     case .cancelled(let why):
@@ -89,6 +89,8 @@ public enum ExitStatus {
       return (
         14, "a guarded read came less than a second after the last one; refused as a duplicate", nil
       )
+    case .conflict(let what):
+      return (1, what, nil)
     case .storage(let what):
       return (1, what, nil)
     }

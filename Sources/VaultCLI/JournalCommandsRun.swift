@@ -84,7 +84,8 @@ enum JournalCommandsRun {
   /// after a `--- ID TIME` line and ending in a newline.
   static func show(_ context: Context) throws {
     let argument = context.invocation.arguments[0]
-    let date = JournalDate.parseIfDate(argument, now: context.environment.clock.wallNow)
+    let now = context.environment.clock.wallNow
+    let date = try JournalDate.looksLikeDate(argument) ? JournalDate.parse(argument, now: now) : nil
     let prefix = try date == nil ? JournalStore.normalizedIDPrefix(argument) : nil
     let vault = try context.openVault()
     let (key, _) = try context.masterKey(vault, reason: "read the journal")
@@ -107,7 +108,8 @@ enum JournalCommandsRun {
   }
 
   static func edit(_ context: Context) throws -> Int32 {
-    let prefix = try JournalStore.normalizedIDPrefix(context.invocation.arguments[0])
+    let prefix = try JournalStore.normalizedIDPrefix(
+      context.invocation.arguments[0], datesAllowed: false)
     let root = try EditFolder.root(
       context.environment, allowDisk: context.invocation.flag("allow-disk-temp"))
     let vault = try context.openVault()
@@ -127,7 +129,14 @@ enum JournalCommandsRun {
       guard !isBlank(edited) else {
         throw VaultError.invalidInput("the edited entry is empty; nothing was written")
       }
-      try store.replace(entry, text: edited)
+      do {
+        try store.replace(entry, text: edited)
+      } catch VaultError.conflict(let what) {
+        let id = try JournalStore.append(edited, to: vault, stamp: entry.stamp)
+        throw VaultError.conflict(
+          "\(what); your edit was saved as the new entry \(id.hex.prefix(JournalStore.shortIDLength))"
+        )
+      }
       Output.error("Saved journal entry \(short).")
     }
     return 0

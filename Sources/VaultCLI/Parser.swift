@@ -65,7 +65,10 @@ public enum Parser {
         while !letters.isEmpty {
           let letter = letters.removeFirst()
           guard let option = options().first(where: { $0.short == letter }) else {
-            throw fail("unknown option '-\(letter)'")
+            throw fail(
+              "unknown option '-\(letter)'",
+              hint: command.arguments.isEmpty
+                ? nil : "an argument that starts with '-' goes after '--': -- \(word)")
           }
           if option.valueName == nil {
             record(option, value: nil)

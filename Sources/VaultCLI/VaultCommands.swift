@@ -162,5 +162,6 @@ public enum VaultCommands {
       .flag("help", short: "h", "Show help for the command."),
       .flag("version", "Show the version."),
     ],
-    version: "0.1.0")
+    version: "0.1.0"
+  ).completingHelp()
 }

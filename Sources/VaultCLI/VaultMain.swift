@@ -27,10 +27,11 @@ public enum VaultMain {
       return 0
     }
     if invocation.path == ["help"] {
-      let target = invocation.arguments
-      guard program.command(at: target) != nil else {
+      guard let target = program.canonicalPath(invocation.arguments) else {
         return reportUsage(
-          UsageError(message: "unknown command '\(target.joined(separator: " "))'", path: ["help"]),
+          UsageError(
+            message: "unknown command '\(invocation.arguments.joined(separator: " "))'",
+            path: ["help"]),
           program: program)
       }
       Output.print(Help.text(program, path: target))

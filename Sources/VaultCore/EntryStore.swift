@@ -108,14 +108,23 @@ public struct EntryStore {
   /// - Parameters:
   ///   - overwrite: replace an existing entry (its creation time is kept).
   ///   - guarded: every later read needs a fresh biometric check.
-  /// - Throws: `VaultError.exists` without `overwrite`; `.invalidInput` for empty content;
+  ///   - expectedRevision: when given, the entry must still exist with this revision (the
+  ///     one an edit started from); checked in the same transaction as the write.
+  /// - Throws: `VaultError.exists` without `overwrite`; `.conflict` when `expectedRevision` does
+  ///   not match; `.invalidInput` for empty content;
   ///   `.storage` on failure (nothing is changed then).
-  public func put(_ name: EntryName, content: SecureBytes, overwrite: Bool, guarded: Bool) throws {
+  public func put(
+    _ name: EntryName, content: SecureBytes, overwrite: Bool, guarded: Bool,
+    expectedRevision: String? = nil
+  ) throws {
     guard content.count > 0 else { throw VaultError.invalidInput("the content is empty") }
     let now = Timestamp.utc(vault.environment.clock.wallNow)
     try db.transaction {
       let existing = try row(name)
       if existing != nil && !overwrite { throw VaultError.exists(name.value) }
+      if let expectedRevision, existing?.meta.revision != expectedRevision {
+        throw VaultError.conflict("'\(name)' changed while it was being edited")
+      }
       let entryID = existing?.entryID ?? SecureBytes.random(count: 16).unprotectedBytes
       let revision = SecureBytes.random(count: 16).unprotectedBytes.base64
       let count = (content.count + Self.chunkSize - 1) / Self.chunkSize

@@ -12,9 +12,23 @@ public enum JournalDate {
   /// - Throws: `VaultError.invalidInput` naming the accepted forms.
   public static func parse(_ text: String, now: Double) throws -> CivilDate {
     guard let date = parseIfDate(text, now: now) else {
-      throw VaultError.invalidInput("invalid date '\(text)' (use \(forms))")
+      throw VaultError.invalidInput(
+        "invalid date '\(text)' (use \(forms); N is at most \(maximumDaysAgo))")
     }
     return date
+  }
+
+  /// True when `text` has the shape of a DATE form (`Nd` with any N included), so it is read as
+  /// a date rather than as an ID prefix, even when out of range.
+  public static func looksLikeDate(_ text: String) -> Bool {
+    if text == "today" || text == "yesterday" { return true }
+    let bytes = Array(text.utf8)
+    if bytes.count >= 2, bytes.last == UInt8(ascii: "d"),
+      bytes.dropLast().allSatisfy({ (48...57).contains($0) })
+    {
+      return true
+    }
+    return bytes.count == 10 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")
   }
 
   /// The local date `text` names, or nil when it is not one of the forms.

@@ -8,6 +8,8 @@ public struct JournalEntry: Sendable {
   public let text: SecureBytes
   /// Insertion order, which breaks ties between entries of the same second.
   let sequence: Int64
+  /// The stored sealed box, to detect a change made while the entry was being edited.
+  let box: [UInt8]
 
   /// The entry id as 32 lower-case hex digits.
   public var hexID: String { id.hex }
@@ -115,7 +117,7 @@ public struct JournalStore {
     else { throw VaultError.integrity("a journal row is malformed") }
     let plain = try SealedBox.open(box, publicKey: publicKey, secretKey: secretKey)
     let (stamp, text) = try JournalRecord.decode(plain, vaultID: vault.vaultID, entryID: entryID)
-    return JournalEntry(id: entryID, stamp: stamp, text: text, sequence: sequence)
+    return JournalEntry(id: entryID, stamp: stamp, text: text, sequence: sequence, box: box)
   }
 
   private static func ordered(_ entries: [JournalEntry]) -> [JournalEntry] {
@@ -138,12 +140,16 @@ public struct JournalStore {
   /// `prefix` in lower case, checked to be 1 to 32 hex digits.
   ///
   /// - Throws: `VaultError.invalidInput` naming the ID and DATE forms otherwise.
-  public static func normalizedIDPrefix(_ prefix: String) throws -> String {
+  public static func normalizedIDPrefix(_ prefix: String, datesAllowed: Bool = true) throws
+    -> String
+  {
     let digits = prefix.lowercased()
     let isHex = digits.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     guard (1...32).contains(digits.utf8.count), isHex else {
       throw VaultError.invalidInput(
-        "'\(prefix)' is neither a journal entry ID nor a date (\(JournalDate.forms))")
+        datesAllowed
+          ? "'\(prefix)' is neither a journal entry ID nor a date (\(JournalDate.forms))"
+          : "'\(prefix)' is not a journal entry ID (1 to 32 hex digits; see 'vault journal list')")
     }
     return digits
   }
@@ -179,10 +185,12 @@ public struct JournalStore {
     let box = record.withBytes { SealedBox.seal($0, to: publicKey) }
     try vault.db.transaction {
       try vault.db.query(
-        "UPDATE entries SET meta = ? WHERE entry_id = ? AND kind = ?",
-        [.blob(box), .blob(entry.id), .integer(Self.kindJournal)])
+        "UPDATE entries SET meta = ? WHERE entry_id = ? AND kind = ? AND meta = ?",
+        [.blob(box), .blob(entry.id), .integer(Self.kindJournal), .blob(entry.box)])
       guard vault.db.changes == 1 else {
-        throw VaultError.journalEntryNotFound("with ID '\(entry.hexID)'")
+        throw VaultError.conflict(
+          "journal entry \(entry.hexID.prefix(Self.shortIDLength)) changed or was removed while"
+            + " it was being edited")
       }
     }
   }

@@ -33,8 +33,8 @@ public enum VaultError: Error, Equatable, Sendable {
   case vaultExists(String)
   /// The key is needed, no valid session exists and there is no way to ask (no terminal).
   case locked(String)
-  /// A secret must be typed and there is no terminal (and no `--pin-fd`).
-  case noTerminal(String)
+  /// Something must be typed and there is no terminal: `what`, and a `hint` on how else to give it.
+  case noTerminal(String, hint: String)
   /// The biometric sensor did not recognise the user within the evaluation's attempts.
   case biometricNotRecognised
   /// The user or the system cancelled, or the prompt timed out.
@@ -47,6 +47,8 @@ public enum VaultError: Error, Equatable, Sendable {
   case biometryUnavailable(String)
   /// A guarded read came less than a second after the previous one and was refused.
   case duplicateRequest
+  /// The entry changed (or went away) while it was being edited; the edit was not applied.
+  case conflict(String)
   /// A file or database operation failed (disk full, permissions, I/O).
   case storage(String)
 }

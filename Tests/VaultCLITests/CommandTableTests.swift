@@ -116,7 +116,12 @@ final class CommandTableTests: XCTestCase {
       let binary = Sandbox.binDirectory + "/" + program.name
       for path in program.allPaths() {
         let expected = Help.text(program, path: path)
-        let forms = [["help"] + path, path + ["--help"], path + ["-h"]]
+        var forms = [["help"] + path, path + ["--help"], path + ["-h"]]
+        // An alias in any position gives the same bytes as the name.
+        if let command = program.command(at: path), let alias = command.aliases.first {
+          let aliased = path.dropLast() + [alias]
+          forms += [["help"] + aliased, aliased + ["--help"]]
+        }
         for arguments in forms {
           let result = Subprocess.run(binary, arguments, environment: box.environment)
           let line = ([program.name] + arguments).joined(separator: " ")

@@ -107,6 +107,53 @@ final class EditCLITests: XCTestCase {
     XCTAssertEqual(editFolders(), [])
   }
 
+  func testAnEntryChangedDuringTheEditKeepsBothVersions() throws {
+    prepare()
+    let vault = Sandbox.binDirectory + "/vault"
+    let script = editor(
+      "race.sh",
+      """
+      printf 'mine\\n' > "$1"
+      printf 'theirs' | VAULT_SESSION=\(session["VAULT_SESSION"] ?? "") \(vault) add --force note
+      """)
+    let result = edit(script)
+    XCTAssertEqual(result.status, 1, result.stderrText)
+    let copy = "note (edited 2027-01-15T08:01:40Z)"
+    XCTAssertEqual(
+      result.errorLines,
+      ["vault: error: 'note' changed while it was being edited; your edit was saved as '\(copy)'"])
+    XCTAssertEqual(note(), "theirs")
+    XCTAssertEqual(box.vault(["get", copy], env: session).stdoutText, "mine\n")
+    XCTAssertEqual(editFolders(), [])
+  }
+
+  func testAnEditorThatCannotStartOrIsMissingWithoutATerminal() {
+    prepare()
+    let missing = edit("no-such-editor --wait")
+    XCTAssertEqual(missing.status, 5)
+    XCTAssertEqual(
+      missing.errorLines.last,
+      "vault: error: the editor 'no-such-editor --wait' could not be started (the shell said"
+        + " status 127); set VISUAL or EDITOR")
+    let fallback = box.vault(["edit", "note"], env: session.merging(["EDITOR": ""]) { $1 })
+    XCTAssertEqual(fallback.status, 10)
+    XCTAssertEqual(
+      fallback.errorLines,
+      [
+        "vault: error: no terminal for the editor (vi)",
+        "vault: hint: run it on a terminal, or set VISUAL or EDITOR",
+      ])
+    XCTAssertEqual(note(), "\(marker)\nline two\n")
+  }
+
+  func testACRLFAddedToAnEntryWithoutANewlineIsDropped() {
+    prepare()
+    box.vault(["add", "--force", "pw"], stdin: Array("abc".utf8), env: session)
+    let result = edit(editor("crlf.sh", "printf 'abd\\r\\n' > \"$1\""), ["edit", "pw"])
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    XCTAssertEqual(box.vault(["get", "pw"], env: session).stdoutText, "abd")
+  }
+
   func testUnchangedContentWritesNothing() throws {
     prepare()
     let result = edit(editor("keep.sh", "exit 0"))

@@ -146,9 +146,16 @@ final class JournalCLITests: XCTestCase {
   func testInvalidDatesAndIDsExit5BeforeAnyPrompt() {
     box.initPINOnly()
     let forms = "YYYY-MM-DD, today, yesterday or Nd (N days ago)"
+    let bound = "N is at most 100000"
     for (arguments, message) in [
-      (["list", "--since", "2026-02-30"], "invalid date '2026-02-30' (use \(forms))"),
-      (["list", "--until", "tomorrow"], "invalid date 'tomorrow' (use \(forms))"),
+      (["list", "--since", "2026-02-30"], "invalid date '2026-02-30' (use \(forms); \(bound))"),
+      (["list", "--until", "tomorrow"], "invalid date 'tomorrow' (use \(forms); \(bound))"),
+      (["show", "9999999d"], "invalid date '9999999d' (use \(forms); \(bound))"),
+      (["show", "2026-02-30"], "invalid date '2026-02-30' (use \(forms); \(bound))"),
+      (
+        ["edit", "today"],
+        "'today' is not a journal entry ID (1 to 32 hex digits; see 'vault journal list')"
+      ),
       (["list", "-n", "0"], "-n needs a positive whole number, not '0'"),
       (["show", "last-week"], "'last-week' is neither a journal entry ID nor a date (\(forms))"),
     ] {

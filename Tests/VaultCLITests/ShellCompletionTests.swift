@@ -146,7 +146,9 @@ final class ShellCompletionTests: XCTestCase {
       try bash(["vault", "bio", ""], environment: env), ["activate", "deactivate", "status"])
     XCTAssertEqual(
       try bash(["vault", "completions", ""], environment: env), ["bash", "zsh", "fish"])
-    XCTAssertEqual(try bash(["vault", "help", ""], environment: env), [])
+    XCTAssertEqual(try bash(["vault", "help", ""], environment: env), Self.vaultCommands)
+    XCTAssertEqual(try bash(["vault", "help", "bi"], environment: env), ["biometry"])
+    XCTAssertEqual(try fish("vault help bi", environment: env), ["biometry"])
   }
 
   func testBashCompletesEntryNamesQuotedForTheirPlace() throws {

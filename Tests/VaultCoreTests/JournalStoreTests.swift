@@ -65,7 +65,8 @@ final class JournalStoreTests: XCTestCase {
         XCTAssertEqual(
           $0 as? VaultError,
           .invalidInput(
-            "invalid date '\(bad)' (use YYYY-MM-DD, today, yesterday or Nd (N days ago))"))
+            "invalid date '\(bad)' (use YYYY-MM-DD, today, yesterday or Nd (N days ago); N is at"
+              + " most 100000)"))
       }
     }
   }
