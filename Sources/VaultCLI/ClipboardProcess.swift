@@ -37,14 +37,12 @@ struct ClipboardProcess {
     sigaddset(&defaults, SIGPIPE)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setflags(&attributes, (detach ? 0x80 : 0) | 0x04)
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
-    }
+    let argv = CStringVector(([path] + arguments))
+    let envp = CStringVector(environment: environment)
     var pid: pid_t = 0
-    let rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+    let rc = withExtendedLifetime((argv, envp)) {
+      posix_spawn(&pid, path, &actions, &attributes, argv.pointers, envp.pointers)
+    }
     close(fds[0])
     guard rc == 0 else {
       close(fds[1])

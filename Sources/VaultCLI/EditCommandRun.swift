@@ -18,13 +18,7 @@ enum EditCommandRun {
     let outcome = try EditSession.run(
       content, fileName: EditSession.fileName(for: name.value, fallback: "entry"), root: root,
       environment: context.environment)
-    switch outcome {
-    case .interrupted(let code):
-      Output.error("vault: error: the editor was interrupted; nothing was written")
-      return code
-    case .unchanged:
-      Output.error("No changes; nothing was written.")
-    case .changed(let edited):
+    return try EditSession.finish(outcome) { edited in
       guard edited.count > 0 else {
         throw VaultError.invalidInput("the edited content is empty; nothing was written")
       }
@@ -41,6 +35,5 @@ enum EditCommandRun {
       }
       Output.error("Saved '\(name)'.")
     }
-    return 0
   }
 }

@@ -38,6 +38,22 @@ enum EditSession {
 
   static let cleanupSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
+  /// Reports an outcome the same way for every kind of edit and returns the exit code: an
+  /// interrupted editor exits 128 + signal, unchanged content writes nothing, changed content is
+  /// handed to `save`.
+  static func finish(_ outcome: Outcome, save: (SecureBytes) throws -> Void) rethrows -> Int32 {
+    switch outcome {
+    case .interrupted(let code):
+      Output.error("vault: error: the editor was interrupted; nothing was written")
+      return code
+    case .unchanged:
+      Output.error("No changes; nothing was written.")
+    case .changed(let edited):
+      try save(edited)
+    }
+    return 0
+  }
+
   /// Writes `content` to `fileName` in a new folder under `root`, runs the editor on it and reads
   /// it back.
   ///

@@ -88,12 +88,8 @@ struct Editor {
   /// - Throws: `VaultError.invalidInput` when it cannot be started.
   func start(file: String, tmpdir: String) throws -> pid_t {
     let (executable, arguments) = try invocation(for: file)
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment(tmpdir: tmpdir).map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
-    }
+    let argv = CStringVector(arguments)
+    let envp = CStringVector(environment: environment(tmpdir: tmpdir))
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -106,7 +102,9 @@ struct Editor {
     posix_spawnattr_setsigmask(&attributes, &mask)
     posix_spawnattr_setflags(&attributes, Self.spawnSetSigDef | Self.spawnSetSigMask)
     var pid: pid_t = 0
-    let rc = posix_spawn(&pid, executable, nil, &attributes, argv, envp)
+    let rc = withExtendedLifetime((argv, envp)) {
+      posix_spawn(&pid, executable, nil, &attributes, argv.pointers, envp.pointers)
+    }
     guard rc == 0 else {
       throw VaultError.invalidInput(
         "cannot start the editor '\(command)': \(String(cString: strerror(rc)))")

@@ -119,13 +119,7 @@ enum JournalCommandsRun {
     let short = String(entry.hexID.prefix(JournalStore.shortIDLength))
     let outcome = try EditSession.run(
       entry.text, fileName: "journal-\(short).txt", root: root, environment: context.environment)
-    switch outcome {
-    case .interrupted(let code):
-      Output.error("vault: error: the editor was interrupted; nothing was written")
-      return code
-    case .unchanged:
-      Output.error("No changes; nothing was written.")
-    case .changed(let edited):
+    return try EditSession.finish(outcome) { edited in
       guard !isBlank(edited) else {
         throw VaultError.invalidInput("the edited entry is empty; nothing was written")
       }
@@ -139,6 +133,5 @@ enum JournalCommandsRun {
       }
       Output.error("Saved journal entry \(short).")
     }
-    return 0
   }
 }

@@ -55,14 +55,12 @@ public enum Subprocess {
     defer { posix_spawnattr_destroy(&attributes) }
     if detach { posix_spawnattr_setflags(&attributes, spawnSetSID) }
 
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
-    }
+    let argv = CStringVector(([executable] + arguments))
+    let envp = CStringVector(environment: environment)
     var pid: pid_t = 0
-    let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+    let rc = withExtendedLifetime((argv, envp)) {
+      posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
+    }
     for fd in [inPipe[0], outPipe[1], errPipe[1], extraPipe[0]] where fd >= 0 { close(fd) }
     guard rc == 0 else {
       for fd in [inPipe[1], outPipe[0], errPipe[0], extraPipe[1]] where fd >= 0 { close(fd) }
@@ -134,18 +132,17 @@ public enum Subprocess {
   public static func runInheriting(
     _ executable: String, _ arguments: [String], environment: [String: String]
   ) -> Int32 {
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
-    }
+    let argv = CStringVector(([executable] + arguments))
+    let envp = CStringVector(environment: environment)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
     posix_spawnattr_setflags(&attributes, spawnSetSID)
     var pid: pid_t = 0
-    guard posix_spawn(&pid, executable, nil, &attributes, argv, envp) == 0 else { return 127 }
+    let rc = withExtendedLifetime((argv, envp)) {
+      posix_spawn(&pid, executable, nil, &attributes, argv.pointers, envp.pointers)
+    }
+    guard rc == 0 else { return 127 }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
