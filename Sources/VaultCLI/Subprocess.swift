@@ -53,7 +53,7 @@ public enum Subprocess {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    if detach { posix_spawnattr_setflags(&attributes, spawnSetSID) }
+    configure(&attributes, detach: detach)
 
     let argv = CStringVector(([executable] + arguments))
     let envp = CStringVector(environment: environment)
@@ -125,26 +125,45 @@ public enum Subprocess {
     return out
   }
 
-  /// Runs `executable` with the caller's standard input and outputs, in a new session without a
-  /// controlling terminal (so nothing it runs can prompt), waiting for it to end.
+  /// Starts `executable` with the caller's standard input and outputs, in a new session without
+  /// a controlling terminal (so nothing it runs can prompt); its process group id is its pid.
   ///
-  /// - Returns: its exit status (128 + signal when killed).
-  public static func runInheriting(
+  /// - Returns: the child's pid, or nil when it could not be started.
+  public static func startInheriting(
     _ executable: String, _ arguments: [String], environment: [String: String]
-  ) -> Int32 {
+  ) -> pid_t? {
     let argv = CStringVector(([executable] + arguments))
     let envp = CStringVector(environment: environment)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    posix_spawnattr_setflags(&attributes, spawnSetSID)
+    configure(&attributes, detach: true)
     var pid: pid_t = 0
     let rc = withExtendedLifetime((argv, envp)) {
       posix_spawn(&pid, executable, nil, &attributes, argv.pointers, envp.pointers)
     }
-    guard rc == 0 else { return 127 }
+    return rc == 0 ? pid : nil
+  }
+
+  /// Waits for a child to end.
+  ///
+  /// - Returns: its exit status, or 128 + signal when it was killed.
+  public static func wait(_ pid: pid_t) -> Int32 {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+  }
+
+  /// glibc's `POSIX_SPAWN_SETSIGDEF` (0x04).
+  private static let spawnSetSigDefault: Int16 = 0x04
+
+  /// A new session when `detach`, and SIGPIPE back to its default: vault ignores it for itself,
+  /// and an ignored signal would otherwise be inherited by every program it starts.
+  private static func configure(_ attributes: inout posix_spawnattr_t, detach: Bool) {
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGPIPE)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, (detach ? spawnSetSID : 0) | spawnSetSigDefault)
   }
 }

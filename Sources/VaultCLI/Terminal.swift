@@ -5,6 +5,27 @@ import VaultCore
 // state lives in plain globals that only the main thread writes.
 nonisolated(unsafe) private var savedFD: Int32 = -1
 nonisolated(unsafe) private var savedMode = termios()
+nonisolated(unsafe) private var activeMode = termios()
+nonisolated(unsafe) private var promptBytes: UnsafeMutablePointer<UInt8>?
+nonisolated(unsafe) private var promptLength = 0
+
+/// Ctrl-Z at a prompt: give the shell its normal terminal while stopped, and on `fg` put the
+/// prompt's mode back (echo off) and show the prompt again. Only async-signal-safe calls.
+private func suspendAndResume(_ signal: Int32) {
+  if savedFD >= 0 { tcsetattr(savedFD, TCSAFLUSH, &savedMode) }
+  Glibc.signal(SIGTSTP, SIG_DFL)
+  var unblock = sigset_t()
+  sigemptyset(&unblock)
+  sigaddset(&unblock, SIGTSTP)
+  sigprocmask(SIG_UNBLOCK, &unblock, nil)
+  raise(SIGTSTP)
+  // Stopped here until SIGCONT.
+  Glibc.signal(SIGTSTP, suspendAndResume)
+  if savedFD >= 0 {
+    tcsetattr(savedFD, TCSAFLUSH, &activeMode)
+    if let promptBytes { _ = write(savedFD, promptBytes, promptLength) }
+  }
+}
 
 private func restoreAndExit(_ signal: Int32) {
   if savedFD >= 0 {
@@ -49,24 +70,40 @@ public final class Terminal {
     wipe(&bytes)
   }
 
-  /// Runs `body` with the terminal in `mode`, restoring the original mode afterwards, and on
-  /// SIGINT, SIGTERM, SIGHUP or SIGQUIT before exiting.
-  private func withMode<R>(_ change: (inout termios) -> Void, _ body: () throws -> R) rethrows -> R
-  {
+  /// Shows `prompt` and runs `body` with the terminal in the changed mode, restoring the original
+  /// mode afterwards, and on SIGINT, SIGTERM, SIGHUP or SIGQUIT before exiting. Ctrl-Z restores
+  /// it while stopped; `fg` changes it again and shows the prompt again.
+  private func withMode<R>(
+    prompt: String, _ change: (inout termios) -> Void, _ body: () throws -> R
+  ) rethrows -> R {
     var original = termios()
-    guard tcgetattr(fd, &original) == 0 else { return try body() }
+    guard tcgetattr(fd, &original) == 0 else {
+      say(prompt)
+      return try body()
+    }
+    var mode = original
+    change(&mode)
+    let bytes = Array(prompt.utf8)
+    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+    buffer.initialize(from: bytes, count: bytes.count)
     savedMode = original
+    activeMode = mode
+    promptBytes = buffer
+    promptLength = bytes.count
     savedFD = fd
     let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
     let previous = signals.map { signal($0, restoreAndExit) }
-    var mode = original
-    change(&mode)
+    let previousStop = signal(SIGTSTP, suspendAndResume)
     tcsetattr(fd, TCSAFLUSH, &mode)
     defer {
       tcsetattr(fd, TCSAFLUSH, &original)
       savedFD = -1
       for (sig, handler) in zip(signals, previous) { signal(sig, handler) }
+      signal(SIGTSTP, previousStop)
+      promptBytes = nil
+      buffer.deallocate()
     }
+    say(prompt)
     return try body()
   }
 
@@ -75,9 +112,8 @@ public final class Terminal {
   /// - Throws: `VaultError.cancelled` on end of file (Ctrl-D), `.invalidInput` past 4096 bytes.
   public func readHidden(prompt: String) throws -> SecureBytes {
     // Echo goes off before the prompt appears, so nothing typed early is shown.
-    let line = try withMode({ $0.c_lflag &= ~tcflag_t(ECHO) }) {
-      say(prompt)
-      return try LineReader.readLine(fd: fd)
+    let line = try withMode(prompt: prompt, { $0.c_lflag &= ~tcflag_t(ECHO) }) {
+      try LineReader.readLine(fd: fd)
     }
     say("\n")
     guard let line else { throw VaultError.cancelled("no input") }
@@ -88,14 +124,16 @@ public final class Terminal {
   ///
   /// Enter is a matching finger or face, `n` a non-matching one, Ctrl-C or Escape cancels.
   public func readSensorKey(prompt: String) -> UInt8? {
-    withMode({
-      $0.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG)
-      withUnsafeMutableBytes(of: &$0.c_cc) { cc in
-        cc[Int(VMIN)] = 1
-        cc[Int(VTIME)] = 0
+    withMode(
+      prompt: prompt,
+      {
+        $0.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG)
+        withUnsafeMutableBytes(of: &$0.c_cc) { cc in
+          cc[Int(VMIN)] = 1
+          cc[Int(VTIME)] = 0
+        }
       }
-    }) {
-      say(prompt)
+    ) {
       var byte: UInt8 = 0
       while true {
         let n = read(fd, &byte, 1)

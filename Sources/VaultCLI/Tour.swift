@@ -2,6 +2,16 @@ import Foundation
 import Glibc
 import VaultCore
 
+// The tour's child, for the signal handler: it stops the child's whole process group and lets
+// the main flow clean up.
+nonisolated(unsafe) private var tourChild: pid_t = 0
+nonisolated(unsafe) private var tourSignal: Int32 = 0
+
+private func stopTour(_ signal: Int32) {
+  tourSignal = signal
+  if tourChild > 0 { kill(-tourChild, SIGTERM) }
+}
+
 /// `vault tour`: the whole story on a throwaway vault and simulated device in a temporary folder,
 /// run by bash through the built binaries, each command shown before its output.
 enum Tour {
@@ -27,18 +37,24 @@ enum Tour {
     step 0 'biosim next match'
     step 0 'vault init --kdf interactive --pin-fd 3 3<"$PIN_FILE"'
     step 0 'vault status'
+    echo
+    echo '# A diary entry needs no PIN: it is sealed to the vault public key.'
+    step 0 'printf "Walked to the river at dawn.\nTold no one.\n" | vault journal'
     step 0 'biosim next match'
-    step 0 'printf "Walked to the river at dawn.\nTold no one.\n" | vault add journal/2026-11-29 --pin-fd 3 3<"$PIN_FILE"'
+    step 0 'printf "correct horse battery staple" | vault add mail/work --pin-fd 3 3<"$PIN_FILE"'
+    echo
+    echo '# Unlock once (PIN, then a match), read in pipelines.'
     step 0 'biosim next match'
     step 0 'eval "$(vault unlock --pin-fd 3 3<"$PIN_FILE")"'
     step 0 'vault list'
-    step 0 'vault get journal/2026-11-29 | grep -n river'
+    step 0 'vault journal show today | grep -n river'
+    step 0 'vault get mail/work | wc -c'
     echo
     echo '# Someone enrolls another finger: the domain state changes.'
     step 0 'biosim enroll --label left-index'
     step 0 'biosim next match'
     step 15 'vault unlock --pin-fd 3 3<"$PIN_FILE" >/dev/null'
-    step 10 'vault get journal/2026-11-29'
+    step 10 'vault get mail/work'
     step 0 'vault biometry status'
     echo
     echo '# The owner re-activates with the PIN and a match, then unlocks again.'
@@ -46,30 +62,43 @@ enum Tour {
     step 0 'vault biometry activate --pin-fd 3 3<"$PIN_FILE"'
     step 0 'biosim next match'
     step 0 'eval "$(vault unlock --pin-fd 3 3<"$PIN_FILE")"'
-    step 0 'vault get journal/2026-11-29'
+    step 0 'vault journal show today'
     step 0 'vault lock'
-    step 10 'vault get journal/2026-11-29'
+    step 10 'vault get mail/work'
     echo
     echo '# Tour complete: every step gave the exit status shown.'
     """#
 
   static func run(_ context: Context) throws -> Int32 {
     let bin = URL(fileURLWithPath: try executablePath()).deletingLastPathComponent().path
-    var template = Array("/tmp/vault-tour-XXXXXX".utf8CString)
+    let tmp = context.environment.variables["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+    var template = Array("\(tmp ?? "/tmp")/vault-tour-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap { mkdtemp($0) } }
     guard made != nil else {
-      throw VaultError.storage("cannot create a temporary folder")
+      throw VaultError.storage("cannot create a temporary folder in \(tmp ?? "/tmp")")
     }
     let dir = String(cString: template)
     defer { try? FileManager.default.removeItem(atPath: dir) }
     try PrivateFiles.atomicWrite(Array((demoPIN + "\n").utf8), to: dir + "/pin")
+    try PrivateFiles.ensureDirectory(dir + "/run")
     let environment = [
       "HOME": dir, "XDG_DATA_HOME": dir + "/data", "XDG_STATE_HOME": dir + "/state",
       "XDG_RUNTIME_DIR": dir + "/run", "TOUR_DIR": dir, "PIN_FILE": dir + "/pin",
       "PATH": bin + ":/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
+      "TZ": context.environment.variables["TZ"] ?? "UTC",
     ]
-    try PrivateFiles.ensureDirectory(dir + "/run")
-    let status = Subprocess.runInheriting("/bin/bash", ["-c", script], environment: environment)
+    let signals = [SIGINT, SIGTERM, SIGHUP]
+    let previous = signals.map { signal($0, stopTour) }
+    defer { for (sig, handler) in zip(signals, previous) { signal(sig, handler) } }
+    guard
+      let child = Subprocess.startInheriting("/bin/bash", ["-c", script], environment: environment)
+    else { throw VaultError.storage("cannot start /bin/bash") }
+    tourChild = child
+    let status = Subprocess.wait(child)
+    tourChild = 0
+    // Interrupted: the folder (and its demo PIN) goes, and the exit code says which signal.
+    if tourSignal != 0 { return 128 + tourSignal }
+    if status == Output.brokenPipe { return Output.brokenPipe }
     return status == 0 ? 0 : 1
   }
 

@@ -102,13 +102,28 @@ final class BiometryCommandTests: XCTestCase {
     let out = result.stdoutText
     for expected in [
       "$ biosim enroll --label right-index\n",
-      "$ vault get journal/2026-11-29 | grep -n river\n1:Walked to the river at dawn.\n",
-      "$ vault unlock --pin-fd 3 3<\"$PIN_FILE\" >/dev/null\n",
-      "[exit 15]\n", "[exit 10]\n",
-      "$ vault get journal/2026-11-29\nWalked to the river at dawn.\nTold no one.\n",
+      "$ printf \"Walked to the river at dawn.\\nTold no one.\\n\" | vault journal\n",
+      "$ vault journal show today | grep -n river\n2:Walked to the river at dawn.\n",
+      "$ vault get mail/work | wc -c\n28\n",
+      "$ vault unlock --pin-fd 3 3<\"$PIN_FILE\" >/dev/null\n[exit 15]\n",
+      "$ vault get mail/work\n[exit 10]\n",
       "# Tour complete: every step gave the exit status shown.\n",
     ] {
       XCTAssertTrue(out.contains(expected), expected)
     }
+    let folder = out.split(separator: "\n").first.map { String($0.split(separator: " ")[7]) }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: folder?.replacing(";", with: "") ?? "/"))
+  }
+
+  func testTheTourIntoAClosedPipeIsQuiet() {
+    let result = Subprocess.run(
+      "/bin/bash",
+      [
+        "-c", "\"$0\" tour | head -1; echo \"status=${PIPESTATUS[0]}\"",
+        Sandbox.binDirectory + "/vault",
+      ],
+      environment: box.environment)
+    XCTAssertEqual(result.stdoutText.split(separator: "\n").last, "status=141")
+    XCTAssertEqual(result.stderrText.contains("Broken pipe"), false, result.stderrText)
   }
 }

@@ -12,7 +12,7 @@ final class TerminalTests: XCTestCase {
   /// \\r and \\x03 escapes), `echo` records whether ECHO is on now. Prints a JSON object: exit
   /// status, the echo flags recorded, echo/icanon after exit, output.
   static let driver = #"""
-    import json, os, pty, select, sys, termios, time
+    import json, os, pty, select, signal, sys, termios, time
     steps = [line.rstrip("\n").split(" ", 1) for line in sys.stdin if line.strip()]
     pid, fd = pty.fork()
     if pid == 0:
@@ -40,6 +40,9 @@ final class TerminalTests: XCTestCase {
         elif kind == "send":
             time.sleep(0.05)
             os.write(fd, arg.encode().decode("unicode_escape").encode("latin-1"))
+        elif kind == "tstp":
+            os.kill(pid, signal.SIGTSTP)
+            time.sleep(0.2)
         elif kind == "echo":
             echoes.append(bool(termios.tcgetattr(fd)[3] & termios.ECHO))
         elif kind == "limits":
@@ -93,6 +96,22 @@ final class TerminalTests: XCTestCase {
     XCTAssertEqual(run.echoes, [false])
     XCTAssertTrue(run.echo_after)
     XCTAssertTrue(run.icanon_after)
+  }
+
+  /// Ctrl-Z at the PIN prompt: the shell gets echo back while stopped; on resume echo is off
+  /// again and the prompt is shown again. (The test's process group is orphaned, so the kernel
+  /// discards the stop itself and only the resume path runs.)
+  func testResumingAfterCtrlZAtThePINPromptTurnsEchoOffAgain() throws {
+    let box = Sandbox()
+    box.initPINOnly()
+    let run = try drive(
+      box, ["list"],
+      script: ["expect PIN: ", "tstp", "echo", "send \(Sandbox.pin)\\n"])
+    XCTAssertEqual(run.status, 0, run.output)
+    XCTAssertEqual(run.echoes, [false])
+    XCTAssertEqual(run.output.components(separatedBy: "PIN: ").count, 3, run.output)
+    XCTAssertFalse(run.output.contains(Sandbox.pin))
+    XCTAssertTrue(run.echo_after)
   }
 
   func testTheSensorPromptSaysItIsSimulatedAndEnterMatches() throws {
