@@ -9,8 +9,9 @@ nonisolated(unsafe) private var activeMode = termios()
 nonisolated(unsafe) private var promptBytes: UnsafeMutablePointer<UInt8>?
 nonisolated(unsafe) private var promptLength = 0
 
-/// Ctrl-Z at a prompt: give the shell its normal terminal while stopped, and on `fg` put the
-/// prompt's mode back (echo off) and show the prompt again. Only async-signal-safe calls.
+/// Ctrl-Z at a prompt: the shell's terminal mode while stopped, the prompt's again after `fg`.
+///
+/// On resume the prompt is shown again with echo off. Only async-signal-safe calls.
 private func suspendAndResume(_ signal: Int32) {
   if savedFD >= 0 { tcsetattr(savedFD, TCSAFLUSH, &savedMode) }
   Glibc.signal(SIGTSTP, SIG_DFL)
@@ -70,9 +71,10 @@ public final class Terminal {
     wipe(&bytes)
   }
 
-  /// Shows `prompt` and runs `body` with the terminal in the changed mode, restoring the original
-  /// mode afterwards, and on SIGINT, SIGTERM, SIGHUP or SIGQUIT before exiting. Ctrl-Z restores
-  /// it while stopped; `fg` changes it again and shows the prompt again.
+  /// Shows `prompt` and runs `body` with the terminal in the changed mode.
+  ///
+  /// The original mode comes back afterwards, and on SIGINT, SIGTERM, SIGHUP or SIGQUIT before
+  /// exiting. Ctrl-Z restores it while stopped; `fg` changes it again and shows the prompt again.
   private func withMode<R>(
     prompt: String, _ change: (inout termios) -> Void, _ body: () throws -> R
   ) rethrows -> R {
