@@ -123,7 +123,7 @@ complete -c biosim -n '__biosim_at "hardware" 0' -a 'none touch-id face-id optic
 complete -c biosim -n '__biosim_at "availability" 0' -a 'available unavailable disconnected'
 
 # biosim enroll: Enroll a finger or face (the domain state changes).
-complete -c biosim -n '__biosim_in "enroll"' -l label -x -d 'A name for the template (default finger-N).'
+complete -c biosim -n '__biosim_in "enroll"' -l label -x -d 'A name for the template (default finger-N, face-N or iris-N).'
 
 # biosim unenroll: Remove one template, or all (the domain state changes).
 complete -c biosim -n '__biosim_in "unenroll"' -l label -x -d 'The template to remove.'

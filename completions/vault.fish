@@ -215,7 +215,7 @@ complete -c vault -n '__vault_in "init"' -l no-biometry -d 'Create a PIN-only va
 # vault add: Store a secret read from standard input or the terminal.
 complete -c vault -n '__vault_in "add"' -s f -l force -d 'Replace an existing entry.'
 complete -c vault -n '__vault_in "add"' -s m -l multiline -d 'On a terminal, read until end of file.'
-complete -c vault -n '__vault_in "add"' -l guard -d 'Require a fresh biometric match for every read of this entry.'
+complete -c vault -n '__vault_in "add"' -l guard -d 'Every read needs fresh authentication, even in a session: a biometric match, or the PIN in a PIN-only vault or under lockout.'
 complete -c vault -n '__vault_at "add" 0' -a '(__vault_entry_names)'
 
 # vault get: Write an entry's content to standard output, byte for byte.
@@ -243,7 +243,7 @@ complete -c vault -n '__vault_at "mv" 1' -a '(__vault_entry_names)'
 complete -c vault -n '__vault_in "status"' -l json -d 'Print JSON instead of text.'
 
 # vault unlock: Start a session and print the shell code that exports VAULT_SESSION.
-complete -c vault -n '__vault_in "unlock"' -l timeout -x -d 'Idle timeout such as 90s, 15m (default) or 1h.'
+complete -c vault -n '__vault_in "unlock"' -l timeout -x -d 'Idle timeout: 90s, 15m (default), 1h, or plain seconds; 8h at most.'
 complete -c vault -n '__vault_in "unlock"' -l shell -x -a 'bash zsh fish' -d 'Shell syntax to print: bash (default), zsh or fish.'
 complete -c vault -n '__vault_in "unlock"' -l raw -d 'Print the token alone.'
 

@@ -135,10 +135,11 @@ public struct SensorControls: Sendable {
   /// Makes a brand-new device: a new random 32-byte device secret, a fresh sensor (touch-id,
   /// available, nothing enrolled, generation 1) and no PIN attempt records.
   public func reset() throws {
-    try store.update { state in
-      state.deviceSecret = DeviceState.fresh().deviceSecret
-      state.sensor = SensorState()
-      state.pinAttempts = [:]
+    try store.replace { current in
+      var state = DeviceState.fresh()
+      // What belongs to vaults rather than to the device survives an erase when readable.
+      state.journalKeys = current?.journalKeys ?? [:]
+      return state
     }
   }
 

@@ -28,7 +28,10 @@ public enum BiosimCommands {
           ]),
         CommandSpec(
           "enroll", "Enroll a finger or face (the domain state changes).",
-          options: [.value("label", "LABEL", "A name for the template (default finger-N).")]),
+          options: [
+            .value(
+              "label", "LABEL", "A name for the template (default finger-N, face-N or iris-N).")
+          ]),
         CommandSpec(
           "unenroll", "Remove one template, or all (the domain state changes).",
           options: [

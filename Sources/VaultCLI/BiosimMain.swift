@@ -38,7 +38,7 @@ public enum BiosimMain {
     let store = DeviceStore(environment: env)
     let controls = SensorControls(store: store, clock: env.clock)
     do {
-      try dispatch(invocation, controls: controls, store: store)
+      try dispatch(invocation, controls: controls, store: store, environment: env)
       return 0
     } catch let error as BiometryControlError {
       Output.error("biosim: error: \(error.message)")
@@ -53,9 +53,10 @@ public enum BiosimMain {
     }
   }
 
-  static func dispatch(_ invocation: Invocation, controls: SensorControls, store: DeviceStore)
-    throws
-  {
+  static func dispatch(
+    _ invocation: Invocation, controls: SensorControls, store: DeviceStore,
+    environment: VaultEnvironment
+  ) throws {
     let argument = invocation.arguments.first ?? ""
     switch invocation.path {
     case ["status"]:
@@ -67,13 +68,18 @@ public enum BiosimMain {
         throw VaultError.invalidInput(
           "unknown sensor type '\(argument)' (none, touch-id, face-id or optic-id)")
       }
+      let hadTemplates = try !store.read().sensor.enrolled.isEmpty
       try controls.setHardware(type)
+      Output.error(
+        "The sensor is now \(type.displayName) (simulated)"
+          + (hadTemplates ? "; the enrollment was wiped." : "."))
     case ["availability"]:
       guard let value = SensorAvailability(rawValue: argument) else {
         throw VaultError.invalidInput(
           "unknown availability '\(argument)' (available, unavailable or disconnected)")
       }
       try controls.setAvailability(value)
+      Output.error("The sensor is now \(value.rawValue).")
     case ["enroll"]:
       let template = try controls.enroll(label: invocation.value("label"))
       Output.error("Enrolled '\(template.label)'; the domain state changed.")
@@ -83,8 +89,10 @@ public enum BiosimMain {
           throw VaultError.invalidInput("give --label or --all, not both")
         }
         try controls.unenrollAll()
+        Output.error("Removed every template; the domain state changed.")
       } else if let label = invocation.value("label") {
         try controls.unenroll(label: label)
+        Output.error("Removed '\(label)'; the domain state changed.")
       } else {
         throw VaultError.invalidInput("say which template: --label LABEL or --all")
       }
@@ -98,9 +106,19 @@ public enum BiosimMain {
         throw VaultError.invalidInput("--count needs a number from 1 to 100, not '\(countText)'")
       }
       try controls.queue(outcome, count: count)
-    case ["force-lockout"]: try controls.forceLockout()
-    case ["os-upgrade"]: try controls.osUpgrade()
-    case ["reset"]: try controls.reset()
+    case ["force-lockout"]:
+      try controls.forceLockout()
+      Output.error("The sensor is locked out; a correct vault PIN clears it.")
+    case ["os-upgrade"]:
+      try controls.osUpgrade()
+      Output.error("The OS was upgraded; every domain state changed.")
+    case ["reset"]:
+      try controls.reset()
+      // An erased device keeps no session of any vault.
+      try? FileManager.default.removeItem(atPath: environment.sessionDirectory)
+      Output.error(
+        "The device was erased: new device secret, nothing enrolled, every session ended. Each"
+          + " vault needs 'vault recover' to set its PIN on this device.")
     default:
       throw VaultError.storage("no handler for '\(invocation.path.joined(separator: " "))'")
     }

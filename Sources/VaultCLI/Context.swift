@@ -78,7 +78,7 @@ final class Context {
     if pinFD == nil {
       let second = try readPIN(prompt: "Repeat the new PIN: ")
       guard first.bytes == second.bytes else {
-        throw VaultError.invalidInput("the two PINs differ; nothing was changed")
+        throw VaultError.invalidInput("the two PINs differ; try again")
       }
     }
     return first

@@ -8,10 +8,6 @@ enum EntryCommandsRun {
     let name = try EntryName(context.invocation.arguments[0])
     let vault = try context.openVault()
     let guarded = context.invocation.flag("guard")
-    if guarded && vault.header.policy != Header.policyBiometric {
-      throw VaultError.biometryUnavailable(
-        "guarded entries need biometric unlock; run 'vault biometry activate' first")
-    }
     let fromPipe = isatty(0) == 0
     if fromPipe && context.pinFD == 0 {
       throw VaultError.invalidInput(
@@ -116,7 +112,8 @@ enum EntryCommandsRun {
 }
 
 /// A guarded entry read inside a session: a fresh biometric check against the sealed domain
-/// state; duplicates within one second are refused; under lockout the PIN stands in.
+/// state; a second request for the same entry within one second is refused as a duplicate;
+/// under lockout, or in a PIN-only vault, the PIN stands in.
 enum GuardedRead {
   static let minimumInterval = 1.0
 
@@ -124,7 +121,8 @@ enum GuardedRead {
     throws
   {
     let clock = context.environment.clock
-    let key = vault.vaultID.hex
+    let key =
+      vault.vaultID.hex + ":" + EntryStore(vault: vault, masterKey: masterKey).indexTag(name)
     let tooSoon: Bool = try context.deviceStore.update { state in
       let now = clock.bootNow
       if let last = state.lastGuardedRead[key], now >= last, now - last < minimumInterval {
@@ -137,6 +135,11 @@ enum GuardedRead {
       throw VaultError.duplicateRequest
     }
     let authenticator = context.authenticator(vault)
+    guard authenticator.requiresBiometry else {
+      let pin = try context.readPIN(prompt: "PIN for guarded '\(name)': ")
+      _ = try vault.unlock(pin: pin)
+      return
+    }
     do {
       try authenticator.checkPresence(masterKey: masterKey, reason: "read guarded '\(name)'")
     } catch VaultError.biometricLockout {

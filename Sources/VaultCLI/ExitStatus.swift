@@ -67,7 +67,7 @@ public enum ExitStatus {
     case .noVault(let path):
       return (6, "no vault at \(path)", "create one with 'vault init'")
     case .vaultExists(let path):
-      return (4, "a vault already exists at \(path)", nil)
+      return (4, "\(path) already exists; vault init never overwrites a file", nil)
     case .locked(let why):
       return (10, "locked: \(why)", "unlock first with: eval \"$(vault unlock)\"")
     case .noTerminal(let why, let hint):
@@ -82,7 +82,7 @@ public enum ExitStatus {
         "enter your PIN (any command that asks for it) to re-enable biometrics"
       )
     case .enrollmentChanged(let why):
-      return (15, why, "re-activate with: vault biometry activate")
+      return (15, why, nil)
     case .biometryUnavailable(let why):
       return (16, why, nil)
     case .duplicateRequest:
@@ -97,9 +97,16 @@ public enum ExitStatus {
   }
 
   /// `45 s`, `5 min`, `1 h`.
+  ///
+  /// `45 s`, `5 min`, `1 min 29 s`, `1 h`, `7 h 59 min`: exact to the second below an hour and to
+  /// the minute above.
   static func duration(_ seconds: Int) -> String {
     if seconds < 60 { return "\(seconds) s" }
-    if seconds < 3600 { return "\((seconds + 59) / 60) min" }
-    return "\((seconds + 3599) / 3600) h"
+    if seconds < 3600 {
+      let rest = seconds % 60
+      return "\(seconds / 60) min" + (rest == 0 ? "" : " \(rest) s")
+    }
+    let minutes = (seconds % 3600) / 60
+    return "\(seconds / 3600) h" + (minutes == 0 ? "" : " \(minutes) min")
   }
 }

@@ -61,6 +61,11 @@ enum SessionCommandsRun {
     guard authenticator.requiresBiometry else {
       throw VaultError.biometryUnavailable("biometric unlock is already off for this vault")
     }
+    if vault.header.biometry?.state == "disabled" && !context.invocation.flag("recovery") {
+      throw VaultError.enrollmentChanged(
+        "biometric unlock is disabled, so no match can be checked; turn it off with"
+          + " 'vault biometry deactivate --recovery', or re-activate it first")
+    }
     let key: SymmetricKey
     if context.invocation.flag("recovery") {
       let typed = try context.readSecretLine(prompt: "Recovery code: ")

@@ -13,6 +13,7 @@ struct StatusReport {
   var pinDelay: Int
   var session: SessionStore.Expiry?
   var sessionGiven: Bool
+  var boundHere: Bool
 
   /// - Throws: `VaultError.integrity` or `.storage` when the device state cannot be read: a
   ///   broken device state is reported, never shown as "nothing enrolled, no delay".
@@ -29,7 +30,8 @@ struct StatusReport {
       path: vault.path, format: vault.header.format, policy: vault.header.policy,
       kdf: vault.header.kdf, sensor: device.sensor, biometry: vault.header.biometry,
       pinFailures: vault.limiter.failures(device), pinDelay: vault.limiter.currentDelay(device),
-      session: expiry, sessionGiven: !token.isEmpty)
+      session: expiry, sessionGiven: !token.isEmpty,
+      boundHere: vault.isBound(to: try device.secret()))
   }
 
   var biometricPolicy: Bool { policy == Header.policyBiometric }
@@ -47,13 +49,19 @@ struct StatusReport {
     var lines: [String] = []
     lines.append("vault:            \(path)")
     lines.append("format:           \(format)")
+    if !boundHere {
+      lines.append(
+        "device:           the PIN is bound to another device (a copied vault, or a reset"
+          + " device); run 'vault recover'")
+    }
     lines.append(
       "policy:           "
         + (biometricPolicy ? "PIN + biometry" : "PIN only (no biometric check)"))
     let kdfNote = kdf == .test ? ", TEST ONLY: no brute-force protection" : ""
     lines.append(
-      "kdf:              Argon2id \(kdf.profile) (\(kdf.opsLimit) passes, "
-        + "\(kdf.memLimit >> 10) KiB\(kdfNote))")
+      "kdf:              Argon2id \(kdf.profile) (\(kdf.opsLimit) pass\(kdf.opsLimit == 1 ? "" : "es"), "
+        + (kdf.memLimit >= 1 << 20 ? "\(kdf.memLimit >> 20) MiB" : "\(kdf.memLimit >> 10) KiB")
+        + "\(kdfNote))")
     lines.append(
       "sensor:           \(sensorName), \(sensor.availability), \(sensor.enrolled.count) enrolled")
     switch biometryState {
@@ -112,6 +120,7 @@ struct StatusReport {
     .object([
       ("path", .string(path)),
       ("format", .number(format)),
+      ("bound_to_this_device", .bool(boundHere)),
       ("policy", .string(policy)),
       (
         "kdf",

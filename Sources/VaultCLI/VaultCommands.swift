@@ -34,12 +34,16 @@ public enum VaultCommands {
           discussion: """
             From a pipe or file, the content is exactly the bytes read: nothing added, nothing \
             stripped. On a terminal the secret is asked for twice with echo off and stored \
-            without the newline; with --multiline it is read until end of file (Ctrl-D).
+            without the newline; with --multiline it is read until end of file (Ctrl-D), with \
+            echo on so the lines can be seen as typed.
             """,
           options: [
             .flag("force", short: "f", "Replace an existing entry."),
             .flag("multiline", short: "m", "On a terminal, read until end of file."),
-            .flag("guard", "Require a fresh biometric match for every read of this entry."),
+            .flag(
+              "guard",
+              "Every read needs fresh authentication, even in a session: a biometric match, or"
+                + " the PIN in a PIN-only vault or under lockout."),
           ],
           arguments: [nameArgument]),
         CommandSpec(
@@ -89,7 +93,8 @@ public enum VaultCommands {
             """,
           options: [
             .value(
-              "timeout", "DURATION", "Idle timeout such as 90s, 15m (default) or 1h."),
+              "timeout", "DURATION",
+              "Idle timeout: 90s, 15m (default), 1h, or plain seconds; 8h at most."),
             .value(
               "shell", "SHELL", "Shell syntax to print: bash (default), zsh or fish.",
               completion: .values(["bash", "zsh", "fish"])),

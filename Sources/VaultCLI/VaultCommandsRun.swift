@@ -69,9 +69,18 @@ enum VaultCommandsRun {
     let typed = try context.readSecretLine(prompt: "Recovery code: ")
     let key = try vault.unlock(recoveryCode: RecoveryCode.parse(typed))
     let newPIN = try context.readNewPIN()
+    let moved = try !vault.isBound(to: context.deviceStore.read().secret())
     try vault.setPIN(newPIN, masterKey: key)
     try SessionStore(environment: context.environment).revokeAll(vaultID: vault.vaultID)
     Output.error("New PIN set for this machine; every session was revoked.")
+    // A seal made on another device can never match this sensor: say so now, not at unlock.
+    if moved && vault.header.biometry?.state == "active" {
+      try context.authenticator(vault).markDisabled(
+        masterKey: key, reason: "the vault was recovered on another device")
+      Output.error(
+        "Biometric unlock was sealed on another device; activate it here with"
+          + " 'vault biometry activate'.")
+    }
   }
 
   static func status(_ context: Context) throws {

@@ -98,15 +98,23 @@ public struct Authenticator {
   ///
   /// Never re-seals.
   public func disable(masterKey: SymmetricKey, reason: String) throws -> Never {
+    try markDisabled(masterKey: masterKey, reason: reason)
+    throw VaultError.enrollmentChanged(
+      "\(reason) since biometric unlock was activated; it is now disabled and every session"
+        + " was revoked; run '\(Self.reactivate)'")
+  }
+
+  /// Records biometric unlock as disabled (reason and time, authenticated in the header) and
+  /// revokes every session of the vault.
+  ///
+  /// - Throws: `VaultError.storage` when the header cannot be written.
+  public func markDisabled(masterKey: SymmetricKey, reason: String) throws {
     var header = vault.header
     header.biometry = BiometryRecord(
       state: "disabled", changedAt: Timestamp.utc(vault.environment.clock.wallNow),
       reason: reason, seal: nil)
     try vault.writeHeader(header, masterKey: masterKey)
     try sessions.revokeAll(vaultID: vault.vaultID)
-    throw VaultError.enrollmentChanged(
-      "\(reason) since biometric unlock was activated; it is now disabled and every session"
-        + " was revoked; run '\(Self.reactivate)'")
   }
 
   /// Activates (or re-activates) biometric unlock after the PIN was verified: a biometrics-only match, whose domain state is sealed with the type and time.
@@ -154,7 +162,9 @@ public struct Authenticator {
     case .cancelled(let why): .cancelled(why)
     case .lockout: .biometricLockout
     case .notInteractive:
-      .locked("a biometric match is needed and there is no terminal to ask on")
+      .noTerminal(
+        "a biometric match is needed and there is no terminal to ask on",
+        hint: "run it on a terminal, or queue the simulated sensor's answer: biosim next match")
     case .notAvailable(let why): .biometryUnavailable(why)
     case .notEnrolled:
       .biometryUnavailable("no finger or face is enrolled on the sensor; run 'biosim enroll'")

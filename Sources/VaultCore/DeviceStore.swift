@@ -89,7 +89,7 @@ public struct DeviceStore: Sendable {
   /// - Throws: `VaultError.integrity` when the document is corrupt, `VaultError.storage` on I/O
   ///   failure, or whatever `body` throws (then nothing is written).
   public func update<R>(_ body: (inout DeviceState) throws -> R) throws -> R {
-    try PrivateFiles.ensureDirectory(directory)
+    try PrivateFiles.ensurePrivateDirectory(directory)
     return try PrivateFiles.withExclusiveLock(directory + "/device.lock") {
       var state = try load() ?? DeviceState.fresh()
       let before = state
@@ -98,6 +98,17 @@ public struct DeviceStore: Sendable {
         try save(state)
       }
       return result
+    }
+  }
+
+  /// Replaces the state under the lock with `build` of the current one, or of nil when it is
+  /// missing or corrupt: the way out of a corrupt store (`biosim reset`).
+  ///
+  /// - Throws: `VaultError.storage` on I/O failure.
+  public func replace(_ build: (DeviceState?) -> DeviceState) throws {
+    try PrivateFiles.ensurePrivateDirectory(directory)
+    try PrivateFiles.withExclusiveLock(directory + "/device.lock") {
+      try save(build(try? load()))
     }
   }
 

@@ -49,6 +49,12 @@ public struct EntryStore {
       key: indexKey.bytes, parts: [Array("vault.name.v1".utf8), Array(name.value.utf8)])
   }
 
+  /// A short tag for `name` (16 hex digits of its keyed index hash), for per-entry bookkeeping
+  /// outside the vault file that must not reveal the name.
+  public func indexTag(_ name: EntryName) -> String {
+    String(lookup(name).hex.prefix(16))
+  }
+
   private func metaAD(_ entryID: [UInt8]) -> [UInt8] {
     Array("vault.entry-meta.v1".utf8) + vaultID + entryID
   }
@@ -107,7 +113,7 @@ public struct EntryStore {
   ///
   /// - Parameters:
   ///   - overwrite: replace an existing entry (its creation time is kept).
-  ///   - guarded: every later read needs a fresh biometric check.
+  ///   - guarded: every later read needs a fresh biometric check; an existing guard is kept.
   ///   - expectedRevision: when given, the entry must still exist with this revision (the
   ///     one an edit started from); checked in the same transaction as the write.
   /// - Throws: `VaultError.exists` without `overwrite`; `.conflict` when `expectedRevision` does
@@ -128,9 +134,11 @@ public struct EntryStore {
       let entryID = existing?.entryID ?? SecureBytes.random(count: 16).unprotectedBytes
       let revision = SecureBytes.random(count: 16).unprotectedBytes.base64
       let count = (content.count + Self.chunkSize - 1) / Self.chunkSize
+      // Replacing content never drops a guard: only a new entry takes `guarded` as given.
       let meta = EntryMetadata(
         name: name.value, created: existing?.meta.created ?? now, updated: now,
-        guarded: guarded, length: content.count, chunks: count, revision: revision)
+        guarded: guarded || (existing?.meta.guarded ?? false), length: content.count,
+        chunks: count, revision: revision)
       try db.query("DELETE FROM chunks WHERE entry_id = ?", [.blob(entryID)])
       try db.query(
         "INSERT OR REPLACE INTO entries (entry_id, lookup, kind, meta) VALUES (?, ?, ?, ?)",

@@ -45,14 +45,14 @@ public enum RecoveryCode {
       }
       guard alphabet.contains(byte), count < symbolCount else {
         throw VaultError.invalidInput(
-          "a recovery code is 32 symbols of 0-9 and A-Z without I, L, O and U")
+          "a recovery code is 32 symbols of 0-9 and A-Z (I and L read as 1, O as 0, no U)")
       }
       out.pointer.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
       count += 1
     }
     guard count == symbolCount else {
       throw VaultError.invalidInput(
-        "a recovery code is 32 symbols of 0-9 and A-Z without I, L, O and U")
+        "a recovery code is 32 symbols of 0-9 and A-Z (I and L read as 1, O as 0, no U)")
     }
     return out
   }

@@ -66,8 +66,8 @@ public struct SessionStore: Sendable {
     let record = Record(
       vaultId: vaultID.hex, bootId: clock.bootID, created: now, lastUsed: now,
       idle: min(idle, Self.hardLimit), hard: Self.hardLimit, wrapped: box.base64)
-    try PrivateFiles.ensureDirectory(environment.sessionDirectory)
-    try PrivateFiles.ensureDirectory(folder(vaultID))
+    try PrivateFiles.ensurePrivateDirectory(environment.sessionDirectory)
+    try PrivateFiles.ensurePrivateDirectory(folder(vaultID))
     try write(record, to: folder(vaultID) + "/" + id)
     return token.unprotectedBytes.hex
   }

@@ -161,10 +161,7 @@ public final class Vault {
   ///   `.integrity` when the header was edited.
   public func unlock(pin: PIN) throws -> SymmetricKey {
     let deviceSecret = try device.read().secret()
-    let tag = Header.deviceTag(deviceSecret: deviceSecret, vaultID: vaultID)
-    guard constantTimeEqual(Array(tag.utf8), Array(header.deviceTag.utf8)) else {
-      throw VaultError.otherDevice
-    }
+    guard isBound(to: deviceSecret) else { throw VaultError.otherDevice }
     let limiter = self.limiter
     try limiter.begin()
     guard let slot = header.keyslot(.pin) else { throw VaultError.malformedHeader("no PIN slot") }
@@ -197,6 +194,12 @@ public final class Vault {
     try verifyHeader(masterKey: masterKey)
     try recordJournalKey()
     return masterKey
+  }
+
+  /// True when the PIN keyslot is bound to `deviceSecret` (the header's device tag matches).
+  public func isBound(to deviceSecret: SecureBytes) -> Bool {
+    let tag = Header.deviceTag(deviceSecret: deviceSecret, vaultID: vaultID)
+    return constantTimeEqual(Array(tag.utf8), Array(header.deviceTag.utf8))
   }
 
   /// Records the authenticated header's journal public key on this device, so that a journal

@@ -160,8 +160,12 @@ final class BiometricScenarioTests: XCTestCase {
     XCTAssertEqual(result.status, 10)
     XCTAssertEqual(result.stdout, [])
     XCTAssertEqual(
-      result.errorLines.first,
-      "vault: error: locked: a biometric match is needed and there is no terminal to ask on")
+      result.errorLines,
+      [
+        "vault: error: a biometric match is needed and there is no terminal to ask on",
+        "vault: hint: run it on a terminal, or queue the simulated sensor's answer: biosim next"
+          + " match",
+      ])
   }
 
   // 11

@@ -253,7 +253,7 @@ final class EntryCLITests: XCTestCase {
     XCTAssertTrue(text.hasPrefix("vault:            \(box.vaultPath)\nformat:           1\n"), text)
     XCTAssertTrue(
       text.contains(
-        "kdf:              Argon2id test (1 passes, 8 KiB, TEST ONLY: no brute-force protection)\n")
+        "kdf:              Argon2id test (1 pass, 8 KiB, TEST ONLY: no brute-force protection)\n")
     )
     XCTAssertTrue(text.contains("PIN:              no delay (0 consecutive wrong)\n"))
     XCTAssertTrue(text.contains("session:          none\n"))

@@ -118,3 +118,85 @@ final class RobustnessCLITests: XCTestCase {
       ])
   }
 }
+
+/// Found by the second-round tester: devices, resets and private folders.
+final class DeviceCLITests: XCTestCase {
+  var box: Sandbox!
+
+  // XCTest keeps every test case alive until the run ends: release the folder now.
+  override func tearDown() { box = nil }
+
+  override func setUp() {
+    box = Sandbox()
+    box.initBiometric()
+  }
+
+  func testRecoveringOnAnotherDeviceSaysBiometryMustBeActivatedThere() {
+    let other = Sandbox()
+    other.environment["VAULT_PATH"] = box.vaultPath
+    let status = other.vault(["status"]).stdoutText
+    XCTAssertTrue(
+      status.contains(
+        "device:           the PIN is bound to another device (a copied vault, or a reset"
+          + " device); run 'vault recover'\n"), status)
+    XCTAssertEqual(other.statusJSON()["bound_to_this_device"] as? Bool, false)
+    XCTAssertEqual(box.statusJSON()["bound_to_this_device"] as? Bool, true)
+
+    let first = Sandbox()
+    first.biosim(["enroll"])
+    first.biosim(["next", "match"])
+    let code = first.vault(["init", "--kdf", "test"], pin: ["1111"]).errorLines[2]
+    let second = Sandbox()
+    second.environment["VAULT_PATH"] = first.vaultPath
+    second.biosim(["enroll"])
+    let recovered = second.vault(["recover"], pin: [code, "2222"])
+    XCTAssertEqual(recovered.status, 0, recovered.stderrText)
+    XCTAssertEqual(
+      recovered.errorLines.last,
+      "Biometric unlock was sealed on another device; activate it here with 'vault biometry"
+        + " activate'.")
+    let biometry = second.statusJSON()["biometry"] as? [String: Any]
+    XCTAssertEqual(biometry?["reason"] as? String, "the vault was recovered on another device")
+    second.biosim(["next", "match"])
+    XCTAssertEqual(second.vault(["biometry", "activate"], pin: ["2222"]).status, 0)
+    second.biosim(["next", "match"])
+    XCTAssertEqual(second.vault(["unlock", "--raw"], pin: ["2222"]).status, 0)
+  }
+
+  func testResetEndsSessionsAndRecoversFromACorruptState() throws {
+    let token = box.unlock()
+    let reset = box.biosim(["reset"])
+    XCTAssertEqual(reset.status, 0)
+    XCTAssertEqual(
+      reset.errorLines,
+      [
+        "The device was erased: new device secret, nothing enrolled, every session ended. Each"
+          + " vault needs 'vault recover' to set its PIN on this device."
+      ])
+    XCTAssertEqual(box.vault(["list"], env: ["VAULT_SESSION": token]).status, 10)
+    try "garbage".write(
+      toFile: box.home + "/state/vault/device.json", atomically: false, encoding: .utf8)
+    XCTAssertEqual(box.biosim(["status"]).status, 17)
+    XCTAssertEqual(box.biosim(["reset"]).status, 0)
+    XCTAssertEqual(box.sensor()["enrolled"] as? [String], [])
+  }
+
+  func testSessionFoldersAreMadePrivateAndLinksRefused() throws {
+    let folder = box.home + "/run/vault"
+    mkdir(folder, 0o777)
+    chmod(folder, 0o777)
+    _ = box.unlock()
+    var info = stat()
+    stat(folder, &info)
+    XCTAssertEqual(info.st_mode & 0o777, 0o700)
+    try FileManager.default.removeItem(atPath: folder)
+    mkdir(box.home + "/elsewhere", 0o777)
+    symlink(box.home + "/elsewhere", folder)
+    box.biosim(["next", "match"])
+    let refused = box.vaultPIN(["unlock"])
+    XCTAssertEqual(refused.status, 1)
+    XCTAssertEqual(
+      refused.errorLines,
+      ["vault: error: \(folder) is not a folder (a symbolic link?); refusing to use it"])
+  }
+}

@@ -169,10 +169,35 @@ final class SessionCLITests: XCTestCase {
     XCTAssertEqual(box.sensor()["locked_out"] as? Bool, false)
   }
 
-  func testGuardIsRefusedOnAPINOnlyVault() {
+  func testInAPINOnlyVaultThePINGuardsAGuardedRead() {
     let other = box.home + "/pin-only.db"
     box.vault(["init", "--kdf", "test", "--no-biometry", "--vault", other], pin: ["9999"])
-    let result = box.vault(["add", "--guard", "x", "--vault", other], stdin: [65], pin: ["9999"])
-    XCTAssertEqual(result.status, 16)
+    let added = box.vault(["add", "--guard", "x", "--vault", other], stdin: [65], pin: ["9999"])
+    XCTAssertEqual(added.status, 0, added.stderrText)
+    let token = box.vault(["unlock", "--raw", "--vault", other], pin: ["9999"]).stdoutText
+      .trimmingCharacters(in: .newlines)
+    let env = ["VAULT_SESSION": token]
+    XCTAssertEqual(box.vault(["get", "x", "--vault", other], env: env).status, 10)
+    let read = box.vault(
+      ["get", "x", "--vault", other], pin: ["9999"],
+      env: env.merging(["VAULT_TEST_BOOTCLOCK": "1003"]) { $1 })
+    XCTAssertEqual(read.stdout, [65], read.stderrText)
+  }
+
+  func testForceKeepsTheGuardAndOtherEntriesAreNotDuplicates() {
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["add", "--guard", "a"], stdin: Array("1".utf8)).status, 0)
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["add", "--guard", "b"], stdin: Array("2".utf8)).status, 0)
+    let token = box.unlock()
+    let replaced = box.vault(
+      ["add", "-f", "a"], stdin: Array("3".utf8), env: ["VAULT_SESSION": token])
+    XCTAssertEqual(replaced.status, 0, replaced.stderrText)
+    XCTAssertEqual(
+      box.vault(["get", "a"], env: ["VAULT_SESSION": token]).status, 10, "still guarded")
+    box.biosim(["next", "match", "--count", "2"])
+    let env = ["VAULT_SESSION": token, "VAULT_TEST_BOOTCLOCK": "1010"]
+    XCTAssertEqual(box.vault(["get", "b"], env: env).stdoutText, "2")
+    XCTAssertEqual(box.vault(["get", "a"], env: env).stdoutText, "3")
   }
 }

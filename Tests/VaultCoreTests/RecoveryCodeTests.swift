@@ -26,7 +26,8 @@ final class RecoveryCodeTests: XCTestCase {
       XCTAssertThrowsError(try RecoveryCode.parse(secure(bad))) {
         XCTAssertEqual(
           $0 as? VaultError,
-          .invalidInput("a recovery code is 32 symbols of 0-9 and A-Z without I, L, O and U"))
+          .invalidInput(
+            "a recovery code is 32 symbols of 0-9 and A-Z (I and L read as 1, O as 0, no U)"))
       }
     }
   }

@@ -28,7 +28,8 @@ enum VaultManual {
       """),
     .paragraph(
       """
-      Options may come before or after the command and its arguments. `--opt=value` and \
+      Global options may come anywhere; a command's own options come after the command, \
+      before or after its arguments. `--opt=value` and \
       `--opt value` are the same; a repeated option takes its last value; `--` ends the options, \
       so `vault get -- -name` reads an entry whose name starts with a dash.
       """),
