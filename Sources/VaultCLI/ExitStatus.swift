@@ -13,7 +13,7 @@ public enum ExitStatus {
     (5, "Invalid input: a bad name, empty content, a bad option value. Nothing was stored."),
     (6, "No vault at the path; create one with 'vault init'."),
     (10, "Locked and no way to ask: no terminal and no valid session (expired, revoked, forged)."),
-    (11, "Wrong PIN or recovery code."),
+    (11, "Wrong PIN or recovery code, or a PIN bound to another device (the hint says which)."),
     (12, "Biometric not recognised."),
     (13, "Cancelled at a prompt, by the system, or timed out."),
     (

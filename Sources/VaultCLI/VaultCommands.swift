@@ -21,7 +21,8 @@ public enum VaultCommands {
             Asks for a new PIN twice (or reads one line from --pin-fd), creates the vault and \
             prints the recovery code once on the terminal (standard error when there is none). \
             When the sensor has an enrollment, biometric unlock is activated at once with a \
-            match; otherwise enroll and run 'vault biometry activate'.
+            match; otherwise enroll and run 'vault biometry activate'. When that activation fails, \
+            the vault stays created and the command exits with the failure's code.
             """,
           options: [
             .value(
