@@ -62,9 +62,13 @@ public struct Keyslot: Codable, Equatable, Sendable {
     return Keyslot(type: type, salt: salt.bytes.base64, wrapped: box.base64)
   }
 
-  /// The salt bytes.
-  public var saltValue: Salt {
-    Salt((try? [UInt8](base64: salt, field: "salt")) ?? []) ?? Salt.random()
+  /// The salt (validated when the header was parsed).
+  ///
+  /// - Throws: `VaultError.malformedHeader` when it is not 16 bytes of base64.
+  public func saltValue() throws -> Salt {
+    guard let salt = Salt(try [UInt8](base64: salt, count: Salt.byteCount, field: "keyslot salt"))
+    else { throw VaultError.malformedHeader("keyslot salt is not valid") }
+    return salt
   }
 
   /// Unwraps the master key, or returns nil when `kek` is wrong (AEAD verification fails).

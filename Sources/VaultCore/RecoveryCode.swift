@@ -35,7 +35,8 @@ public enum RecoveryCode {
   public static func parse(_ typed: SecureBytes) throws -> SecureBytes {
     let out = SecureBytes(count: symbolCount)
     var count = 0
-    for var byte in typed.unprotectedBytes {
+    for offset in 0..<typed.count {
+      var byte = typed.pointer.load(fromByteOffset: offset, as: UInt8.self)
       if byte == UInt8(ascii: "-") || byte == UInt8(ascii: " ") { continue }
       if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { byte -= 32 }
       switch byte {

@@ -166,7 +166,7 @@ public final class Vault {
     try limiter.begin()
     guard let slot = header.keyslot(.pin) else { throw VaultError.malformedHeader("no PIN slot") }
     let kek = try Keyslot.kek(
-      type: .pin, secret: pin.bytes, salt: slot.saltValue, parameters: header.kdf,
+      type: .pin, secret: pin.bytes, salt: try slot.saltValue(), parameters: header.kdf,
       vaultID: vaultID, deviceSecret: deviceSecret)
     guard let masterKey = slot.open(kek: kek, vaultID: vaultID) else {
       let tag = GenericHash.keyed(key: kek.bytes, parts: [Array("vault.pin-repeat.v1".utf8)])
@@ -186,7 +186,7 @@ public final class Vault {
       throw VaultError.malformedHeader("no recovery slot")
     }
     let kek = try Keyslot.kek(
-      type: .recovery, secret: recoveryCode, salt: slot.saltValue, parameters: header.kdf,
+      type: .recovery, secret: recoveryCode, salt: try slot.saltValue(), parameters: header.kdf,
       vaultID: vaultID, deviceSecret: nil)
     guard let masterKey = slot.open(kek: kek, vaultID: vaultID) else {
       throw VaultError.wrongRecoveryCode
