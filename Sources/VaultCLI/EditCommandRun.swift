@@ -6,15 +6,9 @@ enum EditCommandRun {
     let name = try EntryName(context.invocation.arguments[0])
     let root = try EditFolder.root(
       context.environment, allowDisk: context.invocation.flag("allow-disk-temp"))
-    let vault = try context.openVault()
     // Authenticate before the editor opens, so nothing typed is lost to a failed PIN.
-    let (key, source) = try context.masterKey(vault, reason: "edit '\(name)'")
-    let store = EntryStore(vault: vault, masterKey: key)
-    guard let metadata = try store.metadata(name) else { throw VaultError.notFound(name.value) }
-    if metadata.guarded && source == .session {
-      try GuardedRead.check(context, vault: vault, masterKey: key, name: name)
-    }
-    let (_, content) = try store.get(name)
+    let (store, (metadata, content)) = try GuardedRead.read(
+      context, name: name, reason: "edit '\(name)'")
     let outcome = try EditSession.run(
       content, fileName: EditSession.fileName(for: name.value, fallback: "entry"), root: root,
       environment: context.environment)

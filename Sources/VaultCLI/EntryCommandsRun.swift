@@ -61,14 +61,7 @@ enum EntryCommandsRun {
       _ = try Clipboard.clipTime(context.invocation)
       _ = try Clipboard.tool(context.environment.variables)
     }
-    let vault = try context.openVault()
-    let (key, source) = try context.masterKey(vault, reason: "read '\(name)'")
-    let store = EntryStore(vault: vault, masterKey: key)
-    guard let metadata = try store.metadata(name) else { throw VaultError.notFound(name.value) }
-    if metadata.guarded && source == .session {
-      try GuardedRead.check(context, vault: vault, masterKey: key, name: name)
-    }
-    let (_, content) = try store.get(name)
+    let (_, (_, content)) = try GuardedRead.read(context, name: name, reason: "read '\(name)'")
     if context.invocation.flag("clip") {
       try Clipboard.copy(content, name: name, context: context)
       return
@@ -116,6 +109,23 @@ enum EntryCommandsRun {
 /// under lockout, or in a PIN-only vault, the PIN stands in.
 enum GuardedRead {
   static let minimumInterval = 1.0
+
+  /// Unlocks (session or inline) and reads `name`, with the guard's fresh check when the key
+  /// came from a session: the one way `get` and `edit` open an entry.
+  ///
+  /// - Throws: the authentication errors, `VaultError.notFound`, the guard's errors.
+  static func read(_ context: Context, name: EntryName, reason: String) throws
+    -> (store: EntryStore, entry: (metadata: EntryMetadata, content: SecureBytes))
+  {
+    let vault = try context.openVault()
+    let (key, source) = try context.masterKey(vault, reason: reason)
+    let store = EntryStore(vault: vault, masterKey: key)
+    guard let metadata = try store.metadata(name) else { throw VaultError.notFound(name.value) }
+    if metadata.guarded && source == .session {
+      try check(context, vault: vault, masterKey: key, name: name)
+    }
+    return (store, try store.get(name))
+  }
 
   static func check(_ context: Context, vault: Vault, masterKey: SymmetricKey, name: EntryName)
     throws
