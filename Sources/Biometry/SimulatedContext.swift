@@ -117,9 +117,12 @@ public final class SimulatedContext {
   private func ask(reason: String, type: BiometryType, attempt: Int, of limit: Int) throws
     -> Outcome
   {
-    guard let prompter, !interactionNotAllowed else { throw LAError.notInteractive }
+    // After a failed attempt the prompt has been shown: with nobody left to answer, the
+    // evaluation ends as failed, not as "cannot show a prompt".
+    let unanswered = attempt > 1 ? LAError.authenticationFailed : LAError.notInteractive
+    guard let prompter, !interactionNotAllowed else { throw unanswered }
     guard let outcome = prompter.present(reason: reason, type: type, attempt: attempt, of: limit)
-    else { throw LAError.notInteractive }
+    else { throw unanswered }
     if invalidated { throw LAError.appCancel }
     return outcome
   }

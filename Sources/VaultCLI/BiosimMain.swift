@@ -60,7 +60,8 @@ public enum BiosimMain {
     let argument = invocation.arguments.first ?? ""
     switch invocation.path {
     case ["status"]:
-      let state = try store.read()
+      // A look creates nothing: a device that was never used shows as a new one.
+      let state = try store.peek() ?? DeviceState.fresh()
       Output.print(
         invocation.flag("json") ? statusJSON(state).rendered + "\n" : statusText(state))
     case ["hardware"]:

@@ -68,6 +68,15 @@ final class Context {
     return try terminal.readHidden(prompt: prompt)
   }
 
+  /// The PIN of `vault`, refused before anything is typed while a PIN delay runs.
+  ///
+  /// - Throws: `VaultError.pinDelay` with the wait, or the errors of `readSecretLine`.
+  func readPIN(for vault: Vault, prompt: String = "PIN: ") throws -> PIN {
+    let wait = vault.limiter.currentDelay(try deviceStore.read())
+    if wait > 0 { throw VaultError.pinDelay(seconds: wait) }
+    return try readPIN(prompt: prompt)
+  }
+
   func readPIN(prompt: String = "PIN: ") throws -> PIN {
     try PIN(utf8: readSecretLine(prompt: prompt))
   }
@@ -107,7 +116,7 @@ final class Context {
     guard canAskForPIN else {
       throw sessionProblem ?? VaultError.locked("no valid session and no terminal to ask on")
     }
-    let pin = try readPIN()
+    let pin = try readPIN(for: vault)
     return (try authenticator(vault).unlock(pin: pin, reason: reason), .inline)
   }
 }

@@ -146,7 +146,7 @@ enum GuardedRead {
     }
     let authenticator = context.authenticator(vault)
     guard authenticator.requiresBiometry else {
-      let pin = try context.readPIN(prompt: "PIN for guarded '\(name)': ")
+      let pin = try context.readPIN(for: vault, prompt: "PIN for guarded '\(name)': ")
       _ = try vault.unlock(pin: pin)
       return
     }
@@ -154,7 +154,7 @@ enum GuardedRead {
       try authenticator.checkPresence(masterKey: masterKey, reason: "read guarded '\(name)'")
     } catch VaultError.biometricLockout {
       // As `.deviceOwnerAuthentication`: the device credential stands in and clears the lockout.
-      let pin = try context.readPIN(prompt: "Sensor locked out; PIN for '\(name)': ")
+      let pin = try context.readPIN(for: vault, prompt: "Sensor locked out; PIN for '\(name)': ")
       _ = try vault.unlock(pin: pin)
       try authenticator.gate.credentialVerified()
     }

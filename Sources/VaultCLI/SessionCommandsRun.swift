@@ -13,7 +13,7 @@ enum SessionCommandsRun {
       throw VaultError.invalidInput("unknown shell '\(shell)' (bash, zsh or fish)")
     }
     let vault = try context.openVault()
-    let pin = try context.readPIN()
+    let pin = try context.readPIN(for: vault)
     let key = try context.authenticator(vault).unlock(pin: pin, reason: "unlock the vault")
     let sessions = SessionStore(environment: context.environment)
     let token = try sessions.issue(vaultID: vault.vaultID, masterKey: key, idle: idle)
@@ -24,6 +24,10 @@ enum SessionCommandsRun {
       text = "set -gx VAULT_SESSION \(token);\n"
     } else {
       text = "export VAULT_SESSION=\(token);\n"
+    }
+    if isatty(1) == 1 {
+      Output.error(
+        "vault: hint: this prints the session for your shell to run: eval \"$(vault unlock)\"")
     }
     var bytes = Array(text.utf8)
     defer { wipe(&bytes) }
@@ -47,7 +51,7 @@ enum SessionCommandsRun {
 
   static func activate(_ context: Context) throws {
     let vault = try context.openVault()
-    let pin = try context.readPIN()
+    let pin = try context.readPIN(for: vault)
     let key = try vault.unlock(pin: pin)
     let authenticator = context.authenticator(vault)
     try authenticator.gate.credentialVerified()
@@ -71,7 +75,7 @@ enum SessionCommandsRun {
       let typed = try context.readSecretLine(prompt: "Recovery code: ")
       key = try vault.unlock(recoveryCode: RecoveryCode.parse(typed))
     } else {
-      let pin = try context.readPIN()
+      let pin = try context.readPIN(for: vault)
       key = try authenticator.unlock(pin: pin, reason: "turn biometric unlock off")
     }
     try authenticator.deactivate(masterKey: key)

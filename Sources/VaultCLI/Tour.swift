@@ -71,6 +71,10 @@ enum Tour {
 
   static func run(_ context: Context) throws -> Int32 {
     let bin = URL(fileURLWithPath: try executablePath()).deletingLastPathComponent().path
+    guard access(bin + "/biosim", X_OK) == 0 else {
+      throw VaultError.storage(
+        "the tour needs biosim beside vault in \(bin); install both binaries together")
+    }
     let tmp = context.environment.variables["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
     var template = Array("\(tmp ?? "/tmp")/vault-tour-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap { mkdtemp($0) } }

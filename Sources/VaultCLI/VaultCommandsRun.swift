@@ -56,7 +56,7 @@ enum VaultCommandsRun {
 
   static func passwd(_ context: Context) throws {
     let vault = try context.openVault()
-    let pin = try context.readPIN(prompt: "Current PIN: ")
+    let pin = try context.readPIN(for: vault, prompt: "Current PIN: ")
     let key = try context.authenticator(vault).unlock(pin: pin, reason: "change the PIN")
     let newPIN = try context.readNewPIN()
     try vault.setPIN(newPIN, masterKey: key)

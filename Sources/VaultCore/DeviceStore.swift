@@ -112,6 +112,13 @@ public struct DeviceStore: Sendable {
     }
   }
 
+  /// The current state, or nil when there is none yet; creates nothing (for read-only views).
+  ///
+  /// - Throws: `VaultError.integrity` when the document is corrupt.
+  public func peek() throws -> DeviceState? {
+    try load()
+  }
+
   /// The current state (created when missing).
   public func read() throws -> DeviceState {
     try update { $0 }

@@ -31,6 +31,26 @@ public struct Header: Codable, Equatable, Sendable {
   /// Keyed BLAKE2b of the vault id under the device secret the PIN slot is bound to (16 bytes,
   /// base64): tells "this PIN slot belongs to another device" apart from "wrong PIN".
   public var deviceTag: String
+  /// Keyed BLAKE2b under the same device secret over the KDF parameters and both keyslots (16
+  /// bytes, base64): an edit of those, which would otherwise look like a wrong PIN, is detected
+  /// on the device before any PIN is tried.
+  public var slotTag: String
+
+  /// The slot tag of `kdf` and `keyslots` for `deviceSecret`: `BLAKE2b-128(key: device secret,
+  /// "vault.slot-tag.v1" || vault id || profile "|" opslimit "|" memlimit || each keyslot's type,
+  /// salt and wrapped key, as stored)`.
+  public static func slotTag(
+    deviceSecret: SecureBytes, vaultID: [UInt8], kdf: KDFParameters, keyslots: [Keyslot]
+  ) -> String {
+    var parts: [[UInt8]] = [
+      Array("vault.slot-tag.v1".utf8), vaultID,
+      Array("\(kdf.profile)|\(kdf.opsLimit)|\(kdf.memLimit)".utf8),
+    ]
+    for slot in keyslots {
+      parts += [Array("|\(slot.type.rawValue)|\(slot.salt)|\(slot.wrapped)".utf8)]
+    }
+    return GenericHash.keyed(key: deviceSecret, parts: parts, outputLength: 16).base64
+  }
 
   /// The device tag for `deviceSecret`: `BLAKE2b-128(key: device secret,
   /// "vault.device-tag.v1" || vault id)`.
@@ -64,7 +84,7 @@ public struct Header: Codable, Equatable, Sendable {
     guard format == currentFormat else { throw VaultError.unsupportedVersion(format) }
     let known: Set<String> = [
       "format", "vault_id", "kdf", "policy", "keyslots", "journal_public_key",
-      "journal_secret_key", "biometry", "device_tag",
+      "journal_secret_key", "biometry", "device_tag", "slot_tag",
     ]
     if let unknown = object.keys.first(where: { !known.contains($0) }) {
       throw VaultError.malformedHeader("unknown header field '\(unknown)'")
@@ -95,6 +115,7 @@ public struct Header: Codable, Equatable, Sendable {
     _ = try [UInt8](base64: journalSecretKey, count: 24 + 32 + 16, field: "journal_secret_key")
     try biometry?.validate()
     _ = try [UInt8](base64: deviceTag, count: 16, field: "device_tag")
+    _ = try [UInt8](base64: slotTag, count: 16, field: "slot_tag")
   }
 
   /// The stored form: JSON, sorted keys, snake_case.

@@ -106,18 +106,20 @@ public final class Vault {
         $0, key: masterKey.derive(.journal),
         associatedData: Array("vault.journal-key.v1".utf8) + vaultID)
     }
+    let keyslots = [
+      Keyslot.make(
+        type: .pin, salt: pinSalt, kek: pinKEK, masterKey: masterKey, vaultID: vaultID),
+      Keyslot.make(
+        type: .recovery, salt: recoverySalt, kek: recoveryKEK, masterKey: masterKey,
+        vaultID: vaultID),
+    ]
     let header = Header(
       format: Header.currentFormat, vaultId: vaultID.base64, kdf: kdf, policy: policy,
-      keyslots: [
-        Keyslot.make(
-          type: .pin, salt: pinSalt, kek: pinKEK, masterKey: masterKey, vaultID: vaultID),
-        Keyslot.make(
-          type: .recovery, salt: recoverySalt, kek: recoveryKEK, masterKey: masterKey,
-          vaultID: vaultID),
-      ],
-      journalPublicKey: journal.publicKey.base64, journalSecretKey: journalBox.base64,
-      biometry: nil,
-      deviceTag: Header.deviceTag(deviceSecret: deviceSecret, vaultID: vaultID))
+      keyslots: keyslots, journalPublicKey: journal.publicKey.base64,
+      journalSecretKey: journalBox.base64, biometry: nil,
+      deviceTag: Header.deviceTag(deviceSecret: deviceSecret, vaultID: vaultID),
+      slotTag: Header.slotTag(
+        deviceSecret: deviceSecret, vaultID: vaultID, kdf: kdf, keyslots: keyslots))
     let body = header.encoded()
 
     let temporary = "\(path).creating-\(getpid())"
@@ -155,13 +157,21 @@ public final class Vault {
   /// Checks the PIN against the PIN keyslot, counting attempts in the device-side store first.
   ///
   /// - Returns: the master key, after the header MAC has been verified with it.
-  /// - Throws: `VaultError.otherDevice` when the PIN slot is bound to another device secret (not
-  ///   counted as an attempt), `VaultError.pinDelay` while a delay runs, `.wrongPIN` when the
+  /// - Throws: `VaultError.otherDevice` when the PIN slot is bound to another device secret, and
+  ///   `.integrity` when the KDF parameters or keyslots were edited (neither is counted as an
+  ///   attempt), `VaultError.pinDelay` while a delay runs, `.wrongPIN` when the
   ///   slot does not open,
   ///   `.integrity` when the header was edited.
   public func unlock(pin: PIN) throws -> SymmetricKey {
     let deviceSecret = try device.read().secret()
     guard isBound(to: deviceSecret) else { throw VaultError.otherDevice }
+    let slotTag = Header.slotTag(
+      deviceSecret: deviceSecret, vaultID: vaultID, kdf: header.kdf, keyslots: header.keyslots)
+    guard constantTimeEqual(Array(slotTag.utf8), Array(header.slotTag.utf8)) else {
+      throw VaultError.integrity(
+        "the vault header's KDF parameters or keyslots were edited (they do not match this"
+          + " device's record)")
+    }
     let limiter = self.limiter
     try limiter.begin()
     guard let slot = header.keyslot(.pin) else { throw VaultError.malformedHeader("no PIN slot") }
@@ -256,6 +266,8 @@ public final class Vault {
         ? Keyslot.make(type: .pin, salt: salt, kek: kek, masterKey: masterKey, vaultID: vaultID)
         : $0
     }
+    updated.slotTag = Header.slotTag(
+      deviceSecret: deviceSecret, vaultID: vaultID, kdf: updated.kdf, keyslots: updated.keyslots)
     try writeHeader(updated, masterKey: masterKey)
     try limiter.succeeded()
   }

@@ -115,9 +115,10 @@ import VaultCore
     #expect(throws: LAError.notInteractive) {
       try fixture.context().evaluatePolicy(localizedReason: "x")
     }
-    // A queue that runs dry mid-evaluation: the failure counts, then no one can be asked.
+    // A queue that runs dry mid-evaluation: the failure counts, and with no one left to answer
+    // the evaluation ends as failed (biometry.md section 8, row 13).
     try fixture.controls.queue(.noMatch, count: 1)
-    #expect(throws: LAError.notInteractive) {
+    #expect(throws: LAError.authenticationFailed) {
       try fixture.context().evaluatePolicy(localizedReason: "x")
     }
     #expect(try fixture.sensor().consecutiveFailures == 1)

@@ -217,6 +217,30 @@ final class EntryCLITests: XCTestCase {
       ])
   }
 
+  func testAnEditedKDFIsAnIntegrityFailureNotAWrongPIN() {
+    let script = """
+      import json, sqlite3, sys
+      db = sqlite3.connect(sys.argv[1])
+      header = json.loads(db.execute('select body from header').fetchone()[0])
+      header['kdf'] = {'profile': 'interactive', 'opslimit': 2, 'memlimit': 67108864}
+      body = json.dumps(header, sort_keys=True, separators=(',', ':')).encode()
+      db.execute('update header set body = ?', (body,))
+      db.commit()
+      """
+    let edited = Subprocess.run(
+      "/usr/bin/env", ["python3", "-c", script, box.vaultPath], environment: box.environment)
+    XCTAssertEqual(edited.status, 0, edited.stderrText)
+    let result = box.vault(["list"], pin: [Sandbox.pin])
+    XCTAssertEqual(result.status, 17)
+    XCTAssertEqual(
+      result.errorLines,
+      [
+        "vault: error: integrity failure: the vault header's KDF parameters or keyslots were"
+          + " edited (they do not match this device's record)"
+      ])
+    XCTAssertEqual((box.statusJSON()["pin"] as? [String: Any])?["consecutive_failures"] as? Int, 0)
+  }
+
   func testPasswdAndRecoverOnAnotherMachine() {
     add(["x"], Array("secret".utf8))
     let passwd = box.vault(["passwd"], pin: [Sandbox.pin, "13579"])

@@ -114,6 +114,16 @@ final class TerminalTests: XCTestCase {
     XCTAssertTrue(run.echo_after)
   }
 
+  func testNoPINIsAskedForWhileADelayRuns() throws {
+    let box = Sandbox()
+    box.initPINOnly()
+    for attempt in 1...5 { box.vault(["list"], pin: ["000\(attempt)"]) }
+    let run = try drive(box, ["list"], script: [])
+    XCTAssertEqual(run.status, 14, run.output)
+    XCTAssertFalse(run.output.contains("PIN:"), run.output)
+    XCTAssertTrue(run.output.contains("too many wrong PINs; try again in "), run.output)
+  }
+
   func testTheSensorPromptSaysItIsSimulatedAndEnterMatches() throws {
     let box = Sandbox()
     box.initBiometric()

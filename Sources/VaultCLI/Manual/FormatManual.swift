@@ -168,6 +168,18 @@ public enum FormatManual {
           """
         ]),
       .item(
+        "`slot_tag`",
+        [
+          """
+          Base64 of BLAKE2b-128 keyed with the same device secret of "vault.slot-tag.v1" || \
+          vault_id || profile "|" opslimit "|" memlimit || for each keyslot in order "|" type \
+          "|" salt "|" wrapped (as stored, base64). Without the master key the header MAC cannot \
+          be checked before the PIN is tried, and an edited KDF parameter or keyslot would look \
+          like a wrong PIN; a reader on the bound device MUST refuse a mismatch as an integrity \
+          failure before trying the PIN. It is rewritten whenever the pin keyslot is.
+          """
+        ]),
+      .item(
         "`biometry`",
         [
           """

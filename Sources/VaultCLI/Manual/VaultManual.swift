@@ -94,7 +94,9 @@ enum VaultManual {
         "`vault status --json`",
         [
           """
-          `path` is the vault file; `format` its format version; `policy` as above; `kdf` the \
+          `path` is the vault file; `format` its format version; `bound_to_this_device` false \
+          when the PIN belongs to another device's secret (run `vault recover`); `policy` as \
+          above; `kdf` the \
           Argon2id `profile`, `opslimit` (passes) and `memlimit` (bytes); `biometry` the object \
           `vault biometry status --json` prints; `pin` the `consecutive_failures` and the \
           `delay_seconds` before the next PIN is accepted; `session` the seconds left before the \
