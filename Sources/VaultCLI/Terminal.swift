@@ -139,6 +139,11 @@ public final class Terminal {
       var byte: UInt8 = 0
       while true {
         let n = read(fd, &byte, 1)
+        // Signals are off in this mode, so Ctrl-Z arrives as a byte: suspend as at other prompts.
+        if n == 1 && byte == 26 {
+          raise(SIGTSTP)
+          continue
+        }
         if n == 1 { return byte }
         if n < 0 && errno == EINTR { continue }
         return nil
