@@ -10,8 +10,8 @@
 _vault_command() {
   case $1 in
   '')
-    commands=' init=init add=add get=get list=list ls=list rm=rm remove=rm mv=mv move=mv rename=mv passwd=passwd recover=recover status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate tour=tour completions=completions help=help '
-    offered='init add get list rm mv passwd recover status unlock lock biometry edit journal grep generate tour completions help'
+    commands=' init=init add=add get=get list=list ls=list rm=rm remove=rm mv=mv move=mv rename=mv passwd=passwd recover=recover status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate check=check backup=backup tour=tour completions=completions help=help '
+    offered='init add get list rm mv passwd recover status unlock lock biometry edit journal grep generate check backup tour completions help'
     options='--vault --pin-fd -h --help --version'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
@@ -170,6 +170,20 @@ _vault_command() {
     valued=' --length --words --vault --pin-fd '
     arguments=1 variadic=0
     ;;
+  'check')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'backup')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
   'tour')
     commands=''
     offered=''
@@ -207,11 +221,11 @@ _vault_value() {
   'unlock|--shell' | 'completions|0')
     mapfile -t COMPREPLY < <(compgen -W 'bash zsh fish' -- "$3")
     ;;
-  'help|0')
-    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv passwd recover status unlock lock biometry edit journal grep generate tour completions help' -- "$3")
-    ;;
-  *'|--vault')
+  'backup|0' | *'|--vault')
     _vault_files "$3"
+    ;;
+  'help|0')
+    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv passwd recover status unlock lock biometry edit journal grep generate check backup tour completions help' -- "$3")
     ;;
   esac
 }

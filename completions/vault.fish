@@ -39,6 +39,10 @@ function __vault_subcommand
             echo grep
         case ':generate'
             echo generate
+        case ':check'
+            echo check
+        case ':backup'
+            echo backup
         case ':tour'
             echo tour
         case ':completions'
@@ -111,6 +115,10 @@ function __vault_valued
             printf '%s\n' --vault --pin-fd
         case 'generate'
             printf '%s\n' --length --words --vault --pin-fd
+        case 'check'
+            printf '%s\n' --vault --pin-fd
+        case 'backup'
+            printf '%s\n' --vault --pin-fd
         case 'tour'
             printf '%s\n' --vault --pin-fd
         case 'completions'
@@ -203,6 +211,8 @@ complete -c vault -n '__vault_at "" 0' -a edit -d 'Edit an entry in your editor,
 complete -c vault -n '__vault_at "" 0' -a journal -d 'Write a journal entry without unlocking; list, show or edit entries.'
 complete -c vault -n '__vault_at "" 0' -a grep -d 'Search entry names, contents and journal entries for a pattern.'
 complete -c vault -n '__vault_at "" 0' -a generate -d 'Store a random password or passphrase under NAME.'
+complete -c vault -n '__vault_at "" 0' -a check -d 'Open every record (entries, chunks, journal) and report any damage.'
+complete -c vault -n '__vault_at "" 0' -a backup -d 'Write a consistent copy of the vault file (still encrypted) to PATH.'
 complete -c vault -n '__vault_at "" 0' -a tour -d 'Run every command on a throwaway vault and show what it does.'
 complete -c vault -n '__vault_at "" 0' -a completions -d 'Print the tab-completion script for bash, zsh or fish.'
 complete -c vault -n '__vault_at "" 0' -a help -d 'Show help for a command.'
@@ -295,10 +305,15 @@ complete -c vault -n '__vault_in "generate"' -s f -l force -d 'Replace an existi
 complete -c vault -n '__vault_in "generate"' -l print -d 'Also print the new secret.'
 complete -c vault -n '__vault_at "generate" 0' -a '(__vault_entry_names)'
 
+# vault check: Open every record (entries, chunks, journal) and report any damage.
+
+# vault backup: Write a consistent copy of the vault file (still encrypted) to PATH.
+complete -c vault -n '__vault_at "backup" 0' -r -F
+
 # vault tour: Run every command on a throwaway vault and show what it does.
 
 # vault completions: Print the tab-completion script for bash, zsh or fish.
 complete -c vault -n '__vault_at "completions" 0' -a 'bash zsh fish'
 
 # vault help: Show help for a command.
-complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv passwd recover status unlock lock biometry edit journal grep generate tour completions help'
+complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv passwd recover status unlock lock biometry edit journal grep generate check backup tour completions help'

@@ -67,7 +67,7 @@ public enum ExitStatus {
     case .noVault(let path):
       return (6, "no vault at \(path)", "create one with 'vault init'")
     case .vaultExists(let path):
-      return (4, "\(path) already exists; vault init never overwrites a file", nil)
+      return (4, "\(path) already exists; vault never overwrites a file", nil)
     case .locked(let why):
       return (10, "locked: \(why)", "unlock first with: eval \"$(vault unlock)\"")
     case .noTerminal(let why, let hint):

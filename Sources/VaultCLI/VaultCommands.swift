@@ -125,6 +125,22 @@ public enum VaultCommands {
           ]),
         edit, journal, grep, generate, clipClear,
         CommandSpec(
+          "check", "Open every record (entries, chunks, journal) and report any damage.",
+          discussion: """
+            Unlocks, then verifies the header MAC and every entry's metadata and content chunks, \
+            every journal entry, and that no row is of an unknown kind or without its entry. \
+            Prints a one-line summary; the first damaged record exits 17, naming it.
+            """),
+        CommandSpec(
+          "backup", "Write a consistent copy of the vault file (still encrypted) to PATH.",
+          discussion: """
+            Uses SQLite's online backup, so the copy is consistent even while other commands \
+            write. Needs no PIN: the copy is as encrypted as the vault, and its PIN keyslot is \
+            bound to this device; on another machine, open it with 'vault recover'. Never \
+            overwrites a file.
+            """,
+          arguments: [ArgumentSpec("PATH", "The new file.", completion: .file)]),
+        CommandSpec(
           "tour", "Run every command on a throwaway vault and show what it does.",
           discussion: """
             Creates a vault and a simulated sensor in a temporary folder, touching nothing of \

@@ -76,6 +76,8 @@ public enum VaultMain {
     case ["biometry", "deactivate"]: try SessionCommandsRun.deactivate(context)
     case ["biometry", "status"]: try SessionCommandsRun.biometryStatus(context)
     case ["tour"]: return try Tour.run(context)
+    case ["check"]: try MaintenanceCommandsRun.check(context)
+    case ["backup"]: try MaintenanceCommandsRun.backup(context)
     case ["edit"]: return try EditCommandRun.run(context)
     case ["journal"]: return try JournalCommandsRun.write(context)
     case ["journal", "list"]: try JournalCommandsRun.list(context)

@@ -4,7 +4,7 @@ import Foundation
 /// A minimal SQLite connection: prepared statements with bound parameters, one `check(rc)` that
 /// turns result codes into `VaultError.storage`, and transactions.
 final class SQLiteDatabase {
-  private var handle: OpaquePointer?
+  private(set) var handle: OpaquePointer?
 
   /// Opens (or with `create`, creates) the database file.
   init(path: String, create: Bool) throws {
@@ -102,6 +102,20 @@ final class SQLiteDatabase {
     } catch {
       try? execute("ROLLBACK")
       throw error
+    }
+  }
+
+  /// Copies the whole database into a new file at `path` with SQLite's online backup API, so the
+  /// copy is consistent even while other processes write.
+  func backup(to path: String) throws {
+    let target = try SQLiteDatabase(path: path, create: true)
+    guard let backup = sqlite3_backup_init(target.handle, "main", handle, "main") else {
+      throw VaultError.storage("cannot back up: \(String(cString: sqlite3_errmsg(target.handle)))")
+    }
+    let step = sqlite3_backup_step(backup, -1)
+    let finish = sqlite3_backup_finish(backup)
+    guard step == SQLITE_DONE, finish == SQLITE_OK else {
+      throw VaultError.storage("cannot back up: \(String(cString: sqlite3_errmsg(target.handle)))")
     }
   }
 

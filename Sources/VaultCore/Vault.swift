@@ -122,9 +122,7 @@ public final class Vault {
         deviceSecret: deviceSecret, vaultID: vaultID, kdf: kdf, keyslots: keyslots))
     let body = header.encoded()
 
-    let temporary = "\(path).creating-\(getpid())"
-    unlink(temporary)
-    do {
+    try Self.createExclusively(path) { temporary in
       let db = try SQLiteDatabase(path: temporary, create: true)
       try db.execute(
         """
@@ -140,6 +138,25 @@ public final class Vault {
           [.blob(body), .blob(Header.mac(body, masterKey: masterKey))])
       }
     }
+    let vault = try open(path: path, environment: environment)
+    try vault.recordJournalKey()
+    return Created(vault: vault, masterKey: masterKey, recoveryCode: code)
+  }
+
+  /// Builds a file under a temporary name beside `path` with `build`, makes it 0600, and links it
+  /// into place only when complete: a failure leaves nothing, and an existing file is never
+  /// overwritten.
+  ///
+  /// - Throws: `VaultError.vaultExists` when `path` exists, `.storage` on failure.
+  static func createExclusively(_ path: String, build: (String) throws -> Void) throws {
+    let temporary = "\(path).creating-\(getpid())"
+    unlink(temporary)
+    do {
+      try build(temporary)
+    } catch {
+      unlink(temporary)
+      throw error
+    }
     chmod(temporary, 0o600)
     guard link(temporary, path) == 0 else {
       let reason = errno == EEXIST ? nil : String(cString: strerror(errno))
@@ -148,10 +165,18 @@ public final class Vault {
       throw VaultError.vaultExists(path)
     }
     unlink(temporary)
+    let folder = (path as NSString).deletingLastPathComponent
     PrivateFiles.syncDirectory(folder.isEmpty ? "." : folder)
-    let vault = try open(path: path, environment: environment)
-    try vault.recordJournalKey()
-    return Created(vault: vault, masterKey: masterKey, recoveryCode: code)
+  }
+
+  /// Writes a consistent copy of the vault file to a new file at `path` (0600), with SQLite's online backup API.
+  ///
+  /// The copy is as encrypted as the vault; no key is needed.
+  ///
+  /// - Throws: `VaultError.vaultExists` when `path` exists, `.storage` on failure.
+  public func backup(to path: String) throws {
+    if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path) }
+    try Self.createExclusively(path) { temporary in try db.backup(to: temporary) }
   }
 
   /// Checks the PIN against the PIN keyslot, counting attempts in the device-side store first.

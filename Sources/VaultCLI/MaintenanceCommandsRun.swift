@@ -1,0 +1,22 @@
+import VaultCore
+
+/// `check` and `backup`.
+enum MaintenanceCommandsRun {
+  static func check(_ context: Context) throws {
+    let vault = try context.openVault()
+    let (key, _) = try context.masterKey(vault, reason: "check the vault")
+    let report = try IntegrityCheck.verify(vault, masterKey: key)
+    Output.print(
+      "ok: header, \(report.entries) entr\(report.entries == 1 ? "y" : "ies") "
+        + "(\(report.chunks) chunk\(report.chunks == 1 ? "" : "s")), "
+        + "\(report.journal) journal entr\(report.journal == 1 ? "y" : "ies")\n")
+  }
+
+  static func backup(_ context: Context) throws {
+    let path = context.invocation.arguments[0]
+    guard !path.isEmpty else { throw VaultError.invalidInput("backup needs a path") }
+    let vault = try context.openVault()
+    try vault.backup(to: path)
+    Output.error("Wrote a copy of \(vault.path) to \(path).")
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import XCTest
+
+@testable import VaultCLI
+
+/// `vault check` and `vault backup` through the built binary.
+final class MaintenanceCLITests: XCTestCase {
+  var box: Sandbox!
+  var session: [String: String] = [:]
+
+  // XCTest keeps every test case alive until the run ends: release the folder now.
+  override func tearDown() { box = nil }
+
+  override func setUp() {
+    box = Sandbox()
+    box.initPINOnly()
+    session = [
+      "VAULT_SESSION": box.vaultPIN(["unlock", "--raw"]).stdoutText
+        .trimmingCharacters(in: .newlines)
+    ]
+    box.vault(["add", "small"], stdin: Array("s".utf8), env: session)
+    box.vault(["add", "big"], stdin: Array(repeating: 7, count: 70_000), env: session)
+    box.vault(["journal"], stdin: Array("dear diary\n".utf8))
+  }
+
+  func python(_ statement: String) {
+    let script =
+      "import sqlite3, sys\ndb = sqlite3.connect(sys.argv[1])\n" + statement
+      + "\ndb.commit()\n"
+    let result = Subprocess.run(
+      "/usr/bin/env", ["python3", "-c", script, box.vaultPath], environment: box.environment)
+    XCTAssertEqual(result.status, 0, result.stderrText)
+  }
+
+  func testCheckOpensEveryRecord() {
+    let result = box.vault(["check"], env: session)
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    XCTAssertEqual(result.stdoutText, "ok: header, 2 entries (3 chunks), 1 journal entry\n")
+  }
+
+  func testCheckFindsADamagedJournalEntry() {
+    python(
+      "box = bytearray(db.execute('select meta from entries where kind = 1').fetchone()[0])\n"
+        + "box[60] ^= 1\n"
+        + "db.execute('update entries set meta = ? where kind = 1', (bytes(box),))")
+    let result = box.vault(["check"], env: session)
+    XCTAssertEqual(result.status, 17)
+    XCTAssertEqual(result.stdout, [])
+    XCTAssertEqual(
+      result.errorLines, ["vault: error: integrity failure: journal entry failed authentication"])
+  }
+
+  func testCheckFindsAChunkWithoutItsEntry() {
+    python("db.execute(\"insert into chunks values (x'00', 0, x'00')\")")
+    let result = box.vault(["check"], env: session)
+    XCTAssertEqual(result.status, 17)
+    XCTAssertEqual(
+      result.errorLines, ["vault: error: integrity failure: 1 content chunk(s) belong to no entry"])
+  }
+
+  func testBackupWritesAConsistentPrivateCopyAndNeverOverwrites() {
+    let copy = box.home + "/copy.db"
+    let result = box.vault(["backup", copy])
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    XCTAssertEqual(result.errorLines, ["Wrote a copy of \(box.vaultPath) to \(copy)."])
+    var info = stat()
+    XCTAssertEqual(stat(copy, &info), 0)
+    XCTAssertEqual(info.st_mode & 0o777, 0o600)
+    let checked = box.vault(["check", "--vault", copy], pin: [Sandbox.pin])
+    XCTAssertEqual(checked.stdoutText, "ok: header, 2 entries (3 chunks), 1 journal entry\n")
+    XCTAssertEqual(
+      box.vault(["get", "big", "--vault", copy], pin: [Sandbox.pin]).stdout.count, 70_000)
+    let again = box.vault(["backup", copy])
+    XCTAssertEqual(again.status, 4)
+    XCTAssertEqual(
+      again.errorLines, ["vault: error: \(copy) already exists; vault never overwrites a file"])
+  }
+}
