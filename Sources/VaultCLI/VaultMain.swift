@@ -51,7 +51,9 @@ public enum VaultMain {
     } catch let error as VaultError {
       let report = ExitStatus.report(error)
       Output.error("vault: error: \(report.message)")
-      if let hint = report.hint { Output.error("vault: hint: \(hint)") }
+      if let hint = report.hint {
+        Output.error("vault: hint: \(forVault(hint, invocation.value("vault")))")
+      }
       return report.code
     } catch {
       Output.error("vault: error: \(error)")
@@ -92,6 +94,13 @@ public enum VaultMain {
       throw VaultError.storage("no handler for '\(context.invocation.path.joined(separator: " "))'")
     }
     return 0
+  }
+
+  /// A hint that names a vault command, made to name the same vault as `--vault PATH` did.
+  static func forVault(_ hint: String, _ path: String?) -> String {
+    guard let path, !path.isEmpty else { return hint }
+    let quoted = "'" + path.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    return hint.replacingOccurrences(of: "vault unlock", with: "vault unlock --vault \(quoted)")
   }
 
   static func reportUsage(_ error: UsageError, program: ProgramSpec) -> Int32 {

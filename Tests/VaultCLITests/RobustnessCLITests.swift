@@ -99,6 +99,14 @@ final class RobustnessCLITests: XCTestCase {
     XCTAssertEqual(folder.errorLines, ["vault: error: cannot read descriptor 3: Is a directory"])
   }
 
+  func testTheUnlockHintNamesTheVaultGiven() {
+    let result = box.vault(["list", "--vault", box.vaultPath])
+    XCTAssertEqual(result.status, 10)
+    XCTAssertEqual(
+      result.errorLines.last,
+      #"vault: hint: unlock first with: eval "$(vault unlock --vault '\#(box.vaultPath)')""#)
+  }
+
   func testTheFifthWrongPINSaysHowLongToWait() {
     for attempt in 1...4 { box.vault(["list"], pin: ["000\(attempt)"]) }
     let fifth = box.vault(["list"], pin: ["0005"])
