@@ -39,7 +39,7 @@ public enum GeneratedFiles {
   public static func write(to root: String) throws {
     for file in all() {
       let path = root + "/" + file.path
-      let folder = (path as NSString).deletingLastPathComponent
+      let folder = PrivateFiles.parentFolder(of: path)
       do {
         try FileManager.default.createDirectory(
           atPath: folder, withIntermediateDirectories: true,

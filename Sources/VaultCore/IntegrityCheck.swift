@@ -25,19 +25,14 @@ public enum IntegrityCheck {
       throw VaultError.integrity("\(unknown) row(s) of an unknown kind")
     }
     let orphans = try vault.db.query(
-      "SELECT count(*) FROM chunks WHERE entry_id NOT IN (SELECT entry_id FROM entries)")
+      "SELECT count(*) FROM chunks WHERE entry_id NOT IN"
+        + " (SELECT entry_id FROM entries WHERE kind = ?)", [.integer(EntryStore.kindSecret)])
     if let count = orphans.first?.first?.integer, count > 0 {
       throw VaultError.integrity("\(count) content chunk(s) belong to no entry")
     }
-    let store = EntryStore(vault: vault, masterKey: masterKey)
-    var chunks = 0
-    let listed = try store.list()
-    for metadata in listed {
-      let name = try EntryName(metadata.name)
-      let entry = try store.get(name)
-      chunks += entry.metadata.chunks
-    }
+    let verified = try EntryStore(vault: vault, masterKey: masterKey).verifyAll()
     let journal = try JournalStore(vault: vault, masterKey: masterKey).entries()
-    return IntegrityReport(entries: listed.count, journal: journal.count, chunks: chunks)
+    return IntegrityReport(
+      entries: verified.entries, journal: journal.count, chunks: verified.chunks)
   }
 }

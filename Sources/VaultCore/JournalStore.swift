@@ -115,7 +115,12 @@ public struct JournalStore {
     guard let sequence = row[0].integer, let entryID = row[1].blob, entryID.count == 16,
       let box = row[2].blob
     else { throw VaultError.integrity("a journal row is malformed") }
-    let plain = try SealedBox.open(box, publicKey: publicKey, secretKey: secretKey)
+    let plain: SecureBytes
+    do {
+      plain = try SealedBox.open(box, publicKey: publicKey, secretKey: secretKey)
+    } catch {
+      throw VaultError.integrity("journal entry \(entryID.hex.prefix(8)) failed authentication")
+    }
     let (stamp, text) = try JournalRecord.decode(plain, vaultID: vault.vaultID, entryID: entryID)
     return JournalEntry(id: entryID, stamp: stamp, text: text, sequence: sequence, box: box)
   }

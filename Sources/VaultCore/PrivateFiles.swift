@@ -22,13 +22,24 @@ public enum PrivateFiles {
       // An existing folder is the user's (it may be /tmp): never change its mode.
       return
     }
-    let parent = (path as NSString).deletingLastPathComponent
-    if !parent.isEmpty && parent != path { try ensureDirectory(parent) }
+    let parent = parentFolder(of: path)
+    if parent != path && parent != "." { try ensureDirectory(parent) }
     if mkdir(path, 0o700) != 0 {
       if errno == EEXIST { return }
       throw VaultError.storage("cannot create \(path): \(String(cString: strerror(errno)))")
     }
     _ = chmod(path, 0o700)
+  }
+
+  /// The folder part of `path`: "." when there is none, "/" for a file at the root.
+  ///
+  /// Not `NSString.deletingLastPathComponent`, which crashes on some one-character paths in
+  /// swift-corelibs-foundation.
+  public static func parentFolder(of path: String) -> String {
+    var trimmed = Substring(path)
+    while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+    return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
   }
 
   /// A folder that vault owns by name (the device state, the sessions): created 0700 when
@@ -57,8 +68,8 @@ public enum PrivateFiles {
   ///
   /// - Throws: `VaultError.storage` on any I/O failure; the old file is then left untouched.
   public static func atomicWrite(_ bytes: [UInt8], to path: String) throws {
-    let folder = (path as NSString).deletingLastPathComponent
-    var template = Array("\(folder.isEmpty ? "." : folder)/.tmp-XXXXXX".utf8CString)
+    let folder = parentFolder(of: path)
+    var template = Array("\(folder)/.tmp-XXXXXX".utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { buffer in
       buffer.baseAddress.map { mkstemp($0) } ?? -1
     }
@@ -78,7 +89,7 @@ public enum PrivateFiles {
       unlink(tempPath)
       throw VaultError.storage("cannot write \(path): \(reason)")
     }
-    syncDirectory(folder.isEmpty ? "." : folder)
+    syncDirectory(folder)
   }
 
   /// `fsync`s a folder so that a rename or unlink in it survives a crash.

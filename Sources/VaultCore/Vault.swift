@@ -85,8 +85,8 @@ public final class Vault {
     path: String, pin: PIN, kdf: KDFParameters, policy: String, environment: VaultEnvironment
   ) throws -> Created {
     if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path) }
-    let folder = (path as NSString).deletingLastPathComponent
-    try PrivateFiles.ensureDirectory(folder.isEmpty ? "." : folder)
+    let folder = PrivateFiles.parentFolder(of: path)
+    try PrivateFiles.ensureDirectory(folder)
     let deviceSecret = try DeviceStore(environment: environment).read().secret()
 
     let vaultID = SecureBytes.random(count: 16).unprotectedBytes
@@ -153,6 +153,9 @@ public final class Vault {
     unlink(temporary)
     do {
       try build(temporary)
+    } catch VaultError.storage(let message) {
+      unlink(temporary)
+      throw VaultError.storage(message.replacingOccurrences(of: temporary, with: path))
     } catch {
       unlink(temporary)
       throw error
@@ -165,8 +168,8 @@ public final class Vault {
       throw VaultError.vaultExists(path)
     }
     unlink(temporary)
-    let folder = (path as NSString).deletingLastPathComponent
-    PrivateFiles.syncDirectory(folder.isEmpty ? "." : folder)
+    let folder = PrivateFiles.parentFolder(of: path)
+    PrivateFiles.syncDirectory(folder)
   }
 
   /// Writes a consistent copy of the vault file to a new file at `path` (0600), with SQLite's online backup API.

@@ -43,11 +43,14 @@ final class MaintenanceCLITests: XCTestCase {
       "box = bytearray(db.execute('select meta from entries where kind = 1').fetchone()[0])\n"
         + "box[60] ^= 1\n"
         + "db.execute('update entries set meta = ? where kind = 1', (bytes(box),))")
+    let id = box.vault(["journal", "list", "--json"], env: session).stdoutText
     let result = box.vault(["check"], env: session)
     XCTAssertEqual(result.status, 17)
     XCTAssertEqual(result.stdout, [])
-    XCTAssertEqual(
-      result.errorLines, ["vault: error: integrity failure: journal entry failed authentication"])
+    XCTAssertEqual(result.errorLines.count, 1)
+    XCTAssertTrue(
+      result.errorLines[0].hasPrefix("vault: error: integrity failure: journal entry "), id)
+    XCTAssertTrue(result.errorLines[0].hasSuffix(" failed authentication"))
   }
 
   func testCheckFindsAChunkWithoutItsEntry() {
@@ -56,6 +59,37 @@ final class MaintenanceCLITests: XCTestCase {
     XCTAssertEqual(result.status, 17)
     XCTAssertEqual(
       result.errorLines, ["vault: error: integrity failure: 1 content chunk(s) belong to no entry"])
+  }
+
+  func testCheckReportsADamagedNameIndex() {
+    python(
+      "db.execute(\"update entries set lookup = randomblob(32) where kind = 0 and rowid ="
+        + " (select min(rowid) from entries where kind = 0)\")")
+    let index = box.vault(["check"], env: session)
+    XCTAssertEqual(index.status, 17)
+    XCTAssertEqual(
+      index.errorLines, ["vault: error: integrity failure: the name index of 'small' is damaged"])
+  }
+
+  func testCheckReportsAChunkAttachedToAJournalEntry() {
+    python(
+      "db.execute(\"insert into chunks values ((select entry_id from entries where kind = 1), 0,"
+        + " randomblob(47))\")")
+    let stray = box.vault(["check"], env: session)
+    XCTAssertEqual(stray.status, 17)
+    XCTAssertEqual(
+      stray.errorLines, ["vault: error: integrity failure: 1 content chunk(s) belong to no entry"])
+  }
+
+  func testBackupToAOneLetterNameAndAMissingFolder() {
+    let made = box.shell("cd \"$HOME\" && vault backup a")
+    XCTAssertEqual(made.status, 0, made.stderrText)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: box.home + "/a"))
+    let missing = box.vault(["backup", box.home + "/no/such/copy.db"])
+    XCTAssertEqual(missing.status, 1)
+    XCTAssertEqual(
+      missing.errorLines,
+      ["vault: error: cannot open \(box.home)/no/such/copy.db: unable to open database file"])
   }
 
   func testBackupWritesAConsistentPrivateCopyAndNeverOverwrites() {

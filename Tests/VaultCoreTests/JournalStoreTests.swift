@@ -132,7 +132,8 @@ final class JournalStoreTests: XCTestCase {
     XCTAssertThrowsError(
       try JournalStore(vault: second.vault, masterKey: second.masterKey).entries()
     ) {
-      XCTAssertEqual($0 as? VaultError, .integrity("journal entry failed authentication"))
+      XCTAssertEqual(
+        $0 as? VaultError, .integrity("journal entry \(id.hex.prefix(8)) failed authentication"))
     }
   }
 

@@ -44,4 +44,14 @@ final class NameAndPINTests: XCTestCase {
       XCTAssertEqual($0 as? VaultError, .invalidInput("the PIN is not valid UTF-8"))
     }
   }
+
+  func testParentFolderOfEveryShapeOfPath() {
+    let cases: [(String, String)] = [
+      ("a", "."), ("-", "."), ("x.db", "."), ("./y", "."), ("/a", "/"), ("a/b", "a"),
+      ("/x/y/z.db", "/x/y"), ("a/b/", "a"), ("/", "/"),
+    ]
+    for (path, folder) in cases {
+      XCTAssertEqual(PrivateFiles.parentFolder(of: path), folder, path)
+    }
+  }
 }
