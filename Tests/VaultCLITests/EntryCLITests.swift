@@ -13,9 +13,7 @@ final class EntryCLITests: XCTestCase {
 
   override func setUp() {
     box = Sandbox()
-    box.initPINOnly()
-    let token = box.vaultPIN(["unlock", "--raw"]).stdoutText.trimmingCharacters(in: .newlines)
-    session = ["VAULT_SESSION": token]
+    session = box.pinOnlySession()
   }
 
   @discardableResult
@@ -218,18 +216,8 @@ final class EntryCLITests: XCTestCase {
   }
 
   func testAnEditedKDFIsAnIntegrityFailureNotAWrongPIN() {
-    let script = """
-      import json, sqlite3, sys
-      db = sqlite3.connect(sys.argv[1])
-      header = json.loads(db.execute('select body from header').fetchone()[0])
-      header['kdf'] = {'profile': 'interactive', 'opslimit': 2, 'memlimit': 67108864}
-      body = json.dumps(header, sort_keys=True, separators=(',', ':')).encode()
-      db.execute('update header set body = ?', (body,))
-      db.commit()
-      """
-    let edited = Subprocess.run(
-      "/usr/bin/env", ["python3", "-c", script, box.vaultPath], environment: box.environment)
-    XCTAssertEqual(edited.status, 0, edited.stderrText)
+    box.editHeader(
+      "header['kdf'] = {'profile': 'interactive', 'opslimit': 2, 'memlimit': 67108864}")
     let result = box.vault(["list"], pin: [Sandbox.pin])
     XCTAssertEqual(result.status, 17)
     XCTAssertEqual(

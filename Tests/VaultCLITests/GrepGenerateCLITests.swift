@@ -15,8 +15,7 @@ final class GrepGenerateCLITests: XCTestCase {
 
   override func setUp() {
     box = Sandbox()
-    box.initPINOnly()
-    session = ["VAULT_SESSION": box.unlock()]
+    session = box.pinOnlySession()
   }
 
   func add(_ name: String, _ content: [UInt8]) {

@@ -13,11 +13,7 @@ final class MaintenanceCLITests: XCTestCase {
 
   override func setUp() {
     box = Sandbox()
-    box.initPINOnly()
-    session = [
-      "VAULT_SESSION": box.vaultPIN(["unlock", "--raw"]).stdoutText
-        .trimmingCharacters(in: .newlines)
-    ]
+    session = box.pinOnlySession()
     box.vault(["add", "small"], stdin: Array("s".utf8), env: session)
     box.vault(["add", "big"], stdin: Array(repeating: 7, count: 70_000), env: session)
     box.vault(["journal"], stdin: Array("dear diary\n".utf8))

@@ -14,9 +14,7 @@ final class RobustnessCLITests: XCTestCase {
 
   override func setUp() {
     box = Sandbox()
-    box.initPINOnly()
-    let token = box.vaultPIN(["unlock", "--raw"]).stdoutText.trimmingCharacters(in: .newlines)
-    session = ["VAULT_SESSION": token]
+    session = box.pinOnlySession()
   }
 
   func testNamesThatAreNotUTF8AreRefused() {

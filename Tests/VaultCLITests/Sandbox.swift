@@ -82,6 +82,30 @@ final class Sandbox {
     XCTAssertEqual(result.status, 0, result.stderrText, file: file, line: line)
   }
 
+  /// A PIN-only vault and a session on it: the environment that carries `VAULT_SESSION`.
+  func pinOnlySession(file: StaticString = #filePath, line: UInt = #line) -> [String: String] {
+    initPINOnly(file: file, line: line)
+    let token = vaultPIN(["unlock", "--raw"]).stdoutText.trimmingCharacters(in: .newlines)
+    return ["VAULT_SESSION": token]
+  }
+
+  /// Rewrites the vault header as an attacker with write access would: `statement` is Python
+  /// that changes the dict `header` (base64 is imported); the body is stored back as sorted JSON.
+  func editHeader(_ statement: String, file: StaticString = #filePath, line: UInt = #line) {
+    let script = """
+      import base64, json, sqlite3, sys
+      db = sqlite3.connect(sys.argv[1])
+      header = json.loads(db.execute('select body from header').fetchone()[0])
+      \(statement)
+      body = json.dumps(header, sort_keys=True, separators=(',', ':')).encode()
+      db.execute('update header set body = ?', (body,))
+      db.commit()
+      """
+    let edited = Subprocess.run(
+      "/usr/bin/env", ["python3", "-c", script, vaultPath], environment: environment)
+    XCTAssertEqual(edited.status, 0, edited.stderrText, file: file, line: line)
+  }
+
   /// `biosim next match` then `vault unlock --raw`; returns the token.
   func unlock(file: StaticString = #filePath, line: UInt = #line) -> String {
     biosim(["next", "match"])
