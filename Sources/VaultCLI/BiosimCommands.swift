@@ -1,7 +1,7 @@
 /// The whole command line of `biosim`, the simulated biometric device, as one value.
 public enum BiosimCommands {
   /// The program specification.
-  public static let program = ProgramSpec(
+  public static let program: ProgramSpec = ProgramSpec(
     root: CommandSpec(
       "biosim", "Control the simulated biometric sensor that vault uses.",
       discussion: """
@@ -11,55 +11,39 @@ public enum BiosimCommands {
         double, not a security boundary.
         """,
       subcommands: [
-        CommandSpec("status", "Show the sensor's state.", options: [VaultCommands.json]),
+        CommandSpec(
+          "status", "Show the sensor's state.", options: [Keys.json.spec],
+          run: runs(BiosimCommandsRun.status)),
         CommandSpec(
           "hardware", "Choose the sensor type (changing it wipes the enrollment).",
-          arguments: [
-            ArgumentSpec(
-              "TYPE", "none, touch-id, face-id or optic-id.",
-              completion: .values(["none", "touch-id", "face-id", "optic-id"]))
-          ]),
+          arguments: [Keys.sensorType.spec], run: runs(BiosimCommandsRun.hardware)),
         CommandSpec(
           "availability", "Make the sensor available, unavailable or disconnected.",
-          arguments: [
-            ArgumentSpec(
-              "STATE", "available, unavailable or disconnected.",
-              completion: .values(["available", "unavailable", "disconnected"]))
-          ]),
+          arguments: [Keys.availability.spec], run: runs(BiosimCommandsRun.availability)),
         CommandSpec(
           "enroll", "Enroll a finger or face (the domain state changes).",
-          options: [
-            .value(
-              "label", "LABEL", "A name for the template (default finger-N, face-N or iris-N).")
-          ]),
+          options: [Keys.label.spec], run: runs(BiosimCommandsRun.enroll)),
         CommandSpec(
           "unenroll", "Remove one template, or all (the domain state changes).",
-          options: [
-            .value("label", "LABEL", "The template to remove."),
-            .flag("all", "Remove every template."),
-          ]),
+          options: [Keys.unenrollLabel.spec, Keys.all.spec], run: runs(BiosimCommandsRun.unenroll)),
         CommandSpec(
           "next", "Queue the sensor's next answers.",
-          options: [.value("count", "N", "Queue the answer N times (1-100, default 1).")],
-          arguments: [
-            ArgumentSpec(
-              "OUTCOME", "match, no-match, cancel, system-cancel or timeout.",
-              completion: .values(["match", "no-match", "cancel", "system-cancel", "timeout"]))
-          ]),
-        CommandSpec("force-lockout", "Lock the sensor as after five failed matches elsewhere."),
-        CommandSpec("os-upgrade", "Simulate a major OS upgrade (the domain state changes)."),
+          options: [Keys.outcomeCount.spec], arguments: [Keys.outcome.spec],
+          run: runs(BiosimCommandsRun.next)),
         CommandSpec(
-          "reset", "Erase the device: new device secret, no enrollment, no PIN counters."),
+          "force-lockout", "Lock the sensor as after five failed matches elsewhere.",
+          run: runs(BiosimCommandsRun.forceLockout)),
         CommandSpec(
-          "help", "Show help for a command.",
-          arguments: [
-            ArgumentSpec("COMMAND", "The command to describe.", optional: true, variadic: true)
-          ]),
+          "os-upgrade", "Simulate a major OS upgrade (the domain state changes).",
+          run: runs(BiosimCommandsRun.osUpgrade)),
+        CommandSpec(
+          "reset", "Erase the device: new device secret, no enrollment, no PIN counters.",
+          run: runs(BiosimCommandsRun.reset)),
+        CommandSpec(
+          "help", "Show help for a command.", arguments: [Keys.command.spec],
+          run: { try HelpCommand.run($0, program: BiosimCommands.program) }),
       ]),
-    globalOptions: [
-      .flag("help", short: "h", "Show help for the command."),
-      .flag("version", "Show the version."),
-    ],
+    globalOptions: [Keys.help.spec, Keys.version.spec],
     version: VaultCommands.program.version
   ).completingHelp()
 }

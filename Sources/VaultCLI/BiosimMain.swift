@@ -5,124 +5,89 @@ import VaultCore
 /// Entry point of the `biosim` executable: the simulated sensor's controls.
 public enum BiosimMain {
   /// Runs `biosim` with `arguments` (without the program name) and returns the exit code:
-  /// 0 success, 5 invalid value (unknown type, label or count), 17 corrupt device state,
-  /// 64 usage error, 1 other failure.
+  /// 0 success, 5 invalid value (unknown label, both or neither of --label and --all), 17 corrupt
+  /// device state, 64 usage error (an unknown command, option, type, state or outcome, a count
+  /// out of range), 1 other failure.
   public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
     Hardening.apply()
     Output.programName = "biosim"
-    let program = BiosimCommands.program
-    let invocation: Invocation
-    do {
-      invocation = try Parser.parse(arguments, program: program)
-    } catch let error as UsageError {
-      return VaultMain.reportUsage(error, program: program)
-    } catch {
-      return 1
-    }
-    if invocation.flag("version") && invocation.path.isEmpty {
-      Output.print("biosim \(program.version)\n")
-      return 0
-    }
-    if invocation.flag("help") || invocation.path == ["help"] {
-      let words = invocation.flag("help") ? invocation.path : invocation.arguments
-      guard let target = program.canonicalPath(words) else {
-        return VaultMain.reportUsage(
-          UsageError(
-            message: "unknown command '\(words.joined(separator: " "))'", path: ["help"]),
-          program: program)
-      }
-      Output.print(Help.text(program, path: target))
-      return 0
-    }
-    let env = VaultEnvironment(variables: environment)
-    let store = DeviceStore(environment: env)
-    let controls = SensorControls(store: store, clock: env.clock)
-    do {
-      try dispatch(invocation, controls: controls, store: store, environment: env)
-      return 0
-    } catch let error as BiometryControlError {
-      Output.error("biosim: error: \(error.message)")
-      return 5
-    } catch let error as VaultError {
-      let report = ExitStatus.report(error)
-      Output.error("biosim: error: \(report.message)")
-      return report.code
-    } catch {
-      Output.error("biosim: error: \(error)")
-      return 1
+    return CommandRunner.run(
+      arguments, program: BiosimCommands.program, environment: environment,
+      report: { error in
+        (error as? BiometryControlError).map { (ExitCode.invalidInput, $0.message) }
+      })
+  }
+}
+
+/// The handlers of `biosim`'s commands.
+enum BiosimCommandsRun {
+  static func controls(_ context: Context) -> SensorControls {
+    SensorControls(store: context.deviceStore, clock: context.environment.clock)
+  }
+
+  static func status(_ context: Context) throws {
+    // A look creates nothing: a device that was never used shows as a new one.
+    let state = try context.deviceStore.peek() ?? DeviceState.fresh()
+    Output.print(
+      context.flag(Keys.json) ? statusJSON(state).rendered + "\n" : statusText(state))
+  }
+
+  static func hardware(_ context: Context) throws {
+    let type = try context.argument(Keys.sensorType)
+    let hadTemplates = try !context.deviceStore.read().sensor.enrolled.isEmpty
+    try controls(context).setHardware(type)
+    Output.error(
+      "The sensor is now \(type.displayName) (simulated)"
+        + (hadTemplates ? "; the enrollment was wiped." : "."))
+  }
+
+  static func availability(_ context: Context) throws {
+    let value = try context.argument(Keys.availability)
+    try controls(context).setAvailability(value)
+    Output.error("The sensor is now \(value.rawValue).")
+  }
+
+  static func enroll(_ context: Context) throws {
+    let template = try controls(context).enroll(label: context.value(Keys.label))
+    Output.error("Enrolled '\(template.label)'; the domain state changed.")
+  }
+
+  static func unenroll(_ context: Context) throws {
+    let label = try context.value(Keys.unenrollLabel)
+    if context.flag(Keys.all) {
+      guard label == nil else { throw VaultError.invalidInput("give --label or --all, not both") }
+      try controls(context).unenrollAll()
+      Output.error("Removed every template; the domain state changed.")
+    } else if let label {
+      try controls(context).unenroll(label: label)
+      Output.error("Removed '\(label)'; the domain state changed.")
+    } else {
+      throw VaultError.invalidInput("say which template: --label LABEL or --all")
     }
   }
 
-  static func dispatch(
-    _ invocation: Invocation, controls: SensorControls, store: DeviceStore,
-    environment: VaultEnvironment
-  ) throws {
-    let argument = invocation.arguments.first ?? ""
-    switch invocation.path {
-    case ["status"]:
-      // A look creates nothing: a device that was never used shows as a new one.
-      let state = try store.peek() ?? DeviceState.fresh()
-      Output.print(
-        invocation.flag("json") ? statusJSON(state).rendered + "\n" : statusText(state))
-    case ["hardware"]:
-      guard let type = BiometryType(rawValue: argument) else {
-        throw VaultError.invalidInput(
-          "unknown sensor type '\(argument)' (none, touch-id, face-id or optic-id)")
-      }
-      let hadTemplates = try !store.read().sensor.enrolled.isEmpty
-      try controls.setHardware(type)
-      Output.error(
-        "The sensor is now \(type.displayName) (simulated)"
-          + (hadTemplates ? "; the enrollment was wiped." : "."))
-    case ["availability"]:
-      guard let value = SensorAvailability(rawValue: argument) else {
-        throw VaultError.invalidInput(
-          "unknown availability '\(argument)' (available, unavailable or disconnected)")
-      }
-      try controls.setAvailability(value)
-      Output.error("The sensor is now \(value.rawValue).")
-    case ["enroll"]:
-      let template = try controls.enroll(label: invocation.value("label"))
-      Output.error("Enrolled '\(template.label)'; the domain state changed.")
-    case ["unenroll"]:
-      if invocation.flag("all") {
-        guard invocation.value("label") == nil else {
-          throw VaultError.invalidInput("give --label or --all, not both")
-        }
-        try controls.unenrollAll()
-        Output.error("Removed every template; the domain state changed.")
-      } else if let label = invocation.value("label") {
-        try controls.unenroll(label: label)
-        Output.error("Removed '\(label)'; the domain state changed.")
-      } else {
-        throw VaultError.invalidInput("say which template: --label LABEL or --all")
-      }
-    case ["next"]:
-      guard let outcome = Outcome(rawValue: argument) else {
-        throw VaultError.invalidInput(
-          "unknown outcome '\(argument)' (match, no-match, cancel, system-cancel or timeout)")
-      }
-      let countText = invocation.value("count") ?? "1"
-      guard let count = Int(countText) else {
-        throw VaultError.invalidInput("--count needs a number from 1 to 100, not '\(countText)'")
-      }
-      try controls.queue(outcome, count: count)
-    case ["force-lockout"]:
-      try controls.forceLockout()
-      Output.error("The sensor is locked out; a correct vault PIN clears it.")
-    case ["os-upgrade"]:
-      try controls.osUpgrade()
-      Output.error("The OS was upgraded; every domain state changed.")
-    case ["reset"]:
-      try controls.reset()
-      // An erased device keeps no session of any vault.
-      try? FileManager.default.removeItem(atPath: environment.sessionDirectory)
-      Output.error(
-        "The device was erased: new device secret, nothing enrolled, every session ended. Each"
-          + " vault needs 'vault recover' to set its PIN on this device.")
-    default:
-      throw VaultError.storage("no handler for '\(invocation.path.joined(separator: " "))'")
-    }
+  static func next(_ context: Context) throws {
+    let outcome = try context.argument(Keys.outcome)
+    try controls(context).queue(outcome, count: context.value(Keys.outcomeCount) ?? 1)
+  }
+
+  static func forceLockout(_ context: Context) throws {
+    try controls(context).forceLockout()
+    Output.error("The sensor is locked out; a correct vault PIN clears it.")
+  }
+
+  static func osUpgrade(_ context: Context) throws {
+    try controls(context).osUpgrade()
+    Output.error("The OS was upgraded; every domain state changed.")
+  }
+
+  static func reset(_ context: Context) throws {
+    try controls(context).reset()
+    // An erased device keeps no session of any vault.
+    try? FileManager.default.removeItem(atPath: context.environment.sessionDirectory)
+    Output.error(
+      "The device was erased: new device secret, nothing enrolled, every session ended. Each"
+        + " vault needs 'vault recover' to set its PIN on this device.")
   }
 
   static func domainStatePrefix(_ state: DeviceState) -> String? {

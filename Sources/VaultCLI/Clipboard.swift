@@ -16,7 +16,7 @@ enum Clipboard {
   static let seconds = 1...3600
 
   /// A clipboard program and how to copy, paste and clear with it.
-  enum Tool: String, CaseIterable {
+  enum Tool: String, CaseIterable, Sendable {
     case wlCopy = "wl-copy"
     case xclip
     case xsel
@@ -75,23 +75,11 @@ enum Clipboard {
     return nil
   }
 
-  /// The `--clip-time` value in seconds.
-  ///
-  /// - Throws: `VaultError.invalidInput` outside 1...3600.
-  static func clipTime(_ invocation: Invocation) throws -> Int {
-    guard let text = invocation.value("clip-time") else { return defaultSeconds }
-    guard let value = Int(text), seconds.contains(value) else {
-      throw VaultError.invalidInput(
-        "--clip-time takes whole seconds from \(seconds.lowerBound) to \(seconds.upperBound)")
-    }
-    return value
-  }
-
   /// Copies `secret` and starts the detached clearer.
   ///
   /// - Throws: `VaultError.storage` when no tool works.
   static func copy(_ secret: SecureBytes, name: EntryName, context: Context) throws {
-    let seconds = try clipTime(context.invocation)
+    let seconds = try context.value(Keys.clipTime) ?? defaultSeconds
     let variables = context.environment.variables
     let tool = try tool(variables)
     let (program, arguments) = tool.copy
@@ -113,10 +101,8 @@ enum Clipboard {
   /// `vault __clip-clear TOOL`: reads the secret from standard input, waits, and clears the
   /// clipboard if it still holds exactly that secret.
   static func clearLater(_ context: Context) throws {
-    guard let tool = Tool(rawValue: context.invocation.arguments[0]) else {
-      throw VaultError.invalidInput("unknown clipboard tool '\(context.invocation.arguments[0])'")
-    }
-    let seconds = try clipTime(context.invocation)
+    let tool = try context.argument(Keys.clipTool)
+    let seconds = try context.value(Keys.clipTime) ?? defaultSeconds
     let secret = try LineReader.readAll(fd: 0)
     close(0)
     var pause = timespec(tv_sec: seconds, tv_nsec: 0)

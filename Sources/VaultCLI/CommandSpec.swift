@@ -11,7 +11,7 @@ public enum CompletionKind: Equatable, Sendable {
 }
 
 /// One option: `--long`, an optional `-s`, and either a flag or a value.
-public struct OptionSpec: Equatable, Sendable {
+public struct OptionSpec: Sendable {
   /// Long name without dashes, such as `force`.
   public var long: String
   /// Short letter, such as `f`.
@@ -24,6 +24,9 @@ public struct OptionSpec: Equatable, Sendable {
   public var completion: CompletionKind
   /// Left out of help and completions (still parsed).
   public var hidden: Bool
+  /// Checks a value as the parser reads it (nil for a flag or free text): throws `ValueError`
+  /// (a usage error, exit 64) or a `VaultError` for input refused on its merits.
+  public var check: (@Sendable (String) throws -> Void)?
 
   /// A flag (no value).
   public static func flag(
@@ -31,17 +34,17 @@ public struct OptionSpec: Equatable, Sendable {
   ) -> OptionSpec {
     OptionSpec(
       long: long, short: short, valueName: nil, abstract: abstract, completion: .none,
-      hidden: hidden)
+      hidden: hidden, check: nil)
   }
 
-  /// An option with a value.
+  /// An option with a free-text value; typed options are declared with `Option`.
   public static func value(
     _ long: String, short: Character? = nil, _ valueName: String, _ abstract: String,
     completion: CompletionKind = .none, hidden: Bool = false
   ) -> OptionSpec {
     OptionSpec(
       long: long, short: short, valueName: valueName, abstract: abstract,
-      completion: completion, hidden: hidden)
+      completion: completion, hidden: hidden, check: nil)
   }
 
   /// `--long VALUE` or `--long` as shown in usage lines.
@@ -51,7 +54,7 @@ public struct OptionSpec: Equatable, Sendable {
 }
 
 /// One positional argument.
-public struct ArgumentSpec: Equatable, Sendable {
+public struct ArgumentSpec: Sendable {
   /// Placeholder, upper case: `NAME`.
   public var name: String
   /// One-line description.
@@ -62,8 +65,10 @@ public struct ArgumentSpec: Equatable, Sendable {
   public var variadic: Bool
   /// How a shell completes it.
   public var completion: CompletionKind
+  /// Checks the word as the parser reads it (nil for free text), as `OptionSpec.check`.
+  public var check: (@Sendable (String) throws -> Void)?
 
-  /// A positional argument.
+  /// A free-text positional argument; typed arguments are declared with `Argument`.
   public init(
     _ name: String, _ abstract: String, optional: Bool = false, variadic: Bool = false,
     completion: CompletionKind = .none
@@ -73,6 +78,7 @@ public struct ArgumentSpec: Equatable, Sendable {
     self.optional = optional
     self.variadic = variadic
     self.completion = completion
+    self.check = nil
   }
 
   /// `NAME`, `[NAME]` or `NAME...` as shown in usage lines.
@@ -82,9 +88,12 @@ public struct ArgumentSpec: Equatable, Sendable {
   }
 }
 
-/// A command, its options, arguments and subcommands: the single declaration the parser, help,
-/// completions and manual pages are generated from.
-public struct CommandSpec: Equatable, Sendable {
+/// What runs a command: given the parsed command line and the environment, returns the exit code.
+public typealias CommandHandler = @Sendable (Context) throws -> Int32
+
+/// A command, its options, arguments, subcommands and handler: the single declaration the parser,
+/// the dispatch, help, completions and manual pages are generated from.
+public struct CommandSpec: Sendable {
   /// The word typed, such as `add`.
   public var name: String
   /// Other words that run the same command.
@@ -101,14 +110,18 @@ public struct CommandSpec: Equatable, Sendable {
   public var subcommands: [CommandSpec]
   /// Left out of help, completions and the manual (such as `__complete`).
   public var hidden: Bool
-  /// Runs on its own as well as through its subcommands (`vault journal` writes an entry).
-  public var runnable: Bool
+  /// Runs the command; nil only for a command that is a group of subcommands (`vault biometry`).
+  public var run: CommandHandler?
+  /// Never speaks: its failures exit 0 with nothing on standard error (`__complete`, which runs
+  /// inside a shell's line editor).
+  public var silent: Bool
 
   /// Declares a command.
   public init(
     _ name: String, aliases: [String] = [], _ abstract: String, discussion: String = "",
     options: [OptionSpec] = [], arguments: [ArgumentSpec] = [],
-    subcommands: [CommandSpec] = [], hidden: Bool = false, runnable: Bool = false
+    subcommands: [CommandSpec] = [], hidden: Bool = false, silent: Bool = false,
+    run: CommandHandler? = nil
   ) {
     self.name = name
     self.aliases = aliases
@@ -118,8 +131,12 @@ public struct CommandSpec: Equatable, Sendable {
     self.arguments = arguments
     self.subcommands = subcommands
     self.hidden = hidden
-    self.runnable = runnable
+    self.silent = silent
+    self.run = run
   }
+
+  /// Runs on its own as well as through its subcommands (`vault journal` writes an entry).
+  public var runnable: Bool { run != nil && !subcommands.isEmpty }
 
   /// The subcommand called `word` (by name or alias).
   public func subcommand(_ word: String) -> CommandSpec? {
@@ -131,7 +148,7 @@ public struct CommandSpec: Equatable, Sendable {
 }
 
 /// A program: its root command plus the options every command accepts.
-public struct ProgramSpec: Equatable, Sendable {
+public struct ProgramSpec: Sendable {
   /// `vault` or `biosim`.
   public var root: CommandSpec
   /// Options accepted before or after any command word (`--vault`, `--help`…).

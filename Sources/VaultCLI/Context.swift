@@ -4,23 +4,23 @@ import VaultCore
 
 /// Everything a command handler needs: the parsed invocation, paths, the terminal, and how to
 /// get the PIN and the master key.
-final class Context {
+public final class Context {
   let invocation: Invocation
   let environment: VaultEnvironment
   private(set) lazy var terminal: Terminal? = Terminal.open()
   private(set) var pinFD: Int32?
+  /// `--vault PATH`, else `$VAULT_PATH` (an empty variable counts as unset), else the default.
+  let vaultPath: String
 
+  /// A context for one run of a command.
+  ///
+  /// - Throws: `VaultError.invalidInput` when `--pin-fd` names a descriptor that is not open;
+  ///   the parse errors of `--vault` and `--pin-fd` for an invocation the parser did not check.
   init(invocation: Invocation, environment: VaultEnvironment) throws {
     self.invocation = invocation
     self.environment = environment
-    if invocation.value("vault") == "" {
-      throw VaultError.invalidInput("--vault needs a path, not an empty string")
-    }
-    if let text = invocation.value("pin-fd") {
-      guard let fd = Int32(text), fd >= 0 else {
-        throw UsageError(
-          message: "--pin-fd needs a file descriptor number, not '\(text)'", path: invocation.path)
-      }
+    vaultPath = try invocation.value(Keys.vault)?.path ?? environment.defaultVaultPath
+    if let fd = try invocation.value(Keys.pinFD).map(Int32.init) {
       guard fcntl(fd, F_GETFD) != -1 else {
         throw VaultError.invalidInput("--pin-fd \(fd) is not an open file descriptor")
       }
@@ -28,9 +28,18 @@ final class Context {
     }
   }
 
-  /// `--vault PATH`, else `$VAULT_PATH` (an empty variable counts as unset), else the default.
-  var vaultPath: String {
-    invocation.value("vault") ?? environment.defaultVaultPath
+  /// True when the flag was given.
+  func flag(_ key: Flag) -> Bool { invocation.flag(key) }
+
+  /// The option's value, or nil when it was not given.
+  func value<Value>(_ key: Option<Value>) throws -> Value? { try invocation.value(key) }
+
+  /// A required positional argument.
+  func argument<Value>(_ key: Argument<Value>) throws -> Value { try invocation.argument(key) }
+
+  /// An optional positional argument.
+  func argumentIfGiven<Value>(_ key: Argument<Value>) throws -> Value? {
+    try invocation.argumentIfGiven(key)
   }
 
   func openVault() throws -> Vault {

@@ -3,9 +3,9 @@ import VaultCore
 /// `vault edit NAME`: authenticate, decrypt into a private RAM-backed folder, edit, re-encrypt.
 enum EditCommandRun {
   static func run(_ context: Context) throws -> Int32 {
-    let name = try EntryName(context.invocation.arguments[0])
+    let name = try context.argument(Keys.name)
     let root = try EditFolder.root(
-      context.environment, allowDisk: context.invocation.flag("allow-disk-temp"))
+      context.environment, allowDisk: context.flag(Keys.allowDiskTemp))
     // Authenticate before the editor opens, so nothing typed is lost to a failed PIN.
     let (store, (metadata, content)) = try GuardedRead.read(
       context, name: name, reason: "edit '\(name)'")

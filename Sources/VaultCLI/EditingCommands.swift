@@ -1,10 +1,6 @@
 /// The table entries of `edit`, `journal`, `grep`, `generate`, `get --clip` and the hidden
 /// clipboard clearer, kept beside the main table in `VaultCommands.swift`.
 extension VaultCommands {
-  static let allowDiskTemp = OptionSpec.flag(
-    "allow-disk-temp",
-    "Use $TMPDIR when there is no RAM-backed folder (the plaintext may then reach the disk).")
-
   static let editorDiscussion = """
     The plaintext goes into a private 0700 folder on a RAM-backed file system ($XDG_RUNTIME_DIR, \
     else /dev/shm; with neither, the command refuses unless --allow-disk-temp), as a 0600 file \
@@ -15,12 +11,7 @@ extension VaultCommands {
     newline added by the editor is dropped.
     """
 
-  static let clipOptions: [OptionSpec] = [
-    .flag("clip", short: "c", "Copy to the clipboard instead of printing (wl-copy, xclip, xsel)."),
-    .value(
-      "clip-time", "SECONDS",
-      "Clear the clipboard after this many seconds if it still holds the secret (default 45)."),
-  ]
+  static let clipOptions: [OptionSpec] = [Keys.clip.spec, Keys.clipTime.spec]
 
   static let edit = CommandSpec(
     "edit", "Edit an entry in your editor, leaving no plaintext on disk.",
@@ -29,9 +20,7 @@ extension VaultCommands {
       lost to a failed PIN, then opens the entry in the editor and stores it again when the \
       editor exits successfully.
       """ + " " + editorDiscussion,
-    options: [allowDiskTemp], arguments: [nameArgument])
-
-  static let journalDate = "YYYY-MM-DD, today, yesterday or Nd (N days ago)"
+    options: [Keys.allowDiskTemp.spec], arguments: [Keys.name.spec], run: EditCommandRun.run)
 
   static let journal = CommandSpec(
     "journal", "Write a journal entry without unlocking; list, show or edit entries.",
@@ -44,16 +33,12 @@ extension VaultCommands {
       digits of their ID; any unique prefix selects one. Dates are the local days the entries \
       were written on; today, yesterday and Nd count calendar days in the local time zone (TZ).
       """,
-    options: [allowDiskTemp],
+    options: [Keys.allowDiskTemp.spec],
     subcommands: [
       CommandSpec(
         "list", "List entries, newest last: ID, date and time, first line.",
-        options: [
-          .value("since", "DATE", "Only entries written on or after DATE (\(journalDate))."),
-          .value("until", "DATE", "Only entries written on or before DATE."),
-          .value("count", short: "n", "N", "Only the newest N entries (still newest last)."),
-          json,
-        ]),
+        options: [Keys.since.spec, Keys.until.spec, Keys.count.spec, Keys.json.spec],
+        run: runs(JournalCommandsRun.list)),
       CommandSpec(
         "show", "Print an entry exactly, or every entry of a day.",
         discussion: """
@@ -61,15 +46,13 @@ extension VaultCommands {
           that day, newest last, after a line '--- ID TIME', each ending in a newline. A word \
           that is a DATE form is read as a date.
           """,
-        arguments: [
-          ArgumentSpec("ENTRY", "An entry ID (a unique prefix) or a DATE (\(journalDate)).")
-        ]),
+        arguments: [Keys.journalEntry.spec], run: runs(JournalCommandsRun.show)),
       CommandSpec(
         "edit", "Edit a journal entry in your editor; its ID and time stay.",
-        discussion: editorDiscussion, options: [allowDiskTemp],
-        arguments: [ArgumentSpec("ID", "An entry ID or a unique prefix of one.")]),
+        discussion: editorDiscussion, options: [Keys.allowDiskTemp.spec],
+        arguments: [Keys.journalID.spec], run: JournalCommandsRun.edit),
     ],
-    runnable: true)
+    run: JournalCommandsRun.write)
 
   static let grep = CommandSpec(
     "grep", "Search entry names, contents and journal entries for a pattern.",
@@ -80,11 +63,8 @@ extension VaultCommands {
       something matched and 1 when nothing did, as grep does. In a session, guarded entries are \
       searched by name only.
       """,
-    options: [
-      .flag("ignore-case", short: "i", "Ignore case."),
-      .flag("fixed-strings", short: "F", "PATTERN is a plain string, not a regular expression."),
-    ],
-    arguments: [ArgumentSpec("PATTERN", "What to look for.")])
+    options: [Keys.ignoreCase.spec, Keys.fixedStrings.spec], arguments: [Keys.pattern.spec],
+    run: GrepCommandRun.run)
 
   static let generate = CommandSpec(
     "generate", "Store a random password or passphrase under NAME.",
@@ -95,17 +75,12 @@ extension VaultCommands {
       secret is printed only with --print.
       """,
     options: [
-      .value("length", "N", "Password length, 8 to 1024 (default 24)."),
-      .flag("no-symbols", "Letters and digits only."),
-      .value("words", "N", "Make a passphrase of N words (3 to 64) instead."),
-      .flag("force", short: "f", "Replace an existing entry."),
-      .flag("print", "Also print the new secret."),
+      Keys.length.spec, Keys.noSymbols.spec, Keys.words.spec, Keys.force.spec, Keys.print.spec,
     ],
-    arguments: [nameArgument])
+    arguments: [Keys.name.spec], run: runs(GenerateCommandRun.run))
 
   static let clipClear = CommandSpec(
     "__clip-clear", "Clear the clipboard later if it still holds the secret on standard input.",
-    options: [clipOptions[1]],
-    arguments: [ArgumentSpec("TOOL", "wl-copy, xclip or xsel.")],
-    hidden: true)
+    options: [Keys.clipTime.spec], arguments: [Keys.clipTool.spec], hidden: true,
+    run: runs(Clipboard.clearLater))
 }

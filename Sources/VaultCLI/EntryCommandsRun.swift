@@ -5,9 +5,9 @@ import VaultCore
 /// `add`, `get`, `list`, `rm`, `mv`.
 enum EntryCommandsRun {
   static func add(_ context: Context) throws {
-    let name = try EntryName(context.invocation.arguments[0])
+    let name = try context.argument(Keys.name)
     let vault = try context.openVault()
-    let guarded = context.invocation.flag("guard")
+    let guarded = context.flag(Keys.guarded)
     let fromPipe = isatty(0) == 0
     if fromPipe && context.pinFD == 0 {
       throw VaultError.invalidInput(
@@ -24,19 +24,19 @@ enum EntryCommandsRun {
     }
     let (key, _) = try context.masterKey(vault, reason: "add '\(name)'")
     let store = EntryStore(vault: vault, masterKey: key)
-    if !context.invocation.flag("force"), try store.metadata(name) != nil {
+    if !context.flag(Keys.force), try store.metadata(name) != nil {
       throw VaultError.exists(name.value)
     }
     let secret = try content ?? readFromTerminal(context, name: name)
     try store.put(
-      name, content: secret, overwrite: context.invocation.flag("force"), guarded: guarded)
+      name, content: secret, overwrite: context.flag(Keys.force), guarded: guarded)
   }
 
   private static func readFromTerminal(_ context: Context, name: EntryName) throws -> SecureBytes {
     guard let terminal = context.terminal else {
       throw VaultError.locked("no terminal to read the secret from")
     }
-    if context.invocation.flag("multiline") {
+    if context.flag(Keys.multiline) {
       terminal.say("Enter the content of '\(name)', then Ctrl-D on an empty line:\n")
       let data = try LineReader.readAll(fd: 0)
       guard data.count > 0 else { throw VaultError.invalidInput("the content is empty") }
@@ -52,17 +52,17 @@ enum EntryCommandsRun {
   }
 
   static func get(_ context: Context) throws {
-    let name = try EntryName(context.invocation.arguments[0])
-    if context.invocation.value("clip-time") != nil && !context.invocation.flag("clip") {
+    let name = try context.argument(Keys.name)
+    let clip = context.flag(Keys.clip)
+    if try context.value(Keys.clipTime) != nil && !clip {
       throw VaultError.invalidInput("--clip-time needs --clip")
     }
-    if context.invocation.flag("clip") {
+    if clip {
       // Checked before unlocking, so a missing clipboard never costs a PIN entry.
-      _ = try Clipboard.clipTime(context.invocation)
       _ = try Clipboard.tool(context.environment.variables)
     }
     let (_, (_, content)) = try GuardedRead.read(context, name: name, reason: "read '\(name)'")
-    if context.invocation.flag("clip") {
+    if clip {
       try Clipboard.copy(content, name: name, context: context)
       return
     }
@@ -72,9 +72,9 @@ enum EntryCommandsRun {
   static func list(_ context: Context) throws {
     let vault = try context.openVault()
     let (key, _) = try context.masterKey(vault, reason: "list entries")
-    let prefix = context.invocation.arguments.first ?? ""
+    let prefix = try context.argumentIfGiven(Keys.prefix) ?? ""
     let entries = try EntryStore(vault: vault, masterKey: key).list(prefix: prefix)
-    if context.invocation.flag("json") {
+    if context.flag(Keys.json) {
       let rows = entries.map {
         JSONOutput.object([
           ("name", .string($0.name)), ("created", .string($0.created)),
@@ -88,19 +88,19 @@ enum EntryCommandsRun {
   }
 
   static func remove(_ context: Context) throws {
-    let name = try EntryName(context.invocation.arguments[0])
+    let name = try context.argument(Keys.name)
     let vault = try context.openVault()
     let (key, _) = try context.masterKey(vault, reason: "delete '\(name)'")
     try EntryStore(vault: vault, masterKey: key).remove(name)
   }
 
   static func move(_ context: Context) throws {
-    let old = try EntryName(context.invocation.arguments[0])
-    let new = try EntryName(context.invocation.arguments[1])
+    let old = try context.argument(Keys.old)
+    let new = try context.argument(Keys.new)
     let vault = try context.openVault()
     let (key, _) = try context.masterKey(vault, reason: "rename '\(old)'")
     try EntryStore(vault: vault, masterKey: key).move(
-      old, to: new, overwrite: context.invocation.flag("force"))
+      old, to: new, overwrite: context.flag(Keys.moveForce))
   }
 }
 

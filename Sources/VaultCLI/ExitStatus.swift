@@ -1,98 +1,185 @@
 import VaultCore
 
-/// The documented exit codes of `vault` (see `vault(1)` EXIT STATUS).
+/// Every exit code of `vault` and `biosim`, in one place: `vault(1)` EXIT STATUS, the README and
+/// every error report are drawn from it, so no two meanings share a number.
 ///
-/// Stable: scripts rely on them.
-public enum ExitStatus {
-  /// Every code with its meaning, in the order of the manual.
-  public static let table: [(code: Int32, meaning: String)] = [
-    (0, "Success."),
-    (1, "Any other failure (I/O, permissions, out of memory); for 'vault grep', no match."),
-    (3, "No such entry or journal entry."),
-    (4, "The entry (or vault) already exists; use --force to replace an entry."),
-    (5, "Invalid input: a bad name, empty content, a bad option value. Nothing was stored."),
-    (6, "No vault at the path; create one with 'vault init'."),
-    (10, "Locked and no way to ask: no terminal and no valid session (expired, revoked, forged)."),
-    (11, "Wrong PIN or recovery code, or a PIN bound to another device (the hint says which)."),
-    (12, "Biometric not recognised."),
-    (13, "Cancelled at a prompt, by the system, or timed out."),
-    (
-      14,
+/// Stable: scripts rely on them. Codes 18 to 21 are reserved for the features that report them.
+public enum ExitCode: Int32, CaseIterable, Sendable {
+  /// 0.
+  case success = 0
+  /// 1: anything not listed (I/O, permissions, out of memory); `vault grep` found nothing.
+  case failure = 1
+  /// 3.
+  case noSuchEntry = 3
+  /// 4.
+  case exists = 4
+  /// 5: input refused on its merits (a bad name, empty content); nothing was stored.
+  case invalidInput = 5
+  /// 6.
+  case noVault = 6
+  /// 10.
+  case locked = 10
+  /// 11.
+  case wrongCredential = 11
+  /// 12.
+  case notRecognised = 12
+  /// 13.
+  case cancelled = 13
+  /// 14.
+  case tooManyAttempts = 14
+  /// 15.
+  case enrollmentChanged = 15
+  /// 16.
+  case biometryUnavailable = 16
+  /// 17.
+  case integrity = 17
+  /// 18: reserved for the vault changing under a running command.
+  case vaultChanged = 18
+  /// 19: reserved for unsafe permissions or ownership.
+  case unsafePermissions = 19
+  /// 20: reserved for the biometric prompt's fallback button.
+  case fallbackChosen = 20
+  /// 21: reserved for `vault sync`.
+  case syncFailed = 21
+  /// 64.
+  case usage = 64
+  /// 130 (129 and 143 for SIGHUP and SIGTERM).
+  case interrupted = 130
+  /// 141.
+  case brokenPipe = 141
+
+  /// Reserved for a feature that is not built yet: documented so that no other meaning takes
+  /// the number, and reported by no command so far.
+  public var isReserved: Bool {
+    [.vaultChanged, .unsafePermissions, .fallbackChosen, .syncFailed].contains(self)
+  }
+
+  /// One sentence for the manual and `--help`.
+  public var meaning: String {
+    isReserved ? description + " (Reserved: no command reports it yet.)" : description
+  }
+
+  private var description: String {
+    switch self {
+    case .success: "Success."
+    case .failure:
+      "Any other failure (I/O, permissions, out of memory); for 'vault grep', no match."
+    case .noSuchEntry: "No such entry or journal entry."
+    case .exists: "The entry (or vault) already exists; use --force to replace an entry."
+    case .invalidInput:
+      "Invalid input: a bad name, empty content, a bad PIN descriptor. Nothing was stored."
+    case .noVault: "No vault at the path; create one with 'vault init'."
+    case .locked:
+      "Locked and no way to ask: no terminal and no valid session (expired, revoked, forged)."
+    case .wrongCredential:
+      "Wrong PIN or recovery code, or a PIN bound to another device (the hint says which)."
+    case .notRecognised: "Biometric not recognised."
+    case .cancelled: "Cancelled at a prompt, by the system, or timed out."
+    case .tooManyAttempts:
       "Too many attempts: a PIN delay runs, the sensor is locked out, or a guarded read came"
         + " within a second of the last."
-    ),
-    (15, "Biometric enrollment changed: biometric unlock is disabled until re-activation."),
-    (16, "Biometry unavailable, not enrolled, or not activated for this vault."),
-    (17, "Integrity failure (the file was edited or corrupted) or unsupported format."),
-    (64, "Usage error: unknown command or option, missing argument."),
-    (130, "Interrupted (Ctrl-C); 129 and 143 for SIGHUP and SIGTERM."),
-    (141, "The reader of standard output went away (as with SIGPIPE); nothing is printed."),
-  ]
+    case .enrollmentChanged:
+      "Biometric enrollment changed: biometric unlock is disabled until re-activation."
+    case .biometryUnavailable:
+      "Biometry unavailable, not enrolled, or not activated for this vault."
+    case .integrity:
+      "Integrity failure (the file was edited or corrupted) or unsupported format."
+    case .vaultChanged:
+      "The vault changed while the command ran; nothing was written; run it again."
+    case .unsafePermissions:
+      "Unsafe permissions or ownership of the vault, device state or session path (the hint"
+        + " gives the chmod to run)."
+    case .fallbackChosen:
+      "The biometric prompt's fallback button was chosen (vault has no PIN-only path)."
+    case .syncFailed:
+      "Sync failed: git or the remote refused or could not be reached; nothing was merged."
+    case .usage:
+      "Usage error: unknown command or option, missing argument, or a bad option value."
+    case .interrupted: "Interrupted (Ctrl-C); 129 and 143 for SIGHUP and SIGTERM."
+    case .brokenPipe:
+      "The reader of standard output went away (as with SIGPIPE); nothing is printed."
+    }
+  }
+}
+
+/// How core errors become exit codes and messages.
+public enum ExitStatus {
+  /// Every code with its meaning, in the order of the manual.
+  public static let table: [(code: Int32, meaning: String)] = ExitCode.allCases.map {
+    ($0.rawValue, $0.meaning)
+  }
 
   /// Usage errors.
-  public static let usage: Int32 = 64
+  public static let usage: Int32 = ExitCode.usage.rawValue
 
   /// The exit code, the one-line message and an optional hint for a core error.
-  public static func report(_ error: VaultError) -> (code: Int32, message: String, hint: String?) {
+  public static func report(_ error: VaultError) -> (code: ExitCode, message: String, hint: String?)
+  {
     switch error {
     case .wrongPIN(let left):
-      return (11, "wrong PIN (\(left) attempt\(left == 1 ? "" : "s") left before a delay)", nil)
+      return (
+        .wrongCredential, "wrong PIN (\(left) attempt\(left == 1 ? "" : "s") left before a delay)",
+        nil
+      )
     case .wrongPINDelayed(let seconds):
-      return (11, "wrong PIN; the next attempt is allowed in \(duration(seconds))", nil)
+      return (
+        .wrongCredential, "wrong PIN; the next attempt is allowed in \(duration(seconds))", nil
+      )
     case .otherDevice:
       return (
-        11,
+        .wrongCredential,
         "the PIN of this vault is bound to another device (a copied vault, or the device state"
           + " was reset); no attempt was counted",
         "set a PIN for this device with 'vault recover'"
       )
     case .wrongRecoveryCode:
-      return (11, "wrong recovery code", nil)
+      return (.wrongCredential, "wrong recovery code", nil)
     case .pinDelay(let seconds):
-      return (14, "too many wrong PINs; try again in \(duration(seconds))", nil)
+      return (.tooManyAttempts, "too many wrong PINs; try again in \(duration(seconds))", nil)
     case .integrity(let what):
-      return (17, "integrity failure: \(what)", nil)
+      return (.integrity, "integrity failure: \(what)", nil)
     case .malformedHeader(let what):
-      return (17, "the vault header is malformed: \(what)", nil)
+      return (.integrity, "the vault header is malformed: \(what)", nil)
     case .unsupportedVersion(let version):
-      return (17, "unsupported vault format \(version) (this vault reads format 1)", nil)
+      return (.integrity, "unsupported vault format \(version) (this vault reads format 1)", nil)
     case .notFound(let name):
-      return (3, "no entry named '\(name)'", "see 'vault list'")
+      return (.noSuchEntry, "no entry named '\(name)'", "see 'vault list'")
     case .journalEntryNotFound(let what):
-      return (3, "no journal entry \(what)", "see 'vault journal list'")
+      return (.noSuchEntry, "no journal entry \(what)", "see 'vault journal list'")
     case .exists(let name):
-      return (4, "an entry named '\(name)' exists", "use --force to replace it")
+      return (.exists, "an entry named '\(name)' exists", "use --force to replace it")
     case .invalidInput(let what):
-      return (5, what, nil)
+      return (.invalidInput, what, nil)
     case .noVault(let path):
-      return (6, "no vault at \(path)", "create one with 'vault init'")
+      return (.noVault, "no vault at \(path)", "create one with 'vault init'")
     case .vaultExists(let path):
-      return (4, "\(path) already exists; vault never overwrites a file", nil)
+      return (.exists, "\(path) already exists; vault never overwrites a file", nil)
     case .locked(let why):
-      return (10, "locked: \(why)", "unlock first with: eval \"$(vault unlock)\"")
+      return (.locked, "locked: \(why)", "unlock first with: eval \"$(vault unlock)\"")
     case .noTerminal(let why, let hint):
-      return (10, why, hint)
+      return (.locked, why, hint)
     case .biometricNotRecognised:
-      return (12, "biometric not recognised (simulated sensor)", nil)
+      return (.notRecognised, "biometric not recognised (simulated sensor)", nil)
     case .cancelled(let why):
-      return (13, "cancelled: \(why)", nil)
+      return (.cancelled, "cancelled: \(why)", nil)
     case .biometricLockout:
       return (
-        14, "the biometric sensor is locked out after too many failed matches",
+        .tooManyAttempts, "the biometric sensor is locked out after too many failed matches",
         "enter your PIN (any command that asks for it) to re-enable biometrics"
       )
     case .enrollmentChanged(let why):
-      return (15, why, nil)
+      return (.enrollmentChanged, why, nil)
     case .biometryUnavailable(let why):
-      return (16, why, nil)
+      return (.biometryUnavailable, why, nil)
     case .duplicateRequest:
       return (
-        14, "a guarded read came less than a second after the last one; refused as a duplicate", nil
+        .tooManyAttempts,
+        "a guarded read came less than a second after the last one; refused as a duplicate", nil
       )
     case .conflict(let what):
-      return (1, what, nil)
+      return (.failure, what, nil)
     case .storage(let what):
-      return (1, what, nil)
+      return (.failure, what, nil)
     }
   }
 

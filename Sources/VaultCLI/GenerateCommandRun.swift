@@ -4,11 +4,10 @@ import VaultCore
 /// only with `--print`.
 enum GenerateCommandRun {
   static func run(_ context: Context) throws {
-    let invocation = context.invocation
-    let name = try EntryName(invocation.arguments[0])
-    let words = try invocation.value("words").map { try number($0, option: "words") }
-    let length = try invocation.value("length").map { try number($0, option: "length") }
-    if words != nil && (length != nil || invocation.flag("no-symbols")) {
+    let name = try context.argument(Keys.name)
+    let words = try context.value(Keys.words)
+    let length = try context.value(Keys.length)
+    if words != nil && (length != nil || context.flag(Keys.noSymbols)) {
       throw VaultError.invalidInput(
         "--words makes a passphrase; it cannot be combined with --length or --no-symbols")
     }
@@ -17,15 +16,15 @@ enum GenerateCommandRun {
       try words.map { try PasswordGenerator.passphrase(words: $0) }
       ?? PasswordGenerator.password(
         length: length ?? PasswordGenerator.defaultLength,
-        symbols: !invocation.flag("no-symbols"))
+        symbols: !context.flag(Keys.noSymbols))
     let vault = try context.openVault()
     let (key, _) = try context.masterKey(vault, reason: "store a generated secret as '\(name)'")
     let store = EntryStore(vault: vault, masterKey: key)
     let existing = try store.metadata(name)
-    let force = invocation.flag("force")
+    let force = context.flag(Keys.force)
     if existing != nil && !force { throw VaultError.exists(name.value) }
     try store.put(name, content: secret, overwrite: force, guarded: existing?.guarded ?? false)
-    if invocation.flag("print") {
+    if context.flag(Keys.print) {
       secret.withBytes { Output.write($0) }
       Output.print("\n")
     } else {
@@ -33,12 +32,5 @@ enum GenerateCommandRun {
         words == nil ? "\(secret.count)-character password" : "\(words ?? 0)-word passphrase"
       Output.error("Stored a new \(kind) as '\(name)'; show it with 'vault get \(name)'.")
     }
-  }
-
-  private static func number(_ text: String, option: String) throws -> Int {
-    guard let value = Int(text) else {
-      throw VaultError.invalidInput("--\(option) needs a whole number, not '\(text)'")
-    }
-    return value
   }
 }

@@ -23,13 +23,12 @@ public enum GeneratedFiles {
     return files
   }
 
-  /// The completion script of `vault` for `shell` (`bash`, `zsh` or `fish`), or nil.
-  public static func completionScript(shell: String) -> String? {
+  /// The completion script of `vault` for `shell`.
+  public static func completionScript(_ shell: ShellSyntax) -> String {
     switch shell {
-    case "bash": BashCompletion.script(for: VaultCommands.program)
-    case "zsh": ZshCompletion.script(for: VaultCommands.program)
-    case "fish": FishCompletion.script(for: VaultCommands.program)
-    default: nil
+    case .bash: BashCompletion.script(for: VaultCommands.program)
+    case .zsh: ZshCompletion.script(for: VaultCommands.program)
+    case .fish: FishCompletion.script(for: VaultCommands.program)
     }
   }
 

@@ -13,8 +13,8 @@ enum GrepCommandRun {
     // Character classes and -i follow UTF-8 rather than the C locale's ASCII.
     _ = setlocale(LC_CTYPE, "C.UTF-8")
     let pattern = try SearchPattern(
-      context.invocation.arguments[0], fixed: context.invocation.flag("fixed-strings"),
-      ignoreCase: context.invocation.flag("ignore-case"))
+      context.argument(Keys.pattern), fixed: context.flag(Keys.fixedStrings),
+      ignoreCase: context.flag(Keys.ignoreCase))
     let vault = try context.openVault()
     let (key, source) = try context.masterKey(vault, reason: "search the vault")
     let store = EntryStore(vault: vault, masterKey: key)

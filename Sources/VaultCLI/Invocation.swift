@@ -8,6 +8,8 @@ public struct Invocation: Equatable, Sendable {
   public var flags: Set<String> = []
   /// Positional arguments.
   public var arguments: [String] = []
+  /// The table name of each positional argument (`NAME`), aligned with `arguments`.
+  public var argumentNames: [String] = []
 
   /// True when the flag was given.
   public func flag(_ long: String) -> Bool { flags.contains(long) }

@@ -17,7 +17,7 @@ enum JournalCommandsRun {
       }
     } else {
       let root = try EditFolder.root(
-        context.environment, allowDisk: context.invocation.flag("allow-disk-temp"))
+        context.environment, allowDisk: context.flag(Keys.allowDiskTemp))
       let outcome = try EditSession.run(
         SecureBytes(count: 0), fileName: "journal.txt", root: root,
         environment: context.environment)
@@ -45,9 +45,9 @@ enum JournalCommandsRun {
 
   static func list(_ context: Context) throws {
     let now = context.environment.clock.wallNow
-    let since = try context.invocation.value("since").map { try JournalDate.parse($0, now: now) }
-    let until = try context.invocation.value("until").map { try JournalDate.parse($0, now: now) }
-    let limit = try context.invocation.value("count").map(positiveCount)
+    let since = try context.value(Keys.since)?.date(now: now)
+    let until = try context.value(Keys.until)?.date(now: now)
+    let limit = try context.value(Keys.count)
     let vault = try context.openVault()
     let (key, _) = try context.masterKey(vault, reason: "read the journal")
     let all = try JournalStore(vault: vault, masterKey: key).entries()
@@ -56,7 +56,7 @@ enum JournalCommandsRun {
         && (until.map { entry.stamp.date <= $0 } ?? true)
     }
     if let limit { rows = Array(rows.suffix(limit)) }
-    if context.invocation.flag("json") {
+    if context.flag(Keys.json) {
       let objects = rows.map { entry, id in
         JSONOutput.object([
           ("id", .string(id)), ("entry_id", .string(entry.hexID)),
@@ -73,17 +73,10 @@ enum JournalCommandsRun {
     }
   }
 
-  static func positiveCount(_ text: String) throws -> Int {
-    guard let number = Int(text), number > 0 else {
-      throw VaultError.invalidInput("-n needs a positive whole number, not '\(text)'")
-    }
-    return number
-  }
-
   /// `show ID` prints the text byte for byte; `show DATE` prints every entry of that day, each
   /// after a `--- ID TIME` line and ending in a newline.
   static func show(_ context: Context) throws {
-    let argument = context.invocation.arguments[0]
+    let argument = try context.argument(Keys.journalEntry)
     let now = context.environment.clock.wallNow
     let date = try JournalDate.looksLikeDate(argument) ? JournalDate.parse(argument, now: now) : nil
     let prefix = try date == nil ? JournalStore.normalizedIDPrefix(argument) : nil
@@ -109,9 +102,9 @@ enum JournalCommandsRun {
 
   static func edit(_ context: Context) throws -> Int32 {
     let prefix = try JournalStore.normalizedIDPrefix(
-      context.invocation.arguments[0], datesAllowed: false)
+      context.argument(Keys.journalID), datesAllowed: false)
     let root = try EditFolder.root(
-      context.environment, allowDisk: context.invocation.flag("allow-disk-temp"))
+      context.environment, allowDisk: context.flag(Keys.allowDiskTemp))
     let vault = try context.openVault()
     let (key, _) = try context.masterKey(vault, reason: "edit a journal entry")
     let store = try JournalStore(vault: vault, masterKey: key)

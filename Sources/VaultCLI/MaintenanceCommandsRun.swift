@@ -13,8 +13,7 @@ enum MaintenanceCommandsRun {
   }
 
   static func backup(_ context: Context) throws {
-    let path = context.invocation.arguments[0]
-    guard !path.isEmpty else { throw VaultError.invalidInput("backup needs a path") }
+    let path = try context.argument(Keys.backupPath).path
     let vault = try context.openVault()
     try vault.backup(to: path)
     Output.error("Wrote a copy of \(vault.path) to \(path).")

@@ -8,7 +8,7 @@ import VaultCore
 /// prints nothing.
 public enum Output {
   /// Exit status when standard output's reader went away.
-  public static let brokenPipe: Int32 = 141
+  public static let brokenPipe: Int32 = ExitCode.brokenPipe.rawValue
 
   /// The name errors are reported under (`vault` or `biosim`).
   nonisolated(unsafe) static var programName = "vault"

@@ -18,6 +18,7 @@ public enum Parser {
     func fail(_ message: String, hint: String? = nil) -> UsageError {
       UsageError(message: message, hint: hint, path: invocation.path)
     }
+    func failWith(_ message: String, _ hint: String?) -> UsageError { fail(message, hint: hint) }
 
     func record(_ option: OptionSpec, value: String?) {
       if let value {
@@ -103,7 +104,8 @@ public enum Parser {
       invocation.arguments.append(word)
     }
 
-    if invocation.flag("help") || invocation.flag("version") { return invocation }
+    // Help and version never run a command, so nothing else about the line matters.
+    if invocation.flag(Keys.help) || invocation.flag(Keys.version) { return invocation }
     let specs = command.arguments
     let required = specs.filter { !$0.optional }.count
     if invocation.arguments.count < required {
@@ -118,10 +120,35 @@ public enum Parser {
       }
       throw fail("unexpected argument '\(invocation.arguments[specs.count])'")
     }
-    if specs.isEmpty && !command.subcommands.isEmpty && !command.runnable {
+    if specs.isEmpty && !command.subcommands.isEmpty && command.run == nil {
       throw fail("missing command", hint: nil)
     }
+    invocation.argumentNames = invocation.arguments.indices.map {
+      specs[min($0, specs.count - 1)].name
+    }
+    try checkValues(invocation, command: command, options: options(), fail: failWith)
     return invocation
+  }
+
+  /// Runs every typed option's and argument's check, options first in the order of the table.
+  ///
+  /// - Throws: `UsageError` for a `ValueError`; a `VaultError` unchanged (a bad entry name is
+  ///   refused input, exit 5).
+  private static func checkValues(
+    _ invocation: Invocation, command: CommandSpec, options: [OptionSpec],
+    fail: (String, String?) -> UsageError
+  ) throws {
+    do {
+      for option in options {
+        guard let check = option.check else { continue }
+        for value in invocation.values[option.long] ?? [] { try check(value) }
+      }
+      for (word, name) in zip(invocation.arguments, invocation.argumentNames) {
+        try command.arguments.first { $0.name == name }?.check?(word)
+      }
+    } catch let error as ValueError {
+      throw fail(error.message, error.hint)
+    }
   }
 }
 

@@ -5,22 +5,17 @@ import VaultCore
 /// `unlock`, `lock`, and the `biometry` subcommands.
 enum SessionCommandsRun {
   static func unlock(_ context: Context) throws {
-    let idle =
-      try context.invocation.value("timeout").map(Duration.parse)
-      ?? SessionStore.defaultIdle
-    let shell = context.invocation.value("shell") ?? "bash"
-    guard ["bash", "zsh", "fish"].contains(shell) else {
-      throw VaultError.invalidInput("unknown shell '\(shell)' (bash, zsh or fish)")
-    }
+    let idle = try context.value(Keys.timeout).map { Double($0.value) } ?? SessionStore.defaultIdle
+    let shell = try context.value(Keys.shell) ?? .bash
     let vault = try context.openVault()
     let pin = try context.readPIN(for: vault)
     let key = try context.authenticator(vault).unlock(pin: pin, reason: "unlock the vault")
     let sessions = SessionStore(environment: context.environment)
     let token = try sessions.issue(vaultID: vault.vaultID, masterKey: key, idle: idle)
     let text: String
-    if context.invocation.flag("raw") {
+    if context.flag(Keys.raw) {
       text = token + "\n"
-    } else if shell == "fish" {
+    } else if shell == .fish {
       text = "set -gx VAULT_SESSION \(token);\n"
     } else {
       text = "export VAULT_SESSION=\(token);\n"
@@ -65,13 +60,13 @@ enum SessionCommandsRun {
     guard authenticator.requiresBiometry else {
       throw VaultError.biometryUnavailable("biometric unlock is already off for this vault")
     }
-    if vault.header.biometry?.state == "disabled" && !context.invocation.flag("recovery") {
+    if vault.header.biometry?.state == "disabled" && !context.flag(Keys.recovery) {
       throw VaultError.enrollmentChanged(
         "biometric unlock is disabled, so no match can be checked; turn it off with"
           + " 'vault biometry deactivate --recovery', or re-activate it first")
     }
     let key: SymmetricKey
-    if context.invocation.flag("recovery") {
+    if context.flag(Keys.recovery) {
       let typed = try context.readSecretLine(prompt: "Recovery code: ")
       key = try vault.unlock(recoveryCode: RecoveryCode.parse(typed))
     } else {
@@ -85,7 +80,7 @@ enum SessionCommandsRun {
   static func biometryStatus(_ context: Context) throws {
     let vault = try context.openVault()
     let info = try StatusReport.gather(context, vault: vault)
-    if context.invocation.flag("json") {
+    if context.flag(Keys.json) {
       Output.print(info.biometryJSON.rendered + "\n")
     } else {
       let lines = info.text.split(separator: "\n").filter {
@@ -93,29 +88,5 @@ enum SessionCommandsRun {
       }
       Output.print(lines.joined(separator: "\n") + "\n")
     }
-  }
-}
-
-/// Durations such as `90s`, `15m`, `1h`, or plain seconds.
-enum Duration {
-  /// Seconds, between 1 s and 8 h.
-  ///
-  /// - Throws: `VaultError.invalidInput` naming the accepted forms.
-  static func parse(_ text: String) throws -> Double {
-    let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
-    var digits = Substring(text)
-    var scale = 1.0
-    if let last = text.last, let unit = units[last] {
-      scale = unit
-      digits = text.dropLast()
-    }
-    guard let number = Int(digits), number > 0 else {
-      throw VaultError.invalidInput("invalid duration '\(text)' (such as 90s, 15m or 1h)")
-    }
-    let seconds = Double(number) * scale
-    guard seconds <= SessionStore.hardLimit else {
-      throw VaultError.invalidInput("the idle timeout cannot exceed the 8 h session limit")
-    }
-    return seconds
   }
 }

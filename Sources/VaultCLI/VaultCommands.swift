@@ -1,12 +1,7 @@
 /// The whole command line of `vault`, as one value.
 public enum VaultCommands {
-  static let nameArgument = ArgumentSpec(
-    "NAME", "Entry name: UTF-8, '/' separates folders (a/b/c).", completion: .entryName)
-
-  static let json = OptionSpec.flag("json", "Print JSON instead of text.")
-
   /// The program specification.
-  public static let program = ProgramSpec(
+  public static let program: ProgramSpec = ProgramSpec(
     root: CommandSpec(
       "vault", "Encrypted secrets and journal entries behind a PIN and biometrics.",
       discussion: """
@@ -24,12 +19,8 @@ public enum VaultCommands {
             match; otherwise enroll and run 'vault biometry activate'. When that activation fails, \
             the vault stays created and the command exits with the failure's code.
             """,
-          options: [
-            .value(
-              "kdf", "PROFILE", "Argon2id cost: interactive, moderate (default) or sensitive.",
-              completion: .values(["interactive", "moderate", "sensitive"])),
-            .flag("no-biometry", "Create a PIN-only vault (no biometric check)."),
-          ]),
+          options: [Keys.kdf.spec, Keys.noBiometry.spec],
+          run: VaultCommandsRun.initialize),
         CommandSpec(
           "add", "Store a secret read from standard input or the terminal.",
           discussion: """
@@ -38,52 +29,39 @@ public enum VaultCommands {
             without the newline; with --multiline it is read until end of file (Ctrl-D), with \
             echo on so the lines can be seen as typed.
             """,
-          options: [
-            .flag("force", short: "f", "Replace an existing entry."),
-            .flag("multiline", short: "m", "On a terminal, read until end of file."),
-            .flag(
-              "guard",
-              "Every read needs fresh authentication, even in a session: a biometric match, or"
-                + " the PIN in a PIN-only vault or under lockout."),
-          ],
-          arguments: [nameArgument]),
+          options: [Keys.force.spec, Keys.multiline.spec, Keys.guarded.spec],
+          arguments: [Keys.name.spec], run: runs(EntryCommandsRun.add)),
         CommandSpec(
           "get", "Write an entry's content to standard output, byte for byte.",
-          options: clipOptions, arguments: [nameArgument]),
+          options: clipOptions, arguments: [Keys.name.spec], run: runs(EntryCommandsRun.get)),
         CommandSpec(
           "list", aliases: ["ls"], "List entry names, sorted, one per line.",
-          options: [json],
-          arguments: [
-            ArgumentSpec(
-              "PREFIX", "Only names starting with this.", optional: true,
-              completion: .entryName)
-          ]),
+          options: [Keys.json.spec], arguments: [Keys.prefix.completing(.entryName).spec],
+          run: runs(EntryCommandsRun.list)),
         CommandSpec(
-          "rm", aliases: ["remove"], "Delete an entry.", arguments: [nameArgument]),
+          "rm", aliases: ["remove"], "Delete an entry.", arguments: [Keys.name.spec],
+          run: runs(EntryCommandsRun.remove)),
         CommandSpec(
           "mv", aliases: ["move", "rename"], "Rename an entry.",
-          options: [.flag("force", short: "f", "Replace an existing entry named NEW.")],
-          arguments: [
-            ArgumentSpec("OLD", "Current name.", completion: .entryName),
-            ArgumentSpec("NEW", "New name.", completion: .entryName),
-          ]),
+          options: [Keys.moveForce.spec], arguments: [Keys.old.spec, Keys.new.spec],
+          run: runs(EntryCommandsRun.move)),
         CommandSpec(
           "passwd", "Change the PIN (the master key is re-wrapped, entries are untouched).",
           discussion: """
             Asks for the current PIN (and the biometric match the policy requires), then the \
             new PIN twice. With --pin-fd, reads the current PIN and the new PIN as two lines. \
             Every session of the vault is revoked.
-            """),
+            """, run: runs(VaultCommandsRun.passwd)),
         CommandSpec(
           "recover", "Set a new PIN with the recovery code (also on another machine).",
           discussion: """
             Asks for the recovery code, then a new PIN twice; with --pin-fd reads them as two \
             lines. The new PIN is bound to this machine's device secret, so a vault file copied \
             from another machine becomes usable here.
-            """),
+            """, run: runs(VaultCommandsRun.recover)),
         CommandSpec(
           "status", "Show the vault's policy, biometry, PIN delay and session without unlocking.",
-          options: [json]),
+          options: [Keys.json.spec], run: runs(VaultCommandsRun.status)),
         CommandSpec(
           "unlock", "Start a session and print the shell code that exports VAULT_SESSION.",
           discussion: """
@@ -92,16 +70,10 @@ public enum VaultCommands {
             vault unlock --shell fish | source. A session ends after its idle timeout (renewed \
             on use), after 8 hours, at reboot, or with 'vault lock'.
             """,
-          options: [
-            .value(
-              "timeout", "DURATION",
-              "Idle timeout: 90s, 15m (default), 1h, or plain seconds; 8h at most."),
-            .value(
-              "shell", "SHELL", "Shell syntax to print: bash (default), zsh or fish.",
-              completion: .values(["bash", "zsh", "fish"])),
-            .flag("raw", "Print the token alone."),
-          ]),
-        CommandSpec("lock", "Revoke every session of the vault at once."),
+          options: [Keys.timeout.spec, Keys.shell.spec, Keys.raw.spec],
+          run: runs(SessionCommandsRun.unlock)),
+        CommandSpec(
+          "lock", "Revoke every session of the vault at once.", run: runs(SessionCommandsRun.lock)),
         CommandSpec(
           "biometry", aliases: ["bio"], "Activate, deactivate or inspect biometric unlock.",
           subcommands: [
@@ -111,17 +83,17 @@ public enum VaultCommands {
                 Verifies the PIN first, then asks for a biometrics-only match and seals the \
                 domain state from that match, with the sensor type and the time. This is the \
                 only way back after biometric unlock was disabled by an enrollment change.
-                """),
+                """, run: runs(SessionCommandsRun.activate)),
             CommandSpec(
               "deactivate", "Turn biometric unlock off (PIN and a match, or the recovery code).",
               discussion: """
                 Makes the vault PIN-only. Needs the PIN and a biometric match, or with \
                 --recovery the recovery code; never the PIN alone. Revokes every session.
                 """,
-              options: [.flag("recovery", "Authorize with the recovery code instead.")]),
+              options: [Keys.recovery.spec], run: runs(SessionCommandsRun.deactivate)),
             CommandSpec(
               "status", "Show whether biometric unlock is active, and why not.",
-              options: [json]),
+              options: [Keys.json.spec], run: runs(SessionCommandsRun.biometryStatus)),
           ]),
         edit, journal, grep, generate, clipClear,
         CommandSpec(
@@ -130,7 +102,7 @@ public enum VaultCommands {
             Unlocks, then verifies the header MAC and every entry's metadata and content chunks, \
             every journal entry, and that no row is of an unknown kind or without its entry. \
             Prints a one-line summary; the first damaged record exits 17, naming it.
-            """),
+            """, run: runs(MaintenanceCommandsRun.check)),
         CommandSpec(
           "backup", "Write a consistent copy of the vault file (still encrypted) to PATH.",
           discussion: """
@@ -139,7 +111,7 @@ public enum VaultCommands {
             bound to this device; on another machine, open it with 'vault recover'. Never \
             overwrites a file.
             """,
-          arguments: [ArgumentSpec("PATH", "The new file.", completion: .file)]),
+          arguments: [Keys.backupPath.spec], run: runs(MaintenanceCommandsRun.backup)),
         CommandSpec(
           "tour", "Run every command on a throwaway vault and show what it does.",
           discussion: """
@@ -147,7 +119,7 @@ public enum VaultCommands {
             yours, and runs a scripted story through the built binaries: init, enrollment, \
             activation, a journal entry piped in, unlock, read back in a pipeline, an \
             enrollment change refused with exit 15, re-activation and unlock again.
-            """),
+            """, run: Tour.run),
         CommandSpec(
           "completions", "Print the tab-completion script for bash, zsh or fish.",
           discussion: """
@@ -156,34 +128,22 @@ public enum VaultCommands {
             vault completions fish | source in fish. Entry names are completed only while a \
             session is valid; completion never asks for the PIN.
             """,
-          arguments: [
-            ArgumentSpec(
-              "SHELL", "bash, zsh or fish.", completion: .values(["bash", "zsh", "fish"]))
-          ]),
+          arguments: [Keys.shellArgument.spec], run: CompletionsCommand.print),
         CommandSpec(
           "__complete", "Print the entry names starting with PREFIX, for completion scripts.",
-          arguments: [ArgumentSpec("PREFIX", "Only names starting with this.", optional: true)],
-          hidden: true),
+          arguments: [Keys.prefix.spec], hidden: true, silent: true, run: CompleteCommand.run),
         CommandSpec(
           "__generate", "Write the completion scripts and manual pages under DIR.",
           arguments: [
             ArgumentSpec("DIR", "The package root: completions/ and man/ go there.")
           ],
-          hidden: true),
+          hidden: true,
+          run: runs { try GeneratedFiles.write(to: $0.invocation.arguments[0]) }),
         CommandSpec(
-          "help", "Show help for a command.",
-          arguments: [
-            ArgumentSpec("COMMAND", "The command to describe.", optional: true, variadic: true)
-          ]),
+          "help", "Show help for a command.", arguments: [Keys.command.spec],
+          run: { try HelpCommand.run($0, program: VaultCommands.program) }),
       ]),
-    globalOptions: [
-      .value(
-        "vault", "PATH", "Vault file (default $VAULT_PATH, else ~/.local/share/vault/vault.db).",
-        completion: .file),
-      .value("pin-fd", "FD", "Read the PIN (one line per prompt) from this file descriptor."),
-      .flag("help", short: "h", "Show help for the command."),
-      .flag("version", "Show the version."),
-    ],
+    globalOptions: [Keys.vault.spec, Keys.pinFD.spec, Keys.help.spec, Keys.version.spec],
     version: "0.1.0"
   ).completingHelp()
 }

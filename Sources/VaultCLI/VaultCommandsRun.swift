@@ -6,14 +6,10 @@ import VaultCore
 /// `init`, `passwd`, `recover`, `status`.
 enum VaultCommandsRun {
   static func initialize(_ context: Context) throws -> Int32 {
-    let profile = context.invocation.value("kdf") ?? "moderate"
-    guard let kdf = KDFParameters.named(profile) else {
-      throw VaultError.invalidInput(
-        "unknown KDF profile '\(profile)' (interactive, moderate or sensitive)")
-    }
+    let kdf = try (context.value(Keys.kdf) ?? .moderate).parameters
     let path = context.vaultPath
     if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path) }
-    let biometric = !context.invocation.flag("no-biometry")
+    let biometric = !context.flag(Keys.noBiometry)
     let pin = try context.readNewPIN()
     let created = try Vault.create(
       path: path, pin: pin, kdf: kdf,
@@ -50,7 +46,7 @@ enum VaultCommandsRun {
         "vault: error: the vault was created but biometric unlock was not activated: "
           + report.message)
       Output.error("vault: hint: run 'vault biometry activate'")
-      return report.code
+      return report.code.rawValue
     }
   }
 
@@ -86,6 +82,6 @@ enum VaultCommandsRun {
   static func status(_ context: Context) throws {
     let vault = try context.openVault()
     let info = try StatusReport.gather(context, vault: vault)
-    Output.print(context.invocation.flag("json") ? info.json.rendered + "\n" : info.text)
+    Output.print(context.flag(Keys.json) ? info.json.rendered + "\n" : info.text)
   }
 }

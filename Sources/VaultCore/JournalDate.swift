@@ -5,7 +5,7 @@ public enum JournalDate {
   public static let forms = "YYYY-MM-DD, today, yesterday or Nd (N days ago)"
 
   /// Longest `Nd` accepted: about 270 years.
-  static let maximumDaysAgo = 100_000
+  public static let maximumDaysAgo = 100_000
 
   /// The local date `text` names, with `now` (seconds since the epoch) as the present.
   ///

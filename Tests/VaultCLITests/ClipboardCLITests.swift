@@ -123,9 +123,13 @@ final class ClipboardCLITests: XCTestCase {
           + " xsel (X11)"
       ])
     let time = box.vault(["get", "--clip", "--clip-time", "0", "pw"], env: session)
-    XCTAssertEqual(time.status, 5)
+    XCTAssertEqual(time.status, 64)
     XCTAssertEqual(
-      time.errorLines, ["vault: error: --clip-time takes whole seconds from 1 to 3600"])
+      time.errorLines,
+      [
+        "vault: error: --clip-time needs whole seconds from 1 to 3600, not '0'",
+        "Usage: vault get [--clip] [--clip-time SECONDS] NAME",
+      ])
     XCTAssertEqual(
       box.vault(["get", "--clip-time", "5", "pw"], env: session).errorLines,
       ["vault: error: --clip-time needs --clip"])

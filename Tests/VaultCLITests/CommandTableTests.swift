@@ -13,6 +13,9 @@ final class CommandTableTests: XCTestCase {
     func walk(_ command: CommandSpec, _ path: [String]) {
       let label = ([program.name] + path).joined(separator: " ")
       if command.abstract.isEmpty { found.append("\(label): no abstract") }
+      if command.run == nil && command.subcommands.isEmpty {
+        found.append("\(label): no handler")
+      }
       var words: [String: String] = [:]
       for sub in command.subcommands {
         for word in [sub.name] + sub.aliases {
@@ -74,7 +77,7 @@ final class CommandTableTests: XCTestCase {
       root: CommandSpec(
         "tool", "",
         subcommands: [
-          CommandSpec("a", aliases: ["b"], "A."),
+          CommandSpec("a", aliases: ["b"], "A.", run: { _ in 0 }),
           CommandSpec(
             "b", "B.", options: [.flag("help", "Twice."), .flag("x", short: "h", "")],
             arguments: [
@@ -82,6 +85,7 @@ final class CommandTableTests: XCTestCase {
               ArgumentSpec("MORE", "More.", variadic: true, completion: .values(["a b"])),
               ArgumentSpec("LAST", ""),
             ]),
+          CommandSpec("c", "No handler."),
         ]),
       globalOptions: [.flag("help", short: "h", "Help.")], version: "0")
     XCTAssertEqual(
@@ -89,6 +93,7 @@ final class CommandTableTests: XCTestCase {
       [
         "tool: no abstract",
         "tool: 'b' names both 'a' and 'b'",
+        "tool b: no handler",
         "tool b: --x has no abstract",
         "tool b: --help is declared twice",
         "tool b: -h is declared twice",
@@ -96,6 +101,7 @@ final class CommandTableTests: XCTestCase {
         "tool b: more than one variadic argument",
         "tool b: variadic argument MANY is not last",
         "tool b: completion value 'a b' needs quoting in a shell",
+        "tool c: no handler",
       ])
   }
 

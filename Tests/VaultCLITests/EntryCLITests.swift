@@ -287,6 +287,9 @@ final class EntryCLITests: XCTestCase {
     XCTAssertEqual(box.vault(["get"]).errorLines.first, "vault: error: missing argument NAME")
     XCTAssertEqual(
       box.vault(["init", "--kdf", "fast"], pin: ["1234"]).errorLines,
-      ["vault: error: unknown KDF profile 'fast' (interactive, moderate or sensitive)"])
+      [
+        "vault: error: invalid value 'fast' for --kdf (interactive, moderate or sensitive)",
+        "Usage: vault init [--kdf PROFILE] [--no-biometry]",
+      ])
   }
 }

@@ -77,9 +77,14 @@ final class GeneratedFilesTests: XCTestCase {
       XCTAssertEqual(result.stdoutText, script, shell)
     }
     let unknown = box.vault(["completions", "tcsh"])
-    XCTAssertEqual(unknown.status, 5)
+    XCTAssertEqual(unknown.status, 64)
     XCTAssertEqual(unknown.stdout, [])
-    XCTAssertEqual(unknown.stderrText, "vault: error: unknown shell 'tcsh' (bash, zsh or fish)\n")
+    XCTAssertEqual(
+      unknown.errorLines,
+      [
+        "vault: error: invalid value 'tcsh' for SHELL (bash, zsh or fish)",
+        "Usage: vault completions SHELL",
+      ])
   }
 
   func testTheCommandPageHasEverySection() {

@@ -137,19 +137,25 @@ final class GrepGenerateCLITests: XCTestCase {
       ["vault: error: an entry named 'x' exists", "vault: hint: use --force to replace it"])
     XCTAssertEqual(box.vault(["generate", "-f", "x"], env: session).status, 0)
     XCTAssertNotEqual(box.vault(["get", "x"], env: session).stdout, old)
+    let usage =
+      "Usage: vault generate [--length N] [--no-symbols] [--words N] [--force] [--print] NAME"
     for (arguments, message) in [
-      (["--length", "7"], "the length must be between 8 and 1024"),
-      (["--length", "ten"], "--length needs a whole number, not 'ten'"),
-      (["--words", "2"], "the word count must be between 3 and 64"),
-      (
-        ["--words", "4", "--length", "20"],
-        "--words makes a passphrase; it cannot be combined with --length or --no-symbols"
-      ),
+      (["--length", "7"], "--length needs a whole number from 8 to 1024, not '7'"),
+      (["--length", "ten"], "--length needs a whole number from 8 to 1024, not 'ten'"),
+      (["--words", "2"], "--words needs a whole number from 3 to 64, not '2'"),
     ] {
       let result = box.vault(["generate", "y"] + arguments)
-      XCTAssertEqual(result.status, 5, message)
-      XCTAssertEqual(result.errorLines, ["vault: error: \(message)"])
+      XCTAssertEqual(result.status, 64, message)
+      XCTAssertEqual(result.errorLines, ["vault: error: \(message)", usage])
     }
+    let both = box.vault(["generate", "y", "--words", "4", "--length", "20"])
+    XCTAssertEqual(both.status, 5)
+    XCTAssertEqual(
+      both.errorLines,
+      [
+        "vault: error: --words makes a passphrase; it cannot be combined with --length or"
+          + " --no-symbols"
+      ])
   }
 
   func testTheWordListIsLargeSortedAndPlain() {

@@ -143,25 +143,33 @@ final class JournalCLITests: XCTestCase {
       ["vault: error: no journal entry on 2026-10-23", "vault: hint: see 'vault journal list'"])
   }
 
-  func testInvalidDatesAndIDsExit5BeforeAnyPrompt() {
+  func testInvalidDatesAndIDsAreRefusedBeforeAnyPrompt() {
     box.initPINOnly()
     let forms = "YYYY-MM-DD, today, yesterday or Nd (N days ago)"
     let bound = "N is at most 100000"
     for (arguments, message) in [
-      (["list", "--since", "2026-02-30"], "invalid date '2026-02-30' (use \(forms); \(bound))"),
-      (["list", "--until", "tomorrow"], "invalid date 'tomorrow' (use \(forms); \(bound))"),
       (["show", "9999999d"], "invalid date '9999999d' (use \(forms); \(bound))"),
       (["show", "2026-02-30"], "invalid date '2026-02-30' (use \(forms); \(bound))"),
       (
         ["edit", "today"],
         "'today' is not a journal entry ID (1 to 32 hex digits; see 'vault journal list')"
       ),
-      (["list", "-n", "0"], "-n needs a positive whole number, not '0'"),
       (["show", "last-week"], "'last-week' is neither a journal entry ID nor a date (\(forms))"),
     ] {
       let result = box.vault(["journal"] + arguments)
       XCTAssertEqual(result.status, 5, arguments.joined(separator: " "))
       XCTAssertEqual(result.errorLines, ["vault: error: \(message)"])
+    }
+    // A bad option value is a usage error.
+    let usage = "Usage: vault journal list [--since DATE] [--until DATE] [--count N] [--json]"
+    for (arguments, message) in [
+      (["list", "--since", "2026-02-30"], "invalid date '2026-02-30' (use \(forms); \(bound))"),
+      (["list", "--until", "tomorrow"], "invalid date 'tomorrow' (use \(forms); \(bound))"),
+      (["list", "-n", "0"], "-n needs a whole number of at least 1, not '0'"),
+    ] {
+      let result = box.vault(["journal"] + arguments)
+      XCTAssertEqual(result.status, 64, arguments.joined(separator: " "))
+      XCTAssertEqual(result.errorLines, ["vault: error: \(message)", usage])
     }
     let empty = box.vault(["journal"], stdin: [])
     XCTAssertEqual(empty.status, 5)

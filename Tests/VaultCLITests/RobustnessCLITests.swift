@@ -76,7 +76,10 @@ final class RobustnessCLITests: XCTestCase {
   func testPINDescriptorMisuse() {
     XCTAssertEqual(
       box.vault(["list", "--vault", ""]).errorLines,
-      ["vault: error: --vault needs a path, not an empty string"])
+      [
+        "vault: error: --vault needs a path, not an empty string",
+        "Usage: vault list [--json] [PREFIX]",
+      ])
     let word = box.vault(["list", "--pin-fd", "abc"])
     XCTAssertEqual(word.status, 64)
     XCTAssertEqual(

@@ -41,8 +41,13 @@ final class SessionCLITests: XCTestCase {
       XCTAssertEqual(text.count, prefix.count + 64 + suffix.count, text)
     }
     let bad = box.vaultPIN(["unlock", "--shell", "tcsh"])
-    XCTAssertEqual(bad.status, 5)
-    XCTAssertEqual(bad.errorLines, ["vault: error: unknown shell 'tcsh' (bash, zsh or fish)"])
+    XCTAssertEqual(bad.status, 64)
+    XCTAssertEqual(
+      bad.errorLines,
+      [
+        "vault: error: invalid value 'tcsh' for --shell (bash, zsh or fish)",
+        "Usage: vault unlock [--timeout DURATION] [--shell SHELL] [--raw]",
+      ])
   }
 
   func testEvalInBashSetsTheVariable() {

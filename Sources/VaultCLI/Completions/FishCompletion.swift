@@ -21,7 +21,7 @@ public enum FishCompletion {
     if nodes.contains(where: usesEntryNames) { out += entryNamesFunction(name) }
     out += "complete -c \(name) -f\n"
     let everywhere = program.globalOptions.filter { option in
-      nodes.allSatisfy { node in node.options.contains(option) }
+      nodes.allSatisfy { node in node.options.contains { $0.long == option.long } }
     }
     if !everywhere.isEmpty {
       out += "\n# Global options, accepted by every command.\n"
@@ -34,7 +34,7 @@ public enum FishCompletion {
         out += "complete -c \(name) -n \(condition(name, "at", path, "0")) -a \(sub.name)"
         out += " -d \(ShellQuote.fish(sub.abstract))\n"
       }
-      for option in node.options where !everywhere.contains(option) {
+      for option in node.options where !everywhere.contains(where: { $0.long == option.long }) {
         out += optionLine(name, option, condition: condition(name, "in", path))
       }
       for (index, argument) in node.command.arguments.enumerated() {

@@ -1,0 +1,156 @@
+import Biometry
+import VaultCore
+
+/// Shell syntax for `vault unlock --shell` and `vault completions`.
+public enum ShellSyntax: String, ChoiceValue {
+  /// GNU bash.
+  case bash
+  /// zsh.
+  case zsh
+  /// fish.
+  case fish
+}
+
+/// An Argon2id cost profile for `vault init --kdf`.
+public enum KDFProfile: String, ChoiceValue {
+  /// libsodium's `crypto_pwhash_*_INTERACTIVE`.
+  case interactive
+  /// libsodium's `crypto_pwhash_*_MODERATE` (the default).
+  case moderate
+  /// libsodium's `crypto_pwhash_*_SENSITIVE`.
+  case sensitive
+  /// The minimum cost, for tests only: accepted, never offered.
+  case test
+
+  /// `test` is never offered.
+  public static var hiddenChoices: [KDFProfile] { [.test] }
+
+  /// The parameters of this profile.
+  public var parameters: KDFParameters {
+    switch self {
+    case .interactive: .interactive
+    case .moderate: .moderate
+    case .sensitive: .sensitive
+    case .test: .test
+    }
+  }
+}
+
+extension BiometryType: ChoiceValue {}
+extension SensorAvailability: ChoiceValue {}
+extension Outcome: ChoiceValue {}
+extension Clipboard.Tool: ChoiceValue {}
+
+/// The typed keys of every option and argument of `vault` and `biosim`: the table declares them,
+/// runners read through them, so a value's kind is stated once.
+enum Keys {
+  // Global options.
+  static let vault = Option<FilePath>(
+    "vault", "PATH", "Vault file (default $VAULT_PATH, else ~/.local/share/vault/vault.db).")
+  static let pinFD = Option.integer(
+    "pin-fd", valueName: "FD", "Read the PIN (one line per prompt) from this file descriptor.",
+    in: 0...Int(Int32.max), expected: "a file descriptor number")
+  static let help = Flag("help", short: "h", "Show help for the command.")
+  static let version = Flag("version", "Show the version.")
+
+  // Shared by several commands.
+  static let name = Argument<EntryName>(
+    "NAME", "Entry name: UTF-8, '/' separates folders (a/b/c).")
+  static let json = Flag("json", "Print JSON instead of text.")
+  static let force = Flag("force", short: "f", "Replace an existing entry.")
+  static let allowDiskTemp = Flag(
+    "allow-disk-temp",
+    "Use $TMPDIR when there is no RAM-backed folder (the plaintext may then reach the disk).")
+  static let prefix = Argument<String>("PREFIX", "Only names starting with this.", optional: true)
+
+  // init
+  static let kdf = Option<KDFProfile>(
+    "kdf", "PROFILE", "Argon2id cost: interactive, moderate (default) or sensitive.")
+  static let noBiometry = Flag("no-biometry", "Create a PIN-only vault (no biometric check).")
+
+  // add
+  static let multiline = Flag("multiline", short: "m", "On a terminal, read until end of file.")
+  static let guarded = Flag(
+    "guard",
+    "Every read needs fresh authentication, even in a session: a biometric match, or the PIN in"
+      + " a PIN-only vault or under lockout.")
+
+  // get
+  static let clip = Flag(
+    "clip", short: "c", "Copy to the clipboard instead of printing (wl-copy, xclip, xsel).")
+  static let clipTime = Option.integer(
+    "clip-time", valueName: "SECONDS",
+    "Clear the clipboard after this many seconds if it still holds the secret (default 45).",
+    in: Clipboard.seconds,
+    expected:
+      "whole seconds from \(Clipboard.seconds.lowerBound) to \(Clipboard.seconds.upperBound)")
+
+  // mv
+  static let moveForce = Flag("force", short: "f", "Replace an existing entry named NEW.")
+  static let old = Argument<EntryName>("OLD", "Current name.")
+  static let new = Argument<EntryName>("NEW", "New name.")
+
+  // unlock
+  static let timeout = Option.duration(
+    "timeout", "Idle timeout: 90s, 15m (default), 1h, or plain seconds; 8h at most.",
+    in: 1...Int(SessionStore.hardLimit))
+  static let shell = Option<ShellSyntax>(
+    "shell", "SHELL", "Shell syntax to print: bash (default), zsh or fish.")
+  static let raw = Flag("raw", "Print the token alone.")
+
+  // biometry deactivate
+  static let recovery = Flag("recovery", "Authorize with the recovery code instead.")
+
+  // journal
+  static let since = Option<JournalDay>(
+    "since", "DATE", "Only entries written on or after DATE (\(JournalDate.forms)).")
+  static let until = Option<JournalDay>("until", "DATE", "Only entries written on or before DATE.")
+  static let count = Option.integer(
+    "count", short: "n", "Only the newest N entries (still newest last).", in: 1...Int.max)
+  static let journalEntry = Argument<String>(
+    "ENTRY", "An entry ID (a unique prefix) or a DATE (\(JournalDate.forms)).")
+  static let journalID = Argument<String>("ID", "An entry ID or a unique prefix of one.")
+
+  // grep
+  static let ignoreCase = Flag("ignore-case", short: "i", "Ignore case.")
+  static let fixedStrings = Flag(
+    "fixed-strings", short: "F", "PATTERN is a plain string, not a regular expression.")
+  static let pattern = Argument<String>("PATTERN", "What to look for.")
+
+  // generate
+  static let length = Option.integer(
+    "length", "Password length, 8 to 1024 (default 24).", in: PasswordGenerator.lengths)
+  static let noSymbols = Flag("no-symbols", "Letters and digits only.")
+  static let words = Option.integer(
+    "words", "Make a passphrase of N words (3 to 64) instead.", in: PasswordGenerator.wordCounts)
+  static let print = Flag("print", "Also print the new secret.")
+
+  // backup, completions, help, hidden commands
+  static let backupPath = Argument<FilePath>("PATH", "The new file.")
+  static let shellArgument = Argument<ShellSyntax>("SHELL", "bash, zsh or fish.")
+  static let command = Argument<String>(
+    "COMMAND", "The command to describe.", optional: true, variadic: true)
+  static let clipTool = Argument<Clipboard.Tool>("TOOL", "wl-copy, xclip or xsel.")
+
+  // biosim
+  static let sensorType = Argument<BiometryType>("TYPE", "none, touch-id, face-id or optic-id.")
+  static let availability = Argument<SensorAvailability>(
+    "STATE", "available, unavailable or disconnected.")
+  static let label = Option<String>(
+    "label", "LABEL", "A name for the template (default finger-N, face-N or iris-N).")
+  static let unenrollLabel = Option<String>("label", "LABEL", "The template to remove.")
+  static let all = Flag("all", "Remove every template.")
+  static let outcome = Argument<Outcome>(
+    "OUTCOME", "match, no-match, cancel, system-cancel or timeout.")
+  static let outcomeCount = Option.integer(
+    "count", "Queue the answer N times (1-100, default 1).",
+    in: 1...SensorControls.maximumQueueCount)
+}
+
+/// A handler for a command that exits 0 when it returns.
+func runs(_ body: @escaping @Sendable (Context) throws -> Void) -> CommandHandler {
+  { context in
+    try body(context)
+    return ExitCode.success.rawValue
+  }
+}

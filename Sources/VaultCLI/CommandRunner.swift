@@ -1,0 +1,105 @@
+import VaultCore
+
+/// Runs one command line of a program: parse, `--version` and `--help` (which never run a
+/// command), the handler from the table, and the one place where errors become a message on
+/// standard error and an exit code.
+enum CommandRunner {
+  /// Parses `arguments` against `program` and runs the command's handler.
+  ///
+  /// - Parameters:
+  ///   - prepare: runs before every handler that may speak (not `silent` ones).
+  ///   - report: turns an error other than a usage error or a `VaultError` into a code and a
+  ///     message, or nil to report it as a failure (exit 1).
+  /// - Returns: the exit code.
+  static func run(
+    _ arguments: [String], program: ProgramSpec, environment: [String: String],
+    prepare: (Context) -> Void = { _ in },
+    report: (Error) -> (code: ExitCode, message: String)? = { _ in nil }
+  ) -> Int32 {
+    let name = program.root.name
+    let invocation: Invocation
+    do {
+      invocation = try Parser.parse(arguments, program: program)
+    } catch {
+      return fail(error, name: name, vaultPath: nil, program: program, report: report)
+    }
+    if invocation.flag(Keys.version) {
+      Output.print("\(name) \(program.version)\n")
+      return ExitCode.success.rawValue
+    }
+    if invocation.flag(Keys.help) {
+      Output.print(Help.text(program, path: invocation.path))
+      return ExitCode.success.rawValue
+    }
+    guard let command = program.command(at: invocation.path), let handler = command.run else {
+      // The parser refuses a group without a handler; a table test walks every path.
+      Output.error("\(name): error: '\(invocation.path.joined(separator: " "))' has no handler")
+      return ExitCode.failure.rawValue
+    }
+    let vaultPath = invocation.value(Keys.vault.spec.long)
+    do {
+      let context = try Context(
+        invocation: invocation, environment: VaultEnvironment(variables: environment))
+      if command.silent { return (try? handler(context)) ?? ExitCode.success.rawValue }
+      prepare(context)
+      return try handler(context)
+    } catch {
+      if command.silent { return ExitCode.success.rawValue }
+      return fail(error, name: name, vaultPath: vaultPath, program: program, report: report)
+    }
+  }
+
+  private static func fail(
+    _ error: Error, name: String, vaultPath: String?, program: ProgramSpec,
+    report: (Error) -> (code: ExitCode, message: String)?
+  ) -> Int32 {
+    switch error {
+    case let usage as UsageError:
+      return reportUsage(usage, program: program)
+    case let vault as VaultError:
+      let (code, message, hint) = ExitStatus.report(vault)
+      Output.error("\(name): error: \(message)")
+      if let hint { Output.error("\(name): hint: \(forVault(hint, vaultPath))") }
+      return code.rawValue
+    default:
+      if let (code, message) = report(error) {
+        Output.error("\(name): error: \(message)")
+        return code.rawValue
+      }
+      Output.error("\(name): error: \(error)")
+      return ExitCode.failure.rawValue
+    }
+  }
+
+  /// A hint that names a vault command, made to name the same vault as `--vault PATH` did.
+  static func forVault(_ hint: String, _ path: String?) -> String {
+    guard let path, !path.isEmpty else { return hint }
+    let quoted = "'" + path.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    return hint.replacingOccurrences(of: "vault unlock", with: "vault unlock --vault \(quoted)")
+  }
+
+  /// Prints a usage error with its hint and the command's usage line; returns 64.
+  static func reportUsage(_ error: UsageError, program: ProgramSpec) -> Int32 {
+    let name = program.root.name
+    Output.error("\(name): error: \(error.message)")
+    if let hint = error.hint { Output.error("\(name): hint: \(hint)") }
+    Output.error("Usage: \(Help.usage(program, path: error.path))")
+    return ExitCode.usage.rawValue
+  }
+}
+
+/// `vault help [COMMAND...]` and `biosim help [COMMAND...]`.
+enum HelpCommand {
+  /// Prints the help of the named command (aliases allowed), or of the program.
+  ///
+  /// - Throws: `UsageError` when the words name no command.
+  static func run(_ context: Context, program: ProgramSpec) throws -> Int32 {
+    let words = context.invocation.arguments
+    guard let target = program.canonicalPath(words) else {
+      throw UsageError(
+        message: "unknown command '\(words.joined(separator: " "))'", path: ["help"])
+    }
+    Output.print(Help.text(program, path: target))
+    return ExitCode.success.rawValue
+  }
+}

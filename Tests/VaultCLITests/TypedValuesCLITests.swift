@@ -1,0 +1,127 @@
+import Foundation
+import XCTest
+
+@testable import VaultCLI
+
+/// Option values checked by the parser from their kind (exit 64 with "did you mean"), `--help` and
+/// `--version` that never run a command, and the one exit-code table.
+final class TypedValuesCLITests: XCTestCase {
+  func testVersionAfterACommandNeverRunsIt() {
+    let box = Sandbox()
+    let session = box.pinOnlySession()
+    XCTAssertEqual(box.vault(["add", "keep"], stdin: Array("v".utf8), env: session).status, 0)
+    for arguments in [["rm", "keep", "--version"], ["mv", "--version"], ["rm", "--version"]] {
+      let result = box.vault(arguments, env: session)
+      XCTAssertEqual(result.status, 0, arguments.joined(separator: " "))
+      XCTAssertEqual(result.stdoutText, "vault \(VaultCommands.program.version)\n")
+      XCTAssertEqual(result.stderr, [])
+    }
+    let help = box.vault(["rm", "keep", "--help"], env: session)
+    XCTAssertEqual(help.status, 0)
+    XCTAssertEqual(help.stdoutText, Help.text(VaultCommands.program, path: ["rm"]))
+    XCTAssertEqual(box.vault(["get", "keep"], env: session).stdoutText, "v")
+    XCTAssertEqual(
+      box.biosim(["hardware", "none", "--version"]).stdoutText,
+      "biosim \(BiosimCommands.program.version)\n")
+    XCTAssertEqual(box.sensor()["type"] as? String, "touch-id")
+  }
+
+  func testAMistypedChoiceIsAUsageErrorWithASuggestion() {
+    let box = Sandbox()
+    for (arguments, lines) in [
+      (
+        ["unlock", "--shell", "zhs"],
+        [
+          "vault: error: invalid value 'zhs' for --shell (bash, zsh or fish)",
+          "vault: hint: did you mean 'zsh'?",
+          "Usage: vault unlock [--timeout DURATION] [--shell SHELL] [--raw]",
+        ]
+      ),
+      (
+        ["init", "--kdf", "moderat"],
+        [
+          "vault: error: invalid value 'moderat' for --kdf (interactive, moderate or sensitive)",
+          "vault: hint: did you mean 'moderate'?",
+          "Usage: vault init [--kdf PROFILE] [--no-biometry]",
+        ]
+      ),
+      (
+        ["unlock", "--timeout", "9h"],
+        [
+          "vault: error: --timeout must be from 1 s to 8 h, not '9h'",
+          "Usage: vault unlock [--timeout DURATION] [--shell SHELL] [--raw]",
+        ]
+      ),
+      (
+        ["unlock", "--timeout", "soon"],
+        [
+          "vault: error: invalid duration 'soon' for --timeout (such as 90s, 15m or 1h)",
+          "Usage: vault unlock [--timeout DURATION] [--shell SHELL] [--raw]",
+        ]
+      ),
+    ] {
+      let result = box.vault(arguments, pin: ["2468"])
+      XCTAssertEqual(result.status, 64, arguments.joined(separator: " "))
+      XCTAssertEqual(result.errorLines, lines)
+    }
+    // Nothing was created: the value was refused before anything ran.
+    XCTAssertFalse(FileManager.default.fileExists(atPath: box.vaultPath))
+  }
+
+  func testSensorValuesAreChoicesToo() {
+    let box = Sandbox()
+    for (arguments, lines) in [
+      (
+        ["hardware", "face"],
+        [
+          "biosim: error: invalid value 'face' for TYPE (none, touch-id, face-id or optic-id)",
+          "biosim: hint: did you mean 'face-id'?", "Usage: biosim hardware TYPE",
+        ]
+      ),
+      (
+        ["next", "matc"],
+        [
+          "biosim: error: invalid value 'matc' for OUTCOME (match, no-match, cancel,"
+            + " system-cancel or timeout)",
+          "biosim: hint: did you mean 'match'?", "Usage: biosim next [--count N] OUTCOME",
+        ]
+      ),
+      (
+        ["next", "match", "--count", "101"],
+        [
+          "biosim: error: --count needs a whole number from 1 to 100, not '101'",
+          "Usage: biosim next [--count N] OUTCOME",
+        ]
+      ),
+    ] {
+      let result = box.biosim(arguments)
+      XCTAssertEqual(result.status, 64, arguments.joined(separator: " "))
+      XCTAssertEqual(result.errorLines, lines)
+    }
+    XCTAssertEqual(box.sensor()["queue"] as? [String], [])
+  }
+
+  func testTheTestKDFIsAcceptedButNeverOffered() {
+    XCTAssertEqual(KDFProfile.visibleChoices, ["interactive", "moderate", "sensitive"])
+    XCTAssertEqual(try KDFProfile(argument: "test", label: "--kdf"), .test)
+    XCTAssertFalse(BashCompletion.script(for: VaultCommands.program).contains(" test "))
+  }
+
+  /// One table: every code once, the reserved ones for what the next features report, and the
+  /// README lists each code the table has.
+  func testTheExitCodeTableIsTheOnlySource() throws {
+    let codes = ExitCode.allCases.map(\.rawValue)
+    XCTAssertEqual(
+      codes, [0, 1, 3, 4, 5, 6, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 64, 130, 141])
+    XCTAssertEqual(
+      ExitCode.allCases.filter(\.isReserved),
+      [.vaultChanged, .unsafePermissions, .fallbackChosen, .syncFailed])
+    XCTAssertEqual(ExitStatus.table.map(\.code), codes)
+    let readme = try String(
+      contentsOfFile: GeneratorTestSupport.packageRoot + "/README.md", encoding: .utf8)
+    let words = Set(readme.split(whereSeparator: \.isWhitespace).map(String.init))
+    for code in codes {
+      XCTAssertTrue(words.contains("\(code)"), "the README's exit codes do not list \(code)")
+    }
+  }
+}
