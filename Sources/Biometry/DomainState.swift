@@ -4,7 +4,11 @@ import VaultCore
 /// enrollment change, per app.
 public enum DomainState {
   /// Domain-separation prefix of the hashed message.
-  static let label = Array("biosim.domain.v1".utf8)
+  public static let label = "biosim.domain.v1"
+
+  /// The application identifier `vault` evaluates for: part of every domain state it seals, so
+  /// it must never change (as an app's bundle id on Apple platforms).
+  public static let vaultAppID = "dev.vault.cli"
 
   /// The domain state of `sensor` for `appID`, or nil when nothing is enrolled or there is no
   /// hardware.
@@ -14,19 +18,19 @@ public enum DomainState {
   /// utf8(appID)`. It changes exactly when the enrollment history, the biometry type, the OS epoch,
   /// the device or the app changes; adding then removing a template gives a new value because the
   /// generation only grows.
-  public static func compute(sensor: SensorState, deviceSecret: SecureBytes, appID: String)
+  public static func compute(sensor: SensorState, deviceSecret: DeviceSecret, appID: String)
     -> [UInt8]?
   {
     let type = sensor.biometryType
     guard type != .none, !sensor.enrolled.isEmpty else { return nil }
     let parts: [[UInt8]] = [
-      label,
+      Array(label.utf8),
       [type.code],
       littleEndian(sensor.enrollmentGeneration),
       littleEndian(sensor.osEpoch),
       Array(appID.utf8),
     ]
-    return GenericHash.keyed(key: deviceSecret, parts: parts, outputLength: 32)
+    return GenericHash.keyed(key: deviceSecret.bytes, parts: parts, outputLength: 32)
   }
 
   private static func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {

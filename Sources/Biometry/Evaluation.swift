@@ -22,23 +22,21 @@ enum Evaluation {
   /// A match clears the failure count; a failed match adds one and locks at the threshold; the
   /// cancellations change no counter. Never throws for the outcome itself, so the caller's store
   /// update is written before the evaluation's error is thrown.
-  ///
-  /// - Throws: `VaultError.integrity` when the device secret is malformed.
   static func record(
-    _ outcome: Outcome, attempt: Int, of limit: Int, state: inout DeviceState, appID: String
-  ) throws -> Step {
+    _ outcome: Outcome, attempt: Int, of limit: Int, sensor: inout SensorState,
+    secret: DeviceSecret, appID: String
+  ) -> Step {
     switch outcome {
     case .match:
-      state.sensor.consecutiveFailures = 0
-      let secret = try state.secret()
+      sensor.consecutiveFailures = 0
       guard
-        let domain = DomainState.compute(sensor: state.sensor, deviceSecret: secret, appID: appID)
+        let domain = DomainState.compute(sensor: sensor, deviceSecret: secret, appID: appID)
       else { return .failed(.biometryNotEnrolled) }
       return .matched(domain)
     case .noMatch:
-      state.sensor.consecutiveFailures += 1
-      if state.sensor.consecutiveFailures >= lockoutThreshold {
-        state.sensor.lockedOut = true
+      sensor.consecutiveFailures += 1
+      if sensor.consecutiveFailures >= lockoutThreshold {
+        sensor.lockedOut = true
         return .failed(.biometryLockout)
       }
       return attempt >= limit ? .failed(.authenticationFailed) : .next
@@ -52,13 +50,13 @@ enum Evaluation {
   ///
   /// - Throws: `VaultError.integrity` when the queued value is not an outcome (a hand-edited
   ///   state file); the queue is then left as it was.
-  static func dequeue(_ state: inout DeviceState) throws -> Outcome? {
-    guard let raw = state.sensor.queue.first else { return nil }
+  static func dequeue(_ sensor: inout SensorState) throws -> Outcome? {
+    guard let raw = sensor.queue.first else { return nil }
     guard let outcome = Outcome(rawValue: raw) else {
       throw VaultError.integrity(
         "the simulated sensor's queue holds an unknown outcome \(raw.debugDescription)")
     }
-    state.sensor.queue.removeFirst()
+    sensor.queue.removeFirst()
     return outcome
   }
 }

@@ -26,21 +26,21 @@ public struct SensorControls: Sendable {
   /// A change of type wipes the enrollment (bumping the generation when it was not empty) and
   /// clears the failure count and lockout; choosing the current type changes nothing.
   public func setHardware(_ type: BiometryType) throws {
-    try store.update { state in
-      guard state.sensor.hardware != type.rawValue else { return }
-      state.sensor.hardware = type.rawValue
-      if !state.sensor.enrolled.isEmpty {
-        state.sensor.enrolled = []
-        state.sensor.enrollmentGeneration += 1
+    try store.updateSensor { sensor, _ in
+      guard sensor.hardware != type.rawValue else { return }
+      sensor.hardware = type.rawValue
+      if !sensor.enrolled.isEmpty {
+        sensor.enrolled = []
+        sensor.enrollmentGeneration += 1
       }
-      state.sensor.consecutiveFailures = 0
-      state.sensor.lockedOut = false
+      sensor.consecutiveFailures = 0
+      sensor.lockedOut = false
     }
   }
 
   /// Sets whether the sensor is available, disabled or disconnected; enrollment is kept.
   public func setAvailability(_ availability: SensorAvailability) throws {
-    try store.update { state in state.sensor.availability = availability.rawValue }
+    try store.updateSensor { sensor, _ in sensor.availability = availability.rawValue }
   }
 
   /// Enrolls a new finger, face or iris and bumps the enrollment generation.
@@ -54,10 +54,10 @@ public struct SensorControls: Sendable {
   public func enroll(label: String?) throws -> SensorState.Template {
     if let label { try Self.validate(label: label) }
     let enrolledAt = Timestamp.utc(clock.wallNow)
-    return try store.update { state in
-      let type = state.sensor.biometryType
+    return try store.updateSensor { sensor, _ in
+      let type = sensor.biometryType
       guard type != .none else { throw BiometryControlError.noHardware }
-      let taken = Set(state.sensor.enrolled.map(\.label))
+      let taken = Set(sensor.enrolled.map(\.label))
       let chosen: String
       if let label {
         guard !taken.contains(label) else { throw BiometryControlError.duplicateLabel(label) }
@@ -70,8 +70,8 @@ public struct SensorControls: Sendable {
       let id = SecureBytes.random(count: 16).unprotectedBytes
       let template = SensorState.Template(
         id: Data(id).base64EncodedString(), label: chosen, enrolledAt: enrolledAt)
-      state.sensor.enrolled.append(template)
-      state.sensor.enrollmentGeneration += 1
+      sensor.enrolled.append(template)
+      sensor.enrollmentGeneration += 1
       return template
     }
   }
@@ -80,21 +80,21 @@ public struct SensorControls: Sendable {
   ///
   /// - Throws: `BiometryControlError.noSuchTemplate` when no template has that label.
   public func unenroll(label: String) throws {
-    try store.update { state in
-      guard let index = state.sensor.enrolled.firstIndex(where: { $0.label == label }) else {
+    try store.updateSensor { sensor, _ in
+      guard let index = sensor.enrolled.firstIndex(where: { $0.label == label }) else {
         throw BiometryControlError.noSuchTemplate(label)
       }
-      state.sensor.enrolled.remove(at: index)
-      state.sensor.enrollmentGeneration += 1
+      sensor.enrolled.remove(at: index)
+      sensor.enrollmentGeneration += 1
     }
   }
 
   /// Removes every template; bumps the generation when anything was enrolled.
   public func unenrollAll() throws {
-    try store.update { state in
-      guard !state.sensor.enrolled.isEmpty else { return }
-      state.sensor.enrolled = []
-      state.sensor.enrollmentGeneration += 1
+    try store.updateSensor { sensor, _ in
+      guard !sensor.enrolled.isEmpty else { return }
+      sensor.enrolled = []
+      sensor.enrollmentGeneration += 1
     }
   }
 
@@ -105,31 +105,31 @@ public struct SensorControls: Sendable {
     guard (1...Self.maximumQueueCount).contains(count) else {
       throw BiometryControlError.invalidCount(count)
     }
-    try store.update { state in
-      state.sensor.queue.append(contentsOf: Array(repeating: outcome.rawValue, count: count))
+    try store.updateSensor { sensor, _ in
+      sensor.queue.append(contentsOf: Array(repeating: outcome.rawValue, count: count))
     }
   }
 
   /// Locks the sensor as five failures elsewhere would: failures 5, locked out.
   public func forceLockout() throws {
-    try store.update { state in
-      state.sensor.consecutiveFailures = Evaluation.lockoutThreshold
-      state.sensor.lockedOut = true
+    try store.updateSensor { sensor, _ in
+      sensor.consecutiveFailures = Evaluation.lockoutThreshold
+      sensor.lockedOut = true
     }
   }
 
   /// Records that the device credential (PIN) was verified: failures 0, lockout cleared.
   public func clearLockout() throws {
-    try store.update { state in
-      state.sensor.consecutiveFailures = 0
-      state.sensor.lockedOut = false
+    try store.updateSensor { sensor, _ in
+      sensor.consecutiveFailures = 0
+      sensor.lockedOut = false
     }
   }
 
   /// Simulates a major OS upgrade: the OS epoch grows by one, so every domain state changes while
   /// the enrollment does not.
   public func osUpgrade() throws {
-    try store.update { state in state.sensor.osEpoch += 1 }
+    try store.updateSensor { sensor, _ in sensor.osEpoch += 1 }
   }
 
   /// Makes a brand-new device: a new random 32-byte device secret, a fresh sensor (touch-id,
@@ -145,7 +145,7 @@ public struct SensorControls: Sendable {
 
   /// The sensor's current state.
   public func status() throws -> SensorState {
-    try store.read().sensor
+    try store.readSensor().sensor
   }
 
   /// Checks a user-chosen template label.

@@ -47,11 +47,11 @@ public final class SimulatedContext {
   public func canEvaluatePolicy() throws {
     guard !invalidated else { throw LAError.invalidContext }
     evaluatedPolicyDomainState = nil
-    let state = try store.read()
-    biometryType = state.sensor.biometryType
-    if let error = Preflight.error(for: state.sensor) { throw error }
+    let (sensor, secret) = try store.readSensor()
+    biometryType = sensor.biometryType
+    if let error = Preflight.error(for: sensor) { throw error }
     evaluatedPolicyDomainState = DomainState.compute(
-      sensor: state.sensor, deviceSecret: try state.secret(), appID: appID)
+      sensor: sensor, deviceSecret: secret, appID: appID)
   }
 
   /// Evaluates the biometrics-only policy: up to `attemptsPerEvaluation` attempts, each answered
@@ -73,24 +73,24 @@ public final class SimulatedContext {
     }
     guard !invalidated else { throw LAError.invalidContext }
     evaluatedPolicyDomainState = nil
-    let sensor = try store.read().sensor
+    let sensor = try store.readSensor().sensor
     if let error = Preflight.error(for: sensor) { throw error }
     let type = sensor.biometryType
     let limit = type.attemptsPerEvaluation
     guard limit > 0 else { throw LAError.biometryNotAvailable }
     for attempt in 1...limit {
-      var step = try store.update { state -> Evaluation.Step in
-        if let error = Preflight.error(for: state.sensor) { return .failed(error) }
-        guard let outcome = try Evaluation.dequeue(&state) else { return .ask }
-        return try Evaluation.record(
-          outcome, attempt: attempt, of: limit, state: &state, appID: appID)
+      var step = try store.updateSensor { sensor, secret -> Evaluation.Step in
+        if let error = Preflight.error(for: sensor) { return .failed(error) }
+        guard let outcome = try Evaluation.dequeue(&sensor) else { return .ask }
+        return Evaluation.record(
+          outcome, attempt: attempt, of: limit, sensor: &sensor, secret: secret, appID: appID)
       }
       if case .ask = step {
         let outcome = try ask(reason: localizedReason, type: type, attempt: attempt, of: limit)
-        step = try store.update { state -> Evaluation.Step in
-          if let error = Preflight.error(for: state.sensor) { return .failed(error) }
-          return try Evaluation.record(
-            outcome, attempt: attempt, of: limit, state: &state, appID: appID)
+        step = try store.updateSensor { sensor, secret -> Evaluation.Step in
+          if let error = Preflight.error(for: sensor) { return .failed(error) }
+          return Evaluation.record(
+            outcome, attempt: attempt, of: limit, sensor: &sensor, secret: secret, appID: appID)
         }
       }
       switch step {

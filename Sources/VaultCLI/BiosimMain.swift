@@ -11,11 +11,7 @@ public enum BiosimMain {
   public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
     Hardening.apply()
     Output.programName = "biosim"
-    return CommandRunner.run(
-      arguments, program: BiosimCommands.program, environment: environment,
-      report: { error in
-        (error as? BiometryControlError).map { (ExitCode.invalidInput, $0.message) }
-      })
+    return CommandRunner.run(arguments, program: BiosimCommands.program, environment: environment)
   }
 }
 
@@ -29,12 +25,12 @@ enum BiosimCommandsRun {
     // A look creates nothing: a device that was never used shows as a new one.
     let state = try context.deviceStore.peek() ?? DeviceState.fresh()
     Output.print(
-      context.flag(Keys.json) ? statusJSON(state).rendered + "\n" : statusText(state))
+      context.flag(Keys.json) ? try statusJSON(state).rendered + "\n" : try statusText(state))
   }
 
   static func hardware(_ context: Context) throws {
     let type = try context.argument(Keys.sensorType)
-    let hadTemplates = try !context.deviceStore.read().sensor.enrolled.isEmpty
+    let hadTemplates = try !context.deviceStore.readSensor().sensor.enrolled.isEmpty
     try controls(context).setHardware(type)
     Output.error(
       "The sensor is now \(type.displayName) (simulated)"
@@ -90,16 +86,14 @@ enum BiosimCommandsRun {
         + " vault needs 'vault recover' to set its PIN on this device.")
   }
 
-  static func domainStatePrefix(_ state: DeviceState) -> String? {
-    guard let secret = try? state.secret(),
-      let value = DomainState.compute(
-        sensor: state.sensor, deviceSecret: secret, appID: SensorGate.appID)
-    else { return nil }
-    return Array(value.prefix(8)).hex
+  static func domainStatePrefix(_ sensor: SensorState, _ secret: DeviceSecret) -> String? {
+    DomainState.compute(sensor: sensor, deviceSecret: secret, appID: DomainState.vaultAppID)
+      .map { Array($0.prefix(8)).hex }
   }
 
-  static func statusText(_ state: DeviceState) -> String {
-    let sensor = state.sensor
+  static func statusText(_ state: DeviceState) throws -> String {
+    let sensor = try state.sensorState()
+    let domain = domainStatePrefix(sensor, state.deviceSecret).map { $0 + "…" } ?? "nil"
     let type = BiometryType(rawValue: sensor.hardware)?.displayName ?? sensor.hardware
     let labels = sensor.enrolled.map(\.label).joined(separator: ", ")
     return """
@@ -110,13 +104,14 @@ enum BiosimCommandsRun {
       os epoch:      \(sensor.osEpoch)
       lockout:       \(sensor.lockedOut ? "yes" : "no") (\(sensor.consecutiveFailures) consecutive failures)
       queue:         \(sensor.queue.isEmpty ? "empty" : sensor.queue.joined(separator: ", "))
-      domain state:  \(domainStatePrefix(state).map { $0 + "…" } ?? "nil")
+      domain state:  \(domain)
 
       """
   }
 
-  static func statusJSON(_ state: DeviceState) -> JSONOutput {
-    let sensor = state.sensor
+  static func statusJSON(_ state: DeviceState) throws -> JSONOutput {
+    let sensor = try state.sensorState()
+    let domain = domainStatePrefix(sensor, state.deviceSecret)
     return .object([
       ("type", .string(sensor.hardware)),
       ("simulated", .bool(true)),
@@ -133,7 +128,7 @@ enum BiosimCommandsRun {
       ("consecutive_failures", .number(sensor.consecutiveFailures)),
       ("locked_out", .bool(sensor.lockedOut)),
       ("queue", .array(sensor.queue.map { .string($0) })),
-      ("domain_state_prefix", domainStatePrefix(state).map { .string($0) } ?? .null),
+      ("domain_state_prefix", domain.map { .string($0) } ?? .null),
     ])
   }
 }

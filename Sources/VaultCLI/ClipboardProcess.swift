@@ -55,7 +55,8 @@ struct ClipboardProcess {
   func feed(input bytes: SecureBytes) {
     var offset = 0
     while offset < bytes.count {
-      let n = write(input, bytes.pointer + offset, bytes.count - offset)
+      let done = offset
+      let n = bytes.withBytes { write(input, $0.baseAddress.map { $0 + done }, $0.count - done) }
       if n < 0 && errno == EINTR { continue }
       if n <= 0 { break }
       offset += n

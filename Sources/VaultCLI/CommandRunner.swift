@@ -1,4 +1,13 @@
+import Biometry
 import VaultCore
+
+/// An error of the command line itself (not the core's), with its exit code and message.
+protocol ReportableError: Error {
+  /// The exit code.
+  var exitCode: ExitCode { get }
+  /// The one-line message.
+  var message: String { get }
+}
 
 /// Runs one command line of a program: parse, `--version` and `--help` (which never run a
 /// command), the handler from the table, and the one place where errors become a message on
@@ -8,20 +17,17 @@ enum CommandRunner {
   ///
   /// - Parameters:
   ///   - prepare: runs before every handler that may speak (not `silent` ones).
-  ///   - report: turns an error other than a usage error or a `VaultError` into a code and a
-  ///     message, or nil to report it as a failure (exit 1).
   /// - Returns: the exit code.
   static func run(
     _ arguments: [String], program: ProgramSpec, environment: [String: String],
-    prepare: (Context) -> Void = { _ in },
-    report: (Error) -> (code: ExitCode, message: String)? = { _ in nil }
+    prepare: (Context) -> Void = { _ in }
   ) -> Int32 {
     let name = program.root.name
     let invocation: Invocation
     do {
       invocation = try Parser.parse(arguments, program: program)
     } catch {
-      return fail(error, name: name, vaultPath: nil, program: program, report: report)
+      return fail(error, name: name, vaultPath: nil, program: program)
     }
     if invocation.flag(Keys.version) {
       Output.print("\(name) \(program.version)\n")
@@ -45,13 +51,12 @@ enum CommandRunner {
       return try handler(context)
     } catch {
       if command.silent { return ExitCode.success.rawValue }
-      return fail(error, name: name, vaultPath: vaultPath, program: program, report: report)
+      return fail(error, name: name, vaultPath: vaultPath, program: program)
     }
   }
 
   private static func fail(
-    _ error: Error, name: String, vaultPath: String?, program: ProgramSpec,
-    report: (Error) -> (code: ExitCode, message: String)?
+    _ error: Error, name: String, vaultPath: String?, program: ProgramSpec
   ) -> Int32 {
     switch error {
     case let usage as UsageError:
@@ -61,11 +66,10 @@ enum CommandRunner {
       Output.error("\(name): error: \(message)")
       if let hint { Output.error("\(name): hint: \(forVault(hint, vaultPath))") }
       return code.rawValue
+    case let known as ReportableError:
+      Output.error("\(name): error: \(known.message)")
+      return known.exitCode.rawValue
     default:
-      if let (code, message) = report(error) {
-        Output.error("\(name): error: \(message)")
-        return code.rawValue
-      }
       Output.error("\(name): error: \(error)")
       return ExitCode.failure.rawValue
     }
@@ -102,4 +106,9 @@ enum HelpCommand {
     Output.print(Help.text(program, path: target))
     return ExitCode.success.rawValue
   }
+}
+
+extension BiometryControlError: ReportableError {
+  /// A refused sensor control is invalid input (5).
+  var exitCode: ExitCode { .invalidInput }
 }

@@ -52,13 +52,6 @@ public final class Context {
     SensorGate(store: deviceStore, clock: environment.clock, terminal: terminal)
   }
 
-  func authenticator(_ vault: Vault) -> Authenticator {
-    Authenticator(vault: vault, gate: gate())
-  }
-
-  /// True when a PIN can be obtained (from --pin-fd or the terminal).
-  var canAskForPIN: Bool { pinFD != nil || terminal != nil }
-
   /// One secret line: from --pin-fd when given, else hidden on the terminal.
   ///
   /// - Throws: `VaultError.locked` when there is neither (piped data is never read as a PIN).
@@ -77,15 +70,6 @@ public final class Context {
     return try terminal.readHidden(prompt: prompt)
   }
 
-  /// The PIN of `vault`, refused before anything is typed while a PIN delay runs.
-  ///
-  /// - Throws: `VaultError.pinDelay` with the wait, or the errors of `readSecretLine`.
-  func readPIN(for vault: Vault, prompt: String = "PIN: ") throws -> PIN {
-    let wait = vault.limiter.currentDelay(try deviceStore.read())
-    if wait > 0 { throw VaultError.pinDelay(seconds: wait) }
-    return try readPIN(prompt: prompt)
-  }
-
   func readPIN(prompt: String = "PIN: ") throws -> PIN {
     try PIN(utf8: readSecretLine(prompt: prompt))
   }
@@ -102,30 +86,38 @@ public final class Context {
     return first
   }
 
-  /// How the key was obtained: a session needs a fresh biometric check for guarded entries.
-  enum KeySource { case session, inline }
+  /// The access policy over `vault`, with this command's sensor.
+  func access(_ vault: Vault) -> VaultAccess { VaultAccess(vault: vault, gate: gate()) }
 
-  /// The master key: from a valid `VAULT_SESSION`, else the full PIN + biometric check inline.
+  /// Opens the vault at `vaultPath` for `purpose`, asking this command's terminal or descriptor
+  /// for what the policy needs.
   ///
-  /// - Throws: `VaultError.locked` (exit 10) when the session is invalid and there is no way to
-  ///   ask; the authentication errors otherwise.
-  func masterKey(_ vault: Vault, reason: String) throws -> (SymmetricKey, KeySource) {
-    var sessionProblem: VaultError?
-    if let token = environment.variables["VAULT_SESSION"], !token.isEmpty {
-      do {
-        let (key, _) = try SessionStore(environment: environment).open(
-          token: token, vaultID: vault.vaultID)
-        try vault.verifyHeader(masterKey: key)
-        return (key, .session)
-      } catch let error as VaultError {
-        guard case .locked = error else { throw error }
-        sessionProblem = error
-      }
+  /// - Throws: the errors of `VaultAccess.open`.
+  func open(_ purpose: AccessPurpose) throws -> UnlockedVault {
+    try access(openVault()).open(for: purpose, via: self)
+  }
+}
+
+extension Context: CredentialSource {
+  /// `VAULT_SESSION`, when set.
+  public var sessionToken: String? { environment.variables["VAULT_SESSION"] }
+
+  /// True when a PIN can be obtained (from --pin-fd or the terminal).
+  public var canAskForPIN: Bool { pinFD != nil || terminal != nil }
+
+  /// The PIN, from --pin-fd or hidden on the terminal, with a prompt that says what it is for.
+  public func pin(_ request: PINRequest) throws -> PIN {
+    switch request {
+    case .unlock: try readPIN()
+    case .current: try readPIN(prompt: "Current PIN: ")
+    case .guardedEntry(let name): try readPIN(prompt: "PIN for guarded '\(name)': ")
+    case .lockedOutGuardedEntry(let name):
+      try readPIN(prompt: "Sensor locked out; PIN for '\(name)': ")
     }
-    guard canAskForPIN else {
-      throw sessionProblem ?? VaultError.locked("no valid session and no terminal to ask on")
-    }
-    let pin = try readPIN(for: vault)
-    return (try authenticator(vault).unlock(pin: pin, reason: reason), .inline)
+  }
+
+  /// The recovery code, from --pin-fd or hidden on the terminal, in canonical form.
+  public func recoveryCode() throws -> SecureBytes {
+    try RecoveryCode.parse(readSecretLine(prompt: "Recovery code: "))
   }
 }

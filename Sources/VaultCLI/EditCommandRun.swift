@@ -7,8 +7,11 @@ enum EditCommandRun {
     let root = try EditFolder.root(
       context.environment, allowDisk: context.flag(Keys.allowDiskTemp))
     // Authenticate before the editor opens, so nothing typed is lost to a failed PIN.
-    let (store, (metadata, content)) = try GuardedRead.read(
-      context, name: name, reason: "edit '\(name)'")
+    let unlocked = try context.open(.readEntry(name))
+    guard let (metadata, content) = unlocked.entry.map({ ($0.metadata, $0.content) }) else {
+      throw VaultError.notFound(name.value)
+    }
+    let store = unlocked.entries
     let outcome = try EditSession.run(
       content, fileName: EditSession.fileName(for: name.value, fallback: "entry"), root: root,
       environment: context.environment)

@@ -80,7 +80,10 @@ final class EditFolder {
     defer { close(fd) }
     var offset = 0
     while offset < content.count {
-      let n = Glibc.write(fd, content.pointer + offset, content.count - offset)
+      let done = offset
+      let n = content.withBytes {
+        Glibc.write(fd, $0.baseAddress.map { $0 + done }, $0.count - done)
+      }
       if n < 0 && errno == EINTR { continue }
       guard n > 0 else { throw VaultError.storage("cannot write \(file): \(errnoText())") }
       offset += n

@@ -135,17 +135,14 @@ enum EditSession {
   /// `edited` without a final line break (LF or CRLF) that `original` did not have.
   static func dropAddedNewline(_ edited: SecureBytes, original: SecureBytes) -> SecureBytes {
     func byte(_ bytes: SecureBytes, fromEnd offset: Int) -> UInt8? {
-      bytes.count > offset
-        ? bytes.pointer.load(fromByteOffset: bytes.count - 1 - offset, as: UInt8.self) : nil
+      bytes.count > offset ? bytes[bytes.count - 1 - offset] : nil
     }
     guard original.count > 0, byte(original, fromEnd: 0) != 10, byte(edited, fromEnd: 0) == 10
     else {
       return edited
     }
     let added = byte(edited, fromEnd: 1) == 13 && byte(original, fromEnd: 0) != 13 ? 2 : 1
-    let trimmed = SecureBytes(count: edited.count - added)
-    trimmed.pointer.copyMemory(from: edited.pointer, byteCount: trimmed.count)
-    return trimmed
+    return edited.prefix(edited.count - added)
   }
 
   /// A safe file name for the editor from an entry name's last segment (keeping its extension for

@@ -6,7 +6,6 @@ import VaultCore
 enum EntryCommandsRun {
   static func add(_ context: Context) throws {
     let name = try context.argument(Keys.name)
-    let vault = try context.openVault()
     let guarded = context.flag(Keys.guarded)
     let fromPipe = isatty(0) == 0
     if fromPipe && context.pinFD == 0 {
@@ -22,14 +21,14 @@ enum EntryCommandsRun {
       }
       content = data
     }
-    let (key, _) = try context.masterKey(vault, reason: "add '\(name)'")
-    let store = EntryStore(vault: vault, masterKey: key)
-    if !context.flag(Keys.force), try store.metadata(name) != nil {
+    let store = try context.open(.use(reason: "add '\(name)'")).entries
+    let force = context.flag(Keys.force)
+    if content == nil && !force, try store.metadata(name) != nil {
+      // Said before the secret is typed; `put` checks again in its transaction.
       throw VaultError.exists(name.value)
     }
     let secret = try content ?? readFromTerminal(context, name: name)
-    try store.put(
-      name, content: secret, overwrite: context.flag(Keys.force), guarded: guarded)
+    try store.put(name, content: secret, overwrite: force, guarded: guarded)
   }
 
   private static func readFromTerminal(_ context: Context, name: EntryName) throws -> SecureBytes {
@@ -61,7 +60,9 @@ enum EntryCommandsRun {
       // Checked before unlocking, so a missing clipboard never costs a PIN entry.
       _ = try Clipboard.tool(context.environment.variables)
     }
-    let (_, (_, content)) = try GuardedRead.read(context, name: name, reason: "read '\(name)'")
+    guard let content = try context.open(.readEntry(name)).entry?.content else {
+      throw VaultError.notFound(name.value)
+    }
     if clip {
       try Clipboard.copy(content, name: name, context: context)
       return
@@ -70,10 +71,8 @@ enum EntryCommandsRun {
   }
 
   static func list(_ context: Context) throws {
-    let vault = try context.openVault()
-    let (key, _) = try context.masterKey(vault, reason: "list entries")
     let prefix = try context.argumentIfGiven(Keys.prefix) ?? ""
-    let entries = try EntryStore(vault: vault, masterKey: key).list(prefix: prefix)
+    let entries = try context.open(.use(reason: "list entries")).entries.list(prefix: prefix)
     if context.flag(Keys.json) {
       let rows = entries.map {
         JSONOutput.object([
@@ -89,74 +88,13 @@ enum EntryCommandsRun {
 
   static func remove(_ context: Context) throws {
     let name = try context.argument(Keys.name)
-    let vault = try context.openVault()
-    let (key, _) = try context.masterKey(vault, reason: "delete '\(name)'")
-    try EntryStore(vault: vault, masterKey: key).remove(name)
+    try context.open(.use(reason: "delete '\(name)'")).entries.remove(name)
   }
 
   static func move(_ context: Context) throws {
     let old = try context.argument(Keys.old)
     let new = try context.argument(Keys.new)
-    let vault = try context.openVault()
-    let (key, _) = try context.masterKey(vault, reason: "rename '\(old)'")
-    try EntryStore(vault: vault, masterKey: key).move(
+    try context.open(.use(reason: "rename '\(old)'")).entries.move(
       old, to: new, overwrite: context.flag(Keys.moveForce))
-  }
-}
-
-/// A guarded entry read inside a session: a fresh biometric check against the sealed domain
-/// state; a second request for the same entry within one second is refused as a duplicate;
-/// under lockout, or in a PIN-only vault, the PIN stands in.
-enum GuardedRead {
-  static let minimumInterval = 1.0
-
-  /// Unlocks (session or inline) and reads `name`, with the guard's fresh check when the key
-  /// came from a session: the one way `get` and `edit` open an entry.
-  ///
-  /// - Throws: the authentication errors, `VaultError.notFound`, the guard's errors.
-  static func read(_ context: Context, name: EntryName, reason: String) throws
-    -> (store: EntryStore, entry: (metadata: EntryMetadata, content: SecureBytes))
-  {
-    let vault = try context.openVault()
-    let (key, source) = try context.masterKey(vault, reason: reason)
-    let store = EntryStore(vault: vault, masterKey: key)
-    guard let metadata = try store.metadata(name) else { throw VaultError.notFound(name.value) }
-    if metadata.guarded && source == .session {
-      try check(context, vault: vault, masterKey: key, name: name)
-    }
-    return (store, try store.get(name))
-  }
-
-  static func check(_ context: Context, vault: Vault, masterKey: SymmetricKey, name: EntryName)
-    throws
-  {
-    let clock = context.environment.clock
-    let key =
-      vault.vaultID.hex + ":" + EntryStore(vault: vault, masterKey: masterKey).indexTag(name)
-    let tooSoon: Bool = try context.deviceStore.update { state in
-      let now = clock.bootNow
-      if let last = state.lastGuardedRead[key], now >= last, now - last < minimumInterval {
-        return true
-      }
-      state.lastGuardedRead[key] = now
-      return false
-    }
-    if tooSoon {
-      throw VaultError.duplicateRequest
-    }
-    let authenticator = context.authenticator(vault)
-    guard authenticator.requiresBiometry else {
-      let pin = try context.readPIN(for: vault, prompt: "PIN for guarded '\(name)': ")
-      _ = try vault.unlock(pin: pin)
-      return
-    }
-    do {
-      try authenticator.checkPresence(masterKey: masterKey, reason: "read guarded '\(name)'")
-    } catch VaultError.biometricLockout {
-      // As `.deviceOwnerAuthentication`: the device credential stands in and clears the lockout.
-      let pin = try context.readPIN(for: vault, prompt: "Sensor locked out; PIN for '\(name)': ")
-      _ = try vault.unlock(pin: pin)
-      try authenticator.gate.credentialVerified()
-    }
   }
 }

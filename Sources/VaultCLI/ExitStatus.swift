@@ -112,7 +112,11 @@ public enum ExitStatus {
   /// Usage errors.
   public static let usage: Int32 = ExitCode.usage.rawValue
 
-  /// The exit code, the one-line message and an optional hint for a core error.
+  /// The command that re-activates biometric unlock, quoted in errors.
+  static let reactivate = "vault biometry activate"
+
+  /// The exit code, the one-line message and an optional hint for a core error: the words that
+  /// name commands are added here, never in the core.
   public static func report(_ error: VaultError) -> (code: ExitCode, message: String, hint: String?)
   {
     switch error {
@@ -167,10 +171,39 @@ public enum ExitStatus {
         .tooManyAttempts, "the biometric sensor is locked out after too many failed matches",
         "enter your PIN (any command that asks for it) to re-enable biometrics"
       )
-    case .enrollmentChanged(let why):
-      return (.enrollmentChanged, why, nil)
+    case .enrollmentChanged(let reason):
+      return (
+        .enrollmentChanged,
+        "\(reason) since biometric unlock was activated; it is now disabled and every session"
+          + " was revoked; run '\(reactivate)'", nil
+      )
+    case .biometryDisabled(let since, let reason):
+      return (
+        .enrollmentChanged,
+        "biometric unlock is disabled since \(since): \(reason); run '\(reactivate)'", nil
+      )
+    case .biometryNotActivated:
+      return (
+        .biometryUnavailable,
+        "biometric unlock is not activated for this vault; run '\(reactivate)'", nil
+      )
+    case .notEnrolled:
+      return (
+        .biometryUnavailable, "no finger or face is enrolled on the sensor; run 'biosim enroll'",
+        nil
+      )
+    case .biometricNotInteractive:
+      return (
+        .locked, "a biometric match is needed and there is no terminal to ask on",
+        "run it on a terminal, or queue the simulated sensor's answer: biosim next match"
+      )
     case .biometryUnavailable(let why):
       return (.biometryUnavailable, why, nil)
+    case .notAJournalID(let word):
+      return (
+        .invalidInput,
+        "'\(word)' is not a journal entry ID (1 to 32 hex digits; see 'vault journal list')", nil
+      )
     case .duplicateRequest:
       return (
         .tooManyAttempts,

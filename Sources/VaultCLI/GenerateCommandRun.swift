@@ -17,9 +17,7 @@ enum GenerateCommandRun {
       ?? PasswordGenerator.password(
         length: length ?? PasswordGenerator.defaultLength,
         symbols: !context.flag(Keys.noSymbols))
-    let vault = try context.openVault()
-    let (key, _) = try context.masterKey(vault, reason: "store a generated secret as '\(name)'")
-    let store = EntryStore(vault: vault, masterKey: key)
+    let store = try context.open(.use(reason: "store a generated secret as '\(name)'")).entries
     let existing = try store.metadata(name)
     let force = context.flag(Keys.force)
     if existing != nil && !force { throw VaultError.exists(name.value) }

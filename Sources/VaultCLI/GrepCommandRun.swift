@@ -15,9 +15,8 @@ enum GrepCommandRun {
     let pattern = try SearchPattern(
       context.argument(Keys.pattern), fixed: context.flag(Keys.fixedStrings),
       ignoreCase: context.flag(Keys.ignoreCase))
-    let vault = try context.openVault()
-    let (key, source) = try context.masterKey(vault, reason: "search the vault")
-    let store = EntryStore(vault: vault, masterKey: key)
+    let unlocked = try context.open(.use(reason: "search the vault"))
+    let store = unlocked.entries
     var matched = false
     var skipped = 0
     for metadata in try store.list() {
@@ -26,14 +25,14 @@ enum GrepCommandRun {
         Output.print("\(name):0:\(name)\n")
         matched = true
       }
-      if metadata.guarded && source == .session {
+      if metadata.guarded && unlocked.source == .session {
         skipped += 1
         continue
       }
       let (_, content) = try store.get(name)
       matched = report(content.withBytes(pattern.search), label: name.value) || matched
     }
-    let journal = try JournalStore(vault: vault, masterKey: key).entries()
+    let journal = try unlocked.journal().entries()
     for (entry, id) in zip(journal, JournalStore.shortIDs(journal)) {
       matched = report(entry.text.withBytes(pattern.search), label: id) || matched
     }

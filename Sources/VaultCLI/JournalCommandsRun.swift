@@ -48,9 +48,7 @@ enum JournalCommandsRun {
     let since = try context.value(Keys.since)?.date(now: now)
     let until = try context.value(Keys.until)?.date(now: now)
     let limit = try context.value(Keys.count)
-    let vault = try context.openVault()
-    let (key, _) = try context.masterKey(vault, reason: "read the journal")
-    let all = try JournalStore(vault: vault, masterKey: key).entries()
+    let all = try context.open(.use(reason: "read the journal")).journal().entries()
     var rows = zip(all, JournalStore.shortIDs(all)).filter { entry, _ in
       (since.map { entry.stamp.date >= $0 } ?? true)
         && (until.map { entry.stamp.date <= $0 } ?? true)
@@ -80,9 +78,7 @@ enum JournalCommandsRun {
     let now = context.environment.clock.wallNow
     let date = try JournalDate.looksLikeDate(argument) ? JournalDate.parse(argument, now: now) : nil
     let prefix = try date == nil ? JournalStore.normalizedIDPrefix(argument) : nil
-    let vault = try context.openVault()
-    let (key, _) = try context.masterKey(vault, reason: "read the journal")
-    let store = try JournalStore(vault: vault, masterKey: key)
+    let store = try context.open(.use(reason: "read the journal")).journal()
     if let prefix {
       try store.entry(idPrefix: prefix).text.withBytes { Output.write($0) }
       return
@@ -105,9 +101,9 @@ enum JournalCommandsRun {
       context.argument(Keys.journalID), datesAllowed: false)
     let root = try EditFolder.root(
       context.environment, allowDisk: context.flag(Keys.allowDiskTemp))
-    let vault = try context.openVault()
-    let (key, _) = try context.masterKey(vault, reason: "edit a journal entry")
-    let store = try JournalStore(vault: vault, masterKey: key)
+    let unlocked = try context.open(.use(reason: "edit a journal entry"))
+    let vault = unlocked.vault
+    let store = try unlocked.journal()
     let entry = try store.entry(idPrefix: prefix)
     let short = String(entry.hexID.prefix(JournalStore.shortIDLength))
     let outcome = try EditSession.run(

@@ -3,9 +3,8 @@ import VaultCore
 /// `check` and `backup`.
 enum MaintenanceCommandsRun {
   static func check(_ context: Context) throws {
-    let vault = try context.openVault()
-    let (key, _) = try context.masterKey(vault, reason: "check the vault")
-    let report = try IntegrityCheck.verify(vault, masterKey: key)
+    let unlocked = try context.open(.use(reason: "check the vault"))
+    let report = try IntegrityCheck.verify(unlocked.vault, masterKey: unlocked.masterKey)
     Output.print(
       "ok: header, \(report.entries) entr\(report.entries == 1 ? "y" : "ies") "
         + "(\(report.chunks) chunk\(report.chunks == 1 ? "" : "s")), "

@@ -4,16 +4,28 @@ import VaultCore
 /// The vault's `BiometricGate` over the simulated sensor: a fresh `SimulatedContext` per
 /// evaluation, biometrics-only policy, sensor prompts on the terminal.
 struct SensorGate: BiometricGate {
-  /// The identifier the domain state is computed for (per-app, as on Apple platforms).
-  static let appID = "dev.vault.cli"
-
   let store: DeviceStore
   let clock: Clock
   let terminal: Terminal?
 
+  private func context(prompting: Bool) -> SimulatedContext {
+    SimulatedContext(
+      store: store, appID: DomainState.vaultAppID,
+      prompter: prompting ? terminal.map { TerminalPrompter(terminal: $0) } : nil)
+  }
+
+  func preflight() throws {
+    let context = context(prompting: false)
+    defer { context.invalidate() }
+    do {
+      try context.canEvaluatePolicy()
+    } catch let error as LAError {
+      throw Self.map(error)
+    }
+  }
+
   func evaluate(reason: String) throws -> BiometricMatch {
-    let context = SimulatedContext(
-      store: store, appID: Self.appID, prompter: terminal.map { TerminalPrompter(terminal: $0) })
+    let context = context(prompting: true)
     defer { context.invalidate() }
     do {
       try context.canEvaluatePolicy()
@@ -27,13 +39,13 @@ struct SensorGate: BiometricGate {
   /// Clears an active lockout only: consecutive failures below the threshold keep counting across
   /// runs, as they do on the device until a match.
   func credentialVerified() throws {
-    if try store.read().sensor.lockedOut {
+    if try store.readSensor().sensor.lockedOut {
       try SensorControls(store: store, clock: clock).clearLockout()
     }
   }
 
   func currentType() throws -> String {
-    try store.read().sensor.hardware
+    try store.readSensor().sensor.hardware
   }
 
   static func map(_ error: LAError) -> BiometricFailure {

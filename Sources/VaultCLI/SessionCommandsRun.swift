@@ -7,11 +7,10 @@ enum SessionCommandsRun {
   static func unlock(_ context: Context) throws {
     let idle = try context.value(Keys.timeout).map { Double($0.value) } ?? SessionStore.defaultIdle
     let shell = try context.value(Keys.shell) ?? .bash
-    let vault = try context.openVault()
-    let pin = try context.readPIN(for: vault)
-    let key = try context.authenticator(vault).unlock(pin: pin, reason: "unlock the vault")
+    let unlocked = try context.open(.startSession)
+    let vault = unlocked.vault
     let sessions = SessionStore(environment: context.environment)
-    let token = try sessions.issue(vaultID: vault.vaultID, masterKey: key, idle: idle)
+    let token = try unlocked.issueSession(idle: idle)
     let text: String
     if context.flag(Keys.raw) {
       text = token + "\n"
@@ -45,35 +44,23 @@ enum SessionCommandsRun {
   }
 
   static func activate(_ context: Context) throws {
-    let vault = try context.openVault()
-    let pin = try context.readPIN(for: vault)
-    let key = try vault.unlock(pin: pin)
-    let authenticator = context.authenticator(vault)
-    try authenticator.gate.credentialVerified()
-    let seal = try authenticator.activate(masterKey: key, reason: "activate biometric unlock")
+    let seal = try context.open(.activateBiometry).activateBiometry()
     Output.error("Biometric unlock activated (simulated \(BiometryType.displayName(seal.type))).")
   }
 
   static func deactivate(_ context: Context) throws {
     let vault = try context.openVault()
-    let authenticator = context.authenticator(vault)
-    guard authenticator.requiresBiometry else {
+    let recovery = context.flag(Keys.recovery)
+    switch VaultAccess.biometryStatus(of: vault, device: try context.deviceStore.read()) {
+    case .off:
       throw VaultError.biometryUnavailable("biometric unlock is already off for this vault")
+    case .disabled where !recovery:
+      throw DeactivateRefused()
+    default: break
     }
-    if vault.header.biometry?.state == "disabled" && !context.flag(Keys.recovery) {
-      throw VaultError.enrollmentChanged(
-        "biometric unlock is disabled, so no match can be checked; turn it off with"
-          + " 'vault biometry deactivate --recovery', or re-activate it first")
-    }
-    let key: SymmetricKey
-    if context.flag(Keys.recovery) {
-      let typed = try context.readSecretLine(prompt: "Recovery code: ")
-      key = try vault.unlock(recoveryCode: RecoveryCode.parse(typed))
-    } else {
-      let pin = try context.readPIN(for: vault)
-      key = try authenticator.unlock(pin: pin, reason: "turn biometric unlock off")
-    }
-    try authenticator.deactivate(masterKey: key)
+    let unlocked = try context.access(vault).open(
+      for: recovery ? .recover : .administer(reason: "turn biometric unlock off"), via: context)
+    try unlocked.deactivateBiometry()
     Output.error("Biometric unlock is off; the vault is PIN-only and every session was revoked.")
   }
 
@@ -89,4 +76,13 @@ enum SessionCommandsRun {
       Output.print(lines.joined(separator: "\n") + "\n")
     }
   }
+}
+
+/// `vault biometry deactivate` without `--recovery` while biometric unlock is disabled: no match
+/// can be checked, so the PIN alone would be all there is, and that is never enough.
+struct DeactivateRefused: ReportableError {
+  var exitCode: ExitCode { .enrollmentChanged }
+  let message =
+    "biometric unlock is disabled, so no match can be checked; turn it off with"
+    + " 'vault biometry deactivate --recovery', or re-activate it first"
 }

@@ -5,10 +5,10 @@ import VaultCore
 struct StatusReport {
   var path: String
   var format: Int
-  var policy: String
+  var policy: Policy
   var kdf: KDFParameters
   var sensor: SensorState
-  var biometry: BiometryRecord?
+  var biometry: BiometryStatus
   var pinFailures: Int
   var pinDelay: Int
   var session: SessionStore.Expiry?
@@ -28,17 +28,35 @@ struct StatusReport {
     }
     return StatusReport(
       path: vault.path, format: vault.header.format, policy: vault.header.policy,
-      kdf: vault.header.kdf, sensor: device.sensor, biometry: vault.header.biometry,
+      kdf: vault.header.kdf, sensor: try device.sensorState(),
+      biometry: VaultAccess.biometryStatus(of: vault, device: device),
       pinFailures: vault.limiter.failures(device), pinDelay: vault.limiter.currentDelay(device),
       session: expiry, sessionGiven: !token.isEmpty,
-      boundHere: vault.isBound(to: try device.secret()))
+      boundHere: vault.isBound(to: device.deviceSecret))
   }
 
-  var biometricPolicy: Bool { policy == Header.policyBiometric }
+  var biometricPolicy: Bool { policy.requiresBiometry }
 
+  /// `off`, `not-activated`, `active` or `disabled`, as `--json` shows it.
   var biometryState: String {
-    guard biometricPolicy else { return "off" }
-    return biometry?.state ?? "not-activated"
+    switch biometry {
+    case .off: "off"
+    case .notActivated: "not-activated"
+    case .active: "active"
+    case .disabled: "disabled"
+    }
+  }
+
+  var biometrySince: String? {
+    switch biometry {
+    case .active(let since), .disabled(let since, _): since
+    case .off, .notActivated: nil
+    }
+  }
+
+  var biometryReason: String? {
+    if case .disabled(_, let reason) = biometry { return reason }
+    return nil
   }
 
   var sensorName: String {
@@ -64,16 +82,15 @@ struct StatusReport {
         + "\(kdfNote))")
     lines.append(
       "sensor:           \(sensorName), \(sensor.availability), \(sensor.enrolled.count) enrolled")
-    switch biometryState {
-    case "active":
-      lines.append("biometric unlock: active since \(biometry?.changedAt ?? "?")")
-    case "disabled":
+    switch biometry {
+    case .active(let since):
+      lines.append("biometric unlock: active since \(since)")
+    case .disabled(let since, let reason):
       lines.append(
-        "biometric unlock: DISABLED since \(biometry?.changedAt ?? "?"): "
-          + "\(biometry?.reason ?? "unknown"); run 'vault biometry activate'")
-    case "not-activated":
+        "biometric unlock: DISABLED since \(since): \(reason); run 'vault biometry activate'")
+    case .notActivated:
       lines.append("biometric unlock: not activated; run 'vault biometry activate'")
-    default:
+    case .off:
       lines.append("biometric unlock: off (PIN-only vault)")
     }
     lines.append(
@@ -97,10 +114,10 @@ struct StatusReport {
 
   var biometryJSON: JSONOutput {
     .object([
-      ("policy", .string(policy)),
+      ("policy", .string(policy.rawValue)),
       ("state", .string(biometryState)),
-      ("since", biometry.map { .string($0.changedAt) } ?? .null),
-      ("reason", biometry?.reason.map { .string($0) } ?? .null),
+      ("since", biometrySince.map { .string($0) } ?? .null),
+      ("reason", biometryReason.map { .string($0) } ?? .null),
       ("sensor", sensorJSON),
     ])
   }
@@ -121,7 +138,7 @@ struct StatusReport {
       ("path", .string(path)),
       ("format", .number(format)),
       ("bound_to_this_device", .bool(boundHere)),
-      ("policy", .string(policy)),
+      ("policy", .string(policy.rawValue)),
       (
         "kdf",
         .object([

@@ -176,16 +176,12 @@ enum LineReader {
       sawAny = true
       if byte == 10 { break }
       guard count < maximum else { throw VaultError.invalidInput("the line is too long") }
-      buffer.pointer.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+      buffer[count] = byte
       count += 1
     }
     guard sawAny else { return nil }
-    if count > 0 && buffer.pointer.load(fromByteOffset: count - 1, as: UInt8.self) == 13 {
-      count -= 1
-    }
-    let out = SecureBytes(count: count)
-    out.pointer.copyMemory(from: buffer.pointer, byteCount: count)
-    return out
+    if count > 0 && buffer[count - 1] == 13 { count -= 1 }
+    return buffer.prefix(count)
   }
 
   /// Everything until end of file, into guarded memory that grows by doubling (old copies are
@@ -196,19 +192,16 @@ enum LineReader {
     var buffer = SecureBytes(count: 64 * 1024)
     var count = 0
     while true {
-      if count == buffer.count {
-        let bigger = SecureBytes(count: buffer.count * 2)
-        bigger.pointer.copyMemory(from: buffer.pointer, byteCount: count)
-        buffer = bigger
+      if count == buffer.count { buffer = buffer.grown(to: buffer.count * 2) }
+      let filled = count
+      let n = buffer.withMutableBytes {
+        read(fd, $0.baseAddress.map { $0 + filled }, $0.count - filled)
       }
-      let n = read(fd, buffer.pointer + count, buffer.count - count)
       if n < 0 && errno == EINTR { continue }
       if n < 0 { throw VaultError.storage("cannot read standard input") }
       if n == 0 { break }
       count += n
     }
-    let out = SecureBytes(count: count)
-    out.pointer.copyMemory(from: buffer.pointer, byteCount: count)
-    return out
+    return buffer.prefix(count)
   }
 }

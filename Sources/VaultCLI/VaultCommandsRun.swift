@@ -13,7 +13,7 @@ enum VaultCommandsRun {
     let pin = try context.readNewPIN()
     let created = try Vault.create(
       path: path, pin: pin, kdf: kdf,
-      policy: biometric ? Header.policyBiometric : Header.policyPINOnly,
+      policy: biometric ? .pinAndBiometry : .pinOnly,
       environment: context.environment)
     Output.error("Created \(path)" + (kdf == .test ? " (test KDF: no brute-force protection)" : ""))
     // The code is shown, never written to standard output, which may be a log file.
@@ -28,16 +28,19 @@ enum VaultCommandsRun {
       Output.error("Policy: PIN only (no biometric check).")
       return 0
     }
-    let sensor = try context.deviceStore.read().sensor
-    guard !sensor.enrolled.isEmpty, sensor.hardware != "none" else {
+    let access = context.access(created.vault)
+    do {
+      try access.gate.preflight()
+    } catch BiometricFailure.notEnrolled, BiometricFailure.notAvailable {
       Output.error(
         "Biometric unlock is not active yet: enroll with 'biosim enroll', then run"
           + " 'vault biometry activate'. Until then the vault cannot be unlocked.")
       return 0
+    } catch {
+      // Anything else (a lockout) is for the activation itself to report.
     }
     do {
-      let seal = try context.authenticator(created.vault).activate(
-        masterKey: created.masterKey, reason: "activate biometric unlock")
+      let seal = try access.created(created).activateBiometry()
       Output.error("Biometric unlock activated (simulated \(BiometryType.displayName(seal.type))).")
       return 0
     } catch let error as VaultError {
@@ -51,28 +54,17 @@ enum VaultCommandsRun {
   }
 
   static func passwd(_ context: Context) throws {
-    let vault = try context.openVault()
-    let pin = try context.readPIN(for: vault, prompt: "Current PIN: ")
-    let key = try context.authenticator(vault).unlock(pin: pin, reason: "change the PIN")
-    let newPIN = try context.readNewPIN()
-    try vault.setPIN(newPIN, masterKey: key)
-    try SessionStore(environment: context.environment).revokeAll(vaultID: vault.vaultID)
+    let unlocked = try context.open(.administer(reason: "change the PIN"))
+    try unlocked.changePIN(to: context.readNewPIN())
     Output.error("PIN changed; every session was revoked.")
   }
 
   static func recover(_ context: Context) throws {
-    let vault = try context.openVault()
-    let typed = try context.readSecretLine(prompt: "Recovery code: ")
-    let key = try vault.unlock(recoveryCode: RecoveryCode.parse(typed))
-    let newPIN = try context.readNewPIN()
-    let moved = try !vault.isBound(to: context.deviceStore.read().secret())
-    try vault.setPIN(newPIN, masterKey: key)
-    try SessionStore(environment: context.environment).revokeAll(vaultID: vault.vaultID)
+    let unlocked = try context.open(.recover)
+    let change = try unlocked.changePIN(to: context.readNewPIN())
     Output.error("New PIN set for this machine; every session was revoked.")
-    // A seal made on another device can never match this sensor: say so now, not at unlock.
-    if moved && vault.header.biometry?.state == "active" {
-      try context.authenticator(vault).markDisabled(
-        masterKey: key, reason: "the vault was recovered on another device")
+    // A seal made on another device can never match this sensor: said now, not at unlock.
+    if change.disabledForeignSeal {
       Output.error(
         "Biometric unlock was sealed on another device; activate it here with"
           + " 'vault biometry activate'.")

@@ -50,9 +50,10 @@ public enum AEAD {
   public static func open(_ box: [UInt8], key: SymmetricKey, associatedData: [UInt8], what: String)
     throws -> SecureBytes
   {
-    guard box.count >= Nonce.byteCount + tagByteCount,
-      let nonce = Nonce(Array(box[0..<Nonce.byteCount]))
-    else { throw VaultError.integrity("\(what) is truncated") }
+    guard box.count >= Nonce.byteCount + tagByteCount else {
+      throw VaultError.integrity("\(what) is truncated")
+    }
+    let nonce = try Nonce(Array(box[0..<Nonce.byteCount]))
     return try open(
       ciphertext: Array(box[Nonce.byteCount...]), key: key, nonce: nonce,
       associatedData: associatedData, what: what)

@@ -32,6 +32,11 @@ public enum BiometricFailure: Error, Equatable, Sendable {
 ///
 /// Implemented over the simulated sensor by the CLI.
 public protocol BiometricGate {
+  /// Preflight alone (`canEvaluatePolicy`): can a biometrics-only evaluation run now? Asks
+  /// nothing, so the vault can refuse before any prompt.
+  ///
+  /// - Throws: `BiometricFailure` (`notAvailable`, `notEnrolled`, `lockout`).
+  func preflight() throws
   /// Preflight, then evaluate; returns the domain state from that evaluation.
   ///
   /// - Throws: `BiometricFailure`.

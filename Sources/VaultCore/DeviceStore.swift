@@ -13,59 +13,91 @@ public struct PINAttempts: Codable, Equatable, Sendable {
 
   /// An empty record.
   public init() {}
+
+  enum CodingKeys: String, CodingKey {
+    case failures
+    case lastWrongTag = "last_wrong_tag"
+    case lastAttemptAt = "last_attempt_at"
+    case previousAttemptAt = "previous_attempt_at"
+  }
+}
+
+/// Biometric unlock found dead on this device before any key was at hand (the enrollment was
+/// emptied): sessions were revoked at once, and the header records it at the next unlock.
+public struct PendingDisable: Codable, Equatable, Sendable {
+  /// Why, as the header will record it.
+  public var reason: String
+  /// When, ISO 8601 UTC.
+  public var at: String
+
+  /// A record.
+  public init(reason: String, at: String) {
+    self.reason = reason
+    self.at = at
+  }
 }
 
 /// Everything kept on the device rather than in the vault file: the simulated secure element.
 ///
 /// One JSON document at `$XDG_STATE_HOME/vault/device.json` (0600), shared by every vault of the
-/// user and by `biosim`.
+/// user and by `biosim`. The simulated sensor's section belongs to the Biometry module; this type
+/// carries it without reading it.
 public struct DeviceState: Codable, Equatable, Sendable {
   /// Schema version of this document (1).
   public var schema: Int = 1
-  /// 32 random bytes, base64: entangled with every PIN-derived KEK and keying the domain state.
-  public var deviceSecret: String
+  /// Entangled with every PIN-derived KEK and keying the domain state.
+  public var deviceSecret: DeviceSecret
   /// Consecutive wrong PINs per vault id (hex).
   public var pinAttempts: [String: PINAttempts] = [:]
-  /// The simulated biometric sensor.
-  public var sensor: SensorState = SensorState()
+  /// The simulated biometric sensor, as the Biometry module stored it; nil on a new device.
+  public var sensor: JSONValue?
   /// Boot-clock time of the last guarded read per vault id (hex), to refuse duplicates.
   public var lastGuardedRead: [String: Double] = [:]
   /// The journal public key (base64) of each vault id (hex), recorded when the header was last
   /// authenticated here; a journal entry is never sealed to a different key.
   public var journalKeys: [String: String] = [:]
+  /// Biometric unlock disabled on this device before the header could record it, per vault id.
+  public var pendingDisables: [String: PendingDisable] = [:]
 
   /// A fresh device with a new random secret.
   public static func fresh() -> DeviceState {
-    let secret = SecureBytes.random(count: 32)
-    return DeviceState(deviceSecret: Data(secret.unprotectedBytes).base64EncodedString())
+    DeviceState(deviceSecret: .random())
   }
 
-  init(deviceSecret: String) { self.deviceSecret = deviceSecret }
+  init(deviceSecret: DeviceSecret) { self.deviceSecret = deviceSecret }
 
   enum CodingKeys: String, CodingKey {
-    case schema, deviceSecret, pinAttempts, sensor, lastGuardedRead, journalKeys
+    case schema, sensor
+    case deviceSecret = "device_secret"
+    case pinAttempts = "pin_attempts"
+    case lastGuardedRead = "last_guarded_read"
+    case journalKeys = "journal_keys"
+    case pendingDisables = "pending_disables"
   }
 
   /// Decodes a stored document; maps added after schema 1 began may be absent.
   public init(from decoder: Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     schema = try c.decode(Int.self, forKey: .schema)
-    deviceSecret = try c.decode(String.self, forKey: .deviceSecret)
+    deviceSecret = try c.decode(DeviceSecret.self, forKey: .deviceSecret)
     pinAttempts = try c.decode([String: PINAttempts].self, forKey: .pinAttempts)
-    sensor = try c.decode(SensorState.self, forKey: .sensor)
+    sensor = try c.decodeIfPresent(JSONValue.self, forKey: .sensor)
     lastGuardedRead = try c.decodeIfPresent([String: Double].self, forKey: .lastGuardedRead) ?? [:]
     journalKeys = try c.decodeIfPresent([String: String].self, forKey: .journalKeys) ?? [:]
+    pendingDisables =
+      try c.decodeIfPresent([String: PendingDisable].self, forKey: .pendingDisables) ?? [:]
   }
 
-  /// The device secret in guarded memory.
-  ///
-  /// - Throws: `VaultError.integrity` when the stored value is not 32 bytes of base64.
-  public func secret() throws -> SecureBytes {
-    guard var raw = Data(base64Encoded: deviceSecret).map({ [UInt8]($0) }), raw.count == 32 else {
-      throw VaultError.integrity("the device secret in the device state is malformed")
-    }
-    defer { wipe(&raw) }
-    return SecureBytes(copying: raw)
+  /// Encodes every field; empty optional maps are left out.
+  public func encode(to encoder: Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(schema, forKey: .schema)
+    try c.encode(deviceSecret, forKey: .deviceSecret)
+    try c.encode(pinAttempts, forKey: .pinAttempts)
+    try c.encodeIfPresent(sensor, forKey: .sensor)
+    try c.encode(lastGuardedRead, forKey: .lastGuardedRead)
+    try c.encode(journalKeys, forKey: .journalKeys)
+    if !pendingDisables.isEmpty { try c.encode(pendingDisables, forKey: .pendingDisables) }
   }
 }
 
@@ -119,16 +151,19 @@ public struct DeviceStore: Sendable {
     try load()
   }
 
-  /// The current state (created when missing).
+  /// The current state, read without the lock (writes replace the file atomically, so a read
+  /// sees one whole version); a missing store is created under the lock.
+  ///
+  /// - Throws: `VaultError.integrity` when the document is corrupt, `.storage` on I/O failure.
   public func read() throws -> DeviceState {
-    try update { $0 }
+    if let state = try load() { return state }
+    return try update { $0 }
   }
 
   private func load() throws -> DeviceState? {
     guard let raw = try PrivateFiles.read(path) else { return nil }
-    let decoder = JSONDecoder()
-    decoder.keyDecodingStrategy = .convertFromSnakeCase
-    guard let state = try? decoder.decode(DeviceState.self, from: Data(raw)), state.schema == 1
+    guard let state = try? JSONDecoder().decode(DeviceState.self, from: Data(raw)),
+      state.schema == 1
     else {
       throw VaultError.integrity("the device state \(path) is corrupt")
     }
@@ -137,7 +172,6 @@ public struct DeviceStore: Sendable {
 
   private func save(_ state: DeviceState) throws {
     let encoder = JSONEncoder()
-    encoder.keyEncodingStrategy = .convertToSnakeCase
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     let data = try encoder.encode(state)
     try PrivateFiles.atomicWrite([UInt8](data), to: path)

@@ -18,6 +18,14 @@ public struct EntryMetadata: Codable, Equatable, Sendable {
   public var revision: String
 }
 
+/// One entry read whole: its metadata and its content in guarded memory.
+public struct OpenedEntry: Sendable {
+  /// The decrypted metadata.
+  public let metadata: EntryMetadata
+  /// The content, byte for byte.
+  public let content: SecureBytes
+}
+
 /// Entry operations on an unlocked vault.
 ///
 /// Each entry has a random 16-byte id. Its row is found by the keyed BLAKE2b of its name (the
@@ -42,7 +50,7 @@ public struct EntryStore {
   }
 
   private var db: SQLiteDatabase { vault.db }
-  private var vaultID: [UInt8] { vault.vaultID }
+  private var vaultID: [UInt8] { vault.vaultID.bytes }
 
   func lookup(_ name: EntryName) -> [UInt8] {
     GenericHash.keyed(
@@ -86,7 +94,7 @@ public struct EntryStore {
     return meta
   }
 
-  private func row(_ name: EntryName) throws -> (entryID: [UInt8], meta: EntryMetadata)? {
+  func row(_ name: EntryName) throws -> (entryID: [UInt8], meta: EntryMetadata)? {
     guard
       let found = try db.query(
         "SELECT entry_id, meta FROM entries WHERE lookup = ? AND kind = ?",
@@ -197,7 +205,7 @@ public struct EntryStore {
     return (rows.count, chunks)
   }
 
-  private func content(entryID: [UInt8], meta: EntryMetadata, name: String) throws
+  func content(entryID: [UInt8], meta: EntryMetadata, name: String) throws
     -> SecureBytes
   {
     let rows = try db.query(

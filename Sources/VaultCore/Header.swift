@@ -7,19 +7,15 @@ import Foundation
 public struct Header: Codable, Equatable, Sendable {
   /// The only format this build reads and writes.
   public static let currentFormat = 1
-  /// Policy: the PIN and a biometric match are both required.
-  public static let policyBiometric = "pin+biometry"
-  /// Policy: the PIN alone.
-  public static let policyPINOnly = "pin"
 
   /// Format version (1).
   public var format: Int
-  /// 16 random bytes, base64: bound into every record's associated data.
-  public var vaultId: String
+  /// Bound into every record's associated data (`vault_id`, base64).
+  public var vaultID: VaultID
   /// Argon2id parameters for the PIN and recovery keyslots.
   public var kdf: KDFParameters
-  /// `pin+biometry` or `pin`.
-  public var policy: String
+  /// What unlocking needs.
+  public var policy: Policy
   /// Exactly one `pin` and one `recovery` keyslot.
   public var keyslots: [Keyslot]
   /// X25519 public key (32 bytes, base64) that journal entries are sealed to.
@@ -40,29 +36,25 @@ public struct Header: Codable, Equatable, Sendable {
   /// "vault.slot-tag.v1" || vault id || profile "|" opslimit "|" memlimit || each keyslot's type,
   /// salt and wrapped key, as stored)`.
   public static func slotTag(
-    deviceSecret: SecureBytes, vaultID: [UInt8], kdf: KDFParameters, keyslots: [Keyslot]
+    deviceSecret: DeviceSecret, vaultID: VaultID, kdf: KDFParameters, keyslots: [Keyslot]
   ) -> String {
     var parts: [[UInt8]] = [
-      Array("vault.slot-tag.v1".utf8), vaultID,
+      Array("vault.slot-tag.v1".utf8), vaultID.bytes,
       Array("\(kdf.profile)|\(kdf.opsLimit)|\(kdf.memLimit)".utf8),
     ]
     for slot in keyslots {
       parts += [Array("|\(slot.type.rawValue)|\(slot.salt)|\(slot.wrapped)".utf8)]
     }
-    return GenericHash.keyed(key: deviceSecret, parts: parts, outputLength: 16).base64
+    return GenericHash.keyed(key: deviceSecret.bytes, parts: parts, outputLength: 16).base64
   }
 
   /// The device tag for `deviceSecret`: `BLAKE2b-128(key: device secret,
   /// "vault.device-tag.v1" || vault id)`.
-  public static func deviceTag(deviceSecret: SecureBytes, vaultID: [UInt8]) -> String {
+  public static func deviceTag(deviceSecret: DeviceSecret, vaultID: VaultID) -> String {
     GenericHash.keyed(
-      key: deviceSecret, parts: [Array("vault.device-tag.v1".utf8), vaultID], outputLength: 16
+      key: deviceSecret.bytes, parts: [Array("vault.device-tag.v1".utf8), vaultID.bytes],
+      outputLength: 16
     ).base64
-  }
-
-  /// The vault id bytes.
-  public var vaultIDBytes: [UInt8] {
-    (try? [UInt8](base64: vaultId, count: 16, field: "vault_id")) ?? []
   }
 
   /// The keyslot of the given type.
@@ -89,8 +81,16 @@ public struct Header: Codable, Equatable, Sendable {
     if let unknown = object.keys.first(where: { !known.contains($0) }) {
       throw VaultError.malformedHeader("unknown header field '\(unknown)'")
     }
+    if let policy = object["policy"] as? String, Policy(rawValue: policy) == nil {
+      throw VaultError.malformedHeader("unknown policy '\(policy)'")
+    }
+    if let biometry = object["biometry"] as? [String: Any],
+      let state = biometry["state"] as? String,
+      BiometryState(rawValue: state) == nil
+    {
+      throw VaultError.malformedHeader("unknown biometry state '\(state)'")
+    }
     let decoder = JSONDecoder()
-    decoder.keyDecodingStrategy = .convertFromSnakeCase
     let header: Header
     do {
       header = try decoder.decode(Header.self, from: Data(body))
@@ -102,11 +102,7 @@ public struct Header: Codable, Equatable, Sendable {
   }
 
   func validate() throws {
-    _ = try [UInt8](base64: vaultId, count: 16, field: "vault_id")
     try kdf.validate()
-    guard policy == Self.policyBiometric || policy == Self.policyPINOnly else {
-      throw VaultError.malformedHeader("unknown policy '\(policy)'")
-    }
     guard keyslots.count == 2, keyslot(.pin) != nil, keyslot(.recovery) != nil else {
       throw VaultError.malformedHeader("the header needs one pin and one recovery keyslot")
     }
@@ -121,7 +117,6 @@ public struct Header: Codable, Equatable, Sendable {
   /// The stored form: JSON, sorted keys, snake_case.
   public func encoded() -> [UInt8] {
     let encoder = JSONEncoder()
-    encoder.keyEncodingStrategy = .convertToSnakeCase
     encoder.outputFormatting = [.sortedKeys]
     // Encoding plain strings and integers cannot fail.
     return (try? [UInt8](encoder.encode(self))) ?? []
@@ -134,14 +129,25 @@ public struct Header: Codable, Equatable, Sendable {
   }
 }
 
+extension Header {
+  enum CodingKeys: String, CodingKey {
+    case format, kdf, policy, keyslots, biometry
+    case vaultID = "vault_id"
+    case journalPublicKey = "journal_public_key"
+    case journalSecretKey = "journal_secret_key"
+    case deviceTag = "device_tag"
+    case slotTag = "slot_tag"
+  }
+}
+
 /// Biometric activation state kept in the header.
 ///
 /// `state`, `changed_at` and `reason` are in the clear (so `status` can show them without the
 /// key) and authenticated by the header MAC; the domain state, the biometry type and the
 /// activation time are in `seal`, an AEAD box under the `biometry` subkey.
 public struct BiometryRecord: Codable, Equatable, Sendable {
-  /// `active` or `disabled`.
-  public var state: String
+  /// Active or disabled.
+  public var state: BiometryState
   /// When the state last changed, ISO 8601 UTC.
   public var changedAt: String
   /// Why it was disabled (nil while active).
@@ -149,11 +155,21 @@ public struct BiometryRecord: Codable, Equatable, Sendable {
   /// The sealed `BiometricSeal` (base64 AEAD box), nil when disabled.
   public var seal: String?
 
+  enum CodingKeys: String, CodingKey {
+    case state, reason, seal
+    case changedAt = "changed_at"
+  }
+
+  /// A record.
+  public init(state: BiometryState, changedAt: String, reason: String?, seal: String?) {
+    self.state = state
+    self.changedAt = changedAt
+    self.reason = reason
+    self.seal = seal
+  }
+
   func validate() throws {
-    guard state == "active" || state == "disabled" else {
-      throw VaultError.malformedHeader("unknown biometry state '\(state)'")
-    }
-    if state == "active" {
+    if state == .active {
       guard let seal, (try? [UInt8](base64: seal, field: "seal")) != nil else {
         throw VaultError.malformedHeader("an active biometry record has no seal")
       }

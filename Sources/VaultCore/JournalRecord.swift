@@ -18,11 +18,11 @@ enum JournalRecord {
   static let headerCount = magic.count + 16 + 16 + 1
 
   /// The record for `text`, in guarded memory.
-  static func encode(vaultID: [UInt8], entryID: [UInt8], stamp: JournalStamp, text: SecureBytes)
+  static func encode(vaultID: VaultID, entryID: [UInt8], stamp: JournalStamp, text: SecureBytes)
     -> SecureBytes
   {
     let stampBytes = Array(stamp.description.utf8)
-    let head = magic + vaultID + entryID + [UInt8(stampBytes.count)] + stampBytes
+    let head = magic + vaultID.bytes + entryID + [UInt8(stampBytes.count)] + stampBytes
     let out = SecureBytes(count: head.count + text.count)
     head.withUnsafeBytes { bytes in
       if let base = bytes.baseAddress { out.pointer.copyMemory(from: base, byteCount: bytes.count) }
@@ -37,7 +37,7 @@ enum JournalRecord {
   ///
   /// - Throws: `VaultError.integrity` when the record is malformed or belongs to another vault or
   ///   another entry.
-  static func decode(_ plain: SecureBytes, vaultID: [UInt8], entryID: [UInt8]) throws
+  static func decode(_ plain: SecureBytes, vaultID: VaultID, entryID: [UInt8]) throws
     -> (stamp: JournalStamp, text: SecureBytes)
   {
     let (stamp, textStart) = try plain.withBytes { bytes -> (JournalStamp, Int) in
@@ -45,7 +45,7 @@ enum JournalRecord {
         throw VaultError.integrity("a journal entry is malformed")
       }
       var offset = magic.count
-      guard Array(bytes[offset..<offset + 16]) == vaultID else {
+      guard Array(bytes[offset..<offset + 16]) == vaultID.bytes else {
         throw VaultError.integrity("a journal entry was copied from another vault")
       }
       offset += 16

@@ -107,7 +107,7 @@ public struct JournalStore {
     let box = try [UInt8](base64: vault.header.journalSecretKey, field: "journal_secret_key")
     self.secretKey = try AEAD.open(
       box, key: masterKey.derive(.journal),
-      associatedData: Array("vault.journal-key.v1".utf8) + vault.vaultID,
+      associatedData: Array("vault.journal-key.v1".utf8) + vault.vaultID.bytes,
       what: "the journal key")
   }
 
@@ -144,17 +144,17 @@ public struct JournalStore {
 
   /// `prefix` in lower case, checked to be 1 to 32 hex digits.
   ///
-  /// - Throws: `VaultError.invalidInput` naming the ID and DATE forms otherwise.
+  /// - Throws: `VaultError.invalidInput` naming the ID and DATE forms otherwise, or
+  ///   `.notAJournalID` when dates are not allowed.
   public static func normalizedIDPrefix(_ prefix: String, datesAllowed: Bool = true) throws
     -> String
   {
     let digits = prefix.lowercased()
     let isHex = digits.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     guard (1...32).contains(digits.utf8.count), isHex else {
+      guard datesAllowed else { throw VaultError.notAJournalID(prefix) }
       throw VaultError.invalidInput(
-        datesAllowed
-          ? "'\(prefix)' is neither a journal entry ID nor a date (\(JournalDate.forms))"
-          : "'\(prefix)' is not a journal entry ID (1 to 32 hex digits; see 'vault journal list')")
+        "'\(prefix)' is neither a journal entry ID nor a date (\(JournalDate.forms))")
     }
     return digits
   }

@@ -29,17 +29,20 @@ public struct Keyslot: Codable, Equatable, Sendable {
       base64: wrapped, count: Nonce.byteCount + 32 + AEAD.tagByteCount, field: "keyslot key")
   }
 
-  static func associatedData(vaultID: [UInt8], type: Kind) -> [UInt8] {
-    Array("vault.keyslot.v1".utf8) + vaultID + Array(type.rawValue.utf8)
+  static func associatedData(vaultID: VaultID, type: Kind) -> [UInt8] {
+    Array("vault.keyslot.v1".utf8) + vaultID.bytes + Array(type.rawValue.utf8)
   }
+
+  /// The key-encryption key did not open the slot: a wrong PIN or recovery code.
+  struct WrongKey: Error {}
 
   /// Derives the KEK for this slot from `secret` (the PIN bytes or the recovery code).
   ///
   /// - Parameter deviceSecret: required for the `pin` slot, ignored for `recovery`.
   /// - Throws: `VaultError.storage` when Argon2id cannot allocate its memory.
   public static func kek(
-    type: Kind, secret: SecureBytes, salt: Salt, parameters: KDFParameters, vaultID: [UInt8],
-    deviceSecret: SecureBytes?
+    type: Kind, secret: SecureBytes, salt: Salt, parameters: KDFParameters, vaultID: VaultID,
+    deviceSecret: DeviceSecret?
   ) throws -> SymmetricKey {
     let stretched = try Argon2id.derive(secret: secret, salt: salt, parameters: parameters)
     switch type {
@@ -48,13 +51,14 @@ public struct Keyslot: Codable, Equatable, Sendable {
     case .pin:
       guard let deviceSecret else { preconditionFailure("the PIN keyslot needs the device secret") }
       return GenericHash.keyedSecret(
-        key: deviceSecret, prefix: Array("vault.pin-kek.v1".utf8) + vaultID, secret: stretched)
+        key: deviceSecret.bytes, prefix: Array("vault.pin-kek.v1".utf8) + vaultID.bytes,
+        secret: stretched)
     }
   }
 
   /// Wraps `masterKey` under `kek` with a fresh nonce.
   public static func make(
-    type: Kind, salt: Salt, kek: SymmetricKey, masterKey: SymmetricKey, vaultID: [UInt8]
+    type: Kind, salt: Salt, kek: SymmetricKey, masterKey: SymmetricKey, vaultID: VaultID
   ) -> Keyslot {
     let box = masterKey.bytes.withBytes {
       AEAD.seal($0, key: kek, associatedData: associatedData(vaultID: vaultID, type: type))
@@ -66,19 +70,22 @@ public struct Keyslot: Codable, Equatable, Sendable {
   ///
   /// - Throws: `VaultError.malformedHeader` when it is not 16 bytes of base64.
   public func saltValue() throws -> Salt {
-    guard let salt = Salt(try [UInt8](base64: salt, count: Salt.byteCount, field: "keyslot salt"))
-    else { throw VaultError.malformedHeader("keyslot salt is not valid") }
-    return salt
+    try Salt([UInt8](base64: salt, count: Salt.byteCount, field: "keyslot salt"))
   }
 
-  /// Unwraps the master key, or returns nil when `kek` is wrong (AEAD verification fails).
-  public func open(kek: SymmetricKey, vaultID: [UInt8]) -> SymmetricKey? {
-    guard let box = try? [UInt8](base64: wrapped, field: "keyslot"),
+  /// Unwraps the master key.
+  ///
+  /// - Throws: `WrongKey` when `kek` does not open it (AEAD verification fails);
+  ///   `VaultError.malformedHeader` when the stored box is not base64 of a wrapped key.
+  func open(kek: SymmetricKey, vaultID: VaultID) throws -> SymmetricKey {
+    let box = try [UInt8](
+      base64: wrapped, count: Nonce.byteCount + SymmetricKey.byteCount + AEAD.tagByteCount,
+      field: "keyslot key")
+    guard
       let key = try? AEAD.open(
         box, key: kek, associatedData: Self.associatedData(vaultID: vaultID, type: type),
-        what: "keyslot"),
-      key.count == SymmetricKey.byteCount
-    else { return nil }
+        what: "keyslot")
+    else { throw WrongKey() }
     return SymmetricKey(key)
   }
 }

@@ -17,9 +17,9 @@ public struct PINLimiter: Sendable {
   let clock: Clock
 
   /// A limiter for the vault with this id.
-  public init(store: DeviceStore, vaultID: [UInt8], clock: Clock) {
+  public init(store: DeviceStore, vaultID: VaultID, clock: Clock) {
     self.store = store
-    self.vaultKey = vaultID.map { String(format: "%02x", $0) }.joined()
+    self.vaultKey = vaultID.hex
     self.clock = clock
   }
 
@@ -62,9 +62,12 @@ public struct PINLimiter: Sendable {
     if wait > 0 { throw VaultError.pinDelay(seconds: wait) }
   }
 
-  /// A correct PIN: the count goes back to zero.
-  public func succeeded() throws {
-    try store.update { state in state.pinAttempts[vaultKey] = nil }
+  /// A correct PIN: the count goes back to zero, in one transaction with `also`.
+  public func succeeded(also: (inout DeviceState) -> Void = { _ in }) throws {
+    try store.update { state in
+      state.pinAttempts[vaultKey] = nil
+      also(&state)
+    }
   }
 
   /// A wrong PIN.

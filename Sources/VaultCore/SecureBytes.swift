@@ -6,8 +6,11 @@ import CSodium
 /// libsodium; `deinit` calls `sodium_free`, which zeroes it first. Equality is constant-time
 /// (`sodium_memcmp`) and `description` never shows the contents.
 public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Equatable {
-  /// Start of the buffer; valid for `count` bytes for the lifetime of this object.
-  public let pointer: UnsafeMutableRawPointer
+  /// Start of the buffer, valid for `count` bytes for the lifetime of this object.
+  ///
+  /// Kept inside the module: callers see the bytes only for the duration of `withBytes` or
+  /// `withMutableBytes`.
+  let pointer: UnsafeMutableRawPointer
   /// Length in bytes.
   public let count: Int
 
@@ -46,7 +49,7 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
   deinit { sodium_free(pointer) }
 
   /// The start of the buffer as bytes, for libsodium calls.
-  public var bytePointer: UnsafeMutablePointer<UInt8> {
+  var bytePointer: UnsafeMutablePointer<UInt8> {
     pointer.assumingMemoryBound(to: UInt8.self)
   }
 
@@ -60,6 +63,32 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
     -> R
   {
     try body(UnsafeMutableRawBufferPointer(start: pointer, count: count))
+  }
+
+  /// A new buffer holding the first `count` bytes of this one (all of them when fewer).
+  public func prefix(_ count: Int) -> SecureBytes {
+    let out = SecureBytes(count: min(max(count, 0), self.count))
+    out.pointer.copyMemory(from: pointer, byteCount: out.count)
+    return out
+  }
+
+  /// A new buffer of `count` bytes (at least this one's length) starting with these bytes.
+  public func grown(to count: Int) -> SecureBytes {
+    let out = SecureBytes(count: max(count, self.count))
+    out.pointer.copyMemory(from: pointer, byteCount: self.count)
+    return out
+  }
+
+  /// The byte at `index`; traps outside `0..<count`.
+  public subscript(index: Int) -> UInt8 {
+    get {
+      precondition(index >= 0 && index < count, "SecureBytes index out of range")
+      return pointer.load(fromByteOffset: index, as: UInt8.self)
+    }
+    set {
+      precondition(index >= 0 && index < count, "SecureBytes index out of range")
+      pointer.storeBytes(of: newValue, toByteOffset: index, as: UInt8.self)
+    }
   }
 
   /// A copy of the bytes in ordinary memory; only for data that is about to be encrypted or written.

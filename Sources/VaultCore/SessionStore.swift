@@ -32,21 +32,22 @@ public struct SessionStore: Sendable {
 
   private var clock: Clock { environment.clock }
 
-  func folder(_ vaultID: [UInt8]) -> String {
+  func folder(_ vaultID: VaultID) -> String {
     environment.sessionDirectory + "/" + vaultID.hex
   }
 
-  private static func tokenKey(_ token: SecureBytes, vaultID: [UInt8]) -> SymmetricKey {
+  private static func tokenKey(_ token: SecureBytes, vaultID: VaultID) -> SymmetricKey {
     SymmetricKey(
-      GenericHash.keyedSecret(key: token, parts: [Array("vault.session-key.v1".utf8), vaultID]))
+      GenericHash.keyedSecret(
+        key: token, parts: [Array("vault.session-key.v1".utf8), vaultID.bytes]))
   }
 
   private static func sessionID(_ token: SecureBytes) -> String {
     GenericHash.keyed(key: token, parts: [Array("vault.session-id.v1".utf8)], outputLength: 16).hex
   }
 
-  private static func associatedData(_ vaultID: [UInt8], _ id: String) -> [UInt8] {
-    Array("vault.session.v1".utf8) + vaultID + Array(id.utf8)
+  private static func associatedData(_ vaultID: VaultID, _ id: String) -> [UInt8] {
+    Array("vault.session.v1".utf8) + vaultID.bytes + Array(id.utf8)
   }
 
   /// Issues a session for `masterKey`.
@@ -54,7 +55,7 @@ public struct SessionStore: Sendable {
   /// - Parameter idle: idle timeout in seconds (renewed on every use), at most the hard limit.
   /// - Returns: the token as 64 lower-case hex digits.
   /// - Throws: `VaultError.storage` when the session file cannot be written.
-  public func issue(vaultID: [UInt8], masterKey: SymmetricKey, idle: Double) throws -> String {
+  public func issue(vaultID: VaultID, masterKey: SymmetricKey, idle: Double) throws -> String {
     let token = SecureBytes.random(count: 32)
     let id = Self.sessionID(token)
     let box = masterKey.bytes.withBytes {
@@ -84,7 +85,7 @@ public struct SessionStore: Sendable {
   ///
   /// - Throws: `VaultError.locked` when the token is malformed, unknown, revoked, from another
   ///   vault, from before a reboot, or expired (the file is then removed).
-  public func open(token text: String, vaultID: [UInt8], renew: Bool = true) throws
+  public func open(token text: String, vaultID: VaultID, renew: Bool = true) throws
     -> (masterKey: SymmetricKey, expiry: Expiry)
   {
     guard let token = Self.parseToken(text) else {
@@ -125,7 +126,7 @@ public struct SessionStore: Sendable {
   /// Removes every session of the vault.
   ///
   /// - Throws: `VaultError.storage` when the folder cannot be removed.
-  public func revokeAll(vaultID: [UInt8]) throws {
+  public func revokeAll(vaultID: VaultID) throws {
     let path = folder(vaultID)
     guard FileManager.default.fileExists(atPath: path) else { return }
     do {
@@ -137,12 +138,12 @@ public struct SessionStore: Sendable {
   }
 
   /// Ends one session (its file is removed); unknown tokens are ignored.
-  public func revoke(token: String, vaultID: [UInt8]) {
+  public func revoke(token: String, vaultID: VaultID) {
     if let path = path(token: token, vaultID: vaultID) { unlink(path) }
   }
 
   /// The session file path for a token (for tests and diagnostics).
-  public func path(token text: String, vaultID: [UInt8]) -> String? {
+  public func path(token text: String, vaultID: VaultID) -> String? {
     Self.parseToken(text).map { folder(vaultID) + "/" + Self.sessionID($0) }
   }
 

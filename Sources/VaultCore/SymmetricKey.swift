@@ -31,9 +31,14 @@ public struct Nonce: Sendable, Equatable {
   /// The nonce bytes (not secret).
   public let bytes: [UInt8]
 
-  /// Wraps nonce bytes; returns nil unless exactly 24 bytes.
-  public init?(_ bytes: [UInt8]) {
-    guard bytes.count == Self.byteCount else { return nil }
+  /// Wraps nonce bytes.
+  ///
+  /// - Throws: `VaultError.integrity` unless exactly 24 bytes (a record with a short nonce is
+  ///   damaged).
+  public init(_ bytes: [UInt8]) throws {
+    guard bytes.count == Self.byteCount else {
+      throw VaultError.integrity("a nonce is \(Self.byteCount) bytes, not \(bytes.count)")
+    }
     self.bytes = bytes
   }
 
@@ -55,9 +60,13 @@ public struct Salt: Sendable, Equatable {
   /// The salt bytes (not secret).
   public let bytes: [UInt8]
 
-  /// Wraps salt bytes; returns nil unless exactly 16 bytes.
-  public init?(_ bytes: [UInt8]) {
-    guard bytes.count == Self.byteCount else { return nil }
+  /// Wraps salt bytes.
+  ///
+  /// - Throws: `VaultError.malformedHeader` unless exactly 16 bytes (salts live in the header).
+  public init(_ bytes: [UInt8]) throws {
+    guard bytes.count == Self.byteCount else {
+      throw VaultError.malformedHeader("a salt is \(Self.byteCount) bytes, not \(bytes.count)")
+    }
     self.bytes = bytes
   }
 

@@ -25,8 +25,8 @@ public final class Vault {
   private var headerBody: [UInt8]
   private var headerMAC: [UInt8]
 
-  /// The vault id bytes (16).
-  public var vaultID: [UInt8] { header.vaultIDBytes }
+  /// The vault's id.
+  public var vaultID: VaultID { header.vaultID }
 
   /// The device-side store shared with `biosim`.
   public var device: DeviceStore { DeviceStore(environment: environment) }
@@ -82,14 +82,14 @@ public final class Vault {
   ///
   /// - Throws: `VaultError.vaultExists`, `.storage` on I/O failure.
   public static func create(
-    path: String, pin: PIN, kdf: KDFParameters, policy: String, environment: VaultEnvironment
+    path: String, pin: PIN, kdf: KDFParameters, policy: Policy, environment: VaultEnvironment
   ) throws -> Created {
     if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path) }
     let folder = PrivateFiles.parentFolder(of: path)
     try PrivateFiles.ensureDirectory(folder)
-    let deviceSecret = try DeviceStore(environment: environment).read().secret()
+    let deviceSecret = try DeviceStore(environment: environment).read().deviceSecret
 
-    let vaultID = SecureBytes.random(count: 16).unprotectedBytes
+    let vaultID = VaultID.random()
     let masterKey = SymmetricKey.random()
     let pinSalt = Salt.random()
     let pinKEK = try Keyslot.kek(
@@ -104,7 +104,7 @@ public final class Vault {
     let journalBox = journal.secretKey.withBytes {
       AEAD.seal(
         $0, key: masterKey.derive(.journal),
-        associatedData: Array("vault.journal-key.v1".utf8) + vaultID)
+        associatedData: Array("vault.journal-key.v1".utf8) + vaultID.bytes)
     }
     let keyslots = [
       Keyslot.make(
@@ -114,7 +114,7 @@ public final class Vault {
         vaultID: vaultID),
     ]
     let header = Header(
-      format: Header.currentFormat, vaultId: vaultID.base64, kdf: kdf, policy: policy,
+      format: Header.currentFormat, vaultID: vaultID, kdf: kdf, policy: policy,
       keyslots: keyslots, journalPublicKey: journal.publicKey.base64,
       journalSecretKey: journalBox.base64, biometry: nil,
       deviceTag: Header.deviceTag(deviceSecret: deviceSecret, vaultID: vaultID),
@@ -139,7 +139,7 @@ public final class Vault {
       }
     }
     let vault = try open(path: path, environment: environment)
-    try vault.recordJournalKey()
+    try vault.device.update { vault.recordJournalKey(in: &$0) }
     return Created(vault: vault, masterKey: masterKey, recoveryCode: code)
   }
 
@@ -182,16 +182,13 @@ public final class Vault {
     try Self.createExclusively(path) { temporary in try db.backup(to: temporary) }
   }
 
-  /// Checks the PIN against the PIN keyslot, counting attempts in the device-side store first.
+  /// The checks of a PIN unlock that need no PIN: the slot belongs to this device, its KDF
+  /// parameters and keyslots are as this device recorded them, and no PIN delay runs.
   ///
-  /// - Returns: the master key, after the header MAC has been verified with it.
-  /// - Throws: `VaultError.otherDevice` when the PIN slot is bound to another device secret, and
-  ///   `.integrity` when the KDF parameters or keyslots were edited (neither is counted as an
-  ///   attempt), `VaultError.pinDelay` while a delay runs, `.wrongPIN` when the
-  ///   slot does not open,
-  ///   `.integrity` when the header was edited.
-  public func unlock(pin: PIN) throws -> SymmetricKey {
-    let deviceSecret = try device.read().secret()
+  /// - Returns: the device secret, for the unlock that follows.
+  /// - Throws: `VaultError.otherDevice`, `.integrity` (an edited KDF or keyslot), `.pinDelay`.
+  public func checkBeforePIN(_ device: DeviceState) throws -> DeviceSecret {
+    let deviceSecret = device.deviceSecret
     guard isBound(to: deviceSecret) else { throw VaultError.otherDevice }
     let slotTag = Header.slotTag(
       deviceSecret: deviceSecret, vaultID: vaultID, kdf: header.kdf, keyslots: header.keyslots)
@@ -200,19 +197,38 @@ public final class Vault {
         "the vault header's KDF parameters or keyslots were edited (they do not match this"
           + " device's record)")
     }
+    let wait = limiter.currentDelay(device)
+    if wait > 0 { throw VaultError.pinDelay(seconds: wait) }
+    return deviceSecret
+  }
+
+  /// Checks the PIN against the PIN keyslot, counting the attempt before the KDF runs.
+  ///
+  /// The count is in the device-side store. This is the PIN check alone: commands go through
+  /// `VaultAccess`, which adds the biometric rules.
+  ///
+  /// - Returns: the master key, after the header MAC has been verified with it.
+  /// - Throws: the errors of `checkBeforePIN` (none of them counts as an attempt),
+  ///   `VaultError.wrongPIN` or `.wrongPINDelayed` when the slot does not open, `.integrity` when
+  ///   the header was edited.
+  public func unlock(pin: PIN) throws -> SymmetricKey {
+    let deviceSecret = try checkBeforePIN(device.read())
     let limiter = self.limiter
     try limiter.begin()
     guard let slot = header.keyslot(.pin) else { throw VaultError.malformedHeader("no PIN slot") }
     let kek = try Keyslot.kek(
       type: .pin, secret: pin.bytes, salt: try slot.saltValue(), parameters: header.kdf,
       vaultID: vaultID, deviceSecret: deviceSecret)
-    guard let masterKey = slot.open(kek: kek, vaultID: vaultID) else {
+    let masterKey: SymmetricKey
+    do {
+      masterKey = try slot.open(kek: kek, vaultID: vaultID)
+    } catch is Keyslot.WrongKey {
       let tag = GenericHash.keyed(key: kek.bytes, parts: [Array("vault.pin-repeat.v1".utf8)])
       throw try limiter.failed(tag: tag)
     }
-    try limiter.succeeded()
     try verifyHeader(masterKey: masterKey)
-    try recordJournalKey()
+    // One transaction: the count goes back to zero and the authenticated journal key is kept.
+    try limiter.succeeded { recordJournalKey(in: &$0) }
     return masterKey
   }
 
@@ -226,27 +242,27 @@ public final class Vault {
     let kek = try Keyslot.kek(
       type: .recovery, secret: recoveryCode, salt: try slot.saltValue(), parameters: header.kdf,
       vaultID: vaultID, deviceSecret: nil)
-    guard let masterKey = slot.open(kek: kek, vaultID: vaultID) else {
+    let masterKey: SymmetricKey
+    do {
+      masterKey = try slot.open(kek: kek, vaultID: vaultID)
+    } catch is Keyslot.WrongKey {
       throw VaultError.wrongRecoveryCode
     }
     try verifyHeader(masterKey: masterKey)
-    try recordJournalKey()
+    try device.update { recordJournalKey(in: &$0) }
     return masterKey
   }
 
   /// True when the PIN keyslot is bound to `deviceSecret` (the header's device tag matches).
-  public func isBound(to deviceSecret: SecureBytes) -> Bool {
+  public func isBound(to deviceSecret: DeviceSecret) -> Bool {
     let tag = Header.deviceTag(deviceSecret: deviceSecret, vaultID: vaultID)
     return constantTimeEqual(Array(tag.utf8), Array(header.deviceTag.utf8))
   }
 
-  /// Records the authenticated header's journal public key on this device, so that a journal
+  /// Records the authenticated header's journal public key in `state`, so that a journal
   /// entry written later without unlocking is never sealed to a key swapped into the file.
-  ///
-  /// - Throws: `VaultError.storage` when the device store cannot be written.
-  func recordJournalKey() throws {
-    let key = header.journalPublicKey
-    try device.update { $0.journalKeys[vaultID.hex] = key }
+  func recordJournalKey(in state: inout DeviceState) {
+    state.journalKeys[vaultID.hex] = header.journalPublicKey
   }
 
   /// Verifies the header MAC in constant time.
@@ -276,13 +292,14 @@ public final class Vault {
     headerMAC = mac
   }
 
-  /// Re-wraps the master key under a new PIN bound to this machine's device secret, with a fresh salt.
+  /// Re-wraps the master key under a new PIN bound to this machine's device secret, with a fresh
+  /// salt, and revokes every session of the vault: a rule, not a choice of the caller.
   ///
   /// The old PIN stops working. The recovery slot is unchanged.
   ///
   /// - Throws: `VaultError.storage` on failure.
   public func setPIN(_ pin: PIN, masterKey: SymmetricKey) throws {
-    let deviceSecret = try device.read().secret()
+    let deviceSecret = try device.read().deviceSecret
     let salt = Salt.random()
     let kek = try Keyslot.kek(
       type: .pin, secret: pin.bytes, salt: salt, parameters: header.kdf, vaultID: vaultID,
@@ -298,6 +315,7 @@ public final class Vault {
       deviceSecret: deviceSecret, vaultID: vaultID, kdf: updated.kdf, keyslots: updated.keyslots)
     try writeHeader(updated, masterKey: masterKey)
     try limiter.succeeded()
+    try SessionStore(environment: environment).revokeAll(vaultID: vaultID)
   }
 }
 

@@ -23,6 +23,8 @@ public enum VaultError: Error, Equatable, Sendable {
   case notFound(String)
   /// No journal entry matches: the text says how (`with ID 'ab12'`, `on 2026-11-29`).
   case journalEntryNotFound(String)
+  /// The word is not a journal entry ID (1 to 32 hex digits).
+  case notAJournalID(String)
   /// An entry with this name exists and overwriting was not asked for.
   case exists(String)
   /// Input was refused (a bad name, empty content, a bad option value). Nothing was stored.
@@ -41,9 +43,20 @@ public enum VaultError: Error, Equatable, Sendable {
   case cancelled(String)
   /// The simulated sensor is locked out after five consecutive failed matches.
   case biometricLockout
-  /// The enrollment (domain state) differs from the sealed value; biometric unlock is now disabled.
+  /// The enrollment (domain state) differs from the sealed value, for the reason given (such as
+  /// "the biometric enrollment changed"); biometric unlock is now disabled and every session was
+  /// revoked.
   case enrollmentChanged(String)
-  /// Biometry is unavailable, not enrolled, or not activated for this vault.
+  /// Biometric unlock was disabled earlier (at `since`, ISO 8601 UTC, for `reason`) and has not
+  /// been re-activated.
+  case biometryDisabled(since: String, reason: String)
+  /// The vault's policy needs biometry, and biometric unlock was never activated.
+  case biometryNotActivated
+  /// Nothing is enrolled on the sensor, so there is no match to ask for.
+  case notEnrolled
+  /// A biometric match is needed and there is no one to ask (no terminal, nothing queued).
+  case biometricNotInteractive
+  /// The sensor is unavailable (no hardware, disabled, disconnected): the text says which.
   case biometryUnavailable(String)
   /// A guarded read came less than a second after the previous one and was refused.
   case duplicateRequest

@@ -15,7 +15,8 @@ import VaultCore
     sensor.enrollmentGeneration = 7
     sensor.osEpoch = 3
     let value = DomainState.compute(
-      sensor: sensor, deviceSecret: SecureBytes(copying: key), appID: "com.example.vault")
+      sensor: sensor, deviceSecret: try DeviceSecret(SecureBytes(copying: key)),
+      appID: "com.example.vault")
 
     #expect(
       value?.hex == "d32796ca3424e24c1cde8aca5ca1808b00c1aab7877c22b66e2a282299d93f3c")
@@ -35,9 +36,11 @@ import VaultCore
   @Test func knownAnswerThroughTheStore() throws {
     let fixture = try Fixture.enrolled(.faceID)
     try fixture.store.update { state in
-      state.deviceSecret = Data([UInt8](0..<32)).base64EncodedString()
-      state.sensor.enrollmentGeneration = 7
-      state.sensor.osEpoch = 3
+      state.deviceSecret = try DeviceSecret(SecureBytes(copying: [UInt8](0..<32)))
+      var sensor = try state.sensorState()
+      sensor.enrollmentGeneration = 7
+      sensor.osEpoch = 3
+      try state.setSensorState(sensor)
     }
     let context = fixture.context()
     try context.canEvaluatePolicy()
@@ -47,7 +50,7 @@ import VaultCore
   }
 
   @Test func nilWithoutEnrollmentOrHardware() throws {
-    let secret = SecureBytes.random(count: 32)
+    let secret = DeviceSecret.random()
     var sensor = SensorState()
     #expect(DomainState.compute(sensor: sensor, deviceSecret: secret, appID: "a") == nil)
     sensor.enrolled = [.init(id: "AAAAAAAAAAAAAAAAAAAAAA==", label: "finger-1", enrolledAt: "x")]
@@ -114,7 +117,7 @@ import VaultCore
 
   @Test func typeChangeAloneChangesIt() throws {
     // Same generation and epoch, only the type code differs.
-    let secret = SecureBytes.random(count: 32)
+    let secret = DeviceSecret.random()
     var sensor = SensorState()
     sensor.enrolled = [.init(id: "AAAAAAAAAAAAAAAAAAAAAA==", label: "x", enrolledAt: "x")]
     let values = ["touch-id", "face-id", "optic-id"].map { hardware -> [UInt8]? in
@@ -131,7 +134,7 @@ import VaultCore
     try fixture.controls.reset()
     let after = try fixture.store.read()
     #expect(after.deviceSecret != before.deviceSecret)
-    #expect(try after.secret().count == 32)
+    #expect(after.deviceSecret.bytes.count == 32)
     try fixture.controls.enroll(label: nil)
     #expect(try fixture.sensor().enrollmentGeneration == 2)
     // Same history as `before` (generation 2, epoch 1, touch-id), different device.

@@ -81,7 +81,7 @@ import VaultCore
   ])
   func cancellationsLeaveTheCounters(outcome: Outcome, error: LAError) throws {
     let fixture = try Fixture.enrolled(.touchID)
-    try fixture.store.update { $0.sensor.consecutiveFailures = 3 }
+    try fixture.store.updateSensor { sensor, _ in sensor.consecutiveFailures = 3 }
     try fixture.controls.queue(.noMatch, count: 1)
     try fixture.controls.queue(outcome, count: 1)
     try fixture.controls.queue(.match, count: 1)
@@ -209,7 +209,7 @@ import VaultCore
 
   @Test func unknownQueuedOutcomeIsACorruptState() throws {
     let fixture = try Fixture.enrolled()
-    try fixture.store.update { $0.sensor.queue = ["retry"] }
+    try fixture.store.updateSensor { sensor, _ in sensor.queue = ["retry"] }
     #expect(
       throws: VaultError.integrity(
         "the simulated sensor's queue holds an unknown outcome \"retry\"")

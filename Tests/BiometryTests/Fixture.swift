@@ -38,7 +38,8 @@ final class Fixture {
   /// The domain state computed straight from the stored state.
   func domainState(app: String = "com.example.vault") throws -> [UInt8]? {
     let state = try store.read()
-    return DomainState.compute(sensor: state.sensor, deviceSecret: try state.secret(), appID: app)
+    return DomainState.compute(
+      sensor: try state.sensorState(), deviceSecret: state.deviceSecret, appID: app)
   }
 
   /// A device with `type` hardware and one enrolled template.

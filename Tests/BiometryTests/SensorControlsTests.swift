@@ -160,8 +160,8 @@ import VaultCore
     try fixture.controls.reset()
     let after = try fixture.store.read()
     #expect(after.deviceSecret != before.deviceSecret)
-    #expect(Data(base64Encoded: after.deviceSecret)?.count == 32)
-    #expect(after.sensor == SensorState())
+    #expect(after.deviceSecret.bytes.count == 32)
+    #expect(try after.sensorState() == SensorState())
     #expect(after.pinAttempts.isEmpty)
   }
 }

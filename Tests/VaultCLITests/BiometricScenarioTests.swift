@@ -256,3 +256,64 @@ final class BiometricScenarioTests: XCTestCase {
     )
   }
 }
+
+/// What the vault knows without a key is said before any PIN is read: no attempt is counted.
+final class RefusalsBeforeThePINTests: XCTestCase {
+  var box: Sandbox!
+
+  override func setUp() { box = Sandbox() }
+  override func tearDown() { box = nil }
+
+  func pinFailures() -> Int? {
+    (box.statusJSON()["pin"] as? [String: Any])?["consecutive_failures"] as? Int
+  }
+
+  func testADisabledVaultRefusesBeforeThePIN() {
+    box.initBiometric()
+    box.biosim(["enroll"])
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 15)
+    // A wrong PIN now is never checked: the refusal comes first and counts nothing.
+    let refused = box.vault(["unlock"], pin: ["0000"])
+    XCTAssertEqual(refused.status, 15)
+    XCTAssertTrue(
+      refused.errorLines.first?.hasPrefix("vault: error: biometric unlock is disabled since ")
+        ?? false, refused.stderrText)
+    XCTAssertEqual(pinFailures(), 0)
+  }
+
+  func testAnEmptiedEnrollmentIsRefusedBeforeThePINAndDisablesAtOnce() {
+    box.initBiometric()
+    let token = box.unlock()
+    box.biosim(["unenroll", "--all"])
+    let refused = box.vault(["list"], pin: ["0000"])
+    XCTAssertEqual(refused.status, 15)
+    XCTAssertEqual(
+      refused.errorLines,
+      [
+        "vault: error: the enrollment was emptied since biometric unlock was activated; it is now"
+          + " disabled and every session was revoked; run 'vault biometry activate'"
+      ])
+    XCTAssertEqual(pinFailures(), 0)
+    XCTAssertEqual(box.vault(["list"], env: ["VAULT_SESSION": token]).status, 10)
+    let biometry = box.statusJSON()["biometry"] as? [String: Any]
+    XCTAssertEqual(biometry?["state"] as? String, "disabled")
+    XCTAssertEqual(biometry?["reason"] as? String, "the enrollment was emptied")
+    // Enroll and re-activate: the way back.
+    box.biosim(["enroll"])
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["biometry", "activate"]).status, 0)
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 0)
+  }
+
+  func testAnActivationWithNothingEnrolledIsRefusedBeforeThePIN() {
+    box.initPINOnly()
+    let refused = box.vault(["biometry", "activate"], pin: ["0000"])
+    XCTAssertEqual(refused.status, 16)
+    XCTAssertEqual(
+      refused.errorLines,
+      ["vault: error: no finger or face is enrolled on the sensor; run 'biosim enroll'"])
+    XCTAssertEqual(pinFailures(), 0)
+  }
+}

@@ -22,7 +22,7 @@ final class JournalStoreTests: XCTestCase {
 
   func makeVault(_ home: TemporaryHome) throws -> Vault.Created {
     try Vault.create(
-      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Header.policyPINOnly,
+      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Policy.pinOnly,
       environment: home.environment())
   }
 
@@ -111,7 +111,7 @@ final class JournalStoreTests: XCTestCase {
     try vault.db.query("DELETE FROM entries WHERE entry_id = ?", [.blob(moved)])
 
     // A box sealed to this vault's key that claims another vault id.
-    let otherID = [UInt8](repeating: 1, count: 16)
+    let otherID = try VaultID([UInt8](repeating: 1, count: 16))
     let forged = JournalRecord.encode(
       vaultID: otherID, entryID: moved, stamp: JournalStamp.local(1_800_000_000),
       text: secure("forged"))

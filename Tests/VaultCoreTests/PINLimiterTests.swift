@@ -23,7 +23,7 @@ final class PINLimiterTests: XCTestCase {
 
   func testFiveWrongPINsThenDelaysAndACorrectPINResets() throws {
     _ = try Vault.create(
-      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Header.policyPINOnly,
+      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Policy.pinOnly,
       environment: home.environment())
     let t0 = 1_000_000.0
     for attempt in 1...4 {
@@ -55,7 +55,7 @@ final class PINLimiterTests: XCTestCase {
 
   func testTheSameWrongPINCountsOnce() throws {
     _ = try Vault.create(
-      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Header.policyPINOnly,
+      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Policy.pinOnly,
       environment: home.environment())
     for _ in 1...4 {
       XCTAssertThrowsError(try vault(at: 10).unlock(pin: pin("9999"))) {
@@ -69,7 +69,7 @@ final class PINLimiterTests: XCTestCase {
 
   func testACheckKilledBeforeItEndsStillCounts() throws {
     _ = try Vault.create(
-      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Header.policyPINOnly,
+      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Policy.pinOnly,
       environment: home.environment())
     let v = try vault(at: 10)
     // `begin` runs before the KDF; a process killed during the KDF never reaches the end.

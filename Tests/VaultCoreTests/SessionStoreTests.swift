@@ -7,7 +7,7 @@ final class SessionStoreTests: XCTestCase {
 
   // XCTest keeps every test case alive until the run ends: release the folder now.
   override func tearDown() { home = nil }
-  let vaultID: [UInt8] = Array(0..<16)
+  let vaultID = try! VaultID(Array(0..<16))
 
   override func setUp() { home = TemporaryHome() }
 
@@ -78,7 +78,9 @@ final class SessionStoreTests: XCTestCase {
   func testRevokeForgedAndOtherVaultTokens() throws {
     let store = sessions(boot: 0)
     let token = try store.issue(vaultID: vaultID, masterKey: .random(), idle: 900)
-    XCTAssertThrowsError(try store.open(token: token, vaultID: Array(repeating: 9, count: 16))) {
+    XCTAssertThrowsError(
+      try store.open(token: token, vaultID: VaultID(Array(repeating: 9, count: 16)))
+    ) {
       XCTAssertEqual($0 as? VaultError, .locked("the session is unknown or was revoked"))
     }
     XCTAssertThrowsError(try store.open(token: String(repeating: "a", count: 64), vaultID: vaultID))

@@ -15,7 +15,7 @@ final class VaultFileTests: XCTestCase {
     environment = home.environment()
   }
 
-  func makeVault(policy: String = Header.policyPINOnly) throws -> Vault.Created {
+  func makeVault(policy: Policy = .pinOnly) throws -> Vault.Created {
     try Vault.create(
       path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: policy,
       environment: environment)
@@ -100,7 +100,7 @@ final class VaultFileTests: XCTestCase {
     XCTAssertNotEqual(body, edited)
     tamper("UPDATE header SET body = ?", Array(edited.utf8))
     let vault = try Vault.open(path: home.vaultPath, environment: environment)
-    XCTAssertEqual(vault.header.policy, Header.policyBiometric)
+    XCTAssertEqual(vault.header.policy, Policy.pinAndBiometry)
     XCTAssertThrowsError(try vault.unlock(pin: pin("1234"))) {
       XCTAssertEqual(
         $0 as? VaultError,

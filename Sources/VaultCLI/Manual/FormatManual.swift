@@ -146,8 +146,8 @@ public enum FormatManual {
         "`policy`",
         [
           """
-          "\(Header.policyBiometric)": the keys are released after the PIN and a biometric \
-          match; "\(Header.policyPINOnly)": after the PIN alone.
+          "\(Policy.pinAndBiometry.rawValue)": the keys are released after the PIN and a biometric \
+          match; "\(Policy.pinOnly.rawValue)": after the PIN alone.
           """
         ]),
       .item(

@@ -116,19 +116,19 @@ extension FormatManual {
           """),
         .paragraph(
           """
-          Under the policy "\(Header.policyBiometric)", the keys are released only when the PIN \
+          Under the policy "\(Policy.pinAndBiometry.rawValue)", the keys are released only when the PIN \
           opens the pin keyslot, the header MAC verifies, the record is active and a fresh \
           match's domain state equals the sealed one, compared in constant time. A different \
           value or type, or an emptied enrollment, MUST set the state to "disabled" with its \
           reason and time, and revoke every session; nothing but a new activation, with the \
           PIN and a match, makes it active again. Without a record the vault cannot be unlocked \
           until one is made. Turning biometric unlock off sets the policy to \
-          "\(Header.policyPINOnly)" and removes the record.
+          "\(Policy.pinOnly.rawValue)" and removes the record.
           """),
         .paragraph(
           """
           The simulated sensor of biosim(1) computes the domain state as below, where the type \
-          codes are \(codes) and the application id is "\(SensorGate.appID)"; the generation \
+          codes are \(codes) and the application id is "\(DomainState.vaultAppID)"; the generation \
           grows at every enrollment change and the epoch at every simulated OS upgrade:
           """),
         .example([

@@ -1,6 +1,8 @@
-/// The simulated biometric device's persistent state, kept in the device-side store.
+/// The simulated biometric device's persistent state: the `sensor` section of the device state,
+/// which only this module reads.
 ///
-/// Plain data: the behaviour (preflight, evaluation, controls) lives in the `Biometry` module.
+/// Plain data: the behaviour (preflight, evaluation, controls) lives beside it. The stored key
+/// names are fixed: release 0.1.0 wrote them, and the domain state is computed from these values.
 public struct SensorState: Codable, Equatable, Sendable {
   /// One enrolled finger or face.
   public struct Template: Codable, Equatable, Sendable {
@@ -10,6 +12,11 @@ public struct SensorState: Codable, Equatable, Sendable {
     public var label: String
     /// When it was enrolled, ISO 8601 UTC.
     public var enrolledAt: String
+
+    enum CodingKeys: String, CodingKey {
+      case id, label
+      case enrolledAt = "enrolled_at"
+    }
 
     /// Creates a template record.
     public init(id: String, label: String, enrolledAt: String) {
@@ -38,4 +45,12 @@ public struct SensorState: Codable, Equatable, Sendable {
 
   /// A new device: touch-id hardware, available, nothing enrolled.
   public init() {}
+
+  enum CodingKeys: String, CodingKey {
+    case hardware, availability, enrolled, queue
+    case enrollmentGeneration = "enrollment_generation"
+    case osEpoch = "os_epoch"
+    case consecutiveFailures = "consecutive_failures"
+    case lockedOut = "locked_out"
+  }
 }

@@ -1,0 +1,40 @@
+/// What a command asks of the vault; `VaultAccess` turns it into the credentials it needs.
+public enum AccessPurpose: Equatable, Sendable {
+  /// Read or change entries and the journal: a session, else the PIN and the match the policy
+  /// requires. `reason` is shown at the biometric prompt.
+  case use(reason: String)
+  /// Read one entry: as `use`, plus a fresh check when the entry is guarded and the key came
+  /// from a session. The entry is opened once, by the access check itself.
+  case readEntry(EntryName)
+  /// Issue a session: always the PIN and the match the policy requires.
+  case startSession
+  /// Change the PIN or turn biometry off: always the PIN and the match the policy requires;
+  /// never a session. `reason` is shown at the biometric prompt.
+  case administer(reason: String)
+  /// Activate (or re-activate) biometric unlock: the PIN, then a match that is sealed.
+  case activateBiometry
+  /// Set a new PIN, or turn biometry off, with the recovery code instead of the PIN.
+  case recover
+}
+
+/// How the master key of an `UnlockedVault` was obtained.
+public enum KeySource: Equatable, Sendable {
+  /// From a valid session.
+  case session
+  /// From the PIN (and the match the policy requires), in this command.
+  case pin
+  /// From the recovery code, in this command.
+  case recoveryCode
+}
+
+/// What the biometric side of a vault is, as far as can be told without its key.
+public enum BiometryStatus: Equatable, Sendable {
+  /// A PIN-only vault.
+  case off
+  /// The policy needs biometry, and it was never activated.
+  case notActivated
+  /// Sealed to a domain state.
+  case active(since: String)
+  /// Disabled (in the header, or on this device before the header could say so).
+  case disabled(since: String, reason: String)
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+/// The biometric half of the vault's rules (`biometry.md` section 8): the sealed domain state,
+/// a fresh evaluation compared with it in constant time, disabling on a mismatch (with every
+/// session revoked), activation and deactivation.
+///
+/// Used by `VaultAccess` and `UnlockedVault`, which decide when each step runs.
+struct BiometricBinding {
+  let vault: Vault
+  let gate: BiometricGate
+
+  private var sessions: SessionStore { SessionStore(environment: vault.environment) }
+
+  private static func sealAD(_ vaultID: VaultID) -> [UInt8] {
+    Array("vault.biometry.v1".utf8) + vaultID.bytes
+  }
+
+  /// A fresh biometrics-only evaluation whose domain state must equal the sealed one.
+  ///
+  /// - Throws: `.biometryNotActivated`, `.biometryDisabled`; `.enrollmentChanged` after
+  ///   disabling on a mismatch, an emptied enrollment or a changed type; `.integrity` when the
+  ///   seal does not open or is malformed; the mapped `BiometricFailure` otherwise.
+  func checkPresence(masterKey: SymmetricKey, reason: String) throws {
+    let seal = try activeSeal(masterKey: masterKey)
+    let match: BiometricMatch
+    do {
+      match = try gate.evaluate(reason: reason)
+    } catch BiometricFailure.notEnrolled {
+      try disable(masterKey: masterKey, reason: Self.emptied)
+    } catch let failure as BiometricFailure {
+      throw Self.map(failure)
+    }
+    guard match.type == seal.type else {
+      try disable(
+        masterKey: masterKey, reason: "the biometry type changed from \(seal.type) to \(match.type)"
+      )
+    }
+    let sealed = try [UInt8](base64: seal.domainState, count: 32, field: "sealed domain state")
+    guard constantTimeEqual(sealed, match.domainState) else {
+      try disable(masterKey: masterKey, reason: "the biometric enrollment changed")
+    }
+  }
+
+  /// Why biometric unlock is disabled when the sensor has nothing enrolled.
+  static let emptied = "the enrollment was emptied"
+
+  /// The sealed activation record.
+  ///
+  /// - Throws: `.biometryNotActivated`, `.biometryDisabled`, `.integrity` when the seal does
+  ///   not open or its contents are malformed (never read as a mismatch).
+  func activeSeal(masterKey: SymmetricKey) throws -> BiometricSeal {
+    guard let record = vault.header.biometry else { throw VaultError.biometryNotActivated }
+    guard record.state == .active, let sealText = record.seal else {
+      throw VaultError.biometryDisabled(since: record.changedAt, reason: record.reason ?? "unknown")
+    }
+    let box = try [UInt8](base64: sealText, field: "seal")
+    let plain = try AEAD.open(
+      box, key: masterKey.derive(.biometry), associatedData: Self.sealAD(vault.vaultID),
+      what: "the biometric seal")
+    do {
+      return try plain.withBytes { try JSONDecoder().decode(BiometricSeal.self, from: Data($0)) }
+    } catch {
+      throw VaultError.integrity("the biometric seal is malformed")
+    }
+  }
+
+  /// Disables biometric unlock, revokes every session and throws `.enrollmentChanged(reason)`.
+  ///
+  /// Never re-seals.
+  func disable(masterKey: SymmetricKey, reason: String) throws -> Never {
+    try markDisabled(
+      masterKey: masterKey, reason: reason,
+      at: Timestamp.utc(vault.environment.clock.wallNow))
+    throw VaultError.enrollmentChanged(reason)
+  }
+
+  /// Records biometric unlock as disabled (reason and time, authenticated in the header), drops a
+  /// pending device-side record of it, and revokes every session of the vault.
+  ///
+  /// - Throws: `VaultError.storage` when the header cannot be written.
+  func markDisabled(masterKey: SymmetricKey, reason: String, at time: String) throws {
+    var header = vault.header
+    header.biometry = BiometryRecord(state: .disabled, changedAt: time, reason: reason, seal: nil)
+    try vault.writeHeader(header, masterKey: masterKey)
+    try vault.device.update { $0.pendingDisables[vault.vaultID.hex] = nil }
+    try sessions.revokeAll(vaultID: vault.vaultID)
+  }
+
+  /// Biometric unlock found dead before any key is at hand (nothing enrolled): every session is
+  /// revoked at once and the disable is kept on the device until the header can record it.
+  ///
+  /// - Throws: `.enrollmentChanged(reason)` always, or `.storage`.
+  func disableWithoutKey(reason: String) throws -> Never {
+    let now = Timestamp.utc(vault.environment.clock.wallNow)
+    try vault.device.update {
+      $0.pendingDisables[vault.vaultID.hex] = PendingDisable(reason: reason, at: now)
+    }
+    try sessions.revokeAll(vaultID: vault.vaultID)
+    throw VaultError.enrollmentChanged(reason)
+  }
+
+  /// Activates (or re-activates) biometric unlock after the PIN was verified.
+  ///
+  /// A biometrics-only match, whose domain state is sealed with the type and time. The policy
+  /// becomes PIN + biometry.
+  ///
+  /// - Throws: the mapped `BiometricFailure`; nothing is written unless the match succeeds.
+  func activate(masterKey: SymmetricKey, reason: String) throws -> BiometricSeal {
+    let match: BiometricMatch
+    do {
+      match = try gate.evaluate(reason: reason)
+    } catch let failure as BiometricFailure {
+      throw Self.map(failure)
+    }
+    let now = Timestamp.utc(vault.environment.clock.wallNow)
+    let seal = BiometricSeal(domainState: match.domainState, type: match.type, activatedAt: now)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    var json = try [UInt8](encoder.encode(seal))
+    defer { wipe(&json) }
+    let box = AEAD.seal(
+      json, key: masterKey.derive(.biometry), associatedData: Self.sealAD(vault.vaultID))
+    var header = vault.header
+    header.policy = .pinAndBiometry
+    header.biometry = BiometryRecord(state: .active, changedAt: now, reason: nil, seal: box.base64)
+    try vault.writeHeader(header, masterKey: masterKey)
+    try vault.device.update { $0.pendingDisables[vault.vaultID.hex] = nil }
+    return seal
+  }
+
+  /// Makes the vault PIN-only and revokes every session.
+  ///
+  /// - Throws: `VaultError.storage` when the header cannot be written.
+  func deactivate(masterKey: SymmetricKey) throws {
+    var header = vault.header
+    header.policy = .pinOnly
+    header.biometry = nil
+    try vault.writeHeader(header, masterKey: masterKey)
+    try vault.device.update { $0.pendingDisables[vault.vaultID.hex] = nil }
+    try sessions.revokeAll(vaultID: vault.vaultID)
+  }
+
+  /// Maps a sensor failure to the vault's error (and so to its exit code).
+  static func map(_ failure: BiometricFailure) -> VaultError {
+    switch failure {
+    case .notRecognised: .biometricNotRecognised
+    case .cancelled(let why): .cancelled(why)
+    case .lockout: .biometricLockout
+    case .notInteractive: .biometricNotInteractive
+    case .notAvailable(let why): .biometryUnavailable(why)
+    case .notEnrolled: .notEnrolled
+    }
+  }
+}

@@ -1,0 +1,123 @@
+/// A vault whose master key `VaultAccess` released for one purpose, and the operations that
+/// purpose allows: entries and the journal for any, PIN changes and biometry changes only after
+/// the PIN or the recovery code in this command, sessions only after an unlock.
+///
+/// The rules that follow an operation are kept here, not left to the caller: a PIN change, a
+/// recovery and a deactivation revoke every session; a recovery on another device disables a
+/// seal made elsewhere.
+public final class UnlockedVault {
+  /// The vault.
+  public let vault: Vault
+  /// Its master key, verified against the header MAC.
+  public let masterKey: SymmetricKey
+  /// How the key was obtained.
+  public let source: KeySource
+  /// What it was opened for.
+  public let purpose: AccessPurpose
+  /// For `.readEntry`, the entry, opened once by the access check; nil for other purposes.
+  public private(set) var entry: OpenedEntry?
+
+  let gate: BiometricGate
+
+  init(
+    vault: Vault, gate: BiometricGate, masterKey: SymmetricKey, source: KeySource,
+    purpose: AccessPurpose
+  ) {
+    self.vault = vault
+    self.gate = gate
+    self.masterKey = masterKey
+    self.source = source
+    self.purpose = purpose
+  }
+
+  /// The entry store (subkeys derived once).
+  public private(set) lazy var entries = EntryStore(vault: vault, masterKey: masterKey)
+
+  /// The journal.
+  ///
+  /// - Throws: as `JournalStore.init`.
+  public func journal() throws -> JournalStore {
+    try JournalStore(vault: vault, masterKey: masterKey)
+  }
+
+  /// Finds `name` (its metadata decrypted once), runs `guardCheck` when it is guarded, then
+  /// decrypts its content.
+  func openEntry(_ name: EntryName, guardCheck: () throws -> Void) throws {
+    guard let (entryID, metadata) = try entries.row(name) else {
+      throw VaultError.notFound(name.value)
+    }
+    if metadata.guarded { try guardCheck() }
+    entry = OpenedEntry(
+      metadata: metadata,
+      content: try entries.content(entryID: entryID, meta: metadata, name: name.value))
+  }
+
+  /// What a PIN change did besides setting the PIN.
+  public struct PINChange: Equatable, Sendable {
+    /// True when biometric unlock was sealed on another device and is now disabled.
+    public var disabledForeignSeal: Bool
+  }
+
+  /// Sets a new PIN bound to this device and revokes every session.
+  ///
+  /// After a recovery on another device, a seal made there is disabled (it can never match this
+  /// sensor).
+  ///
+  /// - Precondition: opened for `.administer` or `.recover`.
+  /// - Throws: `VaultError.storage` on failure.
+  @discardableResult
+  public func changePIN(to pin: PIN) throws -> PINChange {
+    precondition(purpose.isAdministrative, "a PIN change needs the PIN or the recovery code")
+    let moved = try !vault.isBound(to: vault.device.read().deviceSecret)
+    try vault.setPIN(pin, masterKey: masterKey)
+    guard moved, vault.header.biometry?.state == .active else {
+      return PINChange(disabledForeignSeal: false)
+    }
+    try BiometricBinding(vault: vault, gate: gate).markDisabled(
+      masterKey: masterKey, reason: "the vault was recovered on another device",
+      at: Timestamp.utc(vault.environment.clock.wallNow))
+    return PINChange(disabledForeignSeal: true)
+  }
+
+  /// Asks for a biometrics-only match and seals its domain state; the policy becomes PIN +
+  /// biometry.
+  ///
+  /// - Precondition: opened for `.activateBiometry`.
+  /// - Throws: the mapped sensor failure; nothing is written unless the match succeeds.
+  public func activateBiometry() throws -> BiometricSeal {
+    precondition(purpose == .activateBiometry, "activation needs the PIN in this command")
+    return try BiometricBinding(vault: vault, gate: gate).activate(
+      masterKey: masterKey, reason: "activate biometric unlock")
+  }
+
+  /// Makes the vault PIN-only and revokes every session.
+  ///
+  /// - Precondition: opened for `.administer` or `.recover`.
+  /// - Throws: `VaultError.storage` on failure.
+  public func deactivateBiometry() throws {
+    precondition(purpose.isAdministrative, "deactivation needs the PIN and a match, or recovery")
+    try BiometricBinding(vault: vault, gate: gate).deactivate(masterKey: masterKey)
+  }
+
+  /// Issues a session holding the master key.
+  ///
+  /// - Precondition: opened for `.startSession`.
+  /// - Parameter idle: idle timeout in seconds.
+  /// - Returns: the token (64 hex digits).
+  /// - Throws: `VaultError.storage` when the session file cannot be written.
+  public func issueSession(idle: Double) throws -> String {
+    precondition(purpose == .startSession, "a session is issued only by an unlock")
+    return try SessionStore(environment: vault.environment).issue(
+      vaultID: vault.vaultID, masterKey: masterKey, idle: idle)
+  }
+}
+
+extension AccessPurpose {
+  /// Purposes that authorize PIN and biometry changes.
+  var isAdministrative: Bool {
+    switch self {
+    case .administer, .recover: true
+    default: false
+    }
+  }
+}

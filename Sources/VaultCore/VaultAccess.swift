@@ -1,0 +1,216 @@
+/// The one place that decides who gets a vault's master key, and how (`biometry.md` section 8).
+///
+/// A command says what it wants (`AccessPurpose`); the command line supplies a
+/// `CredentialSource`; `open` runs every check that needs no key before asking for anything
+/// (biometry not activated or disabled, nothing enrolled, an unusable sensor, a PIN bound to
+/// another device or edited keyslots, a PIN delay), then asks for exactly what the purpose and
+/// the policy need: a session, or the PIN and then a biometric match against the sealed domain
+/// state, or the recovery code. A guarded entry read in a session gets its fresh check here too.
+public struct VaultAccess {
+  /// Requests closer together than this (seconds) for one guarded entry are refused.
+  public static let guardedReadInterval = 1.0
+
+  /// The vault being opened.
+  public let vault: Vault
+  /// The sensor, shaped like `LAContext`.
+  public let gate: BiometricGate
+
+  /// Access to `vault` over `gate`.
+  public init(vault: Vault, gate: BiometricGate) {
+    self.vault = vault
+    self.gate = gate
+  }
+
+  var binding: BiometricBinding { BiometricBinding(vault: vault, gate: gate) }
+  private var sessions: SessionStore { SessionStore(environment: vault.environment) }
+
+  /// The vault's biometric state without its key: the header's record, overridden by a disable
+  /// this device found before the header could record it.
+  public static func biometryStatus(of vault: Vault, device: DeviceState) -> BiometryStatus {
+    guard vault.header.policy.requiresBiometry else { return .off }
+    if vault.header.biometry?.state == .active,
+      let pending = device.pendingDisables[vault.vaultID.hex]
+    {
+      return .disabled(since: pending.at, reason: pending.reason)
+    }
+    guard let record = vault.header.biometry else { return .notActivated }
+    switch record.state {
+    case .active: return .active(since: record.changedAt)
+    case .disabled: return .disabled(since: record.changedAt, reason: record.reason ?? "unknown")
+    }
+  }
+
+  /// Opens the vault for `purpose` with credentials from `credentials`.
+  ///
+  /// - Throws: the refusals that need no key first (`.biometryNotActivated`,
+  ///   `.biometryDisabled`, `.enrollmentChanged` for an emptied enrollment, `.biometryUnavailable`,
+  ///   `.notEnrolled` before an activation, `.otherDevice`, `.integrity` for edited keyslots,
+  ///   `.pinDelay`); `.locked` when a session is needed and none is valid and there is no way to
+  ///   ask; then the errors of the credential asked for (`.wrongPIN`, `.wrongRecoveryCode`…) and
+  ///   of the biometric check (`.enrollmentChanged` after disabling, `.biometricNotRecognised`,
+  ///   `.cancelled`, `.biometricLockout`, `.biometricNotInteractive`); for `.readEntry`,
+  ///   `.notFound` and the guard's `.duplicateRequest`.
+  public func open(for purpose: AccessPurpose, via credentials: CredentialSource) throws
+    -> UnlockedVault
+  {
+    let unlocked: UnlockedVault
+    switch purpose {
+    case .use(let reason):
+      unlocked = try fromSessionOrPIN(purpose, reason: reason, credentials)
+    case .readEntry(let name):
+      unlocked = try fromSessionOrPIN(purpose, reason: "read '\(name)'", credentials)
+      try unlocked.openEntry(name) { try guardCheck(name, unlocked, credentials) }
+    case .startSession:
+      unlocked = try withPIN(purpose, reason: "unlock the vault", request: .unlock, credentials)
+    case .administer(let reason):
+      unlocked = try withPIN(purpose, reason: reason, request: .current, credentials)
+    case .activateBiometry:
+      unlocked = try forActivation(credentials)
+    case .recover:
+      let code = try credentials.recoveryCode()
+      let key = try vault.unlock(recoveryCode: code)
+      unlocked = UnlockedVault(
+        vault: vault, gate: gate, masterKey: key, source: .recoveryCode, purpose: purpose)
+    }
+    try recordPendingDisable(unlocked)
+    return unlocked
+  }
+
+  /// An `UnlockedVault` for a vault `Vault.create` just made: the PIN was just set, so it may
+  /// activate biometric unlock in the same command.
+  public func created(_ created: Vault.Created) -> UnlockedVault {
+    UnlockedVault(
+      vault: created.vault, gate: gate, masterKey: created.masterKey, source: .pin,
+      purpose: .activateBiometry)
+  }
+
+  // MARK: - Steps
+
+  private func fromSessionOrPIN(
+    _ purpose: AccessPurpose, reason: String, _ credentials: CredentialSource
+  ) throws -> UnlockedVault {
+    var sessionProblem: VaultError?
+    if let token = credentials.sessionToken, !token.isEmpty {
+      do {
+        let (key, _) = try sessions.open(token: token, vaultID: vault.vaultID)
+        try vault.verifyHeader(masterKey: key)
+        return UnlockedVault(
+          vault: vault, gate: gate, masterKey: key, source: .session, purpose: purpose)
+      } catch let error as VaultError {
+        guard case .locked = error else { throw error }
+        sessionProblem = error
+      }
+    }
+    // A command that could have used a session and cannot ask says so first (exit 10), whatever
+    // else is wrong: the session is what it lacks.
+    guard credentials.canAskForPIN else {
+      throw sessionProblem ?? VaultError.locked("no valid session and no terminal to ask on")
+    }
+    return try withPIN(purpose, reason: reason, request: .unlock, credentials)
+  }
+
+  /// The PIN, then the match the policy requires; every check that needs no key comes first.
+  private func withPIN(
+    _ purpose: AccessPurpose, reason: String, request: PINRequest,
+    _ credentials: CredentialSource
+  ) throws -> UnlockedVault {
+    let device = try vault.device.read()
+    let biometric = vault.header.policy.requiresBiometry
+    if biometric { try checkBiometryBeforePIN(device) }
+    _ = try vault.checkBeforePIN(device)
+    let key = try vault.unlock(pin: credentials.pin(request))
+    try gate.credentialVerified()
+    if biometric { try binding.checkPresence(masterKey: key, reason: reason) }
+    return UnlockedVault(vault: vault, gate: gate, masterKey: key, source: .pin, purpose: purpose)
+  }
+
+  /// The PIN before an activation: the sensor must be able to evaluate (a lockout is cleared by
+  /// the PIN), and no match is asked here; `UnlockedVault.activateBiometry` asks for it.
+  private func forActivation(_ credentials: CredentialSource) throws -> UnlockedVault {
+    let device = try vault.device.read()
+    try preflight(allowLockout: true)
+    _ = try vault.checkBeforePIN(device)
+    let key = try vault.unlock(pin: credentials.pin(.unlock))
+    try gate.credentialVerified()
+    return UnlockedVault(
+      vault: vault, gate: gate, masterKey: key, source: .pin, purpose: .activateBiometry)
+  }
+
+  /// Refuses before any prompt what the vault and the sensor already tell.
+  private func checkBiometryBeforePIN(_ device: DeviceState) throws {
+    switch Self.biometryStatus(of: vault, device: device) {
+    case .off: return
+    case .notActivated: throw VaultError.biometryNotActivated
+    case .disabled(let since, let reason):
+      throw VaultError.biometryDisabled(since: since, reason: reason)
+    case .active:
+      do {
+        try preflight(allowLockout: true)
+      } catch VaultError.notEnrolled {
+        // The sealed enrollment is gone: nothing can ever match it again.
+        try binding.disableWithoutKey(reason: BiometricBinding.emptied)
+      }
+    }
+  }
+
+  private func preflight(allowLockout: Bool) throws {
+    do {
+      try gate.preflight()
+    } catch BiometricFailure.lockout where allowLockout {
+      // The PIN, the device credential, clears it.
+    } catch let failure as BiometricFailure {
+      throw BiometricBinding.map(failure)
+    }
+  }
+
+  /// A guarded entry read with a session key: a fresh biometric check (the PIN in a PIN-only
+  /// vault, or while the sensor is locked out), refused within a second of the last one.
+  private func guardCheck(
+    _ name: EntryName, _ unlocked: UnlockedVault, _ credentials: CredentialSource
+  ) throws {
+    guard unlocked.source == .session else { return }
+    let clock = vault.environment.clock
+    let key = vault.vaultID.hex + ":" + unlocked.entries.indexTag(name)
+    let tooSoon: Bool = try vault.device.update { state in
+      let now = clock.bootNow
+      if let last = state.lastGuardedRead[key], now >= last,
+        now - last < Self.guardedReadInterval
+      {
+        return true
+      }
+      state.lastGuardedRead[key] = now
+      return false
+    }
+    if tooSoon { throw VaultError.duplicateRequest }
+    guard vault.header.policy.requiresBiometry else {
+      _ = try pinAlone(.guardedEntry(name), credentials)
+      return
+    }
+    try checkBiometryBeforePIN(vault.device.read())
+    do {
+      try binding.checkPresence(masterKey: unlocked.masterKey, reason: "read guarded '\(name)'")
+    } catch VaultError.biometricLockout {
+      // As `.deviceOwnerAuthentication`: the device credential stands in and clears the lockout.
+      _ = try pinAlone(.lockedOutGuardedEntry(name), credentials)
+      try gate.credentialVerified()
+    }
+  }
+
+  /// The PIN with its checks and nothing else.
+  private func pinAlone(_ request: PINRequest, _ credentials: CredentialSource) throws
+    -> SymmetricKey
+  {
+    _ = try vault.checkBeforePIN(vault.device.read())
+    return try vault.unlock(pin: credentials.pin(request))
+  }
+
+  /// A disable this device found without a key is written into the header once a key is here.
+  private func recordPendingDisable(_ unlocked: UnlockedVault) throws {
+    guard unlocked.source != .session, vault.header.biometry?.state == .active,
+      let pending = try vault.device.read().pendingDisables[vault.vaultID.hex],
+      unlocked.purpose != .activateBiometry
+    else { return }
+    try binding.markDisabled(
+      masterKey: unlocked.masterKey, reason: pending.reason, at: pending.at)
+  }
+}

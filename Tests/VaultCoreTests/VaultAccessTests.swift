@@ -1,0 +1,269 @@
+import XCTest
+
+@testable import VaultCore
+
+/// A sensor that answers from a script: preflight failures and evaluations.
+final class ScriptedGate: BiometricGate, @unchecked Sendable {
+  var preflightFailure: BiometricFailure?
+  var answers: [Result<BiometricMatch, BiometricFailure>] = []
+  private(set) var evaluations = 0
+  private(set) var credentialsVerified = 0
+
+  func preflight() throws {
+    if let preflightFailure { throw preflightFailure }
+  }
+
+  func evaluate(reason: String) throws -> BiometricMatch {
+    evaluations += 1
+    guard !answers.isEmpty else { throw BiometricFailure.notInteractive }
+    return try answers.removeFirst().get()
+  }
+
+  func credentialVerified() throws { credentialsVerified += 1 }
+
+  func currentType() throws -> String { "touch-id" }
+}
+
+/// Credentials from a script, counting every request.
+final class ScriptedCredentials: CredentialSource {
+  var sessionToken: String?
+  var canAskForPIN = true
+  var pins: [String]
+  var code: SecureBytes?
+  private(set) var requests: [PINRequest] = []
+
+  init(pins: [String] = [], sessionToken: String? = nil) {
+    self.pins = pins
+    self.sessionToken = sessionToken
+  }
+
+  func pin(_ request: PINRequest) throws -> PIN {
+    requests.append(request)
+    guard !pins.isEmpty else { throw VaultError.noTerminal("no PIN left", hint: "") }
+    return try VaultCoreTests.pin(pins.removeFirst())
+  }
+
+  func recoveryCode() throws -> SecureBytes {
+    guard let code else { throw VaultError.wrongRecoveryCode }
+    return code
+  }
+}
+
+/// The access policy: what runs before any prompt, what each purpose asks for, and the rules
+/// that follow (revocation on a PIN change, a recovery and a mismatch).
+final class VaultAccessTests: XCTestCase {
+  var home: TemporaryHome!
+  var gate: ScriptedGate!
+  let domain = [UInt8](repeating: 7, count: 32)
+
+  override func setUp() {
+    home = TemporaryHome()
+    gate = ScriptedGate()
+  }
+
+  // XCTest keeps every test case alive until the run ends: release the folder now.
+  override func tearDown() { home = nil }
+
+  var environment: VaultEnvironment { home.environment() }
+
+  func match(_ domain: [UInt8]? = nil) -> Result<BiometricMatch, BiometricFailure> {
+    .success(BiometricMatch(domainState: domain ?? self.domain, type: "touch-id"))
+  }
+
+  /// A biometric vault activated with `domain`, PIN 1234.
+  func activatedVault() throws -> Vault {
+    let created = try Vault.create(
+      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: .pinAndBiometry,
+      environment: environment)
+    gate.answers = [match()]
+    _ = try VaultAccess(vault: created.vault, gate: gate).created(created).activateBiometry()
+    return try reopened()
+  }
+
+  func reopened() throws -> Vault { try Vault.open(path: home.vaultPath, environment: environment) }
+
+  func access(_ vault: Vault) -> VaultAccess { VaultAccess(vault: vault, gate: gate) }
+
+  func session(_ vault: Vault) throws -> String {
+    gate.answers = [match()]
+    return try access(vault).open(for: .startSession, via: ScriptedCredentials(pins: ["1234"]))
+      .issueSession(idle: 900)
+  }
+
+  func assertSessionRevoked(_ token: String, file: StaticString = #filePath, line: UInt = #line)
+    throws
+  {
+    XCTAssertThrowsError(
+      try SessionStore(environment: environment).open(token: token, vaultID: reopened().vaultID),
+      file: file, line: line
+    ) {
+      XCTAssertEqual($0 as? VaultError, .locked("the session is unknown or was revoked"))
+    }
+  }
+
+  func testUnlockAsksForThePINThenOneMatch() throws {
+    let vault = try activatedVault()
+    let credentials = ScriptedCredentials(pins: ["1234"])
+    gate.answers = [match()]
+    let unlocked = try access(vault).open(for: .startSession, via: credentials)
+    XCTAssertEqual(unlocked.source, .pin)
+    XCTAssertEqual(credentials.requests, [.unlock])
+    XCTAssertEqual(gate.evaluations, 2)
+    XCTAssertEqual(gate.credentialsVerified, 1)
+  }
+
+  func testChecksThatNeedNoKeyRunBeforeAnyPrompt() throws {
+    let vault = try activatedVault()
+    let device = DeviceStore(environment: environment)
+
+    // Disabled (after a mismatch): refused, no PIN asked, no attempt counted.
+    try device.update {
+      $0.pendingDisables[vault.vaultID.hex] = PendingDisable(reason: "test", at: "T")
+    }
+    let credentials = ScriptedCredentials(pins: ["0000"])
+    XCTAssertThrowsError(try access(reopened()).open(for: .startSession, via: credentials)) {
+      XCTAssertEqual($0 as? VaultError, .biometryDisabled(since: "T", reason: "test"))
+    }
+    try device.update { $0.pendingDisables = [:] }
+
+    // An unusable sensor.
+    gate.preflightFailure = .notAvailable("off")
+    XCTAssertThrowsError(try access(reopened()).open(for: .use(reason: "r"), via: credentials)) {
+      XCTAssertEqual($0 as? VaultError, .biometryUnavailable("off"))
+    }
+
+    // A lockout is not a refusal: the PIN clears it.
+    gate.preflightFailure = .lockout
+    gate.answers = [match()]
+    XCTAssertNoThrow(
+      try access(reopened()).open(for: .use(reason: "r"), via: ScriptedCredentials(pins: ["1234"])))
+
+    // A PIN delay.
+    gate.preflightFailure = nil
+    try device.update {
+      var attempts = PINAttempts()
+      attempts.failures = 5
+      attempts.lastAttemptAt = environment.clock.wallNow
+      $0.pinAttempts[vault.vaultID.hex] = attempts
+    }
+    XCTAssertThrowsError(try access(reopened()).open(for: .startSession, via: credentials)) {
+      XCTAssertEqual($0 as? VaultError, .pinDelay(seconds: 60))
+    }
+    XCTAssertEqual(credentials.requests, [])
+    XCTAssertEqual(gate.evaluations, 2)
+  }
+
+  func testAnEmptiedEnrollmentDisablesAndRevokesBeforeAnyPrompt() throws {
+    let vault = try activatedVault()
+    let token = try session(vault)
+    gate.preflightFailure = .notEnrolled
+    let credentials = ScriptedCredentials(pins: ["1234"])
+    XCTAssertThrowsError(try access(reopened()).open(for: .startSession, via: credentials)) {
+      XCTAssertEqual($0 as? VaultError, .enrollmentChanged("the enrollment was emptied"))
+    }
+    XCTAssertEqual(credentials.requests, [])
+    try assertSessionRevoked(token)
+    let device = try DeviceStore(environment: environment).read()
+    guard case .disabled(_, let reason) = VaultAccess.biometryStatus(of: vault, device: device)
+    else { return XCTFail("not disabled") }
+    XCTAssertEqual(reason, "the enrollment was emptied")
+
+    // Re-activation (PIN, then a match) is the way back; the header then says active.
+    gate.preflightFailure = nil
+    gate.answers = [match()]
+    let unlocked = try access(reopened()).open(
+      for: .activateBiometry, via: ScriptedCredentials(pins: ["1234"]))
+    _ = try unlocked.activateBiometry()
+    let after = try DeviceStore(environment: environment).read()
+    XCTAssertEqual(after.pendingDisables, [:])
+    guard case .active = VaultAccess.biometryStatus(of: try reopened(), device: after) else {
+      return XCTFail("not active")
+    }
+  }
+
+  func testAMismatchDisablesAndRevokesEverySession() throws {
+    let vault = try activatedVault()
+    let token = try session(vault)
+    gate.answers = [match([UInt8](repeating: 8, count: 32))]
+    XCTAssertThrowsError(
+      try access(reopened()).open(for: .startSession, via: ScriptedCredentials(pins: ["1234"]))
+    ) {
+      XCTAssertEqual($0 as? VaultError, .enrollmentChanged("the biometric enrollment changed"))
+    }
+    try assertSessionRevoked(token)
+    XCTAssertEqual(try reopened().header.biometry?.state, .disabled)
+  }
+
+  func testAPINChangeRevokesEverySession() throws {
+    let vault = try activatedVault()
+    let token = try session(vault)
+    gate.answers = [match()]
+    let unlocked = try access(vault).open(
+      for: .administer(reason: "change"), via: ScriptedCredentials(pins: ["1234"]))
+    XCTAssertEqual(try unlocked.changePIN(to: pin("5678")).disabledForeignSeal, false)
+    try assertSessionRevoked(token)
+  }
+
+  func testARecoveryRevokesEverySessionAndDisablesAForeignSeal() throws {
+    let created = try Vault.create(
+      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: .pinAndBiometry,
+      environment: environment)
+    gate.answers = [match()]
+    _ = try VaultAccess(vault: created.vault, gate: gate).created(created).activateBiometry()
+    let token = try session(try reopened())
+    // Another device: a new device secret.
+    try DeviceStore(environment: environment).update { $0.deviceSecret = .random() }
+    let credentials = ScriptedCredentials()
+    credentials.code = created.recoveryCode
+    let unlocked = try access(reopened()).open(for: .recover, via: credentials)
+    XCTAssertEqual(unlocked.source, .recoveryCode)
+    XCTAssertEqual(try unlocked.changePIN(to: pin("2222")).disabledForeignSeal, true)
+    try assertSessionRevoked(token)
+    XCTAssertEqual(
+      try reopened().header.biometry?.reason, "the vault was recovered on another device")
+  }
+
+  func testAGuardedReadInASessionNeedsAFreshMatch() throws {
+    let vault = try activatedVault()
+    let token = try session(vault)
+    let unlocked = try access(vault).open(
+      for: .use(reason: "add"), via: ScriptedCredentials(sessionToken: token))
+    try unlocked.entries.put(
+      EntryName("bank"), content: secure("4242"), overwrite: false, guarded: true)
+    let before = gate.evaluations
+    gate.answers = [match()]
+    let read = try access(reopened()).open(
+      for: .readEntry(EntryName("bank")), via: ScriptedCredentials(sessionToken: token))
+    XCTAssertEqual(read.source, .session)
+    XCTAssertEqual(read.entry?.content, secure("4242"))
+    XCTAssertEqual(gate.evaluations, before + 1)
+    // Within a second: a duplicate.
+    XCTAssertThrowsError(
+      try access(reopened()).open(
+        for: .readEntry(EntryName("bank")), via: ScriptedCredentials(sessionToken: token))
+    ) { XCTAssertEqual($0 as? VaultError, .duplicateRequest) }
+  }
+
+  func testAMalformedSealedDomainStateIsAnIntegrityFailureNotAChange() throws {
+    let created = try Vault.create(
+      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: .pinAndBiometry,
+      environment: environment)
+    // A seal whose domain state is not 32 bytes of base64, sealed under the right key.
+    var seal = BiometricSeal(domainState: [1, 2, 3], type: "touch-id", activatedAt: "T")
+    seal.domainState = "not base64!"
+    let json = try JSONEncoder().encode(seal)
+    let box = AEAD.seal(
+      [UInt8](json), key: created.masterKey.derive(.biometry),
+      associatedData: Array("vault.biometry.v1".utf8) + created.vault.vaultID.bytes)
+    var header = created.vault.header
+    header.biometry = BiometryRecord(state: .active, changedAt: "T", reason: nil, seal: box.base64)
+    try created.vault.writeHeader(header, masterKey: created.masterKey)
+    gate.answers = [match()]
+    XCTAssertThrowsError(
+      try access(reopened()).open(for: .startSession, via: ScriptedCredentials(pins: ["1234"]))
+    ) {
+      XCTAssertEqual($0 as? VaultError, .malformedHeader("sealed domain state is not valid"))
+    }
+    XCTAssertEqual(try reopened().header.biometry?.state, .active)
+  }
+}
