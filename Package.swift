@@ -20,8 +20,12 @@ let package = Package(
     .target(name: "VaultCLI", dependencies: ["VaultCore", "Biometry", "CPlatform"]),
     .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
     .executableTarget(name: "biosim", dependencies: ["VaultCLI"]),
-    .testTarget(name: "VaultCoreTests", dependencies: ["VaultCore"]),
-    .testTarget(name: "BiometryTests", dependencies: ["Biometry", "VaultCore"]),
-    .testTarget(name: "VaultCLITests", dependencies: ["VaultCLI"]),
+    .target(
+      name: "VaultTestSupport", dependencies: ["VaultCore", "CSQLite"],
+      path: "Tests/VaultTestSupport"),
+    .testTarget(name: "VaultCoreTests", dependencies: ["VaultCore", "VaultTestSupport"]),
+    .testTarget(
+      name: "BiometryTests", dependencies: ["Biometry", "VaultCore", "VaultTestSupport"]),
+    .testTarget(name: "VaultCLITests", dependencies: ["VaultCLI", "VaultTestSupport"]),
   ]
 )

@@ -65,7 +65,8 @@ final class EditFolder {
     guard made != nil else {
       throw VaultError.storage("cannot create a private folder in \(root): \(errnoText())")
     }
-    let path = String(cString: template)
+    let path = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     _ = chmod(path, 0o700)
     return EditFolder(path: path)
   }

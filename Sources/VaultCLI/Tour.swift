@@ -81,7 +81,8 @@ enum Tour {
     guard made != nil else {
       throw VaultError.storage("cannot create a temporary folder in \(tmp ?? "/tmp")")
     }
-    let dir = String(cString: template)
+    let dir = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     defer { try? FileManager.default.removeItem(atPath: dir) }
     try PrivateFiles.atomicWrite(Array((demoPIN + "\n").utf8), to: dir + "/pin")
     try PrivateFiles.ensureDirectory(dir + "/run")
@@ -110,6 +111,6 @@ enum Tour {
     var buffer = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     guard n > 0 else { throw VaultError.storage("cannot find the vault executable") }
-    return String(cString: buffer)
+    return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }

@@ -74,7 +74,8 @@ public enum PrivateFiles {
       buffer.baseAddress.map { mkstemp($0) } ?? -1
     }
     guard fd >= 0 else { throw VaultError.storage("cannot write in \(folder): \(errnoText())") }
-    let tempPath = String(cString: template)
+    let tempPath = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var ok = fchmod(fd, 0o600) == 0
     var written = 0
     while ok && written < bytes.count {

@@ -59,7 +59,7 @@ final class SQLiteDatabase {
       let index = Int32(offset + 1)
       switch value {
       case .blob(let bytes):
-        try bytes.withUnsafeBytes {
+        _ = try bytes.withUnsafeBytes {
           try check(
             sqlite3_bind_blob(
               statement, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1),

@@ -1,29 +1,22 @@
 import Biometry
 import Foundation
 import VaultCore
+import VaultTestSupport
 
-/// A throwaway device store in its own temporary folder, removed when the fixture is released.
+/// A throwaway device store in a `TemporaryHome`, removed when the fixture is released.
 final class Fixture {
   /// 2026-01-01T00:00:00Z, the wall clock every fixture runs at.
   static let wallClock = "1767225600"
 
-  let root: String
+  let home = TemporaryHome(prefix: "biometry-test")
   let store: DeviceStore
   let controls: SensorControls
 
   init() throws {
-    root =
-      FileManager.default.temporaryDirectory
-      .appendingPathComponent("biometry-tests-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-    let environment = VaultEnvironment(variables: [
-      "HOME": root, "XDG_STATE_HOME": root + "/state", "VAULT_TEST_WALLCLOCK": Self.wallClock,
-    ])
+    let environment = home.environment(["VAULT_TEST_WALLCLOCK": Self.wallClock])
     store = DeviceStore(environment: environment)
     controls = SensorControls(store: store, clock: environment.clock)
   }
-
-  deinit { try? FileManager.default.removeItem(atPath: root) }
 
   func context(
     app: String = "com.example.vault", prompter: BiometricPrompter? = nil,

@@ -14,22 +14,19 @@ final class EditCLITests: XCTestCase {
   let marker = "MARKER-" + UUID().uuidString
 
   override func setUpWithError() throws {
-    var template = Array("/dev/shm/vault-test-run-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    guard made != nil, EditFolder.isRAMBacked(String(cString: template)) else {
+    guard let box = try? Sandbox(runtimeIn: "/dev/shm"), EditFolder.isRAMBacked(box.folder.runtime)
+    else {
       throw XCTSkip("no tmpfs at /dev/shm to stand in for XDG_RUNTIME_DIR")
     }
-    runtime = String(cString: template)
-    box = Sandbox(extra: ["XDG_RUNTIME_DIR": runtime])
+    self.box = box
+    runtime = box.folder.runtime
     box.environment["TMPDIR"] = box.home + "/tmp"
     mkdir(box.home + "/tmp", 0o700)
     mkdir(box.home + "/bin", 0o700)
   }
 
-  override func tearDown() {
-    box = nil
-    try? FileManager.default.removeItem(atPath: runtime)
-  }
+  // The sandbox removes the runtime folder with its HOME.
+  override func tearDown() { box = nil }
 
   /// A PIN-only vault, a session, and `note` holding the marker.
   func prepare() {
@@ -44,8 +41,9 @@ final class EditCLITests: XCTestCase {
   /// Writes an editor script and returns its path.
   func editor(_ name: String, _ body: String) -> String {
     let path = box.home + "/bin/" + name
-    FileManager.default.createFile(
-      atPath: path, contents: Data(("#!/bin/sh\n" + body + "\n").utf8))
+    XCTAssertTrue(
+      FileManager.default.createFile(
+        atPath: path, contents: Data(("#!/bin/sh\n" + body + "\n").utf8)))
     chmod(path, 0o700)
     return path
   }

@@ -1,4 +1,5 @@
 import Foundation
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
@@ -177,35 +178,22 @@ final class EntryCLITests: XCTestCase {
 
   func testTamperedFilesExit17() throws {
     add(["x"], Array("secret".utf8))
-    let script = """
-      import sqlite3, sys
-      db = sqlite3.connect(sys.argv[1])
-      if sys.argv[2] == 'header':
-          body = db.execute('select body from header').fetchone()[0]
-          db.execute('update header set body = ?', (body.replace(b'"policy":"pin"', b'"policy":"pin+biometry"'),))
-      else:
-          box = bytearray(db.execute('select box from chunks').fetchone()[0])
-          box[30] ^= 1
-          db.execute('update chunks set box = ?', (bytes(box),))
-      db.commit()
-      """
     let copy = box.home + "/copy.db"
     try FileManager.default.copyItem(atPath: box.vaultPath, toPath: copy)
-    XCTAssertEqual(
-      Subprocess.run(
-        "/usr/bin/env", ["python3", "-c", script, box.vaultPath, "chunk"],
-        environment: box.environment
-      ).status, 0)
+    box.tamper {
+      try $0.replaceBlob("select box from chunks", "update chunks set box = ?") { $0[30] ^= 1 }
+    }
     let flipped = get("x")
     XCTAssertEqual(flipped.status, 17)
     XCTAssertEqual(flipped.stdout, [])
     XCTAssertEqual(
       flipped.errorLines,
       ["vault: error: integrity failure: the content of 'x' failed authentication"])
-    XCTAssertEqual(
-      Subprocess.run(
-        "/usr/bin/env", ["python3", "-c", script, copy, "header"], environment: box.environment
-      ).status, 0)
+    box.tamper(copy) {
+      let body = String(decoding: try $0.headerBody(), as: UTF8.self)
+      let changed = body.replacing(#""policy":"pin""#, with: #""policy":"pin+biometry""#)
+      try $0.setHeaderBody(Array(changed.utf8))
+    }
     // The edited header claims biometry that was never activated: refused before any PIN, as
     // an unactivated vault is; the first command that uses the PIN finds the edit.
     let edited = box.vault(["get", "x", "--vault", copy], pin: [Sandbox.pin])
@@ -227,8 +215,9 @@ final class EntryCLITests: XCTestCase {
   }
 
   func testAnEditedKDFIsAnIntegrityFailureNotAWrongPIN() {
-    box.editHeader(
-      "header['kdf'] = {'profile': 'interactive', 'opslimit': 2, 'memlimit': 67108864}")
+    box.editHeader {
+      $0["kdf"] = ["profile": "interactive", "opslimit": 2, "memlimit": 67_108_864]
+    }
     let result = box.vault(["list"], pin: [Sandbox.pin])
     XCTAssertEqual(result.status, 17)
     XCTAssertEqual(

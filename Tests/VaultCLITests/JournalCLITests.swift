@@ -1,4 +1,5 @@
 import Foundation
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
@@ -187,16 +188,12 @@ final class JournalCLITests: XCTestCase {
   func testARowCopiedOntoAnotherRowExits17() {
     box.initPINOnly()
     write("mine\n", at: 1_800_000_000)
-    let script = """
-      import sqlite3, sys
-      db = sqlite3.connect(sys.argv[1])
-      meta = db.execute('select meta from entries where kind = 1').fetchone()[0]
-      db.execute('insert into entries values (?, NULL, 1, ?)', (b'\\x01' * 16, meta))
-      db.commit()
-      """
-    let copied = Subprocess.run(
-      "/usr/bin/env", ["python3", "-c", script, box.vaultPath], environment: box.environment)
-    XCTAssertEqual(copied.status, 0, copied.stderrText)
+    box.tamper {
+      let meta = try $0.blob("select meta from entries where kind = 1")
+      try $0.execute(
+        "insert into entries values (?, NULL, 1, ?)",
+        [.blob(Array(repeating: 1, count: 16)), .blob(meta)])
+    }
     let result = list(now: 1_800_000_000)
     XCTAssertEqual(result.status, 17)
     XCTAssertEqual(result.stdout, [])
@@ -207,7 +204,9 @@ final class JournalCLITests: XCTestCase {
 
   func testAJournalKeySwappedIntoTheFileIsRefused() {
     box.initPINOnly()
-    box.editHeader("header['journal_public_key'] = base64.b64encode(bytes(range(32))).decode()")
+    box.editHeader {
+      $0["journal_public_key"] = Data((0..<32).map { UInt8($0) }).base64EncodedString()
+    }
     let result = box.vault(["journal"], stdin: Array("to the attacker?\n".utf8))
     XCTAssertEqual(result.status, 17)
     XCTAssertEqual(
@@ -216,15 +215,8 @@ final class JournalCLITests: XCTestCase {
         "vault: error: integrity failure: the vault's journal key differs from the one this"
           + " device last authenticated; nothing was written"
       ])
-    let count = Subprocess.run(
-      "/usr/bin/env",
-      [
-        "python3", "-c",
-        "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("
-          + "'select count(*) from entries').fetchone()[0])", box.vaultPath,
-      ],
-      environment: box.environment)
-    XCTAssertEqual(count.stdoutText, "0\n")
+    let count = box.tamper { try $0.integer("select count(*) from entries") }
+    XCTAssertEqual(count, 0)
   }
 
   func testOnATerminalTheEditorWritesAndAnEmptyBufferWritesNothing() throws {

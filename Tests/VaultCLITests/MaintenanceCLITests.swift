@@ -1,4 +1,5 @@
 import Foundation
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
@@ -19,13 +20,9 @@ final class MaintenanceCLITests: XCTestCase {
     box.vault(["journal"], stdin: Array("dear diary\n".utf8))
   }
 
-  func python(_ statement: String) {
-    let script =
-      "import sqlite3, sys\ndb = sqlite3.connect(sys.argv[1])\n" + statement
-      + "\ndb.commit()\n"
-    let result = Subprocess.run(
-      "/usr/bin/env", ["python3", "-c", script, box.vaultPath], environment: box.environment)
-    XCTAssertEqual(result.status, 0, result.stderrText)
+  /// Runs one SQL statement on the vault file, as an attacker with write access would.
+  func sql(_ statement: String, file: StaticString = #filePath, line: UInt = #line) {
+    box.tamper(file: file, line: line) { try $0.execute(statement) }
   }
 
   func testCheckOpensEveryRecord() {
@@ -35,10 +32,11 @@ final class MaintenanceCLITests: XCTestCase {
   }
 
   func testCheckFindsADamagedJournalEntry() {
-    python(
-      "box = bytearray(db.execute('select meta from entries where kind = 1').fetchone()[0])\n"
-        + "box[60] ^= 1\n"
-        + "db.execute('update entries set meta = ? where kind = 1', (bytes(box),))")
+    box.tamper {
+      try $0.replaceBlob(
+        "select meta from entries where kind = 1", "update entries set meta = ? where kind = 1"
+      ) { $0[60] ^= 1 }
+    }
     let id = box.vault(["journal", "list", "--json"], env: session).stdoutText
     let result = box.vault(["check"], env: session)
     XCTAssertEqual(result.status, 17)
@@ -50,7 +48,7 @@ final class MaintenanceCLITests: XCTestCase {
   }
 
   func testCheckFindsAChunkWithoutItsEntry() {
-    python("db.execute(\"insert into chunks values (x'00', 0, x'00')\")")
+    sql("insert into chunks values (x'00', 0, x'00')")
     let result = box.vault(["check"], env: session)
     XCTAssertEqual(result.status, 17)
     XCTAssertEqual(
@@ -58,9 +56,9 @@ final class MaintenanceCLITests: XCTestCase {
   }
 
   func testCheckReportsADamagedNameIndex() {
-    python(
-      "db.execute(\"update entries set lookup = randomblob(32) where kind = 0 and rowid ="
-        + " (select min(rowid) from entries where kind = 0)\")")
+    sql(
+      "update entries set lookup = randomblob(32) where kind = 0 and rowid ="
+        + " (select min(rowid) from entries where kind = 0)")
     let index = box.vault(["check"], env: session)
     XCTAssertEqual(index.status, 17)
     XCTAssertEqual(
@@ -68,9 +66,9 @@ final class MaintenanceCLITests: XCTestCase {
   }
 
   func testCheckReportsAChunkAttachedToAJournalEntry() {
-    python(
-      "db.execute(\"insert into chunks values ((select entry_id from entries where kind = 1), 0,"
-        + " randomblob(47))\")")
+    sql(
+      "insert into chunks values ((select entry_id from entries where kind = 1), 0,"
+        + " randomblob(47))")
     let stray = box.vault(["check"], env: session)
     XCTAssertEqual(stray.status, 17)
     XCTAssertEqual(

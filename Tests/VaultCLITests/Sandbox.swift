@@ -1,14 +1,17 @@
 import Foundation
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
 
 /// A throwaway HOME in which the built `vault` and `biosim` binaries run, with no controlling
-/// terminal, as a script would run them.
+/// terminal, as a script would run them: a `TemporaryHome` and the environment of the children.
 final class Sandbox {
   static let pin = "2468"
 
-  let home: String
+  /// The folder, removed with the sandbox.
+  let folder: TemporaryHome
+  var home: String { folder.path }
   var environment: [String: String]
 
   /// The folder holding the built executables (the test bundle sits beside them).
@@ -16,24 +19,27 @@ final class Sandbox {
     var buffer = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     precondition(n > 0)
-    return URL(fileURLWithPath: String(cString: buffer)).deletingLastPathComponent().path
+    let path = String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return URL(fileURLWithPath: path).deletingLastPathComponent().path
   }()
 
-  init(extra: [String: String] = [:]) {
-    var template = Array("/tmp/vault-cli-test-XXXXXX".utf8CString)
-    _ = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    home = String(cString: template)
-    mkdir(home + "/run", 0o700)
-    environment = [
-      "HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_STATE_HOME": home + "/state",
-      "XDG_RUNTIME_DIR": home + "/run", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
-    ]
+  convenience init(extra: [String: String] = [:]) {
+    self.init(folder: TemporaryHome(prefix: "vault-cli-test"), extra: extra)
+  }
+
+  /// A sandbox whose `XDG_RUNTIME_DIR` is a private folder under `runtimeParent` (such as the
+  /// tmpfs `/dev/shm`); throws when it cannot be created.
+  convenience init(runtimeIn runtimeParent: String) throws {
+    self.init(folder: try TemporaryHome(prefix: "vault-cli-test", runtimeIn: runtimeParent))
+  }
+
+  private init(folder: TemporaryHome, extra: [String: String] = [:]) {
+    self.folder = folder
+    environment = folder.variables.merging(["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]) { $1 }
     environment.merge(extra) { $1 }
   }
 
-  deinit { try? FileManager.default.removeItem(atPath: home) }
-
-  var vaultPath: String { home + "/data/vault/vault.db" }
+  var vaultPath: String { folder.vaultPath }
 
   /// Runs `vault`; with `pin`, appends `--pin-fd 3` and writes the PIN lines to descriptor 3.
   @discardableResult
@@ -89,21 +95,28 @@ final class Sandbox {
     return ["VAULT_SESSION": token]
   }
 
-  /// Rewrites the vault header as an attacker with write access would: `statement` is Python
-  /// that changes the dict `header` (base64 is imported); the body is stored back as sorted JSON.
-  func editHeader(_ statement: String, file: StaticString = #filePath, line: UInt = #line) {
-    let script = """
-      import base64, json, sqlite3, sys
-      db = sqlite3.connect(sys.argv[1])
-      header = json.loads(db.execute('select body from header').fetchone()[0])
-      \(statement)
-      body = json.dumps(header, sort_keys=True, separators=(',', ':')).encode()
-      db.execute('update header set body = ?', (body,))
-      db.commit()
-      """
-    let edited = Subprocess.run(
-      "/usr/bin/env", ["python3", "-c", script, vaultPath], environment: environment)
-    XCTAssertEqual(edited.status, 0, edited.stderrText, file: file, line: line)
+  /// Runs `body` on the vault file (or the file at `path`) as an attacker with write access would.
+  ///
+  /// Returns what `body` returns, or nil after recording a failure when it throws.
+  @discardableResult
+  func tamper<Value>(
+    _ path: String? = nil, file: StaticString = #filePath, line: UInt = #line,
+    _ body: (VaultFileTamperer) throws -> Value
+  ) -> Value? {
+    do {
+      return try body(VaultFileTamperer(path: path ?? vaultPath))
+    } catch {
+      XCTFail("tampering with \(path ?? vaultPath): \(error)", file: file, line: line)
+      return nil
+    }
+  }
+
+  /// Rewrites the vault header as an attacker with write access would: `edit` changes the parsed
+  /// object, which is stored back as sorted compact JSON (`VaultFileTamperer.editHeader`).
+  func editHeader(
+    file: StaticString = #filePath, line: UInt = #line, _ edit: (inout [String: Any]) -> Void
+  ) {
+    tamper(file: file, line: line) { try $0.editHeader(edit) }
   }
 
   /// `biosim next match` then `vault unlock --raw`; returns the token.

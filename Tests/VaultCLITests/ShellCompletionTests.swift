@@ -58,7 +58,7 @@ final class ShellCompletionTests: XCTestCase {
     environment["VAULT_SESSION"] = unlock.stdoutText.trimmingCharacters(in: .newlines)
     environment["TERM"] = "xterm"
     // A file that `star*` matches: an unquoted `*` would show up as this name.
-    FileManager.default.createFile(atPath: box.home + "/star-file", contents: Data())
+    XCTAssertTrue(FileManager.default.createFile(atPath: box.home + "/star-file", contents: Data()))
     // Swift may release the sandbox after its last use; it must outlive the test, and XCTest
     // keeps teardown blocks (and so the sandbox) alive to the end of the run: remove it here.
     let home = box.home

@@ -1,3 +1,4 @@
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCore

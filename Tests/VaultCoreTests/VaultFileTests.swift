@@ -1,4 +1,4 @@
-import CSQLite
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
@@ -23,18 +23,8 @@ final class VaultFileTests: XCTestCase {
 
   /// Runs raw SQL on the vault file, as an attacker with write access would.
   func tamper(_ sql: String, _ bind: [UInt8]? = nil) {
-    var db: OpaquePointer?
-    XCTAssertEqual(sqlite3_open(home.vaultPath, &db), SQLITE_OK)
-    defer { sqlite3_close(db) }
-    var statement: OpaquePointer?
-    XCTAssertEqual(sqlite3_prepare_v2(db, sql, -1, &statement, nil), SQLITE_OK)
-    if let bind {
-      _ = bind.withUnsafeBytes {
-        sqlite3_bind_blob(statement, 1, $0.baseAddress, Int32($0.count), nil)
-      }
-    }
-    XCTAssertEqual(sqlite3_step(statement), SQLITE_DONE)
-    sqlite3_finalize(statement)
+    XCTAssertNoThrow(
+      try VaultFileTamperer(path: home.vaultPath).execute(sql, bind.map { [.blob($0)] } ?? []))
   }
 
   func testCreateUnlockAndModes() throws {
@@ -225,16 +215,7 @@ final class VaultFileTests: XCTestCase {
     let store = EntryStore(vault: created.vault, masterKey: created.masterKey)
     let name = try EntryName("a")
     try store.put(name, content: secure("old"), overwrite: false, guarded: false)
-    var db: OpaquePointer?
-    sqlite3_open(home.vaultPath, &db)
-    var statement: OpaquePointer?
-    sqlite3_prepare_v2(db, "SELECT box FROM chunks", -1, &statement, nil)
-    sqlite3_step(statement)
-    let oldBox = Array(
-      UnsafeRawBufferPointer(
-        start: sqlite3_column_blob(statement, 0), count: Int(sqlite3_column_bytes(statement, 0))))
-    sqlite3_finalize(statement)
-    sqlite3_close(db)
+    let oldBox = try VaultFileTamperer(path: home.vaultPath).blob("SELECT box FROM chunks")
     try store.put(name, content: secure("new"), overwrite: true, guarded: false)
     tamper("UPDATE chunks SET box = ?", oldBox)
     XCTAssertThrowsError(try store.get(name)) {

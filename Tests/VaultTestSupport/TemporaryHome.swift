@@ -1,0 +1,72 @@
+import Foundation
+import VaultCore
+
+/// A throwaway HOME for one test: a private (0700) folder under /tmp that `HOME`,
+/// `XDG_DATA_HOME`, `XDG_STATE_HOME` and `XDG_RUNTIME_DIR` point into, removed with everything in
+/// it when the value is released.
+///
+/// XCTest keeps every test case alive until the run ends, so a test case holding one in a
+/// property releases it in `tearDown`.
+public final class TemporaryHome: Sendable {
+  /// The folder, such as `/tmp/vault-test-Ab12Cd`.
+  public let path: String
+  /// `XDG_RUNTIME_DIR`, created 0700: `path/run`, or a folder of its own (`init(prefix:runtimeIn:)`).
+  public let runtime: String
+
+  /// Creates `/tmp/PREFIX-XXXXXX` and its `run` folder; stops the test run when /tmp is not
+  /// writable, since no test could run then.
+  public init(prefix: String = "vault-test") {
+    guard let made = Self.makeFolder("/tmp/\(prefix)-XXXXXX") else {
+      fatalError("cannot create a temporary folder in /tmp: \(String(cString: strerror(errno)))")
+    }
+    path = made
+    runtime = made + "/run"
+    mkdir(runtime, 0o700)
+  }
+
+  /// Like `init(prefix:)`, with `XDG_RUNTIME_DIR` in a private folder of its own under `parent`
+  /// (such as the tmpfs `/dev/shm`), removed with the home.
+  ///
+  /// - Throws: `POSIXError` with `mkdtemp`'s errno when a folder cannot be created.
+  public init(prefix: String = "vault-test", runtimeIn parent: String) throws {
+    guard let made = Self.makeFolder("\(parent)/\(prefix)-run-XXXXXX") else {
+      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+    guard let home = Self.makeFolder("/tmp/\(prefix)-XXXXXX") else {
+      let failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+      try? FileManager.default.removeItem(atPath: made)
+      throw failure
+    }
+    path = home
+    runtime = made
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(atPath: path)
+    if !runtime.hasPrefix(path + "/") { try? FileManager.default.removeItem(atPath: runtime) }
+  }
+
+  /// `HOME` and the three XDG folders, for a child process's environment.
+  public var variables: [String: String] {
+    [
+      "HOME": path, "XDG_DATA_HOME": path + "/data", "XDG_STATE_HOME": path + "/state",
+      "XDG_RUNTIME_DIR": runtime,
+    ]
+  }
+
+  /// The environment the vault library reads: `variables`, plus (or replaced by) `extra`.
+  public func environment(_ extra: [String: String] = [:]) -> VaultEnvironment {
+    VaultEnvironment(variables: variables.merging(extra) { $1 })
+  }
+
+  /// Where the vault file goes by default: `XDG_DATA_HOME/vault/vault.db`.
+  public var vaultPath: String { path + "/data/vault/vault.db" }
+
+  /// `mkdtemp(3)` on `template` (ending in `XXXXXX`): a new 0700 folder, or nil.
+  private static func makeFolder(_ template: String) -> String? {
+    var bytes = Array(template.utf8CString)
+    let made = bytes.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap { mkdtemp($0) } }
+    guard made != nil else { return nil }
+    return String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}
