@@ -3,8 +3,9 @@ import VaultCore
 /// The simulated `evaluatedPolicyDomainState`: an opaque value that changes with every
 /// enrollment change, per app.
 public enum DomainState {
-  /// Domain-separation prefix of the hashed message.
-  static let label = Array("biosim.domain.v1".utf8)
+  /// The domain-separation label that starts the hashed message, `"biosim.domain.v1"`, as ASCII
+  /// bytes (`vault(5)` lists it with the labels of `DomainLabel`).
+  public static let label = Array("biosim.domain.v1".utf8)
 
   /// The domain state of `sensor` for `appID`, or nil when nothing is enrolled or there is no
   /// hardware.

@@ -300,26 +300,3 @@ public final class Vault {
     try limiter.succeeded()
   }
 }
-
-/// The SQL schema of format 1.
-enum Schema {
-  static let v1 = """
-    CREATE TABLE header (
-      id INTEGER PRIMARY KEY CHECK (id = 1),
-      body BLOB NOT NULL,
-      mac BLOB NOT NULL
-    );
-    CREATE TABLE entries (
-      entry_id BLOB PRIMARY KEY,
-      lookup BLOB UNIQUE,
-      kind INTEGER NOT NULL,
-      meta BLOB NOT NULL
-    );
-    CREATE TABLE chunks (
-      entry_id BLOB NOT NULL REFERENCES entries (entry_id) ON DELETE CASCADE,
-      idx INTEGER NOT NULL,
-      box BLOB NOT NULL,
-      PRIMARY KEY (entry_id, idx)
-    );
-    """
-}
