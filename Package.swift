@@ -20,8 +20,12 @@ let package = Package(
     .target(name: "VaultCLI", dependencies: ["VaultCore", "Biometry", "CPlatform"]),
     .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
     .executableTarget(name: "biosim", dependencies: ["VaultCLI"]),
+    .target(name: "VaultManualGenerator", dependencies: ["VaultCLI", "VaultCore", "Biometry"]),
+    .executableTarget(
+      name: "generate-manual", dependencies: ["VaultManualGenerator", "VaultCLI", "VaultCore"]),
     .testTarget(name: "VaultCoreTests", dependencies: ["VaultCore"]),
     .testTarget(name: "BiometryTests", dependencies: ["Biometry", "VaultCore"]),
-    .testTarget(name: "VaultCLITests", dependencies: ["VaultCLI"]),
+    .testTarget(name: "VaultCLITests", dependencies: ["VaultCLI", "VaultManualGenerator"]),
+    .testTarget(name: "VaultManualGeneratorTests", dependencies: ["VaultManualGenerator"]),
   ]
 )

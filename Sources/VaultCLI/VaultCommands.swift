@@ -165,12 +165,6 @@ public enum VaultCommands {
           arguments: [ArgumentSpec("PREFIX", "Only names starting with this.", optional: true)],
           hidden: true),
         CommandSpec(
-          "__generate", "Write the completion scripts and manual pages under DIR.",
-          arguments: [
-            ArgumentSpec("DIR", "The package root: completions/ and man/ go there.")
-          ],
-          hidden: true),
-        CommandSpec(
           "help", "Show help for a command.",
           arguments: [
             ArgumentSpec("COMMAND", "The command to describe.", optional: true, variadic: true)

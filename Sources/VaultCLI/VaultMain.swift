@@ -89,7 +89,6 @@ public enum VaultMain {
     case ["generate"]: try GenerateCommandRun.run(context)
     case ["__clip-clear"]: try Clipboard.clearLater(context)
     case ["completions"]: return try CompletionsCommand.print(context.invocation)
-    case ["__generate"]: try GeneratedFiles.write(to: context.invocation.arguments[0])
     default:
       throw VaultError.storage("no handler for '\(context.invocation.path.joined(separator: " "))'")
     }
