@@ -20,12 +20,17 @@ let package = Package(
     .target(name: "VaultCLI", dependencies: ["VaultCore", "Biometry", "CPlatform"]),
     .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
     .executableTarget(name: "biosim", dependencies: ["VaultCLI"]),
+    .target(name: "VaultManualGenerator", dependencies: ["VaultCLI", "VaultCore", "Biometry"]),
+    .executableTarget(
+      name: "generate-manual", dependencies: ["VaultManualGenerator", "VaultCLI", "VaultCore"]),
     .target(
       name: "VaultTestSupport", dependencies: ["VaultCore", "CSQLite"],
       path: "Tests/VaultTestSupport"),
     .testTarget(name: "VaultCoreTests", dependencies: ["VaultCore", "VaultTestSupport"]),
     .testTarget(
       name: "BiometryTests", dependencies: ["Biometry", "VaultCore", "VaultTestSupport"]),
-    .testTarget(name: "VaultCLITests", dependencies: ["VaultCLI", "VaultTestSupport"]),
+    .testTarget(
+      name: "VaultCLITests", dependencies: ["VaultCLI", "VaultManualGenerator", "VaultTestSupport"]),
+    .testTarget(name: "VaultManualGeneratorTests", dependencies: ["VaultManualGenerator"]),
   ]
 )

@@ -1,5 +1,5 @@
 # Bash completion for biosim(1).
-# Generated from the command table by 'swift run vault __generate .'; do not edit.
+# Generated from the command table by 'swift run generate-manual .'; do not edit.
 # Install it as ~/.local/share/bash-completion/completions/biosim.
 
 # Sets the facts of the command at path $1 in the caller's variables: each subcommand word

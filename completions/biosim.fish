@@ -1,5 +1,5 @@
 # Fish completion for biosim(1).
-# Generated from the command table by 'swift run vault __generate .'; do not edit.
+# Generated from the command table by 'swift run generate-manual .'; do not edit.
 # Install it as ~/.config/fish/completions/biosim.fish.
 
 # Prints the name that the word $argv[2] stands for as a subcommand of the command at path

@@ -1,5 +1,5 @@
 # Bash completion for vault(1).
-# Generated from the command table by 'swift run vault __generate .'; do not edit.
+# Generated from the command table by 'swift run generate-manual .'; do not edit.
 # Install it as ~/.local/share/bash-completion/completions/vault,
 # or load it with: source <(vault completions bash)
 

@@ -1,5 +1,5 @@
 # Fish completion for vault(1).
-# Generated from the command table by 'swift run vault __generate .'; do not edit.
+# Generated from the command table by 'swift run generate-manual .'; do not edit.
 # Install it as ~/.config/fish/completions/vault.fish,
 # or load it with: vault completions fish | source
 

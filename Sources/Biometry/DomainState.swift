@@ -3,7 +3,8 @@ import VaultCore
 /// The simulated `evaluatedPolicyDomainState`: an opaque value that changes with every
 /// enrollment change, per app.
 public enum DomainState {
-  /// Domain-separation prefix of the hashed message.
+  /// The domain-separation label that starts the hashed message (`vault(5)` lists it with the
+  /// labels of `DomainLabel`).
   public static let label = "biosim.domain.v1"
 
   /// The application identifier `vault` evaluates for: part of every domain state it seals, so

@@ -220,7 +220,7 @@ public enum ExitStatus {
   ///
   /// `45 s`, `5 min`, `1 min 29 s`, `1 h`, `7 h 59 min`: exact to the second below an hour and to
   /// the minute above.
-  static func duration(_ seconds: Int) -> String {
+  public static func duration(_ seconds: Int) -> String {
     if seconds < 60 { return "\(seconds) s" }
     if seconds < 3600 {
       let rest = seconds % 60

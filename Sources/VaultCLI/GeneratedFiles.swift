@@ -1,25 +1,20 @@
-import Foundation
-import VaultCore
-
-/// Every file generated from the command tables: completion scripts and manual pages.
+/// The files generated from the command tables, as far as the command-line tool needs them: the
+/// command that remakes them and the completion scripts.
 ///
-/// Paths are relative to the package root. The files are committed, and a test regenerates them.
+/// Paths are relative to the package root. The manual generator (`VaultManualGenerator`) adds the
+/// manual pages and writes every file; the files are committed, and a test regenerates them.
 public enum GeneratedFiles {
   /// The command that rewrites them, run from the package root.
-  public static let refreshCommand = "swift run vault __generate ."
+  public static let refreshCommand = "swift run generate-manual ."
 
-  /// Each file's path relative to the package root, and its contents.
-  public static func all() -> [(path: String, contents: String)] {
-    let programs = [VaultCommands.program, BiosimCommands.program]
+  /// Each completion script's path relative to the package root, and its contents.
+  public static func completions() -> [(path: String, contents: String)] {
     var files: [(path: String, contents: String)] = []
-    for program in programs {
+    for program in [VaultCommands.program, BiosimCommands.program] {
       files.append(("completions/\(program.name).bash", BashCompletion.script(for: program)))
       files.append(("completions/_\(program.name)", ZshCompletion.script(for: program)))
       files.append(("completions/\(program.name).fish", FishCompletion.script(for: program)))
     }
-    files.append(("man/vault.1", ManPage.vault()))
-    files.append(("man/biosim.1", ManPage.biosim()))
-    files.append(("man/vault.5", FormatManual.page()))
     return files
   }
 
@@ -29,25 +24,6 @@ public enum GeneratedFiles {
     case .bash: BashCompletion.script(for: VaultCommands.program)
     case .zsh: ZshCompletion.script(for: VaultCommands.program)
     case .fish: FishCompletion.script(for: VaultCommands.program)
-    }
-  }
-
-  /// Writes every file under `root` (mode 0644), creating `completions/` and `man/`.
-  ///
-  /// - Throws: `VaultError.storage` naming the file that could not be written.
-  public static func write(to root: String) throws {
-    for file in all() {
-      let path = root + "/" + file.path
-      let folder = PrivateFiles.parentFolder(of: path)
-      do {
-        try FileManager.default.createDirectory(
-          atPath: folder, withIntermediateDirectories: true,
-          attributes: [.posixPermissions: 0o755])
-        try Data(file.contents.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
-      } catch {
-        throw VaultError.storage("cannot write \(path): \(error.localizedDescription)")
-      }
     }
   }
 }

@@ -133,13 +133,6 @@ public enum VaultCommands {
           "__complete", "Print the entry names starting with PREFIX, for completion scripts.",
           arguments: [Keys.prefix.spec], hidden: true, silent: true, run: CompleteCommand.run),
         CommandSpec(
-          "__generate", "Write the completion scripts and manual pages under DIR.",
-          arguments: [
-            ArgumentSpec("DIR", "The package root: completions/ and man/ go there.")
-          ],
-          hidden: true,
-          run: runs { try GeneratedFiles.write(to: $0.invocation.arguments[0]) }),
-        CommandSpec(
           "help", "Show help for a command.", arguments: [Keys.command.spec],
           run: { try HelpCommand.run($0, program: VaultCommands.program) }),
       ]),

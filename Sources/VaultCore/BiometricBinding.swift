@@ -12,7 +12,7 @@ struct BiometricBinding {
   private var sessions: SessionStore { SessionStore(environment: vault.environment) }
 
   private static func sealAD(_ vaultID: VaultID) -> [UInt8] {
-    Array("vault.biometry.v1".utf8) + vaultID.bytes
+    DomainLabel.biometry.bytes + vaultID.bytes
   }
 
   /// A fresh biometrics-only evaluation whose domain state must equal the sealed one.

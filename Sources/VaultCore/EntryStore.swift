@@ -54,7 +54,7 @@ public struct EntryStore {
 
   func lookup(_ name: EntryName) -> [UInt8] {
     GenericHash.keyed(
-      key: indexKey.bytes, parts: [Array("vault.name.v1".utf8), Array(name.value.utf8)])
+      key: indexKey.bytes, parts: [DomainLabel.name.bytes, Array(name.value.utf8)])
   }
 
   /// A short tag for `name` (16 hex digits of its keyed index hash), for per-entry bookkeeping
@@ -64,11 +64,11 @@ public struct EntryStore {
   }
 
   private func metaAD(_ entryID: [UInt8]) -> [UInt8] {
-    Array("vault.entry-meta.v1".utf8) + vaultID + entryID
+    DomainLabel.entryMeta.bytes + vaultID + entryID
   }
 
   private func chunkAD(_ entryID: [UInt8], revision: String, index: Int, count: Int) -> [UInt8] {
-    Array("vault.entry-chunk.v1".utf8) + vaultID + entryID + Array(revision.utf8)
+    DomainLabel.entryChunk.bytes + vaultID + entryID + Array(revision.utf8)
       + Bytes.u32(index) + Bytes.u32(count)
   }
 

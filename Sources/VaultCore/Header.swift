@@ -39,7 +39,7 @@ public struct Header: Codable, Equatable, Sendable {
     deviceSecret: DeviceSecret, vaultID: VaultID, kdf: KDFParameters, keyslots: [Keyslot]
   ) -> String {
     var parts: [[UInt8]] = [
-      Array("vault.slot-tag.v1".utf8), vaultID.bytes,
+      DomainLabel.slotTag.bytes, vaultID.bytes,
       Array("\(kdf.profile)|\(kdf.opsLimit)|\(kdf.memLimit)".utf8),
     ]
     for slot in keyslots {
@@ -52,7 +52,7 @@ public struct Header: Codable, Equatable, Sendable {
   /// "vault.device-tag.v1" || vault id)`.
   public static func deviceTag(deviceSecret: DeviceSecret, vaultID: VaultID) -> String {
     GenericHash.keyed(
-      key: deviceSecret.bytes, parts: [Array("vault.device-tag.v1".utf8), vaultID.bytes],
+      key: deviceSecret.bytes, parts: [DomainLabel.deviceTag.bytes, vaultID.bytes],
       outputLength: 16
     ).base64
   }
@@ -125,7 +125,7 @@ public struct Header: Codable, Equatable, Sendable {
   /// Keyed BLAKE2b MAC of the stored bytes under the `header` subkey (32 bytes).
   public static func mac(_ body: [UInt8], masterKey: SymmetricKey) -> [UInt8] {
     GenericHash.keyed(
-      key: masterKey.derive(.header).bytes, parts: [Array("vault.header.v1".utf8), body])
+      key: masterKey.derive(.header).bytes, parts: [DomainLabel.header.bytes, body])
   }
 }
 

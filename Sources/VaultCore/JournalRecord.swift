@@ -14,7 +14,7 @@
 /// A sealed box copied into another vault or onto another row opens, but names another vault or
 /// entry id, and is refused.
 enum JournalRecord {
-  static let magic = Array("vault.journal.v1".utf8)
+  static let magic = DomainLabel.journal.bytes
   static let headerCount = magic.count + 16 + 16 + 1
 
   /// The record for `text`, in guarded memory.

@@ -107,7 +107,7 @@ public struct JournalStore {
     let box = try [UInt8](base64: vault.header.journalSecretKey, field: "journal_secret_key")
     self.secretKey = try AEAD.open(
       box, key: masterKey.derive(.journal),
-      associatedData: Array("vault.journal-key.v1".utf8) + vault.vaultID.bytes,
+      associatedData: DomainLabel.journalKey.bytes + vault.vaultID.bytes,
       what: "the journal key")
   }
 

@@ -30,7 +30,7 @@ public struct Keyslot: Codable, Equatable, Sendable {
   }
 
   static func associatedData(vaultID: VaultID, type: Kind) -> [UInt8] {
-    Array("vault.keyslot.v1".utf8) + vaultID.bytes + Array(type.rawValue.utf8)
+    DomainLabel.keyslot.bytes + vaultID.bytes + Array(type.rawValue.utf8)
   }
 
   /// The key-encryption key did not open the slot: a wrong PIN or recovery code.
@@ -51,7 +51,7 @@ public struct Keyslot: Codable, Equatable, Sendable {
     case .pin:
       guard let deviceSecret else { preconditionFailure("the PIN keyslot needs the device secret") }
       return GenericHash.keyedSecret(
-        key: deviceSecret.bytes, prefix: Array("vault.pin-kek.v1".utf8) + vaultID.bytes,
+        key: deviceSecret.bytes, prefix: DomainLabel.pinKEK.bytes + vaultID.bytes,
         secret: stretched)
     }
   }

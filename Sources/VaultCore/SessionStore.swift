@@ -39,15 +39,15 @@ public struct SessionStore: Sendable {
   private static func tokenKey(_ token: SecureBytes, vaultID: VaultID) -> SymmetricKey {
     SymmetricKey(
       GenericHash.keyedSecret(
-        key: token, parts: [Array("vault.session-key.v1".utf8), vaultID.bytes]))
+        key: token, parts: [DomainLabel.sessionKey.bytes, vaultID.bytes]))
   }
 
   private static func sessionID(_ token: SecureBytes) -> String {
-    GenericHash.keyed(key: token, parts: [Array("vault.session-id.v1".utf8)], outputLength: 16).hex
+    GenericHash.keyed(key: token, parts: [DomainLabel.sessionID.bytes], outputLength: 16).hex
   }
 
   private static func associatedData(_ vaultID: VaultID, _ id: String) -> [UInt8] {
-    Array("vault.session.v1".utf8) + vaultID.bytes + Array(id.utf8)
+    DomainLabel.session.bytes + vaultID.bytes + Array(id.utf8)
   }
 
   /// Issues a session for `masterKey`.

@@ -104,7 +104,7 @@ public final class Vault {
     let journalBox = journal.secretKey.withBytes {
       AEAD.seal(
         $0, key: masterKey.derive(.journal),
-        associatedData: Array("vault.journal-key.v1".utf8) + vaultID.bytes)
+        associatedData: DomainLabel.journalKey.bytes + vaultID.bytes)
     }
     let keyslots = [
       Keyslot.make(
@@ -223,7 +223,7 @@ public final class Vault {
     do {
       masterKey = try slot.open(kek: kek, vaultID: vaultID)
     } catch is Keyslot.WrongKey {
-      let tag = GenericHash.keyed(key: kek.bytes, parts: [Array("vault.pin-repeat.v1".utf8)])
+      let tag = GenericHash.keyed(key: kek.bytes, parts: [DomainLabel.pinRepeat.bytes])
       throw try limiter.failed(tag: tag)
     }
     try verifyHeader(masterKey: masterKey)
@@ -317,27 +317,4 @@ public final class Vault {
     try limiter.succeeded()
     try SessionStore(environment: environment).revokeAll(vaultID: vaultID)
   }
-}
-
-/// The SQL schema of format 1.
-enum Schema {
-  static let v1 = """
-    CREATE TABLE header (
-      id INTEGER PRIMARY KEY CHECK (id = 1),
-      body BLOB NOT NULL,
-      mac BLOB NOT NULL
-    );
-    CREATE TABLE entries (
-      entry_id BLOB PRIMARY KEY,
-      lookup BLOB UNIQUE,
-      kind INTEGER NOT NULL,
-      meta BLOB NOT NULL
-    );
-    CREATE TABLE chunks (
-      entry_id BLOB NOT NULL REFERENCES entries (entry_id) ON DELETE CASCADE,
-      idx INTEGER NOT NULL,
-      box BLOB NOT NULL,
-      PRIMARY KEY (entry_id, idx)
-    );
-    """
 }

@@ -107,7 +107,7 @@ final class CommandTableTests: XCTestCase {
 
   func testHiddenCommandsStayOutOfHelpAndCompletions() {
     let program = VaultCommands.program
-    for hidden in ["__complete", "__generate"] {
+    for hidden in ["__complete"] {
       XCTAssertEqual(program.command(at: [hidden])?.hidden, true, hidden)
       XCTAssertFalse(Help.text(program, path: []).contains(hidden))
       XCTAssertFalse(program.completionNodes.contains { $0.path == [hidden] })

@@ -112,8 +112,9 @@ enum Roff {
   }
 }
 
-/// A piece of a manual section: prose, a tagged item, an example or a subsection heading.
-enum ManualBlock {
+/// A piece of a manual section: prose, a tagged item, an example, a subsection heading, references
+/// to other pages, or roff generated from a command table.
+enum ManualBlock: Equatable {
   /// A paragraph of prose (inline marks allowed).
   case paragraph(String)
   /// A paragraph of text from the command table (no inline marks).
@@ -124,6 +125,10 @@ enum ManualBlock {
   case example([String])
   /// A subsection heading.
   case subsection(String)
+  /// References to other pages, such as `vault(5)`: each name and its section.
+  case references([ManualReference])
+  /// Roff built elsewhere (from a command table), used as it is.
+  case roff(String)
 
   /// The block as roff lines.
   var roff: String {
@@ -140,12 +145,25 @@ enum ManualBlock {
         + lines.map { Roff.line(Roff.escape($0)) }.joined(separator: "\n") + "\n.EE\n.RE\n"
     case .subsection(let title):
       return ".SS " + Roff.escape(title) + "\n"
+    case .references(let pages):
+      let lines = pages.map { ".BR \(Roff.escape($0.name)) (\(Roff.escape($0.section)))" }
+      return ".PP\n" + lines.joined(separator: ",\n") + "\n"
+    case .roff(let roff):
+      return roff
     }
   }
 }
 
+/// A reference to another manual page: `biosim(1)` is the name `biosim` in section `1`.
+struct ManualReference: Equatable {
+  /// The page's name, such as `biosim`.
+  let name: String
+  /// Its section, such as `1`.
+  let section: String
+}
+
 /// A titled section of a manual page.
-struct ManualSection {
+struct ManualSection: Equatable {
   /// The heading, upper case: `ENVIRONMENT`.
   let title: String
   /// Its content, already in roff (generated sections build it from the command table).
@@ -175,13 +193,15 @@ struct ManualPage {
   let section: Int
   /// Source line, such as `vault 0.1.0`.
   let source: String
+  /// The comment on the first line: where the page comes from and how to remake it.
+  let notice: String
   /// The sections in order, NAME first.
   let sections: [ManualSection]
 
   /// The page's roff source.
   var roff: String {
     let manual = section == 5 ? "File Formats" : "User Commands"
-    var out = ".\\\" \(GeneratedNotice.text)\n"
+    var out = ".\\\" \(notice)\n"
     // No hyphenation: groff's man macros re-enable it at each paragraph unless HY is 0 before
     // .TH. So words like VAULT_SESSION stay whole; a ragged right margin keeps spacing even.
     out += ".nr HY 0\n"

@@ -1,44 +1,17 @@
-/// The parts of a program's manual page that are not in its command table.
-struct ProgramManual {
-  /// The NAME line's summary, lower case: `encrypted secrets behind a PIN and biometrics`.
-  var summary: String
-  /// Paragraphs after the root command's discussion in DESCRIPTION.
-  var description: [ManualBlock]
-  /// Sections between OPTIONS and EXIT STATUS (such as JSON OUTPUT, ENVIRONMENT, FILES).
-  var beforeExitStatus: [ManualSection]
-  /// The exit codes and their meanings.
-  var exitStatus: [(code: Int32, meaning: String)]
-  /// Sections after EXIT STATUS (SECURITY, EXAMPLES, SEE ALSO).
-  var afterExitStatus: [ManualSection]
-}
+import VaultCLI
 
-/// The man(7) page of a program: NAME, SYNOPSIS, DESCRIPTION, COMMANDS and OPTIONS generated from
-/// its command table, the rest from its `ProgramManual`.
-public enum ManPage {
-  /// The page of `vault` (`man/vault.1`).
-  public static func vault() -> String { page(VaultCommands.program, VaultManual.text) }
-
-  /// The page of `biosim` (`man/biosim.1`).
-  public static func biosim() -> String { page(BiosimCommands.program, BiosimManual.text) }
-
-  static func page(_ program: ProgramSpec, _ manual: ProgramManual) -> String {
-    let name = program.name
-    let nameSection = ManualSection(
-      "NAME", roff: "\(name) \\- \(Roff.escape(manual.summary))\n")
-    let exit = manual.exitStatus.map { ManualBlock.item("`\($0.code)`", [$0.meaning]) }
-    let page = ManualPage(
-      name: name, section: 1, source: "\(name) \(program.version)",
-      sections: [
-        nameSection,
-        ManualSection("SYNOPSIS", roff: synopsis(program)),
-        ManualSection(
-          "DESCRIPTION",
-          discussion(program.root).map(ManualBlock.tableText) + manual.description),
-        ManualSection("COMMANDS", roff: commands(program)),
-        ManualSection("OPTIONS", roff: optionList(program.globalOptions)),
-      ] + manual.beforeExitStatus + [ManualSection("EXIT STATUS", exit)]
-        + manual.afterExitStatus)
-    return page.roff
+/// The parts of a command's man(7) page that come from its command table: SYNOPSIS, the root
+/// command's discussion (the start of DESCRIPTION), COMMANDS and OPTIONS.
+enum ManPage {
+  /// The placeholders of a page about `program`: `{{synopsis}}`, `{{description}}`,
+  /// `{{commands}}` and `{{options}}`, each a block of its own.
+  static func commandTable(_ program: ProgramSpec) -> [String: Placeholder] {
+    [
+      "synopsis": .blocks([.roff(synopsis(program))]),
+      "description": .blocks(discussion(program.root).map(ManualBlock.tableText)),
+      "commands": .blocks([.roff(commands(program))]),
+      "options": .blocks([.roff(optionList(program.globalOptions))]),
+    ]
   }
 
   private static func discussion(_ command: CommandSpec) -> [String] {
@@ -47,22 +20,22 @@ public enum ManPage {
 
   private static func synopsis(_ program: ProgramSpec) -> String {
     var lines = [
-      ".B \(program.name)",
+      ".B \(program.root.name)",
       "[\\fIoptions\\fR]",
       "\\fIcommand\\fR",
       "[\\fIarguments\\fR]",
     ]
     for option in program.globalOptions
     where !option.hidden && option.valueName == nil && option.long != "help" {
-      lines += [".br", Roff.bold("\(program.name) --\(option.long)")]
+      lines += [".br", Roff.bold("\(program.root.name) --\(option.long)")]
     }
-    lines += [".br", Roff.bold("\(program.name) help") + " [\\fIcommand\\fR]"]
+    lines += [".br", Roff.bold("\(program.root.name) help") + " [\\fIcommand\\fR]"]
     return lines.joined(separator: "\n") + "\n"
   }
 
   /// `\fBvault add\fR [\fB\-\-force\fR] … \fINAME\fR`: the usage line with fonts.
   static func usage(_ program: ProgramSpec, _ path: [String], _ command: CommandSpec) -> String {
-    var parts = [Roff.bold(([program.name] + path).joined(separator: " "))]
+    var parts = [Roff.bold(([program.root.name] + path).joined(separator: " "))]
     if !command.visibleSubcommands.isEmpty && command.arguments.isEmpty {
       // As in `Help.usage`: optional when the command also runs on its own.
       let word = Roff.italic("command")

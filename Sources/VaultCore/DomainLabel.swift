@@ -1,0 +1,83 @@
+/// A domain-separation label: the ASCII string, named for one use and versioned, that starts the
+/// associated data, MAC message or keyed-hash input of that use, so that no box, tag or key made
+/// for one use is accepted in another.
+///
+/// `vault(5)` lists every case with `separates`, and a test checks that the sources use exactly
+/// these labels.
+public enum DomainLabel: String, CaseIterable, Sendable {
+  /// The header MAC's message.
+  case header = "vault.header.v1"
+  /// A keyslot's box.
+  case keyslot = "vault.keyslot.v1"
+  /// The pin keyslot's key, from the Argon2id output and the device secret.
+  case pinKEK = "vault.pin-kek.v1"
+  /// The tag that recognizes a wrong PIN tried again.
+  case pinRepeat = "vault.pin-repeat.v1"
+  /// The header's `slot_tag`.
+  case slotTag = "vault.slot-tag.v1"
+  /// The header's `device_tag`.
+  case deviceTag = "vault.device-tag.v1"
+  /// An entry name's index.
+  case name = "vault.name.v1"
+  /// An entry's metadata box.
+  case entryMeta = "vault.entry-meta.v1"
+  /// A content chunk's box.
+  case entryChunk = "vault.entry-chunk.v1"
+  /// The box of the journal secret key.
+  case journalKey = "vault.journal-key.v1"
+  /// A sealed journal record.
+  case journal = "vault.journal.v1"
+  /// The biometric seal.
+  case biometry = "vault.biometry.v1"
+  /// A session file's box.
+  case session = "vault.session.v1"
+  /// A session's id, from its token.
+  case sessionID = "vault.session-id.v1"
+  /// A session's key, from its token.
+  case sessionKey = "vault.session-key.v1"
+
+  /// Every label, in the order `vault(5)` lists them.
+  public static var all: [DomainLabel] { allCases }
+
+  /// The label's ASCII bytes, as they enter the associated data or the hashed message.
+  public var bytes: [UInt8] { Array(rawValue.utf8) }
+
+  /// What the label separates and how it enters the primitive, one sentence for `vault(5)`.
+  public var separates: String {
+    switch self {
+    case .header:
+      "The prefix of the header MAC's message (keyed BLAKE2b, subkey 3)."
+    case .keyslot:
+      "The prefix of a keyslot box's associated data (XChaCha20-Poly1305)."
+    case .pinKEK:
+      "The prefix of the message that makes the pin keyslot's key from the Argon2id output"
+        + " (BLAKE2b keyed with the device secret)."
+    case .pinRepeat:
+      "The message of the tag that recognizes a repeated wrong PIN (BLAKE2b keyed with the key"
+        + " that PIN gave)."
+    case .slotTag:
+      "The prefix of the slot tag's message (BLAKE2b keyed with the device secret)."
+    case .deviceTag:
+      "The prefix of the device tag's message (BLAKE2b keyed with the device secret)."
+    case .name:
+      "The prefix of an entry name's index (keyed BLAKE2b, subkey 2)."
+    case .entryMeta:
+      "The prefix of an entry metadata box's associated data (XChaCha20-Poly1305)."
+    case .entryChunk:
+      "The prefix of a content chunk box's associated data (XChaCha20-Poly1305)."
+    case .journalKey:
+      "The prefix of the journal secret key box's associated data (XChaCha20-Poly1305)."
+    case .journal:
+      "The first bytes of a journal record, inside its sealed box (crypto_box_seal takes no"
+        + " associated data)."
+    case .biometry:
+      "The prefix of the biometric seal's associated data (XChaCha20-Poly1305)."
+    case .session:
+      "The prefix of a session box's associated data (XChaCha20-Poly1305)."
+    case .sessionID:
+      "The message of a session's id (BLAKE2b keyed with the session token)."
+    case .sessionKey:
+      "The prefix of a session key's message (BLAKE2b keyed with the session token)."
+    }
+  }
+}

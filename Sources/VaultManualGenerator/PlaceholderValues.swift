@@ -1,0 +1,127 @@
+import Biometry
+import VaultCLI
+import VaultCore
+
+/// The values of each page's placeholders, read from the code so the pages cannot drift from it.
+///
+/// Each page must use every value provided for it, so a constant added here, or a new case of a
+/// listed type (a subkey, a KDF profile, a domain label), fails the generator until the page says
+/// something about it.
+enum PlaceholderValues {
+  /// `vault(1)`: its command table, EXIT STATUS, and the limits its prose quotes.
+  static func vaultCommand() -> [String: Placeholder] {
+    let delays = PINLimiter.delays.map { ExitStatus.duration(Int($0)) }
+    let exitStatus = ExitStatus.table.map { ManualBlock.item("`\($0.code)`", [$0.meaning]) }
+    return ManPage.commandTable(VaultCommands.program).merging(shared) { $1 }.merging([
+      "exit-status": .blocks(exitStatus),
+      "pin-delays": .text(list(delays)),
+      "pin-delay-last": .text(delays.last ?? ""),
+      "session-idle": .text(ExitStatus.duration(Int(SessionStore.defaultIdle))),
+      "session-hard": .text(ExitStatus.duration(Int(SessionStore.hardLimit))),
+    ]) { $1 }
+  }
+
+  /// `biosim(1)`: its command table only.
+  static func biosimCommand() -> [String: Placeholder] {
+    ManPage.commandTable(BiosimCommands.program)
+  }
+
+  /// `vault(5)`: the format's constants, schema, subkeys and domain labels.
+  static func format() -> [String: Placeholder] {
+    var values = shared
+    let text: [String: String] = [
+      "format": "\(Header.currentFormat)",
+      "application-id": "\(Vault.applicationID)",
+      "application-id-hex": String(Vault.applicationID, radix: 16, uppercase: true),
+      "schema-version": "\(Vault.schemaVersion)",
+      "schema": schema(),
+      "salt-bytes": "\(Salt.byteCount)",
+      "key-bytes": "\(SymmetricKey.byteCount)",
+      "policy-biometric": Policy.pinAndBiometry.rawValue,
+      "policy-pin": Policy.pinOnly.rawValue,
+      "kdf-min-opslimit": "\(KDFParameters.test.opsLimit)",
+      "kdf-max-opslimit": "\(KDFParameters.maxOpsLimit)",
+      "kdf-min-memlimit": "\(KDFParameters.test.memLimit)",
+      "kdf-max-memlimit": "\(KDFParameters.maxMemLimit) (\(size(KDFParameters.maxMemLimit)))",
+      "pin-min-length": "\(PIN.minimumLength)",
+      "pin-max-bytes": "\(PIN.maximumByteCount)",
+      "chunk-size": "\(EntryStore.chunkSize)",
+      "sealed-box-overhead": "\(SealedBox.overhead)",
+      "journal-max-size": size(UInt64(JournalStore.maximumByteCount)),
+      "biometry-type-codes": BiometryType.allCases.filter { $0 != .none }
+        .map { "\($0.rawValue) \($0.code)" }.joined(separator: ", "),
+      "app-id": DomainState.vaultAppID,
+      "session-idle-seconds": "\(Int(SessionStore.defaultIdle))",
+      "session-hard-seconds": "\(Int(SessionStore.hardLimit))",
+      "pin-delays-seconds": PINLimiter.delays.map { String(Int($0)) }.joined(separator: ", "),
+      "recovery-alphabet": String(decoding: RecoveryCode.alphabet, as: UTF8.self),
+      "label-biosim-domain": quoted(DomainState.label),
+    ]
+    for (name, value) in text { values[name] = .text(value) }
+    for profile in KDFParameters.userProfiles + [.test] {
+      values["kdf-" + profile.profile] = .text(
+        "opslimit \(profile.opsLimit), memlimit \(profile.memLimit) (\(size(profile.memLimit)))")
+    }
+    for subkey in Subkey.allCases {
+      values["subkey-" + kebab(String(describing: subkey))] = .text(
+        "subkey(\(subkey.id), \(quoted(subkey.context)))")
+    }
+    for label in DomainLabel.all {
+      values[labelPlaceholder(label.rawValue)] = .text(quoted(label.rawValue))
+    }
+    values["domain-labels"] = .blocks(
+      DomainLabel.all.map { .item(quoted($0.rawValue), [$0.separates]) })
+    return values
+  }
+
+  /// The values both `vault(1)` and `vault(5)` quote.
+  private static let shared: [String: Placeholder] = [
+    "name-max-bytes": .text("\(EntryName.maximumByteCount)"),
+    "pin-free-attempts": .text("\(PINLimiter.freeAttempts)"),
+    "recovery-symbols": .text("\(RecoveryCode.symbolCount)"),
+  ]
+
+  /// `label-keyslot` for `vault.keyslot.v1`; `label-biosim-domain` for `biosim.domain.v1`.
+  static func labelPlaceholder(_ label: String) -> String {
+    var words = label.split(separator: ".").map(String.init)
+    if words.last == "v1" { words.removeLast() }
+    if words.first == "vault" { words.removeFirst() }
+    return "label-" + words.joined(separator: "-")
+  }
+
+  /// The schema's lines, a clause longer than an example line can be in the page (60 columns)
+  /// broken before its `REFERENCES`.
+  static func schema() -> String {
+    Schema.v1.components(separatedBy: "\n").flatMap { line -> [String] in
+      guard line.count > 60, let clause = line.range(of: " REFERENCES ") else { return [line] }
+      let indent = String(line.prefix { $0 == " " })
+      return [
+        String(line[..<clause.lowerBound]),
+        indent + "  " + String(line[line.index(after: clause.lowerBound)...]),
+      ]
+    }.joined(separator: "\n")
+  }
+
+  /// `1 min, 5 min and 1 h`.
+  static func list(_ items: [String]) -> String {
+    guard items.count > 1 else { return items.first ?? "" }
+    return items.dropLast().joined(separator: ", ") + " and " + (items.last ?? "")
+  }
+
+  /// `64 MiB`, `8 KiB`, `4 GiB`.
+  static func size(_ bytes: UInt64) -> String {
+    if bytes >= 1 << 30 { return "\(bytes >> 30) GiB" }
+    if bytes >= 1 << 20 { return "\(bytes >> 20) MiB" }
+    return "\(bytes >> 10) KiB"
+  }
+
+  /// `nameIndex` as `name-index`.
+  static func kebab(_ name: String) -> String {
+    name.reduce(into: "") { out, character in
+      out += character.isUppercase ? "-" + character.lowercased() : String(character)
+    }
+  }
+
+  /// The text in double quotes, as the page writes a string that stands for its ASCII bytes.
+  private static func quoted(_ text: String) -> String { "\"" + text + "\"" }
+}
