@@ -111,4 +111,22 @@ enum HelpCommand {
 extension BiometryControlError: ReportableError {
   /// A refused sensor control is invalid input (5).
   var exitCode: ExitCode { .invalidInput }
+
+  /// One line for the user, without a program prefix or a final period.
+  var message: String {
+    switch self {
+    case .noHardware:
+      "the simulated device has no biometric hardware; choose one with `biosim hardware`"
+    case .noSuchTemplate(let label):
+      "no enrolled template is labelled '\(label)'"
+    case .duplicateLabel(let label):
+      "a template labelled '\(label)' is already enrolled"
+    case .invalidCount(let count):
+      "the count must be between 1 and \(SensorControls.maximumQueueCount), not \(count)"
+    case .invalidLabel(let label):
+      "the label \(label.debugDescription) is not valid: use 1 to "
+        + "\(SensorControls.maximumLabelBytes) bytes, no control characters, "
+        + "no leading or trailing spaces"
+    }
+  }
 }

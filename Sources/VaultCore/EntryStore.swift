@@ -72,10 +72,15 @@ public struct EntryStore {
       + Bytes.u32(index) + Bytes.u32(count)
   }
 
-  private func sealMeta(_ meta: EntryMetadata, entryID: [UInt8]) -> [UInt8] {
+  private func sealMeta(_ meta: EntryMetadata, entryID: [UInt8]) throws -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    var json = (try? [UInt8](encoder.encode(meta))) ?? []
+    var json: [UInt8]
+    do {
+      json = try [UInt8](encoder.encode(meta))
+    } catch {
+      throw VaultError.storage("an entry's metadata cannot be encoded")
+    }
     // Pad with JSON whitespace to a multiple of 256 bytes so the box length hides the name length.
     json += [UInt8](repeating: 0x20, count: (256 - json.count % 256) % 256)
     defer { wipe(&json) }
@@ -154,7 +159,7 @@ public struct EntryStore {
         "INSERT OR REPLACE INTO entries (entry_id, lookup, kind, meta) VALUES (?, ?, ?, ?)",
         [
           .blob(entryID), .blob(lookup(name)), .integer(Self.kindSecret),
-          .blob(sealMeta(meta, entryID: entryID)),
+          .blob(try sealMeta(meta, entryID: entryID)),
         ])
       try content.withBytes { all in
         for index in 0..<count {
@@ -281,7 +286,7 @@ public struct EntryStore {
       renamed.name = new.value
       try db.query(
         "UPDATE entries SET lookup = ?, meta = ? WHERE entry_id = ?",
-        [.blob(lookup(new)), .blob(sealMeta(renamed, entryID: entryID)), .blob(entryID)])
+        [.blob(lookup(new)), .blob(try sealMeta(renamed, entryID: entryID)), .blob(entryID)])
     }
   }
 }

@@ -115,11 +115,17 @@ public struct Header: Codable, Equatable, Sendable {
   }
 
   /// The stored form: JSON, sorted keys, snake_case.
-  public func encoded() -> [UInt8] {
+  ///
+  /// - Throws: `VaultError.storage` if it cannot be encoded (plain strings and integers always
+  ///   can; an empty header is never written in its place).
+  public func encoded() throws -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    // Encoding plain strings and integers cannot fail.
-    return (try? [UInt8](encoder.encode(self))) ?? []
+    do {
+      return try [UInt8](encoder.encode(self))
+    } catch {
+      throw VaultError.storage("the vault header cannot be encoded")
+    }
   }
 
   /// Keyed BLAKE2b MAC of the stored bytes under the `header` subkey (32 bytes).

@@ -171,6 +171,12 @@ public struct SessionStore: Sendable {
     let encoder = JSONEncoder()
     encoder.keyEncodingStrategy = .convertToSnakeCase
     encoder.outputFormatting = [.sortedKeys]
-    try PrivateFiles.atomicWrite([UInt8]((try? encoder.encode(record)) ?? Data()), to: path)
+    let data: Data
+    do {
+      data = try encoder.encode(record)
+    } catch {
+      throw VaultError.storage("a session record cannot be encoded")
+    }
+    try PrivateFiles.atomicWrite([UInt8](data), to: path)
   }
 }

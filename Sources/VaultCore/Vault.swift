@@ -120,7 +120,7 @@ public final class Vault {
       deviceTag: Header.deviceTag(deviceSecret: deviceSecret, vaultID: vaultID),
       slotTag: Header.slotTag(
         deviceSecret: deviceSecret, vaultID: vaultID, kdf: kdf, keyslots: keyslots))
-    let body = header.encoded()
+    let body = try header.encoded()
 
     try Self.createExclusively(path) { temporary in
       let db = try SQLiteDatabase(path: temporary, create: true)
@@ -281,7 +281,7 @@ public final class Vault {
   public func writeHeader(
     _ newHeader: Header, masterKey: SymmetricKey, alsoInTransaction: () throws -> Void = {}
   ) throws {
-    let body = newHeader.encoded()
+    let body = try newHeader.encoded()
     let mac = Header.mac(body, masterKey: masterKey)
     try db.transaction {
       try db.query("UPDATE header SET body = ?, mac = ? WHERE id = 1", [.blob(body), .blob(mac)])

@@ -84,7 +84,7 @@ final class VaultFileTests: XCTestCase {
 
   func testEditedHeaderIsAnIntegrityFailure() throws {
     let created = try makeVault()
-    let body = String(decoding: created.vault.header.encoded(), as: UTF8.self)
+    let body = String(decoding: try created.vault.header.encoded(), as: UTF8.self)
     let edited = body.replacingOccurrences(
       of: "\"policy\":\"pin\"", with: "\"policy\":\"pin+biometry\"")
     XCTAssertNotEqual(body, edited)
@@ -100,7 +100,7 @@ final class VaultFileTests: XCTestCase {
 
   func testHeaderParsingIsStrict() throws {
     let created = try makeVault()
-    let body = String(decoding: created.vault.header.encoded(), as: UTF8.self)
+    let body = String(decoding: try created.vault.header.encoded(), as: UTF8.self)
     let cases: [(String, VaultError)] = [
       (body.replacingOccurrences(of: "\"format\":1", with: "\"format\":2"), .unsupportedVersion(2)),
       (
