@@ -219,7 +219,7 @@ complete -c vault -n '__vault_at "" 0' -a help -d 'Show help for a command.'
 complete -c vault -n '__vault_in ""' -l version -d 'Show the version.'
 
 # vault init: Create a new vault and print its one-time recovery code.
-complete -c vault -n '__vault_in "init"' -l kdf -x -a 'interactive moderate sensitive' -d 'Argon2id cost: interactive, moderate (default) or sensitive.'
+complete -c vault -n '__vault_in "init"' -l kdf -x -a 'interactive moderate sensitive' -d 'Argon2id cost: interactive, moderate or sensitive (default moderate).'
 complete -c vault -n '__vault_in "init"' -l no-biometry -d 'Create a PIN-only vault (no biometric check).'
 
 # vault add: Store a secret read from standard input or the terminal.
@@ -254,7 +254,7 @@ complete -c vault -n '__vault_in "status"' -l json -d 'Print JSON instead of tex
 
 # vault unlock: Start a session and print the shell code that exports VAULT_SESSION.
 complete -c vault -n '__vault_in "unlock"' -l timeout -x -d 'Idle timeout: 90s, 15m (default), 1h, or plain seconds; 8h at most.'
-complete -c vault -n '__vault_in "unlock"' -l shell -x -a 'bash zsh fish' -d 'Shell syntax to print: bash (default), zsh or fish.'
+complete -c vault -n '__vault_in "unlock"' -l shell -x -a 'bash zsh fish' -d 'Shell syntax to print: bash, zsh or fish (default bash).'
 complete -c vault -n '__vault_in "unlock"' -l raw -d 'Print the token alone.'
 
 # vault lock: Revoke every session of the vault at once.

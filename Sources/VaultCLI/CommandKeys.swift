@@ -65,7 +65,7 @@ enum Keys {
 
   // init
   static let kdf = Option<KDFProfile>(
-    "kdf", "PROFILE", "Argon2id cost: interactive, moderate (default) or sensitive.")
+    "kdf", "PROFILE", "Argon2id cost: \(KDFProfile.choiceList) (default moderate).")
   static let noBiometry = Flag("no-biometry", "Create a PIN-only vault (no biometric check).")
 
   // add
@@ -95,7 +95,7 @@ enum Keys {
     "timeout", "Idle timeout: 90s, 15m (default), 1h, or plain seconds; 8h at most.",
     in: 1...Int(SessionStore.hardLimit))
   static let shell = Option<ShellSyntax>(
-    "shell", "SHELL", "Shell syntax to print: bash (default), zsh or fish.")
+    "shell", "SHELL", "Shell syntax to print: \(ShellSyntax.choiceList) (default bash).")
   static let raw = Flag("raw", "Print the token alone.")
 
   // biometry deactivate
@@ -127,21 +127,21 @@ enum Keys {
 
   // backup, completions, help, hidden commands
   static let backupPath = Argument<FilePath>("PATH", "The new file.")
-  static let shellArgument = Argument<ShellSyntax>("SHELL", "bash, zsh or fish.")
+  static let shellArgument = Argument<ShellSyntax>("SHELL", "\(ShellSyntax.choiceList).")
   static let command = Argument<String>(
     "COMMAND", "The command to describe.", optional: true, variadic: true)
-  static let clipTool = Argument<Clipboard.Tool>("TOOL", "wl-copy, xclip or xsel.")
+  static let clipTool = Argument<Clipboard.Tool>("TOOL", "\(Clipboard.Tool.choiceList).")
 
   // biosim
-  static let sensorType = Argument<BiometryType>("TYPE", "none, touch-id, face-id or optic-id.")
+  static let sensorType = Argument<BiometryType>("TYPE", "\(BiometryType.choiceList).")
   static let availability = Argument<SensorAvailability>(
-    "STATE", "available, unavailable or disconnected.")
+    "STATE", "\(SensorAvailability.choiceList).")
   static let label = Option<String>(
     "label", "LABEL", "A name for the template (default finger-N, face-N or iris-N).")
   static let unenrollLabel = Option<String>("label", "LABEL", "The template to remove.")
   static let all = Flag("all", "Remove every template.")
   static let outcome = Argument<Outcome>(
-    "OUTCOME", "match, no-match, cancel, system-cancel or timeout.")
+    "OUTCOME", "\(Outcome.choiceList).")
   static let outcomeCount = Option.integer(
     "count", "Queue the answer N times (1-100, default 1).",
     in: 1...SensorControls.maximumQueueCount)
