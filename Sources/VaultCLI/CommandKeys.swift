@@ -25,6 +25,9 @@ public enum KDFProfile: String, ChoiceValue {
   /// `test` is never offered.
   public static var hiddenChoices: [KDFProfile] { [.test] }
 
+  /// The environment variable (set to `1`) without which `test` is refused.
+  public static let testSwitch = "VAULT_TEST_KDF"
+
   /// The parameters of this profile.
   public var parameters: KDFParameters {
     switch self {

@@ -6,7 +6,13 @@ import VaultCore
 /// `init`, `passwd`, `recover`, `status`.
 enum VaultCommandsRun {
   static func initialize(_ context: Context) throws -> Int32 {
-    let kdf = try (context.value(Keys.kdf) ?? .moderate).parameters
+    let profile = try context.value(Keys.kdf) ?? .moderate
+    // The minimum cost protects nothing: only the test suite may choose it, explicitly.
+    if profile == .test && context.environment.variables[KDFProfile.testSwitch] != "1" {
+      throw UsageError(
+        message: "invalid value 'test' for --kdf (\(KDFProfile.choiceList))", path: ["init"])
+    }
+    let kdf = profile.parameters
     let path = context.vaultPath
     if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path) }
     let biometric = !context.flag(Keys.noBiometry)

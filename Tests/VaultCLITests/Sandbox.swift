@@ -35,7 +35,9 @@ final class Sandbox {
 
   private init(folder: TemporaryHome, extra: [String: String] = [:]) {
     self.folder = folder
-    environment = folder.variables.merging(["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]) { $1 }
+    environment = folder.variables.merging([
+      "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", KDFProfile.testSwitch: "1",
+    ]) { $1 }
     environment.merge(extra) { $1 }
   }
 

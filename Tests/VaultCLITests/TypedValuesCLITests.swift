@@ -101,6 +101,23 @@ final class TypedValuesCLITests: XCTestCase {
     XCTAssertEqual(box.sensor()["queue"] as? [String], [])
   }
 
+  func testTheTestKDFNeedsTheTestSwitch() {
+    let box = Sandbox()
+    let refused = box.vault(
+      ["init", "--kdf", "test", "--no-biometry"], pin: ["246810"],
+      env: [KDFProfile.testSwitch: "0"])
+    XCTAssertEqual(refused.status, 64)
+    XCTAssertEqual(
+      refused.errorLines,
+      [
+        "vault: error: invalid value 'test' for --kdf (interactive, moderate or sensitive)",
+        "Usage: vault init [--kdf PROFILE] [--no-biometry]",
+      ])
+    XCTAssertFalse(FileManager.default.fileExists(atPath: box.vaultPath))
+    box.initPINOnly()
+    XCTAssertTrue(box.vault(["status"]).stdoutText.contains("TEST ONLY: no brute-force protection"))
+  }
+
   func testTheTestKDFIsAcceptedButNeverOffered() {
     XCTAssertEqual(KDFProfile.visibleChoices, ["interactive", "moderate", "sensitive"])
     XCTAssertEqual(try KDFProfile(argument: "test", label: "--kdf"), .test)
