@@ -31,7 +31,7 @@ public struct SensorControls: Sendable {
       sensor.hardware = type.rawValue
       if !sensor.enrolled.isEmpty {
         sensor.enrolled = []
-        sensor.enrollmentGeneration += 1
+        try SensorState.increment(&sensor.enrollmentGeneration, "enrollment_generation")
       }
       sensor.consecutiveFailures = 0
       sensor.lockedOut = false
@@ -71,7 +71,7 @@ public struct SensorControls: Sendable {
       let template = SensorState.Template(
         id: Data(id).base64EncodedString(), label: chosen, enrolledAt: enrolledAt)
       sensor.enrolled.append(template)
-      sensor.enrollmentGeneration += 1
+      try SensorState.increment(&sensor.enrollmentGeneration, "enrollment_generation")
       return template
     }
   }
@@ -85,7 +85,7 @@ public struct SensorControls: Sendable {
         throw BiometryControlError.noSuchTemplate(label)
       }
       sensor.enrolled.remove(at: index)
-      sensor.enrollmentGeneration += 1
+      try SensorState.increment(&sensor.enrollmentGeneration, "enrollment_generation")
     }
   }
 
@@ -94,7 +94,7 @@ public struct SensorControls: Sendable {
     try store.updateSensor { sensor, _ in
       guard !sensor.enrolled.isEmpty else { return }
       sensor.enrolled = []
-      sensor.enrollmentGeneration += 1
+      try SensorState.increment(&sensor.enrollmentGeneration, "enrollment_generation")
     }
   }
 
@@ -129,7 +129,7 @@ public struct SensorControls: Sendable {
   /// Simulates a major OS upgrade: the OS epoch grows by one, so every domain state changes while
   /// the enrollment does not.
   public func osUpgrade() throws {
-    try store.updateSensor { sensor, _ in sensor.osEpoch += 1 }
+    try store.updateSensor { sensor, _ in try SensorState.increment(&sensor.osEpoch, "os_epoch") }
   }
 
   /// Makes a brand-new device: a new random 32-byte device secret, a fresh sensor (touch-id,

@@ -1,3 +1,5 @@
+import VaultCore
+
 /// The simulated biometric device's persistent state: the `sensor` section of the device state,
 /// which only this module reads.
 ///
@@ -45,6 +47,37 @@ public struct SensorState: Codable, Equatable, Sendable {
 
   /// A new device: touch-id hardware, available, nothing enrolled.
   public init() {}
+
+  /// Decodes a stored sensor, refusing a failure count no evaluation could have reached.
+  ///
+  /// - Throws: `DecodingError.dataCorrupted` for a count outside 0...2³¹−1.
+  public init(from decoder: Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    hardware = try c.decode(String.self, forKey: .hardware)
+    availability = try c.decode(String.self, forKey: .availability)
+    enrolled = try c.decode([Template].self, forKey: .enrolled)
+    enrollmentGeneration = try c.decode(UInt64.self, forKey: .enrollmentGeneration)
+    osEpoch = try c.decode(UInt32.self, forKey: .osEpoch)
+    consecutiveFailures = try c.decode(Int.self, forKey: .consecutiveFailures)
+    lockedOut = try c.decode(Bool.self, forKey: .lockedOut)
+    queue = try c.decode([String].self, forKey: .queue)
+    guard (0...Int(Int32.max)).contains(consecutiveFailures) else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "failure count out of bounds"))
+    }
+  }
+
+  /// `counter` plus one.
+  ///
+  /// - Throws: `VaultError.integrity` naming `field` when it is at its maximum (only a damaged
+  ///   state file gets there).
+  static func increment<T: FixedWidthInteger>(_ counter: inout T, _ field: String) throws {
+    let (next, overflow) = counter.addingReportingOverflow(1)
+    guard !overflow else {
+      throw VaultError.integrity("the simulated sensor's \(field) is at its maximum")
+    }
+    counter = next
+  }
 
   enum CodingKeys: String, CodingKey {
     case hardware, availability, enrolled, queue

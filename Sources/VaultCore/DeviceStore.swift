@@ -20,6 +20,26 @@ public struct PINAttempts: Codable, Equatable, Sendable {
     case lastAttemptAt = "last_attempt_at"
     case previousAttemptAt = "previous_attempt_at"
   }
+
+  /// Decodes a record, refusing counts and times no PIN check could have written (so the
+  /// limiter's arithmetic never overflows).
+  ///
+  /// - Throws: `DecodingError.dataCorrupted` for a count outside 0...2³¹−1 or a time that is not
+  ///   a finite number of seconds from 0 to 10¹¹.
+  public init(from decoder: Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    failures = try c.decode(Int.self, forKey: .failures)
+    lastWrongTag = try c.decodeIfPresent(String.self, forKey: .lastWrongTag)
+    lastAttemptAt = try c.decodeIfPresent(Double.self, forKey: .lastAttemptAt)
+    previousAttemptAt = try c.decodeIfPresent(Double.self, forKey: .previousAttemptAt)
+    let times = 0...1e11
+    guard (0...Int(Int32.max)).contains(failures),
+      [lastAttemptAt, previousAttemptAt].allSatisfy({ $0.map(times.contains) ?? true })
+    else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "PIN attempts out of bounds"))
+    }
+  }
 }
 
 /// Biometric unlock found dead on this device before any key was at hand (the enrollment was
@@ -83,6 +103,10 @@ public struct DeviceState: Codable, Equatable, Sendable {
     pinAttempts = try c.decode([String: PINAttempts].self, forKey: .pinAttempts)
     sensor = try c.decodeIfPresent(JSONValue.self, forKey: .sensor)
     lastGuardedRead = try c.decodeIfPresent([String: Double].self, forKey: .lastGuardedRead) ?? [:]
+    guard lastGuardedRead.values.allSatisfy((0...1e10).contains) else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "guarded-read times out of bounds"))
+    }
     journalKeys = try c.decodeIfPresent([String: String].self, forKey: .journalKeys) ?? [:]
     pendingDisables =
       try c.decodeIfPresent([String: PendingDisable].self, forKey: .pendingDisables) ?? [:]

@@ -5,8 +5,10 @@ public enum JSONValue: Codable, Equatable, Sendable {
   case null
   /// `true` or `false`.
   case bool(Bool)
-  /// A number that is a whole 64-bit integer.
+  /// A number that is a whole signed 64-bit integer.
   case integer(Int64)
+  /// A whole number above `Int64.max` that fits 64 unsigned bits.
+  case unsigned(UInt64)
   /// Any other number.
   case number(Double)
   /// A string.
@@ -25,6 +27,8 @@ public enum JSONValue: Codable, Equatable, Sendable {
       self = .bool(value)
     } else if let value = try? container.decode(Int64.self) {
       self = .integer(value)
+    } else if let value = try? container.decode(UInt64.self) {
+      self = .unsigned(value)
     } else if let value = try? container.decode(Double.self) {
       self = .number(value)
     } else if let value = try? container.decode(String.self) {
@@ -43,6 +47,7 @@ public enum JSONValue: Codable, Equatable, Sendable {
     case .null: try container.encodeNil()
     case .bool(let value): try container.encode(value)
     case .integer(let value): try container.encode(value)
+    case .unsigned(let value): try container.encode(value)
     case .number(let value): try container.encode(value)
     case .string(let value): try container.encode(value)
     case .array(let value): try container.encode(value)

@@ -21,6 +21,18 @@ public struct SessionStore: Sendable {
     var idle: Double
     var hard: Double
     var wrapped: String
+
+    /// True when the timers are within what `issue` writes.
+    ///
+    /// Boot-clock times from 0 to about 300 years, an idle timeout of at least a second, and
+    /// neither it nor the hard limit beyond 8 hours. Checked before any arithmetic, so a damaged
+    /// file is reported, never a trap.
+    var isWellFormed: Bool {
+      let times = 0...1e10
+      let limits = 1...SessionStore.hardLimit
+      return times.contains(created) && times.contains(lastUsed) && created <= lastUsed
+        && limits.contains(idle) && limits.contains(hard)
+    }
   }
 
   let environment: VaultEnvironment
@@ -95,10 +107,15 @@ public struct SessionStore: Sendable {
     let path = folder(vaultID) + "/" + id
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
-    guard let raw = try PrivateFiles.read(path),
-      var record = try? decoder.decode(Record.self, from: Data(raw)),
-      record.vaultId == vaultID.hex
-    else { throw VaultError.locked("the session is unknown or was revoked") }
+    guard let raw = try PrivateFiles.read(path) else {
+      throw VaultError.locked("the session is unknown or was revoked")
+    }
+    // The file of this token exists: anything unreadable or out of bounds in it is damage.
+    guard var record = try? decoder.decode(Record.self, from: Data(raw)), record.isWellFormed
+    else { throw VaultError.integrity("the session file \(path) is malformed") }
+    guard record.vaultId == vaultID.hex else {
+      throw VaultError.locked("the session is unknown or was revoked")
+    }
     let now = clock.bootNow
     let expired =
       record.bootId != clock.bootID || now < record.lastUsed
