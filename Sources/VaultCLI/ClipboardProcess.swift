@@ -35,6 +35,7 @@ struct ClipboardProcess {
     var defaults = sigset_t()
     sigemptyset(&defaults)
     sigaddset(&defaults, SIGPIPE)
+    sigaddset(&defaults, SIGXFSZ)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setflags(&attributes, (detach ? 0x80 : 0) | 0x04)
     let argv = CStringVector(([path] + arguments))

@@ -95,7 +95,9 @@ struct Editor {
     defer { posix_spawnattr_destroy(&attributes) }
     var defaults = sigset_t()
     sigemptyset(&defaults)
-    for signal in [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+    for signal in [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ] {
+      sigaddset(&defaults, signal)
+    }
     var mask = sigset_t()
     sigemptyset(&mask)
     posix_spawnattr_setsigdefault(&attributes, &defaults)

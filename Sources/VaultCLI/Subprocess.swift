@@ -163,6 +163,7 @@ public enum Subprocess {
     var defaults = sigset_t()
     sigemptyset(&defaults)
     sigaddset(&defaults, SIGPIPE)
+    sigaddset(&defaults, SIGXFSZ)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setflags(&attributes, (detach ? spawnSetSID : 0) | spawnSetSigDefault)
   }

@@ -15,11 +15,13 @@ public enum VaultMain {
 }
 
 /// Process hardening done before anything else: no core dumps (`RLIMIT_CORE` 0,
-/// `PR_SET_DUMPABLE` 0), a 077 umask, and SIGPIPE ignored so a closed pipe is an `EPIPE` we handle.
+/// `PR_SET_DUMPABLE` 0), a 077 umask, SIGPIPE ignored so a closed pipe is an `EPIPE` we handle, and
+/// SIGXFSZ ignored so a file-size limit is an `EFBIG` reported as an error, not a silent death.
 enum Hardening {
   static func apply() {
     _ = vault_disable_core_dumps()
     umask(0o077)
     signal(SIGPIPE, SIG_IGN)
+    signal(SIGXFSZ, SIG_IGN)
   }
 }

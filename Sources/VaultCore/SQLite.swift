@@ -5,9 +5,12 @@ import Foundation
 /// turns result codes into `VaultError.storage`, and transactions.
 final class SQLiteDatabase {
   private(set) var handle: OpaquePointer?
+  /// The database file.
+  let path: String
 
   /// Opens (or with `create`, creates) the database file.
   init(path: String, create: Bool) throws {
+    self.path = path
     let flags =
       (create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE)
       | SQLITE_OPEN_NOMUTEX
@@ -30,9 +33,32 @@ final class SQLiteDatabase {
       if rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT {
         throw VaultError.integrity("the vault file is not a valid database")
       }
-      throw VaultError.storage(String(cString: sqlite3_errmsg(handle)))
+      throw VaultError.storage(describe(rc))
     }
     return rc
+  }
+
+  /// SQLite's message and, for a failed write, its likely reason.
+  ///
+  /// The reason is a file-size limit or a full disk (SQLite keeps no errno for a short write).
+  /// The transaction was rolled back.
+  func describe(_ rc: Int32) -> String {
+    let message = String(cString: sqlite3_errmsg(handle))
+    let extended = sqlite3_extended_errcode(handle)
+    // SQLITE_IOERR_WRITE is (SQLITE_IOERR | 3 << 8); the C macro is not imported.
+    guard extended == SQLITE_IOERR | 3 << 8 || rc & 0xff == SQLITE_FULL else { return message }
+    var limit = rlimit()
+    if getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max {
+      return "\(message): the file-size limit (ulimit -f) of \(limit.rlim_cur) bytes was reached;"
+        + " nothing was written"
+    }
+    var fs = statvfs()
+    if statvfs(PrivateFiles.parentFolder(of: path), &fs) == 0
+      && UInt64(fs.f_bavail) * UInt64(fs.f_frsize) < 1 << 20
+    {
+      return "\(message): the disk is full; nothing was written"
+    }
+    return "\(message) while writing; nothing was written"
   }
 
   /// Runs statements that take no parameters and return no rows.

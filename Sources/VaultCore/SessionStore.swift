@@ -12,6 +12,9 @@ public struct SessionStore: Sendable {
   public static let defaultIdle: Double = 15 * 60
   /// Hard limit from issue: 8 hours.
   public static let hardLimit: Double = 8 * 3600
+  /// A use renews the idle timer when the last renewal is at least this old (seconds): reads
+  /// stay free of writes, and a session may end up to this much before its full idle timeout.
+  public static let renewalInterval: Double = 30
 
   struct Record: Codable {
     var vaultId: String
@@ -130,9 +133,12 @@ public struct SessionStore: Sendable {
         associatedData: Self.associatedData(vaultID, id), what: "session"),
       key.count == SymmetricKey.byteCount
     else { throw VaultError.locked("the session does not match this vault") }
-    if renew {
-      record.lastUsed = now
-      try write(record, to: path)
+    // Renewed lazily (at most once per `renewalInterval`) and never at the cost of the read: a
+    // full disk or a file-size limit must not turn a read into a failure.
+    if renew && now - record.lastUsed >= Self.renewalInterval {
+      var renewed = record
+      renewed.lastUsed = now
+      if (try? write(renewed, to: path)) != nil { record = renewed }
     }
     let expiry = Expiry(
       idle: Int(record.idle - (now - record.lastUsed)),
