@@ -85,3 +85,15 @@ static inline long vault_fs_type(const char *path) {
   struct statfs info;
   return statfs(path, &info) == 0 ? (long)info.f_type : -1;
 }
+
+#include <spawn.h>
+
+/* glibc 2.34 and later; spawn.h declares it only under _DEFAULT_SOURCE, which the Swift module
+   of this header does not define. */
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+
+/* A spawn action that closes every descriptor from `from` up in the child, so it inherits
+   nothing of vault's but what the other actions set up. */
+static inline int vault_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+  return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}

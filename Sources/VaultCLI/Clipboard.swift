@@ -91,7 +91,7 @@ enum Clipboard {
     }
     let clearer = try ClipboardProcess.start(
       try Tour.executablePath(), ["__clip-clear", tool.rawValue, "--clip-time", "\(seconds)"],
-      environment: variables.filter { $0.key != "VAULT_SESSION" }, detach: true)
+      environment: variables, detach: true)
     clearer.feed(input: secret)
     Output.error(
       "Copied '\(name)' to the clipboard (\(tool.rawValue)); it is cleared in \(seconds) s"
@@ -111,7 +111,8 @@ enum Clipboard {
     let variables = context.environment.variables
     let (program, arguments) = tool.paste
     var pasted = Subprocess.run(
-      find(program, variables) ?? program, arguments, environment: variables)
+      find(program, variables) ?? program, arguments,
+      environment: ChildHygiene.environment(variables))
     defer { wipe(&pasted.stdout) }
     guard pasted.status == 0, SecureBytes(copying: pasted.stdout) == secret else { return }
     let clear = tool.clear

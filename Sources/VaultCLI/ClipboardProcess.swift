@@ -29,6 +29,7 @@ struct ClipboardProcess {
     posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    ChildHygiene.closeInherited(&actions)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -39,7 +40,7 @@ struct ClipboardProcess {
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setflags(&attributes, (detach ? 0x80 : 0) | 0x04)
     let argv = CStringVector(([path] + arguments))
-    let envp = CStringVector(environment: environment)
+    let envp = CStringVector(environment: ChildHygiene.environment(environment))
     var pid: pid_t = 0
     let rc = withExtendedLifetime((argv, envp)) {
       posix_spawn(&pid, path, &actions, &attributes, argv.pointers, envp.pointers)

@@ -24,6 +24,8 @@ public final class Context {
       guard fcntl(fd, F_GETFD) != -1 else {
         throw VaultError.invalidInput("--pin-fd \(fd) is not an open file descriptor")
       }
+      // Read by vault alone: no program it starts may inherit the PIN's descriptor.
+      if fd > 2 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
       pinFD = fd
     }
   }

@@ -75,8 +75,7 @@ struct Editor {
 
   /// The environment the editor runs in.
   func environment(tmpdir: String) -> [String: String] {
-    var out = variables
-    out["VAULT_SESSION"] = nil
+    var out = ChildHygiene.environment(variables)
     out["TMPDIR"] = tmpdir
     return out
   }
@@ -103,9 +102,13 @@ struct Editor {
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setsigmask(&attributes, &mask)
     posix_spawnattr_setflags(&attributes, Self.spawnSetSigDef | Self.spawnSetSigMask)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    ChildHygiene.closeInherited(&actions)
     var pid: pid_t = 0
     let rc = withExtendedLifetime((argv, envp)) {
-      posix_spawn(&pid, executable, nil, &attributes, argv.pointers, envp.pointers)
+      posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
     }
     guard rc == 0 else {
       throw VaultError.invalidInput(

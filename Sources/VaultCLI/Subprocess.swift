@@ -49,6 +49,7 @@ public enum Subprocess {
     posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
     if let extra { posix_spawn_file_actions_adddup2(&actions, extraPipe[0], extra.fd) }
+    ChildHygiene.closeInherited(&actions, from: max(3, (extra?.fd ?? 2) + 1))
 
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -138,9 +139,13 @@ public enum Subprocess {
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
     configure(&attributes, detach: true)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    ChildHygiene.closeInherited(&actions)
     var pid: pid_t = 0
     let rc = withExtendedLifetime((argv, envp)) {
-      posix_spawn(&pid, executable, nil, &attributes, argv.pointers, envp.pointers)
+      posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
     }
     return rc == 0 ? pid : nil
   }
