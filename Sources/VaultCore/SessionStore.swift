@@ -146,18 +146,22 @@ public struct SessionStore: Sendable {
     return (SymmetricKey(key), expiry)
   }
 
-  /// Removes every session of the vault.
+  /// Removes every session of the vault, winning against any concurrent renewal.
   ///
-  /// - Throws: `VaultError.storage` when the folder cannot be removed.
+  /// - Throws: `VaultError.storage` when the folder cannot be moved out of the way.
   public func revokeAll(vaultID: VaultID) throws {
     let path = folder(vaultID)
-    guard FileManager.default.fileExists(atPath: path) else { return }
-    do {
-      try FileManager.default.removeItem(atPath: path)
-    } catch {
-      throw VaultError.storage("cannot revoke the sessions in \(path)")
+    // The folder is first renamed out of the way, in one step: a renewal racing this can no
+    // longer put a session file back (it writes by path into a folder that is gone), so the
+    // revocation always wins. The renamed folder is then removed.
+    let doomed = path + ".revoked-" + SecureBytes.random(count: 8).unprotectedBytes.hex
+    guard rename(path, doomed) == 0 else {
+      if errno == ENOENT { return }
+      throw VaultError.storage(
+        "cannot revoke the sessions in \(path): \(String(cString: strerror(errno)))")
     }
     PrivateFiles.syncDirectory(environment.sessionDirectory)
+    try? FileManager.default.removeItem(atPath: doomed)
   }
 
   /// Ends one session (its file is removed); unknown tokens are ignored.
