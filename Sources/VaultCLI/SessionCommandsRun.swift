@@ -39,7 +39,8 @@ enum SessionCommandsRun {
 
   static func lock(_ context: Context) throws {
     let vault = try context.openVault()
-    try SessionStore(environment: context.environment).revokeAll(vaultID: vault.vaultID)
+    try SessionStore(environment: context.environment).revokeAll(
+      vaultID: vault.vaultID, vaultPath: vault.path)
     Output.error("Every session of \(vault.path) was revoked.")
   }
 

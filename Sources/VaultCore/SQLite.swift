@@ -30,8 +30,16 @@ final class SQLiteDatabase {
   @discardableResult
   func check(_ rc: Int32, _ ok: Set<Int32> = [SQLITE_OK]) throws -> Int32 {
     guard ok.contains(rc) else {
-      if rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT {
+      if rc == SQLITE_NOTADB || rc & 0xff == SQLITE_CORRUPT {
         throw VaultError.integrity("the vault file is not a valid database")
+      }
+      let message = String(cString: sqlite3_errmsg(handle))
+      // A damaged file-format byte or schema text: SQLite says so only in words.
+      if rc == SQLITE_ERROR
+        && (message.hasPrefix("unsupported file format")
+          || message.hasPrefix("malformed database schema"))
+      {
+        throw VaultError.integrity("the vault file is damaged (\(message))")
       }
       throw VaultError.storage(describe(rc))
     }
@@ -154,4 +162,6 @@ extension SQLiteDatabase.Value {
   var blob: [UInt8]? { if case .blob(let b) = self { b } else { nil } }
   /// The integer, or nil for any other type.
   var integer: Int64? { if case .integer(let i) = self { i } else { nil } }
+  /// The text, or nil for any other type.
+  var string: String? { if case .text(let t) = self { t } else { nil } }
 }

@@ -24,6 +24,9 @@ public struct SessionStore: Sendable {
     var idle: Double
     var hard: Double
     var wrapped: String
+    /// The vault file's absolute path when the session was issued (absent in sessions of
+    /// release 0.1.0): tells a damaged vault id from a token of another vault.
+    var vaultPath: String?
 
     /// True when the timers are within what `issue` writes.
     ///
@@ -70,7 +73,9 @@ public struct SessionStore: Sendable {
   /// - Parameter idle: idle timeout in seconds (renewed on every use), at most the hard limit.
   /// - Returns: the token as 64 lower-case hex digits.
   /// - Throws: `VaultError.storage` when the session file cannot be written.
-  public func issue(vaultID: VaultID, masterKey: SymmetricKey, idle: Double) throws -> String {
+  public func issue(
+    vaultID: VaultID, masterKey: SymmetricKey, idle: Double, vaultPath: String? = nil
+  ) throws -> String {
     let token = SecureBytes.random(count: 32)
     let id = Self.sessionID(token)
     let box = masterKey.bytes.withBytes {
@@ -81,7 +86,8 @@ public struct SessionStore: Sendable {
     let now = clock.bootNow
     let record = Record(
       vaultId: vaultID.hex, bootId: clock.bootID, created: now, lastUsed: now,
-      idle: min(idle, Self.hardLimit), hard: Self.hardLimit, wrapped: box.base64)
+      idle: min(idle, Self.hardLimit), hard: Self.hardLimit, wrapped: box.base64,
+      vaultPath: vaultPath.map(Self.absolute))
     try PrivateFiles.ensurePrivateDirectory(environment.sessionDirectory)
     try PrivateFiles.ensurePrivateDirectory(folder(vaultID))
     try write(record, to: folder(vaultID) + "/" + id)
@@ -100,7 +106,9 @@ public struct SessionStore: Sendable {
   ///
   /// - Throws: `VaultError.locked` when the token is malformed, unknown, revoked, from another
   ///   vault, from before a reboot, or expired (the file is then removed).
-  public func open(token text: String, vaultID: VaultID, renew: Bool = true) throws
+  public func open(
+    token text: String, vaultID: VaultID, vaultPath: String? = nil, renew: Bool = true
+  ) throws
     -> (masterKey: SymmetricKey, expiry: Expiry)
   {
     guard let token = Self.parseToken(text) else {
@@ -111,6 +119,11 @@ public struct SessionStore: Sendable {
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     guard let raw = try PrivateFiles.read(path) else {
+      if let vaultPath, issuedElsewhere(id, for: vaultPath) != nil {
+        throw VaultError.integrity(
+          "the vault id in the header changed since this session was issued (the file was"
+            + " edited or damaged)")
+      }
       throw VaultError.locked("the session is unknown or was revoked")
     }
     // The file of this token exists: anything unreadable or out of bounds in it is damage.
@@ -146,6 +159,37 @@ public struct SessionStore: Sendable {
     return (SymmetricKey(key), expiry)
   }
 
+  /// The absolute form of `path` (its folder resolved), as sessions record it.
+  static func absolute(_ path: String) -> String {
+    let folder = PrivateFiles.parentFolder(of: path)
+    let name = String(path.split(separator: "/").last ?? Substring(path))
+    guard let resolved = realpath(folder, nil) else { return path }
+    defer { free(resolved) }
+    let base = String(cString: resolved)
+    return (base == "/" ? "" : base) + "/" + name
+  }
+
+  /// The session folders of other vault ids holding a session `id` issued for the vault file
+  /// at `vaultPath`: what a vault id changed in the header leaves behind.
+  func issuedElsewhere(_ id: String, for vaultPath: String) -> String? {
+    let target = Self.absolute(vaultPath)
+    let root = environment.sessionDirectory
+    guard let folders = try? FileManager.default.contentsOfDirectory(atPath: root) else {
+      return nil
+    }
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    for folder in folders where folder.count == 2 * VaultID.byteCount {
+      let path = root + "/" + folder + "/" + id
+      guard let raw = try? PrivateFiles.read(path),
+        let record = try? decoder.decode(Record.self, from: Data(raw)),
+        record.vaultPath == target
+      else { continue }
+      return path
+    }
+    return nil
+  }
+
   /// Removes every session of the vault, winning against any concurrent renewal.
   ///
   /// - Throws: `VaultError.storage` when the folder cannot be moved out of the way.
@@ -162,6 +206,30 @@ public struct SessionStore: Sendable {
     }
     PrivateFiles.syncDirectory(environment.sessionDirectory)
     try? FileManager.default.removeItem(atPath: doomed)
+  }
+
+  /// Removes every session of the vault id and every session issued for the vault file at
+  /// `vaultPath` under any other id: what `vault lock` does, since without the key the header's
+  /// vault id is not authenticated.
+  ///
+  /// - Throws: as `revokeAll(vaultID:)`.
+  public func revokeAll(vaultID: VaultID, vaultPath: String) throws {
+    try revokeAll(vaultID: vaultID)
+    let target = Self.absolute(vaultPath)
+    let root = environment.sessionDirectory
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    for folder in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+    where folder.count == 2 * VaultID.byteCount {
+      let files = (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + folder)) ?? []
+      let issuedHere = files.contains { file in
+        guard let raw = try? PrivateFiles.read(root + "/" + folder + "/" + file),
+          let record = try? decoder.decode(Record.self, from: Data(raw))
+        else { return false }
+        return record.vaultPath == target
+      }
+      if issuedHere, let id = try? VaultID(hexDigits: folder) { try revokeAll(vaultID: id) }
+    }
   }
 
   /// Ends one session (its file is removed); unknown tokens are ignored.

@@ -108,7 +108,7 @@ public final class UnlockedVault {
   public func issueSession(idle: Double) throws -> String {
     precondition(purpose == .startSession, "a session is issued only by an unlock")
     return try SessionStore(environment: vault.environment).issue(
-      vaultID: vault.vaultID, masterKey: masterKey, idle: idle)
+      vaultID: vault.vaultID, masterKey: masterKey, idle: idle, vaultPath: vault.path)
   }
 }
 

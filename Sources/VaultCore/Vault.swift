@@ -46,6 +46,13 @@ public final class Vault {
       throw VaultError.integrity("\(path) is not a vault file")
     }
     guard version == Self.schemaVersion else { throw VaultError.unsupportedVersion(Int(version)) }
+    // Exactly format 1's tables and their indexes: a damaged definition, or an added trigger or
+    // view (which could make a write do nothing), is refused before anything is read.
+    guard try Schema.objects(of: db) == Schema.expectedObjects() else {
+      throw VaultError.integrity(
+        "the vault's schema is not format 1's (a table, index or trigger was added, removed or"
+          + " changed)")
+    }
     guard let row = try db.query("SELECT body, mac FROM header WHERE id = 1").first,
       let body = row[0].blob, let mac = row[1].blob
     else { throw VaultError.malformedHeader("the vault has no header") }

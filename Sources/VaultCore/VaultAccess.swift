@@ -92,7 +92,8 @@ public struct VaultAccess {
     var sessionProblem: VaultError?
     if let token = credentials.sessionToken, !token.isEmpty {
       do {
-        let (key, _) = try sessions.open(token: token, vaultID: vault.vaultID)
+        let (key, _) = try sessions.open(
+          token: token, vaultID: vault.vaultID, vaultPath: vault.path)
         try vault.verifyHeader(masterKey: key)
         return UnlockedVault(
           vault: vault, gate: gate, masterKey: key, source: .session, purpose: purpose)

@@ -25,6 +25,23 @@ public struct VaultID: Hashable, Sendable, Codable, CustomStringConvertible {
 
   private init(unchecked: [UInt8]) { bytes = unchecked }
 
+  /// Parses 32 lower-case hex digits (a session folder's name).
+  ///
+  /// - Throws: `VaultError.invalidInput` for anything else.
+  public init(hexDigits text: String) throws {
+    let digits = Array(text.utf8)
+    guard digits.count == 2 * Self.byteCount else {
+      throw VaultError.invalidInput("'\(text)' is not a vault id")
+    }
+    var out: [UInt8] = []
+    for index in stride(from: 0, to: digits.count, by: 2) {
+      guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16)
+      else { throw VaultError.invalidInput("'\(text)' is not a vault id") }
+      out.append(byte)
+    }
+    bytes = out
+  }
+
   /// 32 lower-case hex digits: the key of the vault's device-side records and session folder.
   public var hex: String { bytes.hex }
 
