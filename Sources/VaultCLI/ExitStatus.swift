@@ -51,7 +51,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
   /// Reserved for a feature that is not built yet: documented so that no other meaning takes
   /// the number, and reported by no command so far.
   public var isReserved: Bool {
-    [.vaultChanged, .unsafePermissions, .fallbackChosen, .syncFailed].contains(self)
+    [.unsafePermissions, .fallbackChosen, .syncFailed].contains(self)
   }
 
   /// One sentence for the manual and `--help`.
@@ -209,6 +209,14 @@ public enum ExitStatus {
         .tooManyAttempts,
         "a guarded read came less than a second after the last one; refused as a duplicate", nil
       )
+    case .journalKeyNotAuthenticated:
+      return (
+        .locked,
+        "this device has never unlocked this vault, so its journal key is not trusted; nothing"
+          + " was written", "unlock it once: eval \"$(vault unlock)\""
+      )
+    case .vaultChanged(let what):
+      return (.vaultChanged, "the vault changed while the command ran: \(what); run it again", nil)
     case .conflict(let what):
       return (.failure, what, nil)
     case .storage(let what):

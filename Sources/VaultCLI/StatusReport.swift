@@ -47,6 +47,14 @@ struct StatusReport {
     }
   }
 
+  /// `text` with control characters shown as `?`: the header is not authenticated before an
+  /// unlock, so its words never reach the terminal raw.
+  static func printable(_ text: String) -> String {
+    String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+  }
+
   var biometrySince: String? {
     switch biometry {
     case .active(let since), .disabled(let since, _): since
@@ -84,10 +92,11 @@ struct StatusReport {
       "sensor:           \(sensorName), \(sensor.availability), \(sensor.enrolled.count) enrolled")
     switch biometry {
     case .active(let since):
-      lines.append("biometric unlock: active since \(since)")
+      lines.append("biometric unlock: active since \(Self.printable(since))")
     case .disabled(let since, let reason):
       lines.append(
-        "biometric unlock: DISABLED since \(since): \(reason); run 'vault biometry activate'")
+        "biometric unlock: DISABLED since \(Self.printable(since)): \(Self.printable(reason));"
+          + " run 'vault biometry activate'")
     case .notActivated:
       lines.append("biometric unlock: not activated; run 'vault biometry activate'")
     case .off:

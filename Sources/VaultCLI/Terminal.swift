@@ -192,7 +192,15 @@ enum LineReader {
     var buffer = SecureBytes(count: 64 * 1024)
     var count = 0
     while true {
-      if count == buffer.count { buffer = buffer.grown(to: buffer.count * 2) }
+      if count == buffer.count {
+        do {
+          buffer = try buffer.grown(to: buffer.count * 2)
+        } catch {
+          throw VaultError.storage(
+            "standard input is too large to hold in memory (\(count) bytes read); nothing was"
+              + " stored")
+        }
+      }
       let filled = count
       let n = buffer.withMutableBytes {
         read(fd, $0.baseAddress.map { $0 + filled }, $0.count - filled)

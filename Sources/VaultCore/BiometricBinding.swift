@@ -42,7 +42,7 @@ struct BiometricBinding {
   }
 
   /// Why biometric unlock is disabled when the sensor has nothing enrolled.
-  static let emptied = "the enrollment was emptied"
+  static let emptied = PendingDisable.emptiedEnrollment
 
   /// The sealed activation record.
   ///
@@ -79,9 +79,19 @@ struct BiometricBinding {
   ///
   /// - Throws: `VaultError.storage` when the header cannot be written.
   func markDisabled(masterKey: SymmetricKey, reason: String, at time: String) throws {
-    var header = vault.header
-    header.biometry = BiometryRecord(state: .disabled, changedAt: time, reason: reason, seal: nil)
-    try vault.writeHeader(header, masterKey: masterKey)
+    // A disable must never be lost to a concurrent header change (a PIN change, say): on a
+    // conflict, the current header is read, authenticated and disabled in its turn.
+    for _ in 0..<5 {
+      var header = vault.header
+      header.biometry = BiometryRecord(state: .disabled, changedAt: time, reason: reason, seal: nil)
+      do {
+        try vault.writeHeader(header, masterKey: masterKey)
+        break
+      } catch VaultError.vaultChanged {
+        try vault.reloadHeader()
+        try vault.verifyHeader(masterKey: masterKey)
+      }
+    }
     try vault.device.update { $0.pendingDisables[vault.vaultID.hex] = nil }
     try sessions.revokeAll(vaultID: vault.vaultID)
   }
@@ -102,7 +112,7 @@ struct BiometricBinding {
   /// Activates (or re-activates) biometric unlock after the PIN was verified.
   ///
   /// A biometrics-only match, whose domain state is sealed with the type and time. The policy
-  /// becomes PIN + biometry.
+  /// becomes PIN + biometry, and every session is revoked.
   ///
   /// - Throws: the mapped `BiometricFailure`; nothing is written unless the match succeeds.
   func activate(masterKey: SymmetricKey, reason: String) throws -> BiometricSeal {
@@ -125,6 +135,9 @@ struct BiometricBinding {
     header.biometry = BiometryRecord(state: .active, changedAt: now, reason: nil, seal: box.base64)
     try vault.writeHeader(header, masterKey: masterKey)
     try vault.device.update { $0.pendingDisables[vault.vaultID.hex] = nil }
+    // Sessions were authorized under the old binding (perhaps before another finger was
+    // enrolled): they end with it.
+    try sessions.revokeAll(vaultID: vault.vaultID)
     return seal
   }
 

@@ -45,15 +45,34 @@ public struct PINAttempts: Codable, Equatable, Sendable {
 /// Biometric unlock found dead on this device before any key was at hand (the enrollment was
 /// emptied): sessions were revoked at once, and the header records it at the next unlock.
 public struct PendingDisable: Codable, Equatable, Sendable {
+  /// The only reason recorded without a key.
+  public static let emptiedEnrollment = "the enrollment was emptied"
+
   /// Why, as the header will record it.
   public var reason: String
-  /// When, ISO 8601 UTC.
+  /// When, ISO 8601 UTC (`YYYY-MM-DDTHH:MM:SSZ`).
   public var at: String
 
   /// A record.
   public init(reason: String, at: String) {
     self.reason = reason
     self.at = at
+  }
+
+  enum CodingKeys: String, CodingKey { case reason, at }
+
+  /// Decodes a record, refusing any reason but the one vault writes and any time that is not a
+  /// timestamp, so text from an edited state file never reaches the header or the terminal.
+  ///
+  /// - Throws: `DecodingError.dataCorrupted` otherwise.
+  public init(from decoder: Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    reason = try c.decode(String.self, forKey: .reason)
+    at = try c.decode(String.self, forKey: .at)
+    guard reason == Self.emptiedEnrollment, Timestamp.isUTC(at) else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "malformed pending disable"))
+    }
   }
 }
 
@@ -78,6 +97,8 @@ public struct DeviceState: Codable, Equatable, Sendable {
   public var journalKeys: [String: String] = [:]
   /// Biometric unlock disabled on this device before the header could record it, per vault id.
   public var pendingDisables: [String: PendingDisable] = [:]
+  /// BLAKE2b-256 (base64) of the header bytes this device last authenticated, per vault id.
+  public var headerDigests: [String: String] = [:]
 
   /// A fresh device with a new random secret.
   public static func fresh() -> DeviceState {
@@ -93,6 +114,7 @@ public struct DeviceState: Codable, Equatable, Sendable {
     case lastGuardedRead = "last_guarded_read"
     case journalKeys = "journal_keys"
     case pendingDisables = "pending_disables"
+    case headerDigests = "header_digests"
   }
 
   /// Decodes a stored document; maps added after schema 1 began may be absent.
@@ -110,6 +132,7 @@ public struct DeviceState: Codable, Equatable, Sendable {
     journalKeys = try c.decodeIfPresent([String: String].self, forKey: .journalKeys) ?? [:]
     pendingDisables =
       try c.decodeIfPresent([String: PendingDisable].self, forKey: .pendingDisables) ?? [:]
+    headerDigests = try c.decodeIfPresent([String: String].self, forKey: .headerDigests) ?? [:]
   }
 
   /// Encodes every field; empty optional maps are left out.
@@ -122,6 +145,7 @@ public struct DeviceState: Codable, Equatable, Sendable {
     try c.encode(lastGuardedRead, forKey: .lastGuardedRead)
     try c.encode(journalKeys, forKey: .journalKeys)
     if !pendingDisables.isEmpty { try c.encode(pendingDisables, forKey: .pendingDisables) }
+    if !headerDigests.isEmpty { try c.encode(headerDigests, forKey: .headerDigests) }
   }
 }
 

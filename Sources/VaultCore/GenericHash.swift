@@ -31,6 +31,11 @@ public enum GenericHash {
     return SymmetricKey(out)
   }
 
+  /// Unkeyed BLAKE2b of `parts` concatenated, `outputLength` bytes: a digest of public data.
+  public static func hash(parts: [[UInt8]], outputLength: Int = 32) -> [UInt8] {
+    keyed(key: SecureBytes(count: 0), parts: parts, outputLength: outputLength)
+  }
+
   /// Runs init, `absorb`, final.
   ///
   /// BLAKE2b's state must be 64-byte aligned, which Swift imports as opaque: it lives in guarded

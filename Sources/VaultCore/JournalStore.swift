@@ -70,8 +70,12 @@ public struct JournalStore {
     -> [UInt8]
   {
     try check(text)
-    let recorded = try vault.device.read().journalKeys[vault.vaultID.hex]
-    if let recorded, recorded != vault.header.journalPublicKey {
+    // Without a record for this vault id (a vault never unlocked here, or an id edited in the
+    // header), the header's key is not trusted.
+    guard let recorded = try vault.device.read().journalKeys[vault.vaultID.hex] else {
+      throw VaultError.journalKeyNotAuthenticated
+    }
+    if recorded != vault.header.journalPublicKey {
       throw VaultError.integrity(
         "the vault's journal key differs from the one this device last authenticated;"
           + " nothing was written")

@@ -27,6 +27,24 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
     self.count = count
   }
 
+  private init(raw: UnsafeMutableRawPointer, count: Int) {
+    self.pointer = raw
+    self.count = count
+  }
+
+  /// Allocates `count` zeroed bytes of guarded memory, for sizes that come from input.
+  ///
+  /// - Throws: `VaultError.storage` when the memory cannot be had (an address-space limit), where
+  ///   `init(count:)` would stop the process.
+  public static func allocating(count: Int) throws -> SecureBytes {
+    _ = Sodium.ready
+    guard count >= 0, let raw = sodium_malloc(max(count, 1)) else {
+      throw VaultError.storage("out of memory for \(count) bytes")
+    }
+    sodium_memzero(raw, max(count, 1))
+    return SecureBytes(raw: raw, count: count)
+  }
+
   /// Copies `bytes` into guarded memory.
   ///
   /// The caller should wipe its own copy.
@@ -73,8 +91,10 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
   }
 
   /// A new buffer of `count` bytes (at least this one's length) starting with these bytes.
-  public func grown(to count: Int) -> SecureBytes {
-    let out = SecureBytes(count: max(count, self.count))
+  ///
+  /// - Throws: `VaultError.storage` when the memory cannot be had.
+  public func grown(to count: Int) throws -> SecureBytes {
+    let out = try SecureBytes.allocating(count: max(count, self.count))
     out.pointer.copyMemory(from: pointer, byteCount: self.count)
     return out
   }

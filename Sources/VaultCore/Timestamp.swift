@@ -9,4 +9,13 @@ public enum Timestamp {
     formatter.timeZone = TimeZone(identifier: "UTC")
     return formatter.string(from: Date(timeIntervalSince1970: seconds.rounded(.down)))
   }
+
+  /// True when `text` is exactly a timestamp `utc` writes (`YYYY-MM-DDTHH:MM:SSZ`).
+  public static func isUTC(_ text: String) -> Bool {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    guard text.utf8.count == 20, let date = formatter.date(from: text) else { return false }
+    return formatter.string(from: date) == text
+  }
 }

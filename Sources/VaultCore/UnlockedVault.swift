@@ -104,9 +104,14 @@ public final class UnlockedVault {
   /// - Precondition: opened for `.startSession`.
   /// - Parameter idle: idle timeout in seconds.
   /// - Returns: the token (64 hex digits).
-  /// - Throws: `VaultError.storage` when the session file cannot be written.
+  /// - Throws: `VaultError.vaultChanged` when the header changed since the unlock began (no
+  ///   session is issued); `.storage` when the session file cannot be written.
   public func issueSession(idle: Double) throws -> String {
     precondition(purpose == .startSession, "a session is issued only by an unlock")
+    // A PIN change or a disable since this unlock began: the PIN it checked may be the old one.
+    guard try vault.headerIsCurrent() else {
+      throw VaultError.vaultChanged("its header changed since the PIN was checked")
+    }
     return try SessionStore(environment: vault.environment).issue(
       vaultID: vault.vaultID, masterKey: masterKey, idle: idle, vaultPath: vault.path)
   }

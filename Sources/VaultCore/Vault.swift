@@ -146,7 +146,7 @@ public final class Vault {
       }
     }
     let vault = try open(path: path, environment: environment)
-    try vault.device.update { vault.recordJournalKey(in: &$0) }
+    try vault.device.update { vault.recordAuthenticatedHeader(in: &$0) }
     return Created(vault: vault, masterKey: masterKey, recoveryCode: code)
   }
 
@@ -233,9 +233,15 @@ public final class Vault {
       let tag = GenericHash.keyed(key: kek.bytes, parts: [DomainLabel.pinRepeat.bytes])
       throw try limiter.failed(tag: tag)
     }
-    try verifyHeader(masterKey: masterKey)
-    // One transaction: the count goes back to zero and the authenticated journal key is kept.
-    try limiter.succeeded { recordJournalKey(in: &$0) }
+    do {
+      try verifyHeader(masterKey: masterKey)
+    } catch {
+      // The PIN was right: it is never counted as wrong because the header was edited.
+      try limiter.succeeded()
+      throw error
+    }
+    // One transaction: the count goes back to zero and the authenticated header is recorded.
+    try limiter.succeeded { recordAuthenticatedHeader(in: &$0) }
     return masterKey
   }
 
@@ -256,7 +262,7 @@ public final class Vault {
       throw VaultError.wrongRecoveryCode
     }
     try verifyHeader(masterKey: masterKey)
-    try device.update { recordJournalKey(in: &$0) }
+    try device.update { recordAuthenticatedHeader(in: &$0) }
     return masterKey
   }
 
@@ -266,10 +272,48 @@ public final class Vault {
     return constantTimeEqual(Array(tag.utf8), Array(header.deviceTag.utf8))
   }
 
-  /// Records the authenticated header's journal public key in `state`, so that a journal
-  /// entry written later without unlocking is never sealed to a key swapped into the file.
-  func recordJournalKey(in state: inout DeviceState) {
+  /// Records in `state` what this device has authenticated of the header: its journal public
+  /// key (so that a journal entry written later without unlocking is never sealed to a key
+  /// swapped into the file) and the digest of its bytes (so that the refusals made before any
+  /// PIN only trust a header this device has authenticated).
+  func recordAuthenticatedHeader(in state: inout DeviceState) {
     state.journalKeys[vaultID.hex] = header.journalPublicKey
+    state.headerDigests[vaultID.hex] = Self.digest(headerBody)
+  }
+
+  /// BLAKE2b-256 of the stored header bytes, base64 (`crypto_generichash`, RFC 7693).
+  static func digest(_ body: [UInt8]) -> String {
+    GenericHash.hash(parts: [DomainLabel.header.bytes, body]).base64
+  }
+
+  /// True when the header as read is byte for byte one this device authenticated last: only
+  /// then are its unauthenticated fields trusted to refuse a command before the PIN.
+  public func headerIsAuthenticatedHere(_ state: DeviceState) -> Bool {
+    guard let recorded = state.headerDigests[vaultID.hex] else { return false }
+    return constantTimeEqual(Array(recorded.utf8), Array(Self.digest(headerBody).utf8))
+  }
+
+  /// True when the header stored in the file is still the one this `Vault` read (or last
+  /// wrote): no other command changed it meanwhile.
+  ///
+  /// - Throws: `VaultError.storage` when it cannot be read.
+  public func headerIsCurrent() throws -> Bool {
+    guard let row = try db.query("SELECT body, mac FROM header WHERE id = 1").first,
+      let body = row[0].blob, let mac = row[1].blob
+    else { return false }
+    return body == headerBody && mac == headerMAC
+  }
+
+  /// Reads the header again from the file, after another command changed it.
+  ///
+  /// - Throws: as `open`: `.malformedHeader`, `.unsupportedVersion`, `.storage`.
+  func reloadHeader() throws {
+    guard let row = try db.query("SELECT body, mac FROM header WHERE id = 1").first,
+      let body = row[0].blob, let mac = row[1].blob
+    else { throw VaultError.malformedHeader("the vault has no header") }
+    header = try Header.parse(body)
+    headerBody = body
+    headerMAC = mac
   }
 
   /// Verifies the header MAC in constant time.
@@ -281,22 +325,27 @@ public final class Vault {
     }
   }
 
-  /// Replaces the header, authenticated under `masterKey`, in one durable transaction together
-  /// with `alsoInTransaction`.
+  /// Replaces the header, authenticated under `masterKey`, in one durable transaction, only if
+  /// the stored header is still the one this `Vault` read: a command never writes back a stale
+  /// copy over another's change (which could bring an old PIN back).
   ///
-  /// - Throws: `VaultError.storage` on failure; the old header then stays in place.
-  public func writeHeader(
-    _ newHeader: Header, masterKey: SymmetricKey, alsoInTransaction: () throws -> Void = {}
-  ) throws {
+  /// - Throws: `VaultError.vaultChanged` when another command changed the header meanwhile;
+  ///   `.storage` on failure. The old header then stays in place.
+  public func writeHeader(_ newHeader: Header, masterKey: SymmetricKey) throws {
     let body = try newHeader.encoded()
     let mac = Header.mac(body, masterKey: masterKey)
     try db.transaction {
-      try db.query("UPDATE header SET body = ?, mac = ? WHERE id = 1", [.blob(body), .blob(mac)])
-      try alsoInTransaction()
+      try db.query(
+        "UPDATE header SET body = ?, mac = ? WHERE id = 1 AND body = ? AND mac = ?",
+        [.blob(body), .blob(mac), .blob(headerBody), .blob(headerMAC)])
+      guard db.changes == 1 else {
+        throw VaultError.vaultChanged("another command changed its header first")
+      }
     }
     header = newHeader
     headerBody = body
     headerMAC = mac
+    try device.update { recordAuthenticatedHeader(in: &$0) }
   }
 
   /// Re-wraps the master key under a new PIN bound to this machine's device secret, with a fresh

@@ -137,8 +137,11 @@ public struct VaultAccess {
       vault: vault, gate: gate, masterKey: key, source: .pin, purpose: .activateBiometry)
   }
 
-  /// Refuses before any prompt what the vault and the sensor already tell.
+  /// Refuses before any prompt what the vault and the sensor already tell: only when the header
+  /// is one this device authenticated (an edited header goes on to the PIN, whose check of the
+  /// header MAC reports the edit as an integrity failure).
   private func checkBiometryBeforePIN(_ device: DeviceState) throws {
+    guard vault.headerIsAuthenticatedHere(device) else { return }
     switch Self.biometryStatus(of: vault, device: device) {
     case .off: return
     case .notActivated: throw VaultError.biometryNotActivated

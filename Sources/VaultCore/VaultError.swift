@@ -62,6 +62,12 @@ public enum VaultError: Error, Equatable, Sendable {
   case duplicateRequest
   /// The entry changed (or went away) while it was being edited; the edit was not applied.
   case conflict(String)
+  /// No journal key of this vault was ever authenticated on this device, so nothing is sealed to
+  /// the header's (it could have been swapped in).
+  case journalKeyNotAuthenticated
+  /// The vault changed while the command ran (another command wrote its header first); nothing
+  /// was written.
+  case vaultChanged(String)
   /// A file or database operation failed (disk full, permissions, I/O).
   case storage(String)
 }

@@ -317,3 +317,81 @@ final class RefusalsBeforeThePINTests: XCTestCase {
     XCTAssertEqual(pinFailures(), 0)
   }
 }
+
+/// What the access review found: an edited header is reported as an edit, a correct PIN is never
+/// counted as wrong, the device-side record takes no foreign text, a re-activation ends the
+/// sessions of the old binding, and the journal trusts only a key this device authenticated.
+final class AccessReviewTests: XCTestCase {
+  var box: Sandbox!
+
+  override func setUp() { box = Sandbox() }
+  override func tearDown() { box = nil }
+
+  func pinFailures() -> Int? {
+    (box.statusJSON()["pin"] as? [String: Any])?["consecutive_failures"] as? Int
+  }
+
+  func testAnEditedHeaderWithTheRightPINIsAnEditNeverAWrongPIN() {
+    box.initBiometric()
+    box.editHeader { $0["policy"] = "pin" }
+    for _ in 0..<6 {
+      let result = box.vaultPIN(["list"])
+      XCTAssertEqual(result.status, 17, result.stderrText)
+    }
+    XCTAssertEqual(pinFailures(), 0)
+  }
+
+  func testEditedBiometryFieldsAreAnEditNotADisable() {
+    box.initBiometric()
+    box.editHeader {
+      $0["biometry"] = [
+        "state": "disabled", "changed_at": "2026-01-01T00:00:00Z",
+        "reason": "the biometric enrollment changed",
+      ]
+    }
+    let result = box.vaultPIN(["list"])
+    XCTAssertEqual(result.status, 17, result.stderrText)
+    XCTAssertEqual(
+      result.errorLines,
+      [
+        "vault: error: integrity failure: the vault header failed authentication (the file was edited)"
+      ])
+  }
+
+  func testAPendingDisableWithForeignTextIsACorruptState() throws {
+    box.initBiometric()
+    let path = box.home + "/state/vault/device.json"
+    var state = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+        as? [String: Any])
+    let id = try XCTUnwrap((state["journal_keys"] as? [String: Any])?.keys.first)
+    state["pending_disables"] = [id: ["reason": "\u{1b}[2Jpwned", "at": "not-a-time"]]
+    try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: path))
+    let status = box.vault(["status"])
+    XCTAssertEqual(status.status, 17)
+    XCTAssertEqual(
+      status.errorLines, ["vault: error: integrity failure: the device state \(path) is corrupt"])
+  }
+
+  func testAReActivationRevokesTheSessionsOfTheOldBinding() {
+    box.initBiometric()
+    let token = box.unlock()
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["biometry", "activate"]).status, 0)
+    XCTAssertEqual(box.vault(["list"], env: ["VAULT_SESSION": token]).status, 10)
+  }
+
+  func testTheJournalTrustsNoKeyThisDeviceNeverAuthenticated() {
+    box.initPINOnly()
+    box.editHeader { $0["vault_id"] = Data(repeating: 5, count: 16).base64EncodedString() }
+    let write = box.vault(["journal"], stdin: Array("secret diary\n".utf8))
+    XCTAssertEqual(write.status, 10, write.stderrText)
+    XCTAssertEqual(
+      write.errorLines,
+      [
+        "vault: error: this device has never unlocked this vault, so its journal key is not"
+          + " trusted; nothing was written",
+        "vault: hint: unlock it once: eval \"$(vault unlock)\"",
+      ])
+  }
+}

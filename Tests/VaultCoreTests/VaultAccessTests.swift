@@ -119,11 +119,14 @@ final class VaultAccessTests: XCTestCase {
 
     // Disabled (after a mismatch): refused, no PIN asked, no attempt counted.
     try device.update {
-      $0.pendingDisables[vault.vaultID.hex] = PendingDisable(reason: "test", at: "T")
+      $0.pendingDisables[vault.vaultID.hex] = PendingDisable(
+        reason: PendingDisable.emptiedEnrollment, at: "2026-01-01T00:00:00Z")
     }
     let credentials = ScriptedCredentials(pins: ["0000"])
     XCTAssertThrowsError(try access(reopened()).open(for: .startSession, via: credentials)) {
-      XCTAssertEqual($0 as? VaultError, .biometryDisabled(since: "T", reason: "test"))
+      XCTAssertEqual(
+        $0 as? VaultError,
+        .biometryDisabled(since: "2026-01-01T00:00:00Z", reason: PendingDisable.emptiedEnrollment))
     }
     try device.update { $0.pendingDisables = [:] }
 
@@ -266,5 +269,85 @@ final class VaultAccessTests: XCTestCase {
       XCTAssertEqual($0 as? VaultError, .malformedHeader("sealed domain state is not valid"))
     }
     XCTAssertEqual(try reopened().header.biometry?.state, .active)
+  }
+}
+
+/// Two commands on one vault at once: neither writes back a stale header over the other's.
+final class ConcurrentHeaderTests: XCTestCase {
+  var home: TemporaryHome!
+  var gate: ScriptedGate!
+
+  override func setUp() {
+    home = TemporaryHome()
+    gate = ScriptedGate()
+  }
+  override func tearDown() { home = nil }
+
+  func match(_ byte: UInt8 = 7) -> Result<BiometricMatch, BiometricFailure> {
+    .success(BiometricMatch(domainState: [UInt8](repeating: byte, count: 32), type: "touch-id"))
+  }
+
+  func open() throws -> Vault {
+    try Vault.open(path: home.vaultPath, environment: home.environment())
+  }
+
+  func activated() throws {
+    let created = try Vault.create(
+      path: home.vaultPath, pin: pin("123456"), kdf: .test, policy: .pinAndBiometry,
+      environment: home.environment())
+    gate.answers = [match()]
+    _ = try VaultAccess(vault: created.vault, gate: gate).created(created).activateBiometry()
+  }
+
+  func testADisableAfterAConcurrentPINChangeKeepsTheNewPIN() throws {
+    try activated()
+    // One command has unlocked and waits at the sensor; meanwhile another changes the PIN.
+    let slow = try open()
+    let key = try slow.unlock(pin: pin("123456"))
+    gate.answers = [match()]
+    let other = try VaultAccess(vault: open(), gate: gate).open(
+      for: .administer(reason: "change"), via: ScriptedCredentials(pins: ["123456"]))
+    try other.changePIN(to: pin("654321"))
+    // The slow one now sees a mismatch and disables biometric unlock.
+    gate.answers = [match(8)]
+    XCTAssertThrowsError(
+      try BiometricBinding(vault: slow, gate: gate).checkPresence(masterKey: key, reason: "r"))
+    let after = try open()
+    XCTAssertEqual(after.header.biometry?.state, .disabled)
+    XCTAssertNoThrow(try after.unlock(pin: pin("654321")))
+    XCTAssertThrowsError(try open().unlock(pin: pin("123456"))) {
+      XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 4))
+    }
+  }
+
+  func testAStaleActivationIsRefusedAsAChangedVault() throws {
+    try activated()
+    let stale = try VaultAccess(vault: open(), gate: gate).open(
+      for: .activateBiometry, via: ScriptedCredentials(pins: ["123456"]))
+    gate.answers = [match()]
+    try VaultAccess(vault: open(), gate: gate).open(
+      for: .administer(reason: "change"), via: ScriptedCredentials(pins: ["123456"])
+    ).changePIN(to: pin("654321"))
+    gate.answers = [match()]
+    XCTAssertThrowsError(try stale.activateBiometry()) {
+      XCTAssertEqual(
+        $0 as? VaultError, .vaultChanged("another command changed its header first"))
+    }
+    XCTAssertNoThrow(try open().unlock(pin: pin("654321")))
+  }
+
+  func testAnUnlockThatStartedBeforeAPINChangeIssuesNoSession() throws {
+    try activated()
+    gate.answers = [match()]
+    let unlocking = try VaultAccess(vault: open(), gate: gate).open(
+      for: .startSession, via: ScriptedCredentials(pins: ["123456"]))
+    gate.answers = [match()]
+    try VaultAccess(vault: open(), gate: gate).open(
+      for: .administer(reason: "change"), via: ScriptedCredentials(pins: ["123456"])
+    ).changePIN(to: pin("654321"))
+    XCTAssertThrowsError(try unlocking.issueSession(idle: 900)) {
+      XCTAssertEqual(
+        $0 as? VaultError, .vaultChanged("its header changed since the PIN was checked"))
+    }
   }
 }
