@@ -106,3 +106,75 @@ final class LockByPathTests: XCTestCase {
     XCTAssertEqual(box.vault(["get", "x"], env: session).status, 10)
   }
 }
+
+/// `vault check` finds damage SQLite's own check finds, and every row it cannot account for.
+final class CheckCoverageTests: XCTestCase {
+  var box: Sandbox!
+  var session: [String: String] = [:]
+
+  override func setUp() {
+    box = Sandbox()
+    session = box.pinOnlySession()
+    XCTAssertEqual(box.vault(["add", "x"], stdin: Array("v".utf8), env: session).status, 0)
+  }
+  override func tearDown() { box = nil }
+
+  func testADamagedNameIndexIsFoundByCheck() throws {
+    let page =
+      box.tamper {
+        try $0.integer(
+          "SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_entries_2'")
+      } ?? 0
+    let size = box.tamper { try $0.integer("PRAGMA page_size") } ?? 4096
+    XCTAssertGreaterThan(page, 1)
+    let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: box.vaultPath))
+    // The last byte of the index's page: inside its last key.
+    let offset = UInt64((page - 1) * size + size - 2)
+    try handle.seek(toOffset: offset)
+    let byte = try XCTUnwrap(handle.readData(ofLength: 1).first)
+    try handle.seek(toOffset: offset)
+    try handle.write(contentsOf: Data([byte ^ 0x5a]))
+    try handle.close()
+    let check = box.vault(["check"], env: session)
+    XCTAssertEqual(check.status, 17, check.stderrText)
+    XCTAssertTrue(
+      check.errorLines.first?.hasPrefix(
+        "vault: error: integrity failure: the database structure is damaged: ") ?? false,
+      check.stderrText)
+  }
+
+  func testARowThatReadsAsNullIsNotSilentlyDropped() {
+    XCTAssertEqual(box.vault(["journal"], stdin: Array("dear diary\n".utf8)).status, 0)
+    // A record damaged so that every column reads as NULL: made by lifting the NOT NULL
+    // constraints for one write, then putting the schema text back as it was.
+    let schema =
+      box.tamper {
+        try $0.blob("SELECT CAST(sql AS BLOB) FROM sqlite_master WHERE name = 'entries'")
+      } ?? []
+    let loose = String(decoding: schema, as: UTF8.self).replacingOccurrences(
+      of: " NOT NULL", with: "")
+    for sql in [loose, nil] as [String?] {
+      box.tamper {
+        _ = try $0.execute("PRAGMA writable_schema = ON")
+        _ = try $0.execute(
+          "UPDATE sqlite_master SET sql = ? WHERE name = 'entries'",
+          [.text(sql ?? String(decoding: schema, as: UTF8.self))])
+      }
+      if sql != nil {
+        box.tamper {
+          _ = try $0.execute(
+            "UPDATE entries SET entry_id = NULL, lookup = NULL, kind = NULL, meta = NULL"
+              + " WHERE kind = 1")
+        }
+      }
+    }
+    let check = box.vault(["check"], env: session)
+    XCTAssertEqual(check.status, 17, check.stderrText)
+    XCTAssertEqual(
+      check.errorLines,
+      [
+        "vault: error: integrity failure: the database structure is damaged: NULL value in"
+          + " entries.kind (and 1 more)"
+      ])
+  }
+}
