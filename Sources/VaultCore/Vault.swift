@@ -150,14 +150,30 @@ public final class Vault {
     return Created(vault: vault, masterKey: masterKey, recoveryCode: code)
   }
 
-  /// Builds a file under a temporary name beside `path` with `build`, makes it 0600, and links it
-  /// into place only when complete: a failure leaves nothing, and an existing file is never
-  /// overwritten.
+  /// Builds a file under a temporary name beside `path` with `build`, and links it into place
+  /// only when complete: a failure leaves nothing, and an existing file is never overwritten.
+  ///
+  /// The temporary name is unpredictable and created with `O_CREAT | O_EXCL | O_NOFOLLOW`, mode
+  /// 0600, owned by this user; after `build` it must still be that same file (device and inode),
+  /// so no file another user planted or swapped in a shared folder is ever used or published.
   ///
   /// - Throws: `VaultError.vaultExists` when `path` exists, `.storage` on failure.
   static func createExclusively(_ path: String, build: (String) throws -> Void) throws {
-    let temporary = "\(path).creating-\(getpid())"
-    unlink(temporary)
+    let folder = PrivateFiles.parentFolder(of: path)
+    let name = String(path.split(separator: "/").last ?? "vault")
+    let temporary =
+      (folder == "." ? "" : (folder == "/" ? "/" : folder + "/")) + "." + name + ".creating-"
+      + SecureBytes.random(count: 12).unprotectedBytes.hex
+    let fd = Glibc.open(temporary, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard fd >= 0 else {
+      throw VaultError.storage("cannot create \(path): \(PrivateFiles.errnoText())")
+    }
+    defer { close(fd) }
+    var created = stat()
+    guard fstat(fd, &created) == 0, created.st_uid == geteuid(), fchmod(fd, 0o600) == 0 else {
+      unlink(temporary)
+      throw VaultError.storage("cannot create a private file beside \(path)")
+    }
     do {
       try build(temporary)
     } catch VaultError.storage(let message) {
@@ -167,15 +183,19 @@ public final class Vault {
       unlink(temporary)
       throw error
     }
-    chmod(temporary, 0o600)
+    var built = stat()
+    guard lstat(temporary, &built) == 0, built.st_mode & S_IFMT == S_IFREG,
+      built.st_dev == created.st_dev, built.st_ino == created.st_ino, built.st_uid == geteuid()
+    else {
+      throw VaultError.storage("the file being built beside \(path) was replaced; nothing was made")
+    }
     guard link(temporary, path) == 0 else {
-      let reason = errno == EEXIST ? nil : String(cString: strerror(errno))
+      let reason = errno == EEXIST ? nil : PrivateFiles.errnoText()
       unlink(temporary)
       if let reason { throw VaultError.storage("cannot create \(path): \(reason)") }
       throw VaultError.vaultExists(path)
     }
     unlink(temporary)
-    let folder = PrivateFiles.parentFolder(of: path)
     PrivateFiles.syncDirectory(folder)
   }
 

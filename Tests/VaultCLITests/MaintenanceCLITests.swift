@@ -83,7 +83,7 @@ final class MaintenanceCLITests: XCTestCase {
     XCTAssertEqual(missing.status, 1)
     XCTAssertEqual(
       missing.errorLines,
-      ["vault: error: cannot open \(box.home)/no/such/copy.db: unable to open database file"])
+      ["vault: error: cannot create \(box.home)/no/such/copy.db: No such file or directory"])
   }
 
   func testBackupWritesAConsistentPrivateCopyAndNeverOverwrites() {
