@@ -51,7 +51,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
   /// Reserved for a feature that is not built yet: documented so that no other meaning takes
   /// the number, and reported by no command so far.
   public var isReserved: Bool {
-    [.unsafePermissions, .fallbackChosen, .syncFailed].contains(self)
+    [.fallbackChosen, .syncFailed].contains(self)
   }
 
   /// One sentence for the manual and `--help`.
@@ -209,6 +209,8 @@ public enum ExitStatus {
         .tooManyAttempts,
         "a guarded read came less than a second after the last one; refused as a duplicate", nil
       )
+    case .unsafePermissions(let what, let fix):
+      return (.unsafePermissions, "\(what); refusing to use it", fix.map { "run: \($0)" })
     case .journalKeyNotAuthenticated:
       return (
         .locked,

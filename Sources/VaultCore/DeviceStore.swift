@@ -210,6 +210,9 @@ public struct DeviceStore: Sendable {
 
   private func load() throws -> DeviceState? {
     guard let raw = try PrivateFiles.read(path) else { return nil }
+    // The device secret is in here: refused when others could read or replace it.
+    try FileSafety.checkPrivateFolder(directory)
+    try FileSafety.checkPrivateFile(path)
     guard let state = try? JSONDecoder().decode(DeviceState.self, from: Data(raw)),
       state.schema == 1
     else {

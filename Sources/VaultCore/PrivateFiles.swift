@@ -43,25 +43,13 @@ public enum PrivateFiles {
   }
 
   /// A folder that vault owns by name (the device state, the sessions): created 0700 when
-  /// missing; an existing one must be a real folder (not a symbolic link) owned by this user, and
-  /// its mode is tightened to 0700.
+  /// missing; an existing one must pass `FileSafety.checkPrivateFolder`.
   ///
-  /// - Throws: `VaultError.storage` when it is a link, not a folder, or another user's.
+  /// - Throws: `VaultError.unsafePermissions` when it is a link, not a folder, another user's, or
+  ///   usable by others; `.storage` when it cannot be made.
   public static func ensurePrivateDirectory(_ path: String) throws {
     try ensureDirectory(path)
-    var info = stat()
-    guard lstat(path, &info) == 0 else {
-      throw VaultError.storage("cannot inspect \(path): \(errnoText())")
-    }
-    guard info.st_mode & S_IFMT == S_IFDIR else {
-      throw VaultError.storage("\(path) is not a folder (a symbolic link?); refusing to use it")
-    }
-    guard info.st_uid == geteuid() else {
-      throw VaultError.storage("\(path) belongs to another user; refusing to use it")
-    }
-    if info.st_mode & 0o077 != 0 && chmod(path, 0o700) != 0 {
-      throw VaultError.storage("cannot make \(path) private: \(errnoText())")
-    }
+    try FileSafety.checkPrivateFolder(path)
   }
 
   /// Replaces `path` with `bytes` atomically and durably, mode 0600.

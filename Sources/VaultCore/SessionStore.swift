@@ -116,6 +116,9 @@ public struct SessionStore: Sendable {
     }
     let id = Self.sessionID(token)
     let path = folder(vaultID) + "/" + id
+    // A session folder others can use or replace is refused, never read.
+    var info = stat()
+    if lstat(folder(vaultID), &info) == 0 { try FileSafety.checkPrivateFolder(folder(vaultID)) }
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     guard let raw = try PrivateFiles.read(path) else {

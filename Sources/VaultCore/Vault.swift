@@ -68,6 +68,7 @@ public final class Vault {
   ///   `.unsupportedVersion` or `.malformedHeader` for a header this build cannot read.
   public static func open(path: String, environment: VaultEnvironment) throws -> Vault {
     guard FileManager.default.fileExists(atPath: path) else { throw VaultError.noVault(path) }
+    try FileSafety.checkPrivateFile(path)
     let db = try SQLiteDatabase(path: path, create: false)
     return try Vault(path: path, environment: environment, db: db)
   }
@@ -94,6 +95,7 @@ public final class Vault {
     if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path) }
     let folder = PrivateFiles.parentFolder(of: path)
     try PrivateFiles.ensureDirectory(folder)
+    try FileSafety.checkFolder(folder)
     let deviceSecret = try DeviceStore(environment: environment).read().deviceSecret
 
     let vaultID = VaultID.random()

@@ -190,22 +190,94 @@ final class DeviceCLITests: XCTestCase {
     XCTAssertEqual(box.sensor()["enrolled"] as? [String], [])
   }
 
-  func testSessionFoldersAreMadePrivateAndLinksRefused() throws {
+  func testLooseOrLinkedSessionFoldersAreRefused() throws {
     let folder = box.home + "/run/vault"
     mkdir(folder, 0o777)
     chmod(folder, 0o777)
-    _ = box.unlock()
-    var info = stat()
-    stat(folder, &info)
-    XCTAssertEqual(info.st_mode & 0o777, 0o700)
+    box.biosim(["next", "match"])
+    let loose = box.vaultPIN(["unlock"])
+    XCTAssertEqual(loose.status, 19)
+    XCTAssertEqual(
+      loose.errorLines,
+      [
+        "vault: error: \(folder) can be used by other users; refusing to use it",
+        "vault: hint: run: chmod 700 '\(folder)'",
+      ])
     try FileManager.default.removeItem(atPath: folder)
     mkdir(box.home + "/elsewhere", 0o777)
     symlink(box.home + "/elsewhere", folder)
     box.biosim(["next", "match"])
     let refused = box.vaultPIN(["unlock"])
-    XCTAssertEqual(refused.status, 1)
+    XCTAssertEqual(refused.status, 19)
     XCTAssertEqual(
       refused.errorLines,
-      ["vault: error: \(folder) is not a folder (a symbolic link?); refusing to use it"])
+      [
+        "vault: error: \(folder) is not a folder (a symbolic link?); refusing to use it",
+        "vault: hint: run: rm '\(folder)'",
+      ])
+  }
+}
+
+/// A vault or a device state other users could read or replace is refused (19) with the chmod
+/// that fixes it, as ssh refuses a private key.
+final class LooseModeTests: XCTestCase {
+  var box: Sandbox!
+
+  override func setUp() {
+    box = Sandbox()
+    box.initPINOnly()
+  }
+  override func tearDown() { box = nil }
+
+  func testALooseVaultFileOrFolderIsRefused() {
+    chmod(box.vaultPath, 0o644)
+    let file = box.vaultPIN(["list"])
+    XCTAssertEqual(file.status, 19)
+    XCTAssertEqual(
+      file.errorLines,
+      [
+        "vault: error: \(box.vaultPath) can be read or written by other users; refusing to use it",
+        "vault: hint: run: chmod 600 '\(box.vaultPath)'",
+      ])
+    chmod(box.vaultPath, 0o600)
+    let folder = box.home + "/data/vault"
+    chmod(folder, 0o777)
+    let writable = box.vaultPIN(["list"])
+    XCTAssertEqual(writable.status, 19)
+    XCTAssertEqual(
+      writable.errorLines,
+      [
+        "vault: error: \(folder) can be written by other users; refusing to use it",
+        "vault: hint: run: chmod go-w '\(folder)'",
+      ])
+    chmod(folder, 0o700)
+    XCTAssertEqual(box.vaultPIN(["list"]).status, 0)
+  }
+
+  func testAVaultLinkedIntoAnotherUsersFolderIsRefused() {
+    guard geteuid() == 0 else { return }
+    let other = box.home + "/other"
+    mkdir(other, 0o755)
+    chown(other, 1, 1)
+    rename(box.vaultPath, other + "/vault.db")
+    symlink(other + "/vault.db", box.vaultPath)
+    let result = box.vaultPIN(["list"])
+    XCTAssertEqual(result.status, 19)
+    XCTAssertEqual(
+      result.errorLines,
+      ["vault: error: \(other) belongs to another user; refusing to use it"])
+  }
+
+  func testALooseDeviceStateIsRefused() {
+    let path = box.home + "/state/vault/device.json"
+    chmod(path, 0o640)
+    let result = box.vault(["status"])
+    XCTAssertEqual(result.status, 19)
+    XCTAssertEqual(
+      result.errorLines,
+      [
+        "vault: error: \(path) can be read or written by other users; refusing to use it",
+        "vault: hint: run: chmod 600 '\(path)'",
+      ])
   }
 }

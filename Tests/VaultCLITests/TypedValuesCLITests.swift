@@ -132,7 +132,7 @@ final class TypedValuesCLITests: XCTestCase {
       codes, [0, 1, 3, 4, 5, 6, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 64, 130, 141])
     XCTAssertEqual(
       ExitCode.allCases.filter(\.isReserved),
-      [.unsafePermissions, .fallbackChosen, .syncFailed])
+      [.fallbackChosen, .syncFailed])
     XCTAssertEqual(ExitStatus.table.map(\.code), codes)
     let readme = try String(
       contentsOfFile: GeneratorTestSupport.packageRoot + "/README.md", encoding: .utf8)

@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The ownership and modes vault requires of what it reads and writes, checked as ssh checks a
+/// private key: a vault file, the device state or a session that other users could read or
+/// replace is refused (`VaultError.unsafePermissions`, exit 19) with the `chmod` that fixes it.
+public enum FileSafety {
+  /// A folder vault owns by name (the device state, the sessions): a real folder (not a symbolic
+  /// link), owned by this user, with no permission for group or others.
+  ///
+  /// - Throws: `VaultError.unsafePermissions` otherwise; `.storage` when it cannot be inspected.
+  public static func checkPrivateFolder(_ path: String) throws {
+    let info = try inspect(path, following: false)
+    guard info.st_mode & S_IFMT == S_IFDIR else {
+      throw VaultError.unsafePermissions(
+        "\(path) is not a folder (a symbolic link?)", fix: "rm '\(path)'")
+    }
+    guard info.st_uid == geteuid() else {
+      throw VaultError.unsafePermissions("\(path) belongs to another user", fix: nil)
+    }
+    guard info.st_mode & 0o077 == 0 else {
+      throw VaultError.unsafePermissions(
+        "\(path) can be used by other users", fix: "chmod 700 '\(path)'")
+    }
+  }
+
+  /// A private file (the vault, the device state, a session): after following a symbolic link,
+  /// a regular file owned by this user with no permission for group or others, in a folder (the
+  /// link's and the file's) that no other user can write to, unless it is sticky.
+  ///
+  /// - Throws: `VaultError.unsafePermissions` otherwise; `.storage` when it cannot be inspected.
+  public static func checkPrivateFile(_ path: String) throws {
+    let link = try inspect(path, following: false)
+    try checkFolder(PrivateFiles.parentFolder(of: path))
+    var real = path
+    if link.st_mode & S_IFMT == S_IFLNK {
+      guard let resolved = realpath(path, nil) else {
+        throw VaultError.storage("cannot follow \(path): \(PrivateFiles.errnoText())")
+      }
+      real = String(cString: resolved)
+      free(resolved)
+      try checkFolder(PrivateFiles.parentFolder(of: real))
+    }
+    let info = try inspect(real, following: true)
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw VaultError.unsafePermissions("\(real) is not a regular file", fix: nil)
+    }
+    guard info.st_uid == geteuid() else {
+      throw VaultError.unsafePermissions("\(real) belongs to another user", fix: nil)
+    }
+    guard info.st_mode & 0o077 == 0 else {
+      throw VaultError.unsafePermissions(
+        "\(real) can be read or written by other users", fix: "chmod 600 '\(real)'")
+    }
+  }
+
+  /// A folder holding a private file: owned by this user or root, and not writable by group or
+  /// others unless sticky (as /tmp, where others cannot remove or rename what is ours).
+  ///
+  /// - Throws: `VaultError.unsafePermissions` otherwise.
+  public static func checkFolder(_ path: String) throws {
+    let info = try inspect(path, following: true)
+    guard info.st_uid == geteuid() || info.st_uid == 0 else {
+      throw VaultError.unsafePermissions("\(path) belongs to another user", fix: nil)
+    }
+    guard info.st_mode & 0o022 == 0 || info.st_mode & S_ISVTX != 0 else {
+      throw VaultError.unsafePermissions(
+        "\(path) can be written by other users", fix: "chmod go-w '\(path)'")
+    }
+  }
+
+  private static func inspect(_ path: String, following: Bool) throws -> stat {
+    var info = stat()
+    guard (following ? stat(path, &info) : lstat(path, &info)) == 0 else {
+      throw VaultError.storage("cannot inspect \(path): \(PrivateFiles.errnoText())")
+    }
+    return info
+  }
+}
