@@ -152,7 +152,7 @@ public struct SensorControls: Sendable {
   ///
   /// - Throws: `BiometryControlError.invalidLabel` when empty, over 64 UTF-8 bytes, containing a
   ///   control character, or starting or ending with white space.
-  static func validate(label: String) throws {
+  public static func validate(label: String) throws {
     let bad =
       label.isEmpty || label.utf8.count > maximumLabelBytes
       || label.unicodeScalars.contains { $0.properties.generalCategory == .control }

@@ -74,9 +74,11 @@ extension ChoiceValue {
   /// The one visible choice that starts with `word` (`face` → `face-id`), else the closest by
   /// edit distance.
   static func suggestion(for word: String) -> String? {
-    let extending = visibleChoices.filter { !word.isEmpty && $0.hasPrefix(word) }
+    let folded = word.lowercased()
+    if let same = visibleChoices.first(where: { $0.lowercased() == folded }) { return same }
+    let extending = visibleChoices.filter { !folded.isEmpty && $0.hasPrefix(folded) }
     if extending.count == 1 { return extending[0] }
-    return Suggestion.closest(to: word, among: visibleChoices)
+    return Suggestion.closest(to: folded, among: visibleChoices)
   }
 
   /// The visible choices.

@@ -30,11 +30,12 @@ enum BiosimCommandsRun {
 
   static func hardware(_ context: Context) throws {
     let type = try context.argument(Keys.sensorType)
-    let hadTemplates = try !context.deviceStore.readSensor().sensor.enrolled.isEmpty
+    let before = try context.deviceStore.readSensor().sensor
     try controls(context).setHardware(type)
+    let wiped = before.biometryType != type && !before.enrolled.isEmpty
     Output.error(
       "The sensor is now \(type.displayName) (simulated)"
-        + (hadTemplates ? "; the enrollment was wiped." : "."))
+        + (wiped ? "; the enrollment was wiped." : "."))
   }
 
   static func availability(_ context: Context) throws {
@@ -44,21 +45,23 @@ enum BiosimCommandsRun {
   }
 
   static func enroll(_ context: Context) throws {
-    let template = try controls(context).enroll(label: context.value(Keys.label))
+    let template = try controls(context).enroll(label: context.value(Keys.label)?.text)
     Output.error("Enrolled '\(template.label)'; the domain state changed.")
   }
 
   static func unenroll(_ context: Context) throws {
     let label = try context.value(Keys.unenrollLabel)
     if context.flag(Keys.all) {
-      guard label == nil else { throw VaultError.invalidInput("give --label or --all, not both") }
+      guard label == nil else {
+        throw UsageError(message: "give --label or --all, not both", path: ["unenroll"])
+      }
       try controls(context).unenrollAll()
       Output.error("Removed every template; the domain state changed.")
     } else if let label {
-      try controls(context).unenroll(label: label)
-      Output.error("Removed '\(label)'; the domain state changed.")
+      try controls(context).unenroll(label: label.text)
+      Output.error("Removed '\(label.text)'; the domain state changed.")
     } else {
-      throw VaultError.invalidInput("say which template: --label LABEL or --all")
+      throw UsageError(message: "say which template: --label LABEL or --all", path: ["unenroll"])
     }
   }
 

@@ -39,6 +39,29 @@ public enum KDFProfile: String, ChoiceValue {
   }
 }
 
+/// A template label for `biosim enroll --label` and `unenroll --label`, checked as the sensor
+/// checks it.
+public struct TemplateLabel: ArgumentValue, Equatable {
+  /// The label.
+  public let text: String
+
+  /// - Throws: `ValueError` for an empty label, one over 64 bytes, with a control character or
+  ///   with white space at either end.
+  public init(argument: String, label: String) throws {
+    do {
+      try SensorControls.validate(label: argument)
+    } catch {
+      throw ValueError(
+        "invalid value for \(label): use 1 to \(SensorControls.maximumLabelBytes) bytes, no"
+          + " control characters, no leading or trailing spaces")
+    }
+    text = argument
+  }
+
+  /// Nothing to offer.
+  public static var completion: CompletionKind { .none }
+}
+
 extension BiometryType: ChoiceValue {}
 extension SensorAvailability: ChoiceValue {}
 extension Outcome: ChoiceValue {}
@@ -139,9 +162,9 @@ enum Keys {
   static let sensorType = Argument<BiometryType>("TYPE", "\(BiometryType.choiceList).")
   static let availability = Argument<SensorAvailability>(
     "STATE", "\(SensorAvailability.choiceList).")
-  static let label = Option<String>(
+  static let label = Option<TemplateLabel>(
     "label", "LABEL", "A name for the template (default finger-N, face-N or iris-N).")
-  static let unenrollLabel = Option<String>("label", "LABEL", "The template to remove.")
+  static let unenrollLabel = Option<TemplateLabel>("label", "LABEL", "The template to remove.")
   static let all = Flag("all", "Remove every template.")
   static let outcome = Argument<Outcome>(
     "OUTCOME", "\(Outcome.choiceList).")

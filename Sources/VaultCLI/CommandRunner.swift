@@ -63,11 +63,13 @@ enum CommandRunner {
       return reportUsage(usage, program: program)
     case let vault as VaultError:
       let (code, message, hint) = ExitStatus.report(vault)
-      Output.error("\(name): error: \(message)")
-      if let hint { Output.error("\(name): hint: \(forVault(hint, vaultPath))") }
+      Output.error("\(name): error: \(Output.printable(message))")
+      if let hint {
+        Output.error("\(name): hint: \(Output.printable(forVault(hint, vaultPath)))")
+      }
       return code.rawValue
     case let known as ReportableError:
-      Output.error("\(name): error: \(known.message)")
+      Output.error("\(name): error: \(Output.printable(known.message))")
       return known.exitCode.rawValue
     default:
       Output.error("\(name): error: \(error)")
@@ -85,8 +87,8 @@ enum CommandRunner {
   /// Prints a usage error with its hint and the command's usage line; returns 64.
   static func reportUsage(_ error: UsageError, program: ProgramSpec) -> Int32 {
     let name = program.root.name
-    Output.error("\(name): error: \(error.message)")
-    if let hint = error.hint { Output.error("\(name): hint: \(hint)") }
+    Output.error("\(name): error: \(Output.printable(error.message))")
+    if let hint = error.hint { Output.error("\(name): hint: \(Output.printable(hint))") }
     Output.error("Usage: \(Help.usage(program, path: error.path))")
     return ExitCode.usage.rawValue
   }

@@ -54,7 +54,7 @@ enum EntryCommandsRun {
     let name = try context.argument(Keys.name)
     let clip = context.flag(Keys.clip)
     if try context.value(Keys.clipTime) != nil && !clip {
-      throw VaultError.invalidInput("--clip-time needs --clip")
+      throw UsageError(message: "--clip-time needs --clip", path: context.invocation.path)
     }
     if clip {
       // Checked before unlocking, so a missing clipboard never costs a PIN entry.

@@ -8,8 +8,9 @@ enum GenerateCommandRun {
     let words = try context.value(Keys.words)
     let length = try context.value(Keys.length)
     if words != nil && (length != nil || context.flag(Keys.noSymbols)) {
-      throw VaultError.invalidInput(
-        "--words makes a passphrase; it cannot be combined with --length or --no-symbols")
+      throw UsageError(
+        message: "--words makes a passphrase; it cannot be combined with --length or --no-symbols",
+        path: context.invocation.path)
     }
     // Drawn before unlocking, so a bad option never costs a PIN entry.
     let secret =

@@ -52,7 +52,7 @@ extension Option where Value == Int {
     _ long: String, short: Character? = nil, valueName: String = "N", _ abstract: String,
     in range: ClosedRange<Int>, expected: String? = nil, hidden: Bool = false
   ) -> Option<Int> {
-    let label = short.map { "-\($0)" } ?? "--\(long)"
+    let label = "--\(long)"
     let needed =
       expected
       ?? (range.upperBound == Int.max

@@ -10,6 +10,14 @@ public enum Output {
   /// Exit status when standard output's reader went away.
   public static let brokenPipe: Int32 = ExitCode.brokenPipe.rawValue
 
+  /// `text` on one line with nothing a terminal acts on: control characters (a newline, an
+  /// escape) become `?`, since messages quote what users typed and files held.
+  static func printable(_ text: String) -> String {
+    String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+  }
+
   /// The name errors are reported under (`vault` or `biosim`).
   nonisolated(unsafe) static var programName = "vault"
 

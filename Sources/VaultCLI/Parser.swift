@@ -53,8 +53,11 @@ public enum Parser {
         } else if let inline {
           record(option, value: inline)
         } else {
-          guard index < arguments.count else {
-            throw fail("option '--\(name)' needs a value \(option.valueName ?? "")")
+          guard index < arguments.count, !isOption(arguments[index], options()) else {
+            throw fail(
+              "option '--\(name)' needs a value \(option.valueName ?? "")",
+              hint: index < arguments.count
+                ? "a value that starts with '-' is given as --\(name)=\(arguments[index])" : nil)
           }
           record(option, value: arguments[index])
           index += 1
@@ -78,7 +81,7 @@ public enum Parser {
           if !letters.isEmpty {
             record(option, value: String(letters))
           } else {
-            guard index < arguments.count else {
+            guard index < arguments.count, !isOption(arguments[index], options()) else {
               throw fail("option '-\(letter)' needs a value \(option.valueName ?? "")")
             }
             record(option, value: arguments[index])
@@ -96,9 +99,16 @@ public enum Parser {
         }
         if command.arguments.isEmpty {
           let names = command.visibleSubcommands.map(\.name)
-          throw fail(
-            "unknown command '\(word)'",
-            hint: Suggestion.closest(to: word, among: names).map { "did you mean '\($0)'?" })
+          let aliases = command.visibleSubcommands.flatMap { sub in
+            sub.aliases.map { (sub.name, $0) }
+          }
+          // An alias that is near gives its command's name.
+          let hint =
+            Suggestion.closest(to: word, among: names)
+            ?? Suggestion.closest(to: word, among: aliases.map(\.1)).flatMap { near in
+              aliases.first { $0.1 == near }?.0
+            }
+          throw fail("unknown command '\(word)'", hint: hint.map { "did you mean '\($0)'?" })
         }
       }
       invocation.arguments.append(word)
@@ -128,6 +138,17 @@ public enum Parser {
     }
     try checkValues(invocation, command: command, options: options(), fail: failWith)
     return invocation
+  }
+
+  /// True when `word` names one of `options` (`--help`, `-h`, `--vault=x`, `-fm`): it is then
+  /// never taken as the value of the option before it, so `--label --help` never runs a command.
+  static func isOption(_ word: String, _ options: [OptionSpec]) -> Bool {
+    if word.hasPrefix("--") {
+      let name = word.dropFirst(2).prefix { $0 != "=" }
+      return !name.isEmpty && options.contains { $0.long == name }
+    }
+    guard word.hasPrefix("-"), let letter = word.dropFirst().first else { return false }
+    return options.contains { $0.short == letter }
   }
 
   /// Runs every typed option's and argument's check, options first in the order of the table.

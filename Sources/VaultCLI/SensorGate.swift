@@ -14,7 +14,7 @@ struct SensorGate: BiometricGate {
       prompter: prompting ? terminal.map { TerminalPrompter(terminal: $0) } : nil)
   }
 
-  func preflight() throws {
+  func preflight() throws -> BiometricMatch {
     let context = context(prompting: false)
     defer { context.invalidate() }
     do {
@@ -22,6 +22,10 @@ struct SensorGate: BiometricGate {
     } catch let error as LAError {
       throw Self.map(error)
     }
+    guard let state = context.evaluatedPolicyDomainState else {
+      throw BiometricFailure.notEnrolled
+    }
+    return BiometricMatch(domainState: state, type: context.biometryType.rawValue)
   }
 
   func evaluate(reason: String) throws -> BiometricMatch {

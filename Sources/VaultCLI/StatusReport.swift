@@ -47,13 +47,9 @@ struct StatusReport {
     }
   }
 
-  /// `text` with control characters shown as `?`: the header is not authenticated before an
-  /// unlock, so its words never reach the terminal raw.
-  static func printable(_ text: String) -> String {
-    String(
-      String.UnicodeScalarView(
-        text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
-  }
+  /// `text` with control characters shown as `?` (the header is not authenticated before an
+  /// unlock, so its words never reach the terminal raw).
+  static func printable(_ text: String) -> String { Output.printable(text) }
 
   var biometrySince: String? {
     switch biometry {

@@ -41,6 +41,42 @@ struct BiometricBinding {
     }
   }
 
+  /// A session of a biometric vault is only as good as the binding it was issued under: the
+  /// sensor's domain state now (from a preflight, no prompt) must still equal the sealed one.
+  ///
+  /// A changed or emptied enrollment disables biometric unlock and revokes every session, as at
+  /// unlock. An unusable sensor (unavailable, locked out) gives no verdict, and the session goes
+  /// on.
+  ///
+  /// - Throws: `.enrollmentChanged` after disabling; `.biometryDisabled` or
+  ///   `.biometryNotActivated` (the session is revoked) when there is no active seal.
+  func checkSession(masterKey: SymmetricKey) throws {
+    let seal: BiometricSeal
+    do {
+      seal = try activeSeal(masterKey: masterKey)
+    } catch let error as VaultError {
+      if case .integrity = error { throw error }
+      try sessions.revokeAll(vaultID: vault.vaultID)
+      throw error
+    }
+    let now: BiometricMatch
+    do {
+      now = try gate.preflight()
+    } catch BiometricFailure.notEnrolled {
+      try disable(masterKey: masterKey, reason: Self.emptied)
+    } catch is BiometricFailure {
+      return
+    }
+    guard now.type == seal.type else {
+      try disable(
+        masterKey: masterKey, reason: "the biometry type changed from \(seal.type) to \(now.type)")
+    }
+    let sealed = try [UInt8](base64: seal.domainState, count: 32, field: "sealed domain state")
+    guard constantTimeEqual(sealed, now.domainState) else {
+      try disable(masterKey: masterKey, reason: "the biometric enrollment changed")
+    }
+  }
+
   /// Why biometric unlock is disabled when the sensor has nothing enrolled.
   static let emptied = PendingDisable.emptiedEnrollment
 

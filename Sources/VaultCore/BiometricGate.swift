@@ -35,8 +35,11 @@ public protocol BiometricGate {
   /// Preflight alone (`canEvaluatePolicy`): can a biometrics-only evaluation run now? Asks
   /// nothing, so the vault can refuse before any prompt.
   ///
+  /// - Returns: the domain state and type the preflight reports (as `evaluatedPolicyDomainState`
+  ///   after a successful `canEvaluatePolicy`): a session compares it with the seal.
   /// - Throws: `BiometricFailure` (`notAvailable`, `notEnrolled`, `lockout`).
-  func preflight() throws
+  @discardableResult
+  func preflight() throws -> BiometricMatch
   /// Preflight, then evaluate; returns the domain state from that evaluation.
   ///
   /// - Throws: `BiometricFailure`.

@@ -95,6 +95,9 @@ public struct VaultAccess {
         let (key, _) = try sessions.open(
           token: token, vaultID: vault.vaultID, vaultPath: vault.path)
         try vault.verifyHeader(masterKey: key)
+        if vault.header.policy.requiresBiometry {
+          try binding.checkSession(masterKey: key)
+        }
         return UnlockedVault(
           vault: vault, gate: gate, masterKey: key, source: .session, purpose: purpose)
       } catch let error as VaultError {
@@ -175,17 +178,20 @@ public struct VaultAccess {
     guard unlocked.source == .session else { return }
     let clock = vault.environment.clock
     let key = vault.vaultID.hex + ":" + unlocked.entries.indexTag(name)
-    let tooSoon: Bool = try vault.device.update { state in
-      let now = clock.bootNow
-      if let last = state.lastGuardedRead[key], now >= last,
-        now - last < Self.guardedReadInterval
-      {
-        return true
-      }
-      state.lastGuardedRead[key] = now
-      return false
+    let now = clock.bootNow
+    if let last = try vault.device.read().lastGuardedRead[key], now >= last,
+      now - last < Self.guardedReadInterval
+    {
+      throw VaultError.duplicateRequest
     }
-    if tooSoon { throw VaultError.duplicateRequest }
+    try freshCheck(name, unlocked, credentials)
+    // Only a check that passed opens the one-second window: a refused read is no duplicate.
+    try vault.device.update { $0.lastGuardedRead[key] = now }
+  }
+
+  private func freshCheck(
+    _ name: EntryName, _ unlocked: UnlockedVault, _ credentials: CredentialSource
+  ) throws {
     guard vault.header.policy.requiresBiometry else {
       _ = try pinAlone(.guardedEntry(name), credentials)
       return

@@ -10,7 +10,16 @@ func fail(_ message: String, status: Int32) -> Never {
   exit(status)
 }
 
+let usage = """
+  usage: generate-manual PACKAGE-ROOT
+  Writes completions/ and man/ under PACKAGE-ROOT, the pages made from PACKAGE-ROOT/man/src.
+
+  """
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments == ["--help"] || arguments == ["-h"] {
+  FileHandle.standardOutput.write(Data(usage.utf8))
+  exit(0)
+}
 guard arguments.count == 1, !arguments[0].hasPrefix("-") else {
   fail("usage: generate-manual PACKAGE-ROOT", status: 64)
 }

@@ -132,6 +132,9 @@ final class ClipboardCLITests: XCTestCase {
       ])
     XCTAssertEqual(
       box.vault(["get", "--clip-time", "5", "pw"], env: session).errorLines,
-      ["vault: error: --clip-time needs --clip"])
+      [
+        "vault: error: --clip-time needs --clip",
+        "Usage: vault get [--clip] [--clip-time SECONDS] NAME",
+      ])
   }
 }

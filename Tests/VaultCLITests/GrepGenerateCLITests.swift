@@ -149,12 +149,12 @@ final class GrepGenerateCLITests: XCTestCase {
       XCTAssertEqual(result.errorLines, ["vault: error: \(message)", usage])
     }
     let both = box.vault(["generate", "y", "--words", "4", "--length", "20"])
-    XCTAssertEqual(both.status, 5)
+    XCTAssertEqual(both.status, 64)
     XCTAssertEqual(
       both.errorLines,
       [
         "vault: error: --words makes a passphrase; it cannot be combined with --length or"
-          + " --no-symbols"
+          + " --no-symbols", usage,
       ])
   }
 

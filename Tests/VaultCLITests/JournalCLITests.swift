@@ -166,7 +166,7 @@ final class JournalCLITests: XCTestCase {
     for (arguments, message) in [
       (["list", "--since", "2026-02-30"], "invalid date '2026-02-30' (use \(forms); \(bound))"),
       (["list", "--until", "tomorrow"], "invalid date 'tomorrow' (use \(forms); \(bound))"),
-      (["list", "-n", "0"], "-n needs a whole number of at least 1, not '0'"),
+      (["list", "-n", "0"], "--count needs a whole number of at least 1, not '0'"),
     ] {
       let result = box.vault(["journal"] + arguments)
       XCTAssertEqual(result.status, 64, arguments.joined(separator: " "))

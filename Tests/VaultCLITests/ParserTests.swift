@@ -90,8 +90,12 @@ final class ParserTests: XCTestCase {
         // A path option's value is checked: an empty one is a usage error.
         fails(["list", "--vault="], "--vault needs a path, not an empty string", path: ["list"]),
         parses(["--vault", "/v.db", "list"], path: ["list"], values: ["vault": ["/v.db"]]),
-        parses(
-          ["list", "--vault", "--json"], path: ["list"], values: ["vault": ["--json"]]),
+        // An option's name is never taken as the value before it (`--label --help` must not
+        // run a command); such a value is given with '='.
+        fails(
+          ["list", "--vault", "--json"], "option '--vault' needs a value PATH",
+          hint: "a value that starts with '-' is given as --vault=--json", path: ["list"]),
+        parses(["list", "--vault=--json"], path: ["list"], values: ["vault": ["--json"]]),
         parses(
           ["journal", "list", "-n", "3"], path: ["journal", "list"], values: ["count": ["3"]]),
         parses(["journal", "list", "-n3"], path: ["journal", "list"], values: ["count": ["3"]]),
@@ -224,7 +228,8 @@ final class TypedValueParserTests: XCTestCase {
         "--length needs a whole number from 8 to 1024, not '1025'", nil, ["generate"]
       ),
       (
-        ["journal", "list", "-n", "-3"], "-n needs a whole number of at least 1, not '-3'", nil,
+        ["journal", "list", "-n", "-3"], "--count needs a whole number of at least 1, not '-3'",
+        nil,
         ["journal", "list"]
       ),
       (

@@ -142,3 +142,96 @@ final class TypedValuesCLITests: XCTestCase {
     }
   }
 }
+
+/// What the new-user review found in the command line.
+final class CommandLineReviewTests: XCTestCase {
+  func testHelpOrVersionAfterAValueOptionNeverRunsTheCommand() {
+    let box = Sandbox()
+    for arguments in [["enroll", "--label", "--help"], ["enroll", "--label", "-h"]] {
+      let result = box.biosim(arguments)
+      XCTAssertEqual(result.status, 64, arguments.joined(separator: " "))
+      XCTAssertEqual(result.errorLines.first, "biosim: error: option '--label' needs a value LABEL")
+    }
+    XCTAssertEqual((box.sensor()["enrolled"] as? [Any])?.count, 0)
+    let initialized = box.vault(["init", "--vault", "--help", "--kdf", "test"], pin: ["246810"])
+    XCTAssertEqual(initialized.status, 64)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: box.home + "/--help"))
+  }
+
+  func testUsageMistakesOfBiosimAreUsageErrors() {
+    let box = Sandbox()
+    for (arguments, message) in [
+      (["unenroll"], "say which template: --label LABEL or --all"),
+      (["unenroll", "--label", "a", "--all"], "give --label or --all, not both"),
+      (
+        ["enroll", "--label", ""],
+        "invalid value for --label: use 1 to 64 bytes, no control characters, no leading or"
+          + " trailing spaces"
+      ),
+    ] {
+      let result = box.biosim(arguments)
+      XCTAssertEqual(result.status, 64, arguments.joined(separator: " "))
+      XCTAssertEqual(result.errorLines.first, "biosim: error: \(message)")
+    }
+  }
+
+  func testMessagesStayOnOneLineWhateverWasTyped() {
+    let box = Sandbox()
+    let result = box.vault(["unlock", "--shell", "x\ny\u{1b}[31m"], pin: ["246810"])
+    XCTAssertEqual(result.status, 64)
+    XCTAssertEqual(
+      result.errorLines,
+      [
+        "vault: error: invalid value 'x?y?[31m' for --shell (bash, zsh or fish)",
+        "Usage: vault unlock [--timeout DURATION] [--shell SHELL] [--raw]",
+      ])
+  }
+
+  func testSuggestionsForCaseAndAliases() {
+    let box = Sandbox()
+    XCTAssertEqual(
+      box.vault(["unlock", "--shell", "BASH"], pin: ["246810"]).errorLines[1],
+      "vault: hint: did you mean 'bash'?")
+    XCTAssertEqual(box.vault(["remov", "x"]).errorLines[1], "vault: hint: did you mean 'rm'?")
+  }
+
+  func testHardwareOfTheSameTypeWipesNothing() {
+    let box = Sandbox()
+    box.biosim(["enroll"])
+    XCTAssertEqual(
+      box.biosim(["hardware", "touch-id"]).errorLines, ["The sensor is now Touch ID (simulated)."])
+    XCTAssertEqual((box.sensor()["enrolled"] as? [Any])?.count, 1)
+  }
+}
+
+/// A session lasts only as long as the enrollment it was issued under.
+final class SessionBindingTests: XCTestCase {
+  func testAnEnrollmentChangeEndsTheSessionAtItsNextUse() {
+    for change in [["enroll", "--label", "other"], ["os-upgrade"], ["unenroll", "--all"]] {
+      let box = Sandbox()
+      box.initBiometric()
+      let token = box.unlock()
+      XCTAssertEqual(
+        box.vault(["add", "x"], stdin: Array("v".utf8), env: ["VAULT_SESSION": token]).status, 0)
+      XCTAssertEqual(box.vault(["get", "x"], env: ["VAULT_SESSION": token]).stdoutText, "v")
+      box.biosim(change)
+      let read = box.vault(["get", "x"], env: ["VAULT_SESSION": token])
+      XCTAssertEqual(read.status, 15, change.joined(separator: " ") + ": " + read.stderrText)
+      XCTAssertEqual(read.stdout, [])
+      XCTAssertEqual(box.vault(["list"], env: ["VAULT_SESSION": token]).status, 10)
+      let biometry = box.statusJSON()["biometry"] as? [String: Any]
+      XCTAssertEqual(biometry?["state"] as? String, "disabled", change.joined(separator: " "))
+    }
+  }
+
+  func testARefusedGuardedReadOpensNoDuplicateWindow() {
+    let box = Sandbox()
+    let session = box.pinOnlySession()
+    XCTAssertEqual(
+      box.vault(["add", "--guard", "g"], stdin: Array("v".utf8), env: session).status, 0)
+    XCTAssertEqual(box.vault(["get", "g"], env: session).status, 10)
+    let read = box.vault(["get", "g"], pin: [Sandbox.pin], env: session)
+    XCTAssertEqual(read.status, 0, read.stderrText)
+    XCTAssertEqual(read.stdoutText, "v")
+  }
+}

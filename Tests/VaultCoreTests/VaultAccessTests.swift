@@ -6,12 +6,15 @@ import XCTest
 /// A sensor that answers from a script: preflight failures and evaluations.
 final class ScriptedGate: BiometricGate, @unchecked Sendable {
   var preflightFailure: BiometricFailure?
+  /// What a preflight reports when it succeeds.
+  var current = BiometricMatch(domainState: [UInt8](repeating: 7, count: 32), type: "touch-id")
   var answers: [Result<BiometricMatch, BiometricFailure>] = []
   private(set) var evaluations = 0
   private(set) var credentialsVerified = 0
 
-  func preflight() throws {
+  func preflight() throws -> BiometricMatch {
     if let preflightFailure { throw preflightFailure }
+    return current
   }
 
   func evaluate(reason: String) throws -> BiometricMatch {
