@@ -68,7 +68,8 @@ public enum VaultCommands {
             Checks the PIN, then the biometric match against the sealed domain state, and \
             issues a session: run eval "$(vault unlock)" in bash or zsh, or \
             vault unlock --shell fish | source. A session ends after its idle timeout (renewed \
-            on use), after 8 hours, at reboot, or with 'vault lock'.
+            on use), after 8 hours, at reboot, with 'vault lock', a PIN change or a \
+            re-activation, and at its next use after the enrollment changed.
             """,
           options: [Keys.timeout.spec, Keys.shell.spec, Keys.raw.spec],
           run: runs(SessionCommandsRun.unlock)),
