@@ -12,7 +12,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 export HOME=$work XDG_DATA_HOME=$work/data XDG_STATE_HOME=$work/state XDG_RUNTIME_DIR=$work/run
 mkdir -p "$XDG_RUNTIME_DIR"
 pin=$work/pin
-printf '2468\n' > "$pin"
+printf '246810\n' > "$pin"
 "$bin/biosim" enroll --label right-index 2>/dev/null
 "$bin/biosim" next match
 "$bin/vault" init --kdf interactive --pin-fd 3 3<"$pin" 2>/dev/null

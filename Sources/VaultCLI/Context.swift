@@ -79,6 +79,11 @@ public final class Context {
   /// A new PIN: asked twice on a terminal, one line from --pin-fd.
   func readNewPIN() throws -> PIN {
     let first = try readPIN(prompt: "New PIN: ")
+    guard first.isLongEnoughToSet else {
+      throw VaultError.invalidInput(
+        "a new PIN needs at least \(PIN.minimumNewLength) characters (a PIN set before still"
+          + " unlocks)")
+    }
     if pinFD == nil {
       let second = try readPIN(prompt: "Repeat the new PIN: ")
       guard first.bytes == second.bytes else {

@@ -14,6 +14,8 @@ struct StatusReport {
   var session: SessionStore.Expiry?
   var sessionGiven: Bool
   var boundHere: Bool
+  var guessSeconds: Double?
+  var shortPIN: Bool
 
   /// - Throws: `VaultError.integrity` or `.storage` when the device state cannot be read: a
   ///   broken device state is reported, never shown as "nothing enrolled, no delay".
@@ -32,7 +34,9 @@ struct StatusReport {
       biometry: VaultAccess.biometryStatus(of: vault, device: device),
       pinFailures: vault.limiter.failures(device), pinDelay: vault.limiter.currentDelay(device),
       session: expiry, sessionGiven: !token.isEmpty,
-      boundHere: vault.isBound(to: device.deviceSecret))
+      boundHere: vault.isBound(to: device.deviceSecret),
+      guessSeconds: device.guessSeconds[vault.vaultID.hex],
+      shortPIN: device.shortPINs.contains(vault.vaultID.hex))
   }
 
   var biometricPolicy: Bool { policy.requiresBiometry }
@@ -107,6 +111,17 @@ struct StatusReport {
         + (pinDelay > 0
           ? "next attempt in \(ExitStatus.duration(pinDelay))"
           : "no delay") + " (\(pinFailures) consecutive wrong)")
+    lines.append(
+      "PIN guess cost:   "
+        + (guessSeconds.map {
+          "\(String(format: "%.2f", $0)) s of one core per guess here (with both the vault and"
+            + " the device state)"
+        } ?? "not measured on this device yet"))
+    if shortPIN {
+      lines.append(
+        "warning:          the PIN is shorter than \(PIN.minimumNewLength) characters; set a"
+          + " longer one with 'vault passwd'")
+    }
     if let session {
       lines.append(
         "session:          valid; idle expiry in \(ExitStatus.duration(session.idle)), "
@@ -156,6 +171,8 @@ struct StatusReport {
         "pin",
         .object([
           ("consecutive_failures", .number(pinFailures)), ("delay_seconds", .number(pinDelay)),
+          ("guess_seconds", guessSeconds.map { .string(String(format: "%.3f", $0)) } ?? .null),
+          ("shorter_than_minimum", .bool(shortPIN)),
         ])
       ),
       (

@@ -30,6 +30,7 @@ enum VaultCommandsRun {
       Output.error("Recovery code (shown once; keep it offline, it resets the PIN):")
       Output.error(code)
     }
+    Output.error(GuessCost.line(for: pin, seconds: created.guessSeconds))
     guard biometric else {
       Output.error("Policy: PIN only (no biometric check).")
       return 0
@@ -61,14 +62,18 @@ enum VaultCommandsRun {
 
   static func passwd(_ context: Context) throws {
     let unlocked = try context.open(.administer(reason: "change the PIN"))
-    try unlocked.changePIN(to: context.readNewPIN())
+    let newPIN = try context.readNewPIN()
+    let change = try unlocked.changePIN(to: newPIN)
     Output.error("PIN changed; every session was revoked.")
+    Output.error(GuessCost.line(for: newPIN, seconds: change.guessSeconds))
   }
 
   static func recover(_ context: Context) throws {
     let unlocked = try context.open(.recover)
-    let change = try unlocked.changePIN(to: context.readNewPIN())
+    let newPIN = try context.readNewPIN()
+    let change = try unlocked.changePIN(to: newPIN)
     Output.error("New PIN set for this machine; every session was revoked.")
+    Output.error(GuessCost.line(for: newPIN, seconds: change.guessSeconds))
     // A seal made on another device can never match this sensor: said now, not at unlock.
     if change.disabledForeignSeal {
       Output.error(

@@ -99,6 +99,14 @@ public struct DeviceState: Codable, Equatable, Sendable {
   public var pendingDisables: [String: PendingDisable] = [:]
   /// BLAKE2b-256 (base64) of the header bytes this device last authenticated, per vault id.
   public var headerDigests: [String: String] = [:]
+  /// Seconds of one core one PIN guess cost here when the PIN was last set or checked, per vault
+  /// id (for `vault status`).
+  public var guessSeconds: [String: Double] = [:]
+  /// Vault ids whose PIN, as last typed here, is shorter than `PIN.minimumNewLength`.
+  ///
+  /// Such a PIN was set before that minimum existed; `vault status` warns. The length itself is
+  /// never stored.
+  public var shortPINs: Set<String> = []
 
   /// A fresh device with a new random secret.
   public static func fresh() -> DeviceState {
@@ -115,6 +123,8 @@ public struct DeviceState: Codable, Equatable, Sendable {
     case journalKeys = "journal_keys"
     case pendingDisables = "pending_disables"
     case headerDigests = "header_digests"
+    case guessSeconds = "guess_seconds"
+    case shortPINs = "short_pins"
   }
 
   /// Decodes a stored document; maps added after schema 1 began may be absent.
@@ -133,6 +143,12 @@ public struct DeviceState: Codable, Equatable, Sendable {
     pendingDisables =
       try c.decodeIfPresent([String: PendingDisable].self, forKey: .pendingDisables) ?? [:]
     headerDigests = try c.decodeIfPresent([String: String].self, forKey: .headerDigests) ?? [:]
+    guessSeconds = try c.decodeIfPresent([String: Double].self, forKey: .guessSeconds) ?? [:]
+    shortPINs = try c.decodeIfPresent(Set<String>.self, forKey: .shortPINs) ?? []
+    guard guessSeconds.values.allSatisfy((0...1e6).contains) else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "guess costs out of bounds"))
+    }
   }
 
   /// Encodes every field; empty optional maps are left out.
@@ -146,6 +162,8 @@ public struct DeviceState: Codable, Equatable, Sendable {
     try c.encode(journalKeys, forKey: .journalKeys)
     if !pendingDisables.isEmpty { try c.encode(pendingDisables, forKey: .pendingDisables) }
     if !headerDigests.isEmpty { try c.encode(headerDigests, forKey: .headerDigests) }
+    if !guessSeconds.isEmpty { try c.encode(guessSeconds, forKey: .guessSeconds) }
+    if !shortPINs.isEmpty { try c.encode(shortPINs.sorted(), forKey: .shortPINs) }
   }
 }
 

@@ -56,6 +56,8 @@ public final class UnlockedVault {
   public struct PINChange: Equatable, Sendable {
     /// True when biometric unlock was sealed on another device and is now disabled.
     public var disabledForeignSeal: Bool
+    /// Seconds of one core one guess of the new PIN costs here.
+    public var guessSeconds: Double
   }
 
   /// Sets a new PIN bound to this device and revokes every session.
@@ -69,14 +71,14 @@ public final class UnlockedVault {
   public func changePIN(to pin: PIN) throws -> PINChange {
     precondition(purpose.isAdministrative, "a PIN change needs the PIN or the recovery code")
     let moved = try !vault.isBound(to: vault.device.read().deviceSecret)
-    try vault.setPIN(pin, masterKey: masterKey)
+    let seconds = try vault.setPIN(pin, masterKey: masterKey)
     guard moved, vault.header.biometry?.state == .active else {
-      return PINChange(disabledForeignSeal: false)
+      return PINChange(disabledForeignSeal: false, guessSeconds: seconds)
     }
     try BiometricBinding(vault: vault, gate: gate).markDisabled(
       masterKey: masterKey, reason: "the vault was recovered on another device",
       at: Timestamp.utc(vault.environment.clock.wallNow))
-    return PINChange(disabledForeignSeal: true)
+    return PINChange(disabledForeignSeal: true, guessSeconds: seconds)
   }
 
   /// Asks for a biometrics-only match and seals its domain state; the policy becomes PIN +

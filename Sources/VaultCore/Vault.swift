@@ -81,6 +81,33 @@ public final class Vault {
     public let masterKey: SymmetricKey
     /// The recovery code in canonical form; show it once with `RecoveryCode.display`.
     public let recoveryCode: SecureBytes
+    /// Seconds of one core that one PIN guess costs on this machine (the PIN keyslot's
+    /// Argon2id, measured as it ran).
+    public let guessSeconds: Double
+  }
+
+  /// Refuses a PIN too short to be set.
+  ///
+  /// - Throws: `VaultError.invalidInput`.
+  static func requireNewPIN(_ pin: PIN) throws {
+    guard pin.isLongEnoughToSet else {
+      throw VaultError.invalidInput(
+        "a new PIN needs at least \(PIN.minimumNewLength) characters (a PIN set before still"
+          + " unlocks)")
+    }
+  }
+
+  /// Runs `body`, returning its result and the seconds of CPU time this process spent in it
+  /// (`CLOCK_PROCESS_CPUTIME_ID`: what a guess costs one core, whatever else the machine does).
+  static func timed<R>(_ body: () throws -> R) rethrows -> (R, Double) {
+    func now() -> Double {
+      var spec = timespec()
+      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+      return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+    let start = now()
+    let result = try body()
+    return (result, now() - start)
   }
 
   /// Creates a new vault at `path` with a PIN keyslot and a recovery keyslot.
@@ -93,6 +120,7 @@ public final class Vault {
     path: String, pin: PIN, kdf: KDFParameters, policy: Policy, environment: VaultEnvironment
   ) throws -> Created {
     if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path) }
+    try requireNewPIN(pin)
     let folder = PrivateFiles.parentFolder(of: path)
     try PrivateFiles.ensureDirectory(folder)
     try FileSafety.checkFolder(folder)
@@ -101,9 +129,11 @@ public final class Vault {
     let vaultID = VaultID.random()
     let masterKey = SymmetricKey.random()
     let pinSalt = Salt.random()
-    let pinKEK = try Keyslot.kek(
-      type: .pin, secret: pin.bytes, salt: pinSalt, parameters: kdf, vaultID: vaultID,
-      deviceSecret: deviceSecret)
+    let (pinKEK, guessSeconds) = try timed {
+      try Keyslot.kek(
+        type: .pin, secret: pin.bytes, salt: pinSalt, parameters: kdf, vaultID: vaultID,
+        deviceSecret: deviceSecret)
+    }
     let code = RecoveryCode.generate()
     let recoverySalt = Salt.random()
     let recoveryKEK = try Keyslot.kek(
@@ -148,8 +178,13 @@ public final class Vault {
       }
     }
     let vault = try open(path: path, environment: environment)
-    try vault.device.update { vault.recordAuthenticatedHeader(in: &$0) }
-    return Created(vault: vault, masterKey: masterKey, recoveryCode: code)
+    try vault.device.update {
+      vault.recordAuthenticatedHeader(in: &$0)
+      $0.guessSeconds[vaultID.hex] = guessSeconds
+      $0.shortPINs.remove(vaultID.hex)
+    }
+    return Created(
+      vault: vault, masterKey: masterKey, recoveryCode: code, guessSeconds: guessSeconds)
   }
 
   /// Builds a file under a temporary name beside `path` with `build`, and links it into place
@@ -245,9 +280,12 @@ public final class Vault {
     let limiter = self.limiter
     try limiter.begin()
     guard let slot = header.keyslot(.pin) else { throw VaultError.malformedHeader("no PIN slot") }
-    let kek = try Keyslot.kek(
-      type: .pin, secret: pin.bytes, salt: try slot.saltValue(), parameters: header.kdf,
-      vaultID: vaultID, deviceSecret: deviceSecret)
+    let salt = try slot.saltValue()
+    let (kek, seconds) = try Self.timed {
+      try Keyslot.kek(
+        type: .pin, secret: pin.bytes, salt: salt, parameters: header.kdf, vaultID: vaultID,
+        deviceSecret: deviceSecret)
+    }
     let masterKey: SymmetricKey
     do {
       masterKey = try slot.open(kek: kek, vaultID: vaultID)
@@ -263,7 +301,12 @@ public final class Vault {
       throw error
     }
     // One transaction: the count goes back to zero and the authenticated header is recorded.
-    try limiter.succeeded { recordAuthenticatedHeader(in: &$0) }
+    let short = !pin.isLongEnoughToSet
+    try limiter.succeeded {
+      recordAuthenticatedHeader(in: &$0)
+      $0.guessSeconds[vaultID.hex] = seconds
+      if short { $0.shortPINs.insert(vaultID.hex) } else { $0.shortPINs.remove(vaultID.hex) }
+    }
     return masterKey
   }
 
@@ -375,13 +418,19 @@ public final class Vault {
   ///
   /// The old PIN stops working. The recovery slot is unchanged.
   ///
-  /// - Throws: `VaultError.storage` on failure.
-  public func setPIN(_ pin: PIN, masterKey: SymmetricKey) throws {
+  /// - Returns: the seconds of one core that one guess of the new PIN costs here.
+  /// - Throws: `VaultError.invalidInput` for a PIN shorter than `PIN.minimumNewLength`,
+  ///   `.vaultChanged`, `.storage` on failure.
+  @discardableResult
+  public func setPIN(_ pin: PIN, masterKey: SymmetricKey) throws -> Double {
+    try Self.requireNewPIN(pin)
     let deviceSecret = try device.read().deviceSecret
     let salt = Salt.random()
-    let kek = try Keyslot.kek(
-      type: .pin, secret: pin.bytes, salt: salt, parameters: header.kdf, vaultID: vaultID,
-      deviceSecret: deviceSecret)
+    let (kek, seconds) = try Self.timed {
+      try Keyslot.kek(
+        type: .pin, secret: pin.bytes, salt: salt, parameters: header.kdf, vaultID: vaultID,
+        deviceSecret: deviceSecret)
+    }
     var updated = header
     updated.deviceTag = Header.deviceTag(deviceSecret: deviceSecret, vaultID: vaultID)
     updated.keyslots = updated.keyslots.map {
@@ -392,7 +441,11 @@ public final class Vault {
     updated.slotTag = Header.slotTag(
       deviceSecret: deviceSecret, vaultID: vaultID, kdf: updated.kdf, keyslots: updated.keyslots)
     try writeHeader(updated, masterKey: masterKey)
-    try limiter.succeeded()
+    try limiter.succeeded {
+      $0.guessSeconds[vaultID.hex] = seconds
+      $0.shortPINs.remove(vaultID.hex)
+    }
     try SessionStore(environment: environment).revokeAll(vaultID: vaultID)
+    return seconds
   }
 }

@@ -19,6 +19,7 @@ enum PlaceholderValues {
       "session-idle": .text(ExitStatus.duration(Int(SessionStore.defaultIdle))),
       "session-hard": .text(ExitStatus.duration(Int(SessionStore.hardLimit))),
       "session-renewal": .text("\(Int(SessionStore.renewalInterval))"),
+      "pin-min-new": .text("\(PIN.minimumNewLength)"),
     ]) { $1 }
   }
 

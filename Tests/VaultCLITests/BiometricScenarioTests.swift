@@ -186,7 +186,7 @@ final class BiometricScenarioTests: XCTestCase {
     box.biosim(["enroll"])
     box.initPINOnly()
     box.biosim(["next", "match"])
-    let result = box.vault(["biometry", "activate"], pin: ["0000"])
+    let result = box.vault(["biometry", "activate"], pin: ["000000"])
     XCTAssertEqual(result.status, 11)
     XCTAssertEqual(box.sensor()["queue"] as? [String], ["match"])
     XCTAssertEqual(box.statusJSON()["policy"] as? String, "pin")
@@ -274,7 +274,7 @@ final class RefusalsBeforeThePINTests: XCTestCase {
     box.biosim(["next", "match"])
     XCTAssertEqual(box.vaultPIN(["unlock"]).status, 15)
     // A wrong PIN now is never checked: the refusal comes first and counts nothing.
-    let refused = box.vault(["unlock"], pin: ["0000"])
+    let refused = box.vault(["unlock"], pin: ["000000"])
     XCTAssertEqual(refused.status, 15)
     XCTAssertTrue(
       refused.errorLines.first?.hasPrefix("vault: error: biometric unlock is disabled since ")
@@ -286,7 +286,7 @@ final class RefusalsBeforeThePINTests: XCTestCase {
     box.initBiometric()
     let token = box.unlock()
     box.biosim(["unenroll", "--all"])
-    let refused = box.vault(["list"], pin: ["0000"])
+    let refused = box.vault(["list"], pin: ["000000"])
     XCTAssertEqual(refused.status, 15)
     XCTAssertEqual(
       refused.errorLines,
@@ -309,7 +309,7 @@ final class RefusalsBeforeThePINTests: XCTestCase {
 
   func testAnActivationWithNothingEnrolledIsRefusedBeforeThePIN() {
     box.initPINOnly()
-    let refused = box.vault(["biometry", "activate"], pin: ["0000"])
+    let refused = box.vault(["biometry", "activate"], pin: ["000000"])
     XCTAssertEqual(refused.status, 16)
     XCTAssertEqual(
       refused.errorLines,

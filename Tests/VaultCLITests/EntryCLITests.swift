@@ -134,7 +134,7 @@ final class EntryCLITests: XCTestCase {
 
   func testWrongPINGivesExit11AndAnEmptyStdout() {
     add(["x"], [1])
-    let result = box.vault(["get", "x"], pin: ["1111"])
+    let result = box.vault(["get", "x"], pin: ["111100"])
     XCTAssertEqual(result.status, 11)
     XCTAssertEqual(result.stdout, [])
     XCTAssertEqual(result.errorLines, ["vault: error: wrong PIN (4 attempts left before a delay)"])
@@ -220,21 +220,21 @@ final class EntryCLITests: XCTestCase {
 
   func testPasswdAndRecoverOnAnotherMachine() {
     add(["x"], Array("secret".utf8))
-    let passwd = box.vault(["passwd"], pin: [Sandbox.pin, "13579"])
+    let passwd = box.vault(["passwd"], pin: [Sandbox.pin, "1357900"])
     XCTAssertEqual(passwd.status, 0, passwd.stderrText)
     XCTAssertEqual(box.vault(["get", "x"], pin: [Sandbox.pin]).status, 11)
-    XCTAssertEqual(box.vault(["get", "x"], pin: ["13579"]).stdoutText, "secret")
+    XCTAssertEqual(box.vault(["get", "x"], pin: ["1357900"]).stdoutText, "secret")
     XCTAssertEqual(box.vault(["get", "x"], env: session).status, 10, "passwd revokes sessions")
 
     let fresh = Sandbox()
-    let created = fresh.vault(["init", "--kdf", "test", "--no-biometry"], pin: ["1111"])
+    let created = fresh.vault(["init", "--kdf", "test", "--no-biometry"], pin: ["111100"])
     XCTAssertEqual(created.stdout, [], "the recovery code never goes to standard output")
-    XCTAssertEqual(created.errorLines.count, 4)
+    XCTAssertEqual(created.errorLines.count, 5)
     let code = created.errorLines[2]
     XCTAssertEqual(code.count, 39)
     let other = Sandbox()
     other.environment["VAULT_PATH"] = fresh.vaultPath
-    let elsewhere = other.vault(["list"], pin: ["1111"])
+    let elsewhere = other.vault(["list"], pin: ["111100"])
     XCTAssertEqual(elsewhere.status, 11, "another device secret")
     XCTAssertEqual(
       elsewhere.errorLines,
@@ -243,10 +243,10 @@ final class EntryCLITests: XCTestCase {
           + " device state was reset); no attempt was counted",
         "vault: hint: set a PIN for this device with 'vault recover'",
       ])
-    XCTAssertEqual(other.vault(["recover"], pin: ["WRONG-CODE", "2222"]).status, 5)
-    let recovered = other.vault(["recover"], pin: [code.lowercased(), "2222"])
+    XCTAssertEqual(other.vault(["recover"], pin: ["WRONG-CODE", "222200"]).status, 5)
+    let recovered = other.vault(["recover"], pin: [code.lowercased(), "222200"])
     XCTAssertEqual(recovered.status, 0, recovered.stderrText)
-    XCTAssertEqual(other.vault(["list"], pin: ["2222"]).status, 0)
+    XCTAssertEqual(other.vault(["list"], pin: ["222200"]).status, 0)
   }
 
   func testStatusWithoutUnlocking() {
@@ -275,7 +275,7 @@ final class EntryCLITests: XCTestCase {
       ["vault: error: unknown command 'lsit'", "vault: hint: did you mean 'list'?"])
     XCTAssertEqual(box.vault(["get"]).errorLines.first, "vault: error: missing argument NAME")
     XCTAssertEqual(
-      box.vault(["init", "--kdf", "fast"], pin: ["1234"]).errorLines,
+      box.vault(["init", "--kdf", "fast"], pin: ["123400"]).errorLines,
       [
         "vault: error: invalid value 'fast' for --kdf (interactive, moderate or sensitive)",
         "Usage: vault init [--kdf PROFILE] [--no-biometry]",

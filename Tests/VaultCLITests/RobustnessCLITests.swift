@@ -110,7 +110,7 @@ final class RobustnessCLITests: XCTestCase {
 
   func testTheFifthWrongPINSaysHowLongToWait() {
     for attempt in 1...4 { box.vault(["list"], pin: ["000\(attempt)"]) }
-    let fifth = box.vault(["list"], pin: ["0005"])
+    let fifth = box.vault(["list"], pin: ["000500"])
     XCTAssertEqual(fifth.status, 11)
     XCTAssertEqual(
       fifth.errorLines, ["vault: error: wrong PIN; the next attempt is allowed in 1 min"])
@@ -154,11 +154,11 @@ final class DeviceCLITests: XCTestCase {
     let first = Sandbox()
     first.biosim(["enroll"])
     first.biosim(["next", "match"])
-    let code = first.vault(["init", "--kdf", "test"], pin: ["1111"]).errorLines[2]
+    let code = first.vault(["init", "--kdf", "test"], pin: ["111100"]).errorLines[2]
     let second = Sandbox()
     second.environment["VAULT_PATH"] = first.vaultPath
     second.biosim(["enroll"])
-    let recovered = second.vault(["recover"], pin: [code, "2222"])
+    let recovered = second.vault(["recover"], pin: [code, "222200"])
     XCTAssertEqual(recovered.status, 0, recovered.stderrText)
     XCTAssertEqual(
       recovered.errorLines.last,
@@ -167,9 +167,9 @@ final class DeviceCLITests: XCTestCase {
     let biometry = second.statusJSON()["biometry"] as? [String: Any]
     XCTAssertEqual(biometry?["reason"] as? String, "the vault was recovered on another device")
     second.biosim(["next", "match"])
-    XCTAssertEqual(second.vault(["biometry", "activate"], pin: ["2222"]).status, 0)
+    XCTAssertEqual(second.vault(["biometry", "activate"], pin: ["222200"]).status, 0)
     second.biosim(["next", "match"])
-    XCTAssertEqual(second.vault(["unlock", "--raw"], pin: ["2222"]).status, 0)
+    XCTAssertEqual(second.vault(["unlock", "--raw"], pin: ["222200"]).status, 0)
   }
 
   func testResetEndsSessionsAndRecoversFromACorruptState() throws {

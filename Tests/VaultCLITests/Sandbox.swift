@@ -7,7 +7,7 @@ import XCTest
 /// A throwaway HOME in which the built `vault` and `biosim` binaries run, with no controlling
 /// terminal, as a script would run them: a `TemporaryHome` and the environment of the children.
 final class Sandbox {
-  static let pin = "2468"
+  static let pin = "246800"
 
   /// The folder, removed with the sandbox.
   let folder: TemporaryHome

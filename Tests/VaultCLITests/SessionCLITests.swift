@@ -110,9 +110,10 @@ final class SessionCLITests: XCTestCase {
 
     let other = box.home + "/other.db"
     XCTAssertEqual(
-      box.vault(["init", "--kdf", "test", "--no-biometry", "--vault", other], pin: ["9999"]).status,
+      box.vault(["init", "--kdf", "test", "--no-biometry", "--vault", other], pin: ["999900"])
+        .status,
       0)
-    let foreign = box.vault(["unlock", "--raw", "--vault", other], pin: ["9999"]).stdoutText
+    let foreign = box.vault(["unlock", "--raw", "--vault", other], pin: ["999900"]).stdoutText
       .trimmingCharacters(in: .newlines)
     XCTAssertEqual(foreign.count, 64)
     let refused = get(foreign, boot: 1010)
@@ -176,15 +177,15 @@ final class SessionCLITests: XCTestCase {
 
   func testInAPINOnlyVaultThePINGuardsAGuardedRead() {
     let other = box.home + "/pin-only.db"
-    box.vault(["init", "--kdf", "test", "--no-biometry", "--vault", other], pin: ["9999"])
-    let added = box.vault(["add", "--guard", "x", "--vault", other], stdin: [65], pin: ["9999"])
+    box.vault(["init", "--kdf", "test", "--no-biometry", "--vault", other], pin: ["999900"])
+    let added = box.vault(["add", "--guard", "x", "--vault", other], stdin: [65], pin: ["999900"])
     XCTAssertEqual(added.status, 0, added.stderrText)
-    let token = box.vault(["unlock", "--raw", "--vault", other], pin: ["9999"]).stdoutText
+    let token = box.vault(["unlock", "--raw", "--vault", other], pin: ["999900"]).stdoutText
       .trimmingCharacters(in: .newlines)
     let env = ["VAULT_SESSION": token]
     XCTAssertEqual(box.vault(["get", "x", "--vault", other], env: env).status, 10)
     let read = box.vault(
-      ["get", "x", "--vault", other], pin: ["9999"],
+      ["get", "x", "--vault", other], pin: ["999900"],
       env: env.merging(["VAULT_TEST_BOOTCLOCK": "1003"]) { $1 })
     XCTAssertEqual(read.stdout, [65], read.stderrText)
   }

@@ -1,4 +1,5 @@
 import Foundation
+import VaultCore
 import XCTest
 
 @testable import VaultCLI
@@ -60,7 +61,7 @@ final class TypedValuesCLITests: XCTestCase {
         ]
       ),
     ] {
-      let result = box.vault(arguments, pin: ["2468"])
+      let result = box.vault(arguments, pin: ["246800"])
       XCTAssertEqual(result.status, 64, arguments.joined(separator: " "))
       XCTAssertEqual(result.errorLines, lines)
     }
@@ -233,5 +234,41 @@ final class SessionBindingTests: XCTestCase {
     let read = box.vault(["get", "g"], pin: [Sandbox.pin], env: session)
     XCTAssertEqual(read.status, 0, read.stderrText)
     XCTAssertEqual(read.stdoutText, "v")
+  }
+}
+
+/// New PINs have at least six characters, and setting one says what guessing it would cost.
+final class PINStrengthTests: XCTestCase {
+  func testANewPINNeedsSixCharactersAndItsCostIsSaid() {
+    let box = Sandbox()
+    let short = box.vault(["init", "--kdf", "test", "--no-biometry"], pin: ["12345"])
+    XCTAssertEqual(short.status, 5)
+    XCTAssertEqual(
+      short.errorLines,
+      ["vault: error: a new PIN needs at least 6 characters (a PIN set before still unlocks)"])
+    XCTAssertFalse(FileManager.default.fileExists(atPath: box.vaultPath))
+    let made = box.vault(["init", "--kdf", "test", "--no-biometry"], pin: ["123456"])
+    XCTAssertEqual(made.status, 0, made.stderrText)
+    let cost = made.errorLines.first { $0.hasPrefix("A search of all ") }
+    XCTAssertTrue(
+      cost?.hasPrefix("A search of all 1000000 PINs of this length and kind would cost about")
+        ?? false, made.stderrText)
+    let status = box.vault(["status"]).stdoutText
+    XCTAssertTrue(status.contains("PIN guess cost:   "), status)
+    XCTAssertFalse(status.contains("warning:"), status)
+    let passwd = box.vault(["passwd"], pin: ["123456", "abc"])
+    XCTAssertEqual(passwd.status, 5)
+  }
+
+  func testTheSearchSpaceCountsTheAlphabetsUsed() throws {
+    func space(_ text: String) throws -> Double {
+      try PIN(utf8: SecureBytes(copying: Array(text.utf8))).searchSpace
+    }
+    XCTAssertEqual(try space("123456"), 1e6)
+    XCTAssertEqual(try space("abcdef"), pow(26, 6))
+    XCTAssertEqual(try space("abc123"), pow(36, 6))
+    XCTAssertEqual(try space("Ab1!xy"), pow(95, 6))
+    XCTAssertEqual(GuessCost.duration(0.5), "0.50 s")
+    XCTAssertEqual(GuessCost.duration(5e5), "5.8 core-days")
   }
 }

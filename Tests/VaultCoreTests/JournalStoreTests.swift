@@ -23,7 +23,7 @@ final class JournalStoreTests: XCTestCase {
 
   func makeVault(_ home: TemporaryHome) throws -> Vault.Created {
     try Vault.create(
-      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Policy.pinOnly,
+      path: home.vaultPath, pin: pin("123400"), kdf: .test, policy: Policy.pinOnly,
       environment: home.environment())
   }
 

@@ -24,7 +24,7 @@ final class PINLimiterTests: XCTestCase {
 
   func testFiveWrongPINsThenDelaysAndACorrectPINResets() throws {
     _ = try Vault.create(
-      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Policy.pinOnly,
+      path: home.vaultPath, pin: pin("123400"), kdf: .test, policy: Policy.pinOnly,
       environment: home.environment())
     let t0 = 1_000_000.0
     for attempt in 1...4 {
@@ -32,51 +32,51 @@ final class PINLimiterTests: XCTestCase {
         XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 5 - attempt))
       }
     }
-    XCTAssertThrowsError(try vault(at: t0).unlock(pin: pin("0005"))) {
+    XCTAssertThrowsError(try vault(at: t0).unlock(pin: pin("000500"))) {
       XCTAssertEqual($0 as? VaultError, .wrongPINDelayed(seconds: 60))
     }
-    XCTAssertThrowsError(try vault(at: t0 + 30).unlock(pin: pin("1234"))) {
+    XCTAssertThrowsError(try vault(at: t0 + 30).unlock(pin: pin("123400"))) {
       XCTAssertEqual($0 as? VaultError, .pinDelay(seconds: 30))
     }
     // Setting the wall clock back never shortens the delay.
-    XCTAssertThrowsError(try vault(at: t0 - 86400).unlock(pin: pin("1234"))) {
+    XCTAssertThrowsError(try vault(at: t0 - 86400).unlock(pin: pin("123400"))) {
       XCTAssertEqual($0 as? VaultError, .pinDelay(seconds: 60))
     }
-    XCTAssertThrowsError(try vault(at: t0 + 61).unlock(pin: pin("0006"))) {
+    XCTAssertThrowsError(try vault(at: t0 + 61).unlock(pin: pin("000600"))) {
       XCTAssertEqual($0 as? VaultError, .wrongPINDelayed(seconds: 300))
     }
-    XCTAssertThrowsError(try vault(at: t0 + 62).unlock(pin: pin("1234"))) {
+    XCTAssertThrowsError(try vault(at: t0 + 62).unlock(pin: pin("123400"))) {
       XCTAssertEqual($0 as? VaultError, .pinDelay(seconds: 299))
     }
     let v = try vault(at: t0 + 61 + 300)
     XCTAssertEqual(v.limiter.currentDelay(try v.device.read()), 0)
-    _ = try v.unlock(pin: pin("1234"))
+    _ = try v.unlock(pin: pin("123400"))
     XCTAssertEqual(v.limiter.failures(try v.device.read()), 0)
   }
 
   func testTheSameWrongPINCountsOnce() throws {
     _ = try Vault.create(
-      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Policy.pinOnly,
+      path: home.vaultPath, pin: pin("123400"), kdf: .test, policy: Policy.pinOnly,
       environment: home.environment())
     for _ in 1...4 {
-      XCTAssertThrowsError(try vault(at: 10).unlock(pin: pin("9999"))) {
+      XCTAssertThrowsError(try vault(at: 10).unlock(pin: pin("999900"))) {
         XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 4))
       }
     }
-    XCTAssertThrowsError(try vault(at: 10).unlock(pin: pin("8888"))) {
+    XCTAssertThrowsError(try vault(at: 10).unlock(pin: pin("888800"))) {
       XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 3))
     }
   }
 
   func testACheckKilledBeforeItEndsStillCounts() throws {
     _ = try Vault.create(
-      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Policy.pinOnly,
+      path: home.vaultPath, pin: pin("123400"), kdf: .test, policy: Policy.pinOnly,
       environment: home.environment())
     let v = try vault(at: 10)
     // `begin` runs before the KDF; a process killed during the KDF never reaches the end.
     try v.limiter.begin()
     XCTAssertEqual(v.limiter.failures(try v.device.read()), 1)
-    XCTAssertThrowsError(try vault(at: 11).unlock(pin: pin("9999"))) {
+    XCTAssertThrowsError(try vault(at: 11).unlock(pin: pin("999900"))) {
       XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 3))
     }
   }

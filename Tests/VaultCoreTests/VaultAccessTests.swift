@@ -77,7 +77,7 @@ final class VaultAccessTests: XCTestCase {
   /// A biometric vault activated with `domain`, PIN 1234.
   func activatedVault() throws -> Vault {
     let created = try Vault.create(
-      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: .pinAndBiometry,
+      path: home.vaultPath, pin: pin("123400"), kdf: .test, policy: .pinAndBiometry,
       environment: environment)
     gate.answers = [match()]
     _ = try VaultAccess(vault: created.vault, gate: gate).created(created).activateBiometry()
@@ -90,7 +90,7 @@ final class VaultAccessTests: XCTestCase {
 
   func session(_ vault: Vault) throws -> String {
     gate.answers = [match()]
-    return try access(vault).open(for: .startSession, via: ScriptedCredentials(pins: ["1234"]))
+    return try access(vault).open(for: .startSession, via: ScriptedCredentials(pins: ["123400"]))
       .issueSession(idle: 900)
   }
 
@@ -107,7 +107,7 @@ final class VaultAccessTests: XCTestCase {
 
   func testUnlockAsksForThePINThenOneMatch() throws {
     let vault = try activatedVault()
-    let credentials = ScriptedCredentials(pins: ["1234"])
+    let credentials = ScriptedCredentials(pins: ["123400"])
     gate.answers = [match()]
     let unlocked = try access(vault).open(for: .startSession, via: credentials)
     XCTAssertEqual(unlocked.source, .pin)
@@ -125,7 +125,7 @@ final class VaultAccessTests: XCTestCase {
       $0.pendingDisables[vault.vaultID.hex] = PendingDisable(
         reason: PendingDisable.emptiedEnrollment, at: "2026-01-01T00:00:00Z")
     }
-    let credentials = ScriptedCredentials(pins: ["0000"])
+    let credentials = ScriptedCredentials(pins: ["000000"])
     XCTAssertThrowsError(try access(reopened()).open(for: .startSession, via: credentials)) {
       XCTAssertEqual(
         $0 as? VaultError,
@@ -143,7 +143,8 @@ final class VaultAccessTests: XCTestCase {
     gate.preflightFailure = .lockout
     gate.answers = [match()]
     XCTAssertNoThrow(
-      try access(reopened()).open(for: .use(reason: "r"), via: ScriptedCredentials(pins: ["1234"])))
+      try access(reopened()).open(
+        for: .use(reason: "r"), via: ScriptedCredentials(pins: ["123400"])))
 
     // A PIN delay.
     gate.preflightFailure = nil
@@ -164,7 +165,7 @@ final class VaultAccessTests: XCTestCase {
     let vault = try activatedVault()
     let token = try session(vault)
     gate.preflightFailure = .notEnrolled
-    let credentials = ScriptedCredentials(pins: ["1234"])
+    let credentials = ScriptedCredentials(pins: ["123400"])
     XCTAssertThrowsError(try access(reopened()).open(for: .startSession, via: credentials)) {
       XCTAssertEqual($0 as? VaultError, .enrollmentChanged("the enrollment was emptied"))
     }
@@ -179,7 +180,7 @@ final class VaultAccessTests: XCTestCase {
     gate.preflightFailure = nil
     gate.answers = [match()]
     let unlocked = try access(reopened()).open(
-      for: .activateBiometry, via: ScriptedCredentials(pins: ["1234"]))
+      for: .activateBiometry, via: ScriptedCredentials(pins: ["123400"]))
     _ = try unlocked.activateBiometry()
     let after = try DeviceStore(environment: environment).read()
     XCTAssertEqual(after.pendingDisables, [:])
@@ -193,7 +194,7 @@ final class VaultAccessTests: XCTestCase {
     let token = try session(vault)
     gate.answers = [match([UInt8](repeating: 8, count: 32))]
     XCTAssertThrowsError(
-      try access(reopened()).open(for: .startSession, via: ScriptedCredentials(pins: ["1234"]))
+      try access(reopened()).open(for: .startSession, via: ScriptedCredentials(pins: ["123400"]))
     ) {
       XCTAssertEqual($0 as? VaultError, .enrollmentChanged("the biometric enrollment changed"))
     }
@@ -206,14 +207,14 @@ final class VaultAccessTests: XCTestCase {
     let token = try session(vault)
     gate.answers = [match()]
     let unlocked = try access(vault).open(
-      for: .administer(reason: "change"), via: ScriptedCredentials(pins: ["1234"]))
-    XCTAssertEqual(try unlocked.changePIN(to: pin("5678")).disabledForeignSeal, false)
+      for: .administer(reason: "change"), via: ScriptedCredentials(pins: ["123400"]))
+    XCTAssertEqual(try unlocked.changePIN(to: pin("567800")).disabledForeignSeal, false)
     try assertSessionRevoked(token)
   }
 
   func testARecoveryRevokesEverySessionAndDisablesAForeignSeal() throws {
     let created = try Vault.create(
-      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: .pinAndBiometry,
+      path: home.vaultPath, pin: pin("123400"), kdf: .test, policy: .pinAndBiometry,
       environment: environment)
     gate.answers = [match()]
     _ = try VaultAccess(vault: created.vault, gate: gate).created(created).activateBiometry()
@@ -224,7 +225,7 @@ final class VaultAccessTests: XCTestCase {
     credentials.code = created.recoveryCode
     let unlocked = try access(reopened()).open(for: .recover, via: credentials)
     XCTAssertEqual(unlocked.source, .recoveryCode)
-    XCTAssertEqual(try unlocked.changePIN(to: pin("2222")).disabledForeignSeal, true)
+    XCTAssertEqual(try unlocked.changePIN(to: pin("222200")).disabledForeignSeal, true)
     try assertSessionRevoked(token)
     XCTAssertEqual(
       try reopened().header.biometry?.reason, "the vault was recovered on another device")
@@ -253,7 +254,7 @@ final class VaultAccessTests: XCTestCase {
 
   func testAMalformedSealedDomainStateIsAnIntegrityFailureNotAChange() throws {
     let created = try Vault.create(
-      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: .pinAndBiometry,
+      path: home.vaultPath, pin: pin("123400"), kdf: .test, policy: .pinAndBiometry,
       environment: environment)
     // A seal whose domain state is not 32 bytes of base64, sealed under the right key.
     var seal = BiometricSeal(domainState: [1, 2, 3], type: "touch-id", activatedAt: "T")
@@ -267,7 +268,7 @@ final class VaultAccessTests: XCTestCase {
     try created.vault.writeHeader(header, masterKey: created.masterKey)
     gate.answers = [match()]
     XCTAssertThrowsError(
-      try access(reopened()).open(for: .startSession, via: ScriptedCredentials(pins: ["1234"]))
+      try access(reopened()).open(for: .startSession, via: ScriptedCredentials(pins: ["123400"]))
     ) {
       XCTAssertEqual($0 as? VaultError, .malformedHeader("sealed domain state is not valid"))
     }

@@ -35,7 +35,7 @@ final class VaultFileTampererTests: XCTestCase {
 
   func testAnUnchangedHeaderIsStoredWithUnescapedSlashesAndStillParses() throws {
     _ = try Vault.create(
-      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Policy.pinOnly,
+      path: home.vaultPath, pin: pin("123400"), kdf: .test, policy: Policy.pinOnly,
       environment: home.environment())
     let file = try VaultFileTamperer(path: home.vaultPath)
     let stored = try file.headerBody()
@@ -48,7 +48,7 @@ final class VaultFileTampererTests: XCTestCase {
 
   func testStatementsAndBlobsReachTheFile() throws {
     _ = try Vault.create(
-      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: Policy.pinOnly,
+      path: home.vaultPath, pin: pin("123400"), kdf: .test, policy: Policy.pinOnly,
       environment: home.environment())
     let file = try VaultFileTamperer(path: home.vaultPath)
     try file.execute(

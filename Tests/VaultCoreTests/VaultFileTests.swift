@@ -17,7 +17,7 @@ final class VaultFileTests: XCTestCase {
 
   func makeVault(policy: Policy = .pinOnly) throws -> Vault.Created {
     try Vault.create(
-      path: home.vaultPath, pin: pin("1234"), kdf: .test, policy: policy,
+      path: home.vaultPath, pin: pin("123400"), kdf: .test, policy: policy,
       environment: environment)
   }
 
@@ -30,7 +30,7 @@ final class VaultFileTests: XCTestCase {
   func testCreateUnlockAndModes() throws {
     let created = try makeVault()
     let reopened = try Vault.open(path: home.vaultPath, environment: environment)
-    let master = try reopened.unlock(pin: pin("1234"))
+    let master = try reopened.unlock(pin: pin("123400"))
     XCTAssertTrue(master == created.masterKey)
     var info = stat()
     stat(home.vaultPath, &info)
@@ -54,7 +54,7 @@ final class VaultFileTests: XCTestCase {
 
   func testWrongPINAndRecoveryCode() throws {
     let created = try makeVault()
-    XCTAssertThrowsError(try created.vault.unlock(pin: pin("9999"))) {
+    XCTAssertThrowsError(try created.vault.unlock(pin: pin("999900"))) {
       XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 4))
     }
     let master = try created.vault.unlock(recoveryCode: created.recoveryCode)
@@ -72,14 +72,14 @@ final class VaultFileTests: XCTestCase {
     XCTAssertEqual(
       copyfile(home.vaultPath, otherHome.vaultPath), true)
     let copied = try Vault.open(path: otherHome.vaultPath, environment: other)
-    XCTAssertThrowsError(try copied.unlock(pin: pin("1234"))) {
+    XCTAssertThrowsError(try copied.unlock(pin: pin("123400"))) {
       XCTAssertEqual($0 as? VaultError, .otherDevice)
     }
     XCTAssertEqual(copied.limiter.failures(try copied.device.read()), 0, "not counted")
     let master = try copied.unlock(recoveryCode: created.recoveryCode)
-    try copied.setPIN(pin("5678"), masterKey: master)
-    XCTAssertTrue(try copied.unlock(pin: pin("5678")) == created.masterKey)
-    XCTAssertThrowsError(try copied.unlock(pin: pin("1234")))
+    try copied.setPIN(pin("567800"), masterKey: master)
+    XCTAssertTrue(try copied.unlock(pin: pin("567800")) == created.masterKey)
+    XCTAssertThrowsError(try copied.unlock(pin: pin("123400")))
   }
 
   func testEditedHeaderIsAnIntegrityFailure() throws {
@@ -91,7 +91,7 @@ final class VaultFileTests: XCTestCase {
     tamper("UPDATE header SET body = ?", Array(edited.utf8))
     let vault = try Vault.open(path: home.vaultPath, environment: environment)
     XCTAssertEqual(vault.header.policy, Policy.pinAndBiometry)
-    XCTAssertThrowsError(try vault.unlock(pin: pin("1234"))) {
+    XCTAssertThrowsError(try vault.unlock(pin: pin("123400"))) {
       XCTAssertEqual(
         $0 as? VaultError,
         .integrity("the vault header failed authentication (the file was edited)"))

@@ -1,0 +1,29 @@
+import VaultCore
+
+/// What guessing a PIN costs someone who holds both the vault file and the device state: the
+/// words `init`, `passwd`, `recover` and `status` use.
+enum GuessCost {
+  /// `0.52 s`, `3.1 core-hours`, `41 core-years`: seconds of one core in the largest fitting unit.
+  static func duration(_ seconds: Double) -> String {
+    let units: [(String, Double)] = [
+      ("core-years", 365.25 * 86400), ("core-days", 86400), ("core-hours", 3600),
+      ("core-minutes", 60),
+    ]
+    for (name, size) in units where seconds >= size {
+      let value = seconds / size
+      if value >= 1e6 { return "more than a million \(name)" }
+      return (value < 10 ? String(format: "%.1f", value) : String(Int(value.rounded())))
+        + " \(name)"
+    }
+    return String(format: "%.2f s", seconds)
+  }
+
+  /// One line: what a full search of PINs of `pin`'s length and kind costs at `seconds` a guess.
+  static func line(for pin: PIN, seconds: Double) -> String {
+    let space = pin.searchSpace
+    let count = space >= 1e15 ? "more than 10^15" : String(Int(space))
+    return "A search of all \(count) PINs of this length and kind would cost about"
+      + " \(duration(space * seconds)) to someone holding both the vault and the device state"
+      + " (\(String(format: "%.2f", seconds)) s of one core a guess here)."
+  }
+}
