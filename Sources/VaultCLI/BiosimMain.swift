@@ -97,16 +97,17 @@ enum BiosimCommandsRun {
   static func statusText(_ state: DeviceState) throws -> String {
     let sensor = try state.sensorState()
     let domain = domainStatePrefix(sensor, state.deviceSecret).map { $0 + "…" } ?? "nil"
-    let type = BiometryType(rawValue: sensor.hardware)?.displayName ?? sensor.hardware
-    let labels = sensor.enrolled.map(\.label).joined(separator: ", ")
+    let type =
+      BiometryType(rawValue: sensor.hardware)?.displayName ?? Output.printable(sensor.hardware)
+    let labels = Output.printable(sensor.enrolled.map(\.label).joined(separator: ", "))
     return """
       sensor:        \(type) (simulated)
-      availability:  \(sensor.availability)
+      availability:  \(Output.printable(sensor.availability))
       enrolled:      \(sensor.enrolled.count)\(labels.isEmpty ? "" : " (\(labels))")
       generation:    \(sensor.enrollmentGeneration)
       os epoch:      \(sensor.osEpoch)
       lockout:       \(sensor.lockedOut ? "yes" : "no") (\(sensor.consecutiveFailures) consecutive failures)
-      queue:         \(sensor.queue.isEmpty ? "empty" : sensor.queue.joined(separator: ", "))
+      queue:         \(sensor.queue.isEmpty ? "empty" : Output.printable(sensor.queue.joined(separator: ", ")))
       domain state:  \(domain)
 
       """

@@ -143,12 +143,10 @@ public enum Parser {
   /// True when `word` names one of `options` (`--help`, `-h`, `--vault=x`, `-fm`): it is then
   /// never taken as the value of the option before it, so `--label --help` never runs a command.
   static func isOption(_ word: String, _ options: [OptionSpec]) -> Bool {
-    if word.hasPrefix("--") {
-      let name = word.dropFirst(2).prefix { $0 != "=" }
-      return !name.isEmpty && options.contains { $0.long == name }
-    }
-    guard word.hasPrefix("-"), let letter = word.dropFirst().first else { return false }
-    return options.contains { $0.short == letter }
+    // Any word that looks like an option (`--x`, `-x`) is one, known here or not; a negative
+    // number (`-3`) is a value. Such a value is given with '=' (`--label=--x`).
+    guard word.hasPrefix("-"), let next = word.dropFirst().first else { return false }
+    return !next.isNumber
   }
 
   /// Runs every typed option's and argument's check, options first in the order of the table.

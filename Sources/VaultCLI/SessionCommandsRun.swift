@@ -52,7 +52,11 @@ enum SessionCommandsRun {
   static func deactivate(_ context: Context) throws {
     let vault = try context.openVault()
     let recovery = context.flag(Keys.recovery)
-    switch VaultAccess.biometryStatus(of: vault, device: try context.deviceStore.read()) {
+    let device = try context.deviceStore.read()
+    // Refusals from the header's own fields only when this device authenticated it; otherwise
+    // the PIN (or code) comes first and the header's MAC decides.
+    let known = vault.headerIsAuthenticatedHere(device)
+    switch known ? VaultAccess.biometryStatus(of: vault, device: device) : .notActivated {
     case .off:
       throw VaultError.biometryUnavailable("biometric unlock is already off for this vault")
     case .disabled where !recovery:

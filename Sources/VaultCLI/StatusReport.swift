@@ -16,6 +16,7 @@ struct StatusReport {
   var boundHere: Bool
   var guessSeconds: Double?
   var shortPIN: Bool
+  var headerVerified: Bool
 
   /// - Throws: `VaultError.integrity` or `.storage` when the device state cannot be read: a
   ///   broken device state is reported, never shown as "nothing enrolled, no delay".
@@ -36,7 +37,8 @@ struct StatusReport {
       session: expiry, sessionGiven: !token.isEmpty,
       boundHere: vault.isBound(to: device.deviceSecret),
       guessSeconds: device.guessSeconds[vault.vaultID.hex],
-      shortPIN: device.shortPINs.contains(vault.vaultID.hex))
+      shortPIN: device.shortPINs.contains(vault.vaultID.hex),
+      headerVerified: vault.headerIsAuthenticatedHere(device))
   }
 
   var biometricPolicy: Bool { policy.requiresBiometry }
@@ -68,13 +70,19 @@ struct StatusReport {
   }
 
   var sensorName: String {
-    (BiometryType(rawValue: sensor.hardware)?.displayName ?? sensor.hardware) + " (simulated)"
+    (BiometryType(rawValue: sensor.hardware)?.displayName ?? Self.printable(sensor.hardware))
+      + " (simulated)"
   }
 
   var text: String {
     var lines: [String] = []
     lines.append("vault:            \(path)")
     lines.append("format:           \(format)")
+    if !headerVerified {
+      lines.append(
+        "header:           not verified on this device since it last changed; what follows is"
+          + " unauthenticated until an unlock")
+    }
     if !boundHere {
       lines.append(
         "device:           the PIN is bound to another device (a copied vault, or a reset"
@@ -89,7 +97,8 @@ struct StatusReport {
         + (kdf.memLimit >= 1 << 20 ? "\(kdf.memLimit >> 20) MiB" : "\(kdf.memLimit >> 10) KiB")
         + "\(kdfNote))")
     lines.append(
-      "sensor:           \(sensorName), \(sensor.availability), \(sensor.enrolled.count) enrolled")
+      "sensor:           \(sensorName), \(Self.printable(sensor.availability)),"
+        + " \(sensor.enrolled.count) enrolled")
     switch biometry {
     case .active(let since):
       lines.append("biometric unlock: active since \(Self.printable(since))")
@@ -156,6 +165,7 @@ struct StatusReport {
   var json: JSONOutput {
     .object([
       ("path", .string(path)),
+      ("header_verified_here", .bool(headerVerified)),
       ("format", .number(format)),
       ("bound_to_this_device", .bool(boundHere)),
       ("policy", .string(policy.rawValue)),

@@ -64,7 +64,13 @@ struct BiometricBinding {
       now = try gate.preflight()
     } catch BiometricFailure.notEnrolled {
       try disable(masterKey: masterKey, reason: Self.emptied)
+    } catch BiometricFailure.notAvailable where (try? gate.currentType()) == "none" {
+      // The sensor itself is gone: the sealed type can never match again.
+      try disable(
+        masterKey: masterKey, reason: "the biometry type changed from \(seal.type) to none")
     } catch is BiometricFailure {
+      // Unavailable or disconnected for now, or locked out: no verdict; the binding is checked
+      // again at the next use.
       return
     }
     guard now.type == seal.type else {

@@ -118,7 +118,11 @@ public struct SessionStore: Sendable {
     let path = folder(vaultID) + "/" + id
     // A session folder others can use or replace is refused, never read.
     var info = stat()
-    if lstat(folder(vaultID), &info) == 0 { try FileSafety.checkPrivateFolder(folder(vaultID)) }
+    if lstat(folder(vaultID), &info) == 0 {
+      try FileSafety.checkPrivateFolder(environment.sessionDirectory)
+      try FileSafety.checkPrivateFolder(folder(vaultID))
+      if lstat(path, &info) == 0 { try FileSafety.checkPrivateFile(path) }
+    }
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     guard let raw = try PrivateFiles.read(path) else {

@@ -69,8 +69,34 @@ public final class Vault {
   public static func open(path: String, environment: VaultEnvironment) throws -> Vault {
     guard FileManager.default.fileExists(atPath: path) else { throw VaultError.noVault(path) }
     try FileSafety.checkPrivateFile(path)
+    try checkFileHeader(path)
     let db = try SQLiteDatabase(path: path, create: false)
     return try Vault(path: path, environment: environment, db: db)
+  }
+
+  /// Checks the SQLite file header is as format 1 writes it.
+  ///
+  /// The magic string, a rollback journal (write and read versions 1, never WAL) and schema
+  /// format 4. SQLite accepts some other values silently; they are damage here.
+  ///
+  /// - Throws: `VaultError.integrity` naming the byte; `.storage` when the file cannot be read.
+  static func checkFileHeader(_ path: String) throws {
+    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw VaultError.storage("cannot read \(path): \(PrivateFiles.errnoText())")
+    }
+    defer { close(fd) }
+    var bytes = [UInt8](repeating: 0, count: 100)
+    let read = pread(fd, &bytes, 100, 0)
+    guard read == 100, bytes[0..<16].elementsEqual(Array("SQLite format 3\0".utf8)) else {
+      throw VaultError.integrity("\(path) is not a vault file")
+    }
+    for (offset, expected) in [(18, 1), (19, 1), (44, 0), (45, 0), (46, 0), (47, 4)]
+    where bytes[offset] != UInt8(expected) {
+      throw VaultError.integrity(
+        "the vault file's SQLite header is damaged (byte \(offset) is \(bytes[offset]), not"
+          + " \(expected))")
+    }
   }
 
   /// What `create` hands back: the open vault, its master key and the one-time recovery code.

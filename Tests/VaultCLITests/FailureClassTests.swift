@@ -65,17 +65,30 @@ final class FailureClassTests: XCTestCase {
   }
 
   func testADamagedFileFormatByteIsAnIntegrityFailure() throws {
+    // Bytes SQLite accepts silently (WAL, a read-only write version, another schema format) are
+    // damage too.
+    for (offset, value) in [(18, 2), (19, 0), (47, 0)] as [(UInt64, UInt8)] {
+      let copy = box.home + "/copy-\(offset).db"
+      try FileManager.default.copyItem(atPath: box.vaultPath, toPath: copy)
+      let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: copy))
+      try handle.seek(toOffset: offset)
+      try handle.write(contentsOf: Data([value]))
+      try handle.close()
+      let result = box.vault(["list", "--vault", copy], env: session)
+      XCTAssertEqual(result.status, 17, "byte \(offset): \(result.stderrText)")
+    }
     let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: box.vaultPath))
     try handle.seek(toOffset: 19)
     try handle.write(contentsOf: Data([9]))
     try handle.close()
     let result = box.vault(["list"], env: session)
     XCTAssertEqual(result.status, 17, result.stderrText)
-    XCTAssertEqual(result.errorLines.count, 1, result.stderrText)
-    XCTAssertTrue(
-      result.errorLines.first?.hasPrefix("vault: error: integrity failure: the vault file is")
-        ?? false,
-      result.stderrText)
+    XCTAssertEqual(
+      result.errorLines,
+      [
+        "vault: error: integrity failure: the vault file's SQLite header is damaged (byte 19 is"
+          + " 9, not 1)"
+      ])
   }
 
   func testADamagedJournalIDIsNamedByShowAsByCheck() {
@@ -176,5 +189,92 @@ final class CheckCoverageTests: XCTestCase {
         "vault: error: integrity failure: the database structure is damaged: NULL value in"
           + " entries.kind (and 1 more)"
       ])
+  }
+}
+
+/// What the second review found: dash values, a removed sensor, an unverified header in status,
+/// raw device-state text, the PIN on an editor's input, loose session files.
+final class RecheckTests: XCTestCase {
+  var box: Sandbox!
+
+  override func setUp() { box = Sandbox() }
+  override func tearDown() { box = nil }
+
+  func testNoWordThatLooksLikeAnOptionIsTakenAsAValue() {
+    let enroll = box.biosim(["enroll", "--label", "--all"])
+    XCTAssertEqual(enroll.status, 64)
+    XCTAssertEqual(
+      enroll.errorLines.prefix(2),
+      [
+        "biosim: error: option '--label' needs a value LABEL",
+        "biosim: hint: a value that starts with '-' is given as --label=--all",
+      ])
+    XCTAssertEqual((box.sensor()["enrolled"] as? [Any])?.count, 0)
+    let made = box.vault(["init", "--vault", "--force", "--kdf", "test"], pin: ["246810"])
+    XCTAssertEqual(made.status, 64)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: box.home + "/--force"))
+  }
+
+  func testASessionEndsWhenTheSensorIsRemoved() {
+    box.initBiometric()
+    let token = box.unlock()
+    box.biosim(["hardware", "none"])
+    let read = box.vault(["list"], env: ["VAULT_SESSION": token])
+    XCTAssertEqual(read.status, 15, read.stderrText)
+    XCTAssertEqual(
+      read.errorLines.first,
+      "vault: error: the biometry type changed from touch-id to none since biometric unlock was"
+        + " activated; it is now disabled and every session was revoked; run 'vault biometry"
+        + " activate'")
+  }
+
+  func testStatusSaysWhenTheHeaderIsUnverifiedAndPrintsNoRawText() throws {
+    box.initBiometric()
+    box.editHeader { $0["policy"] = "pin" }
+    XCTAssertTrue(
+      box.vault(["status"]).stdoutText.contains(
+        "header:           not verified on this device since it last changed"))
+    let path = box.home + "/state/vault/device.json"
+    var state = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+        as? [String: Any])
+    var sensor = try XCTUnwrap(state["sensor"] as? [String: Any])
+    sensor["hardware"] = "\u{1b}[31mRED\nvault: injected"
+    state["sensor"] = sensor
+    try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: path))
+    for output in [box.vault(["status"]).stdoutText, box.biosim(["status"]).stdoutText] {
+      XCTAssertFalse(output.contains("\u{1b}"), output)
+      XCTAssertFalse(output.contains("\nvault: injected"), output)
+    }
+  }
+
+  func testThePINIsNeverTheEditorsStandardInput() {
+    box.initPINOnly()
+    XCTAssertEqual(box.vaultPIN(["add", "a"], stdin: Array("x".utf8)).status, 0)
+    let edit = box.shell(
+      "printf '%s\\n' \"$PIN\" > \"$HOME/pin\"; EDITOR=true vault edit a --pin-fd 0 < \"$HOME/pin\""
+    )
+    XCTAssertEqual(edit.status, 5)
+    XCTAssertEqual(
+      edit.errorLines,
+      [
+        "vault: error: --pin-fd 0 is standard input, which the editor inherits; give the PIN on"
+          + " another descriptor, such as --pin-fd 3 3<pin-file"
+      ])
+  }
+
+  func testLooseSessionFilesAndRootAreRefused() throws {
+    let session = box.pinOnlySession()
+    let root = box.home + "/run/vault"
+    let folder = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: root).first)
+    let file = try XCTUnwrap(
+      try FileManager.default.contentsOfDirectory(atPath: root + "/" + folder).first)
+    chmod(root + "/" + folder + "/" + file, 0o644)
+    XCTAssertEqual(box.vault(["list"], env: session).status, 19)
+    chmod(root + "/" + folder + "/" + file, 0o600)
+    chmod(root, 0o777)
+    XCTAssertEqual(box.vault(["list"], env: session).status, 19)
+    chmod(root, 0o700)
+    XCTAssertEqual(box.vault(["list"], env: session).status, 0)
   }
 }

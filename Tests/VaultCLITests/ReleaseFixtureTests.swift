@@ -17,6 +17,8 @@ final class ReleaseFixtureTests: XCTestCase {
         atPath: box.home + folder, withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o700])
       try manager.copyItem(atPath: Self.folder + "/" + file, toPath: box.home + folder + "/" + file)
+      // A checkout makes them 0644; vault refuses anything but private files.
+      chmod(box.home + folder + "/" + file, 0o600)
     }
     return box
   }
