@@ -247,4 +247,58 @@ final class GuaranteeTests: XCTestCase {
     }
     return (scanned, found)
   }
+
+  /// Random command lines built from the real commands and options with odd values, and random
+  /// standard input: no trap, no hang, and nothing on standard output when a command fails.
+  func testCommandLineFuzz() throws {
+    let box = Sandbox()
+    let session = box.pinOnlySession()
+    XCTAssertEqual(box.vault(["add", "a"], stdin: Array("v".utf8), env: session).status, 0)
+    let program = VaultCommands.program
+    // Commands that wait by design (the tour, the clipboard clearer) are left out.
+    let paths = program.allPaths(includeHidden: true).filter {
+      !["tour", "__clip-clear", "edit"].contains($0.first ?? "") && $0 != ["journal", "edit"]
+    }
+    let odd = [
+      "", "-", "--", "\n", "é", String(repeating: "x", count: 5000), "-1", "0",
+      "99999999999999999999", "../..", "a//b", "%s%n", "\u{1b}[31m", "a", "/tmp", "1h", "zsh",
+      "today", "ffff", "match",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    var traps: [String] = []
+    var noisy: [String] = []
+    let runs = 300 * Self.scale
+    for _ in 0..<runs {
+      let path = paths.randomElement(using: &generator) ?? []
+      var words = path
+      let options = (program.command(at: path)?.options ?? []) + program.globalOptions
+      for _ in 0..<Int.random(in: 0...3, using: &generator) {
+        guard let option = options.randomElement(using: &generator) else { break }
+        words.append("--" + option.long)
+        if option.valueName != nil { words.append(odd.randomElement(using: &generator) ?? "") }
+      }
+      for _ in 0..<Int.random(in: 0...3, using: &generator) {
+        words.append(odd.randomElement(using: &generator) ?? "")
+      }
+      let input = (0..<Int.random(in: 0...64, using: &generator)).map { _ in
+        UInt8.random(in: 0...255, using: &generator)
+      }
+      let env = Bool.random(using: &generator) ? session : [:]
+      let result = Subprocess.run(
+        "/usr/bin/timeout", ["10", Sandbox.binDirectory + "/vault"] + words,
+        environment: box.environment.merging(env) { $1 }, stdin: input)
+      let line = words.map { $0.debugDescription }.joined(separator: " ")
+      if [124, 132, 133, 134, 136, 139].contains(result.status) {
+        traps.append("\(result.status): \(line)")
+      }
+      if result.status != 0 && !result.stdout.isEmpty {
+        noisy.append("\(result.status): \(line)")
+      }
+    }
+    XCTAssertEqual(traps, [])
+    XCTAssertEqual(noisy, [])
+    print(
+      "fuzz: \(runs) command lines, \(traps.count) traps or hangs, \(noisy.count) with stdout on failure"
+    )
+  }
 }
