@@ -301,4 +301,79 @@ final class GuaranteeTests: XCTestCase {
       "fuzz: \(runs) command lines, \(traps.count) traps or hangs, \(noisy.count) with stdout on failure"
     )
   }
+
+  /// A vault on a small tmpfs filled to the last byte loses nothing.
+  ///
+  /// Every write that does not fit fails with a clear error, nothing stored before is lost, and
+  /// `check` passes once space is freed. Needs permission to mount (CI runs as root); skipped
+  /// otherwise.
+  func testFullDisk() throws {
+    let box = Sandbox()
+    let disk = box.home + "/disk"
+    try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+    let mounted = Subprocess.run(
+      "/bin/mount", ["-t", "tmpfs", "-o", "size=768k,mode=0700", "tmpfs", disk],
+      environment: ["PATH": "/usr/bin:/bin"])
+    guard mounted.status == 0 else { throw XCTSkip("cannot mount a tmpfs here") }
+    defer {
+      _ = Subprocess.run("/bin/umount", [disk], environment: ["PATH": "/usr/bin:/bin"])
+    }
+    let vault = disk + "/vault.db"
+    let made = box.vault(
+      ["init", "--kdf", "test", "--no-biometry", "--vault", vault], pin: [Sandbox.pin])
+    XCTAssertEqual(made.status, 0, made.stderrText)
+    let session = [
+      "VAULT_SESSION": box.vault(["unlock", "--raw", "--vault", vault], pin: [Sandbox.pin])
+        .stdoutText.trimmingCharacters(in: .newlines)
+    ]
+    // Another file on the same disk, removed at the end to free space.
+    try Data(count: 128 * 1024).write(to: URL(fileURLWithPath: disk + "/filler"))
+    var stored: [String: [UInt8]] = [:]
+    var refusals: [String] = []
+    for index in 0..<200 {
+      let content = (0..<(20_000 + index * 97)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
+      let added = box.vault(["add", "e\(index)", "--vault", vault], stdin: content, env: session)
+      if added.status == 0 {
+        stored["e\(index)"] = content
+      } else {
+        XCTAssertEqual(added.status, 1, added.stderrText)
+        refusals += added.errorLines
+        if refusals.count >= 3 { break }
+      }
+    }
+    XCTAssertFalse(refusals.isEmpty, "the disk never filled")
+    for line in refusals {
+      XCTAssertTrue(line.hasPrefix("vault: error: ") && line.hasSuffix("nothing was written"), line)
+    }
+    print("full disk: the refusal reads \(refusals[0].debugDescription)")
+    // Every entry stored before is whole, while the disk is still full.
+    var lost = 0
+    for (name, content) in stored
+    where box.vault(["get", name, "--vault", vault], env: session).stdout != content {
+      lost += 1
+    }
+    XCTAssertEqual(lost, 0)
+    // Even a removal needs room for its journal; on a full disk it too is a clear refusal.
+    let victim = try XCTUnwrap(stored.keys.sorted().first)
+    let removal = box.vault(["rm", victim, "--vault", vault], env: session)
+    if removal.status != 0 {
+      XCTAssertEqual(removal.status, 1)
+      XCTAssertTrue(removal.stderrText.contains("nothing was written"), removal.stderrText)
+    } else {
+      stored[victim] = nil
+    }
+    // Space freed: a check and a new write pass, and every entry is still whole.
+    try FileManager.default.removeItem(atPath: disk + "/filler")
+    XCTAssertEqual(box.vault(["check", "--vault", vault], env: session).status, 0)
+    XCTAssertEqual(
+      box.vault(["add", "after", "--vault", vault], stdin: [1, 2, 3], env: session).status, 0)
+    for (name, content) in stored
+    where box.vault(["get", name, "--vault", vault], env: session).stdout != content {
+      lost += 1
+    }
+    XCTAssertEqual(lost, 0)
+    print(
+      "full disk: \(stored.count) entries stored, \(refusals.count) refused with a clear error,"
+        + " \(lost) lost")
+  }
 }
