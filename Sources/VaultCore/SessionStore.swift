@@ -166,6 +166,17 @@ public struct SessionStore: Sendable {
     return (SymmetricKey(key), expiry)
   }
 
+  /// Parses the bytes of a session file as `open` does, without opening anything: for fuzzing and
+  /// diagnostics.
+  ///
+  /// - Throws: `VaultError.integrity` when they are not a well-formed session record.
+  public static func checkRecord(_ bytes: [UInt8]) throws {
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    guard let record = try? decoder.decode(Record.self, from: Data(bytes)), record.isWellFormed
+    else { throw VaultError.integrity("the session file is malformed") }
+  }
+
   /// The absolute form of `path` (its folder resolved), as sessions record it.
   static func absolute(_ path: String) -> String {
     let folder = PrivateFiles.parentFolder(of: path)

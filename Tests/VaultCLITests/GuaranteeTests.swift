@@ -376,4 +376,23 @@ final class GuaranteeTests: XCTestCase {
       "full disk: \(stored.count) entries stored, \(refusals.count) refused with a clear error,"
         + " \(lost) lost")
   }
+
+  /// The libFuzzer targets (header, device state, session file, journal date) run from their
+  /// committed corpus for a few seconds each without a crash (`fuzz/run.sh SECONDS` for longer).
+  func testFuzzTargets() throws {
+    let root = GeneratorTestSupport.packageRoot
+    guard
+      FileManager.default.isExecutableFile(atPath: "/opt/swift/usr/bin/swiftc")
+        || Clipboard.find("swiftc", ProcessInfo.processInfo.environment) != nil
+    else { throw XCTSkip("no swiftc to build the fuzz targets") }
+    let seconds = 4 * Self.scale
+    let result = Subprocess.run(
+      "/bin/bash", ["-c", "cd \"$0\" && fuzz/run.sh \(seconds)", root],
+      environment: ProcessInfo.processInfo.environment)
+    XCTAssertEqual(result.status, 0, result.stdoutText + result.stderrText)
+    let rows = result.stdoutText.split(separator: "\n").filter { $0.hasPrefix("| ") }
+    XCTAssertEqual(rows.count, 5, result.stdoutText)
+    for row in rows.dropFirst() { XCTAssertTrue(row.hasSuffix("| 0 |"), String(row)) }
+    print("fuzz targets:\n" + result.stdoutText)
+  }
 }
