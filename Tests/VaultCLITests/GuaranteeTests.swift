@@ -395,4 +395,27 @@ final class GuaranteeTests: XCTestCase {
     for row in rows.dropFirst() { XCTAssertTrue(row.hasSuffix("| 0 |"), String(row)) }
     print("fuzz targets:\n" + result.stdoutText)
   }
+
+  /// `biometry activate` killed at random moments: the vault keeps the old seal or the new one,
+  /// and unlocks with the PIN and a match either way.
+  func testCrashSafetyOfActivation() throws {
+    let box = Sandbox()
+    box.initBiometric()
+    var generator = SystemRandomNumberGenerator()
+    var kills = 0
+    var broken = 0
+    for _ in 0..<(15 * Self.scale) {
+      box.biosim(["next", "match"])
+      let status = try runKilled(
+        box, ["biometry", "activate", "--pin-fd", "0"], stdin: Array("\(Sandbox.pin)\n".utf8),
+        env: [:], delay: Double.random(in: 0...0.04, using: &generator))
+      if status == 137 { kills += 1 }
+      // An answer the killed activation left queued is a match too.
+      box.biosim(["next", "match"])
+      let unlock = box.vaultPIN(["unlock", "--raw"])
+      if unlock.status != 0 { broken += 1 }
+    }
+    XCTAssertEqual(broken, 0)
+    print("crash: \(kills) kills of biometry activate, \(broken) unopenable")
+  }
 }
