@@ -27,7 +27,7 @@ public enum FileSafety {
 
   /// A private file (the vault, the device state, a session): after following a symbolic link,
   /// a regular file owned by this user with no permission for group or others, in a folder (the
-  /// link's and the file's) that no other user can write to, unless it is sticky.
+  /// link's and the file's) that no other user can write to.
   ///
   /// - Throws: `VaultError.unsafePermissions` otherwise; `.storage` when it cannot be inspected.
   public static func checkPrivateFile(_ path: String) throws {
@@ -56,7 +56,8 @@ public enum FileSafety {
   }
 
   /// A folder holding a private file: owned by this user or root, and not writable by group or
-  /// others unless sticky (as /tmp, where others cannot remove or rename what is ours).
+  /// others, sticky or not: in a shared folder such as /tmp another user can plant a file at a
+  /// name SQLite will open beside the vault (its rollback journal), and read or undo changes.
   ///
   /// - Throws: `VaultError.unsafePermissions` otherwise.
   public static func checkFolder(_ path: String) throws {
@@ -64,9 +65,28 @@ public enum FileSafety {
     guard info.st_uid == geteuid() || info.st_uid == 0 else {
       throw VaultError.unsafePermissions("\(path) belongs to another user", fix: nil)
     }
-    guard info.st_mode & 0o022 == 0 || info.st_mode & S_ISVTX != 0 else {
+    guard info.st_mode & S_ISVTX == 0 || info.st_mode & 0o022 == 0 else {
+      throw VaultError.unsafePermissions(
+        "\(path) is shared with other users, who could plant the journal SQLite keeps beside"
+          + " the vault; keep the vault in a private folder such as ~/.local/share/vault",
+        fix: nil)
+    }
+    guard info.st_mode & 0o022 == 0 else {
       throw VaultError.unsafePermissions(
         "\(path) can be written by other users", fix: "chmod go-w '\(path)'")
+    }
+  }
+
+  /// The folder of a vault file: as `checkFolder`, and not readable by group or others either
+  /// (they would see the vault's name and its journal's comings and goings).
+  ///
+  /// - Throws: `VaultError.unsafePermissions` otherwise.
+  public static func checkVaultFolder(_ path: String) throws {
+    try checkFolder(path)
+    let info = try inspect(path, following: true)
+    guard info.st_mode & 0o077 == 0 || info.st_uid == 0 && path == "/" else {
+      throw VaultError.unsafePermissions(
+        "\(path) can be read by other users", fix: "chmod go-rwx '\(path)'")
     }
   }
 

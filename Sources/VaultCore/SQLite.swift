@@ -144,12 +144,12 @@ final class SQLiteDatabase {
   func backup(to path: String) throws {
     let target = try SQLiteDatabase(path: path, create: true)
     guard let backup = sqlite3_backup_init(target.handle, "main", handle, "main") else {
-      throw VaultError.storage("cannot back up: \(String(cString: sqlite3_errmsg(target.handle)))")
+      throw VaultError.storage("cannot back up: \(target.describe(sqlite3_errcode(target.handle)))")
     }
     let step = sqlite3_backup_step(backup, -1)
     let finish = sqlite3_backup_finish(backup)
     guard step == SQLITE_DONE, finish == SQLITE_OK else {
-      throw VaultError.storage("cannot back up: \(String(cString: sqlite3_errmsg(target.handle)))")
+      throw VaultError.storage("cannot back up: \(target.describe(sqlite3_errcode(target.handle)))")
     }
   }
 

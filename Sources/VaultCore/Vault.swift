@@ -69,6 +69,7 @@ public final class Vault {
   public static func open(path: String, environment: VaultEnvironment) throws -> Vault {
     guard FileManager.default.fileExists(atPath: path) else { throw VaultError.noVault(path) }
     try FileSafety.checkPrivateFile(path)
+    try FileSafety.checkVaultFolder(PrivateFiles.parentFolder(of: path))
     try checkFileHeader(path)
     let db = try SQLiteDatabase(path: path, create: false)
     return try Vault(path: path, environment: environment, db: db)
@@ -149,7 +150,7 @@ public final class Vault {
     try requireNewPIN(pin)
     let folder = PrivateFiles.parentFolder(of: path)
     try PrivateFiles.ensureDirectory(folder)
-    try FileSafety.checkFolder(folder)
+    try FileSafety.checkVaultFolder(folder)
     let deviceSecret = try DeviceStore(environment: environment).read().deviceSecret
 
     let vaultID = VaultID.random()

@@ -250,6 +250,15 @@ final class LooseModeTests: XCTestCase {
         "vault: error: \(folder) can be written by other users; refusing to use it",
         "vault: hint: run: chmod go-w '\(folder)'",
       ])
+    chmod(folder, 0o755)
+    let readable = box.vaultPIN(["list"])
+    XCTAssertEqual(readable.status, 19)
+    XCTAssertEqual(
+      readable.errorLines,
+      [
+        "vault: error: \(folder) can be read by other users; refusing to use it",
+        "vault: hint: run: chmod go-rwx '\(folder)'",
+      ])
     chmod(folder, 0o700)
     XCTAssertEqual(box.vaultPIN(["list"]).status, 0)
   }

@@ -60,16 +60,21 @@ final class SharedFolderTests: XCTestCase {
     XCTAssertEqual(result?.mode, 0o600)
   }
 
-  func testANewVaultNeverLandsInAFilePlantedByAnotherUser() {
+  func testAVaultInASharedFolderIsRefused() {
     XCTAssertEqual(run("mkdir -m 700 \(home)/run; chown nobody \(home)/run").status, 0)
+    // In a sticky shared folder another user could plant the journal SQLite opens beside the
+    // vault (PATH-journal), and read or undo its changes: no vault lives there.
     let made = run(
       "printf '246810\\n' > \(home)/pin; chown nobody \(home)/pin;"
         + " sh -c 'install -o daemon -m 0666 /dev/null \"$0.creating-$$\"; exec '\"$VAULT\"'"
         + " init --kdf test --no-biometry --vault \"$0\" --pin-fd 3 3<\(home)/pin'"
         + " \"$SHARED/new.db\"")
-    XCTAssertEqual(made.status, 0, made.stderrText)
-    let result = owner(shared + "/new.db")
-    XCTAssertEqual(result?.uid, 65534, "the vault belongs to another user")
-    XCTAssertEqual(result?.mode, 0o600)
+    XCTAssertEqual(made.status, 19, made.stderrText)
+    XCTAssertEqual(
+      made.stderrText,
+      "vault: error: \(shared) is shared with other users, who could plant the journal SQLite"
+        + " keeps beside the vault; keep the vault in a private folder such as"
+        + " ~/.local/share/vault; refusing to use it\n")
+    XCTAssertNil(owner(shared + "/new.db"))
   }
 }
