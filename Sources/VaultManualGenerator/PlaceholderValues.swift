@@ -18,8 +18,6 @@ enum PlaceholderValues {
       "pin-delay-last": .text(delays.last ?? ""),
       "session-idle": .text(ExitStatus.duration(Int(SessionStore.defaultIdle))),
       "session-hard": .text(ExitStatus.duration(Int(SessionStore.hardLimit))),
-      "session-renewal": .text("\(Int(SessionStore.renewalInterval))"),
-      "pin-min-new": .text("\(PIN.minimumNewLength)"),
     ]) { $1 }
   }
 
@@ -81,6 +79,8 @@ enum PlaceholderValues {
     "name-max-bytes": .text("\(EntryName.maximumByteCount)"),
     "pin-free-attempts": .text("\(PINLimiter.freeAttempts)"),
     "recovery-symbols": .text("\(RecoveryCode.symbolCount)"),
+    "session-renewal": .text("\(Int(SessionStore.renewalInterval))"),
+    "pin-min-new": .text("\(PIN.minimumNewLength)"),
   ]
 
   /// `label-keyslot` for `vault.keyslot.v1`; `label-biosim-domain` for `biosim.domain.v1`.
