@@ -126,7 +126,7 @@ public struct SessionStore: Sendable {
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     guard let raw = try PrivateFiles.read(path) else {
-      if let vaultPath, issuedElsewhere(id, for: vaultPath) != nil {
+      if let vaultPath, !filesIssued(for: vaultPath, id: id).isEmpty {
         throw VaultError.integrity(
           "the vault id in the header changed since this session was issued (the file was"
             + " edited or damaged)")
@@ -187,25 +187,29 @@ public struct SessionStore: Sendable {
     return (base == "/" ? "" : base) + "/" + name
   }
 
-  /// The session folders of other vault ids holding a session `id` issued for the vault file
-  /// at `vaultPath`: what a vault id changed in the header leaves behind.
-  func issuedElsewhere(_ id: String, for vaultPath: String) -> String? {
+  /// The session files, one per vault-id folder, that were issued for the vault file at
+  /// `vaultPath`, limited to session `id` when given: what `vault lock` revokes, and what a
+  /// vault id changed in the header leaves behind.
+  func filesIssued(for vaultPath: String, id: String? = nil) -> [(folder: String, file: String)] {
     let target = Self.absolute(vaultPath)
     let root = environment.sessionDirectory
-    guard let folders = try? FileManager.default.contentsOfDirectory(atPath: root) else {
-      return nil
-    }
+    let manager = FileManager.default
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
-    for folder in folders where folder.count == 2 * VaultID.byteCount {
-      let path = root + "/" + folder + "/" + id
-      guard let raw = try? PrivateFiles.read(path),
-        let record = try? decoder.decode(Record.self, from: Data(raw)),
-        record.vaultPath == target
-      else { continue }
-      return path
+    var found: [(folder: String, file: String)] = []
+    for folder in (try? manager.contentsOfDirectory(atPath: root)) ?? []
+    where folder.count == 2 * VaultID.byteCount {
+      let files =
+        id.map { [$0] } ?? (try? manager.contentsOfDirectory(atPath: root + "/" + folder)) ?? []
+      let issued = files.first { file in
+        guard let raw = try? PrivateFiles.read(root + "/" + folder + "/" + file),
+          let record = try? decoder.decode(Record.self, from: Data(raw))
+        else { return false }
+        return record.vaultPath == target
+      }
+      if let issued { found.append((folder, issued)) }
     }
-    return nil
+    return found
   }
 
   /// Removes every session of the vault, winning against any concurrent renewal.
@@ -233,20 +237,8 @@ public struct SessionStore: Sendable {
   /// - Throws: as `revokeAll(vaultID:)`.
   public func revokeAll(vaultID: VaultID, vaultPath: String) throws {
     try revokeAll(vaultID: vaultID)
-    let target = Self.absolute(vaultPath)
-    let root = environment.sessionDirectory
-    let decoder = JSONDecoder()
-    decoder.keyDecodingStrategy = .convertFromSnakeCase
-    for folder in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-    where folder.count == 2 * VaultID.byteCount {
-      let files = (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + folder)) ?? []
-      let issuedHere = files.contains { file in
-        guard let raw = try? PrivateFiles.read(root + "/" + folder + "/" + file),
-          let record = try? decoder.decode(Record.self, from: Data(raw))
-        else { return false }
-        return record.vaultPath == target
-      }
-      if issuedHere, let id = try? VaultID(hexDigits: folder) { try revokeAll(vaultID: id) }
+    for (folder, _) in filesIssued(for: vaultPath) {
+      try revokeAll(vaultID: VaultID(hexDigits: folder))
     }
   }
 
