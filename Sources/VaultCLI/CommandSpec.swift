@@ -37,16 +37,6 @@ public struct OptionSpec: Sendable {
       hidden: hidden, check: nil)
   }
 
-  /// An option with a free-text value; typed options are declared with `Option`.
-  public static func value(
-    _ long: String, short: Character? = nil, _ valueName: String, _ abstract: String,
-    completion: CompletionKind = .none, hidden: Bool = false
-  ) -> OptionSpec {
-    OptionSpec(
-      long: long, short: short, valueName: valueName, abstract: abstract,
-      completion: completion, hidden: hidden, check: nil)
-  }
-
   /// `--long VALUE` or `--long` as shown in usage lines.
   public var synopsis: String {
     "--\(long)" + (valueName.map { " \($0)" } ?? "")

@@ -162,11 +162,4 @@ extension Invocation {
     }
     return value
   }
-
-  /// Every word given for a variadic argument.
-  public func arguments<Value>(_ key: Argument<Value>) throws -> [Value] {
-    try zip(argumentNames, arguments).filter { $0.0 == key.spec.name }.map {
-      try Value(argument: $0.1, label: key.spec.name)
-    }
-  }
 }

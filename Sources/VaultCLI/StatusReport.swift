@@ -53,10 +53,6 @@ struct StatusReport {
     }
   }
 
-  /// `text` with control characters shown as `?` (the header is not authenticated before an
-  /// unlock, so its words never reach the terminal raw).
-  static func printable(_ text: String) -> String { Output.printable(text) }
-
   var biometrySince: String? {
     switch biometry {
     case .active(let since), .disabled(let since, _): since
@@ -69,8 +65,10 @@ struct StatusReport {
     return nil
   }
 
+  // Output.printable: the header is not authenticated before an unlock, and the device state is
+  // a file the user can write, so none of their words reach the terminal raw.
   var sensorName: String {
-    (BiometryType(rawValue: sensor.hardware)?.displayName ?? Self.printable(sensor.hardware))
+    (BiometryType(rawValue: sensor.hardware)?.displayName ?? Output.printable(sensor.hardware))
       + " (simulated)"
   }
 
@@ -97,14 +95,14 @@ struct StatusReport {
         + (kdf.memLimit >= 1 << 20 ? "\(kdf.memLimit >> 20) MiB" : "\(kdf.memLimit >> 10) KiB")
         + "\(kdfNote))")
     lines.append(
-      "sensor:           \(sensorName), \(Self.printable(sensor.availability)),"
+      "sensor:           \(sensorName), \(Output.printable(sensor.availability)),"
         + " \(sensor.enrolled.count) enrolled")
     switch biometry {
     case .active(let since):
-      lines.append("biometric unlock: active since \(Self.printable(since))")
+      lines.append("biometric unlock: active since \(Output.printable(since))")
     case .disabled(let since, let reason):
       lines.append(
-        "biometric unlock: DISABLED since \(Self.printable(since)): \(Self.printable(reason));"
+        "biometric unlock: DISABLED since \(Output.printable(since)): \(Output.printable(reason));"
           + " run 'vault biometry activate'")
     case .notActivated:
       lines.append("biometric unlock: not activated; run 'vault biometry activate'")
