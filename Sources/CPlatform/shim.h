@@ -97,3 +97,11 @@ extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *
 static inline int vault_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
   return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
+
+#include <spawn.h>
+
+/* glibc's posix_spawn_file_actions_addchdir_np (2.29), which Swift's Glibc module does not
+   export: the child starts in `path`. */
+static inline int vault_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path) {
+  return posix_spawn_file_actions_addchdir_np(actions, path);
+}

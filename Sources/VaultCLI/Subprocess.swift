@@ -1,4 +1,5 @@
 import Foundation
+import CPlatform
 import Glibc
 
 /// Runs a program with `posix_spawn`: used by `vault tour` and by the tests that run the built binaries.
@@ -24,10 +25,13 @@ public enum Subprocess {
   /// Runs `executable` with `arguments` and `environment`, feeding `stdin` (nil: `/dev/null`)
   /// and writing `extra.data` into descriptor `extra.fd`, capturing both outputs.
   ///
-  /// - Parameter detach: start the child in a new session, so it has no controlling terminal.
+  /// - Parameters:
+  ///   - detach: start the child in a new session, so it has no controlling terminal.
+  ///   - directory: the child's working directory (nil: the caller's).
   public static func run(
     _ executable: String, _ arguments: [String], environment: [String: String],
-    stdin: [UInt8]? = nil, extra: (fd: Int32, data: [UInt8])? = nil, detach: Bool = true
+    stdin: [UInt8]? = nil, extra: (fd: Int32, data: [UInt8])? = nil, detach: Bool = true,
+    directory: String? = nil
   ) -> Result {
     var inPipe: [Int32] = [-1, -1]
     var outPipe: [Int32] = [-1, -1]
@@ -50,6 +54,7 @@ public enum Subprocess {
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
     if let extra { posix_spawn_file_actions_adddup2(&actions, extraPipe[0], extra.fd) }
     ChildHygiene.closeInherited(&actions, from: max(3, (extra?.fd ?? 2) + 1))
+    if let directory { _ = vault_spawn_add_chdir(&actions, directory) }
 
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)

@@ -29,6 +29,7 @@ final class GuaranteeTests: XCTestCase {
     process.standardInput = input
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
+    process.currentDirectoryURL = URL(fileURLWithPath: box.home)
     try process.run()
     usleep(useconds_t(delay * 1e6))
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }

@@ -52,7 +52,7 @@ final class Sandbox {
     let extra = pin.map { (fd: Int32(3), data: Array($0.map { $0 + "\n" }.joined().utf8)) }
     return Subprocess.run(
       Self.binDirectory + "/vault", arguments + (pin == nil ? [] : ["--pin-fd", "3"]),
-      environment: environment.merging(env) { $1 }, stdin: stdin, extra: extra)
+      environment: environment.merging(env) { $1 }, stdin: stdin, extra: extra, directory: home)
   }
 
   /// Runs `vault` with the sandbox PIN.
@@ -65,7 +65,8 @@ final class Sandbox {
 
   @discardableResult
   func biosim(_ arguments: [String]) -> Subprocess.Result {
-    Subprocess.run(Self.binDirectory + "/biosim", arguments, environment: environment)
+    Subprocess.run(
+      Self.binDirectory + "/biosim", arguments, environment: environment, directory: home)
   }
 
   /// Runs a shell pipeline with the binaries first on PATH.
@@ -73,7 +74,7 @@ final class Sandbox {
     var env = environment.merging(extra) { $1 }
     env["PATH"] = Self.binDirectory + ":" + (env["PATH"] ?? "/usr/bin:/bin")
     env["PIN"] = Self.pin
-    return Subprocess.run("/bin/sh", ["-c", script], environment: env)
+    return Subprocess.run("/bin/sh", ["-c", script], environment: env, directory: home)
   }
 
   /// A biometric vault with one enrolled finger, activated at init (test KDF).
