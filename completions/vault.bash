@@ -173,7 +173,7 @@ _vault_command() {
   'check')
     commands=''
     offered=''
-    options='--vault --pin-fd -h --help'
+    options='--accept-older --vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
     ;;

@@ -211,7 +211,7 @@ complete -c vault -n '__vault_at "" 0' -a edit -d 'Edit an entry in your editor,
 complete -c vault -n '__vault_at "" 0' -a journal -d 'Write a journal entry without unlocking; list, show or edit entries.'
 complete -c vault -n '__vault_at "" 0' -a grep -d 'Search entry names, contents and journal entries for a pattern.'
 complete -c vault -n '__vault_at "" 0' -a generate -d 'Store a random password or passphrase under NAME.'
-complete -c vault -n '__vault_at "" 0' -a check -d 'Open every record (entries, chunks, journal) and report any damage.'
+complete -c vault -n '__vault_at "" 0' -a check -d 'Verify the vault\'s state and every record, and report any damage.'
 complete -c vault -n '__vault_at "" 0' -a backup -d 'Write a consistent copy of the vault file (still encrypted) to PATH.'
 complete -c vault -n '__vault_at "" 0' -a tour -d 'Run every command on a throwaway vault and show what it does.'
 complete -c vault -n '__vault_at "" 0' -a completions -d 'Print the tab-completion script for bash, zsh or fish.'
@@ -305,7 +305,8 @@ complete -c vault -n '__vault_in "generate"' -s f -l force -d 'Replace an existi
 complete -c vault -n '__vault_in "generate"' -l print -d 'Also print the new secret.'
 complete -c vault -n '__vault_at "generate" 0' -a '(__vault_entry_names)'
 
-# vault check: Open every record (entries, chunks, journal) and report any damage.
+# vault check: Verify the vault's state and every record, and report any damage.
+complete -c vault -n '__vault_in "check"' -l accept-older -d 'Accept the file\'s state although it is older than the one this device last saw (a backup restored on purpose); needs the PIN.'
 
 # vault backup: Write a consistent copy of the vault file (still encrypted) to PATH.
 complete -c vault -n '__vault_at "backup" 0' -r -F

@@ -83,6 +83,10 @@ enum Keys {
   static let name = Argument<EntryName>(
     "NAME", "Entry name: UTF-8, '/' separates folders (a/b/c).")
   static let json = Flag("json", "Print JSON instead of text.")
+  static let acceptOlder = Flag(
+    "accept-older",
+    "Accept the file's state although it is older than the one this device last saw (a backup"
+      + " restored on purpose); needs the PIN.")
   static let force = Flag("force", short: "f", "Replace an existing entry.")
   static let allowDiskTemp = Flag(
     "allow-disk-temp",

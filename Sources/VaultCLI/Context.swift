@@ -101,7 +101,14 @@ public final class Context {
   ///
   /// - Throws: the errors of `VaultAccess.open`.
   func open(_ purpose: AccessPurpose) throws -> UnlockedVault {
-    try access(openVault()).open(for: purpose, via: self)
+    switch try Vault.openAny(path: vaultPath, environment: environment) {
+    case .current(let vault):
+      return try access(vault).open(for: purpose, via: self)
+    case .formatOne(let old):
+      let unlocked = try VaultAccess.openMigrating(old, gate: gate(), for: purpose, via: self)
+      Output.error("Upgraded the vault to format \(Header.currentFormat).")
+      return unlocked
+    }
   }
 }
 

@@ -145,7 +145,30 @@ public enum ExitStatus {
     case .malformedHeader(let what):
       return (.integrity, "the vault header is malformed: \(what)", nil)
     case .unsupportedVersion(let version):
-      return (.integrity, "unsupported vault format \(version) (this vault reads format 1)", nil)
+      return (
+        .integrity,
+        "unsupported vault format \(version) (this vault reads formats 1 and"
+          + " \(Header.currentFormat))", nil
+      )
+    case .staleState(let found, let foundMAC, let seen, let seenMAC, let older):
+      let state = "the vault file's state (generation \(found), \(foundMAC.prefix(8)))"
+      let last = "the one this device last saw (generation \(seen), \(seenMAC.prefix(8)))"
+      return (
+        .integrity,
+        older
+          ? "integrity failure: \(state) is older than \(last): the file, or part of it, was put"
+            + " back from an earlier copy"
+          : "integrity failure: \(state) is not a descendant of \(last): the file was replaced"
+            + " by another copy",
+        "if you restored a backup on purpose, run 'vault check --accept-older'; otherwise keep"
+          + " this file aside and restore your latest backup"
+      )
+    case .formatOneNeedsUnlock:
+      return (
+        .locked,
+        "this vault is in format 1 (release 0.1.0); it is upgraded at its next unlock with the"
+          + " PIN", "run: eval \"$(vault unlock)\""
+      )
     case .notFound(let name):
       return (.noSuchEntry, "no entry named '\(name)'", "see 'vault list'")
     case .journalEntryNotFound(let what):
@@ -220,7 +243,7 @@ public enum ExitStatus {
     case .vaultChanged(let what):
       return (.vaultChanged, "the vault changed while the command ran: \(what); run it again", nil)
     case .conflict(let what):
-      return (.failure, what, nil)
+      return (.vaultChanged, what, nil)
     case .storage(let what):
       return (.failure, what, nil)
     }

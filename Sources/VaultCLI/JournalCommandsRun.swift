@@ -49,7 +49,9 @@ enum JournalCommandsRun {
     let since = try context.value(Keys.since)?.date(now: now)
     let until = try context.value(Keys.until)?.date(now: now)
     let limit = try context.value(Keys.count)
-    let all = try context.open(.use(reason: "read the journal")).journal().entries()
+    let contents = try context.open(.use(reason: "read the journal")).journal().contents()
+    let all = contents.entries
+    defer { warn(about: contents) }
     var rows = zip(all, JournalStore.shortIDs(all)).filter { entry, _ in
       (since.map { entry.stamp.date >= $0 } ?? true)
         && (until.map { entry.stamp.date <= $0 } ?? true)
@@ -63,12 +65,42 @@ enum JournalCommandsRun {
           ("first_line", .string(entry.firstLine())),
         ])
       }
-      Output.print(JSONOutput.array(objects).rendered + "\n")
+      let refused = contents.unverified.map { row in
+        JSONOutput.object([
+          ("id", .string(String(row.hexID.prefix(JournalStore.shortIDLength)))),
+          ("entry_id", .string(row.hexID)), ("unverified", .string(row.reason)),
+        ])
+      }
+      Output.print(JSONOutput.array(objects + refused).rendered + "\n")
       return
     }
     for (entry, id) in rows {
       let when = entry.stamp.description.replacingOccurrences(of: "T", with: " ")
       Output.print("\(id)  \(when)  \(entry.firstLine())\n")
+    }
+    // Marked, never mixed in: a pending row no authorized writer signed shows no text.
+    for row in contents.unverified {
+      Output.print(
+        "\(row.hexID.prefix(JournalStore.shortIDLength))  (not verified: \(Output.printable(row.reason)))\n"
+      )
+    }
+  }
+
+  /// Warns on standard error of what `vault check` would refuse in the journal.
+  static func warn(about contents: JournalContents) {
+    let count = contents.unverified.count
+    if count > 0 {
+      Output.error(
+        "vault: warning: \(count) pending journal entr\(count == 1 ? "y is" : "ies are") not"
+          + " verified and \(count == 1 ? "is" : "are") not shown; see 'vault check'")
+    }
+    for (writer, ranges) in contents.missing {
+      let numbers = ranges.map {
+        $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)"
+      }
+      Output.error(
+        "vault: warning: journal writer \(writer.prefix(8)) never delivered its entries"
+          + " \(numbers.joined(separator: ", ")); see 'vault check'")
     }
   }
 
@@ -106,6 +138,8 @@ enum JournalCommandsRun {
     let unlocked = try context.open(.use(reason: "edit a journal entry"))
     let vault = unlocked.vault
     let store = try unlocked.journal()
+    // An entry written without the key is folded into the state before it is edited.
+    try store.fold()
     let entry = try store.entry(idPrefix: prefix)
     let short = String(entry.hexID.prefix(JournalStore.shortIDLength))
     let outcome = try EditSession.run(

@@ -3,8 +3,15 @@ import VaultCore
 /// `check` and `backup`.
 enum MaintenanceCommandsRun {
   static func check(_ context: Context) throws {
-    let unlocked = try context.open(.use(reason: "check the vault"))
+    let acceptOlder = context.flag(Keys.acceptOlder)
+    let unlocked = try context.open(
+      acceptOlder ? .acceptOlderState : .use(reason: "check the vault"))
     let report = try IntegrityCheck.verify(unlocked.vault, masterKey: unlocked.masterKey)
+    if let (remembered, accepted) = unlocked.acceptedState, remembered != accepted {
+      Output.error(
+        "Accepted the vault's state at generation \(accepted)"
+          + (remembered.map { " (this device had seen generation \($0))" } ?? "") + ".")
+    }
     Output.print(
       "ok: header, \(report.entries) entr\(report.entries == 1 ? "y" : "ies") "
         + "(\(report.chunks) chunk\(report.chunks == 1 ? "" : "s")), "

@@ -1,5 +1,5 @@
-import Foundation
 import CPlatform
+import Foundation
 import Glibc
 
 /// Runs a program with `posix_spawn`: used by `vault tour` and by the tests that run the built binaries.

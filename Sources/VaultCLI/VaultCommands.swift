@@ -98,12 +98,15 @@ public enum VaultCommands {
           ]),
         edit, journal, grep, generate, clipClear,
         CommandSpec(
-          "check", "Open every record (entries, chunks, journal) and report any damage.",
+          "check", "Verify the vault's state and every record, and report any damage.",
           discussion: """
-            Unlocks, then verifies the header MAC and every entry's metadata and content chunks, \
-            every journal entry, and that no row is of an unknown kind or without its entry. \
-            Prints a one-line summary; the first damaged record exits 17, naming it.
-            """, run: runs(MaintenanceCommandsRun.check)),
+            Unlocks, then verifies the header MAC, the state and its aggregate of every row (so \
+            a deleted, added or rolled-back row is found), every entry's metadata and content \
+            chunks, every journal entry and its writer's signature, and the journal entries \
+            still pending. Prints a one-line summary; the first damage exits 17, naming it. \
+            With --accept-older, a file older than the state this device last saw (a backup \
+            restored on purpose) is verified with the PIN and accepted as the latest.
+            """, options: [Keys.acceptOlder.spec], run: runs(MaintenanceCommandsRun.check)),
         CommandSpec(
           "backup", "Write a consistent copy of the vault file (still encrypted) to PATH.",
           discussion: """

@@ -15,6 +15,10 @@ public enum AccessPurpose: Equatable, Sendable {
   case activateBiometry
   /// Set a new PIN, or turn biometry off, with the recovery code instead of the PIN.
   case recover
+  /// Accept the file's state although it is older than, or not a descendant of, the one this
+  /// device remembers (a backup restored on purpose): the PIN and the match the policy requires,
+  /// never a session.
+  case acceptOlderState
 }
 
 /// How the master key of an `UnlockedVault` was obtained.

@@ -11,8 +11,17 @@ struct BiometricBinding {
 
   private var sessions: SessionStore { SessionStore(environment: vault.environment) }
 
-  private static func sealAD(_ vaultID: VaultID) -> [UInt8] {
-    DomainLabel.biometry.bytes + vaultID.bytes
+  /// `"vault.biometry.v2" || vault id || device id`: a seal belongs to one device's sensor.
+  static func sealAD(_ vaultID: VaultID, deviceID: [UInt8]) -> [UInt8] {
+    DomainLabel.biometryV2.bytes + vaultID.bytes + deviceID
+  }
+
+  /// This device's record in the header.
+  ///
+  /// - Throws: `VaultError.otherDevice` when it has none.
+  private func localDevice() throws -> DeviceRecord {
+    guard let device = vault.localDevice else { throw VaultError.otherDevice }
+    return device
   }
 
   /// A fresh biometrics-only evaluation whose domain state must equal the sealed one.
@@ -91,13 +100,15 @@ struct BiometricBinding {
   /// - Throws: `.biometryNotActivated`, `.biometryDisabled`, `.integrity` when the seal does
   ///   not open or its contents are malformed (never read as a mismatch).
   func activeSeal(masterKey: SymmetricKey) throws -> BiometricSeal {
-    guard let record = vault.header.biometry else { throw VaultError.biometryNotActivated }
+    let device = try localDevice()
+    guard let record = device.biometry else { throw VaultError.biometryNotActivated }
     guard record.state == .active, let sealText = record.seal else {
       throw VaultError.biometryDisabled(since: record.changedAt, reason: record.reason ?? "unknown")
     }
     let box = try [UInt8](base64: sealText, field: "seal")
     let plain = try AEAD.open(
-      box, key: masterKey.derive(.biometry), associatedData: Self.sealAD(vault.vaultID),
+      box, key: masterKey.derive(.biometry),
+      associatedData: Self.sealAD(vault.vaultID, deviceID: device.deviceIDBytes),
       what: "the biometric seal")
     do {
       return try plain.withBytes { try JSONDecoder().decode(BiometricSeal.self, from: Data($0)) }
@@ -124,8 +135,10 @@ struct BiometricBinding {
     // A disable must never be lost to a concurrent header change (a PIN change, say): on a
     // conflict, the current header is read, authenticated and disabled in its turn.
     for _ in 0..<5 {
+      guard var device = vault.localDevice else { break }
       var header = vault.header
-      header.biometry = BiometryRecord(state: .disabled, changedAt: time, reason: reason, seal: nil)
+      device.biometry = BiometryRecord(state: .disabled, changedAt: time, reason: reason, seal: nil)
+      header.setDevice(device)
       do {
         try vault.writeHeader(header, masterKey: masterKey)
         break
@@ -170,11 +183,14 @@ struct BiometricBinding {
     encoder.outputFormatting = [.sortedKeys]
     var json = try [UInt8](encoder.encode(seal))
     defer { wipe(&json) }
+    var device = try localDevice()
     let box = AEAD.seal(
-      json, key: masterKey.derive(.biometry), associatedData: Self.sealAD(vault.vaultID))
+      json, key: masterKey.derive(.biometry),
+      associatedData: Self.sealAD(vault.vaultID, deviceID: device.deviceIDBytes))
     var header = vault.header
     header.policy = .pinAndBiometry
-    header.biometry = BiometryRecord(state: .active, changedAt: now, reason: nil, seal: box.base64)
+    device.biometry = BiometryRecord(state: .active, changedAt: now, reason: nil, seal: box.base64)
+    header.setDevice(device)
     try vault.writeHeader(header, masterKey: masterKey)
     try vault.device.update { $0.pendingDisables[vault.vaultID.hex] = nil }
     // Sessions were authorized under the old binding (perhaps before another finger was
@@ -189,7 +205,7 @@ struct BiometricBinding {
   func deactivate(masterKey: SymmetricKey) throws {
     var header = vault.header
     header.policy = .pinOnly
-    header.biometry = nil
+    for index in header.devices.indices { header.devices[index].biometry = nil }
     try vault.writeHeader(header, masterKey: masterKey)
     try vault.device.update { $0.pendingDisables[vault.vaultID.hex] = nil }
     try sessions.revokeAll(vaultID: vault.vaultID)

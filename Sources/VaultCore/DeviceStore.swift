@@ -76,6 +76,89 @@ public struct PendingDisable: Codable, Equatable, Sendable {
   }
 }
 
+/// The latest state of a vault this device produced or verified (`vault(5)`, STATE).
+public struct RememberedState: Codable, Equatable, Sendable {
+  /// The state's generation, 1 to 2⁶².
+  public var generation: Int64
+  /// Its MAC, base64 (32 bytes).
+  public var mac: String
+
+  /// A record.
+  public init(generation: Int64, mac: [UInt8]) {
+    self.generation = generation
+    self.mac = mac.base64
+  }
+
+  /// The MAC's bytes (empty when malformed: then it matches no state).
+  public var macBytes: [UInt8] { (try? [UInt8](base64: mac, count: 32, field: "state")) ?? [] }
+
+  enum CodingKeys: String, CodingKey { case generation, mac }
+
+  /// Decodes a record, refusing a generation or MAC no write could have made.
+  ///
+  /// - Throws: `DecodingError.dataCorrupted` otherwise.
+  public init(from decoder: Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    generation = try c.decode(Int64.self, forKey: .generation)
+    mac = try c.decode(String.self, forKey: .mac)
+    guard (1...(Int64(1) << 62)).contains(generation),
+      (try? [UInt8](base64: mac, count: 32, field: "state")) != nil
+    else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "malformed remembered state"))
+    }
+  }
+}
+
+/// This device's journal writer for one vault: its Ed25519 key and the last sequence it signed.
+public struct WriterRecord: Codable, Equatable, Sendable {
+  /// The device id (base64, 16 bytes) the writer signs as, as in the device record.
+  public var deviceID: String
+  /// The Ed25519 secret key, base64 (64 bytes: seed and public key).
+  public var secretKey: String
+  /// The last sequence number signed, 0 before the first.
+  public var sequence: UInt64
+
+  /// A record.
+  public init(deviceID: String, secretKey: SecureBytes, sequence: UInt64) {
+    self.deviceID = deviceID
+    self.secretKey = secretKey.unprotectedBytes.base64
+    self.sequence = sequence
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case sequence
+    case deviceID = "device_id"
+    case secretKey = "secret_key"
+  }
+
+  /// The key pair, in guarded memory.
+  ///
+  /// - Throws: `VaultError.integrity` when the stored key is malformed.
+  public func keyPair() throws -> SigningKeyPair {
+    var raw = try [UInt8](base64: secretKey, count: Signing.secretKeyByteCount, field: "writer key")
+    defer { wipe(&raw) }
+    return try SigningKeyPair(secretKey: SecureBytes(copying: raw))
+  }
+
+  /// Decodes a record, refusing malformed ids, keys and sequences beyond 2⁶².
+  ///
+  /// - Throws: `DecodingError.dataCorrupted` otherwise.
+  public init(from decoder: Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    deviceID = try c.decode(String.self, forKey: .deviceID)
+    secretKey = try c.decode(String.self, forKey: .secretKey)
+    sequence = try c.decode(UInt64.self, forKey: .sequence)
+    guard sequence <= UInt64(1) << 62,
+      (try? [UInt8](base64: deviceID, count: 16, field: "writer")) != nil,
+      (try? [UInt8](base64: secretKey, count: Signing.secretKeyByteCount, field: "writer")) != nil
+    else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "malformed journal writer"))
+    }
+  }
+}
+
 /// Everything kept on the device rather than in the vault file: the simulated secure element.
 ///
 /// One JSON document at `$XDG_STATE_HOME/vault/device.json` (0600), shared by every vault of the
@@ -107,6 +190,10 @@ public struct DeviceState: Codable, Equatable, Sendable {
   /// Such a PIN was set before that minimum existed; `vault status` warns. The length itself is
   /// never stored.
   public var shortPINs: Set<String> = []
+  /// The latest state of each vault id (hex) produced or verified here.
+  public var states: [String: RememberedState] = [:]
+  /// This device's journal writer of each vault id (hex).
+  public var writers: [String: WriterRecord] = [:]
 
   /// A fresh device with a new random secret.
   public static func fresh() -> DeviceState {
@@ -125,6 +212,7 @@ public struct DeviceState: Codable, Equatable, Sendable {
     case headerDigests = "header_digests"
     case guessSeconds = "guess_seconds"
     case shortPINs = "short_pins"
+    case states, writers
   }
 
   /// Decodes a stored document; maps added after schema 1 began may be absent.
@@ -145,6 +233,8 @@ public struct DeviceState: Codable, Equatable, Sendable {
     headerDigests = try c.decodeIfPresent([String: String].self, forKey: .headerDigests) ?? [:]
     guessSeconds = try c.decodeIfPresent([String: Double].self, forKey: .guessSeconds) ?? [:]
     shortPINs = try c.decodeIfPresent(Set<String>.self, forKey: .shortPINs) ?? []
+    states = try c.decodeIfPresent([String: RememberedState].self, forKey: .states) ?? [:]
+    writers = try c.decodeIfPresent([String: WriterRecord].self, forKey: .writers) ?? [:]
     guard guessSeconds.values.allSatisfy((0...1e6).contains) else {
       throw DecodingError.dataCorrupted(
         .init(codingPath: decoder.codingPath, debugDescription: "guess costs out of bounds"))
@@ -164,6 +254,8 @@ public struct DeviceState: Codable, Equatable, Sendable {
     if !headerDigests.isEmpty { try c.encode(headerDigests, forKey: .headerDigests) }
     if !guessSeconds.isEmpty { try c.encode(guessSeconds, forKey: .guessSeconds) }
     if !shortPINs.isEmpty { try c.encode(shortPINs.sorted(), forKey: .shortPINs) }
+    if !states.isEmpty { try c.encode(states, forKey: .states) }
+    if !writers.isEmpty { try c.encode(writers, forKey: .writers) }
   }
 }
 

@@ -27,6 +27,8 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case journalKey = "vault.journal-key.v1"
   /// A sealed journal record.
   case journal = "vault.journal.v1"
+  /// A signed journal record (format 2).
+  case journalSigned = "vault.journal.v2"
   /// The biometric seal.
   case biometry = "vault.biometry.v1"
   /// A session file's box.
@@ -35,7 +37,31 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case sessionID = "vault.session-id.v1"
   /// A session's key, from its token.
   case sessionKey = "vault.session-key.v1"
+  /// A row's hash in a format-2 aggregate.
+  case row = "vault.row.v2"
+  /// A format-2 state's summary of the vault's contents.
+  case stateSummary = "vault.state-summary.v2"
+  /// A format-2 state link's MAC.
+  case state = "vault.state.v2"
 
+  /// The format-2 slot tag of a device record.
+  case slotTagV2 = "vault.slot-tag.v2"
+  /// The box of a device's X25519 secret key under its PIN KEK.
+  case deviceKey = "vault.device-key.v2"
+  /// The master key sealed to a device's public key.
+  case masterBox = "vault.master-box.v2"
+  /// The recovery slot's code verifier.
+  case recoveryVerifier = "vault.recovery-verifier.v2"
+  /// The recovery slot's tag over its KDF parameters and box.
+  case recoveryTag = "vault.recovery-tag.v2"
+  /// A record's box.
+  case record = "vault.record.v2"
+  /// A content chunk's box (format 2).
+  case chunk = "vault.chunk.v2"
+  /// A counter's record id.
+  case counterID = "vault.counter-id.v2"
+  /// A device's biometric seal (format 2).
+  case biometryV2 = "vault.biometry.v2"
   /// Every label, in the order `vault(5)` lists them.
   public static var all: [DomainLabel] { allCases }
 
@@ -70,6 +96,9 @@ public enum DomainLabel: String, CaseIterable, Sendable {
     case .journal:
       "The first bytes of a journal record, inside its sealed box (crypto_box_seal takes no"
         + " associated data)."
+    case .journalSigned:
+      "The first bytes of a format-2 journal record inside its sealed box, covered by the"
+        + " writer's Ed25519 signature."
     case .biometry:
       "The prefix of the biometric seal's associated data (XChaCha20-Poly1305)."
     case .session:
@@ -78,6 +107,32 @@ public enum DomainLabel: String, CaseIterable, Sendable {
       "The message of a session's id (BLAKE2b keyed with the session token)."
     case .sessionKey:
       "The prefix of a session key's message (BLAKE2b keyed with the session token)."
+    case .row:
+      "The prefix of a row's hash, which the table's aggregate sums (keyed BLAKE2b, subkey 7)."
+    case .stateSummary:
+      "The prefix of the state summary's message (unkeyed BLAKE2b of the header digest and the"
+        + " aggregates)."
+    case .state:
+      "The prefix of a state link's MAC message (keyed BLAKE2b, subkey 8)."
+    case .slotTagV2:
+      "The prefix of a device record's slot tag message (BLAKE2b keyed with the device secret)."
+    case .deviceKey:
+      "The prefix of the associated data of a device's secret key box (XChaCha20-Poly1305)."
+    case .masterBox:
+      "The first bytes of the master key sealed to a device (crypto_box_seal takes no associated"
+        + " data)."
+    case .recoveryVerifier:
+      "The prefix of the recovery code's verifier (BLAKE2b keyed with the recovery code)."
+    case .recoveryTag:
+      "The prefix of the recovery slot's tag (BLAKE2b keyed with the recovery code)."
+    case .record:
+      "The prefix of a record box's associated data (XChaCha20-Poly1305, subkey 6)."
+    case .chunk:
+      "The prefix of a format-2 content chunk's associated data (XChaCha20-Poly1305, subkey 6)."
+    case .counterID:
+      "The prefix of a counter's record id (keyed BLAKE2b, subkey 2)."
+    case .biometryV2:
+      "The prefix of a device's biometric seal's associated data (XChaCha20-Poly1305)."
     }
   }
 }

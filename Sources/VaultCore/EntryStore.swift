@@ -1,7 +1,7 @@
 import Foundation
 
 /// Decrypted metadata of one entry.
-public struct EntryMetadata: Codable, Equatable, Sendable {
+public struct EntryMetadata: Equatable, Sendable {
   /// The NFC-normalized name.
   public var name: String
   /// Creation time, ISO 8601 UTC.
@@ -12,10 +12,14 @@ public struct EntryMetadata: Codable, Equatable, Sendable {
   public var guarded: Bool
   /// Content length in bytes.
   public var length: Int
-  /// Number of content chunks.
-  public var chunks: Int
-  /// 16 random bytes (base64), new on every content write, bound into each chunk.
-  public var revision: String
+  /// The record's revision: one more at every change of the entry.
+  public var revision: Int64
+  /// The revision at which the content was last written, which names its chunks.
+  public var contentRevision: Int64
+  /// Number of content chunks (of the padded content).
+  public var chunks: Int {
+    (Padding.paddedLength(length) + EntryStore.chunkSize - 1) / EntryStore.chunkSize
+  }
 }
 
 /// One entry read whole: its metadata and its content in guarded memory.
@@ -26,31 +30,56 @@ public struct OpenedEntry: Sendable {
   public let content: SecureBytes
 }
 
-/// Entry operations on an unlocked vault.
+/// Entry operations on an unlocked format-2 vault.
 ///
-/// Each entry has a random 16-byte id. Its row is found by the keyed BLAKE2b of its name (the
-/// `nameIndex` subkey), never by the name. Metadata and each 64 KiB content chunk are separate
-/// XChaCha20-Poly1305 boxes under the `entries` subkey whose associated data binds the vault id,
-/// the entry id, the field and, for chunks, the revision, the index and the count.
+/// Each entry is a record of kind `entry` with a random 16-byte id, found by the keyed BLAKE2b
+/// of its name (the `nameIndex` subkey), never by the name. Its body (name, times, guard, length)
+/// is a record box; its content is padded and cut into 64 KiB chunk boxes bound to the record
+/// id, the content revision, the index and a final flag. Every read verifies the bucket of the
+/// record it reads against the authenticated state, and every bucket when a name is not found;
+/// every write goes through `Vault.write`.
 public struct EntryStore {
   /// Content chunk size in bytes.
   public static let chunkSize = 64 * 1024
-  /// Kind column value of an ordinary entry.
-  static let kindSecret: Int64 = 0
+
+  /// The JSON body of an entry record.
+  struct Body: Codable {
+    var name: String
+    var created: String
+    var updated: String
+    var guarded: Bool
+    var length: Int
+    var contentRevision: Int64
+
+    enum CodingKeys: String, CodingKey {
+      case name, created, updated, guarded, length
+      case contentRevision = "content_revision"
+    }
+  }
+
+  /// A found entry: its row, its opened body and clock.
+  struct Found {
+    let row: RecordRow
+    let metadata: EntryMetadata
+    let hlc: UInt64
+  }
 
   let vault: Vault
-  let entriesKey: SymmetricKey
+  let masterKey: SymmetricKey
+  let boxes: RecordBox
   let indexKey: SymmetricKey
+  let rowKey: SymmetricKey
 
-  /// Entry access with the given master key (already verified against the header).
+  /// Entry access with the given master key (already verified against the header and state).
   public init(vault: Vault, masterKey: SymmetricKey) {
     self.vault = vault
-    self.entriesKey = masterKey.derive(.entries)
+    self.masterKey = masterKey
+    self.boxes = RecordBox(vaultID: vault.vaultID, masterKey: masterKey)
     self.indexKey = masterKey.derive(.nameIndex)
+    self.rowKey = masterKey.derive(.rows)
   }
 
   private var db: SQLiteDatabase { vault.db }
-  private var vaultID: [UInt8] { vault.vaultID.bytes }
 
   func lookup(_ name: EntryName) -> [UInt8] {
     GenericHash.keyed(
@@ -63,230 +92,251 @@ public struct EntryStore {
     String(lookup(name).hex.prefix(16))
   }
 
-  private func metaAD(_ entryID: [UInt8]) -> [UInt8] {
-    DomainLabel.entryMeta.bytes + vaultID + entryID
-  }
-
-  private func chunkAD(_ entryID: [UInt8], revision: String, index: Int, count: Int) -> [UInt8] {
-    DomainLabel.entryChunk.bytes + vaultID + entryID + Array(revision.utf8)
-      + Bytes.u32(index) + Bytes.u32(count)
-  }
-
-  private func sealMeta(_ meta: EntryMetadata, entryID: [UInt8]) throws -> [UInt8] {
+  private func encode(_ body: Body) throws -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    var json: [UInt8]
     do {
-      json = try [UInt8](encoder.encode(meta))
+      return try [UInt8](encoder.encode(body))
     } catch {
       throw VaultError.storage("an entry's metadata cannot be encoded")
     }
-    // Pad with JSON whitespace to a multiple of 256 bytes so the box length hides the name length.
-    json += [UInt8](repeating: 0x20, count: (256 - json.count % 256) % 256)
-    defer { wipe(&json) }
-    return AEAD.seal(json, key: entriesKey, associatedData: metaAD(entryID))
   }
 
-  private func openMeta(_ box: [UInt8], entryID: [UInt8]) throws -> EntryMetadata {
-    let plain = try AEAD.open(
-      box, key: entriesKey, associatedData: metaAD(entryID),
-      what: "the metadata of entry \(entryID.hex.prefix(8))")
+  func open(_ row: RecordRow) throws -> Found {
+    guard row.kind == RecordKind.entry.rawValue else {
+      throw VaultError.integrity("a record under an entry's name is not an entry")
+    }
+    let opened = try boxes.open(
+      row, kind: .entry, what: "the metadata of entry \(row.recordID.hex.prefix(8))")
     guard
-      let meta = try? plain.withBytes({
-        try JSONDecoder().decode(EntryMetadata.self, from: Data($0))
-      })
+      let body = try? opened.body.withBytes({ try JSONDecoder().decode(Body.self, from: Data($0)) }
+      ),
+      body.length >= 1, body.contentRevision >= 1, body.contentRevision <= row.revision
     else { throw VaultError.integrity("an entry's metadata is malformed") }
-    return meta
+    let metadata = EntryMetadata(
+      name: body.name, created: body.created, updated: body.updated, guarded: body.guarded,
+      length: body.length, revision: row.revision, contentRevision: body.contentRevision)
+    return Found(row: row, metadata: metadata, hlc: opened.hlc)
   }
 
-  func row(_ name: EntryName) throws -> (entryID: [UInt8], meta: EntryMetadata)? {
+  /// The entry stored under `name`'s index, opened; call inside a read or write transaction.
+  func find(_ name: EntryName) throws -> Found? {
     guard
-      let found = try db.query(
-        "SELECT entry_id, meta FROM entries WHERE lookup = ? AND kind = ?",
-        [.blob(lookup(name)), .integer(Self.kindSecret)]
+      let values = try db.query(
+        "SELECT \(RecordRow.selectColumns) FROM records WHERE lookup = ?", [.blob(lookup(name))]
       ).first
     else { return nil }
-    guard let entryID = found[0].blob, let box = found[1].blob else {
-      throw VaultError.integrity("an entry row is malformed")
-    }
-    let meta = try openMeta(box, entryID: entryID)
+    let found = try open(try RecordRow(values))
     // A row moved under another name's index opens, but names the wrong entry.
-    guard meta.name == name.value else {
+    guard found.metadata.name == name.value else {
       throw VaultError.integrity("the entry stored under '\(name)' belongs to another name")
     }
-    return (entryID, meta)
+    return found
+  }
+
+  /// The entry of `name` in `snapshot`, its bucket verified; when there is none, every bucket
+  /// is verified first, so a deleted row is an integrity failure rather than a missing entry.
+  ///
+  /// - Throws: `VaultError.notFound`, `.integrity`.
+  func verifiedFind(_ name: EntryName, in snapshot: StateSnapshot) throws -> Found {
+    guard let found = try find(name) else {
+      try snapshot.verifyAllBuckets(db: db, rowKey: rowKey)
+      throw VaultError.notFound(name.value)
+    }
+    try snapshot.verifyBucket(found.row.bucket, db: db, rowKey: rowKey)
+    return found
   }
 
   /// Metadata of one entry, or nil when there is none.
   ///
-  /// - Throws: `VaultError.integrity` when its record fails authentication.
+  /// - Throws: `VaultError.integrity` when its record, or the state, fails authentication.
   public func metadata(_ name: EntryName) throws -> EntryMetadata? {
-    try row(name)?.meta
-  }
-
-  /// Stores `content` under `name` in one transaction.
-  ///
-  /// - Parameters:
-  ///   - overwrite: replace an existing entry (its creation time is kept).
-  ///   - guarded: every later read needs a fresh biometric check; an existing guard is kept.
-  ///   - expectedRevision: when given, the entry must still exist with this revision (the
-  ///     one an edit started from); checked in the same transaction as the write.
-  /// - Throws: `VaultError.exists` without `overwrite`; `.conflict` when `expectedRevision` does
-  ///   not match; `.invalidInput` for empty content;
-  ///   `.storage` on failure (nothing is changed then).
-  public func put(
-    _ name: EntryName, content: SecureBytes, overwrite: Bool, guarded: Bool,
-    expectedRevision: String? = nil
-  ) throws {
-    guard content.count > 0 else { throw VaultError.invalidInput("the content is empty") }
-    let now = Timestamp.utc(vault.environment.clock.wallNow)
-    try db.transaction {
-      let existing = try row(name)
-      if existing != nil && !overwrite { throw VaultError.exists(name.value) }
-      if let expectedRevision, existing?.meta.revision != expectedRevision {
-        throw VaultError.conflict("'\(name)' changed while it was being edited")
-      }
-      let entryID = existing?.entryID ?? SecureBytes.random(count: 16).unprotectedBytes
-      let revision = SecureBytes.random(count: 16).unprotectedBytes.base64
-      let count = (content.count + Self.chunkSize - 1) / Self.chunkSize
-      // Replacing content never drops a guard: only a new entry takes `guarded` as given.
-      let meta = EntryMetadata(
-        name: name.value, created: existing?.meta.created ?? now, updated: now,
-        guarded: guarded || (existing?.meta.guarded ?? false), length: content.count,
-        chunks: count, revision: revision)
-      try db.query("DELETE FROM chunks WHERE entry_id = ?", [.blob(entryID)])
-      try db.query(
-        "INSERT OR REPLACE INTO entries (entry_id, lookup, kind, meta) VALUES (?, ?, ?, ?)",
-        [
-          .blob(entryID), .blob(lookup(name)), .integer(Self.kindSecret),
-          .blob(try sealMeta(meta, entryID: entryID)),
-        ])
-      try content.withBytes { all in
-        for index in 0..<count {
-          let start = index * Self.chunkSize
-          let slice = UnsafeRawBufferPointer(
-            rebasing: all[start..<min(start + Self.chunkSize, all.count)])
-          let box = AEAD.seal(
-            slice, key: entriesKey,
-            associatedData: chunkAD(entryID, revision: revision, index: index, count: count))
-          try db.query(
-            "INSERT INTO chunks (entry_id, idx, box) VALUES (?, ?, ?)",
-            [.blob(entryID), .integer(Int64(index)), .blob(box)])
-        }
+    try vault.reading(masterKey: masterKey) { snapshot in
+      do {
+        return try verifiedFind(name, in: snapshot).metadata
+      } catch VaultError.notFound {
+        return nil
       }
     }
+  }
+
+  private func content(_ found: Found, name: String) throws -> SecureBytes {
+    let rows = try db.query(
+      "SELECT \(ChunkRow.selectColumns) FROM chunks WHERE record_id = ? AND revision = ?"
+        + " ORDER BY idx",
+      [.blob(found.row.recordID), .integer(found.metadata.contentRevision)]
+    ).map(ChunkRow.init)
+    return try boxes.openChunks(
+      rows, recordID: found.row.recordID, revision: found.metadata.contentRevision,
+      length: found.metadata.length, chunkSize: Self.chunkSize,
+      what: "the content of '\(name)'")
   }
 
   /// The content of `name`, in guarded memory.
   ///
-  /// - Throws: `VaultError.notFound`; `.integrity` when any record fails authentication or chunks
-  ///   are missing, extra, or from another revision.
+  /// - Throws: `VaultError.notFound`; `.integrity` when any record, the bucket or the state
+  ///   fails authentication, or chunks are missing, extra, or from another revision.
   public func get(_ name: EntryName) throws -> (metadata: EntryMetadata, content: SecureBytes) {
-    guard let (entryID, meta) = try row(name) else { throw VaultError.notFound(name.value) }
-    return (meta, try content(entryID: entryID, meta: meta, name: name.value))
+    try vault.reading(masterKey: masterKey) { snapshot in
+      let found = try verifiedFind(name, in: snapshot)
+      return (found.metadata, try content(found, name: name.value))
+    }
   }
 
-  /// Opens every ordinary entry by its row, not through the name index, so a damaged index is
-  /// reported rather than read as a missing entry.
+  /// Stores `content` under `name` in one write.
+  ///
+  /// - Parameters:
+  ///   - overwrite: replace an existing entry (its creation time is kept).
+  ///   - guarded: every later read needs a fresh biometric check; an existing guard is kept.
+  ///   - expectedRevision: when given, the entry must still exist at this revision (the one an
+  ///     edit started from); checked in the same transaction as the write.
+  /// - Throws: `VaultError.exists` without `overwrite`; `.conflict` (exit 18) when
+  ///   `expectedRevision` does not match; `.invalidInput` for empty content; `.integrity` when the replaced entry's
+  ///   bucket does not verify; `.storage` on failure (nothing is changed then).
+  public func put(
+    _ name: EntryName, content: SecureBytes, overwrite: Bool, guarded: Bool,
+    expectedRevision: Int64? = nil
+  ) throws {
+    guard content.count > 0 else { throw VaultError.invalidInput("the content is empty") }
+    let clock = vault.environment.clock
+    let now = Timestamp.utc(clock.wallNow)
+    let deviceID = vault.localDevice?.deviceIDBytes ?? [UInt8](repeating: 0, count: 16)
+    try vault.write(masterKey: masterKey) { change in
+      let existing = try find(name)
+      if let existing {
+        guard overwrite else { throw VaultError.exists(name.value) }
+        try change.verifyBucket(existing.row.bucket)
+      }
+      if let expectedRevision, existing?.metadata.revision != expectedRevision {
+        throw VaultError.conflict("'\(name)' changed while it was being edited")
+      }
+      let recordID = existing?.row.recordID ?? SecureBytes.random(count: 16).unprotectedBytes
+      let revision = (existing?.row.revision ?? 0) + 1
+      // Replacing content never drops a guard: only a new entry takes `guarded` as given.
+      let body = Body(
+        name: name.value, created: existing?.metadata.created ?? now, updated: now,
+        guarded: guarded || (existing?.metadata.guarded ?? false), length: content.count,
+        contentRevision: revision)
+      var json = try encode(body)
+      defer { wipe(&json) }
+      try change.deleteChunks(recordID)
+      try change.replace(
+        RecordRow(
+          recordID: recordID, lookup: lookup(name), kind: RecordKind.entry.rawValue,
+          revision: revision,
+          box: boxes.seal(
+            json, recordID: recordID, kind: .entry, revision: revision, deviceID: deviceID,
+            hlc: RecordBox.hlc(now: clock.wallNow, after: existing?.hlc))))
+      for chunk in boxes.sealChunks(
+        content, recordID: recordID, revision: revision, chunkSize: Self.chunkSize)
+      {
+        try change.insert(chunk)
+      }
+    }
+  }
+
+  /// Opens every entry by its row, not through the name index, and checks each row's index, so
+  /// a damaged index is reported rather than read as a missing entry.
   ///
   /// - Returns: the number of entries and of content chunks verified.
   /// - Throws: `VaultError.integrity` at the first damaged row, naming it.
   public func verifyAll() throws -> (entries: Int, chunks: Int) {
-    let rows = try db.query(
-      "SELECT entry_id, lookup, meta FROM entries WHERE kind = ?", [.integer(Self.kindSecret)])
-    var chunks = 0
-    for row in rows {
-      guard let entryID = row[0].blob, let box = row[2].blob else {
-        throw VaultError.integrity("an entry row is malformed")
+    try vault.reading(masterKey: masterKey) { snapshot in
+      try snapshot.verifyAllBuckets(db: db, rowKey: rowKey)
+      try snapshot.verifyChunks(db: db, rowKey: rowKey)
+      let rows = try db.query(
+        "SELECT \(RecordRow.selectColumns) FROM records WHERE kind = ?",
+        [.integer(RecordKind.entry.rawValue)])
+      var chunks = 0
+      for values in rows {
+        let found = try open(try RecordRow(values))
+        let expected = lookup(try EntryName(found.metadata.name))
+        guard let stored = found.row.lookup, constantTimeEqual(stored, expected) else {
+          throw VaultError.integrity("the name index of '\(found.metadata.name)' is damaged")
+        }
+        _ = try content(found, name: found.metadata.name)
+        chunks += found.metadata.chunks
       }
-      let meta = try openMeta(box, entryID: entryID)
-      let expected = lookup(try EntryName(meta.name))
-      guard let stored = row[1].blob, constantTimeEqual(stored, expected) else {
-        throw VaultError.integrity("the name index of '\(meta.name)' is damaged")
+      let stored = try db.query("SELECT count(*) FROM chunks").first?.first?.integer ?? 0
+      guard stored == Int64(chunks) else {
+        throw VaultError.integrity("\(stored - Int64(chunks)) content chunk(s) belong to no entry")
       }
-      _ = try content(entryID: entryID, meta: meta, name: meta.name)
-      chunks += meta.chunks
+      return (rows.count, chunks)
     }
-    return (rows.count, chunks)
   }
 
-  func content(entryID: [UInt8], meta: EntryMetadata, name: String) throws
-    -> SecureBytes
-  {
-    let rows = try db.query(
-      "SELECT idx, box FROM chunks WHERE entry_id = ? ORDER BY idx", [.blob(entryID)])
-    guard rows.count == meta.chunks else {
-      throw VaultError.integrity("the content of '\(name)' has missing or extra chunks")
-    }
-    let content = SecureBytes(count: meta.length)
-    var offset = 0
-    for (index, chunk) in rows.enumerated() {
-      guard chunk[0].integer == Int64(index), let box = chunk[1].blob else {
-        throw VaultError.integrity("the content of '\(name)' has misplaced chunks")
-      }
-      let plain = try AEAD.open(
-        box, key: entriesKey,
-        associatedData: chunkAD(entryID, revision: meta.revision, index: index, count: meta.chunks),
-        what: "the content of '\(name)'")
-      guard offset + plain.count <= meta.length else {
-        throw VaultError.integrity("the content of '\(name)' is longer than recorded")
-      }
-      (content.pointer + offset).copyMemory(from: plain.pointer, byteCount: plain.count)
-      offset += plain.count
-    }
-    guard offset == meta.length else {
-      throw VaultError.integrity("the content of '\(name)' is shorter than recorded")
-    }
-    return content
-  }
-
-  /// Every entry's metadata whose name starts with `prefix`, sorted by name (UTF-8 byte order).
+  /// Every entry's metadata whose name starts with `prefix`, sorted by name (UTF-8 byte order),
+  /// after verifying every bucket.
   ///
-  /// - Throws: `VaultError.integrity` when a record fails authentication.
+  /// - Throws: `VaultError.integrity` when a record or the state fails authentication.
   public func list(prefix: String = "") throws -> [EntryMetadata] {
     let normalized = prefix.precomposedStringWithCanonicalMapping
-    let rows = try db.query(
-      "SELECT entry_id, meta FROM entries WHERE kind = ?", [.integer(Self.kindSecret)])
-    var out: [EntryMetadata] = []
-    for row in rows {
-      guard let entryID = row[0].blob, let box = row[1].blob else {
-        throw VaultError.integrity("an entry row is malformed")
+    return try vault.reading(masterKey: masterKey) { snapshot in
+      try snapshot.verifyAllBuckets(db: db, rowKey: rowKey)
+      let rows = try db.query(
+        "SELECT \(RecordRow.selectColumns) FROM records WHERE kind = ?",
+        [.integer(RecordKind.entry.rawValue)])
+      var out: [EntryMetadata] = []
+      for values in rows {
+        let metadata = try open(try RecordRow(values)).metadata
+        if metadata.name.hasPrefix(normalized) { out.append(metadata) }
       }
-      let meta = try openMeta(box, entryID: entryID)
-      if meta.name.hasPrefix(normalized) { out.append(meta) }
+      return out.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
     }
-    return out.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+  }
+
+  /// The entry of `name` in a write, its bucket verified; every bucket when there is none.
+  private func foundForWrite(_ name: EntryName, _ change: StateWrite) throws -> Found {
+    guard let found = try find(name) else {
+      if let base = change.base { try base.verifyAllBuckets(db: db, rowKey: rowKey) }
+      throw VaultError.notFound(name.value)
+    }
+    try change.verifyBucket(found.row.bucket)
+    return found
   }
 
   /// Deletes `name` and its content.
   ///
-  /// - Throws: `VaultError.notFound`.
+  /// - Throws: `VaultError.notFound`; `.integrity` as `get`.
   public func remove(_ name: EntryName) throws {
-    try db.transaction {
-      guard let (entryID, _) = try row(name) else { throw VaultError.notFound(name.value) }
-      try db.query("DELETE FROM chunks WHERE entry_id = ?", [.blob(entryID)])
-      try db.query("DELETE FROM entries WHERE entry_id = ?", [.blob(entryID)])
+    try vault.write(masterKey: masterKey) { change in
+      let found = try foundForWrite(name, change)
+      try change.deleteChunks(found.row.recordID)
+      try change.deleteRecord(found.row.recordID)
     }
   }
 
   /// Renames `old` to `new`; the content and its chunks are untouched.
   ///
   /// - Throws: `VaultError.notFound` for `old`, `.exists` when `new` exists and `overwrite` is
-  ///   false.
+  ///   false; `.integrity` as `get`.
   public func move(_ old: EntryName, to new: EntryName, overwrite: Bool) throws {
-    try db.transaction {
-      guard let (entryID, meta) = try row(old) else { throw VaultError.notFound(old.value) }
+    let clock = vault.environment.clock
+    let deviceID = vault.localDevice?.deviceIDBytes ?? [UInt8](repeating: 0, count: 16)
+    try vault.write(masterKey: masterKey) { change in
+      let found = try foundForWrite(old, change)
       if old == new { return }
-      if let target = try row(new) {
+      if let target = try find(new) {
         guard overwrite else { throw VaultError.exists(new.value) }
-        try db.query("DELETE FROM chunks WHERE entry_id = ?", [.blob(target.entryID)])
-        try db.query("DELETE FROM entries WHERE entry_id = ?", [.blob(target.entryID)])
+        try change.verifyBucket(target.row.bucket)
+        try change.deleteChunks(target.row.recordID)
+        try change.deleteRecord(target.row.recordID)
       }
-      var renamed = meta
-      renamed.name = new.value
-      try db.query(
-        "UPDATE entries SET lookup = ?, meta = ? WHERE entry_id = ?",
-        [.blob(lookup(new)), .blob(try sealMeta(renamed, entryID: entryID)), .blob(entryID)])
+      let metadata = found.metadata
+      let body = Body(
+        name: new.value, created: metadata.created, updated: metadata.updated,
+        guarded: metadata.guarded, length: metadata.length,
+        contentRevision: metadata.contentRevision)
+      var json = try encode(body)
+      defer { wipe(&json) }
+      let revision = found.row.revision + 1
+      try change.replace(
+        RecordRow(
+          recordID: found.row.recordID, lookup: lookup(new), kind: RecordKind.entry.rawValue,
+          revision: revision,
+          box: boxes.seal(
+            json, recordID: found.row.recordID, kind: .entry, revision: revision,
+            deviceID: deviceID, hlc: RecordBox.hlc(now: clock.wallNow, after: found.hlc))))
     }
   }
 }

@@ -1,14 +1,17 @@
 import Foundation
 
-/// The vault header: everything needed to unlock, stored in the clear and authenticated.
+/// The format-2 vault header: everything needed to unlock, stored in the clear and authenticated.
 ///
 /// Serialized as JSON with sorted keys; the MAC (keyed BLAKE2b under the `header` subkey) covers the
-/// exact stored bytes, so no canonical form is needed. See `vault(5)`.
+/// exact stored bytes, so no canonical form is needed, and the state (`StateLink`) covers its
+/// digest, so an older header put back is refused. See "HEADER" in `vault(5)`.
 public struct Header: Codable, Equatable, Sendable {
-  /// The only format this build reads and writes.
-  public static let currentFormat = 1
+  /// The format this build writes.
+  public static let currentFormat = 2
+  /// Most device records a header holds.
+  public static let maximumDevices = 64
 
-  /// Format version (1).
+  /// Format version (2).
   public var format: Int
   /// Bound into every record's associated data (`vault_id`, base64).
   public var vaultID: VaultID
@@ -16,54 +19,45 @@ public struct Header: Codable, Equatable, Sendable {
   public var kdf: KDFParameters
   /// What unlocking needs.
   public var policy: Policy
-  /// Exactly one `pin` and one `recovery` keyslot.
-  public var keyslots: [Keyslot]
+  /// One record for each device that unlocks the vault with its own PIN.
+  public var devices: [DeviceRecord]
+  /// The recovery slot.
+  public var recovery: RecoverySlot
   /// X25519 public key (32 bytes, base64) that journal entries are sealed to.
   public var journalPublicKey: String
   /// The matching secret key, sealed under the `journal` subkey (base64 AEAD box).
   public var journalSecretKey: String
-  /// Biometric activation state (nil until biometry was ever activated or disabled).
-  public var biometry: BiometryRecord?
-  /// Keyed BLAKE2b of the vault id under the device secret the PIN slot is bound to (16 bytes,
-  /// base64): tells "this PIN slot belongs to another device" apart from "wrong PIN".
-  public var deviceTag: String
-  /// Keyed BLAKE2b under the same device secret over the KDF parameters and both keyslots (16
-  /// bytes, base64): an edit of those, which would otherwise look like a wrong PIN, is detected
-  /// on the device before any PIN is tried.
-  public var slotTag: String
 
-  /// The slot tag of `kdf` and `keyslots` for `deviceSecret`: `BLAKE2b-128(key: device secret,
-  /// "vault.slot-tag.v1" || vault id || profile "|" opslimit "|" memlimit || each keyslot's type,
-  /// salt and wrapped key, as stored)`.
-  public static func slotTag(
-    deviceSecret: DeviceSecret, vaultID: VaultID, kdf: KDFParameters, keyslots: [Keyslot]
-  ) -> String {
-    var parts: [[UInt8]] = [
-      DomainLabel.slotTag.bytes, vaultID.bytes,
-      Array("\(kdf.profile)|\(kdf.opsLimit)|\(kdf.memLimit)".utf8),
-    ]
-    for slot in keyslots {
-      parts += [Array("|\(slot.type.rawValue)|\(slot.salt)|\(slot.wrapped)".utf8)]
+  enum CodingKeys: String, CodingKey {
+    case format, kdf, policy, devices, recovery
+    case vaultID = "vault_id"
+    case journalPublicKey = "journal_public_key"
+    case journalSecretKey = "journal_secret_key"
+  }
+
+  /// The record whose device tag is `deviceSecret`'s, if any.
+  public func device(for deviceSecret: DeviceSecret) -> DeviceRecord? {
+    let tag = DeviceRecord.deviceTag(deviceSecret: deviceSecret, vaultID: vaultID)
+    return devices.first { constantTimeEqual(Array($0.deviceTag.utf8), Array(tag.utf8)) }
+  }
+
+  /// The record with `deviceID` (base64), if any.
+  public func device(id deviceID: String) -> DeviceRecord? {
+    devices.first { $0.deviceID == deviceID }
+  }
+
+  /// Replaces the record with the same device id, or appends `record`.
+  public mutating func setDevice(_ record: DeviceRecord) {
+    if let index = devices.firstIndex(where: { $0.deviceID == record.deviceID }) {
+      devices[index] = record
+    } else {
+      devices.append(record)
     }
-    return GenericHash.keyed(key: deviceSecret.bytes, parts: parts, outputLength: 16).base64
-  }
-
-  /// The device tag for `deviceSecret`: `BLAKE2b-128(key: device secret,
-  /// "vault.device-tag.v1" || vault id)`.
-  public static func deviceTag(deviceSecret: DeviceSecret, vaultID: VaultID) -> String {
-    GenericHash.keyed(
-      key: deviceSecret.bytes, parts: [DomainLabel.deviceTag.bytes, vaultID.bytes],
-      outputLength: 16
-    ).base64
-  }
-
-  /// The keyslot of the given type.
-  public func keyslot(_ type: Keyslot.Kind) -> Keyslot? {
-    keyslots.first { $0.type == type }
   }
 
   /// Parses header bytes strictly: known format, bounded KDF parameters, well-formed fields.
   ///
+  /// - Returns: the header; for a format-1 body use `FormatOneHeader.parse`.
   /// - Throws: `VaultError.unsupportedVersion` for another format, `VaultError.malformedHeader`
   ///   for anything else out of place.
   public static func parse(_ body: [UInt8]) throws -> Header {
@@ -74,26 +68,30 @@ public struct Header: Codable, Equatable, Sendable {
       throw VaultError.malformedHeader("the header has no format version")
     }
     guard format == currentFormat else { throw VaultError.unsupportedVersion(format) }
-    let known: Set<String> = [
-      "format", "vault_id", "kdf", "policy", "keyslots", "journal_public_key",
-      "journal_secret_key", "biometry", "device_tag", "slot_tag",
-    ]
-    if let unknown = object.keys.first(where: { !known.contains($0) }) {
-      throw VaultError.malformedHeader("unknown header field '\(unknown)'")
-    }
+    try requireKnownKeys(
+      object,
+      [
+        "format", "vault_id", "kdf", "policy", "devices", "recovery", "journal_public_key",
+        "journal_secret_key",
+      ], what: "header")
     if let policy = object["policy"] as? String, Policy(rawValue: policy) == nil {
       throw VaultError.malformedHeader("unknown policy '\(policy)'")
     }
-    if let biometry = object["biometry"] as? [String: Any],
-      let state = biometry["state"] as? String,
-      BiometryState(rawValue: state) == nil
-    {
-      throw VaultError.malformedHeader("unknown biometry state '\(state)'")
+    for case let device as [String: Any] in object["devices"] as? [Any] ?? [] {
+      try requireKnownKeys(device, DeviceRecord.fieldNames, what: "device record")
+      if let biometry = device["biometry"] as? [String: Any] {
+        try requireKnownKeys(biometry, ["state", "changed_at", "reason", "seal"], what: "biometry")
+        if let state = biometry["state"] as? String, BiometryState(rawValue: state) == nil {
+          throw VaultError.malformedHeader("unknown biometry state '\(state)'")
+        }
+      }
     }
-    let decoder = JSONDecoder()
+    if let recovery = object["recovery"] as? [String: Any] {
+      try requireKnownKeys(recovery, RecoverySlot.fieldNames, what: "recovery slot")
+    }
     let header: Header
     do {
-      header = try decoder.decode(Header.self, from: Data(body))
+      header = try JSONDecoder().decode(Header.self, from: Data(body))
     } catch {
       throw VaultError.malformedHeader("the header fields are not valid")
     }
@@ -101,17 +99,27 @@ public struct Header: Codable, Equatable, Sendable {
     return header
   }
 
+  private static func requireKnownKeys(_ object: [String: Any], _ known: [String], what: String)
+    throws
+  {
+    if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+      throw VaultError.malformedHeader("unknown \(what) field '\(unknown)'")
+    }
+  }
+
   func validate() throws {
     try kdf.validate()
-    guard keyslots.count == 2, keyslot(.pin) != nil, keyslot(.recovery) != nil else {
-      throw VaultError.malformedHeader("the header needs one pin and one recovery keyslot")
+    guard (1...Self.maximumDevices).contains(devices.count) else {
+      throw VaultError.malformedHeader(
+        "the header needs 1 to \(Self.maximumDevices) device records")
     }
-    for slot in keyslots { try slot.validate() }
+    for device in devices { try device.validate() }
+    guard Set(devices.map(\.deviceID)).count == devices.count,
+      Set(devices.map(\.deviceTag)).count == devices.count
+    else { throw VaultError.malformedHeader("two device records share an id or a tag") }
+    try recovery.validate()
     _ = try [UInt8](base64: journalPublicKey, count: 32, field: "journal_public_key")
     _ = try [UInt8](base64: journalSecretKey, count: 24 + 32 + 16, field: "journal_secret_key")
-    try biometry?.validate()
-    _ = try [UInt8](base64: deviceTag, count: 16, field: "device_tag")
-    _ = try [UInt8](base64: slotTag, count: 16, field: "slot_tag")
   }
 
   /// The stored form: JSON, sorted keys, snake_case.
@@ -120,7 +128,7 @@ public struct Header: Codable, Equatable, Sendable {
   ///   can; an empty header is never written in its place).
   public func encoded() throws -> [UInt8] {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     do {
       return try [UInt8](encoder.encode(self))
     } catch {
@@ -128,74 +136,16 @@ public struct Header: Codable, Equatable, Sendable {
     }
   }
 
-  /// Keyed BLAKE2b MAC of the stored bytes under the `header` subkey (32 bytes).
+  /// Keyed BLAKE2b MAC of the stored bytes under the `header` subkey (32 bytes):
+  /// `BLAKE2b-256(key: subkey(3, "vaulthdr"), "vault.header.v1" || body)`.
   public static func mac(_ body: [UInt8], masterKey: SymmetricKey) -> [UInt8] {
     GenericHash.keyed(
       key: masterKey.derive(.header).bytes, parts: [DomainLabel.header.bytes, body])
   }
-}
 
-extension Header {
-  enum CodingKeys: String, CodingKey {
-    case format, kdf, policy, keyslots, biometry
-    case vaultID = "vault_id"
-    case journalPublicKey = "journal_public_key"
-    case journalSecretKey = "journal_secret_key"
-    case deviceTag = "device_tag"
-    case slotTag = "slot_tag"
-  }
-}
-
-/// Biometric activation state kept in the header.
-///
-/// `state`, `changed_at` and `reason` are in the clear (so `status` can show them without the
-/// key) and authenticated by the header MAC; the domain state, the biometry type and the
-/// activation time are in `seal`, an AEAD box under the `biometry` subkey.
-public struct BiometryRecord: Codable, Equatable, Sendable {
-  /// Active or disabled.
-  public var state: BiometryState
-  /// When the state last changed, ISO 8601 UTC.
-  public var changedAt: String
-  /// Why it was disabled (nil while active).
-  public var reason: String?
-  /// The sealed `BiometricSeal` (base64 AEAD box), nil when disabled.
-  public var seal: String?
-
-  enum CodingKeys: String, CodingKey {
-    case state, reason, seal
-    case changedAt = "changed_at"
-  }
-
-  /// A record.
-  public init(state: BiometryState, changedAt: String, reason: String?, seal: String?) {
-    self.state = state
-    self.changedAt = changedAt
-    self.reason = reason
-    self.seal = seal
-  }
-
-  func validate() throws {
-    if state == .active {
-      guard let seal, (try? [UInt8](base64: seal, field: "seal")) != nil else {
-        throw VaultError.malformedHeader("an active biometry record has no seal")
-      }
-    }
-  }
-}
-
-/// What activation seals: the domain state from the activating match, with type and time.
-public struct BiometricSeal: Codable, Equatable, Sendable {
-  /// The domain state, base64 (32 bytes).
-  public var domainState: String
-  /// The biometry type at activation (`touch-id`, `face-id`, `optic-id`).
-  public var type: String
-  /// Activation time, ISO 8601 UTC.
-  public var activatedAt: String
-
-  /// Creates a seal.
-  public init(domainState: [UInt8], type: String, activatedAt: String) {
-    self.domainState = Data(domainState).base64EncodedString()
-    self.type = type
-    self.activatedAt = activatedAt
+  /// BLAKE2b-256 of the stored header bytes (`"vault.header.v1" || body`), as the state summary
+  /// and the device's record of the last authenticated header take it.
+  public static func digest(_ body: [UInt8]) -> [UInt8] {
+    GenericHash.hash(parts: [DomainLabel.header.bytes, body])
   }
 }

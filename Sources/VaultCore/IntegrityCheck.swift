@@ -2,17 +2,22 @@
 public struct IntegrityReport: Equatable, Sendable {
   /// Ordinary entries whose metadata and every chunk opened.
   public var entries: Int
-  /// Journal entries whose sealed box opened and whose binding matched.
+  /// Journal entries whose sealed box opened, whose binding matched and whose writer's
+  /// signature verified.
   public var journal: Int
   /// Content chunks verified.
   public var chunks: Int
+  /// The generation of the state verified.
+  public var generation: Int64
 }
 
 /// Opens every record of an unlocked vault, so damage is found now rather than at the next read.
 ///
-/// The header MAC was verified by the unlock. SQLite's `integrity_check`, every entry's metadata
-/// and chunks, every journal entry, and the shape of the tables (no row of an unknown kind, no
-/// chunk without its entry, no row left over) are checked.
+/// The header MAC and the state were verified by the unlock. SQLite's `integrity_check`, the
+/// aggregate of every bucket and of the chunks against the state, every entry's metadata and
+/// chunks, every journal entry and its signature, every counter, the pending journal rows, and
+/// the shape of the tables (no row of a kind this format does not write, no row left over) are
+/// checked.
 public enum IntegrityCheck {
   /// Verifies the whole vault with `masterKey`.
   ///
@@ -26,27 +31,41 @@ public enum IntegrityCheck {
         "the database structure is damaged: \(structure.first ?? "no answer")"
           + (structure.count > 1 ? " (and \(structure.count - 1) more)" : ""))
     }
+    let written = [RecordKind.entry, .journal, .counter].map(\.rawValue)
     let kinds = try vault.db.query(
-      "SELECT count(*) FROM entries WHERE kind IS NULL OR kind NOT IN (?, ?)",
-      [.integer(EntryStore.kindSecret), .integer(JournalStore.kindJournal)])
+      "SELECT count(*) FROM records WHERE kind IS NULL OR kind NOT IN (?, ?, ?)",
+      written.map { .integer($0) })
     if let unknown = kinds.first?.first?.integer, unknown > 0 {
-      throw VaultError.integrity("\(unknown) row(s) of an unknown kind")
-    }
-    let orphans = try vault.db.query(
-      "SELECT count(*) FROM chunks WHERE entry_id NOT IN"
-        + " (SELECT entry_id FROM entries WHERE kind = ?)", [.integer(EntryStore.kindSecret)])
-    if let count = orphans.first?.first?.integer, count > 0 {
-      throw VaultError.integrity("\(count) content chunk(s) belong to no entry")
+      throw VaultError.integrity("\(unknown) record(s) of a kind this version does not write")
     }
     let verified = try EntryStore(vault: vault, masterKey: masterKey).verifyAll()
-    let journal = try JournalStore(vault: vault, masterKey: masterKey).entries()
-    // Every row is an entry or a journal entry that opened: nothing vanishes unseen.
-    let rows = try vault.db.query("SELECT count(*) FROM entries").first?.first?.integer ?? 0
-    let accounted = Int64(verified.entries + journal.count)
+    let journal = try JournalStore(vault: vault, masterKey: masterKey)
+    let contents = try journal.contents()
+    if let refused = contents.unverified.first {
+      throw VaultError.integrity(
+        "pending journal entry \(refused.hexID.prefix(JournalStore.shortIDLength)) is refused: "
+          + refused.reason
+          + (contents.unverified.count > 1 ? " (and \(contents.unverified.count - 1) more)" : ""))
+    }
+    if let gap = contents.missing.first, let range = gap.ranges.first {
+      throw VaultError.integrity(
+        "journal writer \(gap.writer.prefix(8)) never delivered its entries"
+          + " \(range.lowerBound)\(range.count > 1 ? "–\(range.upperBound)" : "") (removed from the"
+          + " file before they were folded?)")
+    }
+    let folded = contents.entries.filter { !$0.pending }.count
+    let counters =
+      try vault.db.query(
+        "SELECT count(*) FROM records WHERE kind = ?", [.integer(RecordKind.counter.rawValue)]
+      ).first?.first?.integer ?? 0
+    // Every row is an entry, a journal entry or a counter that opened: nothing vanishes unseen.
+    let rows = try vault.db.query("SELECT count(*) FROM records").first?.first?.integer ?? 0
+    let accounted = Int64(verified.entries + folded) + counters
     guard rows == accounted else {
       throw VaultError.integrity("\(rows - accounted) row(s) of the vault cannot be accounted for")
     }
     return IntegrityReport(
-      entries: verified.entries, journal: journal.count, chunks: verified.chunks)
+      entries: verified.entries, journal: contents.entries.count, chunks: verified.chunks,
+      generation: vault.stateGeneration ?? 0)
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One decrypted journal entry.
 public struct JournalEntry: Sendable {
   /// The random 16-byte entry id.
@@ -6,8 +8,16 @@ public struct JournalEntry: Sendable {
   public let stamp: JournalStamp
   /// The text exactly as written, in guarded memory.
   public let text: SecureBytes
-  /// Insertion order, which breaks ties between entries of the same second.
-  let sequence: Int64
+  /// The device that signed it.
+  public let writer: [UInt8]
+  /// The writer's sequence number of this version.
+  let sequence: UInt64
+  /// The writer's sequence number of this version (for tests and reports).
+  public var sequenceNumber: UInt64 { sequence }
+  /// Its revision: 1 when written, one more at each edit.
+  let revision: UInt64
+  /// True while it waits in `pending` to be folded into the state.
+  public let pending: Bool
   /// The stored sealed box, to detect a change made while the entry was being edited.
   let box: [UInt8]
 
@@ -37,43 +47,68 @@ public struct JournalEntry: Sendable {
   }
 }
 
-/// Journal entries: rows of kind 1 whose `meta` column holds one `crypto_box_seal` box sealed to
-/// the header's journal public key (`JournalRecord` inside), with no name index (`lookup` NULL)
-/// and no chunks.
+/// A row of `pending` that is not a journal entry an authorized writer signed: it is never
+/// mixed into the journal, only reported.
+public struct UnverifiedJournalRow: Equatable, Sendable {
+  /// The row's record id (hex; whatever bytes the row holds).
+  public let hexID: String
+  /// Why it is refused.
+  public let reason: String
+}
+
+/// What the journal holds: the verified entries, oldest first, the pending rows refused, and
+/// the sequence numbers of writers that never arrived.
+public struct JournalContents: Sendable {
+  /// Every entry signed by an authorized writer, oldest first.
+  public let entries: [JournalEntry]
+  /// Rows of `pending` refused, with the reason.
+  public let unverified: [UnverifiedJournalRow]
+  /// Per writer (hex device id), the sequence ranges that were never received.
+  public let missing: [(writer: String, ranges: [ClosedRange<UInt64>])]
+}
+
+/// The format-2 journal: records of kind `journal`, each a `crypto_box_seal` box sealed to the
+/// header's journal public key holding a `SignedJournalRecord` signed by its writer's Ed25519
+/// key (`vault(5)`, JOURNAL).
 ///
-/// Appending needs no key, so a diary can be written without the PIN or the sensor. Reading
-/// needs the master key, which opens the journal secret key (an XChaCha20-Poly1305 box under the
-/// `journal` subkey with associated data `vault.journal-key.v1 || vault id`).
+/// Appending needs no key: the entry is sealed to the journal key this device recorded at its
+/// last authenticated unlock, signed with this device's writer key, and put in `pending`; a
+/// command holding the key folds pending entries into the state (`fold`). Reading needs the
+/// master key, which opens the journal secret key.
 public struct JournalStore {
-  /// Kind column value of a journal entry.
-  static let kindJournal: Int64 = 1
   /// Largest entry text in bytes (16 MiB).
   public static let maximumByteCount = 16 * 1024 * 1024
   /// Hex digits of an entry id shown to users (more when two entries share them).
   public static let shortIDLength = 8
 
   let vault: Vault
+  let masterKey: SymmetricKey
   private let publicKey: [UInt8]
   private let secretKey: SecureBytes
 
-  /// Seals `text` to the vault's journal public key and stores it, without any key.
-  ///
-  /// The header is not authenticated before an unlock, so the key must equal the one this
-  /// device recorded at its last authenticated unlock (when it recorded one).
+  /// Seals `text` to the journal public key this device authenticated, signs it with this
+  /// device's writer key and stores it in `pending`, without any key.
   ///
   /// - Returns: the new entry's id.
-  /// - Throws: `VaultError.invalidInput` for empty or oversized text, `.integrity` when the key
-  ///   differs from the recorded one, `.malformedHeader` when the header has no valid journal
-  ///   key, `.storage` on failure.
+  /// - Throws: `VaultError.invalidInput` for empty or oversized text;
+  ///   `.journalKeyNotAuthenticated` on a device that never unlocked this vault; `.integrity`
+  ///   when the header's journal key differs from the recorded one; `.storage` on failure.
   @discardableResult
   public static func append(_ text: SecureBytes, to vault: Vault, stamp: JournalStamp) throws
     -> [UInt8]
   {
     try check(text)
-    // Without a record for this vault id (a vault never unlocked here, or an id edited in the
-    // header), the header's key is not trusted.
-    guard let recorded = try vault.device.read().journalKeys[vault.vaultID.hex] else {
-      throw VaultError.journalKeyNotAuthenticated
+    let hex = vault.vaultID.hex
+    // The writer's sequence is counted first: a write killed before its insert leaves a gap that
+    // is reported, never a number used twice.
+    let (recorded, writer, sequence) = try vault.device.update {
+      state -> (String, WriterRecord, UInt64) in
+      guard let recorded = state.journalKeys[hex], var writer = state.writers[hex] else {
+        throw VaultError.journalKeyNotAuthenticated
+      }
+      writer.sequence += 1
+      state.writers[hex] = writer
+      return (recorded, writer, writer.sequence)
     }
     if recorded != vault.header.journalPublicKey {
       throw VaultError.integrity(
@@ -81,15 +116,17 @@ public struct JournalStore {
           + " nothing was written")
     }
     let publicKey = try [UInt8](
-      base64: vault.header.journalPublicKey, count: SealedBox.publicKeyByteCount,
-      field: "journal_public_key")
+      base64: recorded, count: SealedBox.publicKeyByteCount, field: "journal_public_key")
     let entryID = SecureBytes.random(count: 16).unprotectedBytes
-    let record = JournalRecord.encode(
-      vaultID: vault.vaultID, entryID: entryID, stamp: stamp, text: text)
-    let box = record.withBytes { SealedBox.seal($0, to: publicKey) }
+    let record = try SignedJournalRecord(
+      vaultID: vault.vaultID, entryID: entryID,
+      writerID: try [UInt8](base64: writer.deviceID, count: 16, field: "writer"),
+      sequence: sequence, revision: 1, stamp: stamp, text: text)
+    let box = record.encode(signingWith: try writer.keyPair()).withBytes {
+      SealedBox.seal($0, to: publicKey)
+    }
     try vault.db.query(
-      "INSERT INTO entries (entry_id, lookup, kind, meta) VALUES (?, NULL, ?, ?)",
-      [.blob(entryID), .integer(kindJournal), .blob(box)])
+      "INSERT INTO pending (record_id, box) VALUES (?, ?)", [.blob(entryID), .blob(box)])
     return entryID
   }
 
@@ -100,11 +137,12 @@ public struct JournalStore {
     }
   }
 
-  /// Journal access with the master key (already verified against the header).
+  /// Journal access with the master key (already verified against the header and state).
   ///
   /// - Throws: `VaultError.integrity` when the journal secret key does not open.
   public init(vault: Vault, masterKey: SymmetricKey) throws {
     self.vault = vault
+    self.masterKey = masterKey
     self.publicKey = try [UInt8](
       base64: vault.header.journalPublicKey, count: SealedBox.publicKeyByteCount,
       field: "journal_public_key")
@@ -115,35 +153,149 @@ public struct JournalStore {
       what: "the journal key")
   }
 
-  private func open(_ row: [SQLiteDatabase.Value]) throws -> JournalEntry {
-    guard let sequence = row[0].integer, let entryID = row[1].blob, entryID.count == 16,
-      let box = row[2].blob
-    else { throw VaultError.integrity("a journal row is malformed") }
+  private var db: SQLiteDatabase { vault.db }
+
+  /// Opens and verifies one sealed entry: bound to this vault and `recordID`, signed by the
+  /// writer key of a device record of the header.
+  ///
+  /// - Throws: `VaultError.integrity` naming what is wrong.
+  func open(box: [UInt8], recordID: [UInt8], pending: Bool) throws -> JournalEntry {
     let plain: SecureBytes
     do {
       plain = try SealedBox.open(box, publicKey: publicKey, secretKey: secretKey)
     } catch {
-      throw VaultError.integrity("journal entry \(entryID.hex.prefix(8)) failed authentication")
+      throw VaultError.integrity("journal entry \(recordID.hex.prefix(8)) failed authentication")
     }
-    let (stamp, text) = try JournalRecord.decode(plain, vaultID: vault.vaultID, entryID: entryID)
-    return JournalEntry(id: entryID, stamp: stamp, text: text, sequence: sequence, box: box)
+    let record = try SignedJournalRecord.decodeVerified(
+      plain, vaultID: vault.vaultID, entryID: recordID
+    ) { writerID in
+      guard let device = vault.header.device(id: writerID.base64),
+        let key = try? [UInt8](base64: device.writerKey, count: 32, field: "writer_key")
+      else {
+        throw VaultError.integrity(
+          "journal entry \(recordID.hex.prefix(8)) is signed by no authorized writer")
+      }
+      return key
+    }
+    return JournalEntry(
+      id: recordID, stamp: record.stamp, text: record.text, writer: record.writerID,
+      sequence: record.sequence, revision: record.revision, pending: pending, box: box)
   }
 
+  /// Oldest first; entries of the same second in the order their writer signed them.
   private static func ordered(_ entries: [JournalEntry]) -> [JournalEntry] {
     entries.sorted {
-      ($0.stamp.instant, $0.sequence) < ($1.stamp.instant, $1.sequence)
+      ($0.stamp.instant, $0.sequence, $0.hexID) < ($1.stamp.instant, $1.sequence, $1.hexID)
     }
   }
 
-  /// Every entry, oldest first.
+  /// The folded entries in one verified snapshot (every bucket checked).
+  private func folded(_ snapshot: StateSnapshot) throws -> [JournalEntry] {
+    try snapshot.verifyAllBuckets(db: db, rowKey: masterKey.derive(.rows))
+    return try db.query(
+      "SELECT \(RecordRow.selectColumns) FROM records WHERE kind = ?",
+      [.integer(RecordKind.journal.rawValue)]
+    ).map { values in
+      let row = try RecordRow(values)
+      let entry = try open(box: row.box, recordID: row.recordID, pending: false)
+      guard entry.revision == UInt64(row.revision) else {
+        throw VaultError.integrity(
+          "journal entry \(row.recordID.hex.prefix(8)) is stored under another revision")
+      }
+      return entry
+    }
+  }
+
+  /// Every pending row: opened and verified, or refused with its reason.
+  private func pendingRows() throws -> (
+    entries: [JournalEntry], refused: [UnverifiedJournalRow]
+  ) {
+    var entries: [JournalEntry] = []
+    var refused: [UnverifiedJournalRow] = []
+    for row in try db.query("SELECT record_id, box FROM pending ORDER BY record_id") {
+      let id = row[0].blob ?? []
+      guard id.count == 16, let box = row[1].blob else {
+        refused.append(UnverifiedJournalRow(hexID: id.hex, reason: "the row is malformed"))
+        continue
+      }
+      do {
+        entries.append(try open(box: box, recordID: id, pending: true))
+      } catch VaultError.integrity(let why) {
+        refused.append(UnverifiedJournalRow(hexID: id.hex, reason: why))
+      }
+    }
+    return (entries, refused)
+  }
+
+  /// Everything the journal holds, read in one verified snapshot: the folded entries and the
+  /// pending ones that verify, oldest first; the pending rows refused; the gaps of each writer.
   ///
-  /// - Throws: `VaultError.integrity` when any entry fails authentication or is bound to another
-  ///   vault or row.
+  /// - Throws: `VaultError.integrity` when the state, a bucket or a folded entry fails.
+  public func contents() throws -> JournalContents {
+    try vault.reading(masterKey: masterKey) { snapshot in
+      let folded = try folded(snapshot)
+      let (pending, refused) = try pendingRows()
+      let known = Set(folded.map(\.hexID))
+      var extra: [UnverifiedJournalRow] = []
+      var fresh: [JournalEntry] = []
+      for entry in pending {
+        if known.contains(entry.hexID) {
+          extra.append(
+            UnverifiedJournalRow(
+              hexID: entry.hexID, reason: "a copy of an entry already in the journal"))
+        } else {
+          fresh.append(entry)
+        }
+      }
+      let counters = try WriterCounters(vault: vault, masterKey: masterKey).all()
+      return JournalContents(
+        entries: Self.ordered(folded + fresh), unverified: refused + extra,
+        missing: counters.compactMap { writer, counter in
+          counter.missing.isEmpty ? nil : (writer, counter.missing.map { $0.first...$0.last })
+        }.sorted { $0.writer < $1.writer })
+    }
+  }
+
+  /// Every entry that verifies, oldest first (refused pending rows are left out: see
+  /// `contents`).
+  ///
+  /// - Throws: as `contents`.
   public func entries() throws -> [JournalEntry] {
-    let rows = try vault.db.query(
-      "SELECT rowid, entry_id, meta FROM entries WHERE kind = ?",
-      [.integer(Self.kindJournal)])
-    return Self.ordered(try rows.map(open))
+    try contents().entries
+  }
+
+  /// Moves every pending entry an authorized writer signed into `records`, in one write, and
+  /// advances each writer's counter, recording the sequence numbers skipped as missing.
+  ///
+  /// Refused rows stay in `pending` (and `vault check` reports them). Nothing is written when
+  /// nothing can be folded.
+  ///
+  /// - Returns: how many entries were folded.
+  /// - Throws: `VaultError.integrity` when the state fails; `.storage` on failure.
+  @discardableResult
+  public func fold() throws -> Int {
+    let count = try db.query("SELECT count(*) FROM pending").first?.first?.integer ?? 0
+    guard count > 0 else { return 0 }
+    return try vault.write(masterKey: masterKey) { change in
+      let (pending, _) = try pendingRows()
+      var folded = 0
+      let counters = WriterCounters(vault: vault, masterKey: masterKey)
+      var bySequence: [String: [UInt64]] = [:]
+      for entry in pending where entry.revision == 1 {
+        guard try change.record(entry.id) == nil else { continue }
+        try change.insert(
+          RecordRow(
+            recordID: entry.id, lookup: nil, kind: RecordKind.journal.rawValue, revision: 1,
+            box: entry.box))
+        try db.query("DELETE FROM pending WHERE record_id = ?", [.blob(entry.id)])
+        bySequence[entry.writer.hex, default: []].append(entry.sequence)
+        folded += 1
+      }
+      for (writer, sequences) in bySequence {
+        try counters.advance(writer: writer, with: sequences, in: change)
+      }
+      return folded
+    }
   }
 
   /// `prefix` in lower case, checked to be 1 to 32 hex digits.
@@ -163,46 +315,68 @@ public struct JournalStore {
     return digits
   }
 
-  /// The one entry whose hex id starts with `prefix` (case-insensitive).
+  /// The one verified entry whose hex id starts with `prefix` (case-insensitive).
   ///
   /// - Throws: `VaultError.invalidInput` for a prefix that is not 1 to 32 hex digits or matches
-  ///   several entries, `.journalEntryNotFound` when it matches none, `.integrity` as `entries`.
+  ///   several entries, `.journalEntryNotFound` when it matches none, `.integrity` as `contents`.
   public func entry(idPrefix prefix: String) throws -> JournalEntry {
     let digits = try Self.normalizedIDPrefix(prefix)
-    let rows = try vault.db.query(
-      "SELECT rowid, entry_id, meta FROM entries WHERE kind = ? AND"
-        + " substr(lower(hex(entry_id)), 1, ?) = ?",
-      [.integer(Self.kindJournal), .integer(Int64(digits.count)), .text(digits)])
-    guard let row = rows.first else {
-      // A damaged row would never match: it is named (as `vault check` names it), not missed.
-      _ = try entries()
+    let contents = try contents()
+    let matches = contents.entries.filter { $0.hexID.hasPrefix(digits) }
+    guard let first = matches.first else {
+      // A refused row would never match: it is named (as `vault check` names it), not missed.
+      if let refused = contents.unverified.first {
+        throw VaultError.integrity(
+          "pending journal entry \(refused.hexID.prefix(Self.shortIDLength)) is refused: "
+            + refused.reason)
+      }
       throw VaultError.journalEntryNotFound("with ID '\(prefix)'")
     }
-    guard rows.count == 1 else {
+    guard matches.count == 1 else {
       throw VaultError.invalidInput(
-        "the ID '\(prefix)' matches \(rows.count) journal entries; give more digits")
+        "the ID '\(prefix)' matches \(matches.count) journal entries; give more digits")
     }
-    return try open(row)
+    return first
   }
 
-  /// Replaces the text of `entry`, keeping its id and time.
+  /// Replaces the text of `entry`, keeping its id and time: a new revision signed by this
+  /// device's writer with its next sequence number, in one write.
   ///
-  /// - Throws: `VaultError.invalidInput` for empty or oversized text,
-  ///   `.journalEntryNotFound` when the entry is gone, `.storage` on failure.
+  /// - Throws: `VaultError.invalidInput` for empty or oversized text; `.conflict` when the entry
+  ///   changed, was removed or is still pending; `.journalKeyNotAuthenticated` when this device
+  ///   has no writer; `.storage` on failure.
   public func replace(_ entry: JournalEntry, text: SecureBytes) throws {
     try Self.check(text)
-    let record = JournalRecord.encode(
-      vaultID: vault.vaultID, entryID: entry.id, stamp: entry.stamp, text: text)
-    let box = record.withBytes { SealedBox.seal($0, to: publicKey) }
-    try vault.db.transaction {
-      try vault.db.query(
-        "UPDATE entries SET meta = ? WHERE entry_id = ? AND kind = ? AND meta = ?",
-        [.blob(box), .blob(entry.id), .integer(Self.kindJournal), .blob(entry.box)])
-      guard vault.db.changes == 1 else {
+    let hex = vault.vaultID.hex
+    let (writer, sequence) = try vault.device.update { state -> (WriterRecord, UInt64) in
+      guard var writer = state.writers[hex] else { throw VaultError.journalKeyNotAuthenticated }
+      writer.sequence += 1
+      state.writers[hex] = writer
+      return (writer, writer.sequence)
+    }
+    let writerID = try [UInt8](base64: writer.deviceID, count: 16, field: "writer")
+    let revision = entry.revision + 1
+    let record = try SignedJournalRecord(
+      vaultID: vault.vaultID, entryID: entry.id, writerID: writerID, sequence: sequence,
+      revision: revision, stamp: entry.stamp, text: text)
+    let box = record.encode(signingWith: try writer.keyPair()).withBytes {
+      SealedBox.seal($0, to: publicKey)
+    }
+    try vault.write(masterKey: masterKey) { change in
+      guard let row = try change.record(entry.id), row.kind == RecordKind.journal.rawValue,
+        row.box == entry.box, !entry.pending
+      else {
         throw VaultError.conflict(
           "journal entry \(entry.hexID.prefix(Self.shortIDLength)) changed or was removed while"
             + " it was being edited")
       }
+      try change.verifyBucket(row.bucket)
+      try change.replace(
+        RecordRow(
+          recordID: entry.id, lookup: nil, kind: RecordKind.journal.rawValue,
+          revision: Int64(revision), box: box))
+      try WriterCounters(vault: vault, masterKey: masterKey).advance(
+        writer: writerID.hex, with: [sequence], in: change)
     }
   }
 

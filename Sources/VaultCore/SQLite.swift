@@ -22,6 +22,9 @@ final class SQLiteDatabase {
       throw VaultError.storage("cannot open \(path): \(message)")
     }
     sqlite3_busy_timeout(handle, 10_000)
+    // Nothing in the file's schema (a planted trigger or view) may call functions with side
+    // effects; the schema is also compared with the format's before any use.
+    try execute("PRAGMA trusted_schema = OFF")
   }
 
   deinit { sqlite3_close(handle) }
@@ -129,6 +132,21 @@ final class SQLiteDatabase {
   /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws.
   func transaction<R>(_ body: () throws -> R) throws -> R {
     try execute("BEGIN IMMEDIATE")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  /// Runs `body` inside one read transaction (`BEGIN … COMMIT`), so everything it reads is one
+  /// committed version of the file; inside a transaction already, it just runs `body`.
+  func reading<R>(_ body: () throws -> R) throws -> R {
+    guard sqlite3_get_autocommit(handle) != 0 else { return try body() }
+    try execute("BEGIN")
     do {
       let result = try body()
       try execute("COMMIT")

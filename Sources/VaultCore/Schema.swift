@@ -1,7 +1,44 @@
-/// The SQL schema of the vault file, as `Vault` creates it and `vault(5)` prints it.
+/// The SQL schemas of the vault file, as `Vault` creates them and `vault(5)` prints them.
 public enum Schema {
-  /// The statements that create format 1's three tables, `header`, `entries` and `chunks`, one
-  /// clause a line.
+  /// The statements that create format 2's tables, one clause a line.
+  public static let v2 = """
+    CREATE TABLE header (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      body BLOB NOT NULL,
+      mac BLOB NOT NULL
+    );
+    CREATE TABLE records (
+      record_id BLOB PRIMARY KEY,
+      lookup BLOB UNIQUE,
+      kind INTEGER NOT NULL,
+      revision INTEGER NOT NULL,
+      box BLOB NOT NULL
+    );
+    CREATE TABLE chunks (
+      record_id BLOB NOT NULL,
+      revision INTEGER NOT NULL,
+      idx INTEGER NOT NULL,
+      box BLOB NOT NULL,
+      PRIMARY KEY (record_id, revision, idx)
+    );
+    CREATE TABLE pending (
+      record_id BLOB PRIMARY KEY,
+      box BLOB NOT NULL
+    );
+    CREATE TABLE aggregate (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      buckets BLOB NOT NULL,
+      chunks BLOB NOT NULL
+    );
+    CREATE TABLE states (
+      generation INTEGER PRIMARY KEY,
+      previous BLOB NOT NULL,
+      summary BLOB NOT NULL,
+      mac BLOB NOT NULL
+    );
+    """
+
+  /// The statements that created format 1's three tables, `header`, `entries` and `chunks`.
   public static let v1 = """
     CREATE TABLE header (
       id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -21,10 +58,19 @@ public enum Schema {
       PRIMARY KEY (entry_id, idx)
     );
     """
+
+  /// The schema of a schema version (`PRAGMA user_version`: 1 or 2).
+  static func statements(version: Int64) -> String? {
+    switch version {
+    case 1: v1
+    case 2: v2
+    default: nil
+    }
+  }
 }
 
 extension Schema {
-  /// One row of `sqlite_master`: what a schema is made of.
+  /// One row of `sqlite_schema`: what a schema is made of, with its full SQL text.
   struct Object: Equatable {
     var type: String
     var name: String
@@ -36,7 +82,7 @@ extension Schema {
   ///
   /// - Throws: `VaultError.integrity` when the schema cannot be read.
   static func objects(of db: SQLiteDatabase) throws -> [Object] {
-    try db.query("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name").map {
+    try db.query("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name").map {
       guard let type = $0[0].string, let name = $0[1].string, let table = $0[2].string else {
         throw VaultError.integrity("the vault's schema has a malformed row")
       }
@@ -44,14 +90,36 @@ extension Schema {
     }
   }
 
-  /// The objects `v1` creates, as SQLite records them (made once per process in memory).
-  static func expectedObjects() throws -> [Object] {
-    try expected.get()
+  /// The objects schema `version` creates, as SQLite records them (made once per process in
+  /// memory).
+  static func expectedObjects(version: Int64) throws -> [Object] {
+    try (version == 1 ? expectedV1 : expectedV2).get()
   }
 
-  private static let expected: Result<[Object], Error> = Result {
-    let db = try SQLiteDatabase(path: ":memory:", create: true)
-    try db.execute(v1)
-    return try objects(of: db)
+  private static let expectedV1 = made(v1)
+  private static let expectedV2 = made(v2)
+
+  private static func made(_ statements: String) -> Result<[Object], Error> {
+    Result {
+      let db = try SQLiteDatabase(path: ":memory:", create: true)
+      try db.execute(statements)
+      return try objects(of: db)
+    }
+  }
+
+  /// Refuses a schema that is not exactly `version`'s, row for row and in its full SQL text.
+  ///
+  /// - Throws: `VaultError.integrity` naming the first object out of place.
+  static func check(_ db: SQLiteDatabase, version: Int64) throws {
+    let found = try objects(of: db)
+    let expected = try expectedObjects(version: version)
+    guard found != expected else { return }
+    let extra = found.first { !expected.contains($0) }
+    let what =
+      extra.map { "\($0.type) '\($0.name)' is not format \(version)'s" }
+      ?? "a table or index of format \(version) is missing or changed"
+    throw VaultError.integrity(
+      "the vault's schema was changed: \(what) (a trigger, view or index could make writes do"
+        + " nothing)")
   }
 }

@@ -90,6 +90,25 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
     return out
   }
 
+  /// A new buffer holding the bytes from `offset` to the end (none when `offset` is past it).
+  public func suffix(from offset: Int) -> SecureBytes {
+    let start = min(max(offset, 0), count)
+    let out = SecureBytes(count: count - start)
+    if out.count > 0 { out.pointer.copyMemory(from: pointer + start, byteCount: out.count) }
+    return out
+  }
+
+  /// A new buffer holding `head` (public bytes such as a label and ids) then `secret`.
+  public convenience init(concatenating head: [UInt8], _ secret: SecureBytes) {
+    self.init(count: head.count + secret.count)
+    head.withUnsafeBytes { bytes in
+      if let base = bytes.baseAddress { pointer.copyMemory(from: base, byteCount: bytes.count) }
+    }
+    if secret.count > 0 {
+      (pointer + head.count).copyMemory(from: secret.pointer, byteCount: secret.count)
+    }
+  }
+
   /// A new buffer of `count` bytes (at least this one's length) starting with these bytes.
   ///
   /// - Throws: `VaultError.storage` when the memory cannot be had.

@@ -15,6 +15,13 @@ public enum Subkey: CaseIterable, Sendable {
   case biometry
   /// Wraps the journal's X25519 secret key (context `vaultjnl`, id 5).
   case journal
+  /// Seals every format-2 record but journal entries, and every content chunk (context
+  /// `vaultrec`, id 6).
+  case records
+  /// Keys the row hashes of the format-2 aggregates (context `vaultrow`, id 7).
+  case rows
+  /// Keys the format-2 state MAC (context `vaultsta`, id 8).
+  case state
 
   /// The 8-byte `crypto_kdf` context.
   public var context: String {
@@ -24,6 +31,9 @@ public enum Subkey: CaseIterable, Sendable {
     case .header: "vaulthdr"
     case .biometry: "vaultbio"
     case .journal: "vaultjnl"
+    case .records: "vaultrec"
+    case .rows: "vaultrow"
+    case .state: "vaultsta"
     }
   }
 
@@ -35,6 +45,9 @@ public enum Subkey: CaseIterable, Sendable {
     case .header: 3
     case .biometry: 4
     case .journal: 5
+    case .records: 6
+    case .rows: 7
+    case .state: 8
     }
   }
 }

@@ -19,16 +19,28 @@ public final class UnlockedVault {
 
   let gate: BiometricGate
 
+  /// Verifies the vault's state with the key (`Vault.verifyState`) before anything is read; for
+  /// `.acceptOlderState`, verifies it under the key and makes the device remember it.
+  ///
+  /// - Throws: `VaultError.integrity` or `.staleState` when the state does not verify.
   init(
     vault: Vault, gate: BiometricGate, masterKey: SymmetricKey, source: KeySource,
     purpose: AccessPurpose
-  ) {
+  ) throws {
     self.vault = vault
     self.gate = gate
     self.masterKey = masterKey
     self.source = source
     self.purpose = purpose
+    if purpose == .acceptOlderState {
+      acceptedState = try vault.acceptOlderState(masterKey: masterKey)
+    } else {
+      try vault.verifyState(masterKey: masterKey, checkedHeader: source != .session)
+    }
   }
+
+  /// For `.acceptOlderState`: the generation the device remembered and the one it now accepts.
+  public private(set) var acceptedState: (remembered: Int64?, accepted: Int64)?
 
   /// The entry store (subkeys derived once).
   public private(set) lazy var entries = EntryStore(vault: vault, masterKey: masterKey)
@@ -43,13 +55,13 @@ public final class UnlockedVault {
   /// Finds `name` (its metadata decrypted once), runs `guardCheck` when it is guarded, then
   /// decrypts its content.
   func openEntry(_ name: EntryName, guardCheck: () throws -> Void) throws {
-    guard let (entryID, metadata) = try entries.row(name) else {
-      throw VaultError.notFound(name.value)
-    }
+    // One read when the entry is not guarded; a guarded one is checked before its content is
+    // decrypted, and read again after (a guard added meanwhile is checked too).
+    guard let metadata = try entries.metadata(name) else { throw VaultError.notFound(name.value) }
     if metadata.guarded { try guardCheck() }
-    entry = OpenedEntry(
-      metadata: metadata,
-      content: try entries.content(entryID: entryID, meta: metadata, name: name.value))
+    let (current, content) = try entries.get(name)
+    if current.guarded && !metadata.guarded { try guardCheck() }
+    entry = OpenedEntry(metadata: current, content: content)
   }
 
   /// What a PIN change did besides setting the PIN.
@@ -71,14 +83,11 @@ public final class UnlockedVault {
   public func changePIN(to pin: PIN) throws -> PINChange {
     precondition(purpose.isAdministrative, "a PIN change needs the PIN or the recovery code")
     let moved = try !vault.isBound(to: vault.device.read().deviceSecret)
+    // A device that joins by a recovery gets its record with biometric unlock disabled (a seal
+    // belongs to another device's sensor): `setPIN` writes it so.
     let seconds = try vault.setPIN(pin, masterKey: masterKey)
-    guard moved, vault.header.biometry?.state == .active else {
-      return PINChange(disabledForeignSeal: false, guessSeconds: seconds)
-    }
-    try BiometricBinding(vault: vault, gate: gate).markDisabled(
-      masterKey: masterKey, reason: "the vault was recovered on another device",
-      at: Timestamp.utc(vault.environment.clock.wallNow))
-    return PINChange(disabledForeignSeal: true, guessSeconds: seconds)
+    return PINChange(
+      disabledForeignSeal: moved && vault.header.policy.requiresBiometry, guessSeconds: seconds)
   }
 
   /// Asks for a biometrics-only match and seals its domain state; the policy becomes PIN +

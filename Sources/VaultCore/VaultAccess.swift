@@ -28,12 +28,11 @@ public struct VaultAccess {
   /// this device found before the header could record it.
   public static func biometryStatus(of vault: Vault, device: DeviceState) -> BiometryStatus {
     guard vault.header.policy.requiresBiometry else { return .off }
-    if vault.header.biometry?.state == .active,
-      let pending = device.pendingDisables[vault.vaultID.hex]
-    {
+    let biometry = vault.header.device(for: device.deviceSecret)?.biometry
+    if biometry?.state == .active, let pending = device.pendingDisables[vault.vaultID.hex] {
       return .disabled(since: pending.at, reason: pending.reason)
     }
-    guard let record = vault.header.biometry else { return .notActivated }
+    guard let record = biometry else { return .notActivated }
     switch record.state {
     case .active: return .active(since: record.changedAt)
     case .disabled: return .disabled(since: record.changedAt, reason: record.reason ?? "unknown")
@@ -64,22 +63,77 @@ public struct VaultAccess {
       unlocked = try withPIN(purpose, reason: "unlock the vault", request: .unlock, credentials)
     case .administer(let reason):
       unlocked = try withPIN(purpose, reason: reason, request: .current, credentials)
+    case .acceptOlderState:
+      unlocked = try withPIN(
+        purpose, reason: "accept an older copy of the vault", request: .unlock, credentials)
     case .activateBiometry:
       unlocked = try forActivation(credentials)
     case .recover:
       let code = try credentials.recoveryCode()
       let key = try vault.unlock(recoveryCode: code)
-      unlocked = UnlockedVault(
+      unlocked = try UnlockedVault(
         vault: vault, gate: gate, masterKey: key, source: .recoveryCode, purpose: purpose)
     }
-    try recordPendingDisable(unlocked)
+    try settle(unlocked)
     return unlocked
+  }
+
+  /// Opens a format-1 vault for `purpose`: the PIN (or for `.recover` the recovery code) is
+  /// checked against its format-1 keyslot, the vault is migrated to format 2 in place, and the
+  /// rest of the purpose's checks (the biometric match, a guarded entry's check) run on the
+  /// migrated vault.
+  ///
+  /// - Throws: `VaultError.formatOneNeedsUnlock` when no PIN can be asked for (a session alone
+  ///   cannot migrate); the errors of the PIN or recovery check and of `open`; the migration's.
+  public static func openMigrating(
+    _ old: FormatOneVault, gate: BiometricGate, for purpose: AccessPurpose,
+    via credentials: CredentialSource
+  ) throws -> UnlockedVault {
+    let migrated: Vault
+    let key: SymmetricKey
+    let source: KeySource
+    if purpose == .recover {
+      key = try old.unlock(recoveryCode: credentials.recoveryCode())
+      migrated = try FormatOneMigration.migrate(old, masterKey: key, slot: nil)
+      source = .recoveryCode
+    } else {
+      guard credentials.canAskForPIN else { throw VaultError.formatOneNeedsUnlock }
+      _ = try old.checkBeforePIN(old.device.read())
+      var request = PINRequest.unlock
+      if case .administer = purpose { request = .current }
+      let result = try old.unlock(pin: credentials.pin(request))
+      try gate.credentialVerified()
+      migrated = try FormatOneMigration.migrate(
+        old, masterKey: result.masterKey,
+        slot: FormatOneMigration.Slot(salt: result.salt, kek: result.kek))
+      key = result.masterKey
+      source = .pin
+    }
+    let access = VaultAccess(vault: migrated, gate: gate)
+    if source == .pin, migrated.header.policy.requiresBiometry, purpose != .activateBiometry {
+      try access.binding.checkPresence(masterKey: key, reason: "unlock the vault")
+    }
+    let unlocked = try UnlockedVault(
+      vault: migrated, gate: gate, masterKey: key, source: source, purpose: purpose)
+    if case .readEntry(let name) = purpose {
+      try unlocked.openEntry(name) { try access.guardCheck(name, unlocked, credentials) }
+    }
+    try access.settle(unlocked)
+    return unlocked
+  }
+
+  /// What follows every key release: a disable found without the key is written into the
+  /// header, and journal entries written without the key are folded into the state (not in a
+  /// session: reading with a session never writes).
+  private func settle(_ unlocked: UnlockedVault) throws {
+    try recordPendingDisable(unlocked)
+    if unlocked.source != .session { try unlocked.journal().fold() }
   }
 
   /// An `UnlockedVault` for a vault `Vault.create` just made: the PIN was just set, so it may
   /// activate biometric unlock in the same command.
-  public func created(_ created: Vault.Created) -> UnlockedVault {
-    UnlockedVault(
+  public func created(_ created: Vault.Created) throws -> UnlockedVault {
+    try UnlockedVault(
       vault: created.vault, gate: gate, masterKey: created.masterKey, source: .pin,
       purpose: .activateBiometry)
   }
@@ -98,7 +152,7 @@ public struct VaultAccess {
         if vault.header.policy.requiresBiometry {
           try binding.checkSession(masterKey: key)
         }
-        return UnlockedVault(
+        return try UnlockedVault(
           vault: vault, gate: gate, masterKey: key, source: .session, purpose: purpose)
       } catch let error as VaultError {
         guard case .locked = error else { throw error }
@@ -125,7 +179,8 @@ public struct VaultAccess {
     let key = try vault.unlock(pin: credentials.pin(request))
     try gate.credentialVerified()
     if biometric { try binding.checkPresence(masterKey: key, reason: reason) }
-    return UnlockedVault(vault: vault, gate: gate, masterKey: key, source: .pin, purpose: purpose)
+    return try UnlockedVault(
+      vault: vault, gate: gate, masterKey: key, source: .pin, purpose: purpose)
   }
 
   /// The PIN before an activation: the sensor must be able to evaluate (a lockout is cleared by
@@ -136,7 +191,7 @@ public struct VaultAccess {
     _ = try vault.checkBeforePIN(device)
     let key = try vault.unlock(pin: credentials.pin(.unlock))
     try gate.credentialVerified()
-    return UnlockedVault(
+    return try UnlockedVault(
       vault: vault, gate: gate, masterKey: key, source: .pin, purpose: .activateBiometry)
   }
 
@@ -172,7 +227,7 @@ public struct VaultAccess {
 
   /// A guarded entry read with a session key: a fresh biometric check (the PIN in a PIN-only
   /// vault, or while the sensor is locked out), refused within a second of the last one.
-  private func guardCheck(
+  func guardCheck(
     _ name: EntryName, _ unlocked: UnlockedVault, _ credentials: CredentialSource
   ) throws {
     guard unlocked.source == .session else { return }
@@ -216,7 +271,7 @@ public struct VaultAccess {
 
   /// A disable this device found without a key is written into the header once a key is here.
   private func recordPendingDisable(_ unlocked: UnlockedVault) throws {
-    guard unlocked.source != .session, vault.header.biometry?.state == .active,
+    guard unlocked.source != .session, vault.biometry?.state == .active,
       let pending = try vault.device.read().pendingDisables[vault.vaultID.hex],
       unlocked.purpose != .activateBiometry
     else { return }

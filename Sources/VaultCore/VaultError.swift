@@ -71,6 +71,12 @@ public enum VaultError: Error, Equatable, Sendable {
   /// The vault changed while the command ran (another command wrote its header first); nothing
   /// was written.
   case vaultChanged(String)
+  /// The vault file's state (generation `found`, MAC hex `foundMAC`) is older than, or not a
+  /// descendant of, the one this device last saw (`seen`, `seenMAC`): the file or part of it was
+  /// put back from another copy. `older` tells the two apart.
+  case staleState(found: Int64, foundMAC: String, seen: Int64, seenMAC: String, older: Bool)
+  /// A format-1 vault reached without a way to ask for the PIN: only an unlock migrates it.
+  case formatOneNeedsUnlock
   /// A file or database operation failed (disk full, permissions, I/O).
   case storage(String)
 }

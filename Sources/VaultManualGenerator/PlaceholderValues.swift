@@ -69,6 +69,10 @@ enum PlaceholderValues {
     for label in DomainLabel.all {
       values[labelPlaceholder(label.rawValue)] = .text(quoted(label.rawValue))
     }
+    values["max-devices"] = .text("\(Header.maximumDevices)")
+    values["state-history"] = .text("\(Vault.keptStates)")
+    values["record-kinds"] = .text(
+      list(RecordKind.allCases.map { "\($0.rawValue) \(String(describing: $0))" }))
     values["domain-labels"] = .blocks(
       DomainLabel.all.map { .item(quoted($0.rawValue), [$0.separates]) })
     return values
@@ -83,18 +87,25 @@ enum PlaceholderValues {
     "pin-min-new": .text("\(PIN.minimumNewLength)"),
   ]
 
-  /// `label-keyslot` for `vault.keyslot.v1`; `label-biosim-domain` for `biosim.domain.v1`.
+  /// `label-keyslot` for `vault.keyslot.v1`, `label-record` for `vault.record.v2`,
+  /// `label-journal-v2` for `vault.journal.v2` (whose stem a format-1 label shares);
+  /// `label-biosim-domain` for `biosim.domain.v1`.
   static func labelPlaceholder(_ label: String) -> String {
     var words = label.split(separator: ".").map(String.init)
-    if words.last == "v1" { words.removeLast() }
     if words.first == "vault" { words.removeFirst() }
+    let version = words.last
+    if version == "v1" { words.removeLast() }
+    if version == "v2" {
+      let stem = "vault." + words.dropLast().joined(separator: ".") + ".v1"
+      if !DomainLabel.all.contains(where: { $0.rawValue == stem }) { words.removeLast() }
+    }
     return "label-" + words.joined(separator: "-")
   }
 
   /// The schema's lines, a clause longer than an example line can be in the page (60 columns)
   /// broken before its `REFERENCES`.
   static func schema() -> String {
-    Schema.v1.components(separatedBy: "\n").flatMap { line -> [String] in
+    Schema.v2.components(separatedBy: "\n").flatMap { line -> [String] in
       guard line.count > 60, let clause = line.range(of: " REFERENCES ") else { return [line] }
       let indent = String(line.prefix { $0 == " " })
       return [

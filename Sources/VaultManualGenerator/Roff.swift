@@ -172,7 +172,9 @@ struct ManualSection: Equatable {
   /// A section made of blocks.
   init(_ title: String, _ blocks: [ManualBlock]) {
     self.title = title
-    self.roff = blocks.map(\.roff).joined()
+    // A paragraph macro right after a subsection heading is redundant (mandoc warns).
+    self.roff = blocks.map(\.roff).joined().replacingOccurrences(
+      of: "(\\.SS [^\n]*\n)\\.PP\n", with: "$1", options: .regularExpression)
   }
 
   /// A section whose roff is built elsewhere.

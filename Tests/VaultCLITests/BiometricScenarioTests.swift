@@ -344,10 +344,12 @@ final class AccessReviewTests: XCTestCase {
   func testEditedBiometryFieldsAreAnEditNotADisable() {
     box.initBiometric()
     box.editHeader {
-      $0["biometry"] = [
+      var devices = $0["devices"] as? [[String: Any]] ?? []
+      devices[0]["biometry"] = [
         "state": "disabled", "changed_at": "2026-01-01T00:00:00Z",
         "reason": "the biometric enrollment changed",
       ]
+      $0["devices"] = devices
     }
     let result = box.vaultPIN(["list"])
     XCTAssertEqual(result.status, 17, result.stderrText)

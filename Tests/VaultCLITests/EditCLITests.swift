@@ -115,7 +115,7 @@ final class EditCLITests: XCTestCase {
       printf 'theirs' | VAULT_SESSION=\(session["VAULT_SESSION"] ?? "") \(vault) add --force note
       """)
     let result = edit(script)
-    XCTAssertEqual(result.status, 1, result.stderrText)
+    XCTAssertEqual(result.status, 18, result.stderrText)
     let copy = "note (edited 2027-01-15T08:01:40Z)"
     XCTAssertEqual(
       result.errorLines,

@@ -251,7 +251,7 @@ final class EntryCLITests: XCTestCase {
 
   func testStatusWithoutUnlocking() {
     let text = box.vault(["status"]).stdoutText
-    XCTAssertTrue(text.hasPrefix("vault:            \(box.vaultPath)\nformat:           1\n"), text)
+    XCTAssertTrue(text.hasPrefix("vault:            \(box.vaultPath)\nformat:           2\n"), text)
     XCTAssertTrue(
       text.contains(
         "kdf:              Argon2id test (1 pass, 8 KiB, TEST ONLY: no brute-force protection)\n")

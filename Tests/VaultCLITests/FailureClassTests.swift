@@ -41,23 +41,23 @@ final class FailureClassTests: XCTestCase {
     box.tamper {
       _ = try $0.execute("PRAGMA writable_schema = ON")
       _ = try $0.execute(
-        "UPDATE sqlite_master SET sql = replace(sql, 'meta BLOB', 'mxta BLOB')"
-          + " WHERE name = 'entries'")
+        "UPDATE sqlite_master SET sql = replace(sql, 'box BLOB', 'bxx BLOB')"
+          + " WHERE name = 'records'")
     }
     let result = box.vault(["list"], env: session)
     XCTAssertEqual(result.status, 17, result.stderrText)
     XCTAssertEqual(
       result.errorLines,
       [
-        "vault: error: integrity failure: the vault's schema is not format 1's (a table, index"
-          + " or trigger was added, removed or changed)"
+        "vault: error: integrity failure: the vault's schema was changed: table 'records' is not"
+          + " format 2's (a trigger, view or index could make writes do nothing)"
       ])
   }
 
   func testAPlantedTriggerIsAnIntegrityFailure() {
     box.tamper {
       _ = try $0.execute(
-        "CREATE TRIGGER keep BEFORE DELETE ON entries BEGIN SELECT RAISE(IGNORE); END")
+        "CREATE TRIGGER keep BEFORE DELETE ON records BEGIN SELECT RAISE(IGNORE); END")
     }
     let result = box.vault(["rm", "x"], env: session)
     XCTAssertEqual(result.status, 17, result.stderrText)
@@ -97,7 +97,7 @@ final class FailureClassTests: XCTestCase {
     let id = box.vault(["journal", "list", "--json"], env: session).stdoutText
     let short = String(id.split(separator: "\"")[3])
     box.tamper {
-      _ = try $0.execute("UPDATE entries SET entry_id = zeroblob(16) WHERE kind = 1")
+      _ = try $0.execute("UPDATE pending SET record_id = zeroblob(16)")
     }
     let show = box.vault(["journal", "show", short], env: session)
     XCTAssertEqual(show.status, 17, show.stderrText)
@@ -136,7 +136,7 @@ final class CheckCoverageTests: XCTestCase {
     let page =
       box.tamper {
         try $0.integer(
-          "SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_entries_2'")
+          "SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_records_2'")
       } ?? 0
     let size = box.tamper { try $0.integer("PRAGMA page_size") } ?? 4096
     XCTAssertGreaterThan(page, 1)
@@ -162,7 +162,7 @@ final class CheckCoverageTests: XCTestCase {
     // constraints for one write, then putting the schema text back as it was.
     let schema =
       box.tamper {
-        try $0.blob("SELECT CAST(sql AS BLOB) FROM sqlite_master WHERE name = 'entries'")
+        try $0.blob("SELECT CAST(sql AS BLOB) FROM sqlite_master WHERE name = 'records'")
       } ?? []
     let loose = String(decoding: schema, as: UTF8.self).replacingOccurrences(
       of: " NOT NULL", with: "")
@@ -170,14 +170,14 @@ final class CheckCoverageTests: XCTestCase {
       box.tamper {
         _ = try $0.execute("PRAGMA writable_schema = ON")
         _ = try $0.execute(
-          "UPDATE sqlite_master SET sql = ? WHERE name = 'entries'",
+          "UPDATE sqlite_master SET sql = ? WHERE name = 'records'",
           [.text(sql ?? String(decoding: schema, as: UTF8.self))])
       }
       if sql != nil {
         box.tamper {
           _ = try $0.execute(
-            "UPDATE entries SET entry_id = NULL, lookup = NULL, kind = NULL, meta = NULL"
-              + " WHERE kind = 1")
+            "UPDATE records SET record_id = NULL, lookup = NULL, kind = NULL, revision = NULL,"
+              + " box = NULL WHERE kind = 1")
         }
       }
     }
@@ -187,7 +187,7 @@ final class CheckCoverageTests: XCTestCase {
       check.errorLines,
       [
         "vault: error: integrity failure: the database structure is damaged: NULL value in"
-          + " entries.kind (and 1 more)"
+          + " records.kind (and 2 more)"
       ])
   }
 }

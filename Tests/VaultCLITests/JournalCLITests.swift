@@ -189,17 +189,31 @@ final class JournalCLITests: XCTestCase {
     box.initPINOnly()
     write("mine\n", at: 1_800_000_000)
     box.tamper {
-      let meta = try $0.blob("select meta from entries where kind = 1")
+      let box = try $0.blob("select box from pending")
       try $0.execute(
-        "insert into entries values (?, NULL, 1, ?)",
-        [.blob(Array(repeating: 1, count: 16)), .blob(meta)])
+        "insert into pending values (?, ?)", [.blob(Array(repeating: 1, count: 16)), .blob(box)])
     }
+    // Listed, never mixed in: the copy is marked, the entry shown once, and check refuses it.
     let result = list(now: 1_800_000_000)
-    XCTAssertEqual(result.status, 17)
-    XCTAssertEqual(result.stdout, [])
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    let lines = result.stdoutText.split(separator: "\n")
+    XCTAssertEqual(lines.count, 2, result.stdoutText)
+    XCTAssertTrue(lines.first?.hasSuffix("  2027-01-15 09:00:00+01:00  mine") ?? false)
+    XCTAssertEqual(
+      lines.last, "01010101  (not verified: a journal entry was copied from another entry)")
     XCTAssertEqual(
       result.errorLines,
-      ["vault: error: integrity failure: a journal entry was copied from another entry"])
+      [
+        "vault: warning: 1 pending journal entry is not verified and is not shown; see 'vault check'"
+      ])
+    let check = box.vault(["check"], pin: [Sandbox.pin])
+    XCTAssertEqual(check.status, 17)
+    XCTAssertEqual(
+      check.errorLines,
+      [
+        "vault: error: integrity failure: pending journal entry 01010101 is refused: a journal"
+          + " entry was copied from another entry"
+      ])
   }
 
   func testAJournalKeySwappedIntoTheFileIsRefused() {
@@ -215,7 +229,9 @@ final class JournalCLITests: XCTestCase {
         "vault: error: integrity failure: the vault's journal key differs from the one this"
           + " device last authenticated; nothing was written"
       ])
-    let count = box.tamper { try $0.integer("select count(*) from entries") }
+    let count = box.tamper {
+      try $0.integer("select (select count(*) from pending) + (select count(*) from records)")
+    }
     XCTAssertEqual(count, 0)
   }
 

@@ -25,6 +25,13 @@ final class MaintenanceCLITests: XCTestCase {
     box.tamper(file: file, line: line) { try $0.execute(statement) }
   }
 
+  static let chunksChanged =
+    "vault: error: integrity failure: the vault's content chunks are not the ones its state"
+    + " authenticates (a chunk was deleted, added or put back)"
+  static let recordsChanged =
+    "vault: error: integrity failure: the vault's records are not the ones its state"
+    + " authenticates (a record was deleted, added or put back from an older copy)"
+
   func testCheckOpensEveryRecord() {
     let result = box.vault(["check"], env: session)
     XCTAssertEqual(result.status, 0, result.stderrText)
@@ -34,7 +41,7 @@ final class MaintenanceCLITests: XCTestCase {
   func testCheckFindsADamagedJournalEntry() {
     box.tamper {
       try $0.replaceBlob(
-        "select meta from entries where kind = 1", "update entries set meta = ? where kind = 1"
+        "select box from pending", "update pending set box = ?"
       ) { $0[60] ^= 1 }
     }
     let id = box.vault(["journal", "list", "--json"], env: session).stdoutText
@@ -43,36 +50,35 @@ final class MaintenanceCLITests: XCTestCase {
     XCTAssertEqual(result.stdout, [])
     XCTAssertEqual(result.errorLines.count, 1)
     XCTAssertTrue(
-      result.errorLines[0].hasPrefix("vault: error: integrity failure: journal entry "), id)
+      result.errorLines[0].hasPrefix(
+        "vault: error: integrity failure: pending journal entry "), id)
     XCTAssertTrue(result.errorLines[0].hasSuffix(" failed authentication"))
   }
 
   func testCheckFindsAChunkWithoutItsEntry() {
-    sql("insert into chunks values (x'00', 0, x'00')")
+    sql("insert into chunks values (x'00', 1, 0, x'00')")
     let result = box.vault(["check"], env: session)
     XCTAssertEqual(result.status, 17)
-    XCTAssertEqual(
-      result.errorLines, ["vault: error: integrity failure: 1 content chunk(s) belong to no entry"])
+    XCTAssertEqual(result.errorLines, [Self.chunksChanged])
   }
 
   func testCheckReportsADamagedNameIndex() {
     sql(
-      "update entries set lookup = randomblob(32) where kind = 0 and rowid ="
-        + " (select min(rowid) from entries where kind = 0)")
+      "update records set lookup = randomblob(32) where kind = 1 and rowid ="
+        + " (select min(rowid) from records where kind = 1)")
     let index = box.vault(["check"], env: session)
     XCTAssertEqual(index.status, 17)
-    XCTAssertEqual(
-      index.errorLines, ["vault: error: integrity failure: the name index of 'small' is damaged"])
+    XCTAssertEqual(index.errorLines, [Self.recordsChanged])
+    XCTAssertEqual(box.vault(["get", "small"], env: session).status, 17)
   }
 
   func testCheckReportsAChunkAttachedToAJournalEntry() {
     sql(
-      "insert into chunks values ((select entry_id from entries where kind = 1), 0,"
+      "insert into chunks values ((select record_id from records where kind = 1), 5, 0,"
         + " randomblob(47))")
     let stray = box.vault(["check"], env: session)
     XCTAssertEqual(stray.status, 17)
-    XCTAssertEqual(
-      stray.errorLines, ["vault: error: integrity failure: 1 content chunk(s) belong to no entry"])
+    XCTAssertEqual(stray.errorLines, [Self.chunksChanged])
   }
 
   func testBackupToAOneLetterNameAndAMissingFolder() {

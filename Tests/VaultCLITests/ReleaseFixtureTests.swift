@@ -28,10 +28,19 @@ final class ReleaseFixtureTests: XCTestCase {
     let status = box.biosim(["status"])
     XCTAssertTrue(status.stdoutText.contains("domain state:  abee1d1bbcaaa037…"), status.stdoutText)
     box.biosim(["next", "match"])
+    // A copy left by a migration killed before its commit is replaced, then removed.
+    let copy = box.vaultPath + ".format1"
+    FileManager.default.createFile(atPath: copy, contents: Data("stale".utf8))
     // Its PIN, 2468, is shorter than a new PIN may be: it still unlocks, and status says so.
+    // The first unlock migrates it to format 2 in place.
     let entry = box.vault(["get", "fixture/entry"], pin: ["2468"])
     XCTAssertEqual(entry.status, 0, entry.stderrText)
     XCTAssertEqual(entry.stdoutText, "from the first release\n")
+    XCTAssertEqual(entry.errorLines, ["Upgraded the vault to format 2."])
+    XCTAssertFalse(FileManager.default.fileExists(atPath: copy))
+    XCTAssertEqual(box.tamper { try $0.integer("PRAGMA user_version") }, 2)
+    XCTAssertEqual(box.tamper { try $0.integer("SELECT count(*) FROM records") }, 3)
+    XCTAssertTrue(box.vault(["status"]).stdoutText.contains("format:           2\n"))
     XCTAssertTrue(
       box.vault(["status"]).stdoutText.contains(
         "warning:          the PIN is shorter than 6 characters; set a longer one with"
@@ -46,6 +55,24 @@ final class ReleaseFixtureTests: XCTestCase {
     XCTAssertEqual(box.vault(["check"], env: session).status, 0)
     let biometry = box.statusJSON()["biometry"] as? [String: Any]
     XCTAssertEqual(biometry?["state"] as? String, "active")
+
+    // The format-1 file put back: this device has seen the vault in format 2, so it is a
+    // rollback, refused before any PIN.
+    let migrated = try Data(contentsOf: URL(fileURLWithPath: box.vaultPath))
+    try FileManager.default.removeItem(atPath: box.vaultPath)
+    try FileManager.default.copyItem(atPath: Self.folder + "/vault.db", toPath: box.vaultPath)
+    chmod(box.vaultPath, 0o600)
+    let old = box.vault(["get", "fixture/entry"], pin: ["2468"])
+    XCTAssertEqual(old.status, 17)
+    XCTAssertEqual(
+      old.errorLines,
+      [
+        "vault: error: integrity failure: this is a format 1 copy of a vault this device has"
+          + " already seen in format 2 (an old copy was put back); nothing was read"
+      ])
+    try migrated.write(to: URL(fileURLWithPath: box.vaultPath))
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vault(["get", "fixture/entry"], pin: ["2468"]).status, 0)
   }
 
   func testAnEnrollmentChangeIsStillDetected() throws {

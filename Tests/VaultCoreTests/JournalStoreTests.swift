@@ -92,49 +92,121 @@ final class JournalStoreTests: XCTestCase {
     }
   }
 
-  func testEntriesAreBoundToTheirVaultAndTheirRow() throws {
+  /// A pending row holding `record` signed by `signer` (this device's writer unless given),
+  /// sealed to the vault's journal key, as a writer without the key would store it.
+  func plant(
+    _ vault: Vault, id: [UInt8], text: String, sequence: UInt64, vaultID: VaultID? = nil,
+    signer: SigningKeyPair? = nil, stamp: JournalStamp = JournalStamp.local(1_800_000_000)
+  ) throws {
+    let writer = try XCTUnwrap(vault.device.read().writers[vault.vaultID.hex])
+    let record = try SignedJournalRecord(
+      vaultID: vaultID ?? vault.vaultID, entryID: id,
+      writerID: try [UInt8](base64: writer.deviceID, field: "writer"), sequence: sequence,
+      revision: 1, stamp: stamp, text: secure(text))
+    let publicKey = try [UInt8](base64: vault.header.journalPublicKey, field: "key")
+    let plain = record.encode(signingWith: try signer ?? writer.keyPair())
+    try vault.db.query(
+      "INSERT INTO pending (record_id, box) VALUES (?, ?)",
+      [.blob(id), .blob(plain.withBytes { SealedBox.seal($0, to: publicKey) })])
+  }
+
+  func testEntriesAreBoundToTheirVaultTheirRowAndTheirWriter() throws {
     let created = try makeVault(home)
     let vault = created.vault
     let id = try JournalStore.append(
       secure("mine"), to: vault, stamp: JournalStamp.local(1_800_000_000))
     let box = try XCTUnwrap(
-      vault.db.query("SELECT meta FROM entries WHERE entry_id = ?", [.blob(id)]).first?[0].blob)
+      vault.db.query("SELECT box FROM pending WHERE record_id = ?", [.blob(id)]).first?[0].blob)
+    let store = try JournalStore(vault: vault, masterKey: created.masterKey)
 
     // The same box on another row: it opens, but names another entry id.
     let moved = [UInt8](repeating: 0xAB, count: 16)
     try vault.db.query(
-      "INSERT INTO entries (entry_id, lookup, kind, meta) VALUES (?, NULL, 1, ?)",
-      [.blob(moved), .blob(box)])
-    let store = try JournalStore(vault: vault, masterKey: created.masterKey)
-    XCTAssertThrowsError(try store.entries()) {
-      XCTAssertEqual($0 as? VaultError, .integrity("a journal entry was copied from another entry"))
-    }
-    try vault.db.query("DELETE FROM entries WHERE entry_id = ?", [.blob(moved)])
-
-    // A box sealed to this vault's key that claims another vault id.
-    let otherID = try VaultID([UInt8](repeating: 1, count: 16))
-    let forged = JournalRecord.encode(
-      vaultID: otherID, entryID: moved, stamp: JournalStamp.local(1_800_000_000),
-      text: secure("forged"))
+      "INSERT INTO pending (record_id, box) VALUES (?, ?)", [.blob(moved), .blob(box)])
+    // Another vault id, a stranger's signature, and a format-1 (unsigned) record.
+    try plant(
+      vault, id: [UInt8](repeating: 0xAC, count: 16), text: "x", sequence: 2,
+      vaultID: try VaultID([UInt8](repeating: 1, count: 16)))
+    try plant(
+      vault, id: [UInt8](repeating: 0xAD, count: 16), text: "x", sequence: 3,
+      signer: Signing.generate())
+    let unsigned = JournalRecord.encode(
+      vaultID: vault.vaultID, entryID: [UInt8](repeating: 0xAE, count: 16),
+      stamp: JournalStamp.local(1_800_000_000), text: secure("back-dated"))
     let publicKey = try [UInt8](base64: vault.header.journalPublicKey, field: "key")
     try vault.db.query(
-      "INSERT INTO entries (entry_id, lookup, kind, meta) VALUES (?, NULL, 1, ?)",
-      [.blob(moved), .blob(forged.withBytes { SealedBox.seal($0, to: publicKey) })])
-    XCTAssertThrowsError(try store.entries()) {
-      XCTAssertEqual($0 as? VaultError, .integrity("a journal entry was copied from another vault"))
+      "INSERT INTO pending (record_id, box) VALUES (?, ?)",
+      [
+        .blob([UInt8](repeating: 0xAE, count: 16)),
+        .blob(unsigned.withBytes { SealedBox.seal($0, to: publicKey) }),
+      ])
+    let contents = try store.contents()
+    XCTAssertEqual(contents.entries.map(\.id), [id], "nothing refused is mixed in")
+    XCTAssertEqual(
+      contents.unverified,
+      [
+        UnverifiedJournalRow(
+          hexID: moved.hex, reason: "a journal entry was copied from another entry"),
+        UnverifiedJournalRow(
+          hexID: String(repeating: "ac", count: 16),
+          reason: "a journal entry was copied from another vault"),
+        UnverifiedJournalRow(
+          hexID: String(repeating: "ad", count: 16),
+          reason: "a journal entry's writer signature does not verify"),
+        UnverifiedJournalRow(
+          hexID: String(repeating: "ae", count: 16), reason: "a journal entry is malformed"),
+      ])
+    // Folding moves only the good one; the others stay pending and `check` refuses them.
+    XCTAssertEqual(try store.fold(), 1)
+    XCTAssertEqual(try store.entries().map(\.pending), [false])
+    XCTAssertThrowsError(try IntegrityCheck.verify(vault, masterKey: created.masterKey)) {
+      XCTAssertEqual(
+        $0 as? VaultError,
+        .integrity(
+          "pending journal entry abababab is refused: a journal entry was copied from another"
+            + " entry (and 3 more)"))
     }
 
     // The row copied into another vault: it does not open under that vault's key.
     let other = TemporaryHome()
     let second = try makeVault(other)
     try second.vault.db.query(
-      "INSERT INTO entries (entry_id, lookup, kind, meta) VALUES (?, NULL, 1, ?)",
-      [.blob(id), .blob(box)])
-    XCTAssertThrowsError(
-      try JournalStore(vault: second.vault, masterKey: second.masterKey).entries()
-    ) {
-      XCTAssertEqual(
-        $0 as? VaultError, .integrity("journal entry \(id.hex.prefix(8)) failed authentication"))
+      "INSERT INTO pending (record_id, box) VALUES (?, ?)", [.blob(id), .blob(box)])
+    XCTAssertEqual(
+      try JournalStore(vault: second.vault, masterKey: second.masterKey).contents().unverified,
+      [
+        UnverifiedJournalRow(
+          hexID: id.hex, reason: "journal entry \(id.hex.prefix(8)) failed authentication")
+      ])
+  }
+
+  func testAGapInAWritersSequenceIsReported() throws {
+    let created = try makeVault(home)
+    let vault = created.vault
+    let store = try JournalStore(vault: vault, masterKey: created.masterKey)
+    for _ in 0..<4 {
+      try JournalStore.append(secure("entry"), to: vault, stamp: JournalStamp.local(1_800_000_000))
+    }
+    // Entries 2 and 3 removed from the file before they were folded.
+    let rows = try vault.db.query("SELECT record_id, box FROM pending")
+    let sequenceOf: ([UInt8], [UInt8]) throws -> UInt64 = { id, box in
+      try XCTUnwrap(store.entries().first { $0.id == id }).sequenceNumber
+    }
+    for row in rows {
+      let id = try XCTUnwrap(row[0].blob)
+      let number = try sequenceOf(id, try XCTUnwrap(row[1].blob))
+      if number == 2 || number == 3 {
+        try vault.db.query("DELETE FROM pending WHERE record_id = ?", [.blob(id)])
+      }
+    }
+    XCTAssertEqual(try store.fold(), 2)
+    let missing = try store.contents().missing
+    XCTAssertEqual(missing.map(\.ranges), [[2...3]])
+    XCTAssertThrowsError(try IntegrityCheck.verify(vault, masterKey: created.masterKey)) {
+      guard case .integrity(let what) = $0 as? VaultError else { return XCTFail("\($0)") }
+      XCTAssertTrue(
+        what.hasSuffix(
+          "never delivered its entries 2–3 (removed from the file before they were folded?)"), what)
     }
   }
 
@@ -144,15 +216,14 @@ final class JournalStoreTests: XCTestCase {
     let stamp = JournalStamp.local(1_800_000_000)
     let store = try JournalStore(vault: vault, masterKey: created.masterKey)
     for (last, text) in [(0x01, "one"), (0x02, "two")] {
-      let id = [UInt8](repeating: 0xAB, count: 15) + [UInt8(last)]
-      let record = JournalRecord.encode(
-        vaultID: vault.vaultID, entryID: id, stamp: stamp, text: secure(text))
-      let publicKey = try [UInt8](base64: vault.header.journalPublicKey, field: "key")
-      try vault.db.query(
-        "INSERT INTO entries (entry_id, lookup, kind, meta) VALUES (?, NULL, 1, ?)",
-        [.blob(id), .blob(record.withBytes { SealedBox.seal($0, to: publicKey) })])
+      try plant(
+        vault, id: [UInt8](repeating: 0xAB, count: 15) + [UInt8(last)], text: text,
+        sequence: UInt64(last), stamp: stamp)
     }
+    try vault.device.update { $0.writers[vault.vaultID.hex]?.sequence = 2 }
     let unique = try JournalStore.append(secure("three"), to: vault, stamp: stamp)
+    XCTAssertEqual(try store.fold(), 3)
+    XCTAssertEqual(try store.contents().missing.count, 0)
     let entries = try store.entries()
     XCTAssertEqual(entries.count, 3)
     let shown = Dictionary(
@@ -183,5 +254,6 @@ final class JournalStoreTests: XCTestCase {
     let after = try store.entry(idPrefix: unique.hex)
     XCTAssertTrue(after.text == secure("three, edited"))
     XCTAssertEqual(after.stamp, stamp, "an edit keeps the time")
+    XCTAssertEqual(try IntegrityCheck.verify(vault, masterKey: created.masterKey).journal, 3)
   }
 }

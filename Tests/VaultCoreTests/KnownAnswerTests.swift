@@ -55,6 +55,9 @@ final class KnownAnswerTests: XCTestCase {
       (.header, "751d4151ba376faca502d09adb84e80ddadb695b7948f176d3ac8ceed6987399"),
       (.biometry, "7c8a7f98da545f75819816ddb138b8ff636693079761b0e4f0c64e95b6451f35"),
       (.journal, "ec21b8962f699de71899b26ec2a64d789edf861d49ea7a54944d69da6d0b81bd"),
+      (.records, "4a516f24ba98dccf0670d8a1250afef9461dd3ec812dc90a1d930aefd0cc3c39"),
+      (.rows, "a004bb041f46158237196df159ab0e7fb896cfd91ca105a7d5476238efb986ba"),
+      (.state, "9a6de6964316ac74efec0fc6c438dca9dc1a849fe112a033b58dbd9dc488fa00"),
     ]
     XCTAssertEqual(expected.count, Subkey.allCases.count)
     for (subkey, value) in expected {

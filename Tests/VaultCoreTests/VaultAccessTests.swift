@@ -199,7 +199,7 @@ final class VaultAccessTests: XCTestCase {
       XCTAssertEqual($0 as? VaultError, .enrollmentChanged("the biometric enrollment changed"))
     }
     try assertSessionRevoked(token)
-    XCTAssertEqual(try reopened().header.biometry?.state, .disabled)
+    XCTAssertEqual(try reopened().biometry?.state, .disabled)
   }
 
   func testAPINChangeRevokesEverySession() throws {
@@ -228,7 +228,7 @@ final class VaultAccessTests: XCTestCase {
     XCTAssertEqual(try unlocked.changePIN(to: pin("222200")).disabledForeignSeal, true)
     try assertSessionRevoked(token)
     XCTAssertEqual(
-      try reopened().header.biometry?.reason, "the vault was recovered on another device")
+      try reopened().biometry?.reason, "the vault was recovered on another device")
   }
 
   func testAGuardedReadInASessionNeedsAFreshMatch() throws {
@@ -260,11 +260,14 @@ final class VaultAccessTests: XCTestCase {
     var seal = BiometricSeal(domainState: [1, 2, 3], type: "touch-id", activatedAt: "T")
     seal.domainState = "not base64!"
     let json = try JSONEncoder().encode(seal)
+    var device = try XCTUnwrap(created.vault.localDevice)
     let box = AEAD.seal(
       [UInt8](json), key: created.masterKey.derive(.biometry),
-      associatedData: Array("vault.biometry.v1".utf8) + created.vault.vaultID.bytes)
+      associatedData: Array("vault.biometry.v2".utf8) + created.vault.vaultID.bytes
+        + device.deviceIDBytes)
     var header = created.vault.header
-    header.biometry = BiometryRecord(state: .active, changedAt: "T", reason: nil, seal: box.base64)
+    device.biometry = BiometryRecord(state: .active, changedAt: "T", reason: nil, seal: box.base64)
+    header.setDevice(device)
     try created.vault.writeHeader(header, masterKey: created.masterKey)
     gate.answers = [match()]
     XCTAssertThrowsError(
@@ -272,7 +275,7 @@ final class VaultAccessTests: XCTestCase {
     ) {
       XCTAssertEqual($0 as? VaultError, .malformedHeader("sealed domain state is not valid"))
     }
-    XCTAssertEqual(try reopened().header.biometry?.state, .active)
+    XCTAssertEqual(try reopened().biometry?.state, .active)
   }
 }
 
@@ -317,7 +320,7 @@ final class ConcurrentHeaderTests: XCTestCase {
     XCTAssertThrowsError(
       try BiometricBinding(vault: slow, gate: gate).checkPresence(masterKey: key, reason: "r"))
     let after = try open()
-    XCTAssertEqual(after.header.biometry?.state, .disabled)
+    XCTAssertEqual(after.biometry?.state, .disabled)
     XCTAssertNoThrow(try after.unlock(pin: pin("654321")))
     XCTAssertThrowsError(try open().unlock(pin: pin("123456"))) {
       XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 4))

@@ -52,13 +52,13 @@ final class VaultFileTampererTests: XCTestCase {
       environment: home.environment())
     let file = try VaultFileTamperer(path: home.vaultPath)
     try file.execute(
-      "insert into chunks values (?, 0, ?)", [.blob([1, 2, 3]), .blob([0xFF, 0x00])])
+      "insert into chunks values (?, 1, 0, ?)", [.blob([1, 2, 3]), .blob([0xFF, 0x00])])
     try file.replaceBlob(
-      "select box from chunks where entry_id = x'010203'",
-      "update chunks set box = ? where entry_id = x'010203'"
+      "select box from chunks where record_id = x'010203'",
+      "update chunks set box = ? where record_id = x'010203'"
     ) { $0[1] ^= 1 }
     XCTAssertEqual(
-      try file.blob("select box from chunks where entry_id = ?", [.blob([1, 2, 3])]), [0xFF, 0x01])
+      try file.blob("select box from chunks where record_id = ?", [.blob([1, 2, 3])]), [0xFF, 0x01])
     XCTAssertEqual(try file.integer("select count(*) from chunks"), 1)
     XCTAssertThrowsError(try file.blob("select box from chunks where idx = 7"))
     XCTAssertThrowsError(try file.execute("update nowhere set x = 1"))

@@ -40,7 +40,8 @@ final class VaultFileTests: XCTestCase {
     stat(home.path + "/state/vault/device.json", &info)
     XCTAssertEqual(info.st_mode & 0o777, 0o600)
     XCTAssertEqual(reopened.header.kdf, .test)
-    XCTAssertEqual(reopened.header.keyslots.map(\.type), [.pin, .recovery])
+    XCTAssertEqual(reopened.header.devices.count, 1)
+    XCTAssertNotNil(reopened.header.recovery.verifier)
     XCTAssertThrowsError(try makeVault()) {
       XCTAssertEqual($0 as? VaultError, .vaultExists(home.vaultPath))
     }
@@ -102,7 +103,19 @@ final class VaultFileTests: XCTestCase {
     let created = try makeVault()
     let body = String(decoding: try created.vault.header.encoded(), as: UTF8.self)
     let cases: [(String, VaultError)] = [
-      (body.replacingOccurrences(of: "\"format\":1", with: "\"format\":2"), .unsupportedVersion(2)),
+      (body.replacingOccurrences(of: "\"format\":2", with: "\"format\":3"), .unsupportedVersion(3)),
+      (
+        body.replacingOccurrences(of: "\"devices\":[{", with: "\"devices\":[{\"extra\":1,"),
+        .malformedHeader("unknown device record field 'extra'")
+      ),
+      (
+        body.replacingOccurrences(of: "\"recovery\":{", with: "\"recovery\":{\"pin\":1,"),
+        .malformedHeader("unknown recovery slot field 'pin'")
+      ),
+      (
+        body.replacingOccurrences(of: "\"devices\":[", with: "\"devices\":[],\"x\":["),
+        .malformedHeader("unknown header field 'x'")
+      ),
       (
         body.replacingOccurrences(of: "\"opslimit\":1", with: "\"opslimit\":17"),
         .malformedHeader("Argon2id opslimit 17 is out of bounds")
@@ -135,9 +148,9 @@ final class VaultFileTests: XCTestCase {
 
   func testNewerSchemaAndForeignFilesAreRefused() throws {
     _ = try makeVault()
-    tamper("PRAGMA user_version = 2")
+    tamper("PRAGMA user_version = 3")
     XCTAssertThrowsError(try Vault.open(path: home.vaultPath, environment: environment)) {
-      XCTAssertEqual($0 as? VaultError, .unsupportedVersion(2))
+      XCTAssertEqual($0 as? VaultError, .unsupportedVersion(3))
     }
     tamper("PRAGMA application_id = 7")
     XCTAssertThrowsError(try Vault.open(path: home.vaultPath, environment: environment)) {
@@ -180,8 +193,8 @@ final class VaultFileTests: XCTestCase {
     // Give b's index the row of a: it opens, but names another entry.
     let lookupA = store.lookup(try EntryName("a"))
     let lookupB = store.lookup(try EntryName("b"))
-    tamper("UPDATE entries SET lookup = X'00' WHERE lookup = X'\(lookupB.hex)'")
-    tamper("UPDATE entries SET lookup = X'\(lookupB.hex)' WHERE lookup = X'\(lookupA.hex)'")
+    tamper("UPDATE records SET lookup = X'00' WHERE lookup = X'\(lookupB.hex)'")
+    tamper("UPDATE records SET lookup = X'\(lookupB.hex)' WHERE lookup = X'\(lookupA.hex)'")
     XCTAssertThrowsError(try store.get(try EntryName("b"))) {
       XCTAssertEqual(
         $0 as? VaultError, .integrity("the entry stored under 'b' belongs to another name"))
@@ -193,9 +206,10 @@ final class VaultFileTests: XCTestCase {
     let store = EntryStore(vault: created.vault, masterKey: created.masterKey)
     try store.put(try EntryName("a"), content: secure("alpha"), overwrite: false, guarded: false)
     try store.put(try EntryName("b"), content: secure("bravo"), overwrite: false, guarded: false)
-    tamper("CREATE TABLE saved AS SELECT entry_id, box FROM chunks")
+    tamper("CREATE TABLE saved AS SELECT record_id, box FROM chunks")
     tamper(
-      "UPDATE chunks SET box = (SELECT box FROM saved WHERE saved.entry_id != chunks.entry_id)")
+      "UPDATE chunks SET box = (SELECT box FROM saved WHERE saved.record_id != chunks.record_id)")
+    tamper("DROP TABLE saved")
     for name in ["a", "b"] {
       XCTAssertThrowsError(try store.get(try EntryName(name))) {
         XCTAssertEqual(

@@ -6,7 +6,7 @@ import XCTest
 @testable import VaultCLI
 @testable import VaultManualGenerator
 
-/// `vault(5)` is rendered from the constants the code uses: its schema is `Schema.v1`, its list of
+/// `vault(5)` is rendered from the constants the code uses: its schema is `Schema.v2`, its list of
 /// domain labels is `DomainLabel.all` and Biometry's label, and every page uses every value given.
 final class FormatPageTests: XCTestCase {
   /// The package root: three levels above this file.
@@ -22,7 +22,7 @@ final class FormatPageTests: XCTestCase {
     let page = try page("man/vault.5")
     let shown = PlaceholderValues.schema()
     XCTAssertEqual(
-      shown.split(whereSeparator: \.isWhitespace), Schema.v1.split(whereSeparator: \.isWhitespace))
+      shown.split(whereSeparator: \.isWhitespace), Schema.v2.split(whereSeparator: \.isWhitespace))
     let example = shown.components(separatedBy: "\n").map { Roff.line(Roff.escape($0)) }
     XCTAssertTrue(page.contains(".EX\n" + example.joined(separator: "\n") + "\n.EE\n"))
   }

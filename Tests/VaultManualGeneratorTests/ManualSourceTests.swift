@@ -64,7 +64,6 @@ final class ManualSourceTests: XCTestCase {
       .EE
       .RE
       .SS More
-      .PP
       .BR vault (1),
       .BR sqlite3 (1)
 

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Biometric activation state kept in the header.
+///
+/// `state`, `changed_at` and `reason` are in the clear (so `status` can show them without the
+/// key) and authenticated by the header MAC; the domain state, the biometry type and the
+/// activation time are in `seal`, an AEAD box under the `biometry` subkey.
+public struct BiometryRecord: Codable, Equatable, Sendable {
+  /// Active or disabled.
+  public var state: BiometryState
+  /// When the state last changed, ISO 8601 UTC.
+  public var changedAt: String
+  /// Why it was disabled (nil while active).
+  public var reason: String?
+  /// The sealed `BiometricSeal` (base64 AEAD box), nil when disabled.
+  public var seal: String?
+
+  enum CodingKeys: String, CodingKey {
+    case state, reason, seal
+    case changedAt = "changed_at"
+  }
+
+  /// A record.
+  public init(state: BiometryState, changedAt: String, reason: String?, seal: String?) {
+    self.state = state
+    self.changedAt = changedAt
+    self.reason = reason
+    self.seal = seal
+  }
+
+  func validate() throws {
+    if state == .active {
+      guard let seal, (try? [UInt8](base64: seal, field: "seal")) != nil else {
+        throw VaultError.malformedHeader("an active biometry record has no seal")
+      }
+    }
+  }
+}
+
+/// What activation seals: the domain state from the activating match, with type and time.
+public struct BiometricSeal: Codable, Equatable, Sendable {
+  /// The domain state, base64 (32 bytes).
+  public var domainState: String
+  /// The biometry type at activation (`touch-id`, `face-id`, `optic-id`).
+  public var type: String
+  /// Activation time, ISO 8601 UTC.
+  public var activatedAt: String
+
+  /// Creates a seal.
+  public init(domainState: [UInt8], type: String, activatedAt: String) {
+    self.domainState = Data(domainState).base64EncodedString()
+    self.type = type
+    self.activatedAt = activatedAt
+  }
+}

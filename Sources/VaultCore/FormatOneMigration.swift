@@ -1,0 +1,178 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Migrates a format-1 vault to format 2 in place, at its first unlock (`vault(5)`, Migration).
+///
+/// The file is first copied beside itself (`PATH.format1`, 0600, durably); then one
+/// `BEGIN IMMEDIATE` transaction reads and verifies every format-1 record with the key, drops the
+/// three tables, creates format 2's and writes every record and the first state. Only after the
+/// commit is the copy removed. A migration killed before the commit leaves format 1 and the copy;
+/// the next unlock replaces the copy and begins again.
+public enum FormatOneMigration {
+  /// The suffix of the copy kept beside the vault while it migrates.
+  public static let copySuffix = ".format1"
+
+  /// The PIN keyslot the migrated device record keeps, or nil after a recovery (the device
+  /// record then gets a keyslot no PIN opens, replaced by the PIN the recovery sets next).
+  struct Slot {
+    let salt: Salt
+    let kek: SymmetricKey
+  }
+
+  /// Migrates `old` with its verified `masterKey`.
+  ///
+  /// - Returns: the vault, reopened in format 2, its state verified.
+  /// - Throws: `VaultError.integrity` when a format-1 record does not verify (nothing is
+  ///   changed); `.storage` on failure (the file stays format 1).
+  static func migrate(_ old: FormatOneVault, masterKey: SymmetricKey, slot: Slot?) throws -> Vault {
+    let copy = old.path + copySuffix
+    if FileManager.default.fileExists(atPath: copy) { unlink(copy) }
+    try Vault.createExclusively(copy) { temporary in try old.db.backup(to: temporary) }
+
+    let store = old.device
+    let deviceSecret = try store.read().deviceSecret
+    let vaultID = old.vaultID
+    let deviceID = SecureBytes.random(count: 16).unprotectedBytes
+    let writer = try store.update { try Vault.writer(for: vaultID, deviceID: deviceID, in: &$0) }
+    let salt = slot?.salt ?? Salt.random()
+    let kek = slot?.kek ?? SymmetricKey.random()
+    let device = DeviceRecord.make(
+      deviceID: deviceID, deviceSecret: deviceSecret, vaultID: vaultID, kdf: old.header.kdf,
+      salt: salt, kek: kek, masterKey: masterKey, writerKey: writer.publicKey,
+      biometry: try biometry(of: old, masterKey: masterKey, deviceID: deviceID))
+    guard let recovery = old.header.keyslot(.recovery) else {
+      throw VaultError.malformedHeader("no recovery slot")
+    }
+    let header = Header(
+      format: Header.currentFormat, vaultID: vaultID, kdf: old.header.kdf,
+      policy: old.header.policy, devices: [device],
+      recovery: RecoverySlot(
+        salt: recovery.salt, wrapped: recovery.wrapped, verifier: nil, tag: nil),
+      journalPublicKey: old.header.journalPublicKey,
+      journalSecretKey: old.header.journalSecretKey)
+    let body = try header.encoded()
+    let boxes = RecordBox(vaultID: vaultID, masterKey: masterKey)
+    let indexKey = masterKey.derive(.nameIndex)
+    let now = old.environment.clock.wallNow
+    var signed: UInt64 = 0
+
+    let first = try old.db.transaction { () -> StateLink in
+      let (entries, journal) = try old.readAll(masterKey: masterKey)
+      try old.db.execute(
+        """
+        DROP TABLE chunks;
+        DROP TABLE entries;
+        DROP TABLE header;
+        """)
+      try old.db.execute(Schema.v2)
+      try old.db.query(
+        "INSERT INTO header (id, body, mac) VALUES (1, ?, ?)",
+        [.blob(body), .blob(Header.mac(body, masterKey: masterKey))])
+      let change = StateWrite(db: old.db, vaultID: vaultID, masterKey: masterKey, base: nil)
+      change.setHeaderBody(body)
+      for entry in entries {
+        let recordID = SecureBytes.random(count: 16).unprotectedBytes
+        let name = try EntryName(entry.name)
+        var json = try JSONEncoder.sorted.encodedBytes(
+          EntryStore.Body(
+            name: name.value, created: entry.created, updated: entry.updated,
+            guarded: entry.guarded, length: entry.content.count, contentRevision: 1))
+        defer { wipe(&json) }
+        try change.insert(
+          RecordRow(
+            recordID: recordID,
+            lookup: GenericHash.keyed(
+              key: indexKey.bytes, parts: [DomainLabel.name.bytes, Array(name.value.utf8)]),
+            kind: RecordKind.entry.rawValue, revision: 1,
+            box: boxes.seal(
+              json, recordID: recordID, kind: .entry, revision: 1, deviceID: deviceID,
+              hlc: RecordBox.hlc(now: now, after: nil))))
+        for chunk in boxes.sealChunks(
+          entry.content, recordID: recordID, revision: 1, chunkSize: EntryStore.chunkSize)
+        {
+          try change.insert(chunk)
+        }
+      }
+      let journalKey = try [UInt8](
+        base64: header.journalPublicKey, count: 32, field: "journal_public_key")
+      for item in journal {
+        signed += 1
+        let record = try SignedJournalRecord(
+          vaultID: vaultID, entryID: item.id, writerID: deviceID, sequence: signed, revision: 1,
+          stamp: item.stamp, text: item.text)
+        let box = record.encode(signingWith: writer).withBytes {
+          SealedBox.seal($0, to: journalKey)
+        }
+        try change.insert(
+          RecordRow(
+            recordID: item.id, lookup: nil, kind: RecordKind.journal.rawValue, revision: 1,
+            box: box))
+      }
+      try old.db.execute("PRAGMA user_version = \(Vault.schemaVersion)")
+      if signed > 0 {
+        try WriterCounters(
+          db: old.db, vaultID: vaultID, masterKey: masterKey, deviceID: deviceID, now: now
+        ).advance(
+          writer: deviceID.hex, with: Array(1...signed), in: change)
+      }
+      return try change.finish(masterKey: masterKey)
+    }
+    unlink(copy)
+    PrivateFiles.syncDirectory(PrivateFiles.parentFolder(of: old.path))
+
+    let vault = try Vault.open(path: old.path, environment: old.environment)
+    try store.update { state in
+      vault.recordAuthenticatedHeader(in: &state)
+      vault.remember(first, in: &state)
+      if var record = state.writers[vaultID.hex] {
+        record.sequence = max(record.sequence, signed)
+        state.writers[vaultID.hex] = record
+      }
+    }
+    vault.verifiedState = first
+    return vault
+  }
+
+  /// The format-1 biometric record, its seal opened and sealed again to the device.
+  private static func biometry(
+    of old: FormatOneVault, masterKey: SymmetricKey, deviceID: [UInt8]
+  ) throws -> BiometryRecord? {
+    guard var record = old.header.biometry else { return nil }
+    guard let seal = record.seal else { return record }
+    let plain = try AEAD.open(
+      [UInt8](base64: seal, field: "seal"), key: masterKey.derive(.biometry),
+      associatedData: DomainLabel.biometry.bytes + old.vaultID.bytes, what: "the biometric seal")
+    record.seal =
+      plain.withBytes {
+        AEAD.seal(
+          $0, key: masterKey.derive(.biometry),
+          associatedData: BiometricBinding.sealAD(old.vaultID, deviceID: deviceID))
+      }.base64
+    return record
+  }
+}
+
+extension JSONEncoder {
+  /// An encoder with sorted keys, as every JSON body of the format is written.
+  static var sorted: JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return encoder
+  }
+}
+
+extension JSONEncoder {
+  /// `encode` into bytes.
+  ///
+  /// - Throws: `VaultError.storage` when the value cannot be encoded.
+  func encodedBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+    do {
+      return try [UInt8](self.encode(value))
+    } catch {
+      throw VaultError.storage("a record cannot be encoded")
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// The sealing of format-2 records and content chunks (`vault(5)`, RECORDS): XChaCha20-Poly1305
+/// under the `records` subkey, with the record's id, kind and revision (or the chunk's place and
+/// final flag) in the associated data, and padding that hides lengths.
+struct RecordBox {
+  /// What a record box holds besides its body.
+  struct Opened {
+    /// The writing device's id (16 bytes).
+    let deviceID: [UInt8]
+    /// The hybrid logical clock of the write.
+    let hlc: UInt64
+    /// The JSON body, in guarded memory.
+    let body: SecureBytes
+  }
+
+  /// Record plaintexts are padded to a multiple of this.
+  static let block = 256
+
+  let key: SymmetricKey
+  let vaultID: VaultID
+
+  init(vaultID: VaultID, masterKey: SymmetricKey) {
+    self.vaultID = vaultID
+    self.key = masterKey.derive(.records)
+  }
+
+  static func u64(_ value: UInt64) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+
+  /// `"vault.record.v2" || vault id || record id || u8(kind) || u64be(revision)`.
+  func recordAD(recordID: [UInt8], kind: RecordKind, revision: Int64) -> [UInt8] {
+    DomainLabel.record.bytes + vaultID.bytes + recordID + [UInt8(kind.rawValue)]
+      + Self.u64(UInt64(revision))
+  }
+
+  /// `"vault.chunk.v2" || vault id || record id || u64be(revision) || u32be(i) || u8(final)`.
+  func chunkAD(recordID: [UInt8], revision: Int64, index: Int, final: Bool) -> [UInt8] {
+    DomainLabel.chunk.bytes + vaultID.bytes + recordID + Self.u64(UInt64(revision))
+      + Bytes.u32(index) + [final ? 1 : 0]
+  }
+
+  /// The clock of a write: the larger of now (Unix milliseconds shifted left 16 bits) and one
+  /// more than the clock of the version it replaces.
+  static func hlc(now: Double, after previous: UInt64?) -> UInt64 {
+    let wall = UInt64(max(0, now * 1000)) << 16
+    guard let previous, previous < UInt64.max else { return wall }
+    return max(wall, previous + 1)
+  }
+
+  /// Seals `body` (JSON) as the record `recordID` of `kind` at `revision`, written by
+  /// `deviceID` at `hlc`.
+  func seal(
+    _ body: [UInt8], recordID: [UInt8], kind: RecordKind, revision: Int64, deviceID: [UInt8],
+    hlc: UInt64
+  ) -> [UInt8] {
+    var plain = deviceID + Self.u64(hlc) + Bytes.u32(body.count) + body
+    plain += [UInt8](repeating: 0, count: (Self.block - plain.count % Self.block) % Self.block)
+    defer { wipe(&plain) }
+    return AEAD.seal(
+      plain, key: key, associatedData: recordAD(recordID: recordID, kind: kind, revision: revision))
+  }
+
+  /// Opens the box of `row` as a record of `kind`.
+  ///
+  /// - Throws: `VaultError.integrity` when it does not open (`what` names it), or its layout or
+  ///   padding is wrong.
+  func open(_ row: RecordRow, kind: RecordKind, what: String) throws -> Opened {
+    let plain = try AEAD.open(
+      row.box, key: key,
+      associatedData: recordAD(recordID: row.recordID, kind: kind, revision: row.revision),
+      what: what)
+    return try plain.withBytes { bytes -> Opened in
+      let head = 16 + 8 + 4
+      guard bytes.count >= head, bytes.count % Self.block == 0 else {
+        throw VaultError.integrity("\(what) is malformed")
+      }
+      let length = bytes[24..<28].reduce(0) { $0 << 8 | Int($1) }
+      guard head + length <= bytes.count, bytes[(head + length)...].allSatisfy({ $0 == 0 }) else {
+        throw VaultError.integrity("\(what) is malformed")
+      }
+      let hlc = bytes[16..<24].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+      return Opened(
+        deviceID: Array(bytes[0..<16]), hlc: hlc,
+        body: SecureBytes(copying: bytes[head..<head + length]))
+    }
+  }
+
+  /// The chunk rows of `content` for `recordID` at content revision `revision`: padded with
+  /// zero bytes to `Padding.paddedLength(content.count)` and cut into `chunkSize` pieces, the
+  /// last one final.
+  func sealChunks(_ content: SecureBytes, recordID: [UInt8], revision: Int64, chunkSize: Int)
+    -> [ChunkRow]
+  {
+    let padded = Padding.paddedLength(content.count)
+    let count = (padded + chunkSize - 1) / chunkSize
+    let piece = SecureBytes(count: chunkSize)
+    return (0..<count).map { index in
+      let start = index * chunkSize
+      let size = min(chunkSize, padded - start)
+      piece.withMutableBytes { buffer in
+        if let base = buffer.baseAddress {
+          base.initializeMemory(as: UInt8.self, repeating: 0, count: buffer.count)
+        }
+        let copied = max(0, min(size, content.count - start))
+        if copied > 0 {
+          buffer.baseAddress?.copyMemory(from: content.pointer + start, byteCount: copied)
+        }
+      }
+      let box = piece.withBytes {
+        AEAD.seal(
+          UnsafeRawBufferPointer(rebasing: $0[0..<size]), key: key,
+          associatedData: chunkAD(
+            recordID: recordID, revision: revision, index: index, final: index == count - 1))
+      }
+      return ChunkRow(recordID: recordID, revision: revision, index: Int64(index), box: box)
+    }
+  }
+
+  /// The content of `length` bytes from its chunk rows (ordered by index), after checking their
+  /// number, order, final flag, lengths and zero padding.
+  ///
+  /// - Throws: `VaultError.integrity` naming `what`.
+  func openChunks(
+    _ rows: [ChunkRow], recordID: [UInt8], revision: Int64, length: Int, chunkSize: Int,
+    what: String
+  ) throws -> SecureBytes {
+    let padded = Padding.paddedLength(length)
+    let count = (padded + chunkSize - 1) / chunkSize
+    guard rows.count == count else {
+      throw VaultError.integrity("\(what) has missing or extra chunks")
+    }
+    let content = SecureBytes(count: length)
+    for (index, row) in rows.enumerated() {
+      guard row.index == Int64(index), row.revision == revision, row.recordID == recordID else {
+        throw VaultError.integrity("\(what) has misplaced chunks")
+      }
+      let plain = try AEAD.open(
+        row.box, key: key,
+        associatedData: chunkAD(
+          recordID: recordID, revision: revision, index: index, final: index == count - 1),
+        what: what)
+      let start = index * chunkSize
+      guard plain.count == min(chunkSize, padded - start) else {
+        throw VaultError.integrity("\(what) has a chunk of the wrong length")
+      }
+      let kept = max(0, min(plain.count, length - start))
+      if kept > 0 { (content.pointer + start).copyMemory(from: plain.pointer, byteCount: kept) }
+      let zeros = plain.withBytes { $0[kept...].allSatisfy { $0 == 0 } }
+      guard zeros else { throw VaultError.integrity("\(what) has nonzero padding") }
+    }
+    return content
+  }
+}

@@ -1,0 +1,113 @@
+/// The kinds of format-2 records (`vault(5)`, RECORDS).
+public enum RecordKind: Int64, CaseIterable, Sendable {
+  /// A secret.
+  case entry = 1
+  /// A kept earlier version of an entry.
+  case revision = 2
+  /// A removed entry.
+  case tombstone = 3
+  /// A journal entry.
+  case journal = 4
+  /// The vault's settings.
+  case settings = 5
+  /// A number that only grows.
+  case counter = 6
+}
+
+/// One row of `records` exactly as stored: what the aggregate hashes.
+struct RecordRow: Equatable {
+  /// 16 bytes; the first is the bucket.
+  var recordID: [UInt8]
+  /// The name index, or nil (NULL).
+  var lookup: [UInt8]?
+  /// The kind column.
+  var kind: Int64
+  /// The revision column.
+  var revision: Int64
+  /// The sealed box.
+  var box: [UInt8]
+
+  /// The bucket (0–255) the row's hash is summed into.
+  var bucket: Int { Int(recordID.first ?? 0) }
+
+  /// The columns in schema order, as `RowHash` takes them.
+  var columns: [RowHash.Column] {
+    [
+      .blob(recordID), lookup.map { .blob($0) } ?? .null, .integer(kind), .integer(revision),
+      .blob(box),
+    ]
+  }
+
+  /// The columns a `SELECT record_id, lookup, kind, revision, box` reads, in that order.
+  static let selectColumns = "record_id, lookup, kind, revision, box"
+
+  /// Parses a row read with `selectColumns`, exactly as stored.
+  ///
+  /// - Throws: `VaultError.integrity` for a value of the wrong type or a record id that is not
+  ///   16 bytes.
+  init(_ values: [SQLiteDatabase.Value]) throws {
+    guard values.count == 5, let recordID = values[0].blob, recordID.count == 16,
+      let kind = values[2].integer, let revision = values[3].integer, let box = values[4].blob
+    else { throw VaultError.integrity("a record row of the vault is malformed") }
+    let lookup: [UInt8]?
+    switch values[1] {
+    case .blob(let bytes): lookup = bytes
+    case .null: lookup = nil
+    default: throw VaultError.integrity("a record row of the vault is malformed")
+    }
+    self.init(recordID: recordID, lookup: lookup, kind: kind, revision: revision, box: box)
+  }
+
+  init(recordID: [UInt8], lookup: [UInt8]?, kind: Int64, revision: Int64, box: [UInt8]) {
+    self.recordID = recordID
+    self.lookup = lookup
+    self.kind = kind
+    self.revision = revision
+    self.box = box
+  }
+
+  /// The SQL parameters of an INSERT of all five columns.
+  var parameters: [SQLiteDatabase.Value] {
+    [
+      .blob(recordID), lookup.map { .blob($0) } ?? .null, .integer(kind), .integer(revision),
+      .blob(box),
+    ]
+  }
+
+  /// The bounds of bucket `bucket` for `record_id >= ? AND record_id < ?` (the upper bound nil
+  /// for bucket 255).
+  static func bucketRange(_ bucket: Int) -> (lower: [UInt8], upper: [UInt8]?) {
+    ([UInt8(bucket)], bucket < 255 ? [UInt8(bucket + 1)] : nil)
+  }
+}
+
+/// One row of `chunks` exactly as stored.
+struct ChunkRow: Equatable {
+  var recordID: [UInt8]
+  var revision: Int64
+  var index: Int64
+  var box: [UInt8]
+
+  var columns: [RowHash.Column] {
+    [.blob(recordID), .integer(revision), .integer(index), .blob(box)]
+  }
+
+  static let selectColumns = "record_id, revision, idx, box"
+
+  /// Parses a row read with `selectColumns`.
+  ///
+  /// - Throws: `VaultError.integrity` for a value of the wrong type.
+  init(_ values: [SQLiteDatabase.Value]) throws {
+    guard values.count == 4, let recordID = values[0].blob, let revision = values[1].integer,
+      let index = values[2].integer, let box = values[3].blob
+    else { throw VaultError.integrity("a content chunk row of the vault is malformed") }
+    self.init(recordID: recordID, revision: revision, index: index, box: box)
+  }
+
+  init(recordID: [UInt8], revision: Int64, index: Int64, box: [UInt8]) {
+    self.recordID = recordID
+    self.revision = revision
+    self.index = index
+    self.box = box
+  }
+}

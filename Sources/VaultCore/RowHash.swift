@@ -1,0 +1,53 @@
+/// A row of one table as the format-2 aggregate sees it: an unambiguous encoding of its columns and
+/// the keyed hash that is added to, or subtracted from, the table's `Aggregate`.
+public enum RowHash {
+  /// The table id of `records`.
+  public static let records: UInt8 = 1
+  /// The table id of `chunks`.
+  public static let chunks: UInt8 = 2
+
+  /// One column's value.
+  public enum Column: Equatable, Sendable {
+    /// A 64-bit signed integer.
+    case integer(Int64)
+    /// Bytes, at most `UInt32.max` of them.
+    case blob([UInt8])
+    /// SQL NULL.
+    case null
+  }
+
+  /// The row's bytes: `table`, then per column a tag and its value: `0x00` for null; `0x01` and 8
+  /// bytes of big-endian two's complement for an integer; `0x02`, a 4-byte big-endian length and
+  /// the bytes for a blob.
+  ///
+  /// The tags and the length prefix make the encoding injective for a given table. Traps for a
+  /// blob longer than `UInt32.max` bytes.
+  public static func encode(table: UInt8, columns: [Column]) -> [UInt8] {
+    var out: [UInt8] = [table]
+    for column in columns {
+      switch column {
+      case .null:
+        out.append(0x00)
+      case .integer(let value):
+        out.append(0x01)
+        withUnsafeBytes(of: value.bigEndian) { out.append(contentsOf: $0) }
+      case .blob(let bytes):
+        precondition(bytes.count <= Int(UInt32.max), "a blob column is at most 2^32 − 1 bytes")
+        out.append(0x02)
+        withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { out.append(contentsOf: $0) }
+        out.append(contentsOf: bytes)
+      }
+    }
+    return out
+  }
+
+  /// The row's 32-byte hash: BLAKE2b-256 (`crypto_generichash`, RFC 7693) keyed with `key` of
+  /// `"vault.row.v2" || encode(table:columns:)`.
+  ///
+  /// `key` is the master key's `.rows` subkey, so that only a holder of the master key can make a
+  /// row hash that sums to a given aggregate.
+  public static func hash(key: SymmetricKey, table: UInt8, columns: [Column]) -> [UInt8] {
+    GenericHash.keyed(
+      key: key.bytes, parts: [DomainLabel.row.bytes, encode(table: table, columns: columns)])
+  }
+}

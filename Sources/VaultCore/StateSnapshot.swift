@@ -1,0 +1,139 @@
+/// The newest state of a format-2 vault as read in one transaction, verified under the key: its
+/// link's MAC, and its summary against the header and the aggregate as stored.
+///
+/// The per-bucket aggregates it holds are then trusted, and `verifyBucket` compares the rows of
+/// one bucket with them.
+struct StateSnapshot {
+  /// How many states a writer keeps.
+  static let history: Int64 = 256
+  /// Buckets of the records table.
+  static let bucketCount = 256
+
+  /// The newest link.
+  let link: StateLink
+  /// The 256 per-bucket aggregates of `records` (8192 bytes).
+  let buckets: [UInt8]
+  /// The aggregate of `chunks` (32 bytes).
+  let chunks: [UInt8]
+  /// The header row as stored.
+  let headerBody: [UInt8]
+  let headerMAC: [UInt8]
+
+  /// Reads and verifies the newest state; call inside a transaction.
+  ///
+  /// - Throws: `VaultError.integrity` when there is no state, its MAC fails, the stored header
+  ///   fails its MAC, or the summary is not that of the header and aggregate as stored (an older
+  ///   header or aggregate put back).
+  static func load(_ db: SQLiteDatabase, vaultID: VaultID, masterKey: SymmetricKey) throws
+    -> StateSnapshot
+  {
+    guard
+      let row = try db.query(
+        "SELECT generation, previous, summary, mac FROM states ORDER BY generation DESC LIMIT 1"
+      ).first,
+      let link = link(row)
+    else {
+      throw VaultError.integrity("the vault has no valid state (its states table is damaged)")
+    }
+    guard let aggregate = try db.query("SELECT buckets, chunks FROM aggregate WHERE id = 1").first,
+      let buckets = aggregate[0].blob, buckets.count == bucketCount * Aggregate.byteCount,
+      let chunks = aggregate[1].blob, chunks.count == Aggregate.byteCount
+    else { throw VaultError.integrity("the vault's aggregate row is missing or malformed") }
+    let (body, mac) = try Vault.readHeaderRow(db)
+    guard constantTimeEqual(Header.mac(body, masterKey: masterKey), mac) else {
+      throw VaultError.integrity("the vault header failed authentication (the file was edited)")
+    }
+    guard link.verifies(key: masterKey.derive(.state), vaultID: vaultID) else {
+      throw VaultError.integrity("the vault's state failed authentication (the file was edited)")
+    }
+    let summary = StateLink.summary(
+      headerDigest: Header.digest(body), buckets: buckets, chunks: chunks)
+    guard constantTimeEqual(summary, link.summary) else {
+      throw VaultError.integrity(
+        "the vault's header or aggregate is not the one its state authenticates (an older"
+          + " header or rows were put back)")
+    }
+    return StateSnapshot(
+      link: link, buckets: buckets, chunks: chunks, headerBody: body, headerMAC: mac)
+  }
+
+  /// A link from a `states` row, or nil when malformed.
+  static func link(_ row: [SQLiteDatabase.Value]) -> StateLink? {
+    guard row.count == 4, let generation = row[0].integer, let previous = row[1].blob,
+      let summary = row[2].blob, let mac = row[3].blob
+    else { return nil }
+    return StateLink(generation: generation, previous: previous, summary: summary, mac: mac)
+  }
+
+  /// The stored links from the newest down to `generation` (or the oldest kept), newest first.
+  static func chain(_ db: SQLiteDatabase, downTo generation: Int64) throws -> [StateLink] {
+    try db.query(
+      "SELECT generation, previous, summary, mac FROM states WHERE generation >= ?"
+        + " ORDER BY generation DESC", [.integer(generation)]
+    ).map {
+      guard let link = link($0) else {
+        throw VaultError.integrity("a state row of the vault is malformed")
+      }
+      return link
+    }
+  }
+
+  /// The trusted aggregate of bucket `bucket`.
+  func bucket(_ bucket: Int) -> [UInt8] {
+    Array(buckets[bucket * Aggregate.byteCount..<(bucket + 1) * Aggregate.byteCount])
+  }
+
+  /// Sums the hashes of the `records` rows of `bucket` and compares them with its trusted
+  /// aggregate: a deleted, inserted, changed or rolled-back row of the bucket is found.
+  ///
+  /// - Throws: `VaultError.integrity` on a mismatch or a malformed row.
+  func verifyBucket(_ bucket: Int, db: SQLiteDatabase, rowKey: SymmetricKey) throws {
+    let (lower, upper) = RecordRow.bucketRange(bucket)
+    let rows = try db.query(
+      "SELECT \(RecordRow.selectColumns) FROM records WHERE record_id >= ?"
+        + (upper == nil ? "" : " AND record_id < ?"),
+      [.blob(lower)] + (upper.map { [.blob($0)] } ?? []))
+    var sum = Aggregate.zero
+    for values in rows {
+      let row = try RecordRow(values)
+      sum.add(RowHash.hash(key: rowKey, table: RowHash.records, columns: row.columns))
+    }
+    guard constantTimeEqual(sum.bytes, self.bucket(bucket)) else {
+      throw VaultError.integrity(Self.missingRows)
+    }
+  }
+
+  static let missingRows =
+    "the vault's records are not the ones its state authenticates (a record was deleted, added"
+    + " or put back from an older copy)"
+
+  /// Verifies every bucket in one pass over `records`, and refuses a row outside every bucket.
+  ///
+  /// - Throws: `VaultError.integrity` on a mismatch or a malformed row.
+  func verifyAllBuckets(db: SQLiteDatabase, rowKey: SymmetricKey) throws {
+    var sums = [Aggregate](repeating: .zero, count: Self.bucketCount)
+    for values in try db.query("SELECT \(RecordRow.selectColumns) FROM records") {
+      let row = try RecordRow(values)
+      sums[row.bucket].add(RowHash.hash(key: rowKey, table: RowHash.records, columns: row.columns))
+    }
+    guard constantTimeEqual(sums.flatMap(\.bytes), buckets) else {
+      throw VaultError.integrity(Self.missingRows)
+    }
+  }
+
+  /// Verifies the aggregate of every `chunks` row.
+  ///
+  /// - Throws: `VaultError.integrity` on a mismatch or a malformed row.
+  func verifyChunks(db: SQLiteDatabase, rowKey: SymmetricKey) throws {
+    var sum = Aggregate.zero
+    for values in try db.query("SELECT \(ChunkRow.selectColumns) FROM chunks") {
+      let row = try ChunkRow(values)
+      sum.add(RowHash.hash(key: rowKey, table: RowHash.chunks, columns: row.columns))
+    }
+    guard constantTimeEqual(sum.bytes, chunks) else {
+      throw VaultError.integrity(
+        "the vault's content chunks are not the ones its state authenticates (a chunk was"
+          + " deleted, added or put back)")
+    }
+  }
+}

@@ -1,0 +1,205 @@
+/// One write to a format-2 vault, inside its `BEGIN IMMEDIATE` transaction.
+///
+/// Every row it inserts or removes goes through here, so the per-bucket aggregates and the
+/// chunks' aggregate follow each change, and `Vault.write` ends it with the next state. See
+/// "Writes" in `vault(5)`.
+final class StateWrite {
+  let db: SQLiteDatabase
+  let vaultID: VaultID
+  private let rowKey: SymmetricKey
+  private(set) var buckets: [Aggregate]
+  private(set) var chunkSum: Aggregate
+  private(set) var headerBody: [UInt8]
+  private(set) var headerMAC: [UInt8]
+  /// The verified newest state this write extends.
+  let base: StateSnapshot?
+
+  init(db: SQLiteDatabase, vaultID: VaultID, masterKey: SymmetricKey, base: StateSnapshot?) {
+    self.db = db
+    self.vaultID = vaultID
+    self.rowKey = masterKey.derive(.rows)
+    self.base = base
+    buckets = (0..<StateSnapshot.bucketCount).map { index in
+      base.flatMap { Aggregate(bytes: $0.bucket(index)) } ?? .zero
+    }
+    chunkSum = base.flatMap { Aggregate(bytes: $0.chunks) } ?? .zero
+    headerBody = base?.headerBody ?? []
+    headerMAC = base?.headerMAC ?? []
+  }
+
+  private func hash(_ row: RecordRow) -> [UInt8] {
+    RowHash.hash(key: rowKey, table: RowHash.records, columns: row.columns)
+  }
+
+  private func hash(_ row: ChunkRow) -> [UInt8] {
+    RowHash.hash(key: rowKey, table: RowHash.chunks, columns: row.columns)
+  }
+
+  /// The row of `recordID`, as stored.
+  func record(_ recordID: [UInt8]) throws -> RecordRow? {
+    try db.query(
+      "SELECT \(RecordRow.selectColumns) FROM records WHERE record_id = ?", [.blob(recordID)]
+    ).first.map(RecordRow.init)
+  }
+
+  /// Verifies `bucket` against the state this write extends (before this write changed it).
+  func verifyBucket(_ bucket: Int) throws {
+    try base?.verifyBucket(bucket, db: db, rowKey: rowKey)
+  }
+
+  /// Inserts a record row and adds its hash.
+  func insert(_ row: RecordRow) throws {
+    try db.query(
+      "INSERT INTO records (\(RecordRow.selectColumns)) VALUES (?, ?, ?, ?, ?)", row.parameters)
+    buckets[row.bucket].add(hash(row))
+  }
+
+  /// Removes the record row of `recordID` (when there is one) and subtracts its hash.
+  ///
+  /// - Returns: the row removed.
+  @discardableResult
+  func deleteRecord(_ recordID: [UInt8]) throws -> RecordRow? {
+    guard let row = try record(recordID) else { return nil }
+    try db.query("DELETE FROM records WHERE record_id = ?", [.blob(recordID)])
+    buckets[row.bucket].subtract(hash(row))
+    return row
+  }
+
+  /// Replaces the row of the same record id (or inserts it).
+  func replace(_ row: RecordRow) throws {
+    try deleteRecord(row.recordID)
+    try insert(row)
+  }
+
+  /// Inserts a chunk row and adds its hash.
+  func insert(_ chunk: ChunkRow) throws {
+    try db.query(
+      "INSERT INTO chunks (\(ChunkRow.selectColumns)) VALUES (?, ?, ?, ?)",
+      [.blob(chunk.recordID), .integer(chunk.revision), .integer(chunk.index), .blob(chunk.box)])
+    chunkSum.add(hash(chunk))
+  }
+
+  /// Removes the chunks of `recordID` (of one content revision, or all of them) and subtracts
+  /// their hashes.
+  func deleteChunks(_ recordID: [UInt8], revision: Int64? = nil) throws {
+    var sql = "SELECT \(ChunkRow.selectColumns) FROM chunks WHERE record_id = ?"
+    var parameters: [SQLiteDatabase.Value] = [.blob(recordID)]
+    if let revision {
+      sql += " AND revision = ?"
+      parameters.append(.integer(revision))
+    }
+    for values in try db.query(sql, parameters) {
+      chunkSum.subtract(hash(try ChunkRow(values)))
+    }
+    try db.query(
+      sql.replacingOccurrences(of: "SELECT \(ChunkRow.selectColumns)", with: "DELETE"), parameters)
+  }
+
+  /// Sets the header digest the state will cover, for a header written without `replaceHeader`
+  /// (a new or migrated file).
+  func setHeaderBody(_ body: [UInt8]) {
+    headerBody = body
+  }
+
+  /// Replaces the header row, only if it is still `expected`.
+  ///
+  /// - Throws: `VaultError.vaultChanged` when another command changed it first.
+  func replaceHeader(expecting expected: ([UInt8], [UInt8]), with new: ([UInt8], [UInt8])) throws {
+    try db.query(
+      "UPDATE header SET body = ?, mac = ? WHERE id = 1 AND body = ? AND mac = ?",
+      [.blob(new.0), .blob(new.1), .blob(expected.0), .blob(expected.1)])
+    guard db.changes == 1 else {
+      throw VaultError.vaultChanged("another command changed its header first")
+    }
+    headerBody = new.0
+    headerMAC = new.1
+  }
+
+  /// Writes the aggregate and the next state after `base`, and removes states older than the
+  /// kept history.
+  ///
+  /// - Returns: the new newest link.
+  func finish(masterKey: SymmetricKey) throws -> StateLink {
+    let bucketBytes = buckets.flatMap(\.bytes)
+    let summary = StateLink.summary(
+      headerDigest: Header.digest(headerBody), buckets: bucketBytes, chunks: chunkSum.bytes)
+    let next = StateLink.next(
+      after: base?.link, summary: summary, key: masterKey.derive(.state), vaultID: vaultID)
+    try db.query(
+      "INSERT OR REPLACE INTO aggregate (id, buckets, chunks) VALUES (1, ?, ?)",
+      [.blob(bucketBytes), .blob(chunkSum.bytes)])
+    try db.query(
+      "INSERT INTO states (generation, previous, summary, mac) VALUES (?, ?, ?, ?)",
+      [.integer(next.generation), .blob(next.previous), .blob(next.summary), .blob(next.mac)])
+    try db.query(
+      "DELETE FROM states WHERE generation <= ?",
+      [.integer(next.generation - StateSnapshot.history)])
+    return next
+  }
+
+  /// The first state of a new file whose header row is `headerBody` (and no records yet).
+  static func initialize(
+    _ db: SQLiteDatabase, vaultID: VaultID, headerBody: [UInt8], masterKey: SymmetricKey
+  ) throws -> StateLink {
+    let write = StateWrite(db: db, vaultID: vaultID, masterKey: masterKey, base: nil)
+    write.setHeaderBody(headerBody)
+    return try write.finish(masterKey: masterKey)
+  }
+}
+
+extension Vault {
+  /// Runs `body` as one write: inside `BEGIN IMMEDIATE`, the newest state is read again and
+  /// verified (MAC, summary, and a descendant of the one this process verified), `body` changes
+  /// rows through the `StateWrite`, and the next state is written; after the commit the device
+  /// remembers it.
+  ///
+  /// - Throws: `VaultError.integrity` when the newest state does not verify or is not a
+  ///   descendant of the verified one (nothing is written); what `body` throws (nothing is
+  ///   written); `.storage` on failure.
+  @discardableResult
+  func write<R>(masterKey: SymmetricKey, _ body: (StateWrite) throws -> R) throws -> R {
+    var next: StateLink?
+    let result = try db.transaction {
+      let base = try StateSnapshot.load(db, vaultID: vaultID, masterKey: masterKey)
+      if let verified = verifiedState {
+        try requireDescendant(of: verified, base: base, masterKey: masterKey)
+      }
+      let change = StateWrite(db: db, vaultID: vaultID, masterKey: masterKey, base: base)
+      let result = try body(change)
+      next = try change.finish(masterKey: masterKey)
+      return result
+    }
+    if let next {
+      verifiedState = next
+      try device.update { remember(next, in: &$0) }
+    }
+    return result
+  }
+
+  /// Refuses a newest state that is not `verified` or a descendant of it.
+  ///
+  /// - Throws: `VaultError.staleState`.
+  func requireDescendant(of verified: StateLink, base: StateSnapshot, masterKey: SymmetricKey)
+    throws
+  {
+    if base.link == verified { return }
+    let chain = try StateSnapshot.chain(
+      db, downTo: min(verified.generation, base.link.generation))
+    let relation = StateLink.relation(
+      of: chain, to: (verified.generation, verified.mac), key: masterKey.derive(.state),
+      vaultID: vaultID)
+    switch relation {
+    case .same, .descendant: return
+    case .older, .forked:
+      throw VaultError.staleState(
+        found: base.link.generation, foundMAC: base.link.mac.hex, seen: verified.generation,
+        seenMAC: verified.mac.hex, older: relation == .older)
+    }
+  }
+
+  /// Records `link` as the latest state of this vault seen here, unless a later one is.
+  func remember(_ link: StateLink, in state: inout DeviceState) {
+    if let known = state.states[vaultID.hex], known.generation >= link.generation { return }
+    state.states[vaultID.hex] = RememberedState(generation: link.generation, mac: link.mac)
+  }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+extension Vault {
+  /// The checks of a PIN unlock that need no PIN: this device has a record, its KDF parameters
+  /// and keyslot are as this device recorded them, and no PIN delay runs.
+  ///
+  /// - Returns: the device secret and this device's record, for the unlock that follows.
+  /// - Throws: `VaultError.otherDevice`, `.integrity` (an edited KDF or keyslot), `.pinDelay`.
+  @discardableResult
+  public func checkBeforePIN(_ device: DeviceState) throws -> (DeviceSecret, DeviceRecord) {
+    let deviceSecret = device.deviceSecret
+    guard let record = header.device(for: deviceSecret) else { throw VaultError.otherDevice }
+    let slotTag = DeviceRecord.slotTag(
+      deviceSecret: deviceSecret, vaultID: vaultID, kdf: header.kdf, record: record)
+    guard constantTimeEqual(Array(slotTag.utf8), Array(record.slotTag.utf8)) else {
+      throw VaultError.integrity(
+        "the vault header's KDF parameters or keyslots were edited (they do not match this"
+          + " device's record)")
+    }
+    let wait = limiter.currentDelay(device)
+    if wait > 0 { throw VaultError.pinDelay(seconds: wait) }
+    return (deviceSecret, record)
+  }
+
+  /// Checks the PIN against this device's keyslot, counting the attempt before the KDF runs.
+  ///
+  /// The count is in the device-side store. This is the PIN check alone: commands go through
+  /// `VaultAccess`, which adds the biometric rules and verifies the state.
+  ///
+  /// - Returns: the master key, after the header MAC has been verified with it.
+  /// - Throws: the errors of `checkBeforePIN` (none of them counts as an attempt),
+  ///   `VaultError.wrongPIN` or `.wrongPINDelayed` when the slot does not open, `.integrity` when
+  ///   the header was edited.
+  public func unlock(pin: PIN) throws -> SymmetricKey {
+    let (deviceSecret, record) = try checkBeforePIN(device.read())
+    let salt = try Salt([UInt8](base64: record.pinSalt, count: Salt.byteCount, field: "pin_salt"))
+    let (masterKey, seconds) = try Self.checkPIN(limiter: limiter) {
+      let (kek, seconds) = try Self.timed {
+        try DeviceRecord.pinKEK(
+          pin: pin.bytes, salt: salt, kdf: header.kdf, vaultID: vaultID,
+          deviceSecret: deviceSecret)
+      }
+      do {
+        let secretKey = try record.openSecretKey(kek: kek, vaultID: vaultID)
+        return .opened((try record.openMasterKey(secretKey: secretKey, vaultID: vaultID), seconds))
+      } catch is DeviceRecord.WrongKey {
+        return .wrong(kek: kek)
+      }
+    }
+    do {
+      try verifyHeader(masterKey: masterKey)
+    } catch {
+      // The PIN was right: it is never counted as wrong because the header was edited.
+      try limiter.succeeded()
+      throw error
+    }
+    // One transaction: the count goes back to zero and the authenticated header is recorded.
+    let short = !pin.isLongEnoughToSet
+    try limiter.succeeded {
+      recordAuthenticatedHeader(in: &$0)
+      $0.guessSeconds[vaultID.hex] = seconds
+      if short { $0.shortPINs.insert(vaultID.hex) } else { $0.shortPINs.remove(vaultID.hex) }
+    }
+    return masterKey
+  }
+
+  /// What one PIN trial found: the keyslot opened, or the KEK the wrong PIN gave.
+  enum PINTrial<R> {
+    case opened(R)
+    case wrong(kek: SymmetricKey)
+  }
+
+  /// One counted PIN trial: the attempt is counted before `trial` runs the KDF; a wrong PIN is
+  /// recorded by the tag of its KEK, so the same wrong PIN typed again counts once.
+  ///
+  /// - Throws: `.wrongPIN`, `.wrongPINDelayed`, the limiter's `.pinDelay`, or what `trial`
+  ///   throws.
+  static func checkPIN<R>(limiter: PINLimiter, _ trial: () throws -> PINTrial<R>) throws -> R {
+    try limiter.begin()
+    switch try trial() {
+    case .opened(let result): return result
+    case .wrong(let kek):
+      let tag = GenericHash.keyed(key: kek.bytes, parts: [DomainLabel.pinRepeat.bytes])
+      throw try limiter.failed(tag: tag)
+    }
+  }
+
+  /// Opens the recovery slot with a canonical recovery code.
+  ///
+  /// - Throws: `VaultError.wrongRecoveryCode`, or `.integrity` when the slot, its KDF parameters
+  ///   or the header was edited.
+  public func unlock(recoveryCode: SecureBytes) throws -> SymmetricKey {
+    let masterKey = try header.recovery.open(code: recoveryCode, vaultID: vaultID, kdf: header.kdf)
+    try verifyHeader(masterKey: masterKey)
+    if header.recovery.verifier == nil {
+      completedRecovery = header.recovery.completed(
+        code: recoveryCode, vaultID: vaultID, kdf: header.kdf)
+    }
+    try device.update { recordAuthenticatedHeader(in: &$0) }
+    return masterKey
+  }
+
+  /// Sets a new PIN on this device: a new device key pair whose secret key is wrapped under the
+  /// new PIN entangled with this machine's device secret, with the master key sealed to it, and
+  /// revokes every session of the vault: a rule, not a choice of the caller.
+  ///
+  /// The device keeps its id, writer key and biometric record; a device with no record (a
+  /// recovery on a new machine) gets one, whose biometric unlock, under a policy that needs it,
+  /// is disabled until activated here. The old PIN stops working; other devices and the recovery
+  /// slot are unchanged.
+  ///
+  /// - Returns: the seconds of one core that one guess of the new PIN costs here.
+  /// - Throws: `VaultError.invalidInput` for a PIN shorter than `PIN.minimumNewLength`,
+  ///   `.vaultChanged`, `.storage` on failure.
+  @discardableResult
+  public func setPIN(_ pin: PIN, masterKey: SymmetricKey) throws -> Double {
+    try Self.requireNewPIN(pin)
+    let deviceSecret = try device.read().deviceSecret
+    let existing = header.device(for: deviceSecret)
+    let deviceID =
+      existing?.deviceIDBytes ?? SecureBytes.random(count: 16).unprotectedBytes
+    let writer = try device.update {
+      try Self.writer(for: vaultID, deviceID: deviceID, in: &$0)
+    }
+    let salt = Salt.random()
+    let (kek, seconds) = try Self.timed {
+      try DeviceRecord.pinKEK(
+        pin: pin.bytes, salt: salt, kdf: header.kdf, vaultID: vaultID, deviceSecret: deviceSecret)
+    }
+    var biometry = existing?.biometry
+    if existing == nil && header.policy.requiresBiometry {
+      biometry = BiometryRecord(
+        state: .disabled, changedAt: Timestamp.utc(environment.clock.wallNow),
+        reason: Self.recoveredElsewhere, seal: nil)
+    }
+    var updated = header
+    if let completedRecovery { updated.recovery = completedRecovery }
+    updated.setDevice(
+      DeviceRecord.make(
+        deviceID: deviceID, deviceSecret: deviceSecret, vaultID: vaultID, kdf: header.kdf,
+        salt: salt, kek: kek, masterKey: masterKey, writerKey: writer.publicKey,
+        biometry: biometry))
+    try writeHeader(updated, masterKey: masterKey)
+    try limiter.succeeded {
+      $0.guessSeconds[vaultID.hex] = seconds
+      $0.shortPINs.remove(vaultID.hex)
+    }
+    try SessionStore(environment: environment).revokeAll(vaultID: vaultID)
+    return seconds
+  }
+
+  /// Why biometric unlock is disabled on a device that joined by a recovery.
+  public static let recoveredElsewhere = "the vault was recovered on another device"
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// Each journal writer's counter record (kind `counter`, `vault(5)` RECORDS): the highest
+/// sequence number folded into the state, and the ranges below it never received.
+struct WriterCounters {
+  /// A counter's body.
+  struct Counter: Codable, Equatable {
+    /// `journal-writer:` and the writer's hex device id.
+    var name: String
+    /// The highest sequence folded.
+    var value: UInt64
+    /// Ranges `[first, last]` below `value` never folded.
+    var missing: [Range]
+
+    struct Range: Codable, Equatable {
+      var first: UInt64
+      var last: UInt64
+    }
+  }
+
+  let db: SQLiteDatabase
+  let vaultID: VaultID
+  let masterKey: SymmetricKey
+  /// The writing device's id, for counters this command writes.
+  let deviceID: [UInt8]
+  /// The wall clock, Unix seconds.
+  let now: Double
+
+  init(
+    db: SQLiteDatabase, vaultID: VaultID, masterKey: SymmetricKey, deviceID: [UInt8], now: Double
+  ) {
+    self.db = db
+    self.vaultID = vaultID
+    self.masterKey = masterKey
+    self.deviceID = deviceID
+    self.now = now
+  }
+
+  init(vault: Vault, masterKey: SymmetricKey) {
+    self.init(
+      db: vault.db, vaultID: vault.vaultID, masterKey: masterKey,
+      deviceID: vault.localDevice?.deviceIDBytes ?? [UInt8](repeating: 0, count: 16),
+      now: vault.environment.clock.wallNow)
+  }
+
+  private var boxes: RecordBox { RecordBox(vaultID: vaultID, masterKey: masterKey) }
+
+  static func name(writer: String) -> String { "journal-writer:" + writer }
+
+  /// `BLAKE2b-128(key: name-index subkey, "vault.counter-id.v2" || name)`.
+  func recordID(_ name: String) -> [UInt8] {
+    GenericHash.keyed(
+      key: masterKey.derive(.nameIndex).bytes,
+      parts: [DomainLabel.counterID.bytes, Array(name.utf8)], outputLength: 16)
+  }
+
+  private func open(_ row: RecordRow) throws -> Counter {
+    let opened = try boxes.open(row, kind: .counter, what: "a counter record")
+    guard
+      let counter = try? opened.body.withBytes({
+        try JSONDecoder().decode(Counter.self, from: Data($0))
+      }), recordID(counter.name) == row.recordID
+    else { throw VaultError.integrity("a counter record is malformed") }
+    return counter
+  }
+
+  /// Every writer's counter, by hex writer id (inside a verified read).
+  func all() throws -> [String: Counter] {
+    var out: [String: Counter] = [:]
+    for values in try db.query(
+      "SELECT \(RecordRow.selectColumns) FROM records WHERE kind = ?",
+      [.integer(RecordKind.counter.rawValue)])
+    {
+      let counter = try open(try RecordRow(values))
+      let prefix = Self.name(writer: "")
+      guard counter.name.hasPrefix(prefix) else { continue }
+      out[String(counter.name.dropFirst(prefix.count))] = counter
+    }
+    return out
+  }
+
+  /// Folds `sequences` of `writer` into its counter in `change`: the counter becomes the
+  /// highest, the numbers skipped above the old value are recorded as missing, and numbers that
+  /// arrive late are taken off the missing ranges.
+  func advance(writer: String, with sequences: [UInt64], in change: StateWrite) throws {
+    let name = Self.name(writer: writer)
+    let id = recordID(name)
+    let existing = try change.record(id)
+    var counter = try existing.map(open) ?? Counter(name: name, value: 0, missing: [])
+    var missing = Set<UInt64>()
+    for range in counter.missing where range.last - range.first < 1 << 16 {
+      for number in range.first...range.last { missing.insert(number) }
+    }
+    let highest = max(counter.value, sequences.max() ?? 0)
+    let arrived = Set(sequences)
+    if highest > counter.value + 1 {
+      for number in (counter.value + 1)..<highest where !arrived.contains(number) {
+        if missing.count < 1 << 16 { missing.insert(number) }
+      }
+    }
+    missing.subtract(arrived)
+    counter.value = highest
+    counter.missing = Self.ranges(missing)
+    let body = try JSONEncoder.sorted.encodedBytes(counter)
+    // A counter changes in place: its revision stays 1.
+    try change.replace(
+      RecordRow(
+        recordID: id, lookup: nil, kind: RecordKind.counter.rawValue, revision: 1,
+        box: boxes.seal(
+          body, recordID: id, kind: .counter, revision: 1, deviceID: deviceID,
+          hlc: RecordBox.hlc(now: now, after: nil))))
+  }
+
+  /// `numbers` as sorted closed ranges.
+  static func ranges(_ numbers: Set<UInt64>) -> [Counter.Range] {
+    var out: [Counter.Range] = []
+    for number in numbers.sorted() {
+      if let last = out.last, last.last + 1 == number {
+        out[out.count - 1].last = number
+      } else {
+        out.append(Counter.Range(first: number, last: number))
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import XCTest
+
+@testable import VaultCore
+
+/// The test vectors of `vault(5)` (computed with Python's hashlib), recomputed by the code, and
+/// found in the page's source, so page and code cannot drift apart.
+final class FormatVectorTests: XCTestCase {
+  let master = key(Array(0...31))
+  let vaultID = try! VaultID([UInt8](repeating: 2, count: 16))
+  let recordID = [UInt8](repeating: 1, count: 16)
+
+  static let page: String = {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let url = root.appendingPathComponent("man/src/vault.5.in")
+    return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+  }()
+
+  /// The page with each vector's 32-digit halves joined: the digits after the label column.
+  static let vectors: String = page.split(separator: "\n").map {
+    $0.dropFirst(min(16, $0.count))
+  }.joined()
+
+  func inPage(_ hex: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+    XCTAssertTrue(Self.vectors.contains(hex), "\(hex) is not in vault.5.in", file: file, line: line)
+    return hex
+  }
+
+  func testPadding() {
+    let pairs = [
+      (1, 256), (256, 256), (257, 272), (1000, 1024), (65536, 65536), (65537, 67584),
+      (1_000_000, 1_015_808),
+    ]
+    for (n, padded) in pairs {
+      XCTAssertEqual(Padding.paddedLength(n), padded)
+      XCTAssertTrue(Self.page.contains("pad(\(n)) = \(padded)"), "pad(\(n))")
+    }
+  }
+
+  func testSubkeysRowsAggregateStateAndAssociatedData() throws {
+    XCTAssertEqual(
+      master.derive(.records).bytes.unprotectedBytes.hex,
+      inPage("4a516f24ba98dccf0670d8a1250afef9461dd3ec812dc90a1d930aefd0cc3c39"))
+    let rows = master.derive(.rows)
+    let record = RecordRow(
+      recordID: recordID, lookup: nil, kind: 4, revision: 1, box: Array("box".utf8))
+    XCTAssertEqual(
+      RowHash.encode(table: RowHash.records, columns: record.columns).hex,
+      inPage(
+        "01020000001001010101010101010101010101010101000100000000000000040100000000000000010200000003626f78"
+      ))
+    let h1 = RowHash.hash(key: rows, table: RowHash.records, columns: record.columns)
+    XCTAssertEqual(
+      h1.hex, inPage("0dcafe78226c7b0f042188f2fbb6a8d02fbfe1d23efe9ae47c62f58f950f839e"))
+    let chunk = ChunkRow(recordID: recordID, revision: 1, index: 0, box: Array("chunk".utf8))
+    let h2 = RowHash.hash(key: rows, table: RowHash.chunks, columns: chunk.columns)
+    XCTAssertEqual(
+      h2.hex, inPage("ab1754ef95cd5a6cf06ba227cfea43e43bb8229e43735d25cce8c1797b0f709c"))
+    var sum = Aggregate.zero
+    sum.add(h1)
+    sum.add(h2)
+    XCTAssertEqual(
+      sum.bytes.hex, inPage("b8e15268b839d67bf48c2a1acba1ecb46b7704718271f809494bb709111ff33a"))
+
+    let digest = Header.digest(Array("{}".utf8))
+    XCTAssertEqual(
+      digest.hex, inPage("281d2a07fa3a7148513196345836ff52edb6f2a58c70d16ea45ca5ca94266fe2"))
+    let summary = StateLink.summary(
+      headerDigest: digest, buckets: [UInt8](repeating: 0, count: 8192),
+      chunks: [UInt8](repeating: 0, count: 32))
+    XCTAssertEqual(
+      summary.hex, inPage("6d6a082a5d246f22131b8d93b661ad16ccdd1e197a1188e3f0e20c5ce0f5ef9f"))
+    let first = StateLink.next(
+      after: nil, summary: summary, key: master.derive(.state), vaultID: vaultID)
+    XCTAssertEqual(
+      first.mac.hex, inPage("acfc822392eda632d0182e089913320527f02c8984087187b3389d682cf30c51"))
+    let second = StateLink.next(
+      after: first, summary: summary, key: master.derive(.state), vaultID: vaultID)
+    XCTAssertEqual(second.generation, 2)
+    XCTAssertEqual(
+      second.mac.hex, inPage("45230bc10f2fda6594c7b35f3a645dc79417c5e8891614c68eeb6658524ee632"))
+
+    let boxes = RecordBox(vaultID: vaultID, masterKey: master)
+    XCTAssertEqual(
+      boxes.recordAD(recordID: recordID, kind: .entry, revision: 3).hex,
+      inPage(
+        "7661756c742e7265636f72642e76320202020202020202020202020202020201010101010101010101010101010101010000000000000003"
+      ))
+    XCTAssertEqual(
+      boxes.chunkAD(recordID: recordID, revision: 3, index: 0, final: true).hex,
+      inPage(
+        "7661756c742e6368756e6b2e7632020202020202020202020202020202020101010101010101010101010101010100000000000000030000000001"
+      ))
+  }
+}
