@@ -105,9 +105,9 @@ public final class Context {
     case .current(let vault):
       return try access(vault).open(for: purpose, via: self)
     case .formatOne(let old):
-      let unlocked = try VaultAccess.openMigrating(old, gate: gate(), for: purpose, via: self)
-      Output.error("Upgraded the vault to format \(Header.currentFormat).")
-      return unlocked
+      return try VaultAccess.openMigrating(old, gate: gate(), for: purpose, via: self) {
+        Output.error("Upgraded the vault to format \(Header.currentFormat).")
+      }
     }
   }
 }

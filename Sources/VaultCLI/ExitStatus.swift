@@ -85,7 +85,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case .integrity:
       "Integrity failure (the file was edited or corrupted) or unsupported format."
     case .vaultChanged:
-      "The vault changed while the command ran; nothing was written; run it again."
+      "The vault changed while the command ran (another command wrote first); nothing was"
+        + " written, or an edit that lost the race was saved under a new name, as the message"
+        + " says."
     case .unsafePermissions:
       "Unsafe permissions or ownership of the vault, device state or session path (the hint"
         + " gives the chmod to run)."

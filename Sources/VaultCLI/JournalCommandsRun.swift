@@ -62,7 +62,7 @@ enum JournalCommandsRun {
         JSONOutput.object([
           ("id", .string(id)), ("entry_id", .string(entry.hexID)),
           ("written", .string(entry.stamp.description)),
-          ("first_line", .string(entry.firstLine())),
+          ("first_line", .string(entry.firstLine())), ("format_1", .bool(entry.fromFormatOne)),
         ])
       }
       let refused = contents.unverified.map { row in
@@ -76,7 +76,9 @@ enum JournalCommandsRun {
     }
     for (entry, id) in rows {
       let when = entry.stamp.description.replacingOccurrences(of: "T", with: " ")
-      Output.print("\(id)  \(when)  \(entry.firstLine())\n")
+      // An entry migrated from format 1 is marked: format 1 could not tell who wrote it.
+      let mark = entry.fromFormatOne ? "(format 1) " : ""
+      Output.print("\(id)  \(when)  \(mark)\(entry.firstLine())\n")
     }
     // Marked, never mixed in: a pending row no authorized writer signed shows no text.
     for row in contents.unverified {
@@ -92,15 +94,22 @@ enum JournalCommandsRun {
     if count > 0 {
       Output.error(
         "vault: warning: \(count) pending journal entr\(count == 1 ? "y is" : "ies are") not"
-          + " verified and \(count == 1 ? "is" : "are") not shown; see 'vault check'")
+          + " verified: listed without \(count == 1 ? "its" : "their") text; 'vault check'"
+          + " refuses \(count == 1 ? "it" : "them")")
     }
-    for (writer, ranges) in contents.missing {
+    warnOfGaps(contents.missing)
+  }
+
+  /// Warns of journal sequence numbers a writer used that never arrived.
+  static func warnOfGaps(_ missing: [(writer: String, ranges: [ClosedRange<UInt64>])]) {
+    for (writer, ranges) in missing {
       let numbers = ranges.map {
         $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)"
       }
       Output.error(
         "vault: warning: journal writer \(writer.prefix(8)) never delivered its entries"
-          + " \(numbers.joined(separator: ", ")); see 'vault check'")
+          + " \(numbers.joined(separator: ", ")) (a write killed before it was stored, or"
+          + " entries removed from the file before they were folded)")
     }
   }
 

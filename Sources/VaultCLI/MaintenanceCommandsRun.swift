@@ -12,6 +12,7 @@ enum MaintenanceCommandsRun {
         "Accepted the vault's state at generation \(accepted)"
           + (remembered.map { " (this device had seen generation \($0))" } ?? "") + ".")
     }
+    JournalCommandsRun.warnOfGaps(report.missing)
     Output.print(
       "ok: header, \(report.entries) entr\(report.entries == 1 ? "y" : "ies") "
         + "(\(report.chunks) chunk\(report.chunks == 1 ? "" : "s")), "

@@ -70,8 +70,7 @@ enum SessionCommandsRun {
   }
 
   static func biometryStatus(_ context: Context) throws {
-    let vault = try context.openVault()
-    let info = try StatusReport.gather(context, vault: vault)
+    let info = try StatusReport.gather(context)
     if context.flag(Keys.json) {
       Output.print(info.biometryJSON.rendered + "\n")
     } else {

@@ -20,25 +20,39 @@ struct StatusReport {
 
   /// - Throws: `VaultError.integrity` or `.storage` when the device state cannot be read: a
   ///   broken device state is reported, never shown as "nothing enrolled, no delay".
-  static func gather(_ context: Context, vault: Vault) throws -> StatusReport {
+  static func gather(_ context: Context) throws -> StatusReport {
     let device = try context.deviceStore.read()
-    var expiry: SessionStore.Expiry?
     let token = context.environment.variables["VAULT_SESSION"] ?? ""
-    if !token.isEmpty {
-      expiry = try? SessionStore(environment: context.environment).open(
-        token: token, vaultID: vault.vaultID, renew: false
+    func expiry(_ vaultID: VaultID) -> SessionStore.Expiry? {
+      guard !token.isEmpty else { return nil }
+      return try? SessionStore(environment: context.environment).open(
+        token: token, vaultID: vaultID, renew: false
       ).expiry
     }
-    return StatusReport(
-      path: vault.path, format: vault.header.format, policy: vault.header.policy,
-      kdf: vault.header.kdf, sensor: try device.sensorState(),
-      biometry: VaultAccess.biometryStatus(of: vault, device: device),
-      pinFailures: vault.limiter.failures(device), pinDelay: vault.limiter.currentDelay(device),
-      session: expiry, sessionGiven: !token.isEmpty,
-      boundHere: vault.isBound(to: device.deviceSecret),
-      guessSeconds: device.guessSeconds[vault.vaultID.hex],
-      shortPIN: device.shortPINs.contains(vault.vaultID.hex),
-      headerVerified: vault.headerIsAuthenticatedHere(device))
+    switch try Vault.openAny(path: context.vaultPath, environment: context.environment) {
+    case .current(let vault):
+      return StatusReport(
+        path: vault.path, format: vault.header.format, policy: vault.header.policy,
+        kdf: vault.header.kdf, sensor: try device.sensorState(),
+        biometry: VaultAccess.biometryStatus(of: vault, device: device),
+        pinFailures: vault.limiter.failures(device), pinDelay: vault.limiter.currentDelay(device),
+        session: expiry(vault.vaultID), sessionGiven: !token.isEmpty,
+        boundHere: vault.isBound(to: device.deviceSecret),
+        guessSeconds: device.guessSeconds[vault.vaultID.hex],
+        shortPIN: device.shortPINs.contains(vault.vaultID.hex),
+        headerVerified: vault.headerIsAuthenticatedHere(device))
+    case .formatOne(let old):
+      // Release 0.1.0's vault, upgraded at its next unlock: shown from its own header.
+      return StatusReport(
+        path: old.path, format: old.header.format, policy: old.header.policy,
+        kdf: old.header.kdf, sensor: try device.sensorState(),
+        biometry: old.biometryStatus(device),
+        pinFailures: old.limiter.failures(device), pinDelay: old.limiter.currentDelay(device),
+        session: expiry(old.vaultID), sessionGiven: !token.isEmpty,
+        boundHere: old.isBound(to: device.deviceSecret),
+        guessSeconds: device.guessSeconds[old.vaultID.hex],
+        shortPIN: device.shortPINs.contains(old.vaultID.hex), headerVerified: false)
+    }
   }
 
   var biometricPolicy: Bool { policy.requiresBiometry }
@@ -75,7 +89,10 @@ struct StatusReport {
   var text: String {
     var lines: [String] = []
     lines.append("vault:            \(path)")
-    lines.append("format:           \(format)")
+    lines.append(
+      "format:           \(format)"
+        + (format < Header.currentFormat
+          ? " (upgraded to format \(Header.currentFormat) at the next unlock with the PIN)" : ""))
     if !headerVerified {
       lines.append(
         "header:           not verified on this device since it last changed; what follows is"

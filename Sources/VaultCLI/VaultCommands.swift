@@ -141,6 +141,6 @@ public enum VaultCommands {
           run: { try HelpCommand.run($0, program: VaultCommands.program) }),
       ]),
     globalOptions: [Keys.vault.spec, Keys.pinFD.spec, Keys.help.spec, Keys.version.spec],
-    version: "0.1.0"
+    version: "0.2.0"
   ).completingHelp()
 }

@@ -83,8 +83,7 @@ enum VaultCommandsRun {
   }
 
   static func status(_ context: Context) throws {
-    let vault = try context.openVault()
-    let info = try StatusReport.gather(context, vault: vault)
+    let info = try StatusReport.gather(context)
     Output.print(context.flag(Keys.json) ? info.json.rendered + "\n" : info.text)
   }
 }

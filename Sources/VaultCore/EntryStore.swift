@@ -119,14 +119,13 @@ public struct EntryStore {
     return Found(row: row, metadata: metadata, hlc: opened.hlc)
   }
 
-  /// The entry stored under `name`'s index, opened; call inside a read or write transaction.
-  func find(_ name: EntryName) throws -> Found? {
-    guard
-      let values = try db.query(
-        "SELECT \(RecordRow.selectColumns) FROM records WHERE lookup = ?", [.blob(lookup(name))]
-      ).first
-    else { return nil }
-    let found = try open(try RecordRow(values))
+  /// The entry of `name` among the authenticated rows of its bucket, opened.
+  ///
+  /// - Throws: `VaultError.integrity` when its record fails or names another entry.
+  func find(_ name: EntryName, in rows: [RecordRow]) throws -> Found? {
+    let index = lookup(name)
+    guard let row = rows.first(where: { $0.lookup == index }) else { return nil }
+    let found = try open(row)
     // A row moved under another name's index opens, but names the wrong entry.
     guard found.metadata.name == name.value else {
       throw VaultError.integrity("the entry stored under '\(name)' belongs to another name")
@@ -134,16 +133,16 @@ public struct EntryStore {
     return found
   }
 
-  /// The entry of `name` in `snapshot`, its bucket verified; when there is none, every bucket
-  /// is verified first, so a deleted row is an integrity failure rather than a missing entry.
+  /// The bucket of `name` (the first byte of its name index).
+  func bucket(_ name: EntryName) -> Int { Int(lookup(name)[0]) }
+
+  /// The entry of `name` in `snapshot`, from the rows of its name's bucket, verified: a deleted
+  /// or hidden row is an integrity failure rather than a missing entry.
   ///
   /// - Throws: `VaultError.notFound`, `.integrity`.
   func verifiedFind(_ name: EntryName, in snapshot: StateSnapshot) throws -> Found {
-    guard let found = try find(name) else {
-      try snapshot.verifyAllBuckets(db: db, rowKey: rowKey)
-      throw VaultError.notFound(name.value)
-    }
-    try snapshot.verifyBucket(found.row.bucket, db: db, rowKey: rowKey)
+    let rows = try snapshot.rows(inBucket: bucket(name), db: db, rowKey: rowKey)
+    guard let found = try find(name, in: rows) else { throw VaultError.notFound(name.value) }
     return found
   }
 
@@ -202,11 +201,8 @@ public struct EntryStore {
     let now = Timestamp.utc(clock.wallNow)
     let deviceID = vault.localDevice?.deviceIDBytes ?? [UInt8](repeating: 0, count: 16)
     try vault.write(masterKey: masterKey) { change in
-      let existing = try find(name)
-      if let existing {
-        guard overwrite else { throw VaultError.exists(name.value) }
-        try change.verifyBucket(existing.row.bucket)
-      }
+      let existing = try find(name, in: change.rows(inBucket: bucket(name)))
+      if existing != nil && !overwrite { throw VaultError.exists(name.value) }
       if let expectedRevision, existing?.metadata.revision != expectedRevision {
         throw VaultError.conflict("'\(name)' changed while it was being edited")
       }
@@ -221,7 +217,8 @@ public struct EntryStore {
       defer { wipe(&json) }
       try change.deleteChunks(recordID)
       try change.replace(
-        RecordRow(
+        existing?.row,
+        with: RecordRow(
           recordID: recordID, lookup: lookup(name), kind: RecordKind.entry.rawValue,
           revision: revision,
           box: boxes.seal(
@@ -242,14 +239,13 @@ public struct EntryStore {
   /// - Throws: `VaultError.integrity` at the first damaged row, naming it.
   public func verifyAll() throws -> (entries: Int, chunks: Int) {
     try vault.reading(masterKey: masterKey) { snapshot in
-      try snapshot.verifyAllBuckets(db: db, rowKey: rowKey)
+      let rows = try snapshot.allRows(db: db, rowKey: rowKey).filter {
+        $0.kind == RecordKind.entry.rawValue
+      }
       try snapshot.verifyChunks(db: db, rowKey: rowKey)
-      let rows = try db.query(
-        "SELECT \(RecordRow.selectColumns) FROM records WHERE kind = ?",
-        [.integer(RecordKind.entry.rawValue)])
       var chunks = 0
-      for values in rows {
-        let found = try open(try RecordRow(values))
+      for row in rows {
+        let found = try open(row)
         let expected = lookup(try EntryName(found.metadata.name))
         guard let stored = found.row.lookup, constantTimeEqual(stored, expected) else {
           throw VaultError.integrity("the name index of '\(found.metadata.name)' is damaged")
@@ -272,26 +268,23 @@ public struct EntryStore {
   public func list(prefix: String = "") throws -> [EntryMetadata] {
     let normalized = prefix.precomposedStringWithCanonicalMapping
     return try vault.reading(masterKey: masterKey) { snapshot in
-      try snapshot.verifyAllBuckets(db: db, rowKey: rowKey)
-      let rows = try db.query(
-        "SELECT \(RecordRow.selectColumns) FROM records WHERE kind = ?",
-        [.integer(RecordKind.entry.rawValue)])
+      let rows = try snapshot.allRows(db: db, rowKey: rowKey).filter {
+        $0.kind == RecordKind.entry.rawValue
+      }
       var out: [EntryMetadata] = []
-      for values in rows {
-        let metadata = try open(try RecordRow(values)).metadata
+      for row in rows {
+        let metadata = try open(row).metadata
         if metadata.name.hasPrefix(normalized) { out.append(metadata) }
       }
       return out.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
     }
   }
 
-  /// The entry of `name` in a write, its bucket verified; every bucket when there is none.
+  /// The entry of `name` in a write, from the authenticated rows of its bucket.
   private func foundForWrite(_ name: EntryName, _ change: StateWrite) throws -> Found {
-    guard let found = try find(name) else {
-      if let base = change.base { try base.verifyAllBuckets(db: db, rowKey: rowKey) }
+    guard let found = try find(name, in: change.rows(inBucket: bucket(name))) else {
       throw VaultError.notFound(name.value)
     }
-    try change.verifyBucket(found.row.bucket)
     return found
   }
 
@@ -302,7 +295,7 @@ public struct EntryStore {
     try vault.write(masterKey: masterKey) { change in
       let found = try foundForWrite(name, change)
       try change.deleteChunks(found.row.recordID)
-      try change.deleteRecord(found.row.recordID)
+      try change.delete(found.row)
     }
   }
 
@@ -316,11 +309,10 @@ public struct EntryStore {
     try vault.write(masterKey: masterKey) { change in
       let found = try foundForWrite(old, change)
       if old == new { return }
-      if let target = try find(new) {
+      if let target = try find(new, in: change.rows(inBucket: bucket(new))) {
         guard overwrite else { throw VaultError.exists(new.value) }
-        try change.verifyBucket(target.row.bucket)
         try change.deleteChunks(target.row.recordID)
-        try change.deleteRecord(target.row.recordID)
+        try change.delete(target.row)
       }
       let metadata = found.metadata
       let body = Body(
@@ -331,7 +323,8 @@ public struct EntryStore {
       defer { wipe(&json) }
       let revision = found.row.revision + 1
       try change.replace(
-        RecordRow(
+        found.row,
+        with: RecordRow(
           recordID: found.row.recordID, lookup: lookup(new), kind: RecordKind.entry.rawValue,
           revision: revision,
           box: boxes.seal(

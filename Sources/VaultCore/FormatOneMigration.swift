@@ -46,13 +46,17 @@ public enum FormatOneMigration {
     guard let recovery = old.header.keyslot(.recovery) else {
       throw VaultError.malformedHeader("no recovery slot")
     }
-    let header = Header(
+    var header = Header(
       format: Header.currentFormat, vaultID: vaultID, kdf: old.header.kdf,
       policy: old.header.policy, devices: [device],
       recovery: RecoverySlot(
         salt: recovery.salt, wrapped: recovery.wrapped, verifier: nil, tag: nil),
       journalPublicKey: old.header.journalPublicKey,
-      journalSecretKey: old.header.journalSecretKey)
+      journalSecretKey: old.header.journalSecretKey, formatOneWriter: nil)
+    // Format 1 could not tell who wrote a journal entry: the migrated ones are signed by a key
+    // made for this migration and discarded after it, and are shown as from format 1.
+    let importer = Signing.generate()
+    header.formatOneWriter = importer.publicKey.base64
     let body = try header.encoded()
     let boxes = RecordBox(vaultID: vaultID, masterKey: masterKey)
     let indexKey = masterKey.derive(.nameIndex)
@@ -101,9 +105,9 @@ public enum FormatOneMigration {
       for item in journal {
         signed += 1
         let record = try SignedJournalRecord(
-          vaultID: vaultID, entryID: item.id, writerID: deviceID, sequence: signed, revision: 1,
-          stamp: item.stamp, text: item.text)
-        let box = record.encode(signingWith: writer).withBytes {
+          vaultID: vaultID, entryID: item.id, writerID: Header.formatOneWriterID,
+          sequence: signed, revision: 1, stamp: item.stamp, text: item.text)
+        let box = record.encode(signingWith: importer).withBytes {
           SealedBox.seal($0, to: journalKey)
         }
         try change.insert(
@@ -112,26 +116,17 @@ public enum FormatOneMigration {
             box: box))
       }
       try old.db.execute("PRAGMA user_version = \(Vault.schemaVersion)")
-      if signed > 0 {
-        try WriterCounters(
-          db: old.db, vaultID: vaultID, masterKey: masterKey, deviceID: deviceID, now: now
-        ).advance(
-          writer: deviceID.hex, with: Array(1...signed), in: change)
-      }
       return try change.finish(masterKey: masterKey)
     }
-    unlink(copy)
-    PrivateFiles.syncDirectory(PrivateFiles.parentFolder(of: old.path))
-
+    // The device records the state first, so a format-1 copy is refused from now on; then the
+    // copy goes.
     let vault = try Vault.open(path: old.path, environment: old.environment)
     try store.update { state in
       vault.recordAuthenticatedHeader(in: &state)
       vault.remember(first, in: &state)
-      if var record = state.writers[vaultID.hex] {
-        record.sequence = max(record.sequence, signed)
-        state.writers[vaultID.hex] = record
-      }
     }
+    unlink(copy)
+    PrivateFiles.syncDirectory(PrivateFiles.parentFolder(of: old.path))
     vault.verifiedState = first
     return vault
   }

@@ -46,6 +46,22 @@ public final class FormatOneVault {
     try db.execute("PRAGMA synchronous = FULL; PRAGMA secure_delete = ON")
   }
 
+  /// True when the PIN slot is bound to `deviceSecret`.
+  public func isBound(to deviceSecret: DeviceSecret) -> Bool {
+    let tag = FormatOneHeader.deviceTag(deviceSecret: deviceSecret, vaultID: vaultID)
+    return constantTimeEqual(Array(tag.utf8), Array(header.deviceTag.utf8))
+  }
+
+  /// The biometric state its header records (unauthenticated: for `vault status` only).
+  public func biometryStatus(_ device: DeviceState) -> BiometryStatus {
+    guard header.policy.requiresBiometry else { return .off }
+    guard let record = header.biometry else { return .notActivated }
+    switch record.state {
+    case .active: return .active(since: record.changedAt)
+    case .disabled: return .disabled(since: record.changedAt, reason: record.reason ?? "unknown")
+    }
+  }
+
   /// The checks that need no PIN: the PIN slot is this device's, its KDF parameters and
   /// keyslots are as recorded, and no PIN delay runs.
   ///

@@ -27,12 +27,19 @@ public struct Header: Codable, Equatable, Sendable {
   public var journalPublicKey: String
   /// The matching secret key, sealed under the `journal` subkey (base64 AEAD box).
   public var journalSecretKey: String
+  /// The Ed25519 public key (base64) that signed the journal entries migrated from format 1,
+  /// whose secret key was discarded; nil in a vault made in format 2.
+  public var formatOneWriter: String?
+
+  /// The writer id of the entries migrated from format 1 (no device has it).
+  public static let formatOneWriterID = [UInt8](repeating: 0, count: 16)
 
   enum CodingKeys: String, CodingKey {
     case format, kdf, policy, devices, recovery
     case vaultID = "vault_id"
     case journalPublicKey = "journal_public_key"
     case journalSecretKey = "journal_secret_key"
+    case formatOneWriter = "format_one_writer"
   }
 
   /// The record whose device tag is `deviceSecret`'s, if any.
@@ -72,7 +79,7 @@ public struct Header: Codable, Equatable, Sendable {
       object,
       [
         "format", "vault_id", "kdf", "policy", "devices", "recovery", "journal_public_key",
-        "journal_secret_key",
+        "journal_secret_key", "format_one_writer",
       ], what: "header")
     if let policy = object["policy"] as? String, Policy(rawValue: policy) == nil {
       throw VaultError.malformedHeader("unknown policy '\(policy)'")
@@ -115,11 +122,15 @@ public struct Header: Codable, Equatable, Sendable {
     }
     for device in devices { try device.validate() }
     guard Set(devices.map(\.deviceID)).count == devices.count,
+      !devices.contains(where: { $0.deviceIDBytes == Self.formatOneWriterID }),
       Set(devices.map(\.deviceTag)).count == devices.count
     else { throw VaultError.malformedHeader("two device records share an id or a tag") }
     try recovery.validate()
     _ = try [UInt8](base64: journalPublicKey, count: 32, field: "journal_public_key")
     _ = try [UInt8](base64: journalSecretKey, count: 24 + 32 + 16, field: "journal_secret_key")
+    if let formatOneWriter {
+      _ = try [UInt8](base64: formatOneWriter, count: 32, field: "format_one_writer")
+    }
   }
 
   /// The stored form: JSON, sorted keys, snake_case.

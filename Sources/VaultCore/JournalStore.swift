@@ -18,6 +18,8 @@ public struct JournalEntry: Sendable {
   let revision: UInt64
   /// True while it waits in `pending` to be folded into the state.
   public let pending: Bool
+  /// True for an entry migrated from format 1, which could not tell who wrote it.
+  public var fromFormatOne: Bool { writer == Header.formatOneWriterID }
   /// The stored sealed box, to detect a change made while the entry was being edited.
   let box: [UInt8]
 
@@ -169,6 +171,11 @@ public struct JournalStore {
     let record = try SignedJournalRecord.decodeVerified(
       plain, vaultID: vault.vaultID, entryID: recordID
     ) { writerID in
+      if writerID == Header.formatOneWriterID, let imported = vault.header.formatOneWriter,
+        let key = try? [UInt8](base64: imported, count: 32, field: "format_one_writer")
+      {
+        return key
+      }
       guard let device = vault.header.device(id: writerID.base64),
         let key = try? [UInt8](base64: device.writerKey, count: 32, field: "writer_key")
       else {
@@ -190,15 +197,10 @@ public struct JournalStore {
   }
 
   /// The folded entries in one verified snapshot (every bucket checked).
-  private func folded(_ snapshot: StateSnapshot) throws -> [JournalEntry] {
-    try snapshot.verifyAllBuckets(db: db, rowKey: masterKey.derive(.rows))
-    return try db.query(
-      "SELECT \(RecordRow.selectColumns) FROM records WHERE kind = ?",
-      [.integer(RecordKind.journal.rawValue)]
-    ).map { values in
-      let row = try RecordRow(values)
+  private func folded(_ rows: [RecordRow]) throws -> [JournalEntry] {
+    try rows.filter { $0.kind == RecordKind.journal.rawValue }.map { row in
       let entry = try open(box: row.box, recordID: row.recordID, pending: false)
-      guard entry.revision == UInt64(row.revision) else {
+      guard entry.revision == UInt64(bitPattern: row.revision) else {
         throw VaultError.integrity(
           "journal entry \(row.recordID.hex.prefix(8)) is stored under another revision")
       }
@@ -233,21 +235,29 @@ public struct JournalStore {
   /// - Throws: `VaultError.integrity` when the state, a bucket or a folded entry fails.
   public func contents() throws -> JournalContents {
     try vault.reading(masterKey: masterKey) { snapshot in
-      let folded = try folded(snapshot)
+      let rows = try snapshot.allRows(db: db, rowKey: masterKey.derive(.rows))
+      let folded = try folded(rows)
       let (pending, refused) = try pendingRows()
       let known = Set(folded.map(\.hexID))
       var extra: [UnverifiedJournalRow] = []
       var fresh: [JournalEntry] = []
+      let counters = try WriterCounters(vault: vault, masterKey: masterKey).all(in: rows)
       for entry in pending {
         if known.contains(entry.hexID) {
           extra.append(
             UnverifiedJournalRow(
               hexID: entry.hexID, reason: "a copy of an entry already in the journal"))
+        } else if let counter = counters[entry.writer.hex], !counter.accepts(entry.sequence) {
+          extra.append(
+            UnverifiedJournalRow(
+              hexID: entry.hexID,
+              reason:
+                "its writer's sequence number \(entry.sequence) was already used (a replayed entry)"
+            ))
         } else {
           fresh.append(entry)
         }
       }
-      let counters = try WriterCounters(vault: vault, masterKey: masterKey).all()
       return JournalContents(
         entries: Self.ordered(folded + fresh), unverified: refused + extra,
         missing: counters.compactMap { writer, counter in
@@ -282,7 +292,10 @@ public struct JournalStore {
       let counters = WriterCounters(vault: vault, masterKey: masterKey)
       var bySequence: [String: [UInt64]] = [:]
       for entry in pending where entry.revision == 1 {
-        guard try change.record(entry.id) == nil else { continue }
+        guard try change.unnamedRecord(entry.id) == nil,
+          try counters.accepts(entry.sequence, writer: entry.writer.hex, in: change),
+          !(bySequence[entry.writer.hex]?.contains(entry.sequence) ?? false)
+        else { continue }
         try change.insert(
           RecordRow(
             recordID: entry.id, lookup: nil, kind: RecordKind.journal.rawValue, revision: 1,
@@ -363,16 +376,16 @@ public struct JournalStore {
       SealedBox.seal($0, to: publicKey)
     }
     try vault.write(masterKey: masterKey) { change in
-      guard let row = try change.record(entry.id), row.kind == RecordKind.journal.rawValue,
+      guard let row = try change.unnamedRecord(entry.id), row.kind == RecordKind.journal.rawValue,
         row.box == entry.box, !entry.pending
       else {
         throw VaultError.conflict(
           "journal entry \(entry.hexID.prefix(Self.shortIDLength)) changed or was removed while"
             + " it was being edited")
       }
-      try change.verifyBucket(row.bucket)
       try change.replace(
-        RecordRow(
+        row,
+        with: RecordRow(
           recordID: entry.id, lookup: nil, kind: RecordKind.journal.rawValue,
           revision: Int64(revision), box: box))
       try WriterCounters(vault: vault, masterKey: masterKey).advance(

@@ -30,12 +30,12 @@ struct RecordBox {
   /// `"vault.record.v2" || vault id || record id || u8(kind) || u64be(revision)`.
   func recordAD(recordID: [UInt8], kind: RecordKind, revision: Int64) -> [UInt8] {
     DomainLabel.record.bytes + vaultID.bytes + recordID + [UInt8(kind.rawValue)]
-      + Self.u64(UInt64(revision))
+      + Self.u64(UInt64(bitPattern: revision))
   }
 
   /// `"vault.chunk.v2" || vault id || record id || u64be(revision) || u32be(i) || u8(final)`.
   func chunkAD(recordID: [UInt8], revision: Int64, index: Int, final: Bool) -> [UInt8] {
-    DomainLabel.chunk.bytes + vaultID.bytes + recordID + Self.u64(UInt64(revision))
+    DomainLabel.chunk.bytes + vaultID.bytes + recordID + Self.u64(UInt64(bitPattern: revision))
       + Bytes.u32(index) + [final ? 1 : 0]
   }
 

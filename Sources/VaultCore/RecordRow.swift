@@ -26,9 +26,14 @@ struct RecordRow: Equatable {
   var revision: Int64
   /// The sealed box.
   var box: [UInt8]
+  /// SQLite's rowid of the row as read (nil for a row not yet stored); never hashed.
+  var rowid: Int64?
 
   /// The bucket (0–255) the row's hash is summed into.
-  var bucket: Int { Int(recordID.first ?? 0) }
+  ///
+  /// The first byte of its name index, or of its record id when it has none: an entry is found
+  /// through its name's bucket alone.
+  var bucket: Int { Int(lookup?.first ?? recordID.first ?? 0) }
 
   /// The columns in schema order, as `RowHash` takes them.
   var columns: [RowHash.Column] {
@@ -38,24 +43,28 @@ struct RecordRow: Equatable {
     ]
   }
 
-  /// The columns a `SELECT record_id, lookup, kind, revision, box` reads, in that order.
-  static let selectColumns = "record_id, lookup, kind, revision, box"
+  /// The columns a row is read with: the five stored columns, then the rowid.
+  static let selectColumns = "record_id, lookup, kind, revision, box, rowid"
+  /// The five stored columns, for an INSERT.
+  static let storedColumns = "record_id, lookup, kind, revision, box"
 
   /// Parses a row read with `selectColumns`, exactly as stored.
   ///
   /// - Throws: `VaultError.integrity` for a value of the wrong type or a record id that is not
   ///   16 bytes.
   init(_ values: [SQLiteDatabase.Value]) throws {
-    guard values.count == 5, let recordID = values[0].blob, recordID.count == 16,
-      let kind = values[2].integer, let revision = values[3].integer, let box = values[4].blob
+    guard values.count == 6, let recordID = values[0].blob, recordID.count == 16,
+      let kind = values[2].integer, let revision = values[3].integer, revision >= 1,
+      let box = values[4].blob
     else { throw VaultError.integrity("a record row of the vault is malformed") }
     let lookup: [UInt8]?
     switch values[1] {
-    case .blob(let bytes): lookup = bytes
+    case .blob(let bytes) where bytes.count == 32: lookup = bytes
     case .null: lookup = nil
     default: throw VaultError.integrity("a record row of the vault is malformed")
     }
     self.init(recordID: recordID, lookup: lookup, kind: kind, revision: revision, box: box)
+    rowid = values[5].integer
   }
 
   init(recordID: [UInt8], lookup: [UInt8]?, kind: Int64, revision: Int64, box: [UInt8]) {
@@ -99,7 +108,7 @@ struct ChunkRow: Equatable {
   /// - Throws: `VaultError.integrity` for a value of the wrong type.
   init(_ values: [SQLiteDatabase.Value]) throws {
     guard values.count == 4, let recordID = values[0].blob, let revision = values[1].integer,
-      let index = values[2].integer, let box = values[3].blob
+      revision >= 1, let index = values[2].integer, index >= 0, let box = values[3].blob
     else { throw VaultError.integrity("a content chunk row of the vault is malformed") }
     self.init(recordID: recordID, revision: revision, index: index, box: box)
   }

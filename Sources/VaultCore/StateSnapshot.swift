@@ -83,42 +83,67 @@ struct StateSnapshot {
     Array(buckets[bucket * Aggregate.byteCount..<(bucket + 1) * Aggregate.byteCount])
   }
 
-  /// Sums the hashes of the `records` rows of `bucket` and compares them with its trusted
-  /// aggregate: a deleted, inserted, changed or rolled-back row of the bucket is found.
+  /// The `records` rows of `bucket`, read and summed, after comparing their sum with its
+  /// trusted aggregate: a deleted, inserted, changed or rolled-back row of the bucket is found.
   ///
-  /// - Throws: `VaultError.integrity` on a mismatch or a malformed row.
-  func verifyBucket(_ bucket: Int, db: SQLiteDatabase, rowKey: SymmetricKey) throws {
+  /// The rows are enumerated through the name index (rows with a name) and the record id index
+  /// (rows without), whatever those indexes hold: only a set whose hashes add up to the
+  /// authenticated aggregate is returned, so a caller looks a record up in it and never through
+  /// an index alone.
+  ///
+  /// - Throws: `VaultError.integrity` on a mismatch, a malformed row, or two rows with one name.
+  func rows(inBucket bucket: Int, db: SQLiteDatabase, rowKey: SymmetricKey) throws -> [RecordRow] {
     let (lower, upper) = RecordRow.bucketRange(bucket)
-    let rows = try db.query(
-      "SELECT \(RecordRow.selectColumns) FROM records WHERE record_id >= ?"
-        + (upper == nil ? "" : " AND record_id < ?"),
-      [.blob(lower)] + (upper.map { [.blob($0)] } ?? []))
+    let range = upper == nil ? " >= ?" : " >= ? AND %@ < ?"
+    let bounds: [SQLiteDatabase.Value] = [.blob(lower)] + (upper.map { [.blob($0)] } ?? [])
+    let named = try db.query(
+      "SELECT \(RecordRow.selectColumns) FROM records WHERE lookup"
+        + range.replacingOccurrences(of: "%@", with: "lookup"), bounds)
+    let unnamed = try db.query(
+      "SELECT \(RecordRow.selectColumns) FROM records WHERE lookup IS NULL AND record_id"
+        + range.replacingOccurrences(of: "%@", with: "record_id"), bounds)
+    let rows = try (named + unnamed).map(RecordRow.init)
     var sum = Aggregate.zero
-    for values in rows {
-      let row = try RecordRow(values)
+    for row in rows {
+      guard row.bucket == bucket else { throw VaultError.integrity(Self.missingRows) }
       sum.add(RowHash.hash(key: rowKey, table: RowHash.records, columns: row.columns))
     }
     guard constantTimeEqual(sum.bytes, self.bucket(bucket)) else {
       throw VaultError.integrity(Self.missingRows)
     }
+    try Self.requireDistinct(rows)
+    return rows
   }
 
   static let missingRows =
     "the vault's records are not the ones its state authenticates (a record was deleted, added"
     + " or put back from an older copy)"
 
-  /// Verifies every bucket in one pass over `records`, and refuses a row outside every bucket.
+  /// Refuses two rows with one record id or one name index.
+  static func requireDistinct(_ rows: [RecordRow]) throws {
+    guard Set(rows.map(\.recordID)).count == rows.count,
+      Set(rows.compactMap(\.lookup)).count == rows.filter({ $0.lookup != nil }).count
+    else {
+      throw VaultError.integrity("two records of the vault share an id or a name")
+    }
+  }
+
+  /// Every `records` row, read in one scan of the table and checked bucket by bucket.
   ///
-  /// - Throws: `VaultError.integrity` on a mismatch or a malformed row.
-  func verifyAllBuckets(db: SQLiteDatabase, rowKey: SymmetricKey) throws {
+  /// - Throws: `VaultError.integrity` on a mismatch, a malformed row, or two rows with one id or
+  ///   name.
+  func allRows(db: SQLiteDatabase, rowKey: SymmetricKey) throws -> [RecordRow] {
     var sums = [Aggregate](repeating: .zero, count: Self.bucketCount)
-    for values in try db.query("SELECT \(RecordRow.selectColumns) FROM records") {
-      let row = try RecordRow(values)
+    let rows = try db.query("SELECT \(RecordRow.selectColumns) FROM records NOT INDEXED").map(
+      RecordRow.init)
+    for row in rows {
       sums[row.bucket].add(RowHash.hash(key: rowKey, table: RowHash.records, columns: row.columns))
     }
     guard constantTimeEqual(sums.flatMap(\.bytes), buckets) else {
       throw VaultError.integrity(Self.missingRows)
     }
+    try Self.requireDistinct(rows)
+    return rows
   }
 
   /// Verifies the aggregate of every `chunks` row.
@@ -126,7 +151,7 @@ struct StateSnapshot {
   /// - Throws: `VaultError.integrity` on a mismatch or a malformed row.
   func verifyChunks(db: SQLiteDatabase, rowKey: SymmetricKey) throws {
     var sum = Aggregate.zero
-    for values in try db.query("SELECT \(ChunkRow.selectColumns) FROM chunks") {
+    for values in try db.query("SELECT \(ChunkRow.selectColumns) FROM chunks NOT INDEXED") {
       let row = try ChunkRow(values)
       sum.add(RowHash.hash(key: rowKey, table: RowHash.chunks, columns: row.columns))
     }

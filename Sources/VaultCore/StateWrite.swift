@@ -35,40 +35,48 @@ final class StateWrite {
     RowHash.hash(key: rowKey, table: RowHash.chunks, columns: row.columns)
   }
 
-  /// The row of `recordID`, as stored.
-  func record(_ recordID: [UInt8]) throws -> RecordRow? {
-    try db.query(
-      "SELECT \(RecordRow.selectColumns) FROM records WHERE record_id = ?", [.blob(recordID)]
-    ).first.map(RecordRow.init)
+  /// The verified rows of each bucket read so far, as they were before this write changed them.
+  private var verified: [Int: [RecordRow]] = [:]
+
+  /// The rows of `bucket` as the state this write extends authenticates them (`StateSnapshot`
+  /// `rows(inBucket:)`); read before this write changes the bucket.
+  func rows(inBucket bucket: Int) throws -> [RecordRow] {
+    if let rows = verified[bucket] { return rows }
+    guard let base else { return [] }
+    let rows = try base.rows(inBucket: bucket, db: db, rowKey: rowKey)
+    verified[bucket] = rows
+    return rows
   }
 
-  /// Verifies `bucket` against the state this write extends (before this write changed it).
-  func verifyBucket(_ bucket: Int) throws {
-    try base?.verifyBucket(bucket, db: db, rowKey: rowKey)
+  /// The authenticated record without a name whose id is `recordID` (a journal entry, a
+  /// counter), from its bucket.
+  func unnamedRecord(_ recordID: [UInt8]) throws -> RecordRow? {
+    try rows(inBucket: Int(recordID[0])).first { $0.recordID == recordID && $0.lookup == nil }
   }
 
   /// Inserts a record row and adds its hash.
   func insert(_ row: RecordRow) throws {
     try db.query(
-      "INSERT INTO records (\(RecordRow.selectColumns)) VALUES (?, ?, ?, ?, ?)", row.parameters)
+      "INSERT INTO records (\(RecordRow.storedColumns)) VALUES (?, ?, ?, ?, ?)", row.parameters)
     buckets[row.bucket].add(hash(row))
   }
 
-  /// Removes the record row of `recordID` (when there is one) and subtracts its hash.
+  /// Removes `row` (read from its verified bucket) by its rowid and subtracts its hash.
   ///
-  /// - Returns: the row removed.
-  @discardableResult
-  func deleteRecord(_ recordID: [UInt8]) throws -> RecordRow? {
-    guard let row = try record(recordID) else { return nil }
-    try db.query("DELETE FROM records WHERE record_id = ?", [.blob(recordID)])
+  /// - Throws: `VaultError.integrity` when no row or another row is there.
+  func delete(_ row: RecordRow) throws {
+    guard let rowid = row.rowid else { preconditionFailure("a stored row has a rowid") }
+    try db.query(
+      "DELETE FROM records WHERE rowid = ? AND record_id = ? AND box = ?",
+      [.integer(rowid), .blob(row.recordID), .blob(row.box)])
+    guard db.changes == 1 else { throw VaultError.integrity(StateSnapshot.missingRows) }
     buckets[row.bucket].subtract(hash(row))
-    return row
   }
 
-  /// Replaces the row of the same record id (or inserts it).
-  func replace(_ row: RecordRow) throws {
-    try deleteRecord(row.recordID)
-    try insert(row)
+  /// Replaces `old` (when given, from its verified bucket) with `new`.
+  func replace(_ old: RecordRow?, with new: RecordRow) throws {
+    if let old { try delete(old) }
+    try insert(new)
   }
 
   /// Inserts a chunk row and adds its hash.

@@ -85,9 +85,12 @@ public struct VaultAccess {
   ///
   /// - Throws: `VaultError.formatOneNeedsUnlock` when no PIN can be asked for (a session alone
   ///   cannot migrate); the errors of the PIN or recovery check and of `open`; the migration's.
+  ///
+  /// - Parameter migrated: called once the migration has committed, before the checks that
+  ///   follow it (which may still refuse the command).
   public static func openMigrating(
     _ old: FormatOneVault, gate: BiometricGate, for purpose: AccessPurpose,
-    via credentials: CredentialSource
+    via credentials: CredentialSource, migrated announce: () -> Void
   ) throws -> UnlockedVault {
     let migrated: Vault
     let key: SymmetricKey
@@ -95,6 +98,7 @@ public struct VaultAccess {
     if purpose == .recover {
       key = try old.unlock(recoveryCode: credentials.recoveryCode())
       migrated = try FormatOneMigration.migrate(old, masterKey: key, slot: nil)
+      announce()
       source = .recoveryCode
     } else {
       guard credentials.canAskForPIN else { throw VaultError.formatOneNeedsUnlock }
@@ -106,6 +110,7 @@ public struct VaultAccess {
       migrated = try FormatOneMigration.migrate(
         old, masterKey: result.masterKey,
         slot: FormatOneMigration.Slot(salt: result.salt, kek: result.kek))
+      announce()
       key = result.masterKey
       source = .pin
     }

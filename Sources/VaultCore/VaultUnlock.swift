@@ -9,7 +9,14 @@ extension Vault {
   @discardableResult
   public func checkBeforePIN(_ device: DeviceState) throws -> (DeviceSecret, DeviceRecord) {
     let deviceSecret = device.deviceSecret
-    guard let record = header.device(for: deviceSecret) else { throw VaultError.otherDevice }
+    guard let record = header.device(for: deviceSecret) else {
+      // A device that authenticated this vault's header before, and finds no record of its own
+      // in it now, is looking at an edited header, not at another device's vault.
+      if device.headerDigests[vaultID.hex] != nil && !headerIsAuthenticatedHere(device) {
+        throw VaultError.integrity(Self.editedSinceAuthenticated)
+      }
+      throw VaultError.otherDevice
+    }
     let slotTag = DeviceRecord.slotTag(
       deviceSecret: deviceSecret, vaultID: vaultID, kdf: header.kdf, record: record)
     guard constantTimeEqual(Array(slotTag.utf8), Array(record.slotTag.utf8)) else {
@@ -54,6 +61,11 @@ extension Vault {
       try limiter.succeeded()
       throw error
     }
+    // A migration killed between its commit and the removal of its copy left the copy.
+    let copy = path + FormatOneMigration.copySuffix
+    if FileManager.default.fileExists(atPath: copy) {
+      try? FileManager.default.removeItem(atPath: copy)
+    }
     // One transaction: the count goes back to zero and the authenticated header is recorded.
     let short = !pin.isLongEnoughToSet
     try limiter.succeeded {
@@ -90,6 +102,14 @@ extension Vault {
   /// - Throws: `VaultError.wrongRecoveryCode`, or `.integrity` when the slot, its KDF parameters
   ///   or the header was edited.
   public func unlock(recoveryCode: SecureBytes) throws -> SymmetricKey {
+    // A slot without its tag (migrated from format 1, or stripped) cannot tell an edit from a
+    // wrong code; a device that authenticated this header before can.
+    let state = try device.read()
+    if header.recovery.tag == nil && state.headerDigests[vaultID.hex] != nil
+      && !headerIsAuthenticatedHere(state)
+    {
+      throw VaultError.integrity(Self.editedSinceAuthenticated)
+    }
     let masterKey = try header.recovery.open(code: recoveryCode, vaultID: vaultID, kdf: header.kdf)
     try verifyHeader(masterKey: masterKey)
     if header.recovery.verifier == nil {
@@ -148,6 +168,9 @@ extension Vault {
     try SessionStore(environment: environment).revokeAll(vaultID: vaultID)
     return seconds
   }
+
+  static let editedSinceAuthenticated =
+    "the vault header was edited since this device last authenticated it"
 
   /// Why biometric unlock is disabled on a device that joined by a recovery.
   public static let recoveredElsewhere = "the vault was recovered on another device"

@@ -16,6 +16,11 @@ struct WriterCounters {
       var first: UInt64
       var last: UInt64
     }
+
+    /// True when `sequence` may still be folded: above the counter, or one of its missing.
+    func accepts(_ sequence: UInt64) -> Bool {
+      sequence > value || missing.contains { $0.first <= sequence && sequence <= $0.last }
+    }
   }
 
   let db: SQLiteDatabase
@@ -64,14 +69,11 @@ struct WriterCounters {
     return counter
   }
 
-  /// Every writer's counter, by hex writer id (inside a verified read).
-  func all() throws -> [String: Counter] {
+  /// Every writer's counter, by hex writer id, from the authenticated `rows`.
+  func all(in rows: [RecordRow]) throws -> [String: Counter] {
     var out: [String: Counter] = [:]
-    for values in try db.query(
-      "SELECT \(RecordRow.selectColumns) FROM records WHERE kind = ?",
-      [.integer(RecordKind.counter.rawValue)])
-    {
-      let counter = try open(try RecordRow(values))
+    for row in rows where row.kind == RecordKind.counter.rawValue {
+      let counter = try open(row)
       let prefix = Self.name(writer: "")
       guard counter.name.hasPrefix(prefix) else { continue }
       out[String(counter.name.dropFirst(prefix.count))] = counter
@@ -85,7 +87,7 @@ struct WriterCounters {
   func advance(writer: String, with sequences: [UInt64], in change: StateWrite) throws {
     let name = Self.name(writer: writer)
     let id = recordID(name)
-    let existing = try change.record(id)
+    let existing = try change.unnamedRecord(id)
     var counter = try existing.map(open) ?? Counter(name: name, value: 0, missing: [])
     var missing = Set<UInt64>()
     for range in counter.missing where range.last - range.first < 1 << 16 {
@@ -104,11 +106,19 @@ struct WriterCounters {
     let body = try JSONEncoder.sorted.encodedBytes(counter)
     // A counter changes in place: its revision stays 1.
     try change.replace(
-      RecordRow(
+      existing,
+      with: RecordRow(
         recordID: id, lookup: nil, kind: RecordKind.counter.rawValue, revision: 1,
         box: boxes.seal(
           body, recordID: id, kind: .counter, revision: 1, deviceID: deviceID,
           hlc: RecordBox.hlc(now: now, after: nil))))
+  }
+
+  /// True when `writer`'s `sequence` may be folded in `change` (see `Counter.accepts`).
+  func accepts(_ sequence: UInt64, writer: String, in change: StateWrite) throws -> Bool {
+    let id = recordID(Self.name(writer: writer))
+    guard let row = try change.unnamedRecord(id) else { return true }
+    return try open(row).accepts(sequence)
   }
 
   /// `numbers` as sorted closed ranges.

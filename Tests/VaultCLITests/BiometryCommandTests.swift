@@ -98,7 +98,8 @@ final class BiometryCommandTests: XCTestCase {
 
   func testTheTourRunsTheWholeStory() {
     let result = Subprocess.run(
-      Sandbox.binDirectory + "/vault", ["tour"], environment: box.environment)
+      Sandbox.binDirectory + "/vault", ["tour"], environment: box.environment,
+      directory: box.home)
     XCTAssertEqual(result.status, 0, result.stderrText)
     let out = result.stdoutText
     for expected in [

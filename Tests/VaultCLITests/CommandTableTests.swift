@@ -129,7 +129,8 @@ final class CommandTableTests: XCTestCase {
           forms += [["help"] + aliased, aliased + ["--help"]]
         }
         for arguments in forms {
-          let result = Subprocess.run(binary, arguments, environment: box.environment)
+          let result = Subprocess.run(
+            binary, arguments, environment: box.environment, directory: box.home)
           let line = ([program.name] + arguments).joined(separator: " ")
           XCTAssertEqual(result.status, 0, "\(line): \(result.stderrText)")
           XCTAssertEqual(result.stderrText, "", line)

@@ -287,7 +287,7 @@ final class GuaranteeTests: XCTestCase {
       let env = Bool.random(using: &generator) ? session : [:]
       let result = Subprocess.run(
         "/usr/bin/timeout", ["10", Sandbox.binDirectory + "/vault"] + words,
-        environment: box.environment.merging(env) { $1 }, stdin: input)
+        environment: box.environment.merging(env) { $1 }, stdin: input, directory: box.home)
       let line = words.map { $0.debugDescription }.joined(separator: " ")
       if [124, 132, 133, 134, 136, 139].contains(result.status) {
         traps.append("\(result.status): \(line)")

@@ -74,7 +74,7 @@ final class JournalCLITests: XCTestCase {
     XCTAssertEqual(
       json,
       #"[{"id":"\#(id)","entry_id":"\#(full)","written":"2027-01-15T09:00:00+01:00","#
-        + #""first_line":"Walked to the river at dawn."}]"# + "\n")
+        + #""first_line":"Walked to the river at dawn.","format_1":false}]"# + "\n")
   }
 
   func testDayBoundariesAcrossTheSpringChange() {
@@ -204,7 +204,8 @@ final class JournalCLITests: XCTestCase {
     XCTAssertEqual(
       result.errorLines,
       [
-        "vault: warning: 1 pending journal entry is not verified and is not shown; see 'vault check'"
+        "vault: warning: 1 pending journal entry is not verified: listed without its text;"
+          + " 'vault check' refuses it"
       ])
     let check = box.vault(["check"], pin: [Sandbox.pin])
     XCTAssertEqual(check.status, 17)
@@ -252,7 +253,7 @@ final class JournalCLITests: XCTestCase {
       let result = Subprocess.run(
         "/usr/bin/env",
         ["python3", "-c", TerminalTests.driver, Sandbox.binDirectory + "/vault", "journal"],
-        environment: env, stdin: Array("expect .\n".utf8))
+        environment: env, stdin: Array("expect .\n".utf8), directory: box.home)
       XCTAssertEqual(result.status, 0, result.stderrText)
       let run = try JSONDecoder().decode(TerminalTests.Run.self, from: Data(result.stdout))
       XCTAssertEqual(run.status, 0, run.output)

@@ -39,7 +39,7 @@ final class ReleaseFixtureTests: XCTestCase {
     XCTAssertEqual(entry.errorLines, ["Upgraded the vault to format 2."])
     XCTAssertFalse(FileManager.default.fileExists(atPath: copy))
     XCTAssertEqual(box.tamper { try $0.integer("PRAGMA user_version") }, 2)
-    XCTAssertEqual(box.tamper { try $0.integer("SELECT count(*) FROM records") }, 3)
+    XCTAssertEqual(box.tamper { try $0.integer("SELECT count(*) FROM records") }, 2)
     XCTAssertTrue(box.vault(["status"]).stdoutText.contains("format:           2\n"))
     XCTAssertTrue(
       box.vault(["status"]).stdoutText.contains(
@@ -52,6 +52,10 @@ final class ReleaseFixtureTests: XCTestCase {
     XCTAssertEqual(box.vault(["list"], env: session).stdoutText, "fixture/entry\n")
     let journal = box.vault(["journal", "show", "cdfb98ee"], env: session)
     XCTAssertEqual(journal.stdoutText, "A journal entry from 0.1.0.\n")
+    // Format 1 could not tell who wrote it: it is marked so.
+    XCTAssertTrue(
+      box.vault(["journal", "list"], env: session).stdoutText.hasSuffix(
+        "  (format 1) A journal entry from 0.1.0.\n"))
     XCTAssertEqual(box.vault(["check"], env: session).status, 0)
     let biometry = box.statusJSON()["biometry"] as? [String: Any]
     XCTAssertEqual(biometry?["state"] as? String, "active")

@@ -202,12 +202,10 @@ final class JournalStoreTests: XCTestCase {
     XCTAssertEqual(try store.fold(), 2)
     let missing = try store.contents().missing
     XCTAssertEqual(missing.map(\.ranges), [[2...3]])
-    XCTAssertThrowsError(try IntegrityCheck.verify(vault, masterKey: created.masterKey)) {
-      guard case .integrity(let what) = $0 as? VaultError else { return XCTFail("\($0)") }
-      XCTAssertTrue(
-        what.hasSuffix(
-          "never delivered its entries 2–3 (removed from the file before they were folded?)"), what)
-    }
+    // Reported, not refused: a write killed between its count and its insert leaves one too.
+    let report = try IntegrityCheck.verify(vault, masterKey: created.masterKey)
+    XCTAssertEqual(report.missing.map(\.ranges), [[2...3]])
+    // A gap filled later (the entry withheld, then put back) is taken off the missing.
   }
 
   func testIDPrefixesAndShortIDs() throws {
