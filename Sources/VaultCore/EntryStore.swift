@@ -197,10 +197,24 @@ public struct EntryStore {
     expectedRevision: Int64? = nil
   ) throws {
     guard content.count > 0 else { throw VaultError.invalidInput("the content is empty") }
+    try vault.write(masterKey: masterKey) { change in
+      try put(
+        name, content: content, overwrite: overwrite, guarded: guarded,
+        expectedRevision: expectedRevision, in: change)
+    }
+  }
+
+  /// `put` as part of the write `change` (many entries in one transaction: a fill, an import).
+  ///
+  /// Names put earlier in the same write are not seen: give each name once.
+  func put(
+    _ name: EntryName, content: SecureBytes, overwrite: Bool, guarded: Bool,
+    expectedRevision: Int64? = nil, in change: StateWrite
+  ) throws {
     let clock = vault.environment.clock
     let now = Timestamp.utc(clock.wallNow)
     let deviceID = vault.localDevice?.deviceIDBytes ?? [UInt8](repeating: 0, count: 16)
-    try vault.write(masterKey: masterKey) { change in
+    do {
       let existing = try find(name, in: change.rows(inBucket: bucket(name)))
       if existing != nil && !overwrite { throw VaultError.exists(name.value) }
       if let expectedRevision, existing?.metadata.revision != expectedRevision {

@@ -55,4 +55,32 @@ public enum GenericHash {
     absorb(state)
     _ = crypto_generichash_final(state, out.assumingMemoryBound(to: UInt8.self), outputLength)
   }
+
+  /// Keyed BLAKE2b of many public messages under one key, reusing one guarded state: for the
+  /// hashes of thousands of rows, where a guarded allocation per hash would dominate.
+  public final class Hasher {
+    private let key: SecureBytes
+    private let memory: SecureBytes
+
+    /// A hasher keyed with `key` (16 to 64 bytes).
+    public init(key: SecureBytes) {
+      _ = Sodium.ready
+      self.key = key
+      memory = SecureBytes(count: (crypto_generichash_statebytes() + 63) / 64 * 64)
+    }
+
+    /// Keyed BLAKE2b of `parts` concatenated, 32 bytes, as a public value; the state is wiped
+    /// with the hasher.
+    public func hash(_ parts: [[UInt8]]) -> [UInt8] {
+      let state = OpaquePointer(memory.pointer)
+      var out = [UInt8](repeating: 0, count: 32)
+      key.withBytes { k in
+        _ = crypto_generichash_init(
+          state, k.baseAddress?.assumingMemoryBound(to: UInt8.self), k.count, 32)
+      }
+      for part in parts { _ = crypto_generichash_update(state, part, UInt64(part.count)) }
+      _ = crypto_generichash_final(state, &out, 32)
+      return out
+    }
+  }
 }

@@ -50,4 +50,17 @@ public enum RowHash {
     GenericHash.keyed(
       key: key.bytes, parts: [DomainLabel.row.bytes, encode(table: table, columns: columns)])
   }
+
+  /// Row hashes under one key with one reused guarded state (`GenericHash.Hasher`).
+  public final class Hasher {
+    private let hasher: GenericHash.Hasher
+
+    /// A hasher for the master key's `.rows` subkey `key`.
+    public init(key: SymmetricKey) { hasher = GenericHash.Hasher(key: key.bytes) }
+
+    /// The same value as `RowHash.hash(key:table:columns:)`.
+    public func hash(table: UInt8, columns: [Column]) -> [UInt8] {
+      hasher.hash([DomainLabel.row.bytes, RowHash.encode(table: table, columns: columns)])
+    }
+  }
 }

@@ -103,10 +103,11 @@ struct StateSnapshot {
       "SELECT \(RecordRow.selectColumns) FROM records WHERE lookup IS NULL AND record_id"
         + range.replacingOccurrences(of: "%@", with: "record_id"), bounds)
     let rows = try (named + unnamed).map(RecordRow.init)
+    let hasher = RowHash.Hasher(key: rowKey)
     var sum = Aggregate.zero
     for row in rows {
       guard row.bucket == bucket else { throw VaultError.integrity(Self.missingRows) }
-      sum.add(RowHash.hash(key: rowKey, table: RowHash.records, columns: row.columns))
+      sum.add(hasher.hash(table: RowHash.records, columns: row.columns))
     }
     guard constantTimeEqual(sum.bytes, self.bucket(bucket)) else {
       throw VaultError.integrity(Self.missingRows)
@@ -136,8 +137,9 @@ struct StateSnapshot {
     var sums = [Aggregate](repeating: .zero, count: Self.bucketCount)
     let rows = try db.query("SELECT \(RecordRow.selectColumns) FROM records NOT INDEXED").map(
       RecordRow.init)
+    let hasher = RowHash.Hasher(key: rowKey)
     for row in rows {
-      sums[row.bucket].add(RowHash.hash(key: rowKey, table: RowHash.records, columns: row.columns))
+      sums[row.bucket].add(hasher.hash(table: RowHash.records, columns: row.columns))
     }
     guard constantTimeEqual(sums.flatMap(\.bytes), buckets) else {
       throw VaultError.integrity(Self.missingRows)
@@ -151,9 +153,10 @@ struct StateSnapshot {
   /// - Throws: `VaultError.integrity` on a mismatch or a malformed row.
   func verifyChunks(db: SQLiteDatabase, rowKey: SymmetricKey) throws {
     var sum = Aggregate.zero
+    let hasher = RowHash.Hasher(key: rowKey)
     for values in try db.query("SELECT \(ChunkRow.selectColumns) FROM chunks NOT INDEXED") {
       let row = try ChunkRow(values)
-      sum.add(RowHash.hash(key: rowKey, table: RowHash.chunks, columns: row.columns))
+      sum.add(hasher.hash(table: RowHash.chunks, columns: row.columns))
     }
     guard constantTimeEqual(sum.bytes, chunks) else {
       throw VaultError.integrity(

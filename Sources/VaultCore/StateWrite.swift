@@ -27,12 +27,14 @@ final class StateWrite {
     headerMAC = base?.headerMAC ?? []
   }
 
+  private lazy var hasher = RowHash.Hasher(key: rowKey)
+
   private func hash(_ row: RecordRow) -> [UInt8] {
-    RowHash.hash(key: rowKey, table: RowHash.records, columns: row.columns)
+    hasher.hash(table: RowHash.records, columns: row.columns)
   }
 
   private func hash(_ row: ChunkRow) -> [UInt8] {
-    RowHash.hash(key: rowKey, table: RowHash.chunks, columns: row.columns)
+    hasher.hash(table: RowHash.chunks, columns: row.columns)
   }
 
   /// The verified rows of each bucket read so far, as they were before this write changed them.

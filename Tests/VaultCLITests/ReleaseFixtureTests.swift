@@ -27,6 +27,13 @@ final class ReleaseFixtureTests: XCTestCase {
     let box = try makeBox()
     let status = box.biosim(["status"])
     XCTAssertTrue(status.stdoutText.contains("domain state:  abee1d1bbcaaa037…"), status.stdoutText)
+    // Before its first unlock, status reads it as it is, without the key.
+    let before = box.vault(["status"])
+    XCTAssertEqual(before.status, 0, before.stderrText)
+    XCTAssertTrue(
+      before.stdoutText.contains(
+        "format:           1 (upgraded to format 2 at the next unlock with the PIN)\n"),
+      before.stdoutText)
     box.biosim(["next", "match"])
     // A copy left by a migration killed before its commit is replaced, then removed.
     let copy = box.vaultPath + ".format1"
@@ -41,6 +48,11 @@ final class ReleaseFixtureTests: XCTestCase {
     XCTAssertEqual(box.tamper { try $0.integer("PRAGMA user_version") }, 2)
     XCTAssertEqual(box.tamper { try $0.integer("SELECT count(*) FROM records") }, 2)
     XCTAssertTrue(box.vault(["status"]).stdoutText.contains("format:           2\n"))
+    // A copy left by a migration killed after its commit goes at the next unlock with the PIN.
+    FileManager.default.createFile(atPath: copy, contents: Data("left".utf8))
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vault(["list"], pin: ["2468"]).status, 0)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: copy))
     XCTAssertTrue(
       box.vault(["status"]).stdoutText.contains(
         "warning:          the PIN is shorter than 6 characters; set a longer one with"

@@ -137,6 +137,10 @@ final class VaultFileTests: XCTestCase {
         .malformedHeader("unknown header field 'extra'")
       ),
       ("[]", .malformedHeader("the header is not a JSON object")),
+      (
+        String(repeating: " ", count: 65_536) + body,
+        .malformedHeader("the header is larger than 64 KiB")
+      ),
     ]
     for (text, error) in cases {
       XCTAssertNotEqual(text, body)
