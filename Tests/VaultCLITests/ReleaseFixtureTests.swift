@@ -37,7 +37,7 @@ final class ReleaseFixtureTests: XCTestCase {
     box.biosim(["next", "match"])
     // A copy left by a migration killed before its commit is replaced, then removed.
     let copy = box.vaultPath + ".format1"
-    FileManager.default.createFile(atPath: copy, contents: Data("stale".utf8))
+    XCTAssertTrue(FileManager.default.createFile(atPath: copy, contents: Data("stale".utf8)))
     // Its PIN, 2468, is shorter than a new PIN may be: it still unlocks, and status says so.
     // The first unlock migrates it to format 2 in place.
     let entry = box.vault(["get", "fixture/entry"], pin: ["2468"])
@@ -49,7 +49,7 @@ final class ReleaseFixtureTests: XCTestCase {
     XCTAssertEqual(box.tamper { try $0.integer("SELECT count(*) FROM records") }, 2)
     XCTAssertTrue(box.vault(["status"]).stdoutText.contains("format:           2\n"))
     // A copy left by a migration killed after its commit goes at the next unlock with the PIN.
-    FileManager.default.createFile(atPath: copy, contents: Data("left".utf8))
+    XCTAssertTrue(FileManager.default.createFile(atPath: copy, contents: Data("left".utf8)))
     box.biosim(["next", "match"])
     XCTAssertEqual(box.vault(["list"], pin: ["2468"]).status, 0)
     XCTAssertFalse(FileManager.default.fileExists(atPath: copy))
