@@ -195,9 +195,17 @@ extension Vault {
     if base.link == verified { return }
     let chain = try StateSnapshot.chain(
       db, downTo: min(verified.generation, base.link.generation))
-    let relation = StateLink.relation(
-      of: chain, to: (verified.generation, verified.mac), key: masterKey.derive(.state),
-      vaultID: vaultID)
+    let key = masterKey.derive(.state)
+    var relation = StateLink.relation(
+      of: chain, to: (verified.generation, verified.mac), key: key, vaultID: vaultID)
+    // Other commands wrote more states than are kept since this one verified its own: the walk
+    // cannot reach it, but the device remembers a later state, updated by each of those writes.
+    if relation == .forked, let oldest = chain.last?.generation, verified.generation < oldest,
+      let remembered = try device.read().states[vaultID.hex], remembered.generation >= oldest
+    {
+      relation = StateLink.relation(
+        of: chain, to: (remembered.generation, remembered.macBytes), key: key, vaultID: vaultID)
+    }
     switch relation {
     case .same, .descendant: return
     case .older, .forked:

@@ -189,6 +189,22 @@ final class VaultFileTests: XCTestCase {
     }
   }
 
+  /// A command that verified the state, then waited while others wrote more states than are
+  /// kept, still writes: the device remembers a later state the chain reaches.
+  func testAWriterThatFellBehindTheKeptStatesStillWrites() throws {
+    let created = try makeVault()
+    let late = EntryStore(vault: created.vault, masterKey: created.masterKey)
+    let other = try Vault.open(path: home.vaultPath, environment: environment)
+    try other.verifyState(masterKey: created.masterKey)
+    let busy = EntryStore(vault: other, masterKey: created.masterKey)
+    for index in 0..<Int(Vault.keptStates) + 10 {
+      try busy.put(
+        try EntryName("busy/\(index)"), content: secure("x"), overwrite: false, guarded: false)
+    }
+    try late.put(try EntryName("late"), content: secure("y"), overwrite: false, guarded: false)
+    XCTAssertTrue(try late.get(try EntryName("late")).content == secure("y"))
+  }
+
   func testSwappedRecordsFailToOpen() throws {
     let created = try makeVault()
     let store = EntryStore(vault: created.vault, masterKey: created.masterKey)
