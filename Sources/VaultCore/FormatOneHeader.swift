@@ -67,14 +67,7 @@ public struct FormatOneHeader: Codable, Equatable, Sendable {
   /// - Throws: `VaultError.unsupportedVersion` for another format, `VaultError.malformedHeader`
   ///   for anything else out of place.
   public static func parse(_ body: [UInt8]) throws -> FormatOneHeader {
-    guard body.count <= 64 * 1024 else {
-      throw VaultError.malformedHeader("the header is larger than 64 KiB")
-    }
-    guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
-    else { throw VaultError.malformedHeader("the header is not a JSON object") }
-    guard let format = object["format"] as? Int else {
-      throw VaultError.malformedHeader("the header has no format version")
-    }
+    let (object, format) = try HeaderJSON.object(body)
     guard format == Self.format else { throw VaultError.unsupportedVersion(format) }
     let known: Set<String> = [
       "format", "vault_id", "kdf", "policy", "keyslots", "journal_public_key",

@@ -68,14 +68,7 @@ public struct Header: Codable, Equatable, Sendable {
   /// - Throws: `VaultError.unsupportedVersion` for another format, `VaultError.malformedHeader`
   ///   for anything else out of place.
   public static func parse(_ body: [UInt8]) throws -> Header {
-    guard body.count <= 64 * 1024 else {
-      throw VaultError.malformedHeader("the header is larger than 64 KiB")
-    }
-    guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
-    else { throw VaultError.malformedHeader("the header is not a JSON object") }
-    guard let format = object["format"] as? Int else {
-      throw VaultError.malformedHeader("the header has no format version")
-    }
+    let (object, format) = try HeaderJSON.object(body)
     guard format == currentFormat else { throw VaultError.unsupportedVersion(format) }
     try requireKnownKeys(
       object,
@@ -160,5 +153,24 @@ public struct Header: Codable, Equatable, Sendable {
   /// and the device's record of the last authenticated header take it.
   public static func digest(_ body: [UInt8]) -> [UInt8] {
     GenericHash.hash(parts: [DomainLabel.header.bytes, body])
+  }
+}
+
+/// The first checks of every header format: a bounded JSON object with an integer format.
+enum HeaderJSON {
+  /// The object and its format version.
+  ///
+  /// - Throws: `VaultError.malformedHeader` for a body over 64 KiB, not a JSON object, or without
+  ///   a format.
+  static func object(_ body: [UInt8]) throws -> (object: [String: Any], format: Int) {
+    guard body.count <= 64 * 1024 else {
+      throw VaultError.malformedHeader("the header is larger than 64 KiB")
+    }
+    guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+    else { throw VaultError.malformedHeader("the header is not a JSON object") }
+    guard let format = object["format"] as? Int else {
+      throw VaultError.malformedHeader("the header has no format version")
+    }
+    return (object, format)
   }
 }

@@ -131,22 +131,19 @@ final class SQLiteDatabase {
 
   /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws.
   func transaction<R>(_ body: () throws -> R) throws -> R {
-    try execute("BEGIN IMMEDIATE")
-    do {
-      let result = try body()
-      try execute("COMMIT")
-      return result
-    } catch {
-      try? execute("ROLLBACK")
-      throw error
-    }
+    try within("BEGIN IMMEDIATE", body)
   }
 
   /// Runs `body` inside one read transaction (`BEGIN … COMMIT`), so everything it reads is one
   /// committed version of the file; inside a transaction already, it just runs `body`.
   func reading<R>(_ body: () throws -> R) throws -> R {
     guard sqlite3_get_autocommit(handle) != 0 else { return try body() }
-    try execute("BEGIN")
+    return try within("BEGIN", body)
+  }
+
+  /// Runs `body` between `begin` and `COMMIT`, rolling back when it throws.
+  private func within<R>(_ begin: String, _ body: () throws -> R) throws -> R {
+    try execute(begin)
     do {
       let result = try body()
       try execute("COMMIT")
