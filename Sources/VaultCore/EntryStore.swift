@@ -182,6 +182,20 @@ public struct EntryStore {
     }
   }
 
+  /// The metadata of `name` and, unless `withheld` says so of that metadata (a guarded entry
+  /// whose check comes first), its content, in one read.
+  ///
+  /// - Throws: as `get`.
+  func read(_ name: EntryName, withholding withheld: (EntryMetadata) -> Bool) throws
+    -> (metadata: EntryMetadata, content: SecureBytes?)
+  {
+    try vault.reading(masterKey: masterKey) { snapshot in
+      let found = try verifiedFind(name, in: snapshot)
+      guard !withheld(found.metadata) else { return (found.metadata, nil) }
+      return (found.metadata, try content(found, name: name.value))
+    }
+  }
+
   /// Stores `content` under `name` in one write.
   ///
   /// - Parameters:

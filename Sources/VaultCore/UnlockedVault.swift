@@ -56,12 +56,15 @@ public final class UnlockedVault {
   /// decrypts its content.
   func openEntry(_ name: EntryName, guardCheck: () throws -> Void) throws {
     // One read when the entry is not guarded; a guarded one is checked before its content is
-    // decrypted, and read again after (a guard added meanwhile is checked too).
-    guard let metadata = try entries.metadata(name) else { throw VaultError.notFound(name.value) }
-    if metadata.guarded { try guardCheck() }
-    let (current, content) = try entries.get(name)
-    if current.guarded && !metadata.guarded { try guardCheck() }
-    entry = OpenedEntry(metadata: current, content: content)
+    // decrypted, then read again (a guard is never removed, so the check still holds).
+    let first = try entries.read(name, withholding: \.guarded)
+    if let content = first.content {
+      entry = OpenedEntry(metadata: first.metadata, content: content)
+      return
+    }
+    try guardCheck()
+    let (metadata, content) = try entries.get(name)
+    entry = OpenedEntry(metadata: metadata, content: content)
   }
 
   /// What a PIN change did besides setting the PIN.
