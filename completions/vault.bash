@@ -10,8 +10,8 @@
 _vault_command() {
   case $1 in
   '')
-    commands=' init=init add=add get=get list=list ls=list rm=rm remove=rm mv=mv move=mv rename=mv passwd=passwd recover=recover status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate check=check backup=backup tour=tour completions=completions help=help '
-    offered='init add get list rm mv passwd recover status unlock lock biometry edit journal grep generate check backup tour completions help'
+    commands=' init=init add=add get=get list=list ls=list rm=rm remove=rm mv=mv move=mv rename=mv passwd=passwd recover=recover rekey=rekey status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate history=history restore=restore purge=purge settings=settings check=check backup=backup tour=tour completions=completions help=help '
+    offered='init add get list rm mv passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help'
     options='--vault --pin-fd -h --help --version'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
@@ -33,8 +33,8 @@ _vault_command() {
   'get')
     commands=''
     offered=''
-    options='-c --clip --clip-time --vault --pin-fd -h --help'
-    valued=' --clip-time --vault --pin-fd '
+    options='-r --revision -c --clip --clip-time --vault --pin-fd -h --help'
+    valued=' -r --revision --clip-time --vault --pin-fd '
     arguments=1 variadic=0
     ;;
   'list')
@@ -66,6 +66,13 @@ _vault_command() {
     arguments=0 variadic=0
     ;;
   'recover')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'rekey')
     commands=''
     offered=''
     options='--vault --pin-fd -h --help'
@@ -170,6 +177,34 @@ _vault_command() {
     valued=' --length --words --vault --pin-fd '
     arguments=1 variadic=0
     ;;
+  'history')
+    commands=''
+    offered=''
+    options='--json --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
+  'restore')
+    commands=''
+    offered=''
+    options='-r --revision --vault --pin-fd -h --help'
+    valued=' -r --revision --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
+  'purge')
+    commands=''
+    offered=''
+    options='--history --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
+  'settings')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=2 variadic=0
+    ;;
   'check')
     commands=''
     offered=''
@@ -215,17 +250,20 @@ _vault_value() {
   'init|--kdf')
     mapfile -t COMPREPLY < <(compgen -W 'interactive moderate sensitive' -- "$3")
     ;;
-  'add|0' | 'get|0' | 'list|0' | 'rm|0' | 'mv|0' | 'mv|1' | 'edit|0' | 'generate|0')
+  'add|0' | 'get|0' | 'list|0' | 'rm|0' | 'mv|0' | 'mv|1' | 'edit|0' | 'generate|0' | 'history|0' | 'restore|0' | 'purge|0')
     _vault_entry_names "$3"
     ;;
   'unlock|--shell' | 'completions|0')
     mapfile -t COMPREPLY < <(compgen -W 'bash zsh fish' -- "$3")
     ;;
+  'settings|0')
+    mapfile -t COMPREPLY < <(compgen -W 'history_keep history_days' -- "$3")
+    ;;
   'backup|0' | *'|--vault')
     _vault_files "$3"
     ;;
   'help|0')
-    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv passwd recover status unlock lock biometry edit journal grep generate check backup tour completions help' -- "$3")
+    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help' -- "$3")
     ;;
   esac
 }

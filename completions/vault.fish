@@ -23,6 +23,8 @@ function __vault_subcommand
             echo passwd
         case ':recover'
             echo recover
+        case ':rekey'
+            echo rekey
         case ':status'
             echo status
         case ':unlock'
@@ -39,6 +41,14 @@ function __vault_subcommand
             echo grep
         case ':generate'
             echo generate
+        case ':history'
+            echo history
+        case ':restore'
+            echo restore
+        case ':purge'
+            echo purge
+        case ':settings'
+            echo settings
         case ':check'
             echo check
         case ':backup'
@@ -76,7 +86,7 @@ function __vault_valued
         case 'add'
             printf '%s\n' --vault --pin-fd
         case 'get'
-            printf '%s\n' --clip-time --vault --pin-fd
+            printf '%s\n' -r --revision --clip-time --vault --pin-fd
         case 'list'
             printf '%s\n' --vault --pin-fd
         case 'rm'
@@ -86,6 +96,8 @@ function __vault_valued
         case 'passwd'
             printf '%s\n' --vault --pin-fd
         case 'recover'
+            printf '%s\n' --vault --pin-fd
+        case 'rekey'
             printf '%s\n' --vault --pin-fd
         case 'status'
             printf '%s\n' --vault --pin-fd
@@ -115,6 +127,14 @@ function __vault_valued
             printf '%s\n' --vault --pin-fd
         case 'generate'
             printf '%s\n' --length --words --vault --pin-fd
+        case 'history'
+            printf '%s\n' --vault --pin-fd
+        case 'restore'
+            printf '%s\n' -r --revision --vault --pin-fd
+        case 'purge'
+            printf '%s\n' --vault --pin-fd
+        case 'settings'
+            printf '%s\n' --vault --pin-fd
         case 'check'
             printf '%s\n' --vault --pin-fd
         case 'backup'
@@ -199,10 +219,11 @@ complete -c vault -n '__vault_at "" 0' -a init -d 'Create a new vault and print 
 complete -c vault -n '__vault_at "" 0' -a add -d 'Store a secret read from standard input or the terminal.'
 complete -c vault -n '__vault_at "" 0' -a get -d 'Write an entry\'s content to standard output, byte for byte.'
 complete -c vault -n '__vault_at "" 0' -a list -d 'List entry names, sorted, one per line.'
-complete -c vault -n '__vault_at "" 0' -a rm -d 'Delete an entry.'
+complete -c vault -n '__vault_at "" 0' -a rm -d 'Remove an entry (undo with \'vault restore\').'
 complete -c vault -n '__vault_at "" 0' -a mv -d 'Rename an entry.'
 complete -c vault -n '__vault_at "" 0' -a passwd -d 'Change the PIN (the master key is re-wrapped, entries are untouched).'
 complete -c vault -n '__vault_at "" 0' -a recover -d 'Set a new PIN with the recovery code (also on another machine).'
+complete -c vault -n '__vault_at "" 0' -a rekey -d 'Replace the master key, the journal keys and the recovery code.'
 complete -c vault -n '__vault_at "" 0' -a status -d 'Show the vault\'s policy, biometry, PIN delay and session without unlocking.'
 complete -c vault -n '__vault_at "" 0' -a unlock -d 'Start a session and print the shell code that exports VAULT_SESSION.'
 complete -c vault -n '__vault_at "" 0' -a lock -d 'Revoke every session of the vault at once.'
@@ -211,6 +232,10 @@ complete -c vault -n '__vault_at "" 0' -a edit -d 'Edit an entry in your editor,
 complete -c vault -n '__vault_at "" 0' -a journal -d 'Write a journal entry without unlocking; list, show or edit entries.'
 complete -c vault -n '__vault_at "" 0' -a grep -d 'Search entry names, contents and journal entries for a pattern.'
 complete -c vault -n '__vault_at "" 0' -a generate -d 'Store a random password or passphrase under NAME.'
+complete -c vault -n '__vault_at "" 0' -a history -d 'List the kept versions of an entry, newest first.'
+complete -c vault -n '__vault_at "" 0' -a restore -d 'Bring back a kept version of an entry, also after \'vault rm\'.'
+complete -c vault -n '__vault_at "" 0' -a purge -d 'Remove an entry and its history for good, or every kept revision.'
+complete -c vault -n '__vault_at "" 0' -a settings -d 'Show or change the vault\'s settings (history retention).'
 complete -c vault -n '__vault_at "" 0' -a check -d 'Verify the vault\'s state and every record, and report any damage.'
 complete -c vault -n '__vault_at "" 0' -a backup -d 'Write a consistent copy of the vault file (still encrypted) to PATH.'
 complete -c vault -n '__vault_at "" 0' -a tour -d 'Run every command on a throwaway vault and show what it does.'
@@ -229,6 +254,7 @@ complete -c vault -n '__vault_in "add"' -l guard -d 'Every read needs fresh auth
 complete -c vault -n '__vault_at "add" 0' -a '(__vault_entry_names)'
 
 # vault get: Write an entry's content to standard output, byte for byte.
+complete -c vault -n '__vault_in "get"' -s r -l revision -x -d 'A kept revision of the entry (see \'vault history NAME\').'
 complete -c vault -n '__vault_in "get"' -s c -l clip -d 'Copy to the clipboard instead of printing (wl-copy, xclip, xsel).'
 complete -c vault -n '__vault_in "get"' -l clip-time -x -d 'Clear the clipboard after this many seconds if it still holds the secret (default 45).'
 complete -c vault -n '__vault_at "get" 0' -a '(__vault_entry_names)'
@@ -237,7 +263,7 @@ complete -c vault -n '__vault_at "get" 0' -a '(__vault_entry_names)'
 complete -c vault -n '__vault_in "list"' -l json -d 'Print JSON instead of text.'
 complete -c vault -n '__vault_at "list" 0' -a '(__vault_entry_names)'
 
-# vault rm: Delete an entry.
+# vault rm: Remove an entry (undo with 'vault restore').
 complete -c vault -n '__vault_at "rm" 0' -a '(__vault_entry_names)'
 
 # vault mv: Rename an entry.
@@ -248,6 +274,8 @@ complete -c vault -n '__vault_at "mv" 1' -a '(__vault_entry_names)'
 # vault passwd: Change the PIN (the master key is re-wrapped, entries are untouched).
 
 # vault recover: Set a new PIN with the recovery code (also on another machine).
+
+# vault rekey: Replace the master key, the journal keys and the recovery code.
 
 # vault status: Show the vault's policy, biometry, PIN delay and session without unlocking.
 complete -c vault -n '__vault_in "status"' -l json -d 'Print JSON instead of text.'
@@ -305,6 +333,21 @@ complete -c vault -n '__vault_in "generate"' -s f -l force -d 'Replace an existi
 complete -c vault -n '__vault_in "generate"' -l print -d 'Also print the new secret.'
 complete -c vault -n '__vault_at "generate" 0' -a '(__vault_entry_names)'
 
+# vault history: List the kept versions of an entry, newest first.
+complete -c vault -n '__vault_in "history"' -l json -d 'Print JSON instead of text.'
+complete -c vault -n '__vault_at "history" 0' -a '(__vault_entry_names)'
+
+# vault restore: Bring back a kept version of an entry, also after 'vault rm'.
+complete -c vault -n '__vault_in "restore"' -s r -l revision -x -d 'The revision to bring back (default: the newest kept one).'
+complete -c vault -n '__vault_at "restore" 0' -a '(__vault_entry_names)'
+
+# vault purge: Remove an entry and its history for good, or every kept revision.
+complete -c vault -n '__vault_in "purge"' -l history -d 'Drop every kept revision of every entry instead (current versions stay).'
+complete -c vault -n '__vault_at "purge" 0' -a '(__vault_entry_names)'
+
+# vault settings: Show or change the vault's settings (history retention).
+complete -c vault -n '__vault_at "settings" 0' -a 'history_keep history_days'
+
 # vault check: Verify the vault's state and every record, and report any damage.
 complete -c vault -n '__vault_in "check"' -l accept-older -d 'Accept the file\'s state although it is older than the one this device last saw (a backup restored on purpose); needs the PIN.'
 
@@ -317,4 +360,4 @@ complete -c vault -n '__vault_at "backup" 0' -r -F
 complete -c vault -n '__vault_at "completions" 0' -a 'bash zsh fish'
 
 # vault help: Show help for a command.
-complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv passwd recover status unlock lock biometry edit journal grep generate check backup tour completions help'
+complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help'

@@ -62,6 +62,22 @@ public struct TemplateLabel: ArgumentValue, Equatable {
   public static var completion: CompletionKind { .none }
 }
 
+/// A per-vault setting for `vault settings`, named as in the settings record.
+public enum SettingName: String, ChoiceValue {
+  /// `VaultSettings.historyKeep`.
+  case historyKeep = "history_keep"
+  /// `VaultSettings.historyDays`.
+  case historyDays = "history_days"
+
+  /// The setting's key in the record.
+  public var key: VaultSettings.Key {
+    switch self {
+    case .historyKeep: VaultSettings.historyKeep
+    case .historyDays: VaultSettings.historyDays
+    }
+  }
+}
+
 extension BiometryType: ChoiceValue {}
 extension SensorAvailability: ChoiceValue {}
 extension Outcome: ChoiceValue {}
@@ -115,6 +131,20 @@ enum Keys {
     expected:
       "whole seconds from \(Clipboard.seconds.lowerBound) to \(Clipboard.seconds.upperBound)")
 
+  // get, history, restore, purge, settings
+  static let revision = Option.integer(
+    "revision", short: "r", valueName: "R",
+    "A kept revision of the entry (see 'vault history NAME').", in: 1...Int.max)
+  static let restoreRevision = Option.integer(
+    "revision", short: "r", valueName: "R",
+    "The revision to bring back (default: the newest kept one).", in: 1...Int.max)
+  static let purgeName = Argument<EntryName>(
+    "NAME", "The entry to remove for good, with its history.", optional: true)
+  static let purgeHistory = Flag(
+    "history", "Drop every kept revision of every entry instead (current versions stay).")
+  static let setting = Argument<SettingName>(
+    "KEY", "\(SettingName.choiceList).", optional: true)
+  static let settingValue = Argument<String>("VALUE", "The new value.", optional: true)
   // mv
   static let moveForce = Flag("force", short: "f", "Replace an existing entry named NEW.")
   static let old = Argument<EntryName>("OLD", "Current name.")

@@ -23,7 +23,7 @@ enum EditCommandRun {
       do {
         try store.put(
           name, content: edited, overwrite: true, guarded: metadata.guarded,
-          expectedRevision: metadata.revision)
+          expectedRevision: metadata.revision, change: .edited)
       } catch VaultError.conflict(let what) {
         // Neither the other change nor the edit is lost: the edit goes under a new name.
         let stamp = Timestamp.utc(context.environment.clock.wallNow)

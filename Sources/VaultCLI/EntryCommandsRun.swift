@@ -60,7 +60,9 @@ enum EntryCommandsRun {
       // Checked before unlocking, so a missing clipboard never costs a PIN entry.
       _ = try Clipboard.tool(context.environment.variables)
     }
-    guard let content = try context.open(.readEntry(name)).entry?.content else {
+    let revision = try context.value(Keys.revision).map(Int64.init)
+    guard let content = try context.open(.readEntry(name, revision: revision)).entry?.content
+    else {
       throw VaultError.notFound(name.value)
     }
     if clip {
@@ -89,6 +91,10 @@ enum EntryCommandsRun {
   static func remove(_ context: Context) throws {
     let name = try context.argument(Keys.name)
     try context.open(.use(reason: "delete '\(name)'")).entries.remove(name)
+    let shown = Output.printable(name.value)
+    Output.error(
+      "Removed '\(shown)'. Undo with 'vault restore \(shown)'; 'vault purge \(shown)' removes it"
+        + " for good.")
   }
 
   static func move(_ context: Context) throws {

@@ -173,6 +173,17 @@ public enum ExitStatus {
       )
     case .notFound(let name):
       return (.noSuchEntry, "no entry named '\(name)'", "see 'vault list'")
+    case .removed(let name):
+      return (
+        .noSuchEntry, "the entry '\(name)' was removed",
+        "bring it back with: vault restore \(name)"
+      )
+    case .revisionNotFound(let name, let revision?):
+      return (
+        .noSuchEntry, "no revision \(revision) of '\(name)' is kept", "see 'vault history \(name)'"
+      )
+    case .revisionNotFound(let name, nil):
+      return (.noSuchEntry, "no earlier revision of '\(name)' is kept", nil)
     case .journalEntryNotFound(let what):
       return (.noSuchEntry, "no journal entry \(what)", "see 'vault journal list'")
     case .exists(let name):

@@ -22,7 +22,9 @@ enum GenerateCommandRun {
     let existing = try store.metadata(name)
     let force = context.flag(Keys.force)
     if existing != nil && !force { throw VaultError.exists(name.value) }
-    try store.put(name, content: secret, overwrite: force, guarded: existing?.guarded ?? false)
+    try store.put(
+      name, content: secret, overwrite: force, guarded: existing?.guarded ?? false,
+      change: .generated)
     if context.flag(Keys.print) {
       secret.withBytes { Output.write($0) }
       Output.print("\n")

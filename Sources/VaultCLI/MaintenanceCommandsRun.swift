@@ -16,7 +16,11 @@ enum MaintenanceCommandsRun {
     Output.print(
       "ok: header, \(report.entries) entr\(report.entries == 1 ? "y" : "ies") "
         + "(\(report.chunks) chunk\(report.chunks == 1 ? "" : "s")), "
-        + "\(report.journal) journal entr\(report.journal == 1 ? "y" : "ies")\n")
+        + "\(report.journal) journal entr\(report.journal == 1 ? "y" : "ies")"
+        + (report.revisions > 0
+          ? ", \(report.revisions) kept revision\(report.revisions == 1 ? "" : "s")" : "")
+        + (report.removed > 0
+          ? ", \(report.removed) removed entr\(report.removed == 1 ? "y" : "ies")" : "") + "\n")
   }
 
   static func backup(_ context: Context) throws {

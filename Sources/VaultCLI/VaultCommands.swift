@@ -33,14 +33,22 @@ public enum VaultCommands {
           arguments: [Keys.name.spec], run: runs(EntryCommandsRun.add)),
         CommandSpec(
           "get", "Write an entry's content to standard output, byte for byte.",
-          options: clipOptions, arguments: [Keys.name.spec], run: runs(EntryCommandsRun.get)),
+          discussion: """
+            With --revision, writes a kept earlier version instead (see 'vault history'); \
+            reading any version of a guarded entry needs its fresh check.
+            """,
+          options: [Keys.revision.spec] + clipOptions, arguments: [Keys.name.spec],
+          run: runs(EntryCommandsRun.get)),
         CommandSpec(
           "list", aliases: ["ls"], "List entry names, sorted, one per line.",
           options: [Keys.json.spec], arguments: [Keys.prefix.completing(.entryName).spec],
           run: runs(EntryCommandsRun.list)),
         CommandSpec(
-          "rm", aliases: ["remove"], "Delete an entry.", arguments: [Keys.name.spec],
-          run: runs(EntryCommandsRun.remove)),
+          "rm", aliases: ["remove"], "Remove an entry (undo with 'vault restore').",
+          discussion: """
+            The entry's last version is kept in its history, so 'vault restore NAME' brings it \
+            back until retention drops it; 'vault purge NAME' removes it for good.
+            """, arguments: [Keys.name.spec], run: runs(EntryCommandsRun.remove)),
         CommandSpec(
           "mv", aliases: ["move", "rename"], "Rename an entry.",
           options: [Keys.moveForce.spec], arguments: [Keys.old.spec, Keys.new.spec],
@@ -59,6 +67,17 @@ public enum VaultCommands {
             lines. The new PIN is bound to this machine's device secret, so a vault file copied \
             from another machine becomes usable here.
             """, run: runs(VaultCommandsRun.recover)),
+        CommandSpec(
+          "rekey", "Replace the master key, the journal keys and the recovery code.",
+          discussion: """
+            Asks for the PIN (and the match the policy requires), shows a new recovery code on \
+            the terminal and asks for it back; only then, in one transaction, seals every entry, \
+            revision, journal entry and content chunk again under a new master key, seals that \
+            key to every device, makes a new journal key pair and writer key, and replaces the \
+            recovery code. Interrupted before that, nothing changed. Every session is revoked, \
+            the old recovery code stops working, and a copy of the old keys, sessions or device \
+            state reads nothing written after. The PIN does not change. Needs a terminal.
+            """, run: runs(RekeyCommandRun.run)),
         CommandSpec(
           "status", "Show the vault's policy, biometry, PIN delay and session without unlocking.",
           options: [Keys.json.spec], run: runs(VaultCommandsRun.status)),
@@ -96,7 +115,7 @@ public enum VaultCommands {
               "status", "Show whether biometric unlock is active, and why not.",
               options: [Keys.json.spec], run: runs(SessionCommandsRun.biometryStatus)),
           ]),
-        edit, journal, grep, generate, clipClear,
+        edit, journal, grep, generate, history, restore, purge, settings, clipClear,
         CommandSpec(
           "check", "Verify the vault's state and every record, and report any damage.",
           discussion: """

@@ -3,9 +3,10 @@ public enum AccessPurpose: Equatable, Sendable {
   /// Read or change entries and the journal: a session, else the PIN and the match the policy
   /// requires. `reason` is shown at the biometric prompt.
   case use(reason: String)
-  /// Read one entry: as `use`, plus a fresh check when the entry is guarded and the key came
-  /// from a session. The entry is opened once, by the access check itself.
-  case readEntry(EntryName)
+  /// Read one entry (its current version, or the kept `revision`): as `use`, plus a fresh
+  /// check when the entry (or that version) is guarded and the key came from a session. The
+  /// entry is opened once, by the access check itself.
+  case readEntry(EntryName, revision: Int64? = nil)
   /// Issue a session: always the PIN and the match the policy requires.
   case startSession
   /// Change the PIN or turn biometry off: always the PIN and the match the policy requires;

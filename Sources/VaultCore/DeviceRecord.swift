@@ -75,21 +75,73 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
     ).base64
   }
 
-  /// The slot tag: `BLAKE2b-128(key: device secret, "vault.slot-tag.v2" || vault id || device id
-  /// || profile "|" opslimit "|" memlimit || public key || pin salt || pin box || master box)`,
-  /// the base64 fields decoded; base64.
+  /// The slot tag, base64.
+  ///
+  /// `BLAKE2b-128(key: device secret, "vault.slot-tag.v3" || vault id || device id || profile
+  /// "|" opslimit "|" memlimit || public key || pin salt || pin box)`, the base64 fields decoded.
+  /// The master box is left out: a rotation on another device re-seals
+  /// it.
   public static func slotTag(
     deviceSecret: DeviceSecret, vaultID: VaultID, kdf: KDFParameters, record: DeviceRecord
   ) -> String {
-    let fields = [record.publicKey, record.pinSalt, record.pinWrapped, record.masterBox].map {
-      (try? [UInt8](base64: $0, field: "slot")) ?? []
-    }
+    tag(.slotTagV3, deviceSecret: deviceSecret, vaultID: vaultID, kdf: kdf, record: record)
+  }
+
+  /// The slot tag of release 0.2.0, with `"vault.slot-tag.v2"`, which also covers the master
+  /// box; base64.
+  static func legacySlotTag(
+    deviceSecret: DeviceSecret, vaultID: VaultID, kdf: KDFParameters, record: DeviceRecord
+  ) -> String {
+    tag(.slotTagV2, deviceSecret: deviceSecret, vaultID: vaultID, kdf: kdf, record: record)
+  }
+
+  private static func tag(
+    _ label: DomainLabel, deviceSecret: DeviceSecret, vaultID: VaultID, kdf: KDFParameters,
+    record: DeviceRecord
+  ) -> String {
+    var covered = [record.publicKey, record.pinSalt, record.pinWrapped]
+    if label == .slotTagV2 { covered.append(record.masterBox) }
+    let fields = covered.map { (try? [UInt8](base64: $0, field: "slot")) ?? [] }
     let parts: [[UInt8]] =
       [
-        DomainLabel.slotTagV2.bytes, vaultID.bytes, record.deviceIDBytes,
+        label.bytes, vaultID.bytes, record.deviceIDBytes,
         Array("\(kdf.profile)|\(kdf.opsLimit)|\(kdf.memLimit)".utf8),
       ] + fields
     return GenericHash.keyed(key: deviceSecret.bytes, parts: parts, outputLength: 16).base64
+  }
+
+  /// How this record's slot tag verifies with `deviceSecret`.
+  enum SlotTagCheck: Equatable {
+    /// In the current form.
+    case current
+    /// In the form of release 0.2.0 (rewritten at the next unlock with the PIN).
+    case legacy
+    /// Not at all: the KDF parameters or the keyslot were edited.
+    case mismatch
+  }
+
+  /// Checks the slot tag, in constant time, in either form.
+  func checkSlotTag(deviceSecret: DeviceSecret, vaultID: VaultID, kdf: KDFParameters)
+    -> SlotTagCheck
+  {
+    let stored = Array(slotTag.utf8)
+    let current = Self.slotTag(deviceSecret: deviceSecret, vaultID: vaultID, kdf: kdf, record: self)
+    if constantTimeEqual(Array(current.utf8), stored) { return .current }
+    let legacy = Self.legacySlotTag(
+      deviceSecret: deviceSecret, vaultID: vaultID, kdf: kdf, record: self)
+    return constantTimeEqual(Array(legacy.utf8), stored) ? .legacy : .mismatch
+  }
+
+  /// This record with the master key sealed again to its public key: the rotation's work,
+  /// which needs no PIN.
+  func resealed(masterKey: SymmetricKey, vaultID: VaultID) throws -> DeviceRecord {
+    let publicKey = try [UInt8](base64: publicKey, count: 32, field: "public_key")
+    let plain = SecureBytes(
+      concatenating: Self.masterPlaintextPrefix(vaultID: vaultID, deviceID: deviceIDBytes),
+      masterKey.bytes)
+    var record = self
+    record.masterBox = plain.withBytes { SealedBox.seal($0, to: publicKey) }.base64
+    return record
   }
 
   static func keyAD(vaultID: VaultID, deviceID: [UInt8]) -> [UInt8] {

@@ -62,6 +62,10 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case counterID = "vault.counter-id.v2"
   /// A device's biometric seal (format 2).
   case biometryV2 = "vault.biometry.v2"
+  /// The settings record's id.
+  case settingsID = "vault.settings-id.v2"
+  /// The slot tag of a device record since release 0.3.0 (without the master box).
+  case slotTagV3 = "vault.slot-tag.v3"
   /// Every label, in the order `vault(5)` lists them.
   public static var all: [DomainLabel] { allCases }
 
@@ -133,6 +137,11 @@ public enum DomainLabel: String, CaseIterable, Sendable {
       "The prefix of a counter's record id (keyed BLAKE2b, subkey 2)."
     case .biometryV2:
       "The prefix of a device's biometric seal's associated data (XChaCha20-Poly1305)."
+    case .settingsID:
+      "The message hashed (BLAKE2b-16, unkeyed) into the settings record's id."
+    case .slotTagV3:
+      "The prefix of a device record's slot tag since release 0.3.0, without the master box"
+        + " (BLAKE2b keyed with the device secret)."
     }
   }
 }

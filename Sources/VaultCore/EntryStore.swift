@@ -16,6 +16,10 @@ public struct EntryMetadata: Equatable, Sendable {
   public var revision: Int64
   /// The revision at which the content was last written, which names its chunks.
   public var contentRevision: Int64
+  /// When this version was made, ISO 8601 UTC (its `updated` for versions from before 0.3.0).
+  public var changed: String
+  /// What made this version (an `EntryChange` raw value); nil for versions from before 0.3.0.
+  public var change: String?
   /// Number of content chunks (of the padded content).
   public var chunks: Int {
     (Padding.paddedLength(length) + EntryStore.chunkSize - 1) / EntryStore.chunkSize
@@ -42,17 +46,21 @@ public struct EntryStore {
   /// Content chunk size in bytes.
   public static let chunkSize = 64 * 1024
 
-  /// The JSON body of an entry record.
-  struct Body: Codable {
+  /// The JSON body of an entry record (and of the version a revision record keeps).
+  struct Body: Codable, Equatable {
     var name: String
     var created: String
     var updated: String
     var guarded: Bool
     var length: Int
     var contentRevision: Int64
+    /// When this version was made (absent before release 0.3.0).
+    var changed: String?
+    /// What made this version, an `EntryChange` raw value (absent before release 0.3.0).
+    var change: String?
 
     enum CodingKeys: String, CodingKey {
-      case name, created, updated, guarded, length
+      case name, created, updated, guarded, length, changed, change
       case contentRevision = "content_revision"
     }
   }
@@ -60,6 +68,7 @@ public struct EntryStore {
   /// A found entry: its row, its opened body and clock.
   struct Found {
     let row: RecordRow
+    let body: Body
     let metadata: EntryMetadata
     let hlc: UInt64
   }
@@ -79,7 +88,7 @@ public struct EntryStore {
     self.rowKey = masterKey.derive(.rows)
   }
 
-  private var db: SQLiteDatabase { vault.db }
+  var db: SQLiteDatabase { vault.db }
 
   func lookup(_ name: EntryName) -> [UInt8] {
     GenericHash.keyed(
@@ -92,14 +101,32 @@ public struct EntryStore {
     String(lookup(name).hex.prefix(16))
   }
 
-  private func encode(_ body: Body) throws -> [UInt8] {
+  func encode<T: Encodable>(_ body: T) throws -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     do {
       return try [UInt8](encoder.encode(body))
     } catch {
-      throw VaultError.storage("an entry's metadata cannot be encoded")
+      throw VaultError.storage("a record's body cannot be encoded")
     }
+  }
+
+  /// Decodes an opened record body, or nil when it is not that JSON object.
+  func decode<T: Decodable>(_ type: T.Type, _ body: SecureBytes) -> T? {
+    try? body.withBytes { try JSONDecoder().decode(T.self, from: Data($0)) }
+  }
+
+  /// The metadata of an entry body stored at `revision`.
+  static func metadata(_ body: Body, revision: Int64) -> EntryMetadata {
+    EntryMetadata(
+      name: body.name, created: body.created, updated: body.updated, guarded: body.guarded,
+      length: body.length, revision: revision, contentRevision: body.contentRevision,
+      changed: body.changed ?? body.updated, change: body.change)
+  }
+
+  /// True when an entry body is well formed for a version at `revision`.
+  static func isValid(_ body: Body, revision: Int64) -> Bool {
+    body.length >= 1 && body.contentRevision >= 1 && body.contentRevision <= revision
   }
 
   func open(_ row: RecordRow) throws -> Found {
@@ -108,28 +135,39 @@ public struct EntryStore {
     }
     let opened = try boxes.open(
       row, kind: .entry, what: "the metadata of entry \(row.recordID.hex.prefix(8))")
-    guard
-      let body = try? opened.body.withBytes({ try JSONDecoder().decode(Body.self, from: Data($0)) }
-      ),
-      body.length >= 1, body.contentRevision >= 1, body.contentRevision <= row.revision
+    guard let body = decode(Body.self, opened.body), Self.isValid(body, revision: row.revision)
     else { throw VaultError.integrity("an entry's metadata is malformed") }
-    let metadata = EntryMetadata(
-      name: body.name, created: body.created, updated: body.updated, guarded: body.guarded,
-      length: body.length, revision: row.revision, contentRevision: body.contentRevision)
-    return Found(row: row, metadata: metadata, hlc: opened.hlc)
+    return Found(
+      row: row, body: body, metadata: Self.metadata(body, revision: row.revision),
+      hlc: opened.hlc)
   }
 
-  /// The entry of `name` among the authenticated rows of its bucket, opened.
+  /// The record of `name` among the authenticated rows of its bucket, opened: its entry, its
+  /// tombstone, or nil.
   ///
   /// - Throws: `VaultError.integrity` when its record fails or names another entry.
-  func find(_ name: EntryName, in rows: [RecordRow]) throws -> Found? {
+  func record(named name: EntryName, in rows: [RecordRow]) throws -> NameRecord? {
     let index = lookup(name)
     guard let row = rows.first(where: { $0.lookup == index }) else { return nil }
-    let found = try open(row)
+    let named: NameRecord
+    if row.kind == RecordKind.tombstone.rawValue {
+      named = .tombstone(try openTombstone(row))
+    } else {
+      named = .entry(try open(row))
+    }
     // A row moved under another name's index opens, but names the wrong entry.
-    guard found.metadata.name == name.value else {
+    guard named.name == name.value else {
       throw VaultError.integrity("the entry stored under '\(name)' belongs to another name")
     }
+    return named
+  }
+
+  /// The entry of `name` among the authenticated rows of its bucket, opened; nil when there is
+  /// none or it was removed.
+  ///
+  /// - Throws: as `record(named:in:)`.
+  func find(_ name: EntryName, in rows: [RecordRow]) throws -> Found? {
+    guard case .entry(let found) = try record(named: name, in: rows) else { return nil }
     return found
   }
 
@@ -142,8 +180,11 @@ public struct EntryStore {
   /// - Throws: `VaultError.notFound`, `.integrity`.
   func verifiedFind(_ name: EntryName, in snapshot: StateSnapshot) throws -> Found {
     let rows = try snapshot.rows(inBucket: bucket(name), db: db, rowKey: rowKey)
-    guard let found = try find(name, in: rows) else { throw VaultError.notFound(name.value) }
-    return found
+    switch try record(named: name, in: rows) {
+    case .entry(let found): return found
+    case .tombstone: throw VaultError.removed(name.value)
+    case nil: throw VaultError.notFound(name.value)
+    }
   }
 
   /// Metadata of one entry, or nil when there is none.
@@ -153,22 +194,26 @@ public struct EntryStore {
     try vault.reading(masterKey: masterKey) { snapshot in
       do {
         return try verifiedFind(name, in: snapshot).metadata
-      } catch VaultError.notFound {
+      } catch VaultError.notFound, VaultError.removed {
         return nil
       }
     }
   }
 
-  private func content(_ found: Found, name: String) throws -> SecureBytes {
+  /// The content of version `metadata` of the record `recordID`, from its chunks.
+  func content(of metadata: EntryMetadata, recordID: [UInt8], name: String) throws -> SecureBytes {
     let rows = try db.query(
       "SELECT \(ChunkRow.selectColumns) FROM chunks WHERE record_id = ? AND revision = ?"
         + " ORDER BY idx",
-      [.blob(found.row.recordID), .integer(found.metadata.contentRevision)]
+      [.blob(recordID), .integer(metadata.contentRevision)]
     ).map(ChunkRow.init)
     return try boxes.openChunks(
-      rows, recordID: found.row.recordID, revision: found.metadata.contentRevision,
-      length: found.metadata.length, chunkSize: Self.chunkSize,
-      what: "the content of '\(name)'")
+      rows, recordID: recordID, revision: metadata.contentRevision, length: metadata.length,
+      chunkSize: Self.chunkSize, what: "the content of '\(name)'")
+  }
+
+  private func content(_ found: Found, name: String) throws -> SecureBytes {
+    try content(of: found.metadata, recordID: found.row.recordID, name: name)
   }
 
   /// The content of `name`, in guarded memory.
@@ -198,94 +243,160 @@ public struct EntryStore {
 
   /// Stores `content` under `name` in one write.
   ///
+  /// An existing entry's version is kept as a revision (see `vault(5)` HISTORY); a removed
+  /// entry's name is taken by the entry again, its history continued.
+  ///
   /// - Parameters:
   ///   - overwrite: replace an existing entry (its creation time is kept).
   ///   - guarded: every later read needs a fresh biometric check; an existing guard is kept.
   ///   - expectedRevision: when given, the entry must still exist at this revision (the one an
   ///     edit started from); checked in the same transaction as the write.
+  ///   - change: what makes this version, recorded in it for `history`; by default `.added`
+  ///     for a new entry and `.replaced` for an existing one.
   /// - Throws: `VaultError.exists` without `overwrite`; `.conflict` (exit 18) when
-  ///   `expectedRevision` does not match; `.invalidInput` for empty content; `.integrity` when the replaced entry's
-  ///   bucket does not verify; `.storage` on failure (nothing is changed then).
+  ///   `expectedRevision` does not match; `.invalidInput` for empty content; `.integrity` when
+  ///   the replaced entry's bucket does not verify; `.storage` on failure (nothing is changed
+  ///   then).
   public func put(
     _ name: EntryName, content: SecureBytes, overwrite: Bool, guarded: Bool,
-    expectedRevision: Int64? = nil
+    expectedRevision: Int64? = nil, change: EntryChange? = nil
   ) throws {
     guard content.count > 0 else { throw VaultError.invalidInput("the content is empty") }
-    try vault.write(masterKey: masterKey) { change in
+    try vault.write(masterKey: masterKey) { write in
       try put(
         name, content: content, overwrite: overwrite, guarded: guarded,
-        expectedRevision: expectedRevision, in: change)
+        expectedRevision: expectedRevision, change: change, in: write)
     }
   }
 
-  /// `put` as part of the write `change` (many entries in one transaction: a fill, an import).
+  /// `put` as part of the write `write` (many entries in one transaction: a fill, an import).
   ///
   /// Names put earlier in the same write are not seen: give each name once.
   func put(
     _ name: EntryName, content: SecureBytes, overwrite: Bool, guarded: Bool,
-    expectedRevision: Int64? = nil, in change: StateWrite
+    expectedRevision: Int64? = nil, change: EntryChange? = nil, in write: StateWrite
   ) throws {
-    let clock = vault.environment.clock
-    let now = Timestamp.utc(clock.wallNow)
-    let deviceID = vault.localDevice?.deviceIDBytes ?? [UInt8](repeating: 0, count: 16)
-    do {
-      let existing = try find(name, in: change.rows(inBucket: bucket(name)))
-      if existing != nil && !overwrite { throw VaultError.exists(name.value) }
-      if let expectedRevision, existing?.metadata.revision != expectedRevision {
-        throw VaultError.conflict("'\(name)' changed while it was being edited")
-      }
-      let recordID = existing?.row.recordID ?? SecureBytes.random(count: 16).unprotectedBytes
-      let revision = (existing?.row.revision ?? 0) + 1
-      // Replacing content never drops a guard: only a new entry takes `guarded` as given.
-      let body = Body(
-        name: name.value, created: existing?.metadata.created ?? now, updated: now,
-        guarded: guarded || (existing?.metadata.guarded ?? false), length: content.count,
-        contentRevision: revision)
-      var json = try encode(body)
-      defer { wipe(&json) }
-      try change.deleteChunks(recordID)
-      try change.replace(
-        existing?.row,
-        with: RecordRow(
-          recordID: recordID, lookup: lookup(name), kind: RecordKind.entry.rawValue,
-          revision: revision,
-          box: boxes.seal(
-            json, recordID: recordID, kind: .entry, revision: revision, deviceID: deviceID,
-            hlc: RecordBox.hlc(now: clock.wallNow, after: existing?.hlc))))
-      for chunk in boxes.sealChunks(
-        content, recordID: recordID, revision: revision, chunkSize: Self.chunkSize)
-      {
-        try change.insert(chunk)
-      }
+    let now = Timestamp.utc(vault.environment.clock.wallNow)
+    let named = try record(named: name, in: write.rows(inBucket: bucket(name)))
+    var existing: Found?
+    switch named {
+    case .entry(let found):
+      guard overwrite else { throw VaultError.exists(name.value) }
+      existing = found
+    case .tombstone, nil: break
     }
+    if let expectedRevision, existing?.metadata.revision != expectedRevision {
+      throw VaultError.conflict("'\(name)' changed while it was being edited")
+    }
+    let recordID = named?.row.recordID ?? SecureBytes.random(count: 16).unprotectedBytes
+    let revision = (named?.row.revision ?? 0) + 1
+    if let existing { try keepRevision(of: existing, replacedAt: now, in: write) }
+    // Replacing content never drops a guard: only a new entry takes `guarded` as given.
+    let body = Body(
+      name: name.value, created: existing?.metadata.created ?? now, updated: now,
+      guarded: guarded || (existing?.metadata.guarded ?? false), length: content.count,
+      contentRevision: revision, changed: now,
+      change: (change ?? (existing == nil ? .added : .replaced)).rawValue)
+    try writeEntry(body, recordID: recordID, revision: revision, replacing: named, in: write)
+    for chunk in boxes.sealChunks(
+      content, recordID: recordID, revision: revision, chunkSize: Self.chunkSize)
+    {
+      try write.insert(chunk)
+    }
+    if named != nil { try prune(recordID, current: revision, in: write) }
   }
 
-  /// Opens every entry by its row, not through the name index, and checks each row's index, so
-  /// a damaged index is reported rather than read as a missing entry.
+  /// Seals `body` as the entry `recordID` at `revision`, in place of `old` (its entry or
+  /// tombstone row, whose clock it follows).
+  func writeEntry(
+    _ body: Body, recordID: [UInt8], revision: Int64, replacing old: NameRecord?,
+    in write: StateWrite
+  ) throws {
+    var json = try encode(body)
+    defer { wipe(&json) }
+    let name = try EntryName(body.name)
+    try write.replace(
+      old?.row,
+      with: RecordRow(
+        recordID: recordID, lookup: lookup(name), kind: RecordKind.entry.rawValue,
+        revision: revision,
+        box: boxes.seal(
+          json, recordID: recordID, kind: .entry, revision: revision, deviceID: deviceID,
+          hlc: RecordBox.hlc(now: vault.environment.clock.wallNow, after: old?.hlc))))
+  }
+
+  /// The writing device's id (16 zero bytes before it has a record).
+  var deviceID: [UInt8] {
+    vault.localDevice?.deviceIDBytes ?? [UInt8](repeating: 0, count: 16)
+  }
+
+  /// Opens every record by its row, not through the name index, and checks each named row's
+  /// index, each revision's entry and the content of every version, so a damaged index is
+  /// reported rather than read as a missing entry.
   ///
-  /// - Returns: the number of entries and of content chunks verified.
+  /// - Returns: the counts of what was verified.
   /// - Throws: `VaultError.integrity` at the first damaged row, naming it.
-  public func verifyAll() throws -> (entries: Int, chunks: Int) {
+  public func verifyAll() throws -> VerifiedRecords {
     try vault.reading(masterKey: masterKey) { snapshot in
-      let rows = try snapshot.allRows(db: db, rowKey: rowKey).filter {
-        $0.kind == RecordKind.entry.rawValue
-      }
+      let rows = try snapshot.allRows(db: db, rowKey: rowKey)
       try snapshot.verifyChunks(db: db, rowKey: rowKey)
-      var chunks = 0
-      for row in rows {
-        let found = try open(row)
-        let expected = lookup(try EntryName(found.metadata.name))
-        guard let stored = found.row.lookup, constantTimeEqual(stored, expected) else {
-          throw VaultError.integrity("the name index of '\(found.metadata.name)' is damaged")
+      var verified = VerifiedRecords()
+      // Each content version (record id and content revision) once, with its length.
+      var contents: [[UInt8]: (metadata: EntryMetadata, name: String)] = [:]
+      var owners: [[UInt8]: Bool] = [:]
+      func checkIndex(_ name: String, _ row: RecordRow) throws {
+        let expected = lookup(try EntryName(name))
+        guard let stored = row.lookup, constantTimeEqual(stored, expected) else {
+          throw VaultError.integrity("the name index of '\(name)' is damaged")
         }
-        _ = try content(found, name: found.metadata.name)
-        chunks += found.metadata.chunks
+      }
+      for row in rows {
+        switch RecordKind(rawValue: row.kind) {
+        case .entry:
+          let found = try open(row)
+          try checkIndex(found.metadata.name, row)
+          contents[row.recordID + RecordBox.u64(UInt64(found.metadata.contentRevision))] = (
+            found.metadata, found.metadata.name
+          )
+          owners[row.recordID] = true
+          verified.entries += 1
+        case .tombstone:
+          let tombstone = try openTombstone(row)
+          try checkIndex(tombstone.body.name, row)
+          owners[row.recordID] = true
+          verified.tombstones += 1
+        case .revision:
+          let kept = try openRevision(row)
+          let metadata = kept.metadata
+          contents[kept.entryID + RecordBox.u64(UInt64(metadata.contentRevision))] = (
+            metadata, metadata.name
+          )
+          verified.revisions += 1
+        case .settings:
+          _ = try openSettings(row)
+          verified.settings += 1
+        case .journal, .counter: break
+        case nil:
+          throw VaultError.integrity("a record of the vault has an unknown kind (\(row.kind))")
+        }
+      }
+      for row in rows where row.kind == RecordKind.revision.rawValue {
+        let kept = try openRevision(row)
+        guard owners[kept.entryID] != nil else {
+          throw VaultError.integrity(
+            "revision \(kept.entryRevision) of '\(kept.metadata.name)' belongs to no entry")
+        }
+      }
+      for (key, version) in contents {
+        _ = try content(of: version.metadata, recordID: Array(key.prefix(16)), name: version.name)
+        verified.chunks += version.metadata.chunks
       }
       let stored = try db.query("SELECT count(*) FROM chunks").first?.first?.integer ?? 0
-      guard stored == Int64(chunks) else {
-        throw VaultError.integrity("\(stored - Int64(chunks)) content chunk(s) belong to no entry")
+      guard stored == Int64(verified.chunks) else {
+        throw VaultError.integrity(
+          "\(stored - Int64(verified.chunks)) content chunk(s) belong to no entry or revision")
       }
-      return (rows.count, chunks)
+      return verified
     }
   }
 
@@ -309,55 +420,71 @@ public struct EntryStore {
   }
 
   /// The entry of `name` in a write, from the authenticated rows of its bucket.
-  private func foundForWrite(_ name: EntryName, _ change: StateWrite) throws -> Found {
-    guard let found = try find(name, in: change.rows(inBucket: bucket(name))) else {
-      throw VaultError.notFound(name.value)
+  func foundForWrite(_ name: EntryName, _ write: StateWrite) throws -> Found {
+    switch try record(named: name, in: write.rows(inBucket: bucket(name))) {
+    case .entry(let found): return found
+    case .tombstone: throw VaultError.removed(name.value)
+    case nil: throw VaultError.notFound(name.value)
     }
-    return found
   }
 
-  /// Deletes `name` and its content.
+  /// Removes `name`: its last version is kept as a revision and its row becomes a tombstone, so
+  /// `restore` brings it back (until retention or `purge` removes the revision).
   ///
-  /// - Throws: `VaultError.notFound`; `.integrity` as `get`.
+  /// - Throws: `VaultError.notFound`, `.removed`; `.integrity` as `get`.
   public func remove(_ name: EntryName) throws {
-    try vault.write(masterKey: masterKey) { change in
-      let found = try foundForWrite(name, change)
-      try change.deleteChunks(found.row.recordID)
-      try change.delete(found.row)
+    try vault.write(masterKey: masterKey) { write in
+      let found = try foundForWrite(name, write)
+      let now = Timestamp.utc(vault.environment.clock.wallNow)
+      try keepRevision(of: found, replacedAt: now, in: write)
+      try writeTombstone(
+        TombstoneBody(
+          name: name.value, removed: now, entryRevision: found.row.revision, purged: nil),
+        replacing: .entry(found), in: write)
+      try prune(found.row.recordID, current: nil, in: write)
     }
   }
 
-  /// Renames `old` to `new`; the content and its chunks are untouched.
+  /// Renames `old` to `new`, keeping the previous version as a revision.
   ///
-  /// - Throws: `VaultError.notFound` for `old`, `.exists` when `new` exists and `overwrite` is
-  ///   false; `.integrity` as `get`.
+  /// The content and its chunks are untouched. A record under `new` (an entry, with `overwrite`, or a tombstone) has
+  /// its versions moved into the renamed entry's history first.
+  ///
+  /// - Throws: `VaultError.notFound` or `.removed` for `old`, `.exists` when `new` exists and
+  ///   `overwrite` is false; `.integrity` as `get`.
   public func move(_ old: EntryName, to new: EntryName, overwrite: Bool) throws {
-    let clock = vault.environment.clock
-    let deviceID = vault.localDevice?.deviceIDBytes ?? [UInt8](repeating: 0, count: 16)
-    try vault.write(masterKey: masterKey) { change in
-      let found = try foundForWrite(old, change)
+    try vault.write(masterKey: masterKey) { write in
+      let found = try foundForWrite(old, write)
       if old == new { return }
-      if let target = try find(new, in: change.rows(inBucket: bucket(new))) {
-        guard overwrite else { throw VaultError.exists(new.value) }
-        try change.deleteChunks(target.row.recordID)
-        try change.delete(target.row)
+      let now = Timestamp.utc(vault.environment.clock.wallNow)
+      try keepRevision(of: found, replacedAt: now, in: write)
+      var revision = found.row.revision + 1
+      if let target = try record(named: new, in: write.rows(inBucket: bucket(new))) {
+        if case .entry = target, !overwrite { throw VaultError.exists(new.value) }
+        revision = try absorb(target, into: found.row.recordID, from: revision, at: now, in: write)
       }
-      let metadata = found.metadata
-      let body = Body(
-        name: new.value, created: metadata.created, updated: metadata.updated,
-        guarded: metadata.guarded, length: metadata.length,
-        contentRevision: metadata.contentRevision)
-      var json = try encode(body)
-      defer { wipe(&json) }
-      let revision = found.row.revision + 1
-      try change.replace(
-        found.row,
-        with: RecordRow(
-          recordID: found.row.recordID, lookup: lookup(new), kind: RecordKind.entry.rawValue,
-          revision: revision,
-          box: boxes.seal(
-            json, recordID: found.row.recordID, kind: .entry, revision: revision,
-            deviceID: deviceID, hlc: RecordBox.hlc(now: clock.wallNow, after: found.hlc))))
+      var body = found.body
+      body.name = new.value
+      body.changed = now
+      body.change = EntryChange.renamed.rawValue
+      try writeEntry(
+        body, recordID: found.row.recordID, revision: revision, replacing: .entry(found),
+        in: write)
+      try prune(found.row.recordID, current: body.contentRevision, in: write)
     }
   }
+}
+
+/// What `EntryStore.verifyAll` opened.
+public struct VerifiedRecords: Equatable, Sendable {
+  /// Entries whose metadata and content opened.
+  public var entries = 0
+  /// Tombstones of removed entries.
+  public var tombstones = 0
+  /// Kept revisions whose body and content opened.
+  public var revisions = 0
+  /// Settings records (0 or 1).
+  public var settings = 0
+  /// Content chunks verified, each once.
+  public var chunks = 0
 }

@@ -15,6 +15,18 @@ public struct VaultEnvironment: Sendable {
     self.clock = Clock(variables: variables)
   }
 
+  /// A test-only crash point (`VAULT_TEST_CRASH`, honoured by debug builds only).
+  ///
+  /// The command kills itself with SIGKILL there, so tests can show what a crash at that point
+  /// leaves. The points are `rekey-before-commit` and `rekey-after-commit`.
+  public var crashPoint: String? {
+    #if DEBUG
+      variables["VAULT_TEST_CRASH"]
+    #else
+      nil
+    #endif
+  }
+
   private var home: String { variables["HOME"] ?? NSHomeDirectory() }
 
   private func xdg(_ name: String, default fallback: String) -> String {

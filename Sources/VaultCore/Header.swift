@@ -31,6 +31,12 @@ public struct Header: Codable, Equatable, Sendable {
   /// whose secret key was discarded; nil in a vault made in format 2.
   public var formatOneWriter: String?
 
+  /// Writer keys a master-key rotation replaced: they verify journal entries already folded into
+  /// the state, never pending ones; nil when there are none.
+  public var retiredWriters: [RetiredWriter]?
+  /// Most retired writer keys a header holds.
+  public static let maximumRetiredWriters = 256
+
   /// The writer id of the entries migrated from format 1 (no device has it).
   public static let formatOneWriterID = [UInt8](repeating: 0, count: 16)
 
@@ -40,6 +46,7 @@ public struct Header: Codable, Equatable, Sendable {
     case journalPublicKey = "journal_public_key"
     case journalSecretKey = "journal_secret_key"
     case formatOneWriter = "format_one_writer"
+    case retiredWriters = "retired_writers"
   }
 
   /// The record whose device tag is `deviceSecret`'s, if any.
@@ -74,8 +81,11 @@ public struct Header: Codable, Equatable, Sendable {
       object,
       [
         "format", "vault_id", "kdf", "policy", "devices", "recovery", "journal_public_key",
-        "journal_secret_key", "format_one_writer",
+        "journal_secret_key", "format_one_writer", "retired_writers",
       ], what: "header")
+    for case let retired as [String: Any] in object["retired_writers"] as? [Any] ?? [] {
+      try requireKnownKeys(retired, ["device_id", "writer_key"], what: "retired writer")
+    }
     if let policy = object["policy"] as? String, Policy(rawValue: policy) == nil {
       throw VaultError.malformedHeader("unknown policy '\(policy)'")
     }
@@ -126,6 +136,16 @@ public struct Header: Codable, Equatable, Sendable {
     if let formatOneWriter {
       _ = try [UInt8](base64: formatOneWriter, count: 32, field: "format_one_writer")
     }
+    if let retiredWriters {
+      guard retiredWriters.count <= Self.maximumRetiredWriters else {
+        throw VaultError.malformedHeader(
+          "the header holds more than \(Self.maximumRetiredWriters) retired writer keys")
+      }
+      for retired in retiredWriters {
+        _ = try [UInt8](base64: retired.deviceID, count: 16, field: "retired_writers")
+        _ = try [UInt8](base64: retired.writerKey, count: 32, field: "retired_writers")
+      }
+    }
   }
 
   /// The stored form: JSON, sorted keys, snake_case.
@@ -153,6 +173,19 @@ public struct Header: Codable, Equatable, Sendable {
   /// and the device's record of the last authenticated header take it.
   public static func digest(_ body: [UInt8]) -> [UInt8] {
     GenericHash.hash(parts: [DomainLabel.header.bytes, body])
+  }
+}
+
+/// A writer key a master-key rotation replaced (`vault(5)`, MASTER-KEY ROTATION).
+public struct RetiredWriter: Codable, Equatable, Sendable {
+  /// The writer's device id (16 bytes, base64).
+  public var deviceID: String
+  /// Its former Ed25519 public key (32 bytes, base64).
+  public var writerKey: String
+
+  enum CodingKeys: String, CodingKey {
+    case deviceID = "device_id"
+    case writerKey = "writer_key"
   }
 }
 

@@ -2,6 +2,10 @@
 public struct IntegrityReport: Equatable, Sendable {
   /// Ordinary entries whose metadata and every chunk opened.
   public var entries: Int
+  /// Kept revisions of entries whose body and content opened.
+  public var revisions: Int = 0
+  /// Tombstones of removed entries.
+  public var removed: Int = 0
   /// Journal entries whose sealed box opened, whose binding matched and whose writer's
   /// signature verified.
   public var journal: Int
@@ -17,8 +21,8 @@ public struct IntegrityReport: Equatable, Sendable {
 
   /// Equal when every count, the generation and every gap are.
   public static func == (lhs: IntegrityReport, rhs: IntegrityReport) -> Bool {
-    (lhs.entries, lhs.journal, lhs.chunks, lhs.generation)
-      == (rhs.entries, rhs.journal, rhs.chunks, rhs.generation)
+    (lhs.entries, lhs.revisions, lhs.removed, lhs.journal, lhs.chunks, lhs.generation)
+      == (rhs.entries, rhs.revisions, rhs.removed, rhs.journal, rhs.chunks, rhs.generation)
       && lhs.missing.map(\.writer) == rhs.missing.map(\.writer)
       && lhs.missing.map(\.ranges) == rhs.missing.map(\.ranges)
   }
@@ -44,10 +48,10 @@ public enum IntegrityCheck {
         "the database structure is damaged: \(structure.first ?? "no answer")"
           + (structure.count > 1 ? " (and \(structure.count - 1) more)" : ""))
     }
-    let written = [RecordKind.entry, .journal, .counter].map(\.rawValue)
+    let written = RecordKind.allCases.map(\.rawValue)
     let kinds = try vault.db.query(
-      "SELECT count(*) FROM records WHERE kind IS NULL OR kind NOT IN (?, ?, ?)",
-      written.map { .integer($0) })
+      "SELECT count(*) FROM records WHERE kind IS NULL OR kind NOT IN ("
+        + written.map { _ in "?" }.joined(separator: ", ") + ")", written.map { .integer($0) })
     if let unknown = kinds.first?.first?.integer, unknown > 0 {
       throw VaultError.integrity("\(unknown) record(s) of a kind this version does not write")
     }
@@ -65,14 +69,18 @@ public enum IntegrityCheck {
       try vault.db.query(
         "SELECT count(*) FROM records WHERE kind = ?", [.integer(RecordKind.counter.rawValue)]
       ).first?.first?.integer ?? 0
-    // Every row is an entry, a journal entry or a counter that opened: nothing vanishes unseen.
+    // Every row is a record of a kind that opened: nothing vanishes unseen.
     let rows = try vault.db.query("SELECT count(*) FROM records").first?.first?.integer ?? 0
-    let accounted = Int64(verified.entries + folded) + counters
+    let accounted =
+      Int64(
+        verified.entries + verified.tombstones + verified.revisions + verified.settings + folded)
+      + counters
     guard rows == accounted else {
       throw VaultError.integrity("\(rows - accounted) row(s) of the vault cannot be accounted for")
     }
     return IntegrityReport(
-      entries: verified.entries, journal: contents.entries.count, chunks: verified.chunks,
+      entries: verified.entries, revisions: verified.revisions, removed: verified.tombstones,
+      journal: contents.entries.count, chunks: verified.chunks,
       generation: vault.stateGeneration ?? 0, missing: contents.missing)
   }
 }

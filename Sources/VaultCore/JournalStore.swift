@@ -85,8 +85,8 @@ public struct JournalStore {
 
   let vault: Vault
   let masterKey: SymmetricKey
-  private let publicKey: [UInt8]
-  private let secretKey: SecureBytes
+  let publicKey: [UInt8]
+  let secretKey: SecureBytes
 
   /// Seals `text` to the journal public key this device authenticated, signs it with this
   /// device's writer key and stores it in `pending`, without any key.
@@ -174,15 +174,27 @@ public struct JournalStore {
       if writerID == Header.formatOneWriterID, let imported = vault.header.formatOneWriter,
         let key = try? [UInt8](base64: imported, count: 32, field: "format_one_writer")
       {
-        return key
+        return [key]
       }
-      guard let device = vault.header.device(id: writerID.base64),
+      var keys: [[UInt8]] = []
+      if let device = vault.header.device(id: writerID.base64),
         let key = try? [UInt8](base64: device.writerKey, count: 32, field: "writer_key")
-      else {
+      {
+        keys.append(key)
+      }
+      // A key a rotation retired still verifies what it signed before, once folded.
+      if !pending {
+        for retired in vault.header.retiredWriters ?? [] where retired.deviceID == writerID.base64 {
+          if let key = try? [UInt8](base64: retired.writerKey, count: 32, field: "writer_key") {
+            keys.append(key)
+          }
+        }
+      }
+      guard !keys.isEmpty else {
         throw VaultError.integrity(
           "journal entry \(recordID.hex.prefix(8)) is signed by no authorized writer")
       }
-      return key
+      return keys
     }
     return JournalEntry(
       id: recordID, stamp: record.stamp, text: record.text, writer: record.writerID,

@@ -170,6 +170,9 @@ final class SQLiteDatabase {
 
   /// Number of rows changed by the last statement.
   var changes: Int { Int(sqlite3_changes(handle)) }
+
+  /// The rowid of the last row inserted through this connection.
+  var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 }
 
 extension SQLiteDatabase.Value {

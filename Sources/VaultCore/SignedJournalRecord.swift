@@ -102,7 +102,7 @@ public struct SignedJournalRecord: Sendable {
   ///
   /// The signature is not checked here: look up the writer's public key by `record.writerID` and
   /// pass it to `verify(_:signature:signedCount:publicKey:)`, or use
-  /// `decodeVerified(_:vaultID:entryID:writerKey:)`.
+  /// `decodeVerified(_:vaultID:entryID:writerKeys:)`.
   ///
   /// - Throws: `VaultError.integrity` when the record does not start with the magic, names
   ///   another vault or entry, has a sequence or revision of 0, a malformed stamp, a length that
@@ -179,11 +179,14 @@ public struct SignedJournalRecord: Sendable {
   ///   does not verify.
   public static func decodeVerified(
     _ plain: SecureBytes, vaultID: VaultID, entryID: [UInt8],
-    writerKey: (_ writerID: [UInt8]) throws -> [UInt8]
+    writerKeys: (_ writerID: [UInt8]) throws -> [[UInt8]]
   ) throws -> SignedJournalRecord {
     let (record, signature, signedCount) = try decode(plain, vaultID: vaultID, entryID: entryID)
-    let publicKey = try writerKey(record.writerID)
-    guard verify(plain, signature: signature, signedCount: signedCount, publicKey: publicKey)
+    let keys = try writerKeys(record.writerID)
+    guard
+      keys.contains(where: {
+        verify(plain, signature: signature, signedCount: signedCount, publicKey: $0)
+      })
     else { throw VaultError.integrity("a journal entry's writer signature does not verify") }
     return record
   }

@@ -129,6 +129,13 @@ extension StateLink {
       else { return .forked }
       link = older
     }
+    // The oldest kept link follows the remembered state directly (after a master-key rotation,
+    // which keeps no link under the old key): its MAC covers the remembered MAC.
+    if link.generation == remembered.generation + 1,
+      constantTimeEqual(link.previous, remembered.mac)
+    {
+      return .descendant
+    }
     guard link.generation == remembered.generation, constantTimeEqual(link.mac, remembered.mac)
     else { return .forked }
     return link.generation == newest.generation ? .same : .descendant

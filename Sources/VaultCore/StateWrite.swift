@@ -37,29 +37,34 @@ final class StateWrite {
     hasher.hash(table: RowHash.chunks, columns: row.columns)
   }
 
-  /// The verified rows of each bucket read so far, as they were before this write changed them.
-  private var verified: [Int: [RecordRow]] = [:]
+  /// The rows of each bucket read so far: verified against the state this write extends, then
+  /// kept current with this write's inserts and deletes.
+  private var current: [Int: [RecordRow]] = [:]
 
-  /// The rows of `bucket` as the state this write extends authenticates them (`StateSnapshot`
-  /// `rows(inBucket:)`); read before this write changes the bucket.
+  /// The rows of `bucket` as they are now in this write: those the state it extends
+  /// authenticates (`StateSnapshot.rows(inBucket:)`, read and verified at the first use of the
+  /// bucket), with the rows this write inserted and without those it removed.
   func rows(inBucket bucket: Int) throws -> [RecordRow] {
-    if let rows = verified[bucket] { return rows }
-    guard let base else { return [] }
-    let rows = try base.rows(inBucket: bucket, db: db, rowKey: rowKey)
-    verified[bucket] = rows
+    if let rows = current[bucket] { return rows }
+    let rows = try base?.rows(inBucket: bucket, db: db, rowKey: rowKey) ?? []
+    current[bucket] = rows
     return rows
   }
 
   /// The authenticated record without a name whose id is `recordID` (a journal entry, a
-  /// counter), from its bucket.
+  /// counter, a revision, the settings), from its bucket.
   func unnamedRecord(_ recordID: [UInt8]) throws -> RecordRow? {
     try rows(inBucket: Int(recordID[0])).first { $0.recordID == recordID && $0.lookup == nil }
   }
 
-  /// Inserts a record row and adds its hash.
+  /// Inserts a record row and adds its hash; its bucket is verified first.
   func insert(_ row: RecordRow) throws {
+    _ = try rows(inBucket: row.bucket)
     try db.query(
       "INSERT INTO records (\(RecordRow.storedColumns)) VALUES (?, ?, ?, ?, ?)", row.parameters)
+    var stored = row
+    stored.rowid = db.lastInsertRowID
+    current[row.bucket, default: []].append(stored)
     buckets[row.bucket].add(hash(row))
   }
 
@@ -72,6 +77,7 @@ final class StateWrite {
       "DELETE FROM records WHERE rowid = ? AND record_id = ? AND box = ?",
       [.integer(rowid), .blob(row.recordID), .blob(row.box)])
     guard db.changes == 1 else { throw VaultError.integrity(StateSnapshot.missingRows) }
+    current[row.bucket]?.removeAll { $0.rowid == rowid }
     buckets[row.bucket].subtract(hash(row))
   }
 
@@ -91,18 +97,23 @@ final class StateWrite {
 
   /// Removes the chunks of `recordID` (of one content revision, or all of them) and subtracts
   /// their hashes.
-  func deleteChunks(_ recordID: [UInt8], revision: Int64? = nil) throws {
+  ///
+  /// - Returns: how many were removed.
+  @discardableResult
+  func deleteChunks(_ recordID: [UInt8], revision: Int64? = nil) throws -> Int {
     var sql = "SELECT \(ChunkRow.selectColumns) FROM chunks WHERE record_id = ?"
     var parameters: [SQLiteDatabase.Value] = [.blob(recordID)]
     if let revision {
       sql += " AND revision = ?"
       parameters.append(.integer(revision))
     }
-    for values in try db.query(sql, parameters) {
+    let rows = try db.query(sql, parameters)
+    for values in rows {
       chunkSum.subtract(hash(try ChunkRow(values)))
     }
     try db.query(
       sql.replacingOccurrences(of: "SELECT \(ChunkRow.selectColumns)", with: "DELETE"), parameters)
+    return rows.count
   }
 
   /// Sets the header digest the state will cover, for a header written without `replaceHeader`
@@ -130,11 +141,17 @@ final class StateWrite {
   ///
   /// - Returns: the new newest link.
   func finish(masterKey: SymmetricKey) throws -> StateLink {
+    try finish(masterKey: masterKey, after: base?.link)
+  }
+
+  /// `finish` with the next state after `previous` (nil: the first state), for a write that
+  /// starts the rows afresh (a master-key rotation).
+  func finish(masterKey: SymmetricKey, after previous: StateLink?) throws -> StateLink {
     let bucketBytes = buckets.flatMap(\.bytes)
     let summary = StateLink.summary(
       headerDigest: Header.digest(headerBody), buckets: bucketBytes, chunks: chunkSum.bytes)
     let next = StateLink.next(
-      after: base?.link, summary: summary, key: masterKey.derive(.state), vaultID: vaultID)
+      after: previous, summary: summary, key: masterKey.derive(.state), vaultID: vaultID)
     try db.query(
       "INSERT OR REPLACE INTO aggregate (id, buckets, chunks) VALUES (1, ?, ?)",
       [.blob(bucketBytes), .blob(chunkSum.bytes)])
@@ -158,6 +175,14 @@ final class StateWrite {
 }
 
 extension Vault {
+  /// Rewrites the file without its free pages (`VACUUM`, with `secure_delete` on), so it
+  /// shrinks after a purge; outside any transaction.
+  ///
+  /// - Throws: `VaultError.storage` when SQLite cannot rewrite it (another command holds it).
+  func vacuum() throws {
+    try db.execute("VACUUM")
+  }
+
   /// Runs `body` as one write: inside `BEGIN IMMEDIATE`, the newest state is read again and
   /// verified (MAC, summary, and a descendant of the one this process verified), `body` changes
   /// rows through the `StateWrite`, and the next state is written; after the commit the device

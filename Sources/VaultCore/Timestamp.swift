@@ -10,6 +10,15 @@ public enum Timestamp {
     return formatter.string(from: Date(timeIntervalSince1970: seconds.rounded(.down)))
   }
 
+  /// The Unix time in seconds of a timestamp `utc` wrote, or nil when `text` is not one.
+  public static func seconds(_ text: String) -> Double? {
+    guard isUTC(text) else { return nil }
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    return formatter.date(from: text)?.timeIntervalSince1970
+  }
+
   /// True when `text` is exactly a timestamp `utc` writes (`YYYY-MM-DDTHH:MM:SSZ`).
   public static func isUTC(_ text: String) -> Bool {
     let formatter = ISO8601DateFormatter()

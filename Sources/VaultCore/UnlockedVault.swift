@@ -52,18 +52,29 @@ public final class UnlockedVault {
     try JournalStore(vault: vault, masterKey: masterKey)
   }
 
-  /// Finds `name` (its metadata decrypted once), runs `guardCheck` when it is guarded, then
-  /// decrypts its content.
-  func openEntry(_ name: EntryName, guardCheck: () throws -> Void) throws {
+  /// Finds `name` (its metadata decrypted once) or its kept `revision`, runs `guardCheck` when
+  /// it is guarded, then decrypts its content.
+  func openEntry(
+    _ name: EntryName, revision: Int64? = nil, guardCheck: () throws -> Void
+  ) throws {
+    func read(_ withheld: (EntryMetadata) -> Bool) throws -> (EntryMetadata, SecureBytes?) {
+      if let revision {
+        let read = try entries.read(name, revision: revision, withholding: withheld)
+        return (read.metadata, read.content)
+      }
+      let read = try entries.read(name, withholding: withheld)
+      return (read.metadata, read.content)
+    }
     // One read when the entry is not guarded; a guarded one is checked before its content is
     // decrypted, then read again (a guard is never removed, so the check still holds).
-    let first = try entries.read(name, withholding: \.guarded)
-    if let content = first.content {
-      entry = OpenedEntry(metadata: first.metadata, content: content)
+    let first = try read(\.guarded)
+    if let content = first.1 {
+      entry = OpenedEntry(metadata: first.0, content: content)
       return
     }
     try guardCheck()
-    let (metadata, content) = try entries.get(name)
+    let (metadata, content) = try read { _ in false }
+    guard let content else { throw VaultError.notFound(name.value) }
     entry = OpenedEntry(metadata: metadata, content: content)
   }
 
@@ -91,6 +102,19 @@ public final class UnlockedVault {
     let seconds = try vault.setPIN(pin, masterKey: masterKey)
     return PINChange(
       disabledForeignSeal: moved && vault.header.policy.requiresBiometry, guessSeconds: seconds)
+  }
+
+  /// Rotates the master key (`Vault.rekey`).
+  ///
+  /// Every record, chunk and journal entry is sealed again, the recovery slot is made for
+  /// `recoveryCode`, every session is revoked. This value holds the
+  /// old key afterwards: open the vault again to use it.
+  ///
+  /// - Precondition: opened for `.administer`.
+  /// - Throws: as `Vault.rekey`.
+  public func rekey(recoveryCode: SecureBytes) throws -> Vault.Rekeyed {
+    precondition(purpose.isAdministrative, "a rotation needs the PIN in this command")
+    return try vault.rekey(masterKey: masterKey, recoveryCode: recoveryCode)
   }
 
   /// Asks for a biometrics-only match and seals its domain state; the policy becomes PIN +

@@ -56,9 +56,11 @@ public struct VaultAccess {
     switch purpose {
     case .use(let reason):
       unlocked = try fromSessionOrPIN(purpose, reason: reason, credentials)
-    case .readEntry(let name):
+    case .readEntry(let name, let revision):
       unlocked = try fromSessionOrPIN(purpose, reason: "read '\(name)'", credentials)
-      try unlocked.openEntry(name) { try guardCheck(name, unlocked, credentials) }
+      try unlocked.openEntry(name, revision: revision) {
+        try guardCheck(name, unlocked, credentials)
+      }
     case .startSession:
       unlocked = try withPIN(purpose, reason: "unlock the vault", request: .unlock, credentials)
     case .administer(let reason):
@@ -120,8 +122,10 @@ public struct VaultAccess {
     }
     let unlocked = try UnlockedVault(
       vault: migrated, gate: gate, masterKey: key, source: source, purpose: purpose)
-    if case .readEntry(let name) = purpose {
-      try unlocked.openEntry(name) { try access.guardCheck(name, unlocked, credentials) }
+    if case .readEntry(let name, let revision) = purpose {
+      try unlocked.openEntry(name, revision: revision) {
+        try access.guardCheck(name, unlocked, credentials)
+      }
     }
     try access.settle(unlocked)
     return unlocked
@@ -132,7 +136,10 @@ public struct VaultAccess {
   /// session: reading with a session never writes).
   private func settle(_ unlocked: UnlockedVault) throws {
     try recordPendingDisable(unlocked)
-    if unlocked.source != .session { try unlocked.journal().fold() }
+    if unlocked.source != .session {
+      try vault.refreshOwnRecord(masterKey: unlocked.masterKey)
+      try unlocked.journal().fold()
+    }
   }
 
   /// An `UnlockedVault` for a vault `Vault.create` just made: the PIN was just set, so it may
@@ -153,7 +160,16 @@ public struct VaultAccess {
       do {
         let (key, _) = try sessions.open(
           token: token, vaultID: vault.vaultID, vaultPath: vault.path)
-        try vault.verifyHeader(masterKey: key)
+        do {
+          try vault.verifyHeader(masterKey: key)
+        } catch VaultError.integrity
+          where (try? vault.device.read()).map(vault.headerIsAuthenticatedHere) == true
+        {
+          // The header is the one this device last authenticated, yet the session's key does
+          // not open it: a session from before a master-key rotation (a copy put back).
+          throw VaultError.locked(
+            "the session holds a master key this vault no longer uses (it was rotated)")
+        }
         if vault.header.policy.requiresBiometry {
           try binding.checkSession(masterKey: key)
         }

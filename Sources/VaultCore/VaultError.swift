@@ -21,6 +21,10 @@ public enum VaultError: Error, Equatable, Sendable {
   case unsupportedVersion(Int)
   /// No entry with this (NFC-normalized) name.
   case notFound(String)
+  /// The entry was removed (it has a tombstone); `restore` brings it back.
+  case removed(String)
+  /// No such revision of the entry is kept (nil: none at all).
+  case revisionNotFound(name: String, revision: Int64?)
   /// No journal entry matches: the text says how (`with ID 'ab12'`, `on 2026-11-29`).
   case journalEntryNotFound(String)
   /// The word is not a journal entry ID (1 to 32 hex digits).

@@ -17,9 +17,10 @@ extension Vault {
       }
       throw VaultError.otherDevice
     }
-    let slotTag = DeviceRecord.slotTag(
-      deviceSecret: deviceSecret, vaultID: vaultID, kdf: header.kdf, record: record)
-    guard constantTimeEqual(Array(slotTag.utf8), Array(record.slotTag.utf8)) else {
+    guard
+      record.checkSlotTag(deviceSecret: deviceSecret, vaultID: vaultID, kdf: header.kdf)
+        != .mismatch
+    else {
       throw VaultError.integrity(
         "the vault header's KDF parameters or keyslots were edited (they do not match this"
           + " device's record)")

@@ -70,9 +70,24 @@ enum PlaceholderValues {
       values[labelPlaceholder(label.rawValue)] = .text(quoted(label.rawValue))
     }
     values["max-devices"] = .text("\(Header.maximumDevices)")
+    values["max-retired-writers"] = .text("\(Header.maximumRetiredWriters)")
     values["state-history"] = .text("\(Vault.keptStates)")
     values["record-kinds"] = .text(
       list(RecordKind.allCases.map { "\($0.rawValue) \(String(describing: $0))" }))
+    values["revision-prefix"] = .text("\(EntryStore.revisionPrefix)")
+    values["settings-record-id"] = .text(VaultSettings.recordID.hex)
+    values["entry-changes"] = .text(list(EntryChange.allCases.map { quoted($0.rawValue) }))
+    values["history-keep"] = .text("\(VaultSettings.historyKeep.defaultValue)")
+    values["history-days"] = .text("\(VaultSettings.historyDays.defaultValue)")
+    values["settings-values"] = .blocks(
+      VaultSettings.keys.map {
+        .item(
+          "`\($0.name)`",
+          [
+            "\($0.meaning.prefix(1).uppercased() + $0.meaning.dropFirst()): \($0.range.lowerBound)"
+              + " to \($0.range.upperBound), default \($0.defaultValue)."
+          ])
+      })
     values["domain-labels"] = .blocks(
       DomainLabel.all.map { .item(quoted($0.rawValue), [$0.separates]) })
     return values

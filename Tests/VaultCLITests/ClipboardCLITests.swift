@@ -128,13 +128,13 @@ final class ClipboardCLITests: XCTestCase {
       time.errorLines,
       [
         "vault: error: --clip-time needs whole seconds from 1 to 3600, not '0'",
-        "Usage: vault get [--clip] [--clip-time SECONDS] NAME",
+        "Usage: vault get [--revision R] [--clip] [--clip-time SECONDS] NAME",
       ])
     XCTAssertEqual(
       box.vault(["get", "--clip-time", "5", "pw"], env: session).errorLines,
       [
         "vault: error: --clip-time needs --clip",
-        "Usage: vault get [--clip] [--clip-time SECONDS] NAME",
+        "Usage: vault get [--revision R] [--clip] [--clip-time SECONDS] NAME",
       ])
   }
 }

@@ -118,8 +118,15 @@ final class EntryCLITests: XCTestCase {
     XCTAssertEqual(missing.status, 3)
     XCTAssertEqual(missing.stdout, [])
     XCTAssertEqual(
-      missing.errorLines, ["vault: error: no entry named 'b'", "vault: hint: see 'vault list'"])
+      missing.errorLines,
+      [
+        "vault: error: the entry 'b' was removed",
+        "vault: hint: bring it back with: vault restore b",
+      ])
     XCTAssertEqual(box.vault(["rm", "b"], env: session).status, 3)
+    XCTAssertEqual(
+      get("never").errorLines,
+      ["vault: error: no entry named 'never'", "vault: hint: see 'vault list'"])
   }
 
   func testListJSON() throws {

@@ -9,7 +9,9 @@ final class TerminalTests: XCTestCase {
   /// Runs argv[1:] under a pty.
   ///
   /// Script lines on stdin: `expect TEXT` waits for TEXT in the output, `send TEXT` types it (\\n,
-  /// \\r and \\x03 escapes), `echo` records whether ECHO is on now. Prints a JSON object: exit
+  /// \\r and \\x03 escapes), `sendre REGEX` types the last text of the output REGEX matches
+  /// (`sendre-typo` with its sixth character changed, `sendre-swap` with two neighbours
+  /// swapped) and Enter, `echo` records whether ECHO is on now. Prints a JSON object: exit
   /// status, the echo flags recorded, echo/icanon after exit, output.
   static let driver = #"""
     import json, os, pty, select, signal, sys, termios, time
@@ -40,6 +42,17 @@ final class TerminalTests: XCTestCase {
         elif kind == "send":
             time.sleep(0.05)
             os.write(fd, arg.encode().decode("unicode_escape").encode("latin-1"))
+        elif kind.startswith("sendre"):
+            import re
+            found = re.findall(arg, buffer.decode("utf-8", "replace"))
+            text = found[-1] if found else ""
+            if kind == "sendre-typo" and text:
+                text = text[:5] + ("1" if text[5] != "1" else "2") + text[6:]
+            if kind == "sendre-swap" and text:
+                i = next(i for i in range(len(text) - 1) if text[i] != text[i + 1] and "-" not in text[i:i + 2])
+                text = text[:i] + text[i + 1] + text[i] + text[i + 2:]
+            time.sleep(0.05)
+            os.write(fd, (text + "\r").encode())
         elif kind == "tstp":
             os.kill(pid, signal.SIGTSTP)
             time.sleep(0.2)

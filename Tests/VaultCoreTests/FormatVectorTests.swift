@@ -38,6 +38,16 @@ final class FormatVectorTests: XCTestCase {
     }
   }
 
+  func testSettingsRecordIDAndRevisionAssociatedData() {
+    XCTAssertEqual(VaultSettings.recordID.hex, inPage("31bdc7ff49eb1159c80cae70e6ca8c70"))
+    let boxes = RecordBox(vaultID: vaultID, masterKey: master)
+    XCTAssertEqual(
+      boxes.recordAD(recordID: recordID, kind: .revision, revision: 1).hex,
+      inPage(
+        "7661756c742e7265636f72642e76320202020202020202020202020202020201"
+          + "010101010101010101010101010101020000000000000001"))
+  }
+
   func testSubkeysRowsAggregateStateAndAssociatedData() throws {
     XCTAssertEqual(
       master.derive(.records).bytes.unprotectedBytes.hex,

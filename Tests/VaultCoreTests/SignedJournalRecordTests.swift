@@ -28,7 +28,7 @@ final class SignedJournalRecordTests: XCTestCase {
     let publicKey = try XCTUnwrap(writer).publicKey
     return try SignedJournalRecord.decodeVerified(
       plain, vaultID: XCTUnwrap(vaultID), entryID: entryID ?? self.entryID
-    ) { _ in publicKey }
+    ) { _ in [publicKey] }
   }
 
   /// The signed bytes written out field by field, and the signature from OpenSSL's Ed25519

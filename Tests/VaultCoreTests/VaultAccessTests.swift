@@ -105,6 +105,48 @@ final class VaultAccessTests: XCTestCase {
     }
   }
 
+  /// A device record tagged as release 0.2.0 tagged it (the master box covered) still unlocks,
+  /// and the unlock rewrites the tag in the current form, which a rotation elsewhere cannot
+  /// break.
+  func testASlotTagOfRelease020UnlocksAndIsRewritten() throws {
+    let created = try Vault.create(
+      path: home.vaultPath, pin: pin("123400"), kdf: .test, policy: .pinOnly,
+      environment: environment)
+    let vault = created.vault
+    let secret = try vault.device.read().deviceSecret
+    var header = vault.header
+    var record = try XCTUnwrap(header.device(for: secret))
+    record.slotTag = DeviceRecord.legacySlotTag(
+      deviceSecret: secret, vaultID: vault.vaultID, kdf: header.kdf, record: record)
+    header.setDevice(record)
+    try vault.writeHeader(header, masterKey: created.masterKey)
+    let legacy = try reopened()
+    XCTAssertEqual(
+      try XCTUnwrap(legacy.header.device(for: secret)).checkSlotTag(
+        deviceSecret: secret, vaultID: legacy.vaultID, kdf: legacy.header.kdf), .legacy)
+    _ = try access(legacy).open(
+      for: .use(reason: "test"), via: ScriptedCredentials(pins: ["123400"]))
+    let upgraded = try reopened()
+    let stored = try XCTUnwrap(upgraded.header.device(for: secret))
+    XCTAssertEqual(
+      stored.checkSlotTag(
+        deviceSecret: secret, vaultID: upgraded.vaultID, kdf: upgraded.header.kdf),
+      .current)
+    XCTAssertEqual(
+      stored.slotTag,
+      DeviceRecord.slotTag(
+        deviceSecret: secret, vaultID: upgraded.vaultID, kdf: upgraded.header.kdf, record: stored))
+    // An edited keyslot matches neither form.
+    var edited = upgraded.header
+    var broken = stored
+    broken.pinSalt = Salt.random().bytes.base64
+    edited.setDevice(broken)
+    try upgraded.writeHeader(edited, masterKey: created.masterKey)
+    XCTAssertThrowsError(try reopened().checkBeforePIN(upgraded.device.read())) {
+      guard case .integrity = $0 as? VaultError else { return XCTFail("\($0)") }
+    }
+  }
+
   func testUnlockAsksForThePINThenOneMatch() throws {
     let vault = try activatedVault()
     let credentials = ScriptedCredentials(pins: ["123400"])

@@ -277,7 +277,7 @@ final class VaultFileTests: XCTestCase {
     XCTAssertEqual(try store.list().map(\.name), ["b", "c/d"])
     try store.remove(try EntryName("b"))
     XCTAssertThrowsError(try store.remove(try EntryName("b"))) {
-      XCTAssertEqual($0 as? VaultError, .notFound("b"))
+      XCTAssertEqual($0 as? VaultError, .removed("b"))
     }
   }
 }

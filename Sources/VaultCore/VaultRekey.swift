@@ -1,0 +1,268 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension Vault {
+  /// What a master-key rotation did.
+  public struct Rekeyed: Sendable {
+    /// The new master key.
+    public let masterKey: SymmetricKey
+    /// Records sealed again (every kind).
+    public let records: Int
+    /// Content chunks sealed again.
+    public let chunks: Int
+    /// Device records whose master box was sealed again (this one included).
+    public let devices: Int
+  }
+
+  /// Replaces the master key in one `BEGIN IMMEDIATE` transaction.
+  ///
+  /// See `vault(5)`, MASTER-KEY ROTATION. After verifying everything under `old` (as `IntegrityCheck`), every record and
+  /// chunk is sealed again under subkeys of a new random master key, every journal entry to a new
+  /// journal key pair, the new master key to every device's public key (no PIN needed), this
+  /// device gets a new writer key, the recovery slot a new code, and the state chain a link
+  /// that follows the old newest one. After the commit every session is revoked.
+  ///
+  /// - Parameter recoveryCode: the new code (canonical form), already shown and typed back.
+  /// - Returns: the new key and what was sealed again.
+  /// - Throws: what `IntegrityCheck.verify` throws (nothing is changed then);
+  ///   `VaultError.vaultChanged` when another command changed the header meanwhile; `.storage`.
+  public func rekey(masterKey old: SymmetricKey, recoveryCode: SecureBytes) throws -> Rekeyed {
+    let new = SymmetricKey.random()
+    let deviceState = try device.read()
+    guard let own = header.device(for: deviceState.deviceSecret) else {
+      throw VaultError.otherDevice
+    }
+    let writer = Signing.generate()
+    let journal = SealedBox.keyPair()
+    var updated = header
+    updated.devices = try header.devices.map { try $0.resealed(masterKey: new, vaultID: vaultID) }
+    var retired = header.retiredWriters ?? []
+    retired.append(RetiredWriter(deviceID: own.deviceID, writerKey: own.writerKey))
+    updated.retiredWriters = Array(retired.suffix(Header.maximumRetiredWriters))
+    var mine = try own.resealed(masterKey: new, vaultID: vaultID)
+    mine.writerKey = writer.publicKey.base64
+    mine.slotTag = DeviceRecord.slotTag(
+      deviceSecret: deviceState.deviceSecret, vaultID: vaultID, kdf: header.kdf, record: mine)
+    updated.setDevice(mine)
+    updated.journalPublicKey = journal.publicKey.base64
+    updated.journalSecretKey =
+      journal.secretKey.withBytes {
+        AEAD.seal(
+          $0, key: new.derive(.journal),
+          associatedData: DomainLabel.journalKey.bytes + vaultID.bytes)
+      }.base64
+    updated.recovery = try RecoverySlot.make(
+      code: recoveryCode, masterKey: new, vaultID: vaultID, kdf: header.kdf)
+    let body = try updated.encoded()
+    let mac = Header.mac(body, masterKey: new)
+
+    var counts = (records: 0, chunks: 0)
+    var next: StateLink?
+    try db.transaction {
+      let base = try StateSnapshot.load(db, vaultID: vaultID, masterKey: old)
+      if let verified = verifiedState {
+        try requireDescendant(of: verified, base: base, masterKey: old)
+      }
+      _ = try IntegrityCheck.verify(self, masterKey: old)
+      let rows = try base.allRows(db: db, rowKey: old.derive(.rows))
+      let chunks = try db.query("SELECT \(ChunkRow.selectColumns) FROM chunks").map(ChunkRow.init)
+      let pending = try db.query("SELECT record_id, box FROM pending")
+      let sealing = try Resealing(
+        vault: self, old: old, new: new, journalPublicKey: journal.publicKey)
+      let resealedRows = try rows.map(sealing.record)
+      let resealedChunks = try sealing.chunks(chunks)
+      let resealedPending = try pending.map { values -> [SQLiteDatabase.Value] in
+        guard let id = values[0].blob, let box = values[1].blob else {
+          throw VaultError.integrity("a pending journal row of the vault is malformed")
+        }
+        return [.blob(id), .blob(try sealing.journalBox(box, recordID: id))]
+      }
+      try db.execute("DELETE FROM records; DELETE FROM chunks; DELETE FROM pending;")
+      try db.query(
+        "UPDATE header SET body = ?, mac = ? WHERE id = 1 AND body = ? AND mac = ?",
+        [.blob(body), .blob(mac), .blob(headerBody), .blob(headerMAC)])
+      guard db.changes == 1 else {
+        throw VaultError.vaultChanged("another command changed its header first")
+      }
+      let write = StateWrite(db: db, vaultID: vaultID, masterKey: new, base: nil)
+      write.setHeaderBody(body)
+      for row in resealedRows { try write.insert(row) }
+      for chunk in resealedChunks { try write.insert(chunk) }
+      for values in resealedPending {
+        try db.query("INSERT INTO pending (record_id, box) VALUES (?, ?)", values)
+      }
+      // The old links are under the old key: the new chain is one link that follows the newest.
+      try db.execute("DELETE FROM states")
+      next = try write.finish(masterKey: new, after: base.link)
+      counts = (resealedRows.count, resealedChunks.count)
+      if environment.crashPoint == "rekey-before-commit" { kill(getpid(), SIGKILL) }
+    }
+    if environment.crashPoint == "rekey-after-commit" { kill(getpid(), SIGKILL) }
+    header = updated
+    headerBody = body
+    headerMAC = mac
+    verifiedState = next
+    try device.update { state in
+      recordAuthenticatedHeader(in: &state)
+      if let next {
+        state.states[vaultID.hex] = RememberedState(generation: next.generation, mac: next.mac)
+      }
+      let sequence = state.writers[vaultID.hex]?.sequence ?? 0
+      state.writers[vaultID.hex] = WriterRecord(
+        deviceID: own.deviceID, secretKey: writer.secretKey, sequence: sequence)
+    }
+    try SessionStore(environment: environment).revokeAll(vaultID: vaultID, vaultPath: path)
+    return Rekeyed(
+      masterKey: new, records: counts.records, chunks: counts.chunks,
+      devices: updated.devices.count)
+  }
+}
+
+extension Vault {
+  /// Brings this device's own record up to date with the key at hand.
+  ///
+  /// A slot tag in the form of release 0.2.0 is written in the current form, and a writer key that is not the one this
+  /// device holds (a rotation killed between its commit and the device's update) is replaced by
+  /// a new one. Writes the header only when something changed.
+  ///
+  /// - Throws: `VaultError.vaultChanged`, `.storage`.
+  func refreshOwnRecord(masterKey: SymmetricKey) throws {
+    let state = try device.read()
+    guard let own = header.device(for: state.deviceSecret) else { return }
+    var record = own
+    if let writer = state.writers[vaultID.hex], writer.deviceID == own.deviceID,
+      let pair = try? writer.keyPair(), pair.publicKey.base64 != own.writerKey
+    {
+      let fresh = Signing.generate()
+      try device.update {
+        $0.writers[vaultID.hex] = WriterRecord(
+          deviceID: own.deviceID, secretKey: fresh.secretKey, sequence: writer.sequence)
+      }
+      record.writerKey = fresh.publicKey.base64
+    }
+    if own.checkSlotTag(deviceSecret: state.deviceSecret, vaultID: vaultID, kdf: header.kdf)
+      == .legacy
+    {
+      record.slotTag = DeviceRecord.slotTag(
+        deviceSecret: state.deviceSecret, vaultID: vaultID, kdf: header.kdf, record: record)
+    }
+    guard record != own else { return }
+    var updated = header
+    updated.setDevice(record)
+    try writeHeader(updated, masterKey: masterKey)
+  }
+}
+
+/// The sealing of one vault's rows again under a new master key, as `Vault.rekey` does it.
+private struct Resealing {
+  let vault: Vault
+  let oldBoxes: RecordBox
+  let newBoxes: RecordBox
+  let oldIndex: SymmetricKey
+  let newIndex: SymmetricKey
+  let journalSecretKey: SecureBytes
+  let journalPublicKeyOld: [UInt8]
+  let journalPublicKey: [UInt8]
+  let entries: EntryStore
+
+  init(vault: Vault, old: SymmetricKey, new: SymmetricKey, journalPublicKey: [UInt8]) throws {
+    self.vault = vault
+    oldBoxes = RecordBox(vaultID: vault.vaultID, masterKey: old)
+    newBoxes = RecordBox(vaultID: vault.vaultID, masterKey: new)
+    oldIndex = old.derive(.nameIndex)
+    newIndex = new.derive(.nameIndex)
+    let journal = try JournalStore(vault: vault, masterKey: old)
+    journalSecretKey = journal.secretKey
+    journalPublicKeyOld = journal.publicKey
+    self.journalPublicKey = journalPublicKey
+    entries = EntryStore(vault: vault, masterKey: old)
+  }
+
+  /// `row` sealed under the new key: its box, and its lookup or (for a counter) record id
+  /// computed again from the new name-index subkey.
+  func record(_ row: RecordRow) throws -> RecordRow {
+    guard let kind = RecordKind(rawValue: row.kind) else {
+      throw VaultError.integrity("a record of the vault has an unknown kind (\(row.kind))")
+    }
+    if kind == .journal {
+      var out = row
+      out.box = try journalBox(row.box, recordID: row.recordID)
+      out.rowid = nil
+      return out
+    }
+    let what = "record \(row.recordID.hex.prefix(8))"
+    let plain = try AEAD.open(
+      row.box, key: oldBoxes.key,
+      associatedData: oldBoxes.recordAD(recordID: row.recordID, kind: kind, revision: row.revision),
+      what: what)
+    var out = RecordRow(
+      recordID: row.recordID, lookup: row.lookup, kind: row.kind, revision: row.revision, box: [])
+    switch kind {
+    case .entry:
+      out.lookup = try lookup(entries.open(row).metadata.name)
+    case .tombstone:
+      out.lookup = try lookup(entries.openTombstone(row).body.name)
+    case .counter:
+      let opened = try oldBoxes.open(row, kind: .counter, what: what)
+      guard
+        let counter = try? opened.body.withBytes({
+          try JSONDecoder().decode(WriterCounters.Counter.self, from: Data($0))
+        })
+      else { throw VaultError.integrity("\(what) is malformed") }
+      out.recordID = GenericHash.keyed(
+        key: newIndex.bytes, parts: [DomainLabel.counterID.bytes, Array(counter.name.utf8)],
+        outputLength: 16)
+    case .revision, .settings, .journal: break
+    }
+    out.box = plain.withBytes {
+      AEAD.seal(
+        $0, key: newBoxes.key,
+        associatedData: newBoxes.recordAD(
+          recordID: out.recordID, kind: kind, revision: row.revision))
+    }
+    return out
+  }
+
+  private func lookup(_ name: String) throws -> [UInt8] {
+    GenericHash.keyed(
+      key: newIndex.bytes, parts: [DomainLabel.name.bytes, Array(try EntryName(name).value.utf8)])
+  }
+
+  /// A journal entry's sealed box opened with the old journal key and sealed to the new one.
+  func journalBox(_ box: [UInt8], recordID: [UInt8]) throws -> [UInt8] {
+    let plain: SecureBytes
+    do {
+      plain = try SealedBox.open(box, publicKey: journalPublicKeyOld, secretKey: journalSecretKey)
+    } catch {
+      throw VaultError.integrity("journal entry \(recordID.hex.prefix(8)) failed authentication")
+    }
+    return plain.withBytes { SealedBox.seal($0, to: journalPublicKey) }
+  }
+
+  /// Every chunk sealed under the new key, each group of one record and content revision in
+  /// index order with its final flag.
+  func chunks(_ rows: [ChunkRow]) throws -> [ChunkRow] {
+    let groups = Dictionary(grouping: rows) { $0.recordID + RecordBox.u64(UInt64($0.revision)) }
+    var out: [ChunkRow] = []
+    for (_, group) in groups {
+      let ordered = group.sorted { $0.index < $1.index }
+      for (position, chunk) in ordered.enumerated() {
+        guard chunk.index == Int64(position) else {
+          throw VaultError.integrity("a content of the vault has misplaced chunks")
+        }
+        let ad = oldBoxes.chunkAD(
+          recordID: chunk.recordID, revision: chunk.revision, index: position,
+          final: position == ordered.count - 1)
+        let plain = try AEAD.open(chunk.box, key: oldBoxes.key, associatedData: ad, what: "a chunk")
+        let box = plain.withBytes { AEAD.seal($0, key: newBoxes.key, associatedData: ad) }
+        out.append(
+          ChunkRow(recordID: chunk.recordID, revision: chunk.revision, index: chunk.index, box: box)
+        )
+      }
+    }
+    return out
+  }
+}
