@@ -53,6 +53,7 @@ enum PlaceholderValues {
       "app-id": DomainState.vaultAppID,
       "session-idle-seconds": "\(Int(SessionStore.defaultIdle))",
       "session-hard-seconds": "\(Int(SessionStore.hardLimit))",
+      "session-record-bytes": "\(SessionStore.recordByteCount)",
       "pin-delays-seconds": PINLimiter.delays.map { String(Int($0)) }.joined(separator: ", "),
       "recovery-alphabet": String(decoding: RecoveryCode.alphabet, as: UTF8.self),
       "label-biosim-domain": quoted(DomainState.label),
