@@ -55,6 +55,8 @@ enum PlaceholderValues {
       "session-hard-seconds": "\(Int(SessionStore.hardLimit))",
       "session-record-bytes": "\(SessionStore.recordByteCount)",
       "pin-delays-seconds": PINLimiter.delays.map { String(Int($0)) }.joined(separator: ", "),
+      "pin-repeat-window": "\(Int(PINLimiter.repeatWindow))",
+      "pin-repeat-lifetime": "\(Int(PINLimiter.repeatTagLifetime))",
       "recovery-alphabet": String(decoding: RecoveryCode.alphabet, as: UTF8.self),
       "label-biosim-domain": quoted(DomainState.label),
     ]
