@@ -58,6 +58,8 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case recoveryVerifier = "vault.recovery-verifier.v2"
   /// The recovery slot's tag over its KDF parameters and box.
   case recoveryTag = "vault.recovery-tag.v2"
+  /// The check group shown after a new recovery code.
+  case recoveryCheck = "vault.recovery-check.v2"
   /// A record's box.
   case record = "vault.record.v2"
   /// A content chunk's box (format 2).
@@ -134,6 +136,9 @@ public enum DomainLabel: String, CaseIterable, Sendable {
       "The prefix of the recovery code's verifier (BLAKE2b keyed with the recovery code)."
     case .recoveryTag:
       "The prefix of the recovery slot's tag (BLAKE2b keyed with the recovery code)."
+    case .recoveryCheck:
+      "The prefix of the hash whose first 20 bits are a recovery code's check group (unkeyed"
+        + " BLAKE2b)."
     case .record:
       "The prefix of a record box's associated data (XChaCha20-Poly1305, subkey 6)."
     case .chunk:

@@ -58,6 +58,8 @@ enum PlaceholderValues {
       "pin-repeat-window": "\(Int(PINLimiter.repeatWindow))",
       "pin-repeat-lifetime": "\(Int(PINLimiter.repeatTagLifetime))",
       "recovery-alphabet": String(decoding: RecoveryCode.alphabet, as: UTF8.self),
+      "recovery-check-symbols": "\(RecoveryCode.checkSymbolCount)",
+      "recovery-groups": "\((RecoveryCode.symbolCount + RecoveryCode.checkSymbolCount) / 4)",
       "label-biosim-domain": quoted(DomainState.label),
     ]
     for (name, value) in text { values[name] = .text(value) }
