@@ -67,7 +67,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case .noSuchEntry: "No such entry or journal entry."
     case .exists: "The entry (or vault) already exists; use --force to replace an entry."
     case .invalidInput:
-      "Invalid input: a bad name, empty content, a bad PIN descriptor. Nothing was stored."
+      "Invalid input: a bad name, empty content, a bad PIN descriptor, a recovery code with a"
+        + " typo. Nothing was stored."
     case .noVault: "No vault at the path; create one with 'vault init'."
     case .locked:
       "Locked and no way to ask: no terminal and no valid session (expired, revoked, forged)."

@@ -14,7 +14,8 @@ public enum VaultCommands {
           "init", "Create a new vault and print its one-time recovery code.",
           discussion: """
             Asks for a new PIN twice (or reads one line from --pin-fd), creates the vault and \
-            prints the recovery code once on the terminal (standard error when there is none). \
+            prints the recovery code once on the terminal (standard error when there is none), \
+            in 9 groups of 4 whose last is a check group. \
             When the sensor has an enrollment, biometric unlock is activated at once with a \
             match; otherwise enroll and run 'vault biometry activate'. When that activation fails, \
             the vault stays created and the command exits with the failure's code.
@@ -64,8 +65,10 @@ public enum VaultCommands {
           "recover", "Set a new PIN with the recovery code (also on another machine).",
           discussion: """
             Asks for the recovery code, then a new PIN twice; with --pin-fd reads them as two \
-            lines. The new PIN is bound to this machine's device secret, so a vault file copied \
-            from another machine becomes usable here.
+            lines. A code with a typo in it is refused (exit 5) before anything is tried; a code \
+            shown without a check group (8 groups, by an earlier release) is typed as shown. The \
+            new PIN is bound to this machine's device secret, so a vault file copied from another \
+            machine becomes usable here.
             """, run: runs(VaultCommandsRun.recover)),
         CommandSpec(
           "rekey", "Replace the master key, the journal keys and the recovery code.",

@@ -23,13 +23,7 @@ enum VaultCommandsRun {
       environment: context.environment)
     Output.error("Created \(path)" + (kdf == .test ? " (test KDF: no brute-force protection)" : ""))
     // The code is shown, never written to standard output, which may be a log file.
-    let code = RecoveryCode.display(created.recoveryCode)
-    if let terminal = context.terminal {
-      terminal.say("Recovery code (shown once; keep it offline, it resets the PIN):\n  \(code)\n")
-    } else {
-      Output.error("Recovery code (shown once; keep it offline, it resets the PIN):")
-      Output.error(code)
-    }
+    context.showRecoveryCode(created.recoveryCode)
     Output.error(GuessCost.line(for: pin, seconds: created.guessSeconds))
     guard biometric else {
       Output.error("Policy: PIN only (no biometric check).")

@@ -4,8 +4,12 @@ import Foundation
 public struct PINAttempts: Codable, Equatable, Sendable {
   /// Consecutive wrong PINs (a check in progress counts until it succeeds).
   public var failures: Int = 0
-  /// Keyed hash of the last wrong PIN's Argon2id output, base64, to count a repeat once.
+  /// Keyed hash of the last wrong PIN's Argon2id output, base64 (32 bytes), to count a repeat
+  /// once; kept only while live (`hasLiveTag(at:)`), as it is a near miss of the PIN.
   public var lastWrongTag: String?
+  /// Wall-clock time (seconds since the epoch) at which `lastWrongTag` stops being live: the end
+  /// of the delay its wrong PIN started plus `PINLimiter.repeatWindow`.
+  public var lastWrongTagUntil: Double?
   /// Wall-clock time of the last PIN check that counted, seconds since the epoch.
   public var lastAttemptAt: Double?
   /// `lastAttemptAt` before the check in progress, restored when that check is a repeat.
@@ -17,6 +21,7 @@ public struct PINAttempts: Codable, Equatable, Sendable {
   enum CodingKeys: String, CodingKey {
     case failures
     case lastWrongTag = "last_wrong_tag"
+    case lastWrongTagUntil = "last_wrong_tag_until"
     case lastAttemptAt = "last_attempt_at"
     case previousAttemptAt = "previous_attempt_at"
   }
@@ -24,21 +29,45 @@ public struct PINAttempts: Codable, Equatable, Sendable {
   /// Decodes a record, refusing counts and times no PIN check could have written (so the
   /// limiter's arithmetic never overflows).
   ///
-  /// - Throws: `DecodingError.dataCorrupted` for a count outside 0...2³¹−1 or a time that is not
-  ///   a finite number of seconds from 0 to 10¹¹.
+  /// - Throws: `DecodingError.dataCorrupted` for a count outside 0...2³¹−1, a time that is not
+  ///   a finite number of seconds from 0 to 10¹¹, or a tag that is not base64 of 32 bytes.
   public init(from decoder: Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     failures = try c.decode(Int.self, forKey: .failures)
     lastWrongTag = try c.decodeIfPresent(String.self, forKey: .lastWrongTag)
+    lastWrongTagUntil = try c.decodeIfPresent(Double.self, forKey: .lastWrongTagUntil)
     lastAttemptAt = try c.decodeIfPresent(Double.self, forKey: .lastAttemptAt)
     previousAttemptAt = try c.decodeIfPresent(Double.self, forKey: .previousAttemptAt)
-    let times = 0...1e11
+    let times = 0...Self.maximumTime
     guard (0...Int(Int32.max)).contains(failures),
-      [lastAttemptAt, previousAttemptAt].allSatisfy({ $0.map(times.contains) ?? true })
+      [lastAttemptAt, previousAttemptAt, lastWrongTagUntil].allSatisfy({
+        $0.map(times.contains) ?? true
+      }),
+      lastWrongTag.map({ (try? [UInt8](base64: $0, count: 32, field: "tag")) != nil }) ?? true
     else {
       throw DecodingError.dataCorrupted(
         .init(codingPath: decoder.codingPath, debugDescription: "PIN attempts out of bounds"))
     }
+  }
+
+  /// The largest time a record holds, seconds since the epoch (10¹¹).
+  static let maximumTime = 1e11
+
+  /// True when `lastWrongTag` may be compared at wall-clock time `now` (seconds).
+  ///
+  /// It must be set, and `now` before `lastWrongTagUntil` by at most
+  /// `PINLimiter.repeatTagLifetime` (a clock set back does not keep it alive). A tag without an
+  /// end (release 0.2) is never live.
+  public func hasLiveTag(at now: Double) -> Bool {
+    guard lastWrongTag != nil, let until = lastWrongTagUntil else { return false }
+    return now < until && until - now <= PINLimiter.repeatTagLifetime
+  }
+
+  /// Removes the tag and its end unless it is live at `now`.
+  mutating func dropTagUnlessLive(at now: Double) {
+    guard !hasLiveTag(at: now), lastWrongTag != nil || lastWrongTagUntil != nil else { return }
+    lastWrongTag = nil
+    lastWrongTagUntil = nil
   }
 }
 
@@ -195,6 +224,12 @@ public struct DeviceState: Codable, Equatable, Sendable {
   /// This device's journal writer of each vault id (hex).
   public var writers: [String: WriterRecord] = [:]
 
+  /// Removes every vault's repeat tag that is not live at wall-clock time `now` (seconds): done
+  /// by every `DeviceStore` update before anything else.
+  public mutating func dropExpiredPINTags(at now: Double) {
+    for key in pinAttempts.keys { pinAttempts[key]?.dropTagUnlessLive(at: now) }
+  }
+
   /// A fresh device with a new random secret.
   public static func fresh() -> DeviceState {
     DeviceState(deviceSecret: .random())
@@ -263,10 +298,13 @@ public struct DeviceState: Codable, Equatable, Sendable {
 public struct DeviceStore: Sendable {
   /// The folder (0700) holding `device.json` and `device.lock`.
   public let directory: String
+  /// The clock whose wall time decides which PIN repeat tags have expired.
+  let clock: Clock
 
-  /// A store in `environment.stateDirectory`.
+  /// A store in `environment.stateDirectory`, on `environment.clock`.
   public init(environment: VaultEnvironment) {
     self.directory = environment.stateDirectory
+    self.clock = environment.clock
   }
 
   /// Path of the JSON document.
@@ -274,7 +312,8 @@ public struct DeviceStore: Sendable {
 
   /// Runs `body` on the current state under the lock and writes the result back atomically.
   ///
-  /// A missing store is created with a fresh device secret.
+  /// A missing store is created with a fresh device secret. Every vault's expired PIN repeat tag
+  /// is removed first (`DeviceState.dropExpiredPINTags`), so `body` never sees one.
   ///
   /// - Throws: `VaultError.integrity` when the document is corrupt, `VaultError.storage` on I/O
   ///   failure, or whatever `body` throws (then nothing is written).
@@ -283,6 +322,7 @@ public struct DeviceStore: Sendable {
     return try PrivateFiles.withExclusiveLock(directory + "/device.lock") {
       var state = try load() ?? DeviceState.fresh()
       let before = state
+      state.dropExpiredPINTags(at: clock.wallNow)
       let result = try body(&state)
       if state != before || !FileManager.default.fileExists(atPath: path) {
         try save(state)
@@ -294,11 +334,15 @@ public struct DeviceStore: Sendable {
   /// Replaces the state under the lock with `build` of the current one, or of nil when it is
   /// missing or corrupt: the way out of a corrupt store (`biosim reset`).
   ///
+  /// Expired PIN repeat tags are removed from the result.
+  ///
   /// - Throws: `VaultError.storage` on I/O failure.
   public func replace(_ build: (DeviceState?) -> DeviceState) throws {
     try PrivateFiles.ensurePrivateDirectory(directory)
     try PrivateFiles.withExclusiveLock(directory + "/device.lock") {
-      try save(build(try? load()))
+      var state = build(try? load())
+      state.dropExpiredPINTags(at: clock.wallNow)
+      try save(state)
     }
   }
 

@@ -31,12 +31,16 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case journalSigned = "vault.journal.v2"
   /// The biometric seal.
   case biometry = "vault.biometry.v1"
-  /// A session file's box.
-  case session = "vault.session.v1"
+  /// A session file's box (releases 0.1 and 0.2 used "vault.session.v1" in a JSON file).
+  case session = "vault.session.v2"
   /// A session's id, from its token.
   case sessionID = "vault.session-id.v1"
   /// A session's key, from its token.
   case sessionKey = "vault.session-key.v1"
+  /// The hash of the boot id in a session file.
+  case sessionBoot = "vault.session-boot.v2"
+  /// The hash of the vault file's path in a session file.
+  case sessionPath = "vault.session-path.v2"
   /// A row's hash in a format-2 aggregate.
   case row = "vault.row.v2"
   /// A format-2 state's summary of the vault's contents.
@@ -54,6 +58,8 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case recoveryVerifier = "vault.recovery-verifier.v2"
   /// The recovery slot's tag over its KDF parameters and box.
   case recoveryTag = "vault.recovery-tag.v2"
+  /// The check group shown after a new recovery code.
+  case recoveryCheck = "vault.recovery-check.v2"
   /// A record's box.
   case record = "vault.record.v2"
   /// A content chunk's box (format 2).
@@ -106,11 +112,16 @@ public enum DomainLabel: String, CaseIterable, Sendable {
     case .biometry:
       "The prefix of the biometric seal's associated data (XChaCha20-Poly1305)."
     case .session:
-      "The prefix of a session box's associated data (XChaCha20-Poly1305)."
+      "The prefix of a session box's associated data, followed by the session id and the"
+        + " record's fields (XChaCha20-Poly1305)."
     case .sessionID:
       "The message of a session's id (BLAKE2b keyed with the session token)."
     case .sessionKey:
       "The prefix of a session key's message (BLAKE2b keyed with the session token)."
+    case .sessionBoot:
+      "The prefix of the boot id's hash in a session file (unkeyed BLAKE2b)."
+    case .sessionPath:
+      "The prefix of the vault path's hash in a session file (unkeyed BLAKE2b)."
     case .row:
       "The prefix of a row's hash, which the table's aggregate sums (keyed BLAKE2b, subkey 7)."
     case .stateSummary:
@@ -129,6 +140,9 @@ public enum DomainLabel: String, CaseIterable, Sendable {
       "The prefix of the recovery code's verifier (BLAKE2b keyed with the recovery code)."
     case .recoveryTag:
       "The prefix of the recovery slot's tag (BLAKE2b keyed with the recovery code)."
+    case .recoveryCheck:
+      "The prefix of the hash whose first 20 bits are a recovery code's check group (unkeyed"
+        + " BLAKE2b)."
     case .record:
       "The prefix of a record box's associated data (XChaCha20-Poly1305, subkey 6)."
     case .chunk:

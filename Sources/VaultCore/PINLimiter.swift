@@ -11,6 +11,10 @@ public struct PINLimiter: Sendable {
   public static let freeAttempts = 5
   /// Delays in seconds after the 5th, 6th, 7th, 8th and every later wrong PIN.
   public static let delays: [Double] = [60, 300, 900, 900, 3600]
+  /// Seconds after the delay a wrong PIN started during which typing it again counts once.
+  public static let repeatWindow: Double = 120
+  /// The longest a repeat tag stays live, seconds: the longest delay plus `repeatWindow`.
+  public static let repeatTagLifetime: Double = (delays.max() ?? 0) + repeatWindow
 
   let store: DeviceStore
   let vaultKey: String
@@ -72,19 +76,29 @@ public struct PINLimiter: Sendable {
 
   /// A wrong PIN.
   ///
-  /// `tag` identifies it (a keyed hash of its KEK) so that a repeat counts once.
+  /// `tag` (32 bytes, a keyed hash of its KEK) identifies it so that a repeat counts once while
+  /// the previous wrong PIN's tag is live; a new tag lives until the end of the delay this failure
+  /// started plus `repeatWindow` (wall clock).
   ///
   /// - Returns: the error to report: `wrongPIN` with the attempts left before a delay, or
   ///   `wrongPINDelayed` with the delay this failure started.
+  /// - Throws: the store's `VaultError.integrity` or `.storage`.
   public func failed(tag: [UInt8]) throws -> VaultError {
     let encoded = Data(tag).base64EncodedString()
+    let now = clock.wallNow
     let failures: Int = try store.update { state in
       var record = state.pinAttempts[vaultKey] ?? PINAttempts()
-      if let last = record.lastWrongTag, constantTimeEqual(Array(last.utf8), Array(encoded.utf8)) {
+      if record.hasLiveTag(at: now), let last = record.lastWrongTag,
+        constantTimeEqual(Array(last.utf8), Array(encoded.utf8))
+      {
         record.failures = max(0, record.failures - 1)
         record.lastAttemptAt = record.previousAttemptAt ?? record.lastAttemptAt
       } else {
+        let start = record.lastAttemptAt ?? now
         record.lastWrongTag = encoded
+        record.lastWrongTagUntil = min(
+          start + Self.delay(afterFailures: record.failures) + Self.repeatWindow,
+          PINAttempts.maximumTime)
       }
       state.pinAttempts[vaultKey] = record
       return record.failures

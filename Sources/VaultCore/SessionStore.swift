@@ -3,7 +3,8 @@ import Foundation
 /// Unlock sessions: a 256-bit token held by the shell, a file holding the master key wrapped under
 /// a key derived from that token.
 ///
-/// Files live in `<session dir>/<vault id hex>/<session id>` (folders 0700, files 0600); the
+/// Files live in `<session dir>/<vault id hex>/<session id hex>` (folders 0700, files 0600), each
+/// one `SessionRecord` of `recordByteCount` bytes whose box authenticates every field; the
 /// session id is a keyed hash of the token, so the folder does not reveal tokens. Age is measured on
 /// the boot clock (`CLOCK_BOOTTIME`), so setting the wall clock back never extends a session, and
 /// the boot id ends every session at reboot. Revoking removes the vault's whole folder.
@@ -16,30 +17,8 @@ public struct SessionStore: Sendable {
   /// stay free of writes, and a session may end up to this much before its full idle timeout.
   public static let renewalInterval: Double = 30
 
-  struct Record: Codable {
-    var vaultId: String
-    var bootId: String
-    var created: Double
-    var lastUsed: Double
-    var idle: Double
-    var hard: Double
-    var wrapped: String
-    /// The vault file's absolute path when the session was issued (absent in sessions of
-    /// release 0.1.0): tells a damaged vault id from a token of another vault.
-    var vaultPath: String?
-
-    /// True when the timers are within what `issue` writes.
-    ///
-    /// Boot-clock times from 0 to about 300 years, an idle timeout of at least a second, and
-    /// neither it nor the hard limit beyond 8 hours. Checked before any arithmetic, so a damaged
-    /// file is reported, never a trap.
-    var isWellFormed: Bool {
-      let times = 0...1e10
-      let limits = 1...SessionStore.hardLimit
-      return times.contains(created) && times.contains(lastUsed) && created <= lastUsed
-        && limits.contains(idle) && limits.contains(hard)
-    }
-  }
+  /// Size in bytes of every session file (`vault(5)`, SESSIONS).
+  public static let recordByteCount = SessionRecord.byteCount
 
   let environment: VaultEnvironment
 
@@ -54,43 +33,75 @@ public struct SessionStore: Sendable {
     environment.sessionDirectory + "/" + vaultID.hex
   }
 
-  private static func tokenKey(_ token: SecureBytes, vaultID: VaultID) -> SymmetricKey {
+  static func tokenKey(_ token: SecureBytes, vaultID: VaultID) -> SymmetricKey {
     SymmetricKey(
       GenericHash.keyedSecret(
         key: token, parts: [DomainLabel.sessionKey.bytes, vaultID.bytes]))
   }
 
-  private static func sessionID(_ token: SecureBytes) -> String {
-    GenericHash.keyed(key: token, parts: [DomainLabel.sessionID.bytes], outputLength: 16).hex
+  /// BLAKE2b-16 keyed with the token: the file's name, in hex.
+  static func sessionID(_ token: SecureBytes) -> [UInt8] {
+    GenericHash.keyed(key: token, parts: [DomainLabel.sessionID.bytes], outputLength: 16)
   }
 
-  private static func associatedData(_ vaultID: VaultID, _ id: String) -> [UInt8] {
-    DomainLabel.session.bytes + vaultID.bytes + Array(id.utf8)
+  /// BLAKE2b-16 of the boot id's text: the record's `boot`.
+  static func bootHash(_ bootID: String) -> [UInt8] {
+    GenericHash.hash(parts: [DomainLabel.sessionBoot.bytes, Array(bootID.utf8)], outputLength: 16)
   }
 
-  /// Issues a session for `masterKey`.
+  /// BLAKE2b-16 of an absolute vault path: the record's `path`.
+  static func pathHash(_ absolutePath: String) -> [UInt8] {
+    GenericHash.hash(
+      parts: [DomainLabel.sessionPath.bytes, Array(absolutePath.utf8)], outputLength: 16)
+  }
+
+  /// The box's associated data: the label, the session id and every field before the box.
+  static func associatedData(sessionID: [UInt8], record: SessionRecord) -> [UInt8] {
+    DomainLabel.session.bytes + sessionID + record.prefix
+  }
+
+  /// `seconds` of the boot clock as whole milliseconds, within what a record may hold.
+  static func milliseconds(_ seconds: Double) -> UInt64 {
+    guard seconds.isFinite, seconds > 0 else { return 0 }
+    return UInt64(min(seconds * 1000, Double(SessionRecord.maximumTime)))
+  }
+
+  /// Seals `masterKey` into `record`, whose other fields are final.
+  private static func sealed(
+    _ record: SessionRecord, masterKey: SecureBytes, token: SecureBytes, vaultID: VaultID,
+    sessionID: [UInt8]
+  ) -> SessionRecord {
+    var out = record
+    out.box = masterKey.withBytes {
+      AEAD.seal(
+        $0, key: tokenKey(token, vaultID: vaultID),
+        associatedData: associatedData(sessionID: sessionID, record: record))
+    }
+    return out
+  }
+
+  /// Issues a session for `masterKey`, bound to the vault file at `vaultPath`.
   ///
-  /// - Parameter idle: idle timeout in seconds (renewed on every use), at most the hard limit.
+  /// - Parameter idle: idle timeout in seconds (renewed on use), from 1 to the hard limit
+  ///   (clamped to it, whole seconds).
   /// - Returns: the token as 64 lower-case hex digits.
   /// - Throws: `VaultError.storage` when the session file cannot be written.
   public func issue(
-    vaultID: VaultID, masterKey: SymmetricKey, idle: Double, vaultPath: String? = nil
+    vaultID: VaultID, masterKey: SymmetricKey, idle: Double, vaultPath: String
   ) throws -> String {
     let token = SecureBytes.random(count: 32)
     let id = Self.sessionID(token)
-    let box = masterKey.bytes.withBytes {
-      AEAD.seal(
-        $0, key: Self.tokenKey(token, vaultID: vaultID),
-        associatedData: Self.associatedData(vaultID, id))
-    }
-    let now = clock.bootNow
-    let record = Record(
-      vaultId: vaultID.hex, bootId: clock.bootID, created: now, lastUsed: now,
-      idle: min(idle, Self.hardLimit), hard: Self.hardLimit, wrapped: box.base64,
-      vaultPath: vaultPath.map(Self.absolute))
+    let now = Self.milliseconds(clock.bootNow)
+    let idleSeconds = idle.isFinite ? UInt32(max(1, min(idle, Self.hardLimit))) : 1
+    let record = Self.sealed(
+      SessionRecord(
+        vaultID: vaultID.bytes, boot: Self.bootHash(clock.bootID),
+        path: Self.pathHash(Self.absolute(vaultPath)), created: now, lastUsed: now,
+        idle: idleSeconds, hard: UInt32(Self.hardLimit), box: []),
+      masterKey: masterKey.bytes, token: token, vaultID: vaultID, sessionID: id)
     try PrivateFiles.ensurePrivateDirectory(environment.sessionDirectory)
     try PrivateFiles.ensurePrivateDirectory(folder(vaultID))
-    try write(record, to: folder(vaultID) + "/" + id)
+    try PrivateFiles.atomicWrite(record.bytes, to: folder(vaultID) + "/" + id.hex)
     return token.unprotectedBytes.hex
   }
 
@@ -104,8 +115,17 @@ public struct SessionStore: Sendable {
 
   /// Opens the session named by `token`, renews its idle timer and returns the master key.
   ///
-  /// - Throws: `VaultError.locked` when the token is malformed, unknown, revoked, from another
-  ///   vault, from before a reboot, or expired (the file is then removed).
+  /// The record's bounds are checked first, then its vault id, then its box (whose associated
+  /// data covers every field), and only then its timers against the clock.
+  ///
+  /// - Parameter vaultPath: the vault file, to tell a vault id changed in its header from an
+  ///   unknown token; nil skips that check.
+  /// - Throws: `VaultError.locked` when the token is malformed, unknown, revoked, from before a
+  ///   reboot, or expired (the file is then removed), or when its file is a JSON session of
+  ///   release 0.1 or 0.2 (removed, never parsed); `.integrity` when the file is malformed (size,
+  ///   magic, version, a field out of bounds), holds another vault's id, or its box does not open
+  ///   (a field was edited), or when the header's vault id changed since the session was issued;
+  ///   `.unsafePermissions` for a session folder or file others could use.
   public func open(
     token text: String, vaultID: VaultID, vaultPath: String? = nil, renew: Bool = true
   ) throws
@@ -115,7 +135,7 @@ public struct SessionStore: Sendable {
       throw VaultError.locked("the session token is malformed")
     }
     let id = Self.sessionID(token)
-    let path = folder(vaultID) + "/" + id
+    let path = folder(vaultID) + "/" + id.hex
     // A session folder others can use or replace is refused, never read.
     var info = stat()
     if lstat(folder(vaultID), &info) == 0 {
@@ -123,10 +143,8 @@ public struct SessionStore: Sendable {
       try FileSafety.checkPrivateFolder(folder(vaultID))
       if lstat(path, &info) == 0 { try FileSafety.checkPrivateFile(path) }
     }
-    let decoder = JSONDecoder()
-    decoder.keyDecodingStrategy = .convertFromSnakeCase
     guard let raw = try PrivateFiles.read(path) else {
-      if let vaultPath, !filesIssued(for: vaultPath, id: id).isEmpty {
+      if let vaultPath, !filesIssued(for: vaultPath, id: id.hex).isEmpty {
         throw VaultError.integrity(
           "the vault id in the header changed since this session was issued (the file was"
             + " edited or damaged)")
@@ -134,47 +152,67 @@ public struct SessionStore: Sendable {
       throw VaultError.locked("the session is unknown or was revoked")
     }
     // The file of this token exists: anything unreadable or out of bounds in it is damage.
-    guard var record = try? decoder.decode(Record.self, from: Data(raw)), record.isWellFormed
-    else { throw VaultError.integrity("the session file \(path) is malformed") }
-    guard record.vaultId == vaultID.hex else {
-      throw VaultError.locked("the session is unknown or was revoked")
+    let record: SessionRecord
+    switch SessionRecord.parse(raw) {
+    case .olderRelease:
+      unlink(path)
+      throw Self.olderRelease
+    case .malformed:
+      throw VaultError.integrity("the session file \(path) is malformed")
+    case .record(let parsed):
+      record = parsed
     }
-    let now = clock.bootNow
+    guard constantTimeEqual(record.vaultID, vaultID.bytes) else {
+      throw VaultError.integrity("the session file \(path) holds another vault's id")
+    }
+    guard
+      let key = try? AEAD.open(
+        record.box, key: Self.tokenKey(token, vaultID: vaultID),
+        associatedData: Self.associatedData(sessionID: id, record: record), what: "session"),
+      key.count == SymmetricKey.byteCount
+    else {
+      throw VaultError.integrity(
+        "the session file \(path) failed authentication (it was edited or damaged)")
+    }
+    // Every field is authenticated and within bounds: the arithmetic below cannot overflow.
+    let now = Self.milliseconds(clock.bootNow)
     let expired =
-      record.bootId != clock.bootID || now < record.lastUsed
-      || now - record.lastUsed > record.idle || now - record.created > record.hard
+      !constantTimeEqual(record.boot, Self.bootHash(clock.bootID)) || now < record.lastUsed
+      || now - record.lastUsed > UInt64(record.idle) * 1000
+      || now - record.created > UInt64(record.hard) * 1000
     if expired {
       unlink(path)
       throw VaultError.locked("the session has expired")
     }
-    guard let box = try? [UInt8](base64: record.wrapped, field: "session"),
-      let key = try? AEAD.open(
-        box, key: Self.tokenKey(token, vaultID: vaultID),
-        associatedData: Self.associatedData(vaultID, id), what: "session"),
-      key.count == SymmetricKey.byteCount
-    else { throw VaultError.locked("the session does not match this vault") }
     // Renewed lazily (at most once per `renewalInterval`) and never at the cost of the read: a
     // full disk or a file-size limit must not turn a read into a failure.
-    if renew && now - record.lastUsed >= Self.renewalInterval {
+    var current = record
+    if renew && now - record.lastUsed >= UInt64(Self.renewalInterval * 1000) {
       var renewed = record
       renewed.lastUsed = now
-      if (try? write(renewed, to: path)) != nil { record = renewed }
+      renewed = Self.sealed(renewed, masterKey: key, token: token, vaultID: vaultID, sessionID: id)
+      if (try? PrivateFiles.atomicWrite(renewed.bytes, to: path)) != nil { current = renewed }
     }
-    let expiry = Expiry(
-      idle: Int(record.idle - (now - record.lastUsed)),
-      hard: Int(record.hard - (now - record.created)))
-    return (SymmetricKey(key), expiry)
+    let idleLeft = Int64(current.idle) * 1000 - Int64(now - current.lastUsed)
+    let hardLeft = Int64(current.hard) * 1000 - Int64(now - current.created)
+    return (SymmetricKey(key), Expiry(idle: Int(idleLeft / 1000), hard: Int(hardLeft / 1000)))
   }
+
+  /// The refusal of a session file written by release 0.1 or 0.2 (a JSON object).
+  static let olderRelease = VaultError.locked(
+    "the session was issued by an older release of vault; unlock again")
 
   /// Parses the bytes of a session file as `open` does, without opening anything: for fuzzing and
   /// diagnostics.
   ///
-  /// - Throws: `VaultError.integrity` when they are not a well-formed session record.
+  /// - Throws: `VaultError.locked` for a JSON session of release 0.1 or 0.2 (not parsed);
+  ///   `VaultError.integrity` when they are not a well-formed record of `recordByteCount` bytes.
   public static func checkRecord(_ bytes: [UInt8]) throws {
-    let decoder = JSONDecoder()
-    decoder.keyDecodingStrategy = .convertFromSnakeCase
-    guard let record = try? decoder.decode(Record.self, from: Data(bytes)), record.isWellFormed
-    else { throw VaultError.integrity("the session file is malformed") }
+    switch SessionRecord.parse(bytes) {
+    case .olderRelease: throw olderRelease
+    case .malformed: throw VaultError.integrity("the session file is malformed")
+    case .record: return
+    }
   }
 
   /// The absolute form of `path` (its folder resolved), as sessions record it.
@@ -188,14 +226,15 @@ public struct SessionStore: Sendable {
   }
 
   /// The session files, one per vault-id folder, that were issued for the vault file at
-  /// `vaultPath`, limited to session `id` when given: what `vault lock` revokes, and what a
-  /// vault id changed in the header leaves behind.
+  /// `vaultPath`.
+  ///
+  /// Their `path` is the hash of its absolute form; with `id` (hex), only that session's file is
+  /// looked at. What `vault lock` revokes, and what a vault id changed in the header leaves
+  /// behind. Files that are not well-formed records are passed over.
   func filesIssued(for vaultPath: String, id: String? = nil) -> [(folder: String, file: String)] {
-    let target = Self.absolute(vaultPath)
+    let target = Self.pathHash(Self.absolute(vaultPath))
     let root = environment.sessionDirectory
     let manager = FileManager.default
-    let decoder = JSONDecoder()
-    decoder.keyDecodingStrategy = .convertFromSnakeCase
     var found: [(folder: String, file: String)] = []
     for folder in (try? manager.contentsOfDirectory(atPath: root)) ?? []
     where folder.count == 2 * VaultID.byteCount {
@@ -203,9 +242,9 @@ public struct SessionStore: Sendable {
         id.map { [$0] } ?? (try? manager.contentsOfDirectory(atPath: root + "/" + folder)) ?? []
       let issued = files.first { file in
         guard let raw = try? PrivateFiles.read(root + "/" + folder + "/" + file),
-          let record = try? decoder.decode(Record.self, from: Data(raw))
+          case .record(let record) = SessionRecord.parse(raw)
         else { return false }
-        return record.vaultPath == target
+        return constantTimeEqual(record.path, target)
       }
       if let issued { found.append((folder, issued)) }
     }
@@ -249,7 +288,7 @@ public struct SessionStore: Sendable {
 
   /// The session file path for a token (for tests and diagnostics).
   public func path(token text: String, vaultID: VaultID) -> String? {
-    Self.parseToken(text).map { folder(vaultID) + "/" + Self.sessionID($0) }
+    Self.parseToken(text).map { folder(vaultID) + "/" + Self.sessionID($0).hex }
   }
 
   static func parseToken(_ text: String) -> SecureBytes? {
@@ -270,18 +309,5 @@ public struct SessionStore: Sendable {
     case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
     default: nil
     }
-  }
-
-  private func write(_ record: Record, to path: String) throws {
-    let encoder = JSONEncoder()
-    encoder.keyEncodingStrategy = .convertToSnakeCase
-    encoder.outputFormatting = [.sortedKeys]
-    let data: Data
-    do {
-      data = try encoder.encode(record)
-    } catch {
-      throw VaultError.storage("a session record cannot be encoded")
-    }
-    try PrivateFiles.atomicWrite([UInt8](data), to: path)
   }
 }

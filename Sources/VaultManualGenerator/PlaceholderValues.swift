@@ -53,8 +53,13 @@ enum PlaceholderValues {
       "app-id": DomainState.vaultAppID,
       "session-idle-seconds": "\(Int(SessionStore.defaultIdle))",
       "session-hard-seconds": "\(Int(SessionStore.hardLimit))",
+      "session-record-bytes": "\(SessionStore.recordByteCount)",
       "pin-delays-seconds": PINLimiter.delays.map { String(Int($0)) }.joined(separator: ", "),
+      "pin-repeat-window": "\(Int(PINLimiter.repeatWindow))",
+      "pin-repeat-lifetime": "\(Int(PINLimiter.repeatTagLifetime))",
       "recovery-alphabet": String(decoding: RecoveryCode.alphabet, as: UTF8.self),
+      "recovery-check-symbols": "\(RecoveryCode.checkSymbolCount)",
+      "recovery-groups": "\((RecoveryCode.symbolCount + RecoveryCode.checkSymbolCount) / 4)",
       "label-biosim-domain": quoted(DomainState.label),
     ]
     for (name, value) in text { values[name] = .text(value) }

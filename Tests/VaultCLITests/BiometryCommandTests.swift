@@ -21,10 +21,10 @@ final class BiometryCommandTests: XCTestCase {
     XCTAssertEqual(result.status, 0)
     XCTAssertEqual(result.stdout, [])
     XCTAssertEqual(result.errorLines.count, 5)
-    XCTAssertEqual(result.errorLines[2].count, 39)
+    XCTAssertEqual(result.errorLines[2].count, 44)
     XCTAssertTrue(result.errorLines[3].hasPrefix("A search of all "), result.stderrText)
     XCTAssertEqual(
-      result.errorLines.filter { $0.count != 39 && !$0.hasPrefix("A search of all ") },
+      result.errorLines.filter { $0.count != 44 && !$0.hasPrefix("A search of all ") },
       [
         "Created \(box.vaultPath) (test KDF: no brute-force protection)",
         "Recovery code (shown once; keep it offline, it resets the PIN):",

@@ -32,11 +32,16 @@ final class CorruptLocalStateTests: XCTestCase {
 
   func testHugeSessionTimersAreAnIntegrityFailure() throws {
     let session = box.pinOnlySession()
-    for field in ["idle", "hard", "created", "last_used"] {
+    // The record's timers (vault(5) SESSIONS) at the largest value of their field.
+    for (field, offset, width) in [
+      ("created", 53, 8), ("last_used", 61, 8), ("idle", 69, 4), ("hard", 73, 4),
+    ] {
       let token = try XCTUnwrap(session["VAULT_SESSION"])
       let path = try sessionFile(token)
       let original = try Data(contentsOf: URL(fileURLWithPath: path))
-      try editJSON(path) { $0[field] = 1e300 }
+      var edited = original
+      edited.replaceSubrange(offset..<offset + width, with: [UInt8](repeating: 0xff, count: width))
+      try edited.write(to: URL(fileURLWithPath: path))
       let result = box.vault(["list"], env: session)
       XCTAssertEqual(result.status, 17, "\(field): \(result.stderrText)")
       XCTAssertEqual(

@@ -238,7 +238,7 @@ final class EntryCLITests: XCTestCase {
     XCTAssertEqual(created.stdout, [], "the recovery code never goes to standard output")
     XCTAssertEqual(created.errorLines.count, 5)
     let code = created.errorLines[2]
-    XCTAssertEqual(code.count, 39)
+    XCTAssertEqual(code.count, 44)
     let other = Sandbox()
     other.environment["VAULT_PATH"] = fresh.vaultPath
     let elsewhere = other.vault(["list"], pin: ["111100"])

@@ -139,8 +139,12 @@ final class RekeyCLITests: XCTestCase {
     XCTAssertEqual(
       run.output.components(separatedBy: "Type the new recovery code back: ").count, 4,
       run.output)
-    XCTAssertTrue(run.output.contains("; 2 more tries."), run.output)
-    XCTAssertTrue(run.output.contains("; 1 more try."), run.output)
+    XCTAssertTrue(
+      run.output.contains(
+        "vault: the recovery code has a typo: its last group does not match the other symbols;"),
+      run.output)
+    XCTAssertTrue(run.output.contains("type it again (2 tries left)"), run.output)
+    XCTAssertTrue(run.output.contains("type it again (1 try left)"), run.output)
     XCTAssertEqual(recover(with: code).status, 0)
   }
 
@@ -150,8 +154,8 @@ final class RekeyCLITests: XCTestCase {
     XCTAssertEqual(run.status, 5, run.output)
     XCTAssertTrue(
       run.output.contains(
-        "vault: error: the new recovery code was not typed back; nothing was changed (the old"
-          + " code still works)"), run.output)
+        "vault: error: the new recovery code was not typed back correctly in 3 tries; nothing"
+          + " was changed (the old recovery code still works)"), run.output)
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: box.vaultPath)), before)
     XCTAssertEqual(recover(with: oldCode).status, 0)
   }
@@ -184,12 +188,16 @@ final class RekeyCLITests: XCTestCase {
     XCTAssertEqual(recover(with: code).status, 0)
   }
 
-  func testRekeyNeedsATerminal() {
+  func testWithoutAnAnswerNothingChanges() throws {
+    let before = try Data(contentsOf: URL(fileURLWithPath: box.vaultPath))
     let refused = box.vaultPIN(["rekey"])
-    XCTAssertEqual(refused.status, 10)
+    XCTAssertEqual(refused.status, 5)
     XCTAssertEqual(
-      refused.errorLines.first,
-      "vault: error: vault rekey shows a new recovery code and needs a terminal to show it on")
+      refused.errorLines.last,
+      "vault: error: --pin-fd 3 ended before a line was read; nothing was changed (the old"
+        + " recovery code still works)")
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: box.vaultPath)), before)
+    XCTAssertEqual(box.vault(["rekey"]).status, 10)
   }
 
   private func sessionPath(_ token: String) -> String? {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultCore
 
 /// A vault and device state written by release 0.1.0 (committed under `Tests/Fixtures`) still
 /// unlocks with its PIN and a match: the domain state, the device secret, the header and the
@@ -96,5 +97,25 @@ final class ReleaseFixtureTests: XCTestCase {
     box.biosim(["enroll", "--label", "left-index"])
     box.biosim(["next", "match"])
     XCTAssertEqual(box.vault(["unlock"], pin: ["2468"]).status, 15)
+  }
+
+  /// Its recovery code, shown by release 0.1.0 as 32 symbols without a check group, still
+  /// recovers, and so does the same code with the check group a new release computes for it.
+  func testTheFirstReleasesRecoveryCodeStillRecoversWithOrWithoutACheckGroup() throws {
+    let box = try makeBox()
+    let code = "KDSB-0TJP-X4FE-WZZT-H4G4-C98N-NB0P-TFVR"
+    let old = box.vault(["recover"], pin: [code, "135799"])
+    XCTAssertEqual(old.status, 0, old.stderrText)
+    XCTAssertEqual(old.errorLines.first, "Upgraded the vault to format 2.")
+    // Its check group, computed with Python's hashlib as vault(5) RECOVERY CODE says.
+    let check = "TKBT"
+    XCTAssertEqual(
+      RecoveryCode.checkGroup(
+        SecureBytes(copying: Array(code.utf8).filter { $0 != UInt8(ascii: "-") })),
+      Array(check.utf8))
+    let checked = box.vault(["recover"], pin: [code + "-" + check, "246800"])
+    XCTAssertEqual(checked.status, 0, checked.stderrText)
+    let typo = box.vault(["recover"], pin: [code + "-TKTB", "246800"])
+    XCTAssertEqual(typo.status, 5, typo.stderrText)
   }
 }

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultCore
 
 /// Sessions through the built binaries: shells, expiry on the injected boot clock, wall clock set
 /// back, `vault lock`, tokens from elsewhere, file modes, guarded reads.
@@ -135,9 +136,11 @@ final class SessionCLITests: XCTestCase {
       XCTAssertEqual(stat(path, &info), 0)
       XCTAssertEqual(info.st_mode & 0o777, mode_t(mode), path)
     }
-    let contents = try String(
-      contentsOfFile: folder + "/" + vaultFolder + "/" + files[0], encoding: .utf8)
-    XCTAssertFalse(contents.contains(token))
+    let contents = try Data(
+      contentsOf: URL(fileURLWithPath: folder + "/" + vaultFolder + "/" + files[0]))
+    XCTAssertEqual(contents.count, 149)
+    XCTAssertNil(contents.range(of: Data(token.utf8)))
+    XCTAssertNil(contents.range(of: Data(SessionStore.parseToken(token)?.unprotectedBytes ?? [0])))
   }
 
   func testGuardedReadsNeedAFreshMatchAndRefuseDuplicates() {

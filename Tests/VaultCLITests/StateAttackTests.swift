@@ -196,7 +196,7 @@ final class StateAttackTests: XCTestCase {
     let fresh = Sandbox()
     let made = fresh.vault(["init", "--kdf", "test", "--no-biometry"], pin: [Sandbox.pin])
     let code = try XCTUnwrap(made.errorLines.count > 2 ? made.errorLines[2] : nil)
-    XCTAssertEqual(code.count, 39)
+    XCTAssertEqual(code.count, 44)
     fresh.editHeader {
       $0["kdf"] = ["profile": "interactive", "opslimit": 2, "memlimit": 67_108_864]
     }

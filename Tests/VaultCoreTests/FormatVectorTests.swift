@@ -103,4 +103,29 @@ final class FormatVectorTests: XCTestCase {
         "7661756c742e6368756e6b2e7632020202020202020202020202020202020101010101010101010101010101010100000000000000030000000001"
       ))
   }
+
+  func testSessionRecord() throws {
+    let token = SecureBytes(copying: Array(0...31) as [UInt8])
+    let id = SessionStore.sessionID(token)
+    XCTAssertEqual(id.hex, inPage("929f59993056ab284b150c3b1b40230c"))
+    XCTAssertEqual(
+      SessionStore.tokenKey(token, vaultID: vaultID).bytes.unprotectedBytes.hex,
+      inPage("58871e8eaa0b48417ab3063b9d254e5ee40597beb7bae7ed32c49bb19b1f638d"))
+    let boot = SessionStore.bootHash("6c5b3b2e-1f4d-4e8a-9b7c-0d1e2f3a4b5c")
+    XCTAssertEqual(boot.hex, inPage("12db581be04eeade62fcd9f4ec90722e"))
+    let path = SessionStore.pathHash("/home/u/.local/share/vault/vault.db")
+    XCTAssertEqual(path.hex, inPage("bf1ab532091fe492dbb11be46d7d2a3d"))
+    let record = SessionRecord(
+      vaultID: vaultID.bytes, boot: boot, path: path, created: 1_000_000, lastUsed: 1_234_567,
+      idle: 900, hard: 28800, box: [])
+    XCTAssertEqual(record.prefix.count, SessionRecord.prefixByteCount)
+    XCTAssertEqual(
+      SessionStore.associatedData(sessionID: id, record: record).hex,
+      inPage(
+        "7661756c742e73657373696f6e2e7632929f59993056ab284b150c3b1b40230c5653455302020202020202"
+          + "0202020202020202020212db581be04eeade62fcd9f4ec90722ebf1ab532091fe492dbb11be46d7d2a3d00"
+          + "000000000f4240000000000012d6870000038400007080"))
+    XCTAssertEqual(SessionStore.recordByteCount, 149)
+    XCTAssertTrue(Self.page.contains("exactly {{session-record-bytes}} bytes"))
+  }
 }

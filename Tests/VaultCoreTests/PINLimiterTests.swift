@@ -1,3 +1,4 @@
+import Foundation
 import VaultTestSupport
 import XCTest
 
@@ -79,5 +80,36 @@ final class PINLimiterTests: XCTestCase {
     XCTAssertThrowsError(try vault(at: 11).unlock(pin: pin("999900"))) {
       XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 3))
     }
+  }
+
+  func testARepeatTagIsLiveOnlyBeforeItsEndAndNotFromTooFarBefore() throws {
+    XCTAssertEqual(PINLimiter.repeatWindow, 120)
+    XCTAssertEqual(PINLimiter.repeatTagLifetime, 3720)
+    var record = PINAttempts()
+    record.lastWrongTag = Data(repeating: 7, count: 32).base64EncodedString()
+    XCTAssertFalse(record.hasLiveTag(at: 100), "a tag without an end")
+    record.lastWrongTagUntil = 5000
+    XCTAssertEqual(
+      [1279, 1280, 4999, 5000, 6000].map { record.hasLiveTag(at: $0) },
+      [false, true, true, false, false])
+    var state = DeviceState.fresh()
+    state.pinAttempts = ["a": record, "b": record]
+    state.pinAttempts["b"]?.lastWrongTagUntil = 8000
+    state.dropExpiredPINTags(at: 5000)
+    XCTAssertNil(state.pinAttempts["a"]?.lastWrongTag)
+    XCTAssertNil(state.pinAttempts["a"]?.lastWrongTagUntil)
+    XCTAssertNotNil(state.pinAttempts["b"]?.lastWrongTag)
+  }
+
+  func testATagOrItsEndOutOfBoundsIsCorrupt() {
+    for bad in [
+      #"{"failures":1,"last_wrong_tag":"AAAA","last_wrong_tag_until":10}"#,
+      #"{"failures":1,"last_wrong_tag_until":1e12}"#,
+      #"{"failures":1,"last_wrong_tag_until":-1}"#,
+    ] {
+      XCTAssertThrowsError(try JSONDecoder().decode(PINAttempts.self, from: Data(bad.utf8)), bad)
+    }
+    let good = #"{"failures":1,"last_wrong_tag":"\#(Data(count: 32).base64EncodedString())"}"#
+    XCTAssertNoThrow(try JSONDecoder().decode(PINAttempts.self, from: Data(good.utf8)))
   }
 }

@@ -22,7 +22,8 @@ final class SessionStoreTests: XCTestCase {
 
   func testIssueOpenAndFileModes() throws {
     let master = SymmetricKey.random()
-    let token = try sessions(boot: 100).issue(vaultID: vaultID, masterKey: master, idle: 900)
+    let token = try sessions(boot: 100).issue(
+      vaultID: vaultID, masterKey: master, idle: 900, vaultPath: home.vaultPath)
     XCTAssertEqual(token.count, 64)
     let opened = try sessions(boot: 200).open(token: token, vaultID: vaultID)
     XCTAssertTrue(opened.masterKey == master)
@@ -38,7 +39,8 @@ final class SessionStoreTests: XCTestCase {
   }
 
   func testIdleTimeoutIsRenewedOnUse() throws {
-    let token = try sessions(boot: 0).issue(vaultID: vaultID, masterKey: .random(), idle: 900)
+    let token = try sessions(boot: 0).issue(
+      vaultID: vaultID, masterKey: .random(), idle: 900, vaultPath: home.vaultPath)
     _ = try sessions(boot: 800).open(token: token, vaultID: vaultID)
     _ = try sessions(boot: 1600).open(token: token, vaultID: vaultID)
     XCTAssertThrowsError(try sessions(boot: 2501).open(token: token, vaultID: vaultID)) {
@@ -50,7 +52,8 @@ final class SessionStoreTests: XCTestCase {
   }
 
   func testHardLimitEndsEvenAnActiveSession() throws {
-    let token = try sessions(boot: 0).issue(vaultID: vaultID, masterKey: .random(), idle: 3600)
+    let token = try sessions(boot: 0).issue(
+      vaultID: vaultID, masterKey: .random(), idle: 3600, vaultPath: home.vaultPath)
     var boot = 0.0
     while boot + 3000 < 8 * 3600 {
       boot += 3000
@@ -63,14 +66,15 @@ final class SessionStoreTests: XCTestCase {
 
   func testSettingTheWallClockBackNeverExtendsASession() throws {
     let token = try sessions(boot: 0, wall: 5_000_000).issue(
-      vaultID: vaultID, masterKey: .random(), idle: 60)
+      vaultID: vaultID, masterKey: .random(), idle: 60, vaultPath: home.vaultPath)
     XCTAssertThrowsError(
       try sessions(boot: 61, wall: 4_000_000).open(token: token, vaultID: vaultID)
     ) { XCTAssertEqual($0 as? VaultError, .locked("the session has expired")) }
   }
 
   func testARebootEndsSessions() throws {
-    let token = try sessions(boot: 1000).issue(vaultID: vaultID, masterKey: .random(), idle: 900)
+    let token = try sessions(boot: 1000).issue(
+      vaultID: vaultID, masterKey: .random(), idle: 900, vaultPath: home.vaultPath)
     XCTAssertThrowsError(
       try sessions(boot: 10, bootID: "boot-2").open(token: token, vaultID: vaultID)
     ) { XCTAssertEqual($0 as? VaultError, .locked("the session has expired")) }
@@ -78,7 +82,8 @@ final class SessionStoreTests: XCTestCase {
 
   func testRevokeForgedAndOtherVaultTokens() throws {
     let store = sessions(boot: 0)
-    let token = try store.issue(vaultID: vaultID, masterKey: .random(), idle: 900)
+    let token = try store.issue(
+      vaultID: vaultID, masterKey: .random(), idle: 900, vaultPath: home.vaultPath)
     XCTAssertThrowsError(
       try store.open(token: token, vaultID: VaultID(Array(repeating: 9, count: 16)))
     ) {
@@ -92,5 +97,39 @@ final class SessionStoreTests: XCTestCase {
     XCTAssertThrowsError(try store.open(token: token, vaultID: vaultID)) {
       XCTAssertEqual($0 as? VaultError, .locked("the session is unknown or was revoked"))
     }
+  }
+
+  func testCheckRecordTellsARecordFromAnOlderJSONFileAndDamage() throws {
+    let token = try sessions(boot: 100).issue(
+      vaultID: vaultID, masterKey: .random(), idle: 900, vaultPath: home.vaultPath)
+    let path = try XCTUnwrap(sessions(boot: 0).path(token: token, vaultID: vaultID))
+    let raw = try XCTUnwrap(PrivateFiles.read(path))
+    XCTAssertEqual(raw.count, SessionStore.recordByteCount)
+    XCTAssertNoThrow(try SessionStore.checkRecord(raw))
+    XCTAssertThrowsError(try SessionStore.checkRecord(Array(#"{"idle":1e300}"#.utf8))) {
+      XCTAssertEqual(
+        $0 as? VaultError,
+        .locked("the session was issued by an older release of vault; unlock again"))
+    }
+    for bad in [Array(raw.dropLast()), raw + [0], [], Array(repeating: 0, count: raw.count)] {
+      XCTAssertThrowsError(try SessionStore.checkRecord(bad)) {
+        XCTAssertEqual($0 as? VaultError, .integrity("the session file is malformed"))
+      }
+    }
+  }
+
+  func testIdleIsWholeSecondsWithinOneSecondAndTheHardLimit() throws {
+    for (asked, stored) in [(0.5, 1), (600.9, 600), (1e9, 28800), (Double.nan, 1)]
+      as [(Double, Int)]
+    {
+      let token = try sessions(boot: 100).issue(
+        vaultID: vaultID, masterKey: .random(), idle: asked, vaultPath: home.vaultPath)
+      let opened = try sessions(boot: 100).open(token: token, vaultID: vaultID)
+      XCTAssertEqual(opened.expiry.idle, stored, "\(asked)")
+    }
+    XCTAssertEqual(SessionStore.milliseconds(-5), 0)
+    XCTAssertEqual(SessionStore.milliseconds(.infinity), 0)
+    XCTAssertEqual(SessionStore.milliseconds(1e300), SessionRecord.maximumTime)
+    XCTAssertEqual(SessionStore.milliseconds(1002.5), 1_002_500)
   }
 }
