@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# How `vault add` and `vault get` in a session scale with the number of entries: a vault of 100
+# How `vault add`, `vault add --force` (which keeps the replaced version in the history) and
+# `vault get` in a session scale with the number of entries: a vault of 100
 # and one of 100,000 (filled in one write by BenchFillTests), each timed with hyperfine on the
 # release build. Prints a table (milliseconds, mean of N runs) and the ratio.
 # Usage: bench/scale.sh [N] [LARGE]   (from the repository root; LARGE defaults to 100000)
@@ -22,7 +23,7 @@ mean_ms() { # COMMAND: hyperfine's mean in ms
   python3 -c 'import json,sys; print("%.1f" % (json.load(open(sys.argv[1]))["results"][0]["mean"]*1000))' "$work/h.json"
 }
 
-declare -A add get
+declare -A add force get
 for count in 100 "$large"; do
   export VAULT_PATH=$work/v$count.db
   vault init --no-biometry --kdf interactive --pin-fd 3 3<"$work/pin" 2>/dev/null
@@ -30,12 +31,15 @@ for count in 100 "$large"; do
     "$tests" VaultCoreTests.BenchFillTests >/dev/null 2>&1
   export VAULT_SESSION=$(vault unlock --raw --pin-fd 3 3<"$work/pin")
   add[$count]=$(mean_ms 'sh -c "printf x | vault add n-\$(date +%s%N)"')
+  force[$count]=$(mean_ms 'sh -c "printf y | vault add --force fill/3"')
   get[$count]=$(mean_ms "vault get fill/7")
   unset VAULT_SESSION
 done
 printf '| command (session) | 100 entries | %s entries | ratio |\n|---|---|---|---|\n' "$large"
-for what in add get; do
+for what in add force get; do
   declare -n m=$what
-  printf '| %s | %s ms | %s ms | %s |\n' "vault $what" "${m[100]}" "${m[$large]}" \
+  label="vault $what"
+  [[ $what == force ]] && label="vault add --force"
+  printf '| %s | %s ms | %s ms | %s |\n' "$label" "${m[100]}" "${m[$large]}" \
     "$(python3 -c "print('%.2f' % (${m[$large]} / ${m[100]}))")"
 done

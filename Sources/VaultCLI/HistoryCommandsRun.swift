@@ -83,9 +83,12 @@ enum HistoryCommandsRun {
       name.map { "'\(Output.printable($0.value))' and " } ?? ""
     Output.error(
       "Purged \(what)\(purged.revisions) kept revision\(purged.revisions == 1 ? "" : "s")"
-        + " (\(purged.chunks) content chunk\(purged.chunks == 1 ? "" : "s")); the file went"
-        + " from \(purged.sizeBefore) to \(purged.sizeAfter) bytes. Backups and other copies"
-        + " still hold what they held.")
+        + " (\(purged.chunks) content chunk\(purged.chunks == 1 ? "" : "s"));"
+        + (purged.compacted
+          ? " the file went from \(purged.sizeBefore) to \(purged.sizeAfter) bytes."
+          : " another command held the file, so it was not rewritten yet: run 'vault purge"
+            + " --history' again to shrink it.")
+        + " Backups and other copies still hold what they held.")
   }
 
   static func settings(_ context: Context) throws {
