@@ -359,14 +359,15 @@ extension EntryStore {
     try vault.reading(masterKey: masterKey) { snapshot in
       let (named, kept) = try history(name, in: snapshot)
       var out: [EntryVersion] = []
+      func version(_ metadata: EntryMetadata, _ state: EntryVersion.State) -> EntryVersion {
+        EntryVersion(
+          revision: metadata.revision, time: metadata.changed, name: metadata.name,
+          length: metadata.length, change: metadata.change, guarded: metadata.guarded,
+          state: state)
+      }
       switch named {
       case .entry(let found):
-        let metadata = found.metadata
-        out.append(
-          EntryVersion(
-            revision: metadata.revision, time: metadata.changed, name: metadata.name,
-            length: metadata.length, change: found.body.change, guarded: metadata.guarded,
-            state: .current))
+        out.append(version(found.metadata, .current))
       case .tombstone(let tombstone):
         out.append(
           EntryVersion(
@@ -375,14 +376,7 @@ extension EntryStore {
             change: tombstone.body.purged == true ? "purge" : "remove", guarded: false,
             state: tombstone.body.purged == true ? .purged : .removed))
       }
-      for revision in kept.reversed() {
-        let metadata = revision.metadata
-        out.append(
-          EntryVersion(
-            revision: revision.entryRevision, time: metadata.changed, name: metadata.name,
-            length: metadata.length, change: revision.body.change, guarded: metadata.guarded,
-            state: .kept))
-      }
+      out += kept.reversed().map { version($0.metadata, .kept) }
       return out
     }
   }
