@@ -24,6 +24,9 @@ enum EditCommandRun {
         try store.put(
           name, content: edited, overwrite: true, guarded: metadata.guarded,
           expectedRevision: metadata.revision, change: .edited)
+      } catch VaultError.vaultChanged(let what) {
+        // The key itself changed: the edit cannot be stored under the key this command holds.
+        throw VaultError.vaultChanged(what + "; your edit was not saved (edit again)")
       } catch VaultError.conflict(let what) {
         // Neither the other change nor the edit is lost: the edit goes under a new name.
         let stamp = Timestamp.utc(context.environment.clock.wallNow)

@@ -90,11 +90,14 @@ enum EntryCommandsRun {
 
   static func remove(_ context: Context) throws {
     let name = try context.argument(Keys.name)
-    try context.open(.use(reason: "delete '\(name)'")).entries.remove(name)
+    let kept = try context.open(.use(reason: "delete '\(name)'")).entries.remove(name)
     let shown = Output.printable(name.value)
     Output.error(
-      "Removed '\(shown)'. Undo with 'vault restore \(shown)'; 'vault purge \(shown)' removes it"
-        + " for good.")
+      kept
+        ? "Removed '\(shown)'. Undo with 'vault restore \(shown)'; 'vault purge \(shown)' removes"
+          + " it for good."
+        : "Removed '\(shown)' for good: the retention settings keep no history (see 'vault"
+          + " settings').")
   }
 
   static func move(_ context: Context) throws {

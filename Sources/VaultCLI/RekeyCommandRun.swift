@@ -21,5 +21,10 @@ enum RekeyCommandRun {
         + " \(done.chunks) content chunk\(done.chunks == 1 ? "" : "s") sealed again, the key sealed"
         + " to \(done.devices) device\(done.devices == 1 ? "" : "s"); the old recovery code no"
         + " longer works and every session was revoked.")
+    if done.droppedPending > 0 {
+      Output.error(
+        "Dropped \(done.droppedPending) pending journal row\(done.droppedPending == 1 ? "" : "s")"
+          + " that no journal key opens (unreadable by anyone).")
+    }
   }
 }

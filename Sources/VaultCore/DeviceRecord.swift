@@ -132,15 +132,28 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
     return constantTimeEqual(Array(legacy.utf8), stored) ? .legacy : .mismatch
   }
 
-  /// This record with the master key sealed again to its public key: the rotation's work,
-  /// which needs no PIN.
-  func resealed(masterKey: SymmetricKey, vaultID: VaultID) throws -> DeviceRecord {
+  /// This record with the master key sealed again to its public key and its biometric seal
+  /// sealed again under the new key's biometry subkey: the rotation's work, which needs no PIN.
+  ///
+  /// - Throws: `VaultError.integrity` when the seal does not open under `old`.
+  func resealed(masterKey: SymmetricKey, from old: SymmetricKey, vaultID: VaultID) throws
+    -> DeviceRecord
+  {
     let publicKey = try [UInt8](base64: publicKey, count: 32, field: "public_key")
     let plain = SecureBytes(
       concatenating: Self.masterPlaintextPrefix(vaultID: vaultID, deviceID: deviceIDBytes),
       masterKey.bytes)
     var record = self
     record.masterBox = plain.withBytes { SealedBox.seal($0, to: publicKey) }.base64
+    if let seal = biometry?.seal {
+      let ad = BiometricBinding.sealAD(vaultID, deviceID: deviceIDBytes)
+      let opened = try AEAD.open(
+        try [UInt8](base64: seal, field: "seal"), key: old.derive(.biometry), associatedData: ad,
+        what: "the biometric seal")
+      record.biometry?.seal =
+        opened.withBytes { AEAD.seal($0, key: masterKey.derive(.biometry), associatedData: ad) }
+        .base64
+    }
     return record
   }
 

@@ -72,6 +72,8 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case settingsID = "vault.settings-id.v2"
   /// The slot tag of a device record since release 0.3.0 (without the master box).
   case slotTagV3 = "vault.slot-tag.v3"
+  /// The box of the previous master key in a rotation record.
+  case rotation = "vault.rotation.v2"
   /// Every label, in the order `vault(5)` lists them.
   public static var all: [DomainLabel] { allCases }
 
@@ -153,6 +155,9 @@ public enum DomainLabel: String, CaseIterable, Sendable {
       "The prefix of a device's biometric seal's associated data (XChaCha20-Poly1305)."
     case .settingsID:
       "The message hashed (BLAKE2b-16, unkeyed) into the settings record's id."
+    case .rotation:
+      "The prefix of the associated data of the previous master key's box in the header's"
+        + " `rotations` (XChaCha20-Poly1305, subkey 9)."
     case .slotTagV3:
       "The prefix of a device record's slot tag since release 0.3.0, without the master box"
         + " (BLAKE2b keyed with the device secret)."

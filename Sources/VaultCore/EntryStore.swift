@@ -431,8 +431,10 @@ public struct EntryStore {
   /// Removes `name`: its last version is kept as a revision and its row becomes a tombstone, so
   /// `restore` brings it back (until retention or `purge` removes the revision).
   ///
+  /// - Returns: true when its last version is kept (false when retention keeps no history).
   /// - Throws: `VaultError.notFound`, `.removed`; `.integrity` as `get`.
-  public func remove(_ name: EntryName) throws {
+  @discardableResult
+  public func remove(_ name: EntryName) throws -> Bool {
     try vault.write(masterKey: masterKey) { write in
       let found = try foundForWrite(name, write)
       let now = Timestamp.utc(vault.environment.clock.wallNow)
@@ -442,6 +444,9 @@ public struct EntryStore {
           name: name.value, removed: now, entryRevision: found.row.revision, purged: nil),
         replacing: .entry(found), in: write)
       try prune(found.row.recordID, current: nil, in: write)
+      return try revisions(
+        of: found.row.recordID, in: write.rows(inBucket: Int(found.row.recordID[0]))
+      ).contains { $0.entryRevision == found.row.revision }
     }
   }
 

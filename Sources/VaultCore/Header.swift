@@ -34,6 +34,11 @@ public struct Header: Codable, Equatable, Sendable {
   /// Writer keys a master-key rotation replaced: they verify journal entries already folded into
   /// the state, never pending ones; nil when there are none.
   public var retiredWriters: [RetiredWriter]?
+  /// The master-key rotations whose earlier keys the kept states still need, oldest first;
+  /// nil when there are none.
+  public var rotations: [KeyRotation]?
+  /// Most rotations a header holds.
+  public static let maximumRotations = 16
   /// Most retired writer keys a header holds.
   public static let maximumRetiredWriters = 256
 
@@ -47,6 +52,7 @@ public struct Header: Codable, Equatable, Sendable {
     case journalSecretKey = "journal_secret_key"
     case formatOneWriter = "format_one_writer"
     case retiredWriters = "retired_writers"
+    case rotations
   }
 
   /// The record whose device tag is `deviceSecret`'s, if any.
@@ -81,8 +87,11 @@ public struct Header: Codable, Equatable, Sendable {
       object,
       [
         "format", "vault_id", "kdf", "policy", "devices", "recovery", "journal_public_key",
-        "journal_secret_key", "format_one_writer", "retired_writers",
+        "journal_secret_key", "format_one_writer", "retired_writers", "rotations",
       ], what: "header")
+    for case let rotation as [String: Any] in object["rotations"] as? [Any] ?? [] {
+      try requireKnownKeys(rotation, ["generation", "previous_key"], what: "rotation")
+    }
     for case let retired as [String: Any] in object["retired_writers"] as? [Any] ?? [] {
       try requireKnownKeys(retired, ["device_id", "writer_key"], what: "retired writer")
     }
@@ -136,6 +145,17 @@ public struct Header: Codable, Equatable, Sendable {
     if let formatOneWriter {
       _ = try [UInt8](base64: formatOneWriter, count: 32, field: "format_one_writer")
     }
+    if let rotations {
+      guard rotations.count <= Self.maximumRotations,
+        zip(rotations, rotations.dropFirst()).allSatisfy({ $0.generation < $1.generation }),
+        rotations.allSatisfy({ (2...(1 << 62)).contains($0.generation) })
+      else { throw VaultError.malformedHeader("the header's rotations are out of order or bounds") }
+      for rotation in rotations {
+        _ = try [UInt8](
+          base64: rotation.previousKey, count: Nonce.byteCount + 32 + AEAD.tagByteCount,
+          field: "rotations")
+      }
+    }
     if let retiredWriters {
       guard retiredWriters.count <= Self.maximumRetiredWriters else {
         throw VaultError.malformedHeader(
@@ -173,6 +193,25 @@ public struct Header: Codable, Equatable, Sendable {
   /// and the device's record of the last authenticated header take it.
   public static func digest(_ body: [UInt8]) -> [UInt8] {
     GenericHash.hash(parts: [DomainLabel.header.bytes, body])
+  }
+}
+
+/// One master-key rotation (`vault(5)`, MASTER-KEY ROTATION): the states from `generation` on
+/// are under the newer key, and the one before is sealed under it.
+public struct KeyRotation: Codable, Equatable, Sendable {
+  /// The first generation whose state MAC uses the newer key.
+  public var generation: Int64
+  /// `seal(subkey(9, "vaultrot") of the newer key, "vault.rotation.v2" || vault id ||
+  /// u64be(generation), previous master key)`, base64 (72 bytes).
+  public var previousKey: String
+
+  enum CodingKeys: String, CodingKey {
+    case generation
+    case previousKey = "previous_key"
+  }
+
+  static func associatedData(vaultID: VaultID, generation: Int64) -> [UInt8] {
+    DomainLabel.rotation.bytes + vaultID.bytes + RecordBox.u64(UInt64(generation))
   }
 }
 

@@ -39,7 +39,12 @@ public enum IntegrityCheck {
   /// Verifies the whole vault with `masterKey`.
   ///
   /// - Throws: `VaultError.integrity` at the first record that fails, naming it.
-  public static func verify(_ vault: Vault, masterKey: SymmetricKey) throws -> IntegrityReport {
+  ///
+  /// - Parameter refusingPending: false to let pending journal rows no authorized writer signed
+  ///   pass (a rotation carries them over, still refused by `check`).
+  public static func verify(
+    _ vault: Vault, masterKey: SymmetricKey, refusingPending: Bool = true
+  ) throws -> IntegrityReport {
     // SQLite's own check first: damaged pages, and indexes that disagree with their tables (a
     // name index that no longer finds an entry).
     let structure = try vault.db.query("PRAGMA integrity_check").compactMap { $0.first?.string }
@@ -58,7 +63,7 @@ public enum IntegrityCheck {
     let verified = try EntryStore(vault: vault, masterKey: masterKey).verifyAll()
     let journal = try JournalStore(vault: vault, masterKey: masterKey)
     let contents = try journal.contents()
-    if let refused = contents.unverified.first {
+    if refusingPending, let refused = contents.unverified.first {
       throw VaultError.integrity(
         "pending journal entry \(refused.hexID.prefix(JournalStore.shortIDLength)) is refused: "
           + refused.reason

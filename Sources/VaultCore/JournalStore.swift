@@ -94,7 +94,8 @@ public struct JournalStore {
   /// - Returns: the new entry's id.
   /// - Throws: `VaultError.invalidInput` for empty or oversized text;
   ///   `.journalKeyNotAuthenticated` on a device that never unlocked this vault; `.integrity`
-  ///   when the header's journal key differs from the recorded one; `.storage` on failure.
+  ///   when the header's journal key differs from the recorded one; `.vaultChanged` when a
+  ///   rotation replaced it while the text was read; `.storage` on failure.
   @discardableResult
   public static func append(_ text: SecureBytes, to vault: Vault, stamp: JournalStamp) throws
     -> [UInt8]
@@ -112,11 +113,6 @@ public struct JournalStore {
       state.writers[hex] = writer
       return (recorded, writer, writer.sequence)
     }
-    if recorded != vault.header.journalPublicKey {
-      throw VaultError.integrity(
-        "the vault's journal key differs from the one this device last authenticated;"
-          + " nothing was written")
-    }
     let publicKey = try [UInt8](
       base64: recorded, count: SealedBox.publicKeyByteCount, field: "journal_public_key")
     let entryID = SecureBytes.random(count: 16).unprotectedBytes
@@ -124,11 +120,30 @@ public struct JournalStore {
       vaultID: vault.vaultID, entryID: entryID,
       writerID: try [UInt8](base64: writer.deviceID, count: 16, field: "writer"),
       sequence: sequence, revision: 1, stamp: stamp, text: text)
-    let box = record.encode(signingWith: try writer.keyPair()).withBytes {
-      SealedBox.seal($0, to: publicKey)
+    let signingKey = try writer.keyPair()
+    try vault.db.transaction {
+      // The header as it is now, in the transaction that inserts: a rotation that committed
+      // since this command read it is seen, and its new key (which this device recorded) used.
+      let (body, _) = try Vault.readHeaderRow(vault.db)
+      let current =
+        body == vault.headerBody
+        ? vault.header.journalPublicKey : (try? Header.parse(body))?.journalPublicKey
+      guard current == recorded else {
+        if body != vault.headerBody {
+          throw VaultError.vaultChanged(
+            "its journal key was replaced while the entry was being written; nothing was"
+              + " written")
+        }
+        throw VaultError.integrity(
+          "the vault's journal key differs from the one this device last authenticated;"
+            + " nothing was written")
+      }
+      let box = record.encode(signingWith: signingKey).withBytes {
+        SealedBox.seal($0, to: publicKey)
+      }
+      try vault.db.query(
+        "INSERT INTO pending (record_id, box) VALUES (?, ?)", [.blob(entryID), .blob(box)])
     }
-    try vault.db.query(
-      "INSERT INTO pending (record_id, box) VALUES (?, ?)", [.blob(entryID), .blob(box)])
     return entryID
   }
 

@@ -117,24 +117,29 @@ extension StateLink {
     of chain: [StateLink], to remembered: (generation: Int64, mac: [UInt8]), key: SymmetricKey,
     vaultID: VaultID
   ) -> Relation {
-    guard let newest = chain.first, newest.verifies(key: key, vaultID: vaultID) else {
+    relation(of: chain, to: remembered, keys: { _ in key }, vaultID: vaultID)
+  }
+
+  /// `relation` where each link's MAC is checked under the state key of its own generation
+  /// (`keys`; nil when none opens): across master-key rotations.
+  public static func relation(
+    of chain: [StateLink], to remembered: (generation: Int64, mac: [UInt8]),
+    keys: (Int64) -> SymmetricKey?, vaultID: VaultID
+  ) -> Relation {
+    func verifies(_ link: StateLink) -> Bool {
+      keys(link.generation).map { link.verifies(key: $0, vaultID: vaultID) } ?? false
+    }
+    guard let newest = chain.first, verifies(newest) else {
       return .forked
     }
     if newest.generation < remembered.generation { return .older }
     var link = newest
     for older in chain.dropFirst() {
       if link.generation == remembered.generation { break }
-      guard older.verifies(key: key, vaultID: vaultID), older.generation == link.generation - 1,
+      guard verifies(older), older.generation == link.generation - 1,
         constantTimeEqual(link.previous, older.mac)
       else { return .forked }
       link = older
-    }
-    // The oldest kept link follows the remembered state directly (after a master-key rotation,
-    // which keeps no link under the old key): its MAC covers the remembered MAC.
-    if link.generation == remembered.generation + 1,
-      constantTimeEqual(link.previous, remembered.mac)
-    {
-      return .descendant
     }
     guard link.generation == remembered.generation, constantTimeEqual(link.mac, remembered.mac)
     else { return .forked }

@@ -195,7 +195,7 @@ extension Vault {
   func write<R>(masterKey: SymmetricKey, _ body: (StateWrite) throws -> R) throws -> R {
     var next: StateLink?
     let result = try db.transaction {
-      let base = try StateSnapshot.load(db, vaultID: vaultID, masterKey: masterKey)
+      let base = try loadChecked(masterKey: masterKey)
       if let verified = verifiedState {
         try requireDescendant(of: verified, base: base, masterKey: masterKey)
       }
@@ -211,6 +211,26 @@ extension Vault {
     return result
   }
 
+  /// `StateSnapshot.load`, where a header that fails its MAC under the key this command holds,
+  /// and is no longer the header this command read, is another command's rotation (or a file
+  /// put in place) since: the command lost a race (exit 18); the next one checks the file.
+  ///
+  /// - Throws: as `StateSnapshot.load`; `VaultError.vaultChanged` for that case.
+  func loadChecked(masterKey: SymmetricKey) throws -> StateSnapshot {
+    do {
+      return try StateSnapshot.load(db, vaultID: vaultID, masterKey: masterKey)
+    } catch VaultError.integrity(let why) {
+      if let row = try? Self.readHeaderRow(db), row.body != headerBody,
+        !constantTimeEqual(Header.mac(row.body, masterKey: masterKey), row.mac)
+      {
+        throw VaultError.vaultChanged(
+          "its master key was replaced by another command (a 'vault rekey') or the file was"
+            + " replaced; nothing was written")
+      }
+      throw VaultError.integrity(why)
+    }
+  }
+
   /// Refuses a newest state that is not `verified` or a descendant of it.
   ///
   /// - Throws: `VaultError.staleState`.
@@ -220,16 +240,17 @@ extension Vault {
     if base.link == verified { return }
     let chain = try StateSnapshot.chain(
       db, downTo: min(verified.generation, base.link.generation))
-    let key = masterKey.derive(.state)
+    let keys = stateKeys(masterKey: masterKey)
     var relation = StateLink.relation(
-      of: chain, to: (verified.generation, verified.mac), key: key, vaultID: vaultID)
+      of: chain, to: (verified.generation, verified.mac), keys: keys, vaultID: vaultID)
     // Other commands wrote more states than are kept since this one verified its own: the walk
     // cannot reach it, but the device remembers a later state, updated by each of those writes.
     if relation == .forked, let oldest = chain.last?.generation, verified.generation < oldest,
       let remembered = try device.read().states[vaultID.hex], remembered.generation >= oldest
     {
       relation = StateLink.relation(
-        of: chain, to: (remembered.generation, remembered.macBytes), key: key, vaultID: vaultID)
+        of: chain, to: (remembered.generation, remembered.macBytes), keys: keys,
+        vaultID: vaultID)
     }
     switch relation {
     case .same, .descendant: return
@@ -238,6 +259,30 @@ extension Vault {
         found: base.link.generation, foundMAC: base.link.mac.hex, seen: verified.generation,
         seenMAC: verified.mac.hex, older: relation == .older)
     }
+  }
+
+  /// The state subkey for each generation: the current key's from the newest rotation on, and
+  /// before it the key each rotation record seals under the one after it (nil where a box does
+  /// not open or no record reaches).
+  func stateKeys(masterKey: SymmetricKey) -> (Int64) -> SymmetricKey? {
+    var ranges: [(from: Int64, key: SymmetricKey?)] = []
+    var key: SymmetricKey? = masterKey
+    for rotation in (header.rotations ?? []).reversed() {
+      ranges.append((rotation.generation, key?.derive(.state)))
+      key = key.flatMap { newer in
+        let box = try? [UInt8](base64: rotation.previousKey, field: "rotations")
+        let opened = box.flatMap {
+          try? AEAD.open(
+            $0, key: newer.derive(.rotation),
+            associatedData: KeyRotation.associatedData(
+              vaultID: vaultID, generation: rotation.generation),
+            what: "a rotation record")
+        }
+        return opened.flatMap { $0.count == SymmetricKey.byteCount ? SymmetricKey($0) : nil }
+      }
+    }
+    ranges.append((Int64.min, key?.derive(.state)))
+    return { generation in ranges.first { generation >= $0.from }?.key }
   }
 
   /// Records `link` as the latest state of this vault seen here, unless a later one is.

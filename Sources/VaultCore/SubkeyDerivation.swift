@@ -22,6 +22,8 @@ public enum Subkey: CaseIterable, Sendable {
   case rows
   /// Keys the format-2 state MAC (context `vaultsta`, id 8).
   case state
+  /// Seals the previous master key after a rotation (context `vaultrot`, id 9).
+  case rotation
 
   /// The 8-byte `crypto_kdf` context.
   public var context: String {
@@ -34,6 +36,7 @@ public enum Subkey: CaseIterable, Sendable {
     case .records: "vaultrec"
     case .rows: "vaultrow"
     case .state: "vaultsta"
+    case .rotation: "vaultrot"
     }
   }
 
@@ -48,6 +51,7 @@ public enum Subkey: CaseIterable, Sendable {
     case .records: 6
     case .rows: 7
     case .state: 8
+    case .rotation: 9
     }
   }
 }

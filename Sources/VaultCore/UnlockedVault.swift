@@ -37,6 +37,11 @@ public final class UnlockedVault {
     } else {
       try vault.verifyState(masterKey: masterKey, checkedHeader: source != .session)
     }
+    // Only a header whose state verified is this device's reference from now on (its journal
+    // key, its digest for the refusals made before a PIN).
+    if source != .session {
+      try vault.device.update { vault.recordAuthenticatedHeader(in: &$0) }
+    }
   }
 
   /// For `.acceptOlderState`: the generation the device remembered and the one it now accepts.

@@ -15,6 +15,8 @@ extension Vault {
     public let chunks: Int
     /// Device records whose master box was sealed again (this one included).
     public let devices: Int
+    /// Pending journal rows no journal key opened, dropped (nobody could read them).
+    public let droppedPending: Int
   }
 
   /// Replaces the master key in one `BEGIN IMMEDIATE` transaction.
@@ -38,11 +40,13 @@ extension Vault {
     let writer = Signing.generate()
     let journal = SealedBox.keyPair()
     var updated = header
-    updated.devices = try header.devices.map { try $0.resealed(masterKey: new, vaultID: vaultID) }
+    updated.devices = try header.devices.map {
+      try $0.resealed(masterKey: new, from: old, vaultID: vaultID)
+    }
     var retired = header.retiredWriters ?? []
     retired.append(RetiredWriter(deviceID: own.deviceID, writerKey: own.writerKey))
     updated.retiredWriters = Array(retired.suffix(Header.maximumRetiredWriters))
-    var mine = try own.resealed(masterKey: new, vaultID: vaultID)
+    var mine = try own.resealed(masterKey: new, from: old, vaultID: vaultID)
     mine.writerKey = writer.publicKey.base64
     mine.slotTag = DeviceRecord.slotTag(
       deviceSecret: deviceState.deviceSecret, vaultID: vaultID, kdf: header.kdf, record: mine)
@@ -56,17 +60,33 @@ extension Vault {
       }.base64
     updated.recovery = try RecoverySlot.make(
       code: recoveryCode, masterKey: new, vaultID: vaultID, kdf: header.kdf)
-    let body = try updated.encoded()
-    let mac = Header.mac(body, masterKey: new)
-
     var counts = (records: 0, chunks: 0)
+    var droppedPending = 0
     var next: StateLink?
+    var body: [UInt8] = []
+    var mac: [UInt8] = []
     try db.transaction {
       let base = try StateSnapshot.load(db, vaultID: vaultID, masterKey: old)
       if let verified = verifiedState {
         try requireDescendant(of: verified, base: base, masterKey: old)
       }
-      _ = try IntegrityCheck.verify(self, masterKey: old)
+      // The old key stays reachable from the new one for the states kept under it, so a device
+      // that saw any of them can walk back to it; rotations no kept state needs are dropped.
+      let first = base.link.generation + 1
+      let previous = old.bytes.withBytes {
+        AEAD.seal(
+          $0, key: new.derive(.rotation),
+          associatedData: KeyRotation.associatedData(vaultID: vaultID, generation: first))
+      }
+      let oldest = first - StateSnapshot.history + 1
+      updated.rotations =
+        (header.rotations ?? []).filter { $0.generation > oldest }.suffix(
+          Header.maximumRotations - 1) + [
+          KeyRotation(generation: first, previousKey: previous.base64)
+        ]
+      body = try updated.encoded()
+      mac = Header.mac(body, masterKey: new)
+      _ = try IntegrityCheck.verify(self, masterKey: old, refusingPending: false)
       let rows = try base.allRows(db: db, rowKey: old.derive(.rows))
       let chunks = try db.query("SELECT \(ChunkRow.selectColumns) FROM chunks").map(ChunkRow.init)
       let pending = try db.query("SELECT record_id, box FROM pending")
@@ -74,12 +94,15 @@ extension Vault {
         vault: self, old: old, new: new, journalPublicKey: journal.publicKey)
       let resealedRows = try rows.map(sealing.record)
       let resealedChunks = try sealing.chunks(chunks)
-      let resealedPending = try pending.map { values -> [SQLiteDatabase.Value] in
-        guard let id = values[0].blob, let box = values[1].blob else {
-          throw VaultError.integrity("a pending journal row of the vault is malformed")
-        }
-        return [.blob(id), .blob(try sealing.journalBox(box, recordID: id))]
+      // A pending row the old journal key opens is carried over (and still refused by `check`
+      // when no authorized writer signed it); one it does not open, nobody can read: dropped.
+      let resealedPending = pending.compactMap { values -> [SQLiteDatabase.Value]? in
+        guard let id = values[0].blob, let box = values[1].blob,
+          let resealed = try? sealing.journalBox(box, recordID: id)
+        else { return nil }
+        return [.blob(id), .blob(resealed)]
       }
+      droppedPending = pending.count - resealedPending.count
       try db.execute("DELETE FROM records; DELETE FROM chunks; DELETE FROM pending;")
       try db.query(
         "UPDATE header SET body = ?, mac = ? WHERE id = 1 AND body = ? AND mac = ?",
@@ -94,8 +117,6 @@ extension Vault {
       for values in resealedPending {
         try db.query("INSERT INTO pending (record_id, box) VALUES (?, ?)", values)
       }
-      // The old links are under the old key: the new chain is one link that follows the newest.
-      try db.execute("DELETE FROM states")
       next = try write.finish(masterKey: new, after: base.link)
       counts = (resealedRows.count, resealedChunks.count)
       if environment.crashPoint == "rekey-before-commit" { kill(getpid(), SIGKILL) }
@@ -117,7 +138,7 @@ extension Vault {
     try SessionStore(environment: environment).revokeAll(vaultID: vaultID, vaultPath: path)
     return Rekeyed(
       masterKey: new, records: counts.records, chunks: counts.chunks,
-      devices: updated.devices.count)
+      devices: updated.devices.count, droppedPending: droppedPending)
   }
 }
 

@@ -50,7 +50,7 @@ extension Vault {
   /// - Throws: the errors of `StateSnapshot.load` and `.staleState`, and what `body` throws.
   func reading<R>(masterKey: SymmetricKey, _ body: (StateSnapshot) throws -> R) throws -> R {
     try db.reading {
-      let snapshot = try StateSnapshot.load(db, vaultID: vaultID, masterKey: masterKey)
+      let snapshot = try loadChecked(masterKey: masterKey)
       if let verified = verifiedState {
         try requireDescendant(of: verified, base: snapshot, masterKey: masterKey)
       }

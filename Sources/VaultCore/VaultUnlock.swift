@@ -67,10 +67,11 @@ extension Vault {
     if FileManager.default.fileExists(atPath: copy) {
       try? FileManager.default.removeItem(atPath: copy)
     }
-    // One transaction: the count goes back to zero and the authenticated header is recorded.
+    // The count goes back to zero. The header is recorded as authenticated here only once the
+    // state has verified too (`UnlockedVault`): a header under a key an attacker sealed to this
+    // device passes its MAC, never the state.
     let short = !pin.isLongEnoughToSet
     try limiter.succeeded {
-      recordAuthenticatedHeader(in: &$0)
       $0.guessSeconds[vaultID.hex] = seconds
       if short { $0.shortPINs.insert(vaultID.hex) } else { $0.shortPINs.remove(vaultID.hex) }
     }
@@ -117,7 +118,6 @@ extension Vault {
       completedRecovery = header.recovery.completed(
         code: recoveryCode, vaultID: vaultID, kdf: header.kdf)
     }
-    try device.update { recordAuthenticatedHeader(in: &$0) }
     return masterKey
   }
 

@@ -76,6 +76,7 @@ enum PlaceholderValues {
     }
     values["max-devices"] = .text("\(Header.maximumDevices)")
     values["max-retired-writers"] = .text("\(Header.maximumRetiredWriters)")
+    values["max-rotations"] = .text("\(Header.maximumRotations)")
     values["state-history"] = .text("\(Vault.keptStates)")
     values["record-kinds"] = .text(
       list(RecordKind.allCases.map { "\($0.rawValue) \(String(describing: $0))" }))

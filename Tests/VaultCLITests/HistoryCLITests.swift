@@ -158,6 +158,18 @@ final class HistoryCLITests: XCTestCase {
       "ok: header, 1 entry (3 chunks), 0 journal entries, 2 kept revisions\n")
   }
 
+  func testWithNoHistoryKeptRemovalIsFinalAndSaysSo() {
+    XCTAssertEqual(run(["settings", "history_keep", "0"]).status, 0)
+    XCTAssertEqual(run(["settings", "history_days", "0"]).status, 0)
+    add("z", Array("zed".utf8))
+    let removed = run(["rm", "z"])
+    XCTAssertEqual(removed.status, 0)
+    XCTAssertEqual(
+      removed.stderrText,
+      "Removed 'z' for good: the retention settings keep no history (see 'vault settings').\n")
+    XCTAssertEqual(run(["restore", "z"]).status, 3)
+  }
+
   func testRetentionKeepsTheYoungWhateverTheirRank() {
     XCTAssertEqual(run(["settings", "history_keep", "1"]).status, 0)
     add("y", Array("1".utf8))

@@ -37,21 +37,27 @@ final class RekeyCLITests: XCTestCase {
   func rekey(typeBack: [String] = ["sendre"], env: [String: String] = [:]) throws -> (
     TerminalTests.Run, code: String
   ) {
-    let saved = box.environment
-    box.environment.merge(env) { $1 }
-    defer { box.environment = saved }
+    let result = try Self.rekey(box, typeBack: typeBack, env: env)
+    return (result.run, result.code)
+  }
+
+  /// `vault rekey` in `box` under a pty (see `TerminalTests.driver`), and the new code shown.
+  static func rekey(
+    _ box: Sandbox, typeBack: [String] = ["sendre"], env: [String: String] = [:]
+  ) throws -> (run: TerminalTests.Run, code: String) {
     var script = ["expect Current PIN: ", "send \(Sandbox.pin)\\r"]
     for step in typeBack {
-      script += ["expect Type the new recovery code back: ", "\(step) \(Self.shownCode)"]
+      script += ["expect Type the new recovery code back: ", "\(step) \(shownCode)"]
     }
     let result = Subprocess.run(
       "/usr/bin/env",
       ["python3", "-c", TerminalTests.driver, Sandbox.binDirectory + "/vault", "rekey"],
-      environment: box.environment, stdin: Array((script.joined(separator: "\n") + "\n").utf8))
+      environment: box.environment.merging(env) { $1 },
+      stdin: Array((script.joined(separator: "\n") + "\n").utf8))
     XCTAssertEqual(result.status, 0, result.stderrText)
     let run = try JSONDecoder().decode(TerminalTests.Run.self, from: Data(result.stdout))
     let code =
-      run.output.range(of: Self.shownCode, options: .regularExpression).map {
+      run.output.range(of: shownCode, options: .regularExpression).map {
         String(run.output[$0])
       } ?? ""
     return (run, code)
@@ -123,6 +129,21 @@ final class RekeyCLITests: XCTestCase {
     // The journal can still be written without the key, and folds as verified.
     XCTAssertEqual(box.vault(["journal"], stdin: Array("after\n".utf8)).status, 0)
     XCTAssertEqual(box.vault(["check"], pin: ["135799"]).status, 0)
+  }
+
+  func testABiometricVaultStillUnlocksAfterARotation() throws {
+    let bio = Sandbox()
+    bio.initBiometric()
+    bio.biosim(["next", "match"])
+    XCTAssertEqual(bio.vaultPIN(["add", "s1"], stdin: Array("bio-secret".utf8)).status, 0)
+    bio.biosim(["next", "match"])
+    let rotated = try Self.rekey(bio)
+    XCTAssertEqual(rotated.run.status, 0, rotated.run.output)
+    bio.biosim(["next", "match"])
+    let read = bio.vaultPIN(["get", "s1"])
+    XCTAssertEqual(read.status, 0, read.stderrText)
+    XCTAssertEqual(read.stdoutText, "bio-secret")
+    XCTAssertEqual(bio.statusJSON()["policy"] as? String, "pin+biometry")
   }
 
   func testTheOldFilePutBackIsRefused() throws {

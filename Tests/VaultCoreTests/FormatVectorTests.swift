@@ -39,6 +39,9 @@ final class FormatVectorTests: XCTestCase {
   }
 
   func testSettingsRecordIDAndRevisionAssociatedData() {
+    XCTAssertEqual(
+      master.derive(.rotation).bytes.unprotectedBytes.hex,
+      inPage("20b606cc2c183e4a82212fefb3644b7d8d1cd7165bd70b447021486d33991de0"))
     XCTAssertEqual(VaultSettings.recordID.hex, inPage("31bdc7ff49eb1159c80cae70e6ca8c70"))
     let boxes = RecordBox(vaultID: vaultID, masterKey: master)
     XCTAssertEqual(

@@ -58,6 +58,7 @@ final class KnownAnswerTests: XCTestCase {
       (.records, "4a516f24ba98dccf0670d8a1250afef9461dd3ec812dc90a1d930aefd0cc3c39"),
       (.rows, "a004bb041f46158237196df159ab0e7fb896cfd91ca105a7d5476238efb986ba"),
       (.state, "9a6de6964316ac74efec0fc6c438dca9dc1a849fe112a033b58dbd9dc488fa00"),
+      (.rotation, "20b606cc2c183e4a82212fefb3644b7d8d1cd7165bd70b447021486d33991de0"),
     ]
     XCTAssertEqual(expected.count, Subkey.allCases.count)
     for (subkey, value) in expected {
