@@ -92,10 +92,11 @@ enum EntryCommandsRun {
     let name = try context.argument(Keys.name)
     let kept = try context.open(.use(reason: "delete '\(name)'")).entries.remove(name)
     let shown = Output.printable(name.value)
+    let word = Output.printable(ShellWord.argument(name.value))
     Output.error(
       kept
-        ? "Removed '\(shown)'. Undo with 'vault restore \(shown)'; 'vault purge \(shown)' removes"
-          + " it for good."
+        ? "Removed '\(shown)'. Undo with: vault restore \(word)  ('vault purge' removes it for"
+          + " good)."
         : "Removed '\(shown)' for good: the retention settings keep no history (see 'vault"
           + " settings').")
   }

@@ -177,8 +177,10 @@ public enum ExitStatus {
     case .removed(let name):
       return (
         .noSuchEntry, "the entry '\(name)' was removed",
-        "bring it back with: vault restore \(name)"
+        "bring it back with: vault restore \(ShellWord.argument(name))"
       )
+    case .purged(let name):
+      return (.noSuchEntry, "the entry '\(name)' was purged; nothing of it is kept", nil)
     case .revisionNotFound(let name, let revision?):
       return (
         .noSuchEntry, "no revision \(revision) of '\(name)' is kept", "see 'vault history \(name)'"

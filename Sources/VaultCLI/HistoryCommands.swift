@@ -30,7 +30,8 @@ extension VaultCommands {
       revision of it; a tombstone without content stays, so that a later sync does not bring \
       it back. 'vault purge --history' drops every kept revision of every entry; current \
       versions stay. Both then rewrite the file (VACUUM, with freed pages zeroed), so it \
-      shrinks. Neither reaches other copies: backups, copies made with 'vault backup', \
+      shrinks. The versions of an entry renamed since are in its history under its new name: \
+      purge that name. Neither reaches other copies: backups, copies made with 'vault backup', \
       another machine's copy, the file system's or the disk's own retained blocks.
       """,
     options: [Keys.purgeHistory.spec], arguments: [Keys.purgeName.spec],
@@ -42,8 +43,9 @@ extension VaultCommands {
       Alone, prints every setting as KEY VALUE. With KEY, prints its value; with KEY VALUE, \
       sets it (a whole number) and applies it at once. history_keep (default 10) keeps that \
       many newest revisions of each entry whatever their age; history_days (default 90) keeps \
-      every revision replaced less than that many days ago. A revision is dropped only when \
-      it is beyond both; 0 and 0 keep no history.
+      every revision replaced less than that many days ago (the current version is never \
+      counted). A revision is dropped only when it is beyond both, when its entry is next \
+      changed or a setting changes; 0 and 0 keep no history.
       """,
     arguments: [Keys.setting.spec, Keys.settingValue.spec],
     run: runs(HistoryCommandsRun.settings))

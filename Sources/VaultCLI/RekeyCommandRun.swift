@@ -1,3 +1,4 @@
+import Glibc
 import VaultCore
 
 /// `vault rekey`: a new master key, journal keys and recovery code, after the new code has been
@@ -15,7 +16,19 @@ enum RekeyCommandRun {
       throw VaultError.invalidInput(
         why + "; nothing was changed (the old recovery code still works)")
     }
-    let done = try unlocked.rekey(recoveryCode: code)
+    // From the commit to the message that says the old code is dead, an interrupt waits: the
+    // user must never see the command end without learning which code is now in force.
+    var held = sigset_t()
+    var previous = sigset_t()
+    sigemptyset(&held)
+    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&held, signal) }
+    sigprocmask(SIG_BLOCK, &held, &previous)
+    // Runs after the report: a signal that arrived meanwhile is delivered then.
+    defer { sigprocmask(SIG_SETMASK, &previous, nil) }
+    report(try unlocked.rekey(recoveryCode: code))
+  }
+
+  private static func report(_ done: Vault.Rekeyed) {
     Output.error(
       "Rotated the master key: \(done.records) record\(done.records == 1 ? "" : "s") and"
         + " \(done.chunks) content chunk\(done.chunks == 1 ? "" : "s") sealed again, the key sealed"

@@ -79,7 +79,9 @@ public enum VaultCommands {
             key to every device, makes a new journal key pair and writer key, and replaces the \
             recovery code. Interrupted before that, nothing changed. Every session is revoked, \
             the old recovery code stops working, and a copy of the old keys, sessions or device \
-            state reads nothing written after. The PIN does not change. Needs a terminal.
+            state reads nothing written after. The PIN does not change. The code is shown on \
+            the terminal (on standard error without one) and read back like the PIN (from \
+            --pin-fd when given).
             """, run: runs(RekeyCommandRun.run)),
         CommandSpec(
           "status", "Show the vault's policy, biometry, PIN delay and session without unlocking.",
@@ -163,6 +165,6 @@ public enum VaultCommands {
           run: { try HelpCommand.run($0, program: VaultCommands.program) }),
       ]),
     globalOptions: [Keys.vault.spec, Keys.pinFD.spec, Keys.help.spec, Keys.version.spec],
-    version: "0.2.0"
+    version: "0.3.0"
   ).completingHelp()
 }

@@ -423,6 +423,9 @@ extension EntryStore {
       guard let named = try record(named: name, in: write.rows(inBucket: bucket(name))) else {
         throw VaultError.notFound(name.value)
       }
+      if case .tombstone(let tombstone) = named, tombstone.body.purged == true {
+        throw VaultError.purged(name.value)
+      }
       let recordID = named.row.recordID
       let kept = try revisions(of: recordID, in: write.rows(inBucket: Int(recordID[0])))
       if let revision, revision == named.row.revision, case .entry = named {

@@ -182,6 +182,8 @@ public struct EntryStore {
     let rows = try snapshot.rows(inBucket: bucket(name), db: db, rowKey: rowKey)
     switch try record(named: name, in: rows) {
     case .entry(let found): return found
+    case .tombstone(let tombstone) where tombstone.body.purged == true:
+      throw VaultError.purged(name.value)
     case .tombstone: throw VaultError.removed(name.value)
     case nil: throw VaultError.notFound(name.value)
     }
@@ -194,7 +196,7 @@ public struct EntryStore {
     try vault.reading(masterKey: masterKey) { snapshot in
       do {
         return try verifiedFind(name, in: snapshot).metadata
-      } catch VaultError.notFound, VaultError.removed {
+      } catch VaultError.notFound, VaultError.removed, VaultError.purged {
         return nil
       }
     }
@@ -423,6 +425,8 @@ public struct EntryStore {
   func foundForWrite(_ name: EntryName, _ write: StateWrite) throws -> Found {
     switch try record(named: name, in: write.rows(inBucket: bucket(name))) {
     case .entry(let found): return found
+    case .tombstone(let tombstone) where tombstone.body.purged == true:
+      throw VaultError.purged(name.value)
     case .tombstone: throw VaultError.removed(name.value)
     case nil: throw VaultError.notFound(name.value)
     }

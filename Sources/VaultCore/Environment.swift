@@ -18,7 +18,8 @@ public struct VaultEnvironment: Sendable {
   /// A test-only crash point (`VAULT_TEST_CRASH`, honoured by debug builds only).
   ///
   /// The command kills itself with SIGKILL there, so tests can show what a crash at that point
-  /// leaves. The points are `rekey-before-commit` and `rekey-after-commit`.
+  /// leaves. The points are `rekey-before-commit` and `rekey-after-commit`;
+  /// `rekey-interrupt-after-commit` sends itself SIGINT instead (a Ctrl-C just then).
   public var crashPoint: String? {
     #if DEBUG
       variables["VAULT_TEST_CRASH"]

@@ -23,6 +23,8 @@ public enum VaultError: Error, Equatable, Sendable {
   case notFound(String)
   /// The entry was removed (it has a tombstone); `restore` brings it back.
   case removed(String)
+  /// The entry was purged: nothing of it is kept.
+  case purged(String)
   /// No such revision of the entry is kept (nil: none at all).
   case revisionNotFound(name: String, revision: Int64?)
   /// No journal entry matches: the text says how (`with ID 'ab12'`, `on 2026-11-29`).

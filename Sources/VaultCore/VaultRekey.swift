@@ -43,9 +43,10 @@ extension Vault {
     updated.devices = try header.devices.map {
       try $0.resealed(masterKey: new, from: old, vaultID: vaultID)
     }
-    var retired = header.retiredWriters ?? []
-    retired.append(RetiredWriter(deviceID: own.deviceID, writerKey: own.writerKey))
-    updated.retiredWriters = Array(retired.suffix(Header.maximumRetiredWriters))
+    let retiring =
+      (header.retiredWriters ?? []) + [
+        RetiredWriter(deviceID: own.deviceID, writerKey: own.writerKey)
+      ]
     var mine = try own.resealed(masterKey: new, from: old, vaultID: vaultID)
     mine.writerKey = writer.publicKey.base64
     mine.slotTag = DeviceRecord.slotTag(
@@ -84,14 +85,22 @@ extension Vault {
           Header.maximumRotations - 1) + [
           KeyRotation(generation: first, previousKey: previous.base64)
         ]
-      body = try updated.encoded()
-      mac = Header.mac(body, masterKey: new)
       _ = try IntegrityCheck.verify(self, masterKey: old, refusingPending: false)
       let rows = try base.allRows(db: db, rowKey: old.derive(.rows))
-      let chunks = try db.query("SELECT \(ChunkRow.selectColumns) FROM chunks").map(ChunkRow.init)
-      let pending = try db.query("SELECT record_id, box FROM pending")
       let sealing = try Resealing(
         vault: self, old: old, new: new, journalPublicKey: journal.publicKey)
+      // Only the retired writer keys that signed a journal entry still in the vault are kept.
+      let kept = try sealing.writersInUse(retiring, rows: rows)
+      guard kept.count <= Header.maximumRetiredWriters else {
+        throw VaultError.invalidInput(
+          "the vault's journal holds entries signed by more than"
+            + " \(Header.maximumRetiredWriters) retired writer keys; nothing was changed")
+      }
+      updated.retiredWriters = kept.isEmpty ? nil : kept
+      body = try updated.encoded()
+      mac = Header.mac(body, masterKey: new)
+      let chunks = try db.query("SELECT \(ChunkRow.selectColumns) FROM chunks").map(ChunkRow.init)
+      let pending = try db.query("SELECT record_id, box FROM pending")
       let resealedRows = try rows.map(sealing.record)
       let resealedChunks = try sealing.chunks(chunks)
       // A pending row the old journal key opens is carried over (and still refused by `check`
@@ -122,6 +131,7 @@ extension Vault {
       if environment.crashPoint == "rekey-before-commit" { kill(getpid(), SIGKILL) }
     }
     if environment.crashPoint == "rekey-after-commit" { kill(getpid(), SIGKILL) }
+    if environment.crashPoint == "rekey-interrupt-after-commit" { kill(getpid(), SIGINT) }
     header = updated
     headerBody = body
     headerMAC = mac
@@ -252,15 +262,40 @@ private struct Resealing {
       key: newIndex.bytes, parts: [DomainLabel.name.bytes, Array(try EntryName(name).value.utf8)])
   }
 
-  /// A journal entry's sealed box opened with the old journal key and sealed to the new one.
-  func journalBox(_ box: [UInt8], recordID: [UInt8]) throws -> [UInt8] {
-    let plain: SecureBytes
+  /// The writer keys of `candidates` that verify the signature of at least one journal entry
+  /// among `rows`.
+  ///
+  /// - Throws: `VaultError.integrity` when a journal entry does not open.
+  func writersInUse(_ candidates: [RetiredWriter], rows: [RecordRow]) throws -> [RetiredWriter] {
+    var used: [RetiredWriter] = []
+    var left = candidates
+    for row in rows where row.kind == RecordKind.journal.rawValue && !left.isEmpty {
+      let plain = try open(row.box, recordID: row.recordID)
+      left.removeAll { candidate in
+        guard let key = try? [UInt8](base64: candidate.writerKey, count: 32, field: "writer_key")
+        else { return true }
+        let signed =
+          (try? SignedJournalRecord.decodeVerified(
+            plain, vaultID: vault.vaultID, entryID: row.recordID
+          ) { writer in writer.base64 == candidate.deviceID ? [key] : [] }) != nil
+        if signed { used.append(candidate) }
+        return signed
+      }
+    }
+    return candidates.filter { used.contains($0) }
+  }
+
+  private func open(_ box: [UInt8], recordID: [UInt8]) throws -> SecureBytes {
     do {
-      plain = try SealedBox.open(box, publicKey: journalPublicKeyOld, secretKey: journalSecretKey)
+      return try SealedBox.open(box, publicKey: journalPublicKeyOld, secretKey: journalSecretKey)
     } catch {
       throw VaultError.integrity("journal entry \(recordID.hex.prefix(8)) failed authentication")
     }
-    return plain.withBytes { SealedBox.seal($0, to: journalPublicKey) }
+  }
+
+  /// A journal entry's sealed box opened with the old journal key and sealed to the new one.
+  func journalBox(_ box: [UInt8], recordID: [UInt8]) throws -> [UInt8] {
+    try open(box, recordID: recordID).withBytes { SealedBox.seal($0, to: journalPublicKey) }
   }
 
   /// Every chunk sealed under the new key, each group of one record and content revision in

@@ -18,7 +18,7 @@ extension Vault {
   public func verifyState(masterKey: SymmetricKey, checkedHeader: Bool = true) throws {
     let remembered = try device.read().states[vaultID.hex]
     let snapshot = try db.reading {
-      let snapshot = try StateSnapshot.load(db, vaultID: vaultID, masterKey: masterKey)
+      let snapshot = try loadChecked(masterKey: masterKey)
       if snapshot.headerBody != headerBody || snapshot.headerMAC != headerMAC {
         guard !checkedHeader else {
           throw VaultError.vaultChanged("its header changed while the PIN was asked for")

@@ -73,8 +73,7 @@ final class HistoryCLITests: XCTestCase {
     XCTAssertEqual(removed.status, 0)
     XCTAssertEqual(
       removed.stderrText,
-      "Removed 'mail'. Undo with 'vault restore mail'; 'vault purge mail' removes it for good.\n"
-    )
+      "Removed 'mail'. Undo with: vault restore mail  ('vault purge' removes it for good).\n")
     let gone = run(["get", "mail"])
     XCTAssertEqual(gone.status, 3)
     XCTAssertEqual(
@@ -93,6 +92,31 @@ final class HistoryCLITests: XCTestCase {
     XCTAssertEqual(run(["get", "mail"]).stdoutText, "hunter2")
     XCTAssertEqual(run(["list"]).stdoutText, "mail\n")
     XCTAssertEqual(revisions("mail"), [3, 1])
+  }
+
+  /// The undo hint is one argument a shell takes as it is: quoted when it must be, after `--`
+  /// when it starts with '-', never run.
+  func testTheUndoHintIsSafeToPaste() {
+    let names = [
+      ("two words", "'two words'"), ("-dash", "-- -dash"), ("a$(id)b", "'a$(id)b'"),
+      ("it's", #"'it'\''s'"#), ("plain/name", "plain/name"),
+    ]
+    let pin = " 3<<EOF\n$PIN\nEOF"
+    for (name, word) in names {
+      let env = ["NAME": name]
+      XCTAssertEqual(
+        box.shell("printf x | vault --pin-fd 3 add -- \"$NAME\"" + pin, env: env).status, 0)
+      let removed = box.shell("vault --pin-fd 3 rm -- \"$NAME\"" + pin, env: env)
+      XCTAssertEqual(
+        removed.stderrText,
+        "Removed '\(name)'. Undo with: vault restore \(word)  ('vault purge' removes it for"
+          + " good).\n")
+      // The hint pasted as it is (the PIN descriptor given before the command).
+      let pasted = box.shell("vault --pin-fd 3 restore \(word)" + pin)
+      XCTAssertEqual(pasted.status, 0, "\(name): \(pasted.stderrText)")
+      XCTAssertEqual(
+        box.shell("vault --pin-fd 3 get -- \"$NAME\"" + pin, env: env).stdoutText, "x")
+    }
   }
 
   func testAddingUnderARemovedNameContinuesItsHistory() {
@@ -221,7 +245,11 @@ final class HistoryCLITests: XCTestCase {
         + " \(after) bytes. Backups and other copies still hold what they held.\n")
     XCTAssertEqual(
       run(["history", "big"]).stdoutText, "4  2026-01-01T00:00:00Z  -  purge  big  purged\n")
-    XCTAssertEqual(run(["restore", "big"]).status, 3)
+    let restore = run(["restore", "big"])
+    XCTAssertEqual(restore.status, 3)
+    XCTAssertEqual(
+      restore.stderrText, "vault: error: the entry 'big' was purged; nothing of it is kept\n")
+    XCTAssertEqual(run(["get", "big"]).stderrText, restore.stderrText)
     XCTAssertEqual(run(["purge", "big"]).status, 3)
     XCTAssertEqual(run(["get", "small"]).stdoutText, "stay")
     XCTAssertEqual(

@@ -189,6 +189,15 @@ final class RekeyCLITests: XCTestCase {
     XCTAssertEqual(recover(with: oldCode).status, 0)
   }
 
+  func testACtrlCJustAfterTheCommitWaitsForTheReport() throws {
+    let (run, code) = try rekey(env: ["VAULT_TEST_CRASH": "rekey-interrupt-after-commit"])
+    XCTAssertEqual(run.status, 130, run.output)
+    XCTAssertTrue(
+      run.output.contains("the old recovery code no longer works and every session was revoked."),
+      run.output)
+    XCTAssertEqual(recover(with: code).status, 0)
+  }
+
   func testKilledAfterItsCommitTheNewKeyAndCodeWork() throws {
     let token = box.vaultPIN(["unlock", "--raw"]).stdoutText.trimmingCharacters(in: .newlines)
     let (run, code) = try rekey(env: ["VAULT_TEST_CRASH": "rekey-after-commit"])

@@ -44,4 +44,27 @@ final class RotationRaceTests: XCTestCase {
       try EntryStore(vault: after, masterKey: done.masterKey).get(EntryName("a")).content
         .unprotectedBytes, Array("alpha".utf8))
   }
+
+  /// More rotations than the header keeps retired writer keys: only the keys that signed an
+  /// entry still in the vault are kept, so the journal keeps verifying.
+  func testManyRotationsKeepTheJournalVerifiable() throws {
+    let environment = home.environment()
+    let created = try Vault.create(
+      path: home.vaultPath, pin: pin("123400"), kdf: .test, policy: .pinOnly,
+      environment: environment)
+    try JournalStore.append(
+      secure("first"), to: created.vault, stamp: JournalStamp.local(1_767_225_600))
+    try JournalStore(vault: created.vault, masterKey: created.masterKey).fold()
+    var key = created.masterKey
+    for _ in 0..<(Header.maximumRetiredWriters + 2) {
+      let vault = try Vault.open(path: home.vaultPath, environment: environment)
+      try vault.verifyState(masterKey: key)
+      key = try vault.rekey(masterKey: key, recoveryCode: RecoveryCode.generate()).masterKey
+    }
+    let vault = try Vault.open(path: home.vaultPath, environment: environment)
+    try vault.verifyState(masterKey: key)
+    XCTAssertEqual(vault.header.retiredWriters?.count, 1)
+    XCTAssertEqual(try IntegrityCheck.verify(vault, masterKey: key).journal, 1)
+    XCTAssertEqual(vault.header.rotations?.count, Header.maximumRotations)
+  }
 }
