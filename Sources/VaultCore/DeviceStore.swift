@@ -14,6 +14,12 @@ public struct PINAttempts: Codable, Equatable, Sendable {
   public var lastAttemptAt: Double?
   /// `lastAttemptAt` before the check in progress, restored when that check is a repeat.
   public var previousAttemptAt: Double?
+  /// Start times (wall clock) of the checks begun and not yet resolved; nil when none.
+  ///
+  /// Each of them is counted in `failures` already.
+  public var inFlight: [Double]?
+  /// Most checks a record holds in flight.
+  public static let maximumInFlight = 64
 
   /// An empty record.
   public init() {}
@@ -24,6 +30,7 @@ public struct PINAttempts: Codable, Equatable, Sendable {
     case lastWrongTagUntil = "last_wrong_tag_until"
     case lastAttemptAt = "last_attempt_at"
     case previousAttemptAt = "previous_attempt_at"
+    case inFlight = "in_flight"
   }
 
   /// Decodes a record, refusing counts and times no PIN check could have written (so the
@@ -38,11 +45,14 @@ public struct PINAttempts: Codable, Equatable, Sendable {
     lastWrongTagUntil = try c.decodeIfPresent(Double.self, forKey: .lastWrongTagUntil)
     lastAttemptAt = try c.decodeIfPresent(Double.self, forKey: .lastAttemptAt)
     previousAttemptAt = try c.decodeIfPresent(Double.self, forKey: .previousAttemptAt)
+    inFlight = try c.decodeIfPresent([Double].self, forKey: .inFlight)
     let times = 0...Self.maximumTime
     guard (0...Int(Int32.max)).contains(failures),
       [lastAttemptAt, previousAttemptAt, lastWrongTagUntil].allSatisfy({
         $0.map(times.contains) ?? true
       }),
+      (inFlight?.count ?? 0) <= Self.maximumInFlight,
+      (inFlight ?? []).allSatisfy(times.contains),
       lastWrongTag.map({ (try? [UInt8](base64: $0, count: 32, field: "tag")) != nil }) ?? true
     else {
       throw DecodingError.dataCorrupted(

@@ -49,21 +49,51 @@ public struct PINLimiter: Sendable {
     state.pinAttempts[vaultKey]?.failures ?? 0
   }
 
+  /// Seconds a check begun counts as still in progress (its KDF running); one older was killed.
+  public static let inFlightWindow: Double = 60
+  /// Longest a check waits for other checks in progress, seconds of real time.
+  public static let inFlightWait: Double = 70
+
   /// Refuses while a delay runs; otherwise counts this check as a failure until it is resolved.
   ///
+  /// A delay that only checks still in progress would start (several commands given the PIN at
+  /// once) is waited out until they resolve, at most `inFlightWait` seconds, instead of refusing:
+  /// no more checks run at once than the count allows, and a correct PIN among them lets the
+  /// others go on.
+  ///
+  /// - Returns: this check's start time, for `failed(tag:began:)`.
   /// - Throws: `VaultError.pinDelay` with the seconds left.
-  public func begin() throws {
-    let wait: Int = try store.update { state in
-      var record = state.pinAttempts[vaultKey] ?? PINAttempts()
-      let wait = Self.remaining(record, now: clock.wallNow)
-      guard wait == 0 else { return wait }
-      record.failures += 1
-      record.previousAttemptAt = record.lastAttemptAt
-      record.lastAttemptAt = clock.wallNow
-      state.pinAttempts[vaultKey] = record
-      return 0
+  @discardableResult
+  public func begin() throws -> Double {
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(Self.inFlightWait * 1e9)
+    while true {
+      let now = clock.wallNow
+      let (wait, inProgress): (Int, Bool) = try store.update { state in
+        var record = state.pinAttempts[vaultKey] ?? PINAttempts()
+        // A check begun too long ago was killed: it stays counted, no longer in progress.
+        let live = (record.inFlight ?? []).filter { now - $0 < Self.inFlightWindow && $0 <= now }
+        record.inFlight = live.isEmpty ? nil : live
+        var wait = Self.remaining(record, now: now)
+        if wait == 0 && live.count >= PINAttempts.maximumInFlight { wait = 1 }
+        if wait > 0 {
+          var resolved = record
+          resolved.failures -= live.count
+          state.pinAttempts[vaultKey] = record
+          return (wait, !live.isEmpty && Self.remaining(resolved, now: now) == 0)
+        }
+        record.failures += 1
+        record.previousAttemptAt = record.lastAttemptAt
+        record.lastAttemptAt = now
+        record.inFlight = live + [now]
+        state.pinAttempts[vaultKey] = record
+        return (0, false)
+      }
+      if wait == 0 { return now }
+      guard inProgress, DispatchTime.now().uptimeNanoseconds < deadline else {
+        throw VaultError.pinDelay(seconds: wait)
+      }
+      usleep(50_000)
     }
-    if wait > 0 { throw VaultError.pinDelay(seconds: wait) }
   }
 
   /// A correct PIN: the count goes back to zero, in one transaction with `also`.
@@ -76,18 +106,23 @@ public struct PINLimiter: Sendable {
 
   /// A wrong PIN.
   ///
-  /// `tag` (32 bytes, a keyed hash of its KEK) identifies it so that a repeat counts once while
+  /// `began` is the start time `begin` returned (its check is no longer in progress). `tag` (32
+  /// bytes, a keyed hash of its KEK) identifies it so that a repeat counts once while
   /// the previous wrong PIN's tag is live; a new tag lives until the end of the delay this failure
   /// started plus `repeatWindow` (wall clock).
   ///
   /// - Returns: the error to report: `wrongPIN` with the attempts left before a delay, or
   ///   `wrongPINDelayed` with the delay this failure started.
   /// - Throws: the store's `VaultError.integrity` or `.storage`.
-  public func failed(tag: [UInt8]) throws -> VaultError {
+  public func failed(tag: [UInt8], began: Double? = nil) throws -> VaultError {
     let encoded = Data(tag).base64EncodedString()
     let now = clock.wallNow
     let failures: Int = try store.update { state in
       var record = state.pinAttempts[vaultKey] ?? PINAttempts()
+      if let began, let index = record.inFlight?.firstIndex(of: began) {
+        record.inFlight?.remove(at: index)
+        if record.inFlight?.isEmpty == true { record.inFlight = nil }
+      }
       if record.hasLiveTag(at: now), let last = record.lastWrongTag,
         constantTimeEqual(Array(last.utf8), Array(encoded.utf8))
       {

@@ -90,12 +90,12 @@ extension Vault {
   /// - Throws: `.wrongPIN`, `.wrongPINDelayed`, the limiter's `.pinDelay`, or what `trial`
   ///   throws.
   static func checkPIN<R>(limiter: PINLimiter, _ trial: () throws -> PINTrial<R>) throws -> R {
-    try limiter.begin()
+    let began = try limiter.begin()
     switch try trial() {
     case .opened(let result): return result
     case .wrong(let kek):
       let tag = GenericHash.keyed(key: kek.bytes, parts: [DomainLabel.pinRepeat.bytes])
-      throw try limiter.failed(tag: tag)
+      throw try limiter.failed(tag: tag, began: began)
     }
   }
 

@@ -18,6 +18,29 @@ final class PINRepeatCLITests: XCTestCase {
 
   var devicePath: String { box.home + "/state/vault/device.json" }
 
+  /// Eight commands given the right PIN at once, on a vault whose PIN costs a real Argon2id:
+  /// every one passes (they used to be refused as too many wrong PINs past the fifth).
+  func testCommandsGivenTheRightPINAtOnceAllPass() {
+    let path = box.home + "/interactive.db"
+    XCTAssertEqual(
+      box.vault(
+        ["init", "--kdf", "interactive", "--no-biometry", "--vault", path], pin: ["135799"]
+      ).status, 0)
+    let result = box.shell(
+      """
+      for i in 1 2 3 4 5 6 7 8; do
+        (vault list --vault \(path) --pin-fd 3 3<<EOF >/dev/null 2>>"$HOME/errors" || echo $? >>"$HOME/codes"
+      135799
+      EOF
+        ) &
+      done
+      wait
+      cat "$HOME/codes" "$HOME/errors" 2>/dev/null || true
+      """, env: ["VAULT_TEST_WALLCLOCK": "\(start)"])
+    XCTAssertEqual(result.status, 0)
+    XCTAssertEqual(result.stdoutText, "")
+  }
+
   /// `pin_attempts` of device.json, keyed by vault id.
   func attempts() throws -> [String: [String: Any]] {
     let object = try XCTUnwrap(

@@ -82,6 +82,53 @@ final class PINLimiterTests: XCTestCase {
     }
   }
 
+  /// Five checks in progress: a sixth waits for them instead of being refused, and goes on as
+  /// soon as one of them is a correct PIN.
+  func testChecksInProgressAreWaitedForNotRefused() throws {
+    _ = try Vault.create(
+      path: home.vaultPath, pin: pin("123400"), kdf: .test, policy: Policy.pinOnly,
+      environment: home.environment())
+    let v = try vault(at: 10)
+    for _ in 1...5 { try v.limiter.begin() }
+    XCTAssertEqual(try v.device.read().pinAttempts[v.vaultID.hex]?.inFlight, [10, 10, 10, 10, 10])
+    let started = Date()
+    let done = expectation(description: "the sixth check begins")
+    let sixth = try vault(at: 10).limiter
+    DispatchQueue.global().async {
+      do {
+        try sixth.begin()
+      } catch {
+        XCTFail("the sixth check was refused: \(error)")
+      }
+      done.fulfill()
+    }
+    Thread.sleep(forTimeInterval: 0.3)
+    try v.limiter.succeeded()
+    wait(for: [done], timeout: 10)
+    XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.3)
+    XCTAssertEqual(try v.device.read().pinAttempts[v.vaultID.hex]?.failures, 1)
+  }
+
+  /// Checks begun a minute ago and never resolved were killed: they count, and no longer hold
+  /// anyone up.
+  func testKilledChecksCountAndAreNotWaitedFor() throws {
+    _ = try Vault.create(
+      path: home.vaultPath, pin: pin("123400"), kdf: .test, policy: Policy.pinOnly,
+      environment: home.environment())
+    let v = try vault(at: 10)
+    for _ in 1...5 { try v.limiter.begin() }
+    // A minute on, the five are killed checks: counted (the delay they started has run), and
+    // no longer in progress.
+    let late = try vault(at: 70)
+    try late.limiter.begin()
+    let record = try XCTUnwrap(try late.device.read().pinAttempts[late.vaultID.hex])
+    XCTAssertEqual(record.failures, 6)
+    XCTAssertEqual(record.inFlight, [70])
+    XCTAssertThrowsError(try vault(at: 71).limiter.begin()) {
+      XCTAssertEqual($0 as? VaultError, .pinDelay(seconds: 299))
+    }
+  }
+
   func testARepeatTagIsLiveOnlyBeforeItsEndAndNotFromTooFarBefore() throws {
     XCTAssertEqual(PINLimiter.repeatWindow, 120)
     XCTAssertEqual(PINLimiter.repeatTagLifetime, 3720)
