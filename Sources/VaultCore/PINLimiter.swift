@@ -39,9 +39,17 @@ public struct PINLimiter: Sendable {
     return effectiveNow < until ? Int((until - effectiveNow).rounded(.up)) : 0
   }
 
-  /// Seconds until the next PIN check is allowed (0 when none), for `status`.
+  /// Seconds until the next PIN check is allowed (0 when none), for `status` and the refusals
+  /// before a PIN is asked for: from the checks resolved, not those still in flight (which
+  /// `begin` waits for).
   public func currentDelay(_ state: DeviceState) -> Int {
-    Self.remaining(state.pinAttempts[vaultKey] ?? PINAttempts(), now: clock.wallNow)
+    var record = state.pinAttempts[vaultKey] ?? PINAttempts()
+    let now = clock.wallNow
+    record.failures -=
+      (record.inFlight ?? []).filter {
+        now - $0 < Self.inFlightWindow && $0 <= now
+      }.count
+    return Self.remaining(record, now: now)
   }
 
   /// Consecutive wrong PINs so far.

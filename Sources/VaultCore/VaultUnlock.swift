@@ -43,16 +43,26 @@ extension Vault {
     let (deviceSecret, record) = try checkBeforePIN(device.read())
     let salt = try Salt([UInt8](base64: record.pinSalt, count: Salt.byteCount, field: "pin_salt"))
     let (masterKey, seconds) = try Self.checkPIN(limiter: limiter) {
+      () throws -> PINTrial<(SymmetricKey, Double)> in
       let (kek, seconds) = try Self.timed {
         try DeviceRecord.pinKEK(
           pin: pin.bytes, salt: salt, kdf: header.kdf, vaultID: vaultID,
           deviceSecret: deviceSecret)
       }
+      let secretKey: SecureBytes
       do {
-        let secretKey = try record.openSecretKey(kek: kek, vaultID: vaultID)
-        return .opened((try record.openMasterKey(secretKey: secretKey, vaultID: vaultID), seconds))
+        secretKey = try record.openSecretKey(kek: kek, vaultID: vaultID)
       } catch is DeviceRecord.WrongKey {
         return .wrong(kek: kek)
+      }
+      do {
+        return .opened((try record.openMasterKey(secretKey: secretKey, vaultID: vaultID), seconds))
+      } catch {
+        // The PIN was right: an edited master box is never counted as a wrong PIN.
+        try limiter.succeeded()
+        throw VaultError.integrity(
+          "the master key sealed to this device does not open (the vault header's master_box was"
+            + " edited)")
       }
     }
     do {

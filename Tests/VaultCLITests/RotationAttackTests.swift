@@ -108,6 +108,29 @@ final class RotationAttackTests: XCTestCase {
     XCTAssertEqual(box.vault(["journal"], stdin: Array("private\n".utf8)).status, 17)
   }
 
+  /// The master box is outside the slot tag (a rotation on another device re-seals it): an
+  /// edited one fails after the right PIN, as an integrity failure that never counts as a wrong
+  /// PIN, so writing the file alone cannot lock the owner out.
+  func testAnEditedMasterBoxIsAnIntegrityFailureNotAWrongPIN() throws {
+    box.editHeader { header in
+      var devices = header["devices"] as? [[String: Any]] ?? []
+      devices[0]["master_box"] = Data(SecureBytes.random(count: 131).unprotectedBytes)
+        .base64EncodedString()
+      header["devices"] = devices
+    }
+    for _ in 1...7 {
+      let refused = box.vaultPIN(["list"])
+      XCTAssertEqual(refused.status, 17, refused.stderrText)
+      XCTAssertEqual(
+        refused.errorLines.first,
+        "vault: error: integrity failure: the master key sealed to this device does not open (the"
+          + " vault header's master_box was edited)")
+    }
+    let pin = box.statusJSON()["pin"] as? [String: Any]
+    XCTAssertEqual(pin?["consecutive_failures"] as? Int, 0)
+    XCTAssertEqual(pin?["delay_seconds"] as? Int, 0)
+  }
+
   func testAForgedRotationRecordDoesNotHelp() throws {
     try forge(fakeRotation: true)
     XCTAssertEqual(box.vaultPIN(["list"]).status, 17)

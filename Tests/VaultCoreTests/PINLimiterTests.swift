@@ -91,6 +91,9 @@ final class PINLimiterTests: XCTestCase {
     let v = try vault(at: 10)
     for _ in 1...5 { try v.limiter.begin() }
     XCTAssertEqual(try v.device.read().pinAttempts[v.vaultID.hex]?.inFlight, [10, 10, 10, 10, 10])
+    // The refusals made before a PIN is asked for do not count checks still in flight either.
+    XCTAssertEqual(v.limiter.currentDelay(try v.device.read()), 0)
+    XCTAssertNoThrow(try v.checkBeforePIN(v.device.read()))
     let started = Date()
     let done = expectation(description: "the sixth check begins")
     let sixth = try vault(at: 10).limiter
