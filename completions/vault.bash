@@ -40,7 +40,7 @@ _vault_command() {
   'list')
     commands=''
     offered=''
-    options='--json --vault --pin-fd -h --help'
+    options='--json --removed --vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=1 variadic=0
     ;;

@@ -261,6 +261,7 @@ complete -c vault -n '__vault_at "get" 0' -a '(__vault_entry_names)'
 
 # vault list: List entry names, sorted, one per line.
 complete -c vault -n '__vault_in "list"' -l json -d 'Print JSON instead of text.'
+complete -c vault -n '__vault_in "list"' -l removed -d 'List removed entries that \'vault restore\' can bring back instead.'
 complete -c vault -n '__vault_at "list" 0' -a '(__vault_entry_names)'
 
 # vault rm: Remove an entry (undo with 'vault restore').

@@ -140,6 +140,8 @@ enum Keys {
     "The revision to bring back (default: the newest kept one).", in: 1...Int.max)
   static let purgeName = Argument<EntryName>(
     "NAME", "The entry to remove for good, with its history.", optional: true)
+  static let listRemoved = Flag(
+    "removed", "List removed entries that 'vault restore' can bring back instead.")
   static let purgeHistory = Flag(
     "history", "Drop every kept revision of every entry instead (current versions stay).")
   static let setting = Argument<SettingName>(

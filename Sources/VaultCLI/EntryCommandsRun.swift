@@ -74,6 +74,19 @@ enum EntryCommandsRun {
 
   static func list(_ context: Context) throws {
     let prefix = try context.argumentIfGiven(Keys.prefix) ?? ""
+    if context.flag(Keys.listRemoved) {
+      let removed = try context.open(.use(reason: "list removed entries")).entries.removed(
+        prefix: prefix)
+      if context.flag(Keys.json) {
+        let rows = removed.map {
+          JSONOutput.object([("name", .string($0.name)), ("removed", .string($0.removed))])
+        }
+        Output.print(JSONOutput.array(rows).rendered + "\n")
+      } else {
+        for entry in removed { Output.print(entry.name + "\n") }
+      }
+      return
+    }
     let entries = try context.open(.use(reason: "list entries")).entries.list(prefix: prefix)
     if context.flag(Keys.json) {
       let rows = entries.map {

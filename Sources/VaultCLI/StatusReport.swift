@@ -23,11 +23,15 @@ struct StatusReport {
   static func gather(_ context: Context) throws -> StatusReport {
     let device = try context.deviceStore.read()
     let token = context.environment.variables["VAULT_SESSION"] ?? ""
-    func expiry(_ vaultID: VaultID) -> SessionStore.Expiry? {
-      guard !token.isEmpty else { return nil }
-      return try? SessionStore(environment: context.environment).open(
-        token: token, vaultID: vaultID, renew: false
-      ).expiry
+    /// The session's expiry when it is valid, and its key still opens the header (a session
+    /// from before a `vault rekey` does not).
+    func expiry(_ vaultID: VaultID, verify vault: Vault? = nil) -> SessionStore.Expiry? {
+      guard !token.isEmpty,
+        let opened = try? SessionStore(environment: context.environment).open(
+          token: token, vaultID: vaultID, renew: false)
+      else { return nil }
+      if let vault, (try? vault.verifyHeader(masterKey: opened.masterKey)) == nil { return nil }
+      return opened.expiry
     }
     switch try Vault.openAny(path: context.vaultPath, environment: context.environment) {
     case .current(let vault):
@@ -36,7 +40,7 @@ struct StatusReport {
         kdf: vault.header.kdf, sensor: try device.sensorState(),
         biometry: VaultAccess.biometryStatus(of: vault, device: device),
         pinFailures: vault.limiter.failures(device), pinDelay: vault.limiter.currentDelay(device),
-        session: expiry(vault.vaultID), sessionGiven: !token.isEmpty,
+        session: expiry(vault.vaultID, verify: vault), sessionGiven: !token.isEmpty,
         boundHere: vault.isBound(to: device.deviceSecret),
         guessSeconds: device.guessSeconds[vault.vaultID.hex],
         shortPIN: device.shortPINs.contains(vault.vaultID.hex),

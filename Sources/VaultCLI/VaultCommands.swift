@@ -42,7 +42,8 @@ public enum VaultCommands {
           run: runs(EntryCommandsRun.get)),
         CommandSpec(
           "list", aliases: ["ls"], "List entry names, sorted, one per line.",
-          options: [Keys.json.spec], arguments: [Keys.prefix.completing(.entryName).spec],
+          options: [Keys.json.spec, Keys.listRemoved.spec],
+          arguments: [Keys.prefix.completing(.entryName).spec],
           run: runs(EntryCommandsRun.list)),
         CommandSpec(
           "rm", aliases: ["remove"], "Remove an entry (undo with 'vault restore').",

@@ -460,6 +460,23 @@ extension EntryStore {
     }
   }
 
+  /// The removed entries whose name starts with `prefix` and whose history is not purged: name
+  /// and removal time, sorted by name (UTF-8 byte order), after verifying every bucket.
+  ///
+  /// - Throws: `VaultError.integrity` when a record or the state fails authentication.
+  public func removed(prefix: String = "") throws -> [(name: String, removed: String)] {
+    let normalized = prefix.precomposedStringWithCanonicalMapping
+    return try vault.reading(masterKey: masterKey) { snapshot in
+      try snapshot.allRows(db: db, rowKey: rowKey).filter {
+        $0.kind == RecordKind.tombstone.rawValue
+      }.map { try openTombstone($0).body }.filter {
+        $0.purged != true && $0.name.hasPrefix(normalized)
+      }.map { ($0.name, $0.removed) }.sorted {
+        Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8))
+      }
+    }
+  }
+
   /// What a purge removed.
   public struct Purged: Equatable, Sendable {
     /// Revision records removed.

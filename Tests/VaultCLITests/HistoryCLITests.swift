@@ -88,7 +88,13 @@ final class HistoryCLITests: XCTestCase {
       1  2026-01-01T00:00:00Z  7 bytes  add  mail
 
       """)
+    XCTAssertEqual(run(["list", "--removed"]).stdoutText, "mail\n")
+    XCTAssertEqual(
+      run(["list", "--removed", "--json"]).stdoutText,
+      #"[{"name":"mail","removed":"2026-01-01T00:00:00Z"}]"# + "\n")
+    XCTAssertEqual(run(["list", "--removed", "x"]).stdoutText, "")
     XCTAssertEqual(run(["restore", "mail"]).status, 0)
+    XCTAssertEqual(run(["list", "--removed"]).stdoutText, "")
     XCTAssertEqual(run(["get", "mail"]).stdoutText, "hunter2")
     XCTAssertEqual(run(["list"]).stdoutText, "mail\n")
     XCTAssertEqual(revisions("mail"), [3, 1])
@@ -251,6 +257,7 @@ final class HistoryCLITests: XCTestCase {
       restore.stderrText, "vault: error: the entry 'big' was purged; nothing of it is kept\n")
     XCTAssertEqual(run(["get", "big"]).stderrText, restore.stderrText)
     XCTAssertEqual(run(["purge", "big"]).status, 3)
+    XCTAssertEqual(run(["list", "--removed"]).stdoutText, "")
     XCTAssertEqual(run(["get", "small"]).stdoutText, "stay")
     XCTAssertEqual(
       run(["check"]).stdoutText,

@@ -111,6 +111,7 @@ final class RekeyCLITests: XCTestCase {
       withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     _ = FileManager.default.createFile(
       atPath: sessionFile, contents: copy, attributes: [.posixPermissions: 0o600])
+    XCTAssertEqual(box.statusJSON(env: session)["session"] as? NSNull, NSNull())
     let stale = box.vault(["get", "mail"], env: session)
     XCTAssertEqual(stale.status, 10)
     XCTAssertEqual(
