@@ -251,7 +251,9 @@ extension EntryStore {
   ///
   /// - Parameter current: the content revision of the entry's current version (nil when
   ///   removed).
-  func prune(_ recordID: [UInt8], current: Int64?, in write: StateWrite) throws {
+  /// - Returns: how many revisions were removed.
+  @discardableResult
+  func prune(_ recordID: [UInt8], current: Int64?, in write: StateWrite) throws -> Int {
     let settings = try settings(in: write)
     let keep = Int(settings.value(VaultSettings.historyKeep))
     let age = Double(settings.value(VaultSettings.historyDays)) * 86_400
@@ -267,6 +269,7 @@ extension EntryStore {
       }
     }
     try drop(dropped, of: recordID, keeping: remaining, current: current, in: write)
+    return dropped.count
   }
 
   /// Deletes `dropped` and the chunks of theirs that neither `remaining` nor the current
@@ -551,13 +554,10 @@ extension EntryStore {
         try write.delete(revision.row)
         purged.revisions += 1
       }
-      let versions = Set(kept.map { $0.entryID + RecordBox.u64(UInt64($0.body.contentRevision)) })
-      for version in versions {
-        let recordID = Array(version.prefix(16))
-        let revision = Int64(bitPattern: version.suffix(8).reduce(0) { $0 << 8 | UInt64($1) })
-        if current[recordID] != revision {
-          purged.chunks += try write.deleteChunks(recordID, revision: revision)
-        }
+      let versions = Set(
+        kept.map { ContentVersion(recordID: $0.entryID, revision: $0.body.contentRevision) })
+      for version in versions where current[version.recordID] != version.revision {
+        purged.chunks += try write.deleteChunks(version.recordID, revision: version.revision)
       }
     }
     // The purge has committed: a file another command holds past the busy timeout is shrunk
@@ -649,21 +649,12 @@ extension EntryStore {
           }
         }
       }
-      let before = try countRevisions(write)
+      var pruned = 0
       for entry in entries {
-        try prune(entry, current: current[entry] ?? nil, in: write)
+        pruned += try prune(entry, current: current[entry] ?? nil, in: write)
       }
-      return (settings, before - (try countRevisions(write)))
+      return (settings, pruned)
     }
   }
 
-  private func countRevisions(_ write: StateWrite) throws -> Int {
-    var count = 0
-    for bucket in 0..<StateSnapshot.bucketCount {
-      count += try write.rows(inBucket: bucket).filter {
-        $0.kind == RecordKind.revision.rawValue
-      }.count
-    }
-    return count
-  }
 }

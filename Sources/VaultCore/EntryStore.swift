@@ -344,8 +344,9 @@ public struct EntryStore {
       try snapshot.verifyChunks(db: db, rowKey: rowKey)
       var verified = VerifiedRecords()
       // Each content version (record id and content revision) once, with its length.
-      var contents: [[UInt8]: (metadata: EntryMetadata, name: String)] = [:]
-      var owners: [[UInt8]: Bool] = [:]
+      var contents: [ContentVersion: (metadata: EntryMetadata, name: String)] = [:]
+      var owners = Set<[UInt8]>()
+      var revisions: [KeptRevision] = []
       func checkIndex(_ name: String, _ row: RecordRow) throws {
         let expected = lookup(try EntryName(name))
         guard let stored = row.lookup, constantTimeEqual(stored, expected) else {
@@ -357,23 +358,23 @@ public struct EntryStore {
         case .entry:
           let found = try open(row)
           try checkIndex(found.metadata.name, row)
-          contents[row.recordID + RecordBox.u64(UInt64(found.metadata.contentRevision))] = (
-            found.metadata, found.metadata.name
-          )
-          owners[row.recordID] = true
+          contents[
+            ContentVersion(recordID: row.recordID, revision: found.metadata.contentRevision)] =
+            (found.metadata, found.metadata.name)
+          owners.insert(row.recordID)
           verified.entries += 1
         case .tombstone:
           let tombstone = try openTombstone(row)
           try checkIndex(tombstone.body.name, row)
-          owners[row.recordID] = true
+          owners.insert(row.recordID)
           verified.tombstones += 1
         case .revision:
           let kept = try openRevision(row)
           let metadata = kept.metadata
-          contents[kept.entryID + RecordBox.u64(UInt64(metadata.contentRevision))] = (
+          contents[ContentVersion(recordID: kept.entryID, revision: metadata.contentRevision)] = (
             metadata, metadata.name
           )
-          verified.revisions += 1
+          revisions.append(kept)
         case .settings:
           _ = try openSettings(row)
           verified.settings += 1
@@ -382,15 +383,15 @@ public struct EntryStore {
           throw VaultError.integrity("a record of the vault has an unknown kind (\(row.kind))")
         }
       }
-      for row in rows where row.kind == RecordKind.revision.rawValue {
-        let kept = try openRevision(row)
-        guard owners[kept.entryID] != nil else {
+      verified.revisions = revisions.count
+      for kept in revisions {
+        guard owners.contains(kept.entryID) else {
           throw VaultError.integrity(
             "revision \(kept.entryRevision) of '\(kept.metadata.name)' belongs to no entry")
         }
       }
       for (key, version) in contents {
-        _ = try content(of: version.metadata, recordID: Array(key.prefix(16)), name: version.name)
+        _ = try content(of: version.metadata, recordID: key.recordID, name: version.name)
         verified.chunks += version.metadata.chunks
       }
       let stored = try db.query("SELECT count(*) FROM chunks").first?.first?.integer ?? 0

@@ -147,6 +147,19 @@ public struct JournalStore {
     return entryID
   }
 
+  /// `journal_secret_key`: the journal's X25519 secret key sealed (XChaCha20-Poly1305) under
+  /// the master key's journal subkey, with `"vault.journal-key.v1" || vault id` as associated
+  /// data.
+  static func sealSecretKey(_ secretKey: SecureBytes, masterKey: SymmetricKey, vaultID: VaultID)
+    -> [UInt8]
+  {
+    secretKey.withBytes {
+      AEAD.seal(
+        $0, key: masterKey.derive(.journal),
+        associatedData: DomainLabel.journalKey.bytes + vaultID.bytes)
+    }
+  }
+
   private static func check(_ text: SecureBytes) throws {
     guard text.count > 0 else { throw VaultError.invalidInput("the journal entry is empty") }
     guard text.count <= maximumByteCount else {

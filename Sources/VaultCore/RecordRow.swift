@@ -90,6 +90,13 @@ struct RecordRow: Equatable {
   }
 }
 
+/// One content of a record: its chunks are the rows of `chunks` with this record id and
+/// revision.
+struct ContentVersion: Hashable {
+  var recordID: [UInt8]
+  var revision: Int64
+}
+
 /// One row of `chunks` exactly as stored.
 struct ChunkRow: Equatable {
   var recordID: [UInt8]

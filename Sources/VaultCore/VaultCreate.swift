@@ -85,11 +85,8 @@ extension Vault {
     }
     let code = RecoveryCode.generate()
     let journal = SealedBox.keyPair()
-    let journalBox = journal.secretKey.withBytes {
-      AEAD.seal(
-        $0, key: masterKey.derive(.journal),
-        associatedData: DomainLabel.journalKey.bytes + vaultID.bytes)
-    }
+    let journalBox = JournalStore.sealSecretKey(
+      journal.secretKey, masterKey: masterKey, vaultID: vaultID)
     let device = DeviceRecord.make(
       deviceID: deviceID, deviceSecret: deviceSecret, vaultID: vaultID, kdf: kdf, salt: pinSalt,
       kek: pinKEK, masterKey: masterKey, writerKey: writer.publicKey)

@@ -54,11 +54,7 @@ extension Vault {
     updated.setDevice(mine)
     updated.journalPublicKey = journal.publicKey.base64
     updated.journalSecretKey =
-      journal.secretKey.withBytes {
-        AEAD.seal(
-          $0, key: new.derive(.journal),
-          associatedData: DomainLabel.journalKey.bytes + vaultID.bytes)
-      }.base64
+      JournalStore.sealSecretKey(journal.secretKey, masterKey: new, vaultID: vaultID).base64
     updated.recovery = try RecoverySlot.make(
       code: recoveryCode, masterKey: new, vaultID: vaultID, kdf: header.kdf)
     var counts = (records: 0, chunks: 0)
@@ -197,7 +193,6 @@ private struct Resealing {
   let journalSecretKey: SecureBytes
   let journalPublicKeyOld: [UInt8]
   let journalPublicKey: [UInt8]
-  let entries: EntryStore
 
   init(vault: Vault, old: SymmetricKey, new: SymmetricKey, journalPublicKey: [UInt8]) throws {
     self.vault = vault
@@ -209,7 +204,6 @@ private struct Resealing {
     journalSecretKey = journal.secretKey
     journalPublicKeyOld = journal.publicKey
     self.journalPublicKey = journalPublicKey
-    entries = EntryStore(vault: vault, masterKey: old)
   }
 
   /// `row` sealed under the new key: its box, and its lookup or (for a counter) record id
@@ -225,35 +219,34 @@ private struct Resealing {
       return out
     }
     let what = "record \(row.recordID.hex.prefix(8))"
-    let plain = try AEAD.open(
-      row.box, key: oldBoxes.key,
-      associatedData: oldBoxes.recordAD(recordID: row.recordID, kind: kind, revision: row.revision),
-      what: what)
+    let opened = try oldBoxes.open(row, kind: kind, what: what)
+    // Entries, tombstones and counters are found by their `name` (everything was verified by
+    // the integrity check of the same transaction).
+    struct Named: Decodable { var name: String }
+    func name() throws -> String {
+      guard
+        let named = try? opened.body.withBytes({
+          try JSONDecoder().decode(Named.self, from: Data($0))
+        })
+      else { throw VaultError.integrity("\(what) is malformed") }
+      return named.name
+    }
     var out = RecordRow(
       recordID: row.recordID, lookup: row.lookup, kind: row.kind, revision: row.revision, box: [])
     switch kind {
-    case .entry:
-      out.lookup = try lookup(entries.open(row).metadata.name)
-    case .tombstone:
-      out.lookup = try lookup(entries.openTombstone(row).body.name)
+    case .entry, .tombstone:
+      out.lookup = try lookup(name())
     case .counter:
-      let opened = try oldBoxes.open(row, kind: .counter, what: what)
-      guard
-        let counter = try? opened.body.withBytes({
-          try JSONDecoder().decode(WriterCounters.Counter.self, from: Data($0))
-        })
-      else { throw VaultError.integrity("\(what) is malformed") }
       out.recordID = GenericHash.keyed(
-        key: newIndex.bytes, parts: [DomainLabel.counterID.bytes, Array(counter.name.utf8)],
+        key: newIndex.bytes, parts: [DomainLabel.counterID.bytes, Array(try name().utf8)],
         outputLength: 16)
     case .revision, .settings, .journal: break
     }
-    out.box = plain.withBytes {
-      AEAD.seal(
-        $0, key: newBoxes.key,
-        associatedData: newBoxes.recordAD(
-          recordID: out.recordID, kind: kind, revision: row.revision))
-    }
+    var body = opened.body.unprotectedBytes
+    defer { wipe(&body) }
+    out.box = newBoxes.seal(
+      body, recordID: out.recordID, kind: kind, revision: row.revision, deviceID: opened.deviceID,
+      hlc: opened.hlc)
     return out
   }
 
@@ -301,7 +294,9 @@ private struct Resealing {
   /// Every chunk sealed under the new key, each group of one record and content revision in
   /// index order with its final flag.
   func chunks(_ rows: [ChunkRow]) throws -> [ChunkRow] {
-    let groups = Dictionary(grouping: rows) { $0.recordID + RecordBox.u64(UInt64($0.revision)) }
+    let groups = Dictionary(grouping: rows) {
+      ContentVersion(recordID: $0.recordID, revision: $0.revision)
+    }
     var out: [ChunkRow] = []
     for (_, group) in groups {
       let ordered = group.sorted { $0.index < $1.index }

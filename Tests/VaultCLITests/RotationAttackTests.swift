@@ -42,11 +42,7 @@ final class RotationAttackTests: XCTestCase {
       let journal = SealedBox.keyPair()
       header.journalPublicKey = journal.publicKey.base64
       header.journalSecretKey =
-        journal.secretKey.withBytes {
-          AEAD.seal(
-            $0, key: key.derive(.journal),
-            associatedData: DomainLabel.journalKey.bytes + vaultID.bytes)
-        }.base64
+        JournalStore.sealSecretKey(journal.secretKey, masterKey: key, vaultID: vaultID).base64
       let newest = try file.execute(
         "SELECT generation, mac FROM states ORDER BY generation DESC LIMIT 1")[0]
       guard case .integer(let generation) = newest[0], case .blob(let mac) = newest[1] else {
