@@ -1,0 +1,381 @@
+/// The text convention of an entry, as pass and gopass stores use it (`vault(1)` FIELDS): the
+/// first line is the password; a later line `KEY: VALUE` is a field; every other line is notes.
+///
+/// A line ends at LF; a CR before the LF belongs to the line ending (CRLF), not to the line. A
+/// field line is a key of 1 to 64 bytes with no white space, control character or `:`, then `:`,
+/// then a space, a tab or the end of the line; the value is the rest after the spaces and tabs
+/// that follow the `:`. Keys match without regard to case; the first line of a key is its value.
+/// The key `password` names the first line, so a later `password:` line is notes. A URI such as
+/// `https://…` or `otpauth://…` is no field (no space follows its `:`).
+///
+/// Everything is read in place from the guarded content: values come out as new `SecureBytes`,
+/// never as Swift strings (only keys, which are not secret, are strings).
+public struct EntryFields {
+  /// The key that names the first line.
+  public static let passwordKey = "password"
+  /// The longest key, in bytes.
+  public static let maximumKeyBytes = 64
+
+  /// One line: where its text is in the content, and where it ends with its terminator.
+  struct Line {
+    /// Offsets of the text, without CR or LF.
+    var text: Range<Int>
+    /// Offset just past the LF (or the end of the content for a last line without one).
+    var end: Int
+  }
+
+  /// One field line.
+  struct Field {
+    /// The key as written.
+    var key: String
+    /// The line's index (0 is the password).
+    var line: Int
+    /// Offsets of the value.
+    var value: Range<Int>
+  }
+
+  let content: SecureBytes
+  let lines: [Line]
+  let fields: [Field]
+  /// True when the first line ends in CRLF: lines this writes end the same way.
+  let crlf: Bool
+
+  /// Reads the convention from `content`.
+  ///
+  /// - Throws: `VaultError.invalidInput` when the content is not UTF-8 text (invalid UTF-8 or a
+  ///   NUL byte): such contents have no lines or fields.
+  public init(_ content: SecureBytes) throws {
+    self.content = content
+    var lines: [Line] = []
+    var fields: [Field] = []
+    var crlf = false
+    let isText = content.withBytes { bytes -> Bool in
+      guard Self.isText(bytes) else { return false }
+      var start = 0
+      while start < bytes.count {
+        var stop = start
+        while stop < bytes.count && bytes[stop] != 0x0A { stop += 1 }
+        let end = stop < bytes.count ? stop + 1 : stop
+        var textEnd = stop
+        if stop < bytes.count && textEnd > start && bytes[textEnd - 1] == 0x0D { textEnd -= 1 }
+        if lines.isEmpty { crlf = textEnd < stop }
+        lines.append(Line(text: start..<textEnd, end: end))
+        if lines.count > 1, let field = Self.field(bytes, line: lines.count - 1, start..<textEnd) {
+          fields.append(field)
+        }
+        start = end
+      }
+      return true
+    }
+    guard isText else {
+      throw VaultError.invalidInput(
+        "the content is not UTF-8 text (invalid UTF-8 or a NUL byte), so it has no lines or"
+          + " fields; read it whole with 'vault get'")
+    }
+    self.lines = lines
+    self.fields = fields
+    self.crlf = crlf
+  }
+
+  /// True for valid UTF-8 without a NUL byte, checked in place (no copy of the content).
+  static func isText(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar): if scalar.value == 0 { return false }
+      case .emptyInput: return true
+      case .error: return false
+      }
+    }
+  }
+
+  /// The field a line holds, or nil when it is notes.
+  static func field(_ bytes: UnsafeRawBufferPointer, line: Int, _ text: Range<Int>) -> Field? {
+    var colon = text.lowerBound
+    while colon < text.upperBound && bytes[colon] != UInt8(ascii: ":") {
+      let byte = bytes[colon]
+      if byte <= 0x20 || byte == 0x7F { return nil }
+      colon += 1
+    }
+    let keyLength = colon - text.lowerBound
+    guard colon < text.upperBound, keyLength >= 1, keyLength <= maximumKeyBytes else { return nil }
+    var value = colon + 1
+    guard value == text.upperBound || bytes[value] == 0x20 || bytes[value] == 0x09 else {
+      return nil
+    }
+    while value < text.upperBound && (bytes[value] == 0x20 || bytes[value] == 0x09) { value += 1 }
+    let key = String(decoding: bytes[text.lowerBound..<colon], as: UTF8.self)
+    guard !isPassword(key), !key.unicodeScalars.contains(where: isControlOrSpace) else {
+      return nil
+    }
+    return Field(key: key, line: line, value: value..<text.upperBound)
+  }
+
+  static func isControlOrSpace(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
+  }
+
+  static func isPassword(_ key: String) -> Bool { same(key, passwordKey) }
+
+  /// Keys compare without regard to case.
+  static func same(_ a: String, _ b: String) -> Bool { a.lowercased() == b.lowercased() }
+
+  /// Checks a key given by the user (`vault set`, `vault get --field`).
+  ///
+  /// - Throws: `VaultError.invalidInput` for an empty key, one over 64 bytes, or one with white
+  ///   space, a control character or `:`.
+  public static func validate(key: String) throws {
+    guard !key.isEmpty, key.utf8.count <= maximumKeyBytes,
+      !key.unicodeScalars.contains(where: { isControlOrSpace($0) || $0 == ":" })
+    else {
+      throw VaultError.invalidInput(
+        "'\(key)' is not a field key: use 1 to \(maximumKeyBytes) bytes without spaces, control"
+          + " characters or ':'")
+    }
+  }
+
+  /// The number of lines (a final LF ends the last line; it does not start an empty one).
+  public var lineCount: Int { lines.count }
+
+  private func bytes(_ range: Range<Int>) -> SecureBytes {
+    content.withBytes { SecureBytes(copying: $0[range]) }
+  }
+
+  /// Line `number` (from 1) without its line ending, or nil past the last line.
+  public func line(_ number: Int) -> SecureBytes? {
+    guard number >= 1, number <= lines.count else { return nil }
+    return bytes(lines[number - 1].text)
+  }
+
+  /// The first line (empty for empty content).
+  public var password: SecureBytes { line(1) ?? SecureBytes(count: 0) }
+
+  /// `password`, then each field's key once, as first written, in order.
+  public var keys: [String] {
+    var seen: Set<String> = [Self.passwordKey]
+    var out = [Self.passwordKey]
+    for field in fields where seen.insert(field.key.lowercased()).inserted {
+      out.append(field.key)
+    }
+    return out
+  }
+
+  private func first(_ key: String) -> Field? { fields.first { Self.same($0.key, key) } }
+
+  /// The value of `key` (`password` is the first line), or nil when no line has that key.
+  public func value(_ key: String) -> SecureBytes? {
+    if Self.isPassword(key) { return password }
+    return first(key).map { bytes($0.value) }
+  }
+
+  /// The lines after the first that are no fields, joined by LF, without the blank lines at
+  /// either end.
+  public var notes: SecureBytes {
+    let fieldLines = Set(fields.map(\.line))
+    let noteLines = lines.indices.dropFirst().filter { !fieldLines.contains($0) }
+    let blank: (Int) -> Bool = { index in
+      self.content.withBytes { bytes in
+        self.lines[index].text.allSatisfy { bytes[$0] == 0x20 || bytes[$0] == 0x09 }
+      }
+    }
+    guard let first = noteLines.firstIndex(where: { !blank($0) }),
+      let last = noteLines.lastIndex(where: { !blank($0) })
+    else { return SecureBytes(count: 0) }
+    let kept = noteLines[first...last]
+    var out = ByteBuilder()
+    content.withBytes { bytes in
+      for (offset, index) in kept.enumerated() {
+        if offset > 0 { out.append(0x0A) }
+        out.append(bytes[lines[index].text])
+      }
+    }
+    return out.finish()
+  }
+
+  /// Finds the first `otpauth://` URI: the `otp` field's value when it is one, else the first
+  /// line (the password line too) that is one, or nil.
+  public var oneTimeCodeURI: SecureBytes? {
+    let scheme = Array("otpauth://".utf8)
+    func isURI(_ range: Range<Int>) -> Bool {
+      content.withBytes { bytes in
+        range.count > scheme.count
+          && zip(bytes[range], scheme).allSatisfy { Self.lowercase($0) == $1 }
+      }
+    }
+    if let field = first("otp"), isURI(field.value) { return bytes(field.value) }
+    return lines.first { isURI($0.text) }.map { bytes($0.text) }
+  }
+
+  static func lowercase(_ byte: UInt8) -> UInt8 {
+    byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+  }
+
+  /// `{"password":…,"fields":{KEY:VALUE,…},"notes":…}` as UTF-8 in guarded memory, keys in
+  /// order, each key's first value.
+  public var json: SecureBytes {
+    var out = ByteBuilder()
+    out.append(Array("{\"password\":".utf8))
+    content.withBytes { bytes in
+      out.appendJSONString(lines.first.map { bytes[$0.text] } ?? bytes[0..<0])
+      out.append(Array(",\"fields\":{".utf8))
+      var seen: Set<String> = []
+      for field in fields where seen.insert(field.key.lowercased()).inserted {
+        if seen.count > 1 { out.append(UInt8(ascii: ",")) }
+        out.appendJSONString(Array(field.key.utf8)[...])
+        out.append(UInt8(ascii: ":"))
+        out.appendJSONString(bytes[field.value])
+      }
+    }
+    out.append(Array("},\"notes\":".utf8))
+    notes.withBytes { out.appendJSONString($0[...]) }
+    out.append(UInt8(ascii: "}"))
+    return out.finish()
+  }
+
+  /// The content with `key` set to `value`.
+  ///
+  /// `password` replaces the first line; another key replaces its first line in place (later
+  /// lines of that key are removed) or becomes a new line after the last field (after the
+  /// password when there is none). Line endings follow the first line's.
+  ///
+  /// - Throws: `VaultError.invalidInput` for a bad key (`validate(key:)`), or a value that is
+  ///   not one line of UTF-8 text (a CR, an LF or a NUL byte, invalid UTF-8).
+  public func setting(_ key: String, to value: SecureBytes) throws -> SecureBytes {
+    try Self.validate(key: key)
+    let valid = value.withBytes { bytes in
+      Self.isText(bytes) && !bytes.contains(0x0A) && !bytes.contains(0x0D)
+    }
+    guard valid else {
+      throw VaultError.invalidInput(
+        "a field's value is one line of UTF-8 text: no line break, NUL byte or invalid UTF-8")
+    }
+    let ending: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
+    var out = ByteBuilder()
+    content.withBytes { bytes in
+      func newLine(lineEnding: Bool) {
+        if !Self.isPassword(key) { out.append(Array(key.utf8) + [UInt8(ascii: ":"), 0x20]) }
+        value.withBytes { out.append($0[...]) }
+        if lineEnding { out.append(ending) }
+      }
+      let replacedField = Self.isPassword(key) ? nil : first(key)
+      let replaced = Self.isPassword(key) ? 0 : replacedField?.line
+      let dropped = Set(fields.filter { Self.same($0.key, key) && $0.line != replaced }.map(\.line))
+      let insertAfter = replaced == nil ? (fields.last?.line ?? 0) : nil
+      if lines.isEmpty { newLine(lineEnding: false) }
+      for (index, line) in lines.enumerated() where !dropped.contains(index) {
+        if index == replaced {
+          if let replacedField {
+            // Keep the key as written and the spacing after the colon.
+            out.append(bytes[line.text.lowerBound..<replacedField.value.lowerBound])
+            value.withBytes { out.append($0[...]) }
+          } else {
+            newLine(lineEnding: false)
+          }
+          out.append(bytes[line.text.upperBound..<line.end])
+        } else {
+          out.append(bytes[line.text.lowerBound..<line.end])
+        }
+        if index == insertAfter {
+          // After a last line without a line ending, the new line ends the content the same way.
+          let ended = line.end > line.text.upperBound
+          if !ended { out.append(ending) }
+          newLine(lineEnding: ended)
+        }
+      }
+    }
+    return out.finish()
+  }
+
+  /// The content without any line of `key`, or nil when no line has it.
+  ///
+  /// - Throws: `VaultError.invalidInput` for `password` (the first line cannot be removed) or a
+  ///   bad key.
+  public func unsetting(_ key: String) throws -> SecureBytes? {
+    try Self.validate(key: key)
+    if Self.isPassword(key) {
+      throw VaultError.invalidInput(
+        "the password is the first line and cannot be removed; replace it with 'vault set NAME"
+          + " password'")
+    }
+    let dropped = Set(fields.filter { Self.same($0.key, key) }.map(\.line))
+    guard !dropped.isEmpty else { return nil }
+    var out = ByteBuilder()
+    content.withBytes { bytes in
+      for (index, line) in lines.enumerated() where !dropped.contains(index) {
+        out.append(bytes[line.text.lowerBound..<line.end])
+      }
+      // A removed last line took the line ending of the one before it: give it back as it was.
+      if let last = lines.indices.last, dropped.contains(last),
+        lines[last].end
+          == lines[last]
+          .text.upperBound, let kept = lines.indices.last(where: { !dropped.contains($0) })
+      {
+        out.dropLast(lines[kept].end - lines[kept].text.upperBound)
+      }
+    }
+    return out.finish()
+  }
+}
+
+/// Bytes appended into guarded memory that grows by doubling (old copies are freed, and so
+/// wiped, by `sodium_free`).
+struct ByteBuilder {
+  private var buffer = SecureBytes(count: 256)
+  private(set) var count = 0
+
+  mutating func reserve(_ extra: Int) {
+    guard count + extra > buffer.count else { return }
+    var size = buffer.count
+    while size < count + extra { size *= 2 }
+    // Failing to allocate stops the process, as for any `SecureBytes(count:)`.
+    let grown = SecureBytes(count: size)
+    let old = buffer
+    grown.withMutableBytes { target in old.withBytes { target.copyMemory(from: $0) } }
+    buffer = grown
+  }
+
+  mutating func append(_ byte: UInt8) {
+    reserve(1)
+    buffer[count] = byte
+    count += 1
+  }
+
+  mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+    reserve(bytes.count)
+    let start = count
+    buffer.withMutableBytes { target in
+      var offset = start
+      for byte in bytes {
+        target[offset] = byte
+        offset += 1
+      }
+    }
+    count += bytes.count
+  }
+
+  mutating func dropLast(_ n: Int) { count -= min(n, count) }
+
+  /// A JSON string of UTF-8 `bytes`: `"` and `\` escaped, control characters as `\n`, `\r`,
+  /// `\t` or `\u00XX`.
+  mutating func appendJSONString<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+    let hex = Array("0123456789abcdef".utf8)
+    append(UInt8(ascii: "\""))
+    for byte in bytes {
+      switch byte {
+      case UInt8(ascii: "\""): append([0x5C, byte])
+      case 0x5C: append([0x5C, 0x5C])
+      case 0x0A: append(Array("\\n".utf8))
+      case 0x0D: append(Array("\\r".utf8))
+      case 0x09: append(Array("\\t".utf8))
+      case 0..<0x20, 0x7F:
+        append(Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+      default: append(byte)
+      }
+    }
+    append(UInt8(ascii: "\""))
+  }
+
+  /// The bytes appended, in a buffer of their size.
+  func finish() -> SecureBytes { buffer.prefix(count) }
+}

@@ -1,0 +1,116 @@
+import XCTest
+
+@testable import VaultCore
+
+/// The fields convention (`vault(1)` FIELDS) on exact bytes.
+final class EntryFieldsTests: XCTestCase {
+  private func fields(_ text: String) throws -> EntryFields {
+    try EntryFields(SecureBytes(copying: Array(text.utf8)))
+  }
+
+  private func string(_ bytes: SecureBytes?) -> String? {
+    bytes.map { String(decoding: $0.unprotectedBytes, as: UTF8.self) }
+  }
+
+  func testPasswordFieldsAndNotes() throws {
+    let entry = try fields(
+      "hunter2\nusername: alice\nurl: https://example.com:8443/a?b=c\n\nnotes here\nlast: x\n")
+    XCTAssertEqual(string(entry.password), "hunter2")
+    XCTAssertEqual(entry.keys, ["password", "username", "url", "last"])
+    XCTAssertEqual(string(entry.value("url")), "https://example.com:8443/a?b=c")
+    XCTAssertEqual(string(entry.value("USERNAME")), "alice")
+    XCTAssertNil(entry.value("email"))
+    XCTAssertEqual(string(entry.notes), "notes here")
+    XCTAssertEqual(entry.lineCount, 6)
+    XCTAssertEqual(string(entry.line(4)), "")
+    XCTAssertNil(entry.line(7))
+    XCTAssertNil(entry.line(0))
+  }
+
+  func testWhatIsNoField() throws {
+    let entry = try fields(
+      "user: first line is the password\nhttps://example.com\notpauth://totp/x?secret=A\n"
+        + "two words: no\nkey:novalue\npassword: not a field\nempty:\n\tindented: no\n")
+    XCTAssertEqual(string(entry.password), "user: first line is the password")
+    XCTAssertEqual(entry.keys, ["password", "empty"])
+    XCTAssertEqual(string(entry.value("empty")), "")
+    XCTAssertEqual(
+      string(entry.notes),
+      "https://example.com\notpauth://totp/x?secret=A\ntwo words: no\nkey:novalue\n"
+        + "password: not a field\n\tindented: no")
+  }
+
+  func testCRLFAndDuplicateKeys() throws {
+    let entry = try fields("pw\r\nuser: a\r\nuser: b\r\nnote\r\n")
+    XCTAssertEqual(string(entry.password), "pw")
+    XCTAssertEqual(string(entry.value("user")), "a")
+    XCTAssertEqual(entry.keys, ["password", "user"])
+    XCTAssertEqual(string(entry.notes), "note")
+    XCTAssertEqual(
+      string(try entry.setting("url", to: SecureBytes(copying: Array("u".utf8)))),
+      "pw\r\nuser: a\r\nuser: b\r\nurl: u\r\nnote\r\n")
+    XCTAssertEqual(
+      string(try entry.setting("user", to: SecureBytes(copying: Array("c".utf8)))),
+      "pw\r\nuser: c\r\nnote\r\n")
+    XCTAssertEqual(string(try entry.unsetting("user")), "pw\r\nnote\r\n")
+  }
+
+  func testJSON() throws {
+    let entry = try fields("p\"w\\\nuser: a\tb\nnote 1\n\nnote 2\n")
+    XCTAssertEqual(
+      string(entry.json),
+      #"{"password":"p\"w\\","fields":{"user":"a\tb"},"notes":"note 1\n\nnote 2"}"#)
+    XCTAssertEqual(
+      string(try fields("only\n").json), #"{"password":"only","fields":{},"notes":""}"#)
+  }
+
+  func testSettingKeepsEverythingElse() throws {
+    let value = SecureBytes(copying: Array("new".utf8))
+    XCTAssertEqual(string(try fields("pw").setting("user", to: value)), "pw\nuser: new")
+    XCTAssertEqual(string(try fields("pw\n").setting("user", to: value)), "pw\nuser: new\n")
+    XCTAssertEqual(
+      string(try fields("pw\nnote\n").setting("user", to: value)), "pw\nuser: new\nnote\n")
+    XCTAssertEqual(
+      string(try fields("pw\na: 1\nnote\nb:  2\nmore").setting("c", to: value)),
+      "pw\na: 1\nnote\nb:  2\nc: new\nmore")
+    XCTAssertEqual(
+      string(try fields("pw\nUser:  old\nnote").setting("user", to: value)),
+      "pw\nUser:  new\nnote")
+    XCTAssertEqual(
+      string(try fields("old\nuser: a\n").setting("password", to: value)), "new\nuser: a\n")
+    XCTAssertEqual(string(try fields("old").setting("PASSWORD", to: value)), "new")
+  }
+
+  func testUnsetting() throws {
+    XCTAssertEqual(string(try fields("pw\nuser: a").unsetting("user")), "pw")
+    XCTAssertEqual(string(try fields("pw\nuser: a\n").unsetting("user")), "pw\n")
+    XCTAssertEqual(string(try fields("pw\nuser: a\nnote").unsetting("user")), "pw\nnote")
+    XCTAssertNil(try fields("pw\nnote").unsetting("user"))
+    XCTAssertThrowsError(try fields("pw\n").unsetting("password"))
+  }
+
+  func testRefusals() throws {
+    XCTAssertThrowsError(try EntryFields(SecureBytes(copying: [0x70, 0xFF, 0x0A])))
+    XCTAssertThrowsError(try EntryFields(SecureBytes(copying: [0x70, 0x00, 0x0A])))
+    let entry = try fields("pw\n")
+    for bad in ["", "two words", "a:b", String(repeating: "k", count: 65), "tab\tkey"] {
+      XCTAssertThrowsError(try EntryFields.validate(key: bad), bad)
+    }
+    for bad: [UInt8] in [[0x61, 0x0A, 0x62], [0x61, 0x0D], [0xC3], [0x00]] {
+      XCTAssertThrowsError(try entry.setting("k", to: SecureBytes(copying: bad)))
+    }
+  }
+
+  func testOneTimeCodeURI() throws {
+    XCTAssertEqual(
+      string(try fields("pw\notp: otpauth://totp/a?secret=X\n").oneTimeCodeURI),
+      "otpauth://totp/a?secret=X")
+    XCTAssertEqual(
+      string(try fields("otpauth://hotp/a?secret=Y&counter=1\n").oneTimeCodeURI),
+      "otpauth://hotp/a?secret=Y&counter=1")
+    XCTAssertEqual(
+      string(try fields("pw\nnote\nOTPAUTH://totp/b?secret=Z\r\n").oneTimeCodeURI),
+      "OTPAUTH://totp/b?secret=Z")
+    XCTAssertNil(try fields("pw\notp: 123\n").oneTimeCodeURI)
+  }
+}
