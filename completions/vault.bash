@@ -10,8 +10,8 @@
 _vault_command() {
   case $1 in
   '')
-    commands=' init=init add=add get=get list=list ls=list rm=rm remove=rm mv=mv move=mv rename=mv passwd=passwd recover=recover rekey=rekey status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate history=history restore=restore purge=purge settings=settings check=check backup=backup tour=tour completions=completions help=help '
-    offered='init add get list rm mv passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help'
+    commands=' init=init add=add get=get list=list ls=list rm=rm remove=rm mv=mv move=mv rename=mv set=set unset=unset passwd=passwd recover=recover rekey=rekey status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate history=history restore=restore purge=purge settings=settings check=check backup=backup tour=tour completions=completions help=help '
+    offered='init add get list rm mv set unset passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help'
     options='--vault --pin-fd -h --help --version'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
@@ -33,8 +33,8 @@ _vault_command() {
   'get')
     commands=''
     offered=''
-    options='-r --revision -c --clip --clip-time --vault --pin-fd -h --help'
-    valued=' -r --revision --clip-time --vault --pin-fd '
+    options='--field --line --fields --json -r --revision -c --clip --clip-time --all --vault --pin-fd -h --help'
+    valued=' --field --line -r --revision --clip-time --vault --pin-fd '
     arguments=1 variadic=0
     ;;
   'list')
@@ -55,6 +55,20 @@ _vault_command() {
     commands=''
     offered=''
     options='-f --force --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=2 variadic=0
+    ;;
+  'set')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=2 variadic=0
+    ;;
+  'unset')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=2 variadic=0
     ;;
@@ -173,8 +187,8 @@ _vault_command() {
   'generate')
     commands=''
     offered=''
-    options='--length --no-symbols --words -f --force --print --vault --pin-fd -h --help'
-    valued=' --length --words --vault --pin-fd '
+    options='--length --no-symbols --charset --no-ambiguous --words --separator -f --force --in-place --print -c --clip --clip-time --vault --pin-fd -h --help'
+    valued=' --length --charset --words --separator --clip-time --vault --pin-fd '
     arguments=1 variadic=0
     ;;
   'history')
@@ -250,7 +264,7 @@ _vault_value() {
   'init|--kdf')
     mapfile -t COMPREPLY < <(compgen -W 'interactive moderate sensitive' -- "$3")
     ;;
-  'add|0' | 'get|0' | 'list|0' | 'rm|0' | 'mv|0' | 'mv|1' | 'edit|0' | 'generate|0' | 'history|0' | 'restore|0' | 'purge|0')
+  'add|0' | 'get|0' | 'list|0' | 'rm|0' | 'mv|0' | 'mv|1' | 'set|0' | 'unset|0' | 'edit|0' | 'generate|0' | 'history|0' | 'restore|0' | 'purge|0')
     _vault_entry_names "$3"
     ;;
   'unlock|--shell' | 'completions|0')
@@ -263,7 +277,7 @@ _vault_value() {
     _vault_files "$3"
     ;;
   'help|0')
-    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help' -- "$3")
+    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv set unset passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help' -- "$3")
     ;;
   esac
 }

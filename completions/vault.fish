@@ -19,6 +19,10 @@ function __vault_subcommand
             echo rm
         case ':mv' ':move' ':rename'
             echo mv
+        case ':set'
+            echo set
+        case ':unset'
+            echo unset
         case ':passwd'
             echo passwd
         case ':recover'
@@ -86,12 +90,16 @@ function __vault_valued
         case 'add'
             printf '%s\n' --vault --pin-fd
         case 'get'
-            printf '%s\n' -r --revision --clip-time --vault --pin-fd
+            printf '%s\n' --field --line -r --revision --clip-time --vault --pin-fd
         case 'list'
             printf '%s\n' --vault --pin-fd
         case 'rm'
             printf '%s\n' --vault --pin-fd
         case 'mv'
+            printf '%s\n' --vault --pin-fd
+        case 'set'
+            printf '%s\n' --vault --pin-fd
+        case 'unset'
             printf '%s\n' --vault --pin-fd
         case 'passwd'
             printf '%s\n' --vault --pin-fd
@@ -126,7 +134,7 @@ function __vault_valued
         case 'grep'
             printf '%s\n' --vault --pin-fd
         case 'generate'
-            printf '%s\n' --length --words --vault --pin-fd
+            printf '%s\n' --length --charset --words --separator --clip-time --vault --pin-fd
         case 'history'
             printf '%s\n' --vault --pin-fd
         case 'restore'
@@ -221,6 +229,8 @@ complete -c vault -n '__vault_at "" 0' -a get -d 'Write an entry\'s content to s
 complete -c vault -n '__vault_at "" 0' -a list -d 'List entry names, sorted, one per line.'
 complete -c vault -n '__vault_at "" 0' -a rm -d 'Remove an entry (undo with \'vault restore\').'
 complete -c vault -n '__vault_at "" 0' -a mv -d 'Rename an entry.'
+complete -c vault -n '__vault_at "" 0' -a set -d 'Set one field of an entry (a \'KEY: VALUE\' line), keeping the rest of its text.'
+complete -c vault -n '__vault_at "" 0' -a unset -d 'Remove one field (every \'KEY: VALUE\' line of KEY) from an entry.'
 complete -c vault -n '__vault_at "" 0' -a passwd -d 'Change the PIN (the master key is re-wrapped, entries are untouched).'
 complete -c vault -n '__vault_at "" 0' -a recover -d 'Set a new PIN with the recovery code (also on another machine).'
 complete -c vault -n '__vault_at "" 0' -a rekey -d 'Replace the master key, the journal keys and the recovery code.'
@@ -254,9 +264,14 @@ complete -c vault -n '__vault_in "add"' -l guard -d 'Every read needs fresh auth
 complete -c vault -n '__vault_at "add" 0' -a '(__vault_entry_names)'
 
 # vault get: Write an entry's content to standard output, byte for byte.
+complete -c vault -n '__vault_in "get"' -l field -x -d 'Only this field\'s value (a \'KEY: VALUE\' line; password is the first line).'
+complete -c vault -n '__vault_in "get"' -l line -x -d 'Only line N (from 1), without its line ending.'
+complete -c vault -n '__vault_in "get"' -l fields -d 'List the entry\'s field keys, one per line, password first.'
+complete -c vault -n '__vault_in "get"' -l json -d 'Print the entry as JSON: its password, fields and notes.'
 complete -c vault -n '__vault_in "get"' -s r -l revision -x -d 'A kept revision of the entry (see \'vault history NAME\').'
 complete -c vault -n '__vault_in "get"' -s c -l clip -d 'Copy to the clipboard instead of printing (wl-copy, xclip, xsel).'
 complete -c vault -n '__vault_in "get"' -l clip-time -x -d 'Clear the clipboard after this many seconds if it still holds the secret (default 45).'
+complete -c vault -n '__vault_in "get"' -l all -d 'With --clip, copy the whole entry instead of its first line.'
 complete -c vault -n '__vault_at "get" 0' -a '(__vault_entry_names)'
 
 # vault list: List entry names, sorted, one per line.
@@ -271,6 +286,12 @@ complete -c vault -n '__vault_at "rm" 0' -a '(__vault_entry_names)'
 complete -c vault -n '__vault_in "mv"' -s f -l force -d 'Replace an existing entry named NEW.'
 complete -c vault -n '__vault_at "mv" 0' -a '(__vault_entry_names)'
 complete -c vault -n '__vault_at "mv" 1' -a '(__vault_entry_names)'
+
+# vault set: Set one field of an entry (a 'KEY: VALUE' line), keeping the rest of its text.
+complete -c vault -n '__vault_at "set" 0' -a '(__vault_entry_names)'
+
+# vault unset: Remove one field (every 'KEY: VALUE' line of KEY) from an entry.
+complete -c vault -n '__vault_at "unset" 0' -a '(__vault_entry_names)'
 
 # vault passwd: Change the PIN (the master key is re-wrapped, entries are untouched).
 
@@ -329,9 +350,15 @@ complete -c vault -n '__vault_in "grep"' -s F -l fixed-strings -d 'PATTERN is a 
 # vault generate: Store a random password or passphrase under NAME.
 complete -c vault -n '__vault_in "generate"' -l length -x -d 'Password length, 8 to 1024 (default 24).'
 complete -c vault -n '__vault_in "generate"' -l no-symbols -d 'Letters and digits only.'
+complete -c vault -n '__vault_in "generate"' -l charset -x -d 'Draw from these classes, joined by \',\': lower, upper, digits, symbols, then chars:CHARACTERS for a set of your own (default lower,upper,digits,symbols).'
+complete -c vault -n '__vault_in "generate"' -l no-ambiguous -d 'Leave out look-alike characters: 0 O 1 l I.'
 complete -c vault -n '__vault_in "generate"' -l words -x -d 'Make a passphrase of N words (3 to 64) instead.'
+complete -c vault -n '__vault_in "generate"' -l separator -x -d 'Join passphrase words with S (default \'-\'; may be empty).'
 complete -c vault -n '__vault_in "generate"' -s f -l force -d 'Replace an existing entry.'
+complete -c vault -n '__vault_in "generate"' -l in-place -d 'Replace only the first line (the password) of an existing entry, keeping its fields and notes.'
 complete -c vault -n '__vault_in "generate"' -l print -d 'Also print the new secret.'
+complete -c vault -n '__vault_in "generate"' -s c -l clip -d 'Also copy the new secret to the clipboard (cleared as for \'get --clip\').'
+complete -c vault -n '__vault_in "generate"' -l clip-time -x -d 'Clear the clipboard after this many seconds if it still holds the secret (default 45).'
 complete -c vault -n '__vault_at "generate" 0' -a '(__vault_entry_names)'
 
 # vault history: List the kept versions of an entry, newest first.
@@ -361,4 +388,4 @@ complete -c vault -n '__vault_at "backup" 0' -r -F
 complete -c vault -n '__vault_at "completions" 0' -a 'bash zsh fish'
 
 # vault help: Show help for a command.
-complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help'
+complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv set unset passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help'

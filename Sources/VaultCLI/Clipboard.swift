@@ -75,16 +75,35 @@ enum Clipboard {
     return nil
   }
 
-  /// Copies `secret` and starts the detached clearer.
+  /// The option that marks a copy as a secret, when the tool at `path` has one.
+  ///
+  /// That is a `wl-copy` whose help lists `--sensitive` (it offers
+  /// `x-kde-passwordManagerHint: secret`, so clipboard managers keep the copy out of their
+  /// history). xclip and xsel offer one target per copy, so they cannot.
+  static func secretHint(_ tool: Tool, path: String, _ variables: [String: String]) -> [String] {
+    guard tool == .wlCopy else { return [] }
+    var help = Subprocess.run(
+      path, ["--help"], environment: ChildHygiene.environment(variables))
+    defer { wipe(&help.stdout) }
+    let text = String(decoding: help.stdout, as: UTF8.self)
+    return text.contains("--sensitive") ? ["--sensitive"] : []
+  }
+
+  /// Copies `secret` and starts the detached clearer; `what` names it in the message (`the
+  /// password of 'name'`), `'name'` by default.
   ///
   /// - Throws: `VaultError.storage` when no tool works.
-  static func copy(_ secret: SecureBytes, name: EntryName, context: Context) throws {
+  static func copy(
+    _ secret: SecureBytes, name: EntryName, what: String? = nil, context: Context
+  ) throws {
     let seconds = try context.value(Keys.clipTime) ?? defaultSeconds
     let variables = context.environment.variables
     let tool = try tool(variables)
     let (program, arguments) = tool.copy
     let path = find(program, variables) ?? program
-    let copier = try ClipboardProcess.start(path, arguments, environment: variables, detach: false)
+    let copier = try ClipboardProcess.start(
+      path, arguments + secretHint(tool, path: path, variables), environment: variables,
+      detach: false)
     let status = copier.finish(input: secret)
     guard status == 0 else {
       throw VaultError.storage("\(program) failed with status \(status); nothing was copied")
@@ -94,8 +113,8 @@ enum Clipboard {
       environment: variables, detach: true)
     clearer.feed(input: secret)
     Output.error(
-      "Copied '\(name)' to the clipboard (\(tool.rawValue)); it is cleared in \(seconds) s"
-        + " unless replaced.")
+      "Copied \(what ?? "'\(Output.printable(name.value))'") to the clipboard"
+        + " (\(tool.rawValue)); it is cleared in \(seconds) s unless replaced.")
   }
 
   /// `vault __clip-clear TOOL`: reads the secret from standard input, waits, and clears the

@@ -78,6 +78,67 @@ public enum SettingName: String, ChoiceValue {
   }
 }
 
+/// A field key for `--field`, `vault set` and `vault unset`, checked as `EntryFields` reads keys.
+public struct FieldKey: ArgumentValue, Equatable {
+  /// The key as typed (keys match without regard to case).
+  public let text: String
+
+  /// - Throws: `ValueError` for an empty key, one over 64 bytes, or one with white space, a
+  ///   control character or `:`.
+  public init(argument: String, label: String) throws {
+    do {
+      try EntryFields.validate(key: argument)
+    } catch {
+      throw ValueError(
+        "invalid value for \(label): a field key has 1 to \(EntryFields.maximumKeyBytes) bytes,"
+          + " no spaces, control characters or ':'")
+    }
+    text = argument
+  }
+
+  /// Nothing to offer yet.
+  public static var completion: CompletionKind { .none }
+}
+
+/// A `vault generate --charset` value, checked as `PasswordAlphabet(charset:)` reads it.
+public struct CharsetValue: ArgumentValue, Equatable {
+  /// The value as typed.
+  public let text: String
+
+  /// - Throws: `ValueError` for an unknown class, an empty or non-ASCII literal set, or fewer
+  ///   than 2 characters.
+  public init(argument: String, label: String) throws {
+    do {
+      _ = try PasswordAlphabet(charset: argument, noAmbiguous: false)
+    } catch VaultError.invalidInput(let why) {
+      throw ValueError("invalid value for \(label): \(why)")
+    }
+    text = argument
+  }
+
+  /// Nothing to offer (a list of classes).
+  public static var completion: CompletionKind { .none }
+}
+
+/// A `vault generate --separator` value: up to 16 bytes without control characters.
+public struct SeparatorValue: ArgumentValue, Equatable {
+  /// The separator's bytes (UTF-8).
+  public let bytes: [UInt8]
+
+  /// - Throws: `ValueError` for one over 16 bytes or with a control character.
+  public init(argument: String, label: String) throws {
+    guard argument.utf8.count <= 16,
+      !argument.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else {
+      throw ValueError("invalid value for \(label): use up to 16 bytes, no control characters")
+    }
+    bytes = Array(argument.utf8)
+  }
+
+  /// Nothing to offer.
+  public static var completion: CompletionKind { .none }
+}
+
 extension BiometryType: ChoiceValue {}
 extension SensorAvailability: ChoiceValue {}
 extension Outcome: ChoiceValue {}
@@ -130,6 +191,22 @@ enum Keys {
     in: Clipboard.seconds,
     expected:
       "whole seconds from \(Clipboard.seconds.lowerBound) to \(Clipboard.seconds.upperBound)")
+
+  // get: fields and lines
+  static let field = Option<FieldKey>(
+    "field", "KEY",
+    "Only this field's value (a 'KEY: VALUE' line; password is the first line).")
+  static let line = Option.integer(
+    "line", valueName: "N", "Only line N (from 1), without its line ending.", in: 1...Int.max)
+  static let listFields = Flag(
+    "fields", "List the entry's field keys, one per line, password first.")
+  static let entryJSON = Flag(
+    "json", "Print the entry as JSON: its password, fields and notes.")
+  static let clipAll = Flag(
+    "all", "With --clip, copy the whole entry instead of its first line.")
+
+  // set, unset
+  static let fieldKey = Argument<FieldKey>("KEY", "The field's key (password: the first line).")
 
   // get, history, restore, purge, settings
   static let revision = Option.integer(
@@ -186,6 +263,19 @@ enum Keys {
   static let words = Option.integer(
     "words", "Make a passphrase of N words (3 to 64) instead.", in: PasswordGenerator.wordCounts)
   static let print = Flag("print", "Also print the new secret.")
+  static let generateClip = Flag(
+    "clip", short: "c", "Also copy the new secret to the clipboard (cleared as for 'get --clip').")
+  static let inPlace = Flag(
+    "in-place",
+    "Replace only the first line (the password) of an existing entry, keeping its fields and"
+      + " notes.")
+  static let charset = Option<CharsetValue>(
+    "charset", "CLASSES",
+    "Draw from these classes, joined by ',': lower, upper, digits, symbols, then"
+      + " chars:CHARACTERS for a set of your own (default lower,upper,digits,symbols).")
+  static let noAmbiguous = Flag("no-ambiguous", "Leave out look-alike characters: 0 O 1 l I.")
+  static let separator = Option<SeparatorValue>(
+    "separator", "S", "Join passphrase words with S (default '-'; may be empty).")
 
   // backup, completions, help, hidden commands
   static let backupPath = Argument<FilePath>("PATH", "The new file.")

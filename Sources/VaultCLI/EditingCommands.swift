@@ -1,3 +1,5 @@
+import VaultCore
+
 /// The table entries of `edit`, `journal`, `grep`, `generate`, `get --clip` and the hidden
 /// clipboard clearer, kept beside the main table in `VaultCommands.swift`.
 extension VaultCommands {
@@ -70,12 +72,18 @@ extension VaultCommands {
     "generate", "Store a random password or passphrase under NAME.",
     discussion: """
       Passwords use randombytes_uniform over lower and upper case letters, digits and, unless \
-      --no-symbols, the symbols !#$%&()*+,-./:;<=>?@[]^_{|}~, with at least one of each. \
-      Passphrases are words from a built-in list of short English words, joined by '-'. The \
-      secret is printed only with --print.
+      --no-symbols, the symbols !#$%&()*+,-./:;<=>?@[]^_{|}~, with at least one character of \
+      each class (--charset chooses the classes, and chars:CHARACTERS adds a set of your own). \
+      Passphrases are words from a built-in list of \(PasswordGenerator.wordListSize) short English words, joined by '-' \
+      (or --separator). The entropy in bits (log2 of the number of equally likely secrets the \
+      options allow) is said on standard error; the secret is printed only with --print, and \
+      copied with --clip. With --in-place, only the first line of an existing entry is \
+      replaced, and its fields and notes are kept; the old version goes to its history.
       """,
     options: [
-      Keys.length.spec, Keys.noSymbols.spec, Keys.words.spec, Keys.force.spec, Keys.print.spec,
+      Keys.length.spec, Keys.noSymbols.spec, Keys.charset.spec, Keys.noAmbiguous.spec,
+      Keys.words.spec, Keys.separator.spec, Keys.force.spec, Keys.inPlace.spec,
+      Keys.print.spec, Keys.generateClip.spec, Keys.clipTime.spec,
     ],
     arguments: [Keys.name.spec], run: runs(GenerateCommandRun.run))
 

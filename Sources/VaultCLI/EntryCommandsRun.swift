@@ -56,6 +56,7 @@ enum EntryCommandsRun {
     if try context.value(Keys.clipTime) != nil && !clip {
       throw UsageError(message: "--clip-time needs --clip", path: context.invocation.path)
     }
+    let selection = try EntrySelection.parse(context)
     if clip {
       // Checked before unlocking, so a missing clipboard never costs a PIN entry.
       _ = try Clipboard.tool(context.environment.variables)
@@ -65,11 +66,12 @@ enum EntryCommandsRun {
     else {
       throw VaultError.notFound(name.value)
     }
+    let value = try selection.select(from: content, name: name.value)
     if clip {
-      try Clipboard.copy(content, name: name, context: context)
+      try Clipboard.copy(value, name: name, what: selection.clipped(name.value), context: context)
       return
     }
-    content.withBytes { Output.write($0) }
+    Output.writeValue(value)
   }
 
   static func list(_ context: Context) throws {

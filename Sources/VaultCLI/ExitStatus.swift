@@ -64,7 +64,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case .success: "Success."
     case .failure:
       "Any other failure (I/O, permissions, out of memory); for 'vault grep', no match."
-    case .noSuchEntry: "No such entry or journal entry."
+    case .noSuchEntry: "No such entry, field, line or journal entry."
     case .exists: "The entry (or vault) already exists; use --force to replace an entry."
     case .invalidInput:
       "Invalid input: a bad name, empty content, a bad PIN descriptor, a recovery code with a"
@@ -174,6 +174,16 @@ public enum ExitStatus {
       )
     case .notFound(let name):
       return (.noSuchEntry, "no entry named '\(name)'", "see 'vault list'")
+    case .noField(let name, let key, let keys):
+      return (
+        .noSuchEntry, "'\(name)' has no field '\(key)'",
+        "its fields: " + keys.joined(separator: ", ")
+      )
+    case .noLine(let name, let line, let count):
+      return (
+        .noSuchEntry, "'\(name)' has no line \(line)",
+        "it has \(count) line" + (count == 1 ? "" : "s")
+      )
     case .removed(let name):
       return (
         .noSuchEntry, "the entry '\(name)' was removed",

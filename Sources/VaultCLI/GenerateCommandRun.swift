@@ -1,37 +1,124 @@
 import VaultCore
 
 /// `vault generate NAME`: store a random password (or with `--words`, a passphrase), printed
-/// only with `--print`.
+/// only with `--print`, copied with `--clip`; its entropy is said on standard error.
 enum GenerateCommandRun {
-  static func run(_ context: Context) throws {
-    let name = try context.argument(Keys.name)
+  /// What the options ask for: a password from an alphabet, or a passphrase.
+  private enum Recipe {
+    case password(length: Int, alphabet: PasswordAlphabet)
+    case passphrase(words: Int, separator: [UInt8])
+
+    var entropy: Double {
+      switch self {
+      case .password(let length, let alphabet): alphabet.entropy(length: length)
+      case .passphrase(let words, _): PasswordGenerator.passphraseEntropy(words: words)
+      }
+    }
+
+    var description: String {
+      switch self {
+      case .password(let length, let alphabet):
+        "\(length)-character password (from \(alphabet.characters.count) characters)"
+      case .passphrase(let words, _):
+        "\(words)-word passphrase (from \(PasswordGenerator.wordListSize) words)"
+      }
+    }
+
+    func make() throws -> SecureBytes {
+      switch self {
+      case .password(let length, let alphabet):
+        try PasswordGenerator.password(length: length, alphabet: alphabet)
+      case .passphrase(let words, let separator):
+        try PasswordGenerator.passphrase(words: words, separator: separator)
+      }
+    }
+  }
+
+  private static func recipe(_ context: Context) throws -> Recipe {
+    let path = context.invocation.path
     let words = try context.value(Keys.words)
     let length = try context.value(Keys.length)
-    if words != nil && (length != nil || context.flag(Keys.noSymbols)) {
+    let charset = try context.value(Keys.charset)
+    let separator = try context.value(Keys.separator)
+    let passwordOptions = [
+      length.map { _ in "--length" }, context.flag(Keys.noSymbols) ? "--no-symbols" : nil,
+      charset.map { _ in "--charset" }, context.flag(Keys.noAmbiguous) ? "--no-ambiguous" : nil,
+    ].compactMap { $0 }
+    if let words {
+      if let first = passwordOptions.first {
+        throw UsageError(
+          message: "--words makes a passphrase; it cannot be combined with \(first)", path: path)
+      }
+      return .passphrase(
+        words: words, separator: separator?.bytes ?? [PasswordGenerator.separator])
+    }
+    if separator != nil {
+      throw UsageError(message: "--separator needs --words", path: path)
+    }
+    if charset != nil && context.flag(Keys.noSymbols) {
       throw UsageError(
-        message: "--words makes a passphrase; it cannot be combined with --length or --no-symbols",
+        message: "--no-symbols and --charset cannot be combined (leave symbols out of CLASSES)",
+        path: path)
+    }
+    let noAmbiguous = context.flag(Keys.noAmbiguous)
+    let alphabet =
+      try charset.map { try PasswordAlphabet(charset: $0.text, noAmbiguous: noAmbiguous) }
+      ?? PasswordAlphabet(
+        named: [.lower, .upper, .digits] + (context.flag(Keys.noSymbols) ? [] : [.symbols]),
+        noAmbiguous: noAmbiguous)
+    return .password(length: length ?? PasswordGenerator.defaultLength, alphabet: alphabet)
+  }
+
+  static func run(_ context: Context) throws {
+    let name = try context.argument(Keys.name)
+    let inPlace = context.flag(Keys.inPlace)
+    let force = context.flag(Keys.force)
+    let clip = context.flag(Keys.generateClip)
+    if inPlace && force {
+      throw UsageError(
+        message: "--in-place replaces the first line of an existing entry; --force is not needed",
         path: context.invocation.path)
     }
-    // Drawn before unlocking, so a bad option never costs a PIN entry.
-    let secret =
-      try words.map { try PasswordGenerator.passphrase(words: $0) }
-      ?? PasswordGenerator.password(
-        length: length ?? PasswordGenerator.defaultLength,
-        symbols: !context.flag(Keys.noSymbols))
-    let store = try context.open(.use(reason: "store a generated secret as '\(name)'")).entries
-    let existing = try store.metadata(name)
-    let force = context.flag(Keys.force)
-    if existing != nil && !force { throw VaultError.exists(name.value) }
-    try store.put(
-      name, content: secret, overwrite: force, guarded: existing?.guarded ?? false,
-      change: .generated)
+    if try context.value(Keys.clipTime) != nil && !clip {
+      throw UsageError(message: "--clip-time needs --clip", path: context.invocation.path)
+    }
+    // Checked and drawn before unlocking, so a bad option never costs a PIN entry.
+    let recipe = try recipe(context)
+    if clip { _ = try Clipboard.tool(context.environment.variables) }
+    let secret = try recipe.make()
+    let reason = "store a generated secret as '\(name)'"
+    if inPlace {
+      let unlocked = try context.open(.readEntry(name))
+      guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
+      let content = try EntryFields(entry.content).setting(EntryFields.passwordKey, to: secret)
+      do {
+        try unlocked.entries.put(
+          name, content: content, overwrite: true, guarded: entry.metadata.guarded,
+          expectedRevision: entry.metadata.revision, change: .generated)
+      } catch VaultError.conflict(let what) {
+        throw VaultError.conflict("\(what); nothing was written (run the command again)")
+      }
+    } else {
+      let store = try context.open(.use(reason: reason)).entries
+      let existing = try store.metadata(name)
+      if existing != nil && !force { throw VaultError.exists(name.value) }
+      try store.put(
+        name, content: secret, overwrite: force, guarded: existing?.guarded ?? false,
+        change: .generated)
+    }
+    let shown = Output.printable(name.value)
+    let word = Output.printable(ShellWord.argument(name.value))
+    Output.error(
+      "Stored a new \(recipe.description) as '\(shown)'"
+        + (inPlace ? " (first line replaced)" : "") + "; entropy \(Int(recipe.entropy)) bits.")
+    if clip {
+      try Clipboard.copy(secret, name: name, what: "the new secret", context: context)
+    }
     if context.flag(Keys.print) {
       secret.withBytes { Output.write($0) }
       Output.print("\n")
-    } else {
-      let kind =
-        words == nil ? "\(secret.count)-character password" : "\(words ?? 0)-word passphrase"
-      Output.error("Stored a new \(kind) as '\(name)'; show it with 'vault get \(name)'.")
+    } else if !clip {
+      Output.error("Show it with: vault get \(word)")
     }
   }
 }

@@ -12,6 +12,8 @@ enum HistoryCommandsRun {
     case .renamed: "mv"
     case .restored: "restore"
     case .imported: "import"
+    case .fieldSet: "set"
+    case .fieldUnset: "unset"
     case nil: change == "remove" ? "rm" : change == "purge" ? "purge" : "-"
     }
   }

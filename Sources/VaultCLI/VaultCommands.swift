@@ -35,10 +35,17 @@ public enum VaultCommands {
         CommandSpec(
           "get", "Write an entry's content to standard output, byte for byte.",
           discussion: """
-            With --revision, writes a kept earlier version instead (see 'vault history'); \
-            reading any version of a guarded entry needs its fresh check.
+            To a pipe or file, exactly the bytes selected; on a terminal a newline follows \
+            when they do not end in one. --field, --line, --fields and --json select a part \
+            of the entry's text (see FIELDS in vault(1)); --clip copies the first line (the \
+            password), or what --field or --line selects, or with --all the whole entry. With \
+            --revision, reads a kept earlier version instead (see 'vault history'); reading \
+            any version of a guarded entry needs its fresh check.
             """,
-          options: [Keys.revision.spec] + clipOptions, arguments: [Keys.name.spec],
+          options: [
+            Keys.field.spec, Keys.line.spec, Keys.listFields.spec, Keys.entryJSON.spec,
+            Keys.revision.spec,
+          ] + clipOptions + [Keys.clipAll.spec], arguments: [Keys.name.spec],
           run: runs(EntryCommandsRun.get)),
         CommandSpec(
           "list", aliases: ["ls"], "List entry names, sorted, one per line.",
@@ -55,6 +62,7 @@ public enum VaultCommands {
           "mv", aliases: ["move", "rename"], "Rename an entry.",
           options: [Keys.moveForce.spec], arguments: [Keys.old.spec, Keys.new.spec],
           run: runs(EntryCommandsRun.move)),
+        setField, unsetField,
         CommandSpec(
           "passwd", "Change the PIN (the master key is re-wrapped, entries are untouched).",
           discussion: """

@@ -118,6 +118,9 @@ public struct EntryFields {
 
   static func isPassword(_ key: String) -> Bool { same(key, passwordKey) }
 
+  /// True when `key` names the first line (`password`, in any case).
+  public static func isPasswordKey(_ key: String) -> Bool { isPassword(key) }
+
   /// Keys compare without regard to case.
   static func same(_ a: String, _ b: String) -> Bool { a.lowercased() == b.lowercased() }
 

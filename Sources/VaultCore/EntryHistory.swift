@@ -16,6 +16,10 @@ public enum EntryChange: String, CaseIterable, Sendable {
   case restored = "restore"
   /// Imported from another password manager.
   case imported = "import"
+  /// One field set (`set`), the rest of the text kept.
+  case fieldSet = "set"
+  /// One field removed (`unset`), the rest of the text kept.
+  case fieldUnset = "unset"
 }
 
 /// What a name's lookup finds: its entry, or the tombstone of its removed entry.

@@ -1,4 +1,5 @@
 import CSodium
+import Glibc
 
 /// Random passwords and passphrases for `vault generate`, drawn with `randombytes_uniform`
 /// (uniform without modulo bias) and built directly in guarded memory.
@@ -24,16 +25,27 @@ public enum PasswordGenerator {
   /// A password of `length` characters with at least one character of every class in use
   /// (lower case, upper case, digits and, unless `symbols` is false, symbols).
   ///
+  /// - Throws: `VaultError.invalidInput` for a length outside 8...1024.
+  public static func password(length: Int, symbols useSymbols: Bool) throws -> SecureBytes {
+    try password(
+      length: length,
+      alphabet: PasswordAlphabet(
+        named: [.lower, .upper, .digits] + (useSymbols ? [.symbols] : [])))
+  }
+
+  /// A password of `length` characters drawn from `alphabet`, with at least one character of
+  /// each of its classes.
+  ///
   /// Candidates missing a class are drawn again, so every allowed password is equally likely.
   ///
   /// - Throws: `VaultError.invalidInput` for a length outside 8...1024.
-  public static func password(length: Int, symbols useSymbols: Bool) throws -> SecureBytes {
+  public static func password(length: Int, alphabet: PasswordAlphabet) throws -> SecureBytes {
     guard lengths.contains(length) else {
       throw VaultError.invalidInput(
         "the length must be between \(lengths.lowerBound) and \(lengths.upperBound)")
     }
-    let classes = [lowercase, uppercase, digits] + (useSymbols ? [symbols] : [])
-    let alphabet = classes.flatMap { $0 }
+    let classes = alphabet.classes
+    let alphabet = alphabet.characters
     while true {
       let out = SecureBytes(count: length)
       var seen = Set<Int>()
@@ -46,10 +58,21 @@ public enum PasswordGenerator {
     }
   }
 
-  /// A passphrase of `count` words from the built-in list, joined by `-`.
+  /// The number of words in the built-in list.
+  public static var wordListSize: Int { WordList.words.count }
+
+  /// The entropy in bits of a passphrase of `count` words: `count` × log2 of the list's size.
+  public static func passphraseEntropy(words count: Int) -> Double {
+    Double(count) * log2(Double(wordListSize))
+  }
+
+  /// A passphrase of `count` words from the built-in list, joined by `separator` (`-` by
+  /// default; it may be empty).
   ///
   /// - Throws: `VaultError.invalidInput` for a count outside 3...64.
-  public static func passphrase(words count: Int) throws -> SecureBytes {
+  public static func passphrase(words count: Int, separator: [UInt8] = [separator]) throws
+    -> SecureBytes
+  {
     guard wordCounts.contains(count) else {
       throw VaultError.invalidInput(
         "the word count must be between \(wordCounts.lowerBound) and \(wordCounts.upperBound)")
@@ -57,12 +80,14 @@ public enum PasswordGenerator {
     // Built in a buffer long enough for the longest words, then copied to its exact length, so
     // the chosen words never sit in ordinary memory.
     let longest = WordList.words.map(\.utf8.count).max() ?? 0
-    let scratch = SecureBytes(count: count * (longest + 1))
+    let scratch = SecureBytes(count: count * (longest + separator.count))
     var offset = 0
     for index in 0..<count {
       if index > 0 {
-        scratch.pointer.storeBytes(of: separator, toByteOffset: offset, as: UInt8.self)
-        offset += 1
+        for byte in separator {
+          scratch.pointer.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
+          offset += 1
+        }
       }
       for byte in WordList.words[uniform(WordList.words.count)].utf8 {
         scratch.pointer.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)

@@ -21,6 +21,10 @@ public enum VaultError: Error, Equatable, Sendable {
   case unsupportedVersion(Int)
   /// No entry with this (NFC-normalized) name.
   case notFound(String)
+  /// The entry has no line with this field key; `keys` are the ones it has (`password` first).
+  case noField(name: String, key: String, keys: [String])
+  /// The entry has no line `line`; it has `count` lines.
+  case noLine(name: String, line: Int, count: Int)
   /// The entry was removed (it has a tombstone); `restore` brings it back.
   case removed(String)
   /// The entry was purged: nothing of it is kept.

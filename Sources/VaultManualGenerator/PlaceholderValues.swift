@@ -18,6 +18,7 @@ enum PlaceholderValues {
       "pin-delay-last": .text(delays.last ?? ""),
       "session-idle": .text(ExitStatus.duration(Int(SessionStore.defaultIdle))),
       "session-hard": .text(ExitStatus.duration(Int(SessionStore.hardLimit))),
+      "field-key-max-bytes": .text("\(EntryFields.maximumKeyBytes)"),
     ]) { $1 }
   }
 

@@ -12,7 +12,7 @@ final class ClipboardCLITests: XCTestCase {
   var box: Sandbox!
   var session: [String: String] = [:]
   var server: Process?
-  let secret = "s3cret value\n"
+  let secret = "s3cret value\nuser: alice\nnotes\n"
 
   override func setUp() {
     box = Sandbox()
@@ -60,10 +60,12 @@ final class ClipboardCLITests: XCTestCase {
     ).stdoutText
   }
 
-  func copy(_ seconds: Int, env: [String: String] = [:]) -> (Subprocess.Result, TimeInterval) {
+  func copy(_ seconds: Int, _ extra: [String] = [], env: [String: String] = [:])
+    -> (Subprocess.Result, TimeInterval)
+  {
     let start = Date()
     let result = box.vault(
-      ["get", "--clip", "--clip-time", "\(seconds)", "pw"],
+      ["get", "--clip", "--clip-time", "\(seconds)", "pw"] + extra,
       env: session.merging(env) { $1 })
     return (result, Date().timeIntervalSince(start))
   }
@@ -75,9 +77,12 @@ final class ClipboardCLITests: XCTestCase {
     XCTAssertEqual(result.stdout, [], "nothing is printed")
     XCTAssertEqual(
       result.errorLines,
-      ["Copied 'pw' to the clipboard (xclip); it is cleared in 2 s unless replaced."])
+      [
+        "Copied the password of 'pw' to the clipboard (xclip); it is cleared in 2 s unless"
+          + " replaced."
+      ])
     XCTAssertLessThan(elapsed, 1.5, "the command returns at once")
-    XCTAssertEqual(clipboard(), secret)
+    XCTAssertEqual(clipboard(), "s3cret value", "the first line, as pass -c copies")
     Thread.sleep(forTimeInterval: 3.5)
     XCTAssertEqual(clipboard(), "")
   }
@@ -97,12 +102,12 @@ final class ClipboardCLITests: XCTestCase {
     let bin = box.home + "/bin"
     mkdir(bin, 0o700)
     symlink(Clipboard.find("xsel", ["PATH": "/usr/bin:/bin"]) ?? "", bin + "/xsel")
-    let (result, _) = copy(2, env: ["PATH": bin])
+    let (result, _) = copy(2, ["--all"], env: ["PATH": bin])
     XCTAssertEqual(result.status, 0, result.stderrText)
     XCTAssertEqual(
       result.errorLines,
-      ["Copied 'pw' to the clipboard (xsel); it is cleared in 2 s unless replaced."])
-    XCTAssertEqual(clipboard(), secret)
+      ["Copied all of 'pw' to the clipboard (xsel); it is cleared in 2 s unless replaced."])
+    XCTAssertEqual(clipboard(), secret, "--all copies the whole entry")
     Thread.sleep(forTimeInterval: 3.5)
     XCTAssertEqual(clipboard(), "")
   }
@@ -128,13 +133,81 @@ final class ClipboardCLITests: XCTestCase {
       time.errorLines,
       [
         "vault: error: --clip-time needs whole seconds from 1 to 3600, not '0'",
-        "Usage: vault get [--revision R] [--clip] [--clip-time SECONDS] NAME",
+        "Usage: vault get [--field KEY] [--line N] [--fields] [--json] [--revision R] [--clip]"
+          + " [--clip-time SECONDS] [--all] NAME",
       ])
     XCTAssertEqual(
       box.vault(["get", "--clip-time", "5", "pw"], env: session).errorLines,
       [
         "vault: error: --clip-time needs --clip",
-        "Usage: vault get [--revision R] [--clip] [--clip-time SECONDS] NAME",
+        "Usage: vault get [--field KEY] [--line N] [--fields] [--json] [--revision R] [--clip]"
+          + " [--clip-time SECONDS] [--all] NAME",
       ])
+  }
+
+  func testAFieldOrALineIsCopied() throws {
+    try startDisplay(tools: ["xclip"])
+    let (field, _) = copy(30, ["--field", "user"])
+    XCTAssertEqual(
+      field.errorLines,
+      [
+        "Copied field 'user' of 'pw' to the clipboard (xclip); it is cleared in 30 s unless"
+          + " replaced."
+      ])
+    XCTAssertEqual(clipboard(), "alice")
+    let (line, _) = copy(30, ["--line", "3"])
+    XCTAssertEqual(
+      line.errorLines,
+      ["Copied line 3 of 'pw' to the clipboard (xclip); it is cleared in 30 s unless replaced."])
+    XCTAssertEqual(clipboard(), "notes")
+    let listing = box.vault(["get", "--clip", "--fields", "pw"], env: session)
+    XCTAssertEqual(listing.status, 64)
+    XCTAssertEqual(
+      listing.errorLines.first, "vault: error: --clip copies one value; --fields prints a listing")
+  }
+
+  /// A wl-copy that has `--sensitive` gets it; one without it copies as before.
+  ///
+  /// The fake tools record their arguments and input.
+  func testWlCopyMarksTheCopyAsSecretWhenItCan() throws {
+    for (help, expected) in [("  --sensitive  mark as secret", "--sensitive"), ("  --type", "")] {
+      let bin = box.home + "/wl-" + (expected.isEmpty ? "old" : "new")
+      mkdir(bin, 0o700)
+      let log = bin + "/log"
+      let copier = """
+        #!/bin/sh
+        if [ "$1" = --help ]; then echo '\(help)'; exit 0; fi
+        echo "args:$*" >> \(log)
+        cat > \(bin)/content
+        """
+      let paster = "#!/bin/sh\ncat \(bin)/content\n"
+      for (name, script) in [("wl-copy", copier), ("wl-paste", paster)] {
+        _ = FileManager.default.createFile(
+          atPath: bin + "/" + name, contents: Data(script.utf8),
+          attributes: [.posixPermissions: 0o700])
+      }
+      let (result, _) = copy(
+        60, env: ["WAYLAND_DISPLAY": "wayland-test", "PATH": bin + ":/usr/bin:/bin"])
+      XCTAssertEqual(result.status, 0, result.stderrText)
+      XCTAssertEqual(
+        (try? String(contentsOfFile: log, encoding: .utf8)), "args:\(expected)\n", help)
+      XCTAssertEqual(
+        (try? String(contentsOfFile: bin + "/content", encoding: .utf8)), "s3cret value")
+    }
+  }
+
+  func testGenerateCopiesTheNewSecret() throws {
+    try startDisplay(tools: ["xclip"])
+    let made = box.vault(["generate", "--clip", "--clip-time", "30", "new"], env: session)
+    XCTAssertEqual(made.status, 0, made.stderrText)
+    XCTAssertEqual(made.stdout, [])
+    XCTAssertEqual(
+      made.errorLines,
+      [
+        "Stored a new 24-character password (from 90 characters) as 'new'; entropy 155 bits.",
+        "Copied the new secret to the clipboard (xclip); it is cleared in 30 s unless replaced.",
+      ])
+    XCTAssertEqual(clipboard(), box.vault(["get", "new"], env: session).stdoutText)
+    XCTAssertEqual(clipboard().count, 24)
   }
 }

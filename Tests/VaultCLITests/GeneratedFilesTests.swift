@@ -159,7 +159,8 @@ final class GeneratedFilesTests: XCTestCase {
     XCTAssertEqual(
       sections(page),
       [
-        "NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "JSON OUTPUT", "ENVIRONMENT",
+        "NAME", "SYNOPSIS", "DESCRIPTION", "FIELDS", "COMMANDS", "OPTIONS", "JSON OUTPUT",
+        "ENVIRONMENT",
         "FILES", "EXIT STATUS", "SECURITY", "EXAMPLES", "SEE ALSO",
       ])
     for (code, _) in ExitStatus.table { XCTAssertTrue(page.contains(".TP\n\\fB\(code)\\fR\n")) }

@@ -101,7 +101,11 @@ final class GrepGenerateCLITests: XCTestCase {
         let name = "pw/\(length)-\(arguments.count)-\(round)"
         let made = box.vault(["generate", "--print", name] + arguments, env: session)
         XCTAssertEqual(made.status, 0, made.stderrText)
-        XCTAssertEqual(made.stderr, [])
+        XCTAssertEqual(made.errorLines.count, 1)
+        XCTAssertTrue(
+          made.stderrText.hasPrefix(
+            "Stored a new \(length)-character password (from \(alphabet.count) characters) as"
+              + " '\(name)'; entropy "), made.stderrText)
         let password = String(made.stdoutText.dropLast())
         XCTAssertEqual(made.stdoutText.last, "\n")
         XCTAssertEqual(password.count, length, name)
@@ -117,7 +121,10 @@ final class GrepGenerateCLITests: XCTestCase {
     XCTAssertEqual(quiet.stdout, [])
     XCTAssertEqual(
       quiet.errorLines,
-      ["Stored a new 24-character password as 'quiet'; show it with 'vault get quiet'."])
+      [
+        "Stored a new 24-character password (from 90 characters) as 'quiet'; entropy 155 bits.",
+        "Show it with: vault get quiet",
+      ])
     XCTAssertEqual(box.vault(["get", "quiet"], env: session).stdout.count, 24)
 
     let phrase = box.vault(["generate", "--words", "5", "--print", "phrase"], env: session)
@@ -138,7 +145,9 @@ final class GrepGenerateCLITests: XCTestCase {
     XCTAssertEqual(box.vault(["generate", "-f", "x"], env: session).status, 0)
     XCTAssertNotEqual(box.vault(["get", "x"], env: session).stdout, old)
     let usage =
-      "Usage: vault generate [--length N] [--no-symbols] [--words N] [--force] [--print] NAME"
+      "Usage: vault generate [--length N] [--no-symbols] [--charset CLASSES] [--no-ambiguous]"
+      + " [--words N] [--separator S] [--force] [--in-place] [--print] [--clip]"
+      + " [--clip-time SECONDS] NAME"
     for (arguments, message) in [
       (["--length", "7"], "--length needs a whole number from 8 to 1024, not '7'"),
       (["--length", "ten"], "--length needs a whole number from 8 to 1024, not 'ten'"),
@@ -153,8 +162,7 @@ final class GrepGenerateCLITests: XCTestCase {
     XCTAssertEqual(
       both.errorLines,
       [
-        "vault: error: --words makes a passphrase; it cannot be combined with --length or"
-          + " --no-symbols", usage,
+        "vault: error: --words makes a passphrase; it cannot be combined with --length", usage,
       ])
   }
 
@@ -165,5 +173,121 @@ final class GrepGenerateCLITests: XCTestCase {
     XCTAssertEqual(Set(words).count, words.count)
     XCTAssertTrue(words.allSatisfy { (3...6).contains($0.count) && $0.allSatisfy(\.isLowercase) })
     XCTAssertTrue(words.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
+  }
+
+  func testCharsetsAmbiguityAndEntropy() {
+    let lower = Set("abcdefghijklmnopqrstuvwxyz")
+    let digits = Set("0123456789")
+    for (arguments, alphabet, stderr) in [
+      (
+        ["--charset", "lower,digits", "--no-ambiguous", "--length", "12"],
+        lower.union(digits).subtracting("0O1lI"),
+        "Stored a new 12-character password (from 33 characters) as 'c'; entropy 60 bits."
+      ),
+      (
+        ["--charset", "upper,chars:-_.", "--length", "20"],
+        Set("ABCDEFGHIJKLMNOPQRSTUVWXYZ-_."),
+        "Stored a new 20-character password (from 29 characters) as 'c'; entropy 96 bits."
+      ),
+      (
+        ["--charset", "chars:ab", "--length", "8"], Set("ab"),
+        "Stored a new 8-character password (from 2 characters) as 'c'; entropy 8 bits."
+      ),
+    ] {
+      for round in 0..<4 {
+        let made = box.vault(["generate", "--print", "-f", "c"] + arguments, env: session)
+        XCTAssertEqual(made.status, 0, made.stderrText)
+        XCTAssertEqual(made.errorLines, [stderr])
+        let password = made.stdoutText.dropLast()
+        XCTAssertTrue(Set(password).isSubset(of: alphabet), "\(password) \(round)")
+        if arguments[1] == "lower,digits" {
+          XCTAssertTrue(
+            password.contains { digits.contains($0) } && password.contains(where: \.isLowercase))
+        }
+        if arguments[1] == "upper,chars:-_." {
+          XCTAssertTrue(
+            password.contains { "-_.".contains($0) } && password.contains(where: \.isUppercase))
+        }
+      }
+    }
+    let phrase = box.vault(
+      ["generate", "--print", "--words", "5", "--separator", " ", "p"], env: session)
+    XCTAssertEqual(
+      phrase.errorLines,
+      ["Stored a new 5-word passphrase (from 2635 words) as 'p'; entropy 56 bits."])
+    let words = phrase.stdoutText.dropLast().split(separator: " ", omittingEmptySubsequences: false)
+    XCTAssertEqual(words.count, 5)
+    XCTAssertTrue(words.allSatisfy { WordList.words.contains(String($0)) })
+    let joined = box.vault(
+      ["generate", "--print", "--words", "3", "--separator", "", "q"], env: session)
+    XCTAssertTrue(joined.stdoutText.dropLast().allSatisfy(\.isLowercase), joined.stdoutText)
+
+    for (arguments, message) in [
+      (
+        ["--charset", "lower,emoji"],
+        "invalid value for --charset: unknown character class 'emoji' (use lower, upper, digits,"
+          + " symbols, then chars:CHARACTERS for a set of your own)"
+      ),
+      (
+        ["--charset", "chars:"],
+        "invalid value for --charset: 'chars:' is followed by no characters"
+      ),
+      (
+        ["--charset", "chars:a b"],
+        "invalid value for --charset: a literal character set has printable ASCII characters only"
+          + " ('!' to '~', no space)"
+      ),
+      (
+        ["--charset", "chars:aaa"],
+        "invalid value for --charset: the character set has fewer than 2 characters"
+      ),
+      (["--separator", "-"], "--separator needs --words"),
+      (
+        ["--words", "4", "--charset", "lower"],
+        "--words makes a passphrase; it cannot be combined with --charset"
+      ),
+      (
+        ["--charset", "lower", "--no-symbols"],
+        "--no-symbols and --charset cannot be combined (leave symbols out of CLASSES)"
+      ),
+      (
+        ["--in-place", "--force"],
+        "--in-place replaces the first line of an existing entry; --force is not needed"
+      ),
+      (["--clip-time", "5"], "--clip-time needs --clip"),
+    ] {
+      let result = box.vault(["generate", "z"] + arguments, env: session)
+      XCTAssertEqual(result.status, 64, "\(arguments)")
+      XCTAssertEqual(result.errorLines.first, "vault: error: \(message)")
+    }
+  }
+
+  func testInPlaceReplacesOnlyThePassword() {
+    let old = "old-password\r\nuser: alice\r\nurl: https://x.example/\r\nnote\r\n"
+    XCTAssertEqual(box.vault(["add", "site"], stdin: Array(old.utf8), env: session).status, 0)
+    let made = box.vault(["generate", "--in-place", "--print", "site"], env: session)
+    XCTAssertEqual(made.status, 0, made.stderrText)
+    XCTAssertEqual(
+      made.errorLines,
+      [
+        "Stored a new 24-character password (from 90 characters) as 'site' (first line"
+          + " replaced); entropy 155 bits."
+      ])
+    let password = String(made.stdoutText.dropLast())
+    XCTAssertEqual(password.count, 24)
+    XCTAssertEqual(
+      box.vault(["get", "site"], env: session).stdoutText,
+      password + "\r\nuser: alice\r\nurl: https://x.example/\r\nnote\r\n")
+    XCTAssertEqual(box.vault(["get", "site", "-r", "1"], env: session).stdoutText, old)
+    let history = box.vault(["history", "site"], env: session).stdoutText
+    XCTAssertTrue(history.hasPrefix("2  "), history)
+    XCTAssertTrue(history.contains("generate"), history)
+
+    let missing = box.vault(["generate", "--in-place", "nothing"], env: session)
+    XCTAssertEqual(missing.status, 3)
+    XCTAssertEqual(box.vault(["add", "bin"], stdin: [0xFF, 0x00], env: session).status, 0)
+    let binary = box.vault(["generate", "--in-place", "bin"], env: session)
+    XCTAssertEqual(binary.status, 5)
+    XCTAssertEqual(box.vault(["get", "bin"], env: session).stdout, [0xFF, 0x00])
   }
 }
