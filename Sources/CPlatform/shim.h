@@ -105,3 +105,11 @@ static inline int vault_spawn_close_from(posix_spawn_file_actions_t *actions, in
 static inline int vault_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path) {
   return posix_spawn_file_actions_addchdir_np(actions, path);
 }
+
+#include <linux/close_range.h>
+
+/* Marks every descriptor from `first` up close-on-exec (close_range(2), Linux 5.11), so a program
+   vault replaces itself with inherits descriptors 0-2 only. Returns 0 on success. */
+static inline int vault_cloexec_from(unsigned int first) {
+  return (int)syscall(SYS_close_range, first, ~0U, CLOSE_RANGE_CLOEXEC);
+}

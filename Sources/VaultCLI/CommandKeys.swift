@@ -277,6 +277,16 @@ enum Keys {
   static let separator = Option<SeparatorValue>(
     "separator", "S", "Join passphrase words with S (default '-'; may be empty).")
 
+  // run, inject
+  static let env = Option<String>(
+    "env", "VAR=NAME[:FIELD]",
+    "Set VAR to the field (default password, the first line) of entry NAME; repeatable.")
+  static let runCommand = Argument<String>(
+    "COMMAND", "The program and its arguments (after --).", variadic: true)
+  static let injectOutput = Option<FilePath>(
+    "output", "PATH", "Write to PATH (mode 0600, atomically) instead of standard output.")
+  static let injectForce = Flag("force", short: "f", "Replace PATH when it exists.")
+
   // backup, completions, help, hidden commands
   static let backupPath = Argument<FilePath>("PATH", "The new file.")
   static let shellArgument = Argument<ShellSyntax>("SHELL", "\(ShellSyntax.choiceList).")

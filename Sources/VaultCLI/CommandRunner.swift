@@ -68,6 +68,11 @@ enum CommandRunner {
         Output.error("\(name): hint: \(Output.printable(forVault(hint, vaultPath)))")
       }
       return code.rawValue
+    case let located as LocatedError:
+      let (code, message, hint) = ExitStatus.report(located.underlying)
+      Output.error("\(name): error: \(located.location): \(Output.printable(message))")
+      if let hint { Output.error("\(name): hint: \(Output.printable(hint))") }
+      return code.rawValue
     case let known as ReportableError:
       Output.error("\(name): error: \(Output.printable(known.message))")
       return known.exitCode.rawValue

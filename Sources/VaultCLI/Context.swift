@@ -36,6 +36,14 @@ public final class Context {
   /// The option's value, or nil when it was not given.
   func value<Value>(_ key: Option<Value>) throws -> Value? { try invocation.value(key) }
 
+  /// Every value of a repeatable option.
+  func values<Value>(_ key: Option<Value>) throws -> [Value] { try invocation.values(key) }
+
+  /// Every word of a variadic argument.
+  func arguments<Value: ArgumentValue>(_ key: Argument<Value>) throws -> [Value] {
+    try invocation.arguments(key)
+  }
+
   /// A required positional argument.
   func argument<Value>(_ key: Argument<Value>) throws -> Value { try invocation.argument(key) }
 

@@ -43,6 +43,10 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
   case syncFailed = 21
   /// 64.
   case usage = 64
+  /// 126: `vault run` found COMMAND but could not start it.
+  case cannotRun = 126
+  /// 127: `vault run` did not find COMMAND.
+  case commandNotFound = 127
   /// 130 (129 and 143 for SIGHUP and SIGTERM).
   case interrupted = 130
   /// 141.
@@ -98,6 +102,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
       "Sync failed: git or the remote refused or could not be reached; nothing was merged."
     case .usage:
       "Usage error: unknown command or option, missing argument, or a bad option value."
+    case .cannotRun: "'vault run' found COMMAND but could not start it."
+    case .commandNotFound:
+      "'vault run' did not find COMMAND. (Otherwise it exits with COMMAND's status.)"
     case .interrupted: "Interrupted (Ctrl-C); 129 and 143 for SIGHUP and SIGTERM."
     case .brokenPipe:
       "The reader of standard output went away (as with SIGPIPE); nothing is printed."
@@ -174,6 +181,10 @@ public enum ExitStatus {
       )
     case .notFound(let name):
       return (.noSuchEntry, "no entry named '\(name)'", "see 'vault list'")
+    case .programNotFound(let program):
+      return (.commandNotFound, "'\(program)' was not found on PATH; nothing was read", nil)
+    case .programNotStarted(let program, let reason):
+      return (.cannotRun, "cannot run '\(program)': \(reason)", nil)
     case .noField(let name, let key, let keys):
       return (
         .noSuchEntry, "'\(name)' has no field '\(key)'",

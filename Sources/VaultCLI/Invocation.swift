@@ -16,6 +16,9 @@ public struct Invocation: Equatable, Sendable {
 
   /// The last value given for an option (a repeated option overrides, as in most Unix tools).
   public func value(_ long: String) -> String? { values[long]?.last }
+
+  /// Every value given for an option that may be repeated, in order.
+  public func allValues(_ long: String) -> [String] { values[long] ?? [] }
 }
 
 /// A command line that does not fit the table: exit 64 with the usage line.

@@ -143,6 +143,22 @@ extension Invocation {
     try value(key.spec.long).map(key.parse)
   }
 
+  /// Every value of a repeatable option `key`, in order (none when it was not given).
+  ///
+  /// - Throws: the parse errors of the option's type.
+  public func values<Value>(_ key: Option<Value>) throws -> [Value] {
+    try allValues(key.spec.long).map(key.parse)
+  }
+
+  /// Every word of a variadic positional argument `key`, in order.
+  ///
+  /// - Throws: the parse errors of the argument's type.
+  public func arguments<Value: ArgumentValue>(_ key: Argument<Value>) throws -> [Value] {
+    try zip(argumentNames, arguments).filter { $0.0 == key.spec.name }.map {
+      try Value(argument: $0.1, label: key.spec.name)
+    }
+  }
+
   /// The positional argument `key`, or nil when it was optional and not given.
   ///
   /// - Throws: the parse errors of the argument's type (only for an invocation the parser did

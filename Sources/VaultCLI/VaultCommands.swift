@@ -62,7 +62,7 @@ public enum VaultCommands {
           "mv", aliases: ["move", "rename"], "Rename an entry.",
           options: [Keys.moveForce.spec], arguments: [Keys.old.spec, Keys.new.spec],
           run: runs(EntryCommandsRun.move)),
-        setField, unsetField,
+        setField, unsetField, runCommand, inject,
         CommandSpec(
           "passwd", "Change the PIN (the master key is re-wrapped, entries are untouched).",
           discussion: """
@@ -174,6 +174,6 @@ public enum VaultCommands {
           run: { try HelpCommand.run($0, program: VaultCommands.program) }),
       ]),
     globalOptions: [Keys.vault.spec, Keys.pinFD.spec, Keys.help.spec, Keys.version.spec],
-    version: "0.3.0"
+    version: "0.4.0"
   ).completingHelp()
 }

@@ -27,6 +27,10 @@ public enum VaultError: Error, Equatable, Sendable {
   case noLine(name: String, line: Int, count: Int)
   /// The entry was removed (it has a tombstone); `restore` brings it back.
   case removed(String)
+  /// A program to run was not found on `PATH`.
+  case programNotFound(String)
+  /// A program to run was found but could not be started (`reason`: the `strerror` text).
+  case programNotStarted(String, reason: String)
   /// The entry was purged: nothing of it is kept.
   case purged(String)
   /// No such revision of the entry is kept (nil: none at all).

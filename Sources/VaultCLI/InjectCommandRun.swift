@@ -1,0 +1,42 @@
+import Glibc
+import VaultCore
+
+/// `vault inject [--output PATH]`: reads a template on standard input and writes it with every
+/// `{{ vault NAME[:FIELD] }}` replaced by that value, never to a terminal.
+enum InjectCommandRun {
+  static func run(_ context: Context) throws {
+    let output = try context.value(Keys.injectOutput)?.path
+    if output == nil && isatty(1) == 1 {
+      throw UsageError(
+        message:
+          "standard output is a terminal; vault inject writes secrets only to a file or a pipe",
+        hint: "use --output PATH (written with mode 0600)", path: context.invocation.path)
+    }
+    if let output, !context.flag(Keys.injectForce), access(output, F_OK) == 0 {
+      throw VaultError.invalidInput("\(output) exists; give --force to replace it")
+    }
+    if isatty(0) == 1 {
+      throw VaultError.invalidInput(
+        "standard input is a terminal; give the template on standard input (vault inject <"
+          + " TEMPLATE)")
+    }
+    if context.pinFD == 0 {
+      throw VaultError.invalidInput(
+        "--pin-fd 0 is standard input, which carries the template; give the PIN on another"
+          + " descriptor, such as --pin-fd 3 3<pin-file")
+    }
+    let template = try InjectTemplate(LineReader.readAll(fd: 0))
+    var filled = template.text
+    if !template.placeholders.isEmpty {
+      let unlocked = try context.open(.use(reason: "fill a template"))
+      filled = try template.filled { try $0.value(in: unlocked) }
+    }
+    if let output {
+      var bytes = filled.unprotectedBytes
+      defer { wipe(&bytes) }
+      try PrivateFiles.atomicWrite(bytes, to: output)
+    } else {
+      filled.withBytes { Output.write($0) }
+    }
+  }
+}

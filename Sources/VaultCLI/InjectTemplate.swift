@@ -1,0 +1,108 @@
+import VaultCore
+
+/// A template for `vault inject`: text with `{{ vault NAME[:FIELD] }}` placeholders (spaces
+/// inside the braces optional), each on one line; other `{{ … }}` text is left as it is.
+struct InjectTemplate {
+  /// One placeholder: where it is and what it names.
+  struct Placeholder {
+    let range: Range<Int>
+    let line: Int
+    let reference: SecretReference
+  }
+
+  let text: SecureBytes
+  let placeholders: [Placeholder]
+
+  /// Finds every placeholder and checks its reference.
+  ///
+  /// - Throws: `LocatedError` (`line N`) for a placeholder without its closing `}}` on the same
+  ///   line, or with a bad name or field key.
+  init(_ text: SecureBytes) throws {
+    self.text = text
+    var found: [Placeholder] = []
+    try text.withBytes { bytes in
+      var line = 1
+      var index = 0
+      while index < bytes.count {
+        if bytes[index] == 0x0A { line += 1 }
+        guard bytes[index] == UInt8(ascii: "{"), index + 1 < bytes.count,
+          bytes[index + 1] == UInt8(ascii: "{")
+        else {
+          index += 1
+          continue
+        }
+        var cursor = index + 2
+        while cursor < bytes.count && bytes[cursor] == 0x20 { cursor += 1 }
+        let keyword = Array("vault".utf8)
+        guard cursor + keyword.count < bytes.count,
+          Array(bytes[cursor..<cursor + keyword.count]) == keyword,
+          bytes[cursor + keyword.count] == 0x20
+        else {
+          index += 2
+          continue
+        }
+        cursor += keyword.count
+        var close = cursor
+        while close + 1 < bytes.count && bytes[close] != 0x0A
+          && !(bytes[close] == UInt8(ascii: "}") && bytes[close + 1] == UInt8(ascii: "}"))
+        {
+          close += 1
+        }
+        guard close + 1 < bytes.count, bytes[close] == UInt8(ascii: "}") else {
+          throw LocatedError(
+            location: "line \(line)",
+            VaultError.invalidInput("a '{{ vault' placeholder is not closed by '}}' on its line"))
+        }
+        let inside = String(decoding: bytes[cursor..<close], as: UTF8.self)
+          .trimmingSpaces
+        do {
+          found.append(
+            Placeholder(
+              range: index..<close + 2, line: line, reference: try SecretReference(inside)))
+        } catch let error as VaultError {
+          throw LocatedError(location: "line \(line)", error)
+        }
+        index = close + 2
+      }
+    }
+    placeholders = found
+  }
+
+  /// The text with each placeholder replaced by `value(reference)`, in guarded memory.
+  ///
+  /// - Throws: what `value` throws, as a `LocatedError` naming the line.
+  func filled(_ value: (SecretReference) throws -> SecureBytes) throws -> SecureBytes {
+    var out = ByteBuilder()
+    var offset = 0
+    for placeholder in placeholders {
+      text.withBytes { out.append($0[offset..<placeholder.range.lowerBound]) }
+      do {
+        out.append(try value(placeholder.reference))
+      } catch let error as VaultError {
+        throw LocatedError(location: "line \(placeholder.line)", error)
+      }
+      offset = placeholder.range.upperBound
+    }
+    text.withBytes { out.append($0[offset...]) }
+    return out.finish()
+  }
+}
+
+extension String {
+  /// Without spaces at either end.
+  fileprivate var trimmingSpaces: String {
+    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+  }
+}
+
+/// A core error and where in the input it was found (`line 3`): reported as the error with the
+/// place before its message.
+struct LocatedError: Error {
+  let location: String
+  let underlying: VaultError
+
+  init(location: String, _ underlying: VaultError) {
+    self.location = location
+    self.underlying = underlying
+  }
+}

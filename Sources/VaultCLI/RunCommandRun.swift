@@ -1,0 +1,103 @@
+import CPlatform
+import Glibc
+import VaultCore
+
+/// `vault run --env VAR=NAME[:FIELD] … -- COMMAND ARGS`: replaces itself with COMMAND, run with
+/// those variables set to the values, so COMMAND's exit status is the command's.
+///
+/// COMMAND gets descriptors 0–2 only, no `VAULT_*` variable, and back the umask and signal
+/// dispositions vault itself changed.
+enum RunCommandRun {
+  /// One `--env` value, checked before anything is unlocked.
+  struct Assignment {
+    let variable: String
+    let reference: SecretReference
+
+    /// - Throws: `VaultError.invalidInput` for a malformed `VAR=NAME[:FIELD]`.
+    init(_ text: String) throws {
+      guard let equals = text.firstIndex(of: "=") else {
+        throw VaultError.invalidInput("--env needs VAR=NAME[:FIELD], not '\(text)'")
+      }
+      variable = String(text[..<equals])
+      let validName =
+        variable.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
+        && variable.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+      guard validName else {
+        throw VaultError.invalidInput(
+          "'\(variable)' is not a variable name (letters, digits and '_', not starting with a"
+            + " digit)")
+      }
+      guard !variable.hasPrefix("VAULT_") else {
+        throw VaultError.invalidInput(
+          "'\(variable)': VAULT_ variables are vault's own and never reach a child program")
+      }
+      reference = try SecretReference(String(text[text.index(after: equals)...]))
+    }
+  }
+
+  static func run(_ context: Context) throws -> Int32 {
+    let assignments = try context.values(Keys.env).map(Assignment.init)
+    var seen = Set<String>()
+    for assignment in assignments where !seen.insert(assignment.variable).inserted {
+      throw UsageError(
+        message: "--env gives \(assignment.variable) twice", path: context.invocation.path)
+    }
+    let command = try context.arguments(Keys.runCommand)
+    guard let program = command.first else {
+      throw UsageError(message: "no COMMAND to run", path: context.invocation.path)
+    }
+    var variables = ChildHygiene.environment(context.environment.variables)
+    guard let path = resolve(program, path: variables["PATH"]) else {
+      throw VaultError.programNotFound(program)
+    }
+    if !assignments.isEmpty {
+      let unlocked = try context.open(.use(reason: "give secrets to '\(program)'"))
+      for assignment in assignments {
+        let value = try assignment.reference.value(in: unlocked)
+        // The variable's value leaves guarded memory here: execve copies the environment into
+        // the new program, which is what it asked for.
+        variables[assignment.variable] = String(decoding: value.unprotectedBytes, as: UTF8.self)
+      }
+    }
+    Hardening.restoreInherited()
+    if vault_cloexec_from(3) != 0 { markInheritedCloseOnExec() }
+    let arguments = CStringVector(command)
+    let environment = CStringVector(environment: variables)
+    execve(path, arguments.pointers, environment.pointers)
+    let reason = errno
+    Hardening.apply()
+    throw VaultError.programNotStarted(program, reason: String(cString: strerror(reason)))
+  }
+
+  /// `program` when it names a path, else the first executable `program` on `path` (as a shell
+  /// searches `PATH`).
+  static func resolve(_ program: String, path: String?) -> String? {
+    if program.contains("/") { return program }
+    for folder in (path ?? "/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
+    {
+      let candidate = (folder.isEmpty ? "." : String(folder)) + "/" + program
+      var info = stat()
+      if access(candidate, X_OK) == 0, stat(candidate, &info) == 0,
+        info.st_mode & S_IFMT != S_IFDIR
+      {
+        return candidate
+      }
+    }
+    return nil
+  }
+
+  /// Without close_range(2): every open descriptor from 3 up, from /proc/self/fd, gets
+  /// FD_CLOEXEC.
+  private static func markInheritedCloseOnExec() {
+    guard let folder = opendir("/proc/self/fd") else { return }
+    var descriptors: [Int32] = []
+    while let entry = readdir(folder) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if let fd = Int32(name), fd > 2 { descriptors.append(fd) }
+    }
+    closedir(folder)
+    for fd in descriptors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+  }
+}
