@@ -10,8 +10,8 @@
 _vault_command() {
   case $1 in
   '')
-    commands=' init=init add=add get=get list=list ls=list rm=rm remove=rm mv=mv move=mv rename=mv set=set unset=unset run=run inject=inject passwd=passwd recover=recover rekey=rekey status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate history=history restore=restore purge=purge settings=settings check=check backup=backup tour=tour completions=completions help=help '
-    offered='init add get list rm mv set unset run inject passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help'
+    commands=' init=init add=add get=get list=list ls=list rm=rm remove=rm mv=mv move=mv rename=mv set=set unset=unset run=run inject=inject audit=audit passwd=passwd recover=recover rekey=rekey status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate history=history restore=restore purge=purge settings=settings check=check backup=backup tour=tour completions=completions help=help '
+    offered='init add get list rm mv set unset run inject audit passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help'
     options='--vault --pin-fd -h --help --version'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
@@ -85,6 +85,13 @@ _vault_command() {
     options='--output -f --force --vault --pin-fd -h --help'
     valued=' --output --vault --pin-fd '
     arguments=0 variadic=0
+    ;;
+  'audit')
+    commands=''
+    offered=''
+    options='--json --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=0
     ;;
   'passwd')
     commands=''
@@ -278,7 +285,7 @@ _vault_value() {
   'init|--kdf')
     mapfile -t COMPREPLY < <(compgen -W 'interactive moderate sensitive' -- "$3")
     ;;
-  'add|0' | 'get|0' | 'list|0' | 'rm|0' | 'mv|0' | 'mv|1' | 'set|0' | 'unset|0' | 'edit|0' | 'generate|0' | 'history|0' | 'restore|0' | 'purge|0')
+  'add|0' | 'get|0' | 'list|0' | 'rm|0' | 'mv|0' | 'mv|1' | 'set|0' | 'unset|0' | 'audit|0' | 'edit|0' | 'generate|0' | 'history|0' | 'restore|0' | 'purge|0')
     _vault_entry_names "$3"
     ;;
   'inject|--output' | 'backup|0' | *'|--vault')
@@ -291,7 +298,7 @@ _vault_value() {
     mapfile -t COMPREPLY < <(compgen -W 'history_keep history_days' -- "$3")
     ;;
   'help|0')
-    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv set unset run inject passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help' -- "$3")
+    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv set unset run inject audit passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help' -- "$3")
     ;;
   esac
 }

@@ -27,6 +27,8 @@ function __vault_subcommand
             echo run
         case ':inject'
             echo inject
+        case ':audit'
+            echo audit
         case ':passwd'
             echo passwd
         case ':recover'
@@ -109,6 +111,8 @@ function __vault_valued
             printf '%s\n' --env --vault --pin-fd
         case 'inject'
             printf '%s\n' --output --vault --pin-fd
+        case 'audit'
+            printf '%s\n' --vault --pin-fd
         case 'passwd'
             printf '%s\n' --vault --pin-fd
         case 'recover'
@@ -241,6 +245,7 @@ complete -c vault -n '__vault_at "" 0' -a set -d 'Set one field of an entry (a \
 complete -c vault -n '__vault_at "" 0' -a unset -d 'Remove one field (every \'KEY: VALUE\' line of KEY) from an entry.'
 complete -c vault -n '__vault_at "" 0' -a run -d 'Run COMMAND with secrets in its environment: --env VAR=NAME[:FIELD] ... -- COMMAND.'
 complete -c vault -n '__vault_at "" 0' -a inject -d 'Fill {{ vault NAME[:FIELD] }} placeholders in a template read from standard input.'
+complete -c vault -n '__vault_at "" 0' -a audit -d 'Check every password (first line) offline: reused, short, weak or old.'
 complete -c vault -n '__vault_at "" 0' -a passwd -d 'Change the PIN (the master key is re-wrapped, entries are untouched).'
 complete -c vault -n '__vault_at "" 0' -a recover -d 'Set a new PIN with the recovery code (also on another machine).'
 complete -c vault -n '__vault_at "" 0' -a rekey -d 'Replace the master key, the journal keys and the recovery code.'
@@ -309,6 +314,10 @@ complete -c vault -n '__vault_in "run"' -l env -x -d 'Set VAR to the field (defa
 # vault inject: Fill {{ vault NAME[:FIELD] }} placeholders in a template read from standard input.
 complete -c vault -n '__vault_in "inject"' -l output -r -F -d 'Write to PATH (mode 0600, atomically) instead of standard output.'
 complete -c vault -n '__vault_in "inject"' -s f -l force -d 'Replace PATH when it exists.'
+
+# vault audit: Check every password (first line) offline: reused, short, weak or old.
+complete -c vault -n '__vault_in "audit"' -l json -d 'Print JSON instead of text.'
+complete -c vault -n '__vault_at "audit" 0' -a '(__vault_entry_names)'
 
 # vault passwd: Change the PIN (the master key is re-wrapped, entries are untouched).
 
@@ -405,4 +414,4 @@ complete -c vault -n '__vault_at "backup" 0' -r -F
 complete -c vault -n '__vault_at "completions" 0' -a 'bash zsh fish'
 
 # vault help: Show help for a command.
-complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv set unset run inject passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help'
+complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv set unset run inject audit passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help'

@@ -1,3 +1,5 @@
+import VaultCore
+
 /// The table entries of `run` and `inject`, which hand secrets to other programs, kept beside
 /// the main table in `VaultCommands.swift`.
 extension VaultCommands {
@@ -29,4 +31,20 @@ extension VaultCommands {
       so prefer --output for a file that must stay private.
       """,
     options: [Keys.injectOutput.spec, Keys.injectForce.spec], run: runs(InjectCommandRun.run))
+
+  static let audit = CommandSpec(
+    "audit", "Check every password (first line) offline: reused, short, weak or old.",
+    discussion: """
+      Reads the first line of every entry (under PREFIX) and prints NAME: PROBLEM for each \
+      problem found: reused (the same first line as other entries, compared by a keyed \
+      BLAKE2b under a key drawn for this run, never printed), short (fewer than \
+      \(PasswordStrength.minimumLength) characters), weak (fewer than \
+      \(PasswordStrength.minimumBits) estimated bits; see AUDIT in vault(1)), or old (not \
+      changed for \(EntryStore.passwordMaximumAgeDays) days, from the entry's kept history). \
+      Nothing leaves the machine. Exits 1 when a problem was found, 0 when none. Every \
+      entry's first line is taken as a password, so give a PREFIX to leave notes out; in a \
+      session guarded entries are left out, and content that is not text is skipped.
+      """,
+    options: [Keys.json.spec], arguments: [Keys.prefix.completing(.entryName).spec],
+    run: AuditCommandRun.run)
 }

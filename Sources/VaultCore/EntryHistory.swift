@@ -344,7 +344,7 @@ extension EntryStore {
   }
 
   /// The record of `name` and its revisions, oldest first, from one snapshot.
-  private func history(_ name: EntryName, in snapshot: StateSnapshot) throws -> (
+  func history(_ name: EntryName, in snapshot: StateSnapshot) throws -> (
     NameRecord, [KeptRevision]
   ) {
     let rows = try snapshot.rows(inBucket: bucket(name), db: db, rowKey: rowKey)

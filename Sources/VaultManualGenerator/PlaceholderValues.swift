@@ -19,6 +19,10 @@ enum PlaceholderValues {
       "session-idle": .text(ExitStatus.duration(Int(SessionStore.defaultIdle))),
       "session-hard": .text(ExitStatus.duration(Int(SessionStore.hardLimit))),
       "field-key-max-bytes": .text("\(EntryFields.maximumKeyBytes)"),
+      "audit-min-length": .text("\(PasswordStrength.minimumLength)"),
+      "audit-min-bits": .text("\(PasswordStrength.minimumBits)"),
+      "audit-max-age": .text("\(EntryStore.passwordMaximumAgeDays)"),
+      "word-list-size": .text("\(PasswordGenerator.wordListSize)"),
     ]) { $1 }
   }
 
