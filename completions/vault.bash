@@ -288,6 +288,9 @@ _vault_value() {
   'add|0' | 'get|0' | 'list|0' | 'rm|0' | 'mv|0' | 'mv|1' | 'set|0' | 'unset|0' | 'audit|0' | 'edit|0' | 'generate|0' | 'history|0' | 'restore|0' | 'purge|0')
     _vault_entry_names "$3"
     ;;
+  'get|--field' | 'set|1' | 'unset|1')
+    _vault_field_keys "$3"
+    ;;
   'inject|--output' | 'backup|0' | *'|--vault')
     _vault_files "$3"
     ;;
@@ -369,6 +372,19 @@ _vault_entry_names() {
     fi
     COMPREPLY+=("$quoted")
   done < <("$program" __complete -- "$unquoted" 2>/dev/null)
+}
+
+# Offers the field keys that start with the word $1 of the entry named earlier on the line,
+# from `vault __complete-fields`, which reads a valid VAULT_SESSION only.
+_vault_field_keys() {
+  local unquoted quote before program=${COMP_WORDS[0]} word
+  local -a line=()
+  if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
+  for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
+    _vault_unquote "$word"
+    line+=("$unquoted")
+  done
+  mapfile -t COMPREPLY < <("$program" __complete-fields -- "$1" "${line[@]}" 2>/dev/null)
 }
 
 # Offers file names that start with the word $1.

@@ -227,6 +227,13 @@ function __vault_entry_names
     $program __complete 2>/dev/null
 end
 
+# Prints the field keys of the entry named earlier on the line, from
+# `vault __complete-fields`, which reads a valid VAULT_SESSION only.
+function __vault_field_keys
+    set -l words (commandline -opc)
+    $words[1] __complete-fields -- '' $words[2..-1] 2>/dev/null
+end
+
 complete -c vault -f
 
 # Global options, accepted by every command.
@@ -279,7 +286,7 @@ complete -c vault -n '__vault_in "add"' -l guard -d 'Every read needs fresh auth
 complete -c vault -n '__vault_at "add" 0' -a '(__vault_entry_names)'
 
 # vault get: Write an entry's content to standard output, byte for byte.
-complete -c vault -n '__vault_in "get"' -l field -x -d 'Only this field\'s value (a \'KEY: VALUE\' line; password is the first line).'
+complete -c vault -n '__vault_in "get"' -l field -x -a '(__vault_field_keys)' -d 'Only this field\'s value (a \'KEY: VALUE\' line; password is the first line).'
 complete -c vault -n '__vault_in "get"' -l line -x -d 'Only line N (from 1), without its line ending.'
 complete -c vault -n '__vault_in "get"' -l fields -d 'List the entry\'s field keys, one per line, password first.'
 complete -c vault -n '__vault_in "get"' -l json -d 'Print the entry as JSON: its password, fields and notes.'
@@ -304,9 +311,11 @@ complete -c vault -n '__vault_at "mv" 1' -a '(__vault_entry_names)'
 
 # vault set: Set one field of an entry (a 'KEY: VALUE' line), keeping the rest of its text.
 complete -c vault -n '__vault_at "set" 0' -a '(__vault_entry_names)'
+complete -c vault -n '__vault_at "set" 1' -a '(__vault_field_keys)'
 
 # vault unset: Remove one field (every 'KEY: VALUE' line of KEY) from an entry.
 complete -c vault -n '__vault_at "unset" 0' -a '(__vault_entry_names)'
+complete -c vault -n '__vault_at "unset" 1' -a '(__vault_field_keys)'
 
 # vault run: Run COMMAND with secrets in its environment: --env VAR=NAME[:FIELD] ... -- COMMAND.
 complete -c vault -n '__vault_in "run"' -l env -x -d 'Set VAR to the field (default password, the first line) of entry NAME; repeatable.'

@@ -96,8 +96,8 @@ public struct FieldKey: ArgumentValue, Equatable {
     text = argument
   }
 
-  /// Nothing to offer yet.
-  public static var completion: CompletionKind { .none }
+  /// The keys of the entry named earlier on the line, through `vault __complete-fields`.
+  public static var completion: CompletionKind { .fieldKey }
 }
 
 /// A `vault generate --charset` value, checked as `PasswordAlphabet(charset:)` reads it.
@@ -293,6 +293,10 @@ enum Keys {
   static let command = Argument<String>(
     "COMMAND", "The command to describe.", optional: true, variadic: true)
   static let clipTool = Argument<Clipboard.Tool>("TOOL", "\(Clipboard.Tool.choiceList).")
+  static let fieldPrefix = Argument<String>("PREFIX", "Only keys starting with this.")
+  static let completedLine = Argument<String>(
+    "WORD", "The words of the line before the key, after the program name.", optional: true,
+    variadic: true)
 
   // biosim
   static let sensorType = Argument<BiometryType>("TYPE", "\(BiometryType.choiceList).")

@@ -8,6 +8,8 @@ public enum CompletionKind: Equatable, Sendable {
   case values([String])
   /// An entry name from the vault (through `vault __complete`).
   case entryName
+  /// A field key of the entry named earlier on the line (through `vault __complete-fields`).
+  case fieldKey
 }
 
 /// One option: `--long`, an optional `-s`, and either a flag or a value.

@@ -170,6 +170,10 @@ public enum VaultCommands {
           "__complete", "Print the entry names starting with PREFIX, for completion scripts.",
           arguments: [Keys.prefix.spec], hidden: true, silent: true, run: CompleteCommand.run),
         CommandSpec(
+          "__complete-fields", "Print the field keys of the entry a command line names.",
+          arguments: [Keys.fieldPrefix.spec, Keys.completedLine.spec], hidden: true, silent: true,
+          run: CompleteCommand.fields),
+        CommandSpec(
           "help", "Show help for a command.", arguments: [Keys.command.spec],
           run: { try HelpCommand.run($0, program: VaultCommands.program) }),
       ]),

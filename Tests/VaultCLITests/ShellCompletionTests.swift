@@ -342,4 +342,41 @@ final class ShellCompletionTests: XCTestCase {
       environment: fixture.environment)
     assertInserted(typed, Self.uniqueNames, "fish")
   }
+
+  /// After `--field`, every shell offers the keys of the entry named before it, in a session
+  /// only, and never a guarded entry's.
+  func testFieldKeysCompleteAfterField() throws {
+    let fixture = try makeFixture()
+    let env = fixture.environment
+    for (name, extra) in [("site", [String]()), ("locked-site", ["--guard"])] {
+      let added = Subprocess.run(
+        Sandbox.binDirectory + "/vault", ["add", name] + extra, environment: env,
+        stdin: Array("pw\nusername: ada\nurl: https://x.example/\nnote\n".utf8))
+      XCTAssertEqual(added.status, 0, added.stderrText)
+    }
+    let keys = ["password", "username", "url"]
+    XCTAssertEqual(try bash(["vault", "get", "site", "--field", ""], environment: env), keys)
+    XCTAssertEqual(
+      try bash(["vault", "get", "site", "--field", "u"], environment: env), ["username", "url"])
+    XCTAssertEqual(
+      try bash(["vault", "get", "locked-site", "--field", ""], environment: env), [])
+    XCTAssertEqual(
+      try bash(["vault", "get", "site", "--field", ""], environment: fixture.locked), [])
+    XCTAssertEqual(try fish("vault get site --field ", environment: env).sorted(), keys.sorted())
+    XCTAssertEqual(try fish("vault get site --field ", environment: fixture.locked), [])
+
+    let zsh = try GeneratorTestSupport.tool("zsh", package: "zsh")
+    let setup = """
+      stty rows 50 cols 200; fpath=(\(completions) $fpath); autoload -Uz compinit; \
+      compinit -u -D; cd $HOME; \
+      compadd() { local -a hits; if (( ${argv[(I)-[OAD]]} )); then builtin compadd "$@"; \
+      return; fi; builtin compadd -O hits "$@"; (( $#hits )) && print -rl -- $hits >> $OUT; \
+      builtin compadd "$@"; }; \
+      __dump() { print -r -- "LINE:$BUFFER"$'\\n'"WORD:" >> $OUT; }; \
+      zle -N __dump; bindkey '^T' __dump; print ok > $READY
+      """
+    let typed = try typeEach(
+      ["vault get site --field "], argv: [zsh, "-f", "-i"], setup: setup, environment: env)
+    XCTAssertEqual(typed.first?.candidates.sorted(), keys.sorted())
+  }
 }

@@ -21,7 +21,8 @@ public enum BashCompletion {
     out += commandFunction(program, nodes)
     out += valueFunction(program, nodes)
     let kinds = nodes.flatMap(kinds)
-    if kinds.contains(.entryName) { out += entryNamesFunction(name) }
+    if kinds.contains(.entryName) || kinds.contains(.fieldKey) { out += entryNamesFunction(name) }
+    if kinds.contains(.fieldKey) { out += fieldKeysFunction(name) }
     if kinds.contains(.file) { out += filesFunction(name) }
     out += mainFunction(name)
     out += "complete -F _\(name) \(name)\n"
@@ -106,6 +107,7 @@ public enum BashCompletion {
     case .none: nil
     case .file: "_\(program)_files \"$3\""
     case .entryName: "_\(program)_entry_names \"$3\""
+    case .fieldKey: "_\(program)_field_keys \"$3\""
     case .values(let words):
       "mapfile -t COMPREPLY < <(compgen -W \(ShellQuote.posix(words.joined(separator: " "))) -- \"$3\")"
     }
@@ -179,6 +181,25 @@ public enum BashCompletion {
         fi
         COMPREPLY+=("$quoted")
       done < <("$program" __complete -- "$unquoted" 2>/dev/null)
+    }
+
+
+    """#
+  }
+
+  private static func fieldKeysFunction(_ name: String) -> String {
+    #"""
+    # Offers the field keys that start with the word $1 of the entry named earlier on the line,
+    # from `\#(name) __complete-fields`, which reads a valid VAULT_SESSION only.
+    _\#(name)_field_keys() {
+      local unquoted quote before program=${COMP_WORDS[0]} word
+      local -a line=()
+      if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
+      for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
+        _\#(name)_unquote "$word"
+        line+=("$unquoted")
+      done
+      mapfile -t COMPREPLY < <("$program" __complete-fields -- "$1" "${line[@]}" 2>/dev/null)
     }
 
 

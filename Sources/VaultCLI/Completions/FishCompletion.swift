@@ -19,6 +19,9 @@ public enum FishCompletion {
       """
     out += stateFunctions(program, nodes)
     if nodes.contains(where: usesEntryNames) { out += entryNamesFunction(name) }
+    if nodes.contains(where: { $0.parsedOptions.contains { $0.completion == .fieldKey } }) {
+      out += fieldKeysFunction(name)
+    }
     out += "complete -c \(name) -f\n"
     let everywhere = program.globalOptions.filter { option in
       nodes.allSatisfy { node in node.options.contains { $0.long == option.long } }
@@ -83,6 +86,7 @@ public enum FishCompletion {
     case .none: nil
     case .file: "-r -F"
     case .entryName: "-a " + ShellQuote.fish("(__\(name)_entry_names)")
+    case .fieldKey: "-a " + ShellQuote.fish("(__\(name)_field_keys)")
     case .values(let words): "-a " + ShellQuote.fish(words.joined(separator: " "))
     }
   }
@@ -186,6 +190,19 @@ public enum FishCompletion {
     function __\(name)_entry_names
         set -l program (commandline -opc)[1]
         $program __complete 2>/dev/null
+    end
+
+
+    """
+  }
+
+  private static func fieldKeysFunction(_ name: String) -> String {
+    """
+    # Prints the field keys of the entry named earlier on the line, from
+    # `\(name) __complete-fields`, which reads a valid VAULT_SESSION only.
+    function __\(name)_field_keys
+        set -l words (commandline -opc)
+        $words[1] __complete-fields -- '' $words[2..-1] 2>/dev/null
     end
 
 

@@ -27,6 +27,9 @@ public enum ZshCompletion {
     {
       out += entryNamesFunction(name)
     }
+    if nodes.contains(where: { $0.parsedOptions.contains { $0.completion == .fieldKey } }) {
+      out += fieldKeysFunction(name)
+    }
     out += """
       if [[ $funcstack[1] == _\(name) ]]; then
         _\(name) "$@"
@@ -115,6 +118,7 @@ public enum ZshCompletion {
     case .none: " "
     case .file: "_files"
     case .entryName: "_\(program)_entry_names"
+    case .fieldKey: "_\(program)_field_keys"
     case .values(let words): "(" + words.joined(separator: " ") + ")"
     }
   }
@@ -139,6 +143,23 @@ public enum ZshCompletion {
       if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
       names=(${(f)"$($program __complete 2>/dev/null)"})
       _wanted entry-names expl 'entry name' compadd -a names
+    }
+
+
+    """
+  }
+
+  private static func fieldKeysFunction(_ name: String) -> String {
+    """
+    # Offers the field keys of the entry named earlier on the line, from
+    # `\(name) __complete-fields`, which reads a valid VAULT_SESSION only. In a command's function
+    # `words` starts at the command's own name (a command of the top level: get, set, unset).
+    _\(name)_field_keys() {
+      local program=${_\(name)_program:-\(name)} expl
+      local -a keys
+      if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
+      keys=(${(f)"$($program __complete-fields -- '' "${(Q@)words[1,CURRENT-1]}" 2>/dev/null)"})
+      _wanted field-keys expl 'field key' compadd -a keys
     }
 
 
