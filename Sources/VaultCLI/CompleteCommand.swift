@@ -15,9 +15,11 @@ enum CompleteCommand {
     return ExitCode.success.rawValue
   }
 
-  /// `vault __complete-fields PREFIX WORD...`: the field keys starting with PREFIX of the entry
-  /// that the command line WORD... (the words before the key, after the program name) names;
-  /// never a guarded entry's, whose read needs a fresh check. Always returns 0.
+  /// `vault __complete-fields PREFIX WORD...`: the field keys starting with PREFIX.
+  ///
+  /// They are the keys of the entry that the command line WORD... (the words before the key,
+  /// after the program name) names; never a guarded entry's, whose read needs a fresh check.
+  /// Always returns 0.
   static func fields(_ context: Context) throws -> Int32 {
     let prefix = try context.argument(Keys.fieldPrefix).lowercased()
     var words = try context.arguments(Keys.completedLine)
