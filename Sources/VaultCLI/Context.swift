@@ -36,6 +36,9 @@ public final class Context {
   /// The option's value, or nil when it was not given.
   func value<Value>(_ key: Option<Value>) throws -> Value? { try invocation.value(key) }
 
+  /// Every value of a repeatable option, in the order given.
+  func values<Value>(_ key: Option<Value>) throws -> [Value] { try invocation.values(key) }
+
   /// A required positional argument.
   func argument<Value>(_ key: Argument<Value>) throws -> Value { try invocation.argument(key) }
 
@@ -101,15 +104,22 @@ public final class Context {
   ///
   /// - Throws: the errors of `VaultAccess.open`.
   func open(_ purpose: AccessPurpose) throws -> UnlockedVault {
+    let unlocked: UnlockedVault
     switch try Vault.openAny(path: vaultPath, environment: environment) {
     case .current(let vault):
-      return try access(vault).open(for: purpose, via: self)
+      unlocked = try access(vault).open(for: purpose, via: self)
     case .formatOne(let old):
-      return try VaultAccess.openMigrating(old, gate: gate(), for: purpose, via: self) {
+      unlocked = try VaultAccess.openMigrating(old, gate: gate(), for: purpose, via: self) {
         Output.error("Upgraded the vault to format \(Header.currentFormat).")
       }
     }
+    opened = unlocked
+    return unlocked
   }
+
+  /// The vault this command opened with its key, if it did: a name not found is explained from
+  /// its names (`NameSuggestion`), and never without the key.
+  private(set) var opened: UnlockedVault?
 }
 
 extension Context: CredentialSource {
@@ -129,6 +139,9 @@ extension Context: CredentialSource {
       try readPIN(prompt: "Sensor locked out; PIN for '\(name)': ")
     }
   }
+
+  /// Keeps the vault whose key was released, for `opened`.
+  public func keyReleased(_ vault: UnlockedVault) { opened = vault }
 
   /// The recovery code, from --pin-fd or hidden on the terminal, in canonical form.
   public func recoveryCode() throws -> SecureBytes {

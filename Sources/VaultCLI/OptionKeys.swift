@@ -143,6 +143,13 @@ extension Invocation {
     try value(key.spec.long).map(key.parse)
   }
 
+  /// Every value given for a repeatable option, in the order given (empty when none).
+  ///
+  /// - Throws: the parse errors of the option (only for an invocation the parser did not check).
+  public func values<Value>(_ key: Option<Value>) throws -> [Value] {
+    try (values[key.spec.long] ?? []).map(key.parse)
+  }
+
   /// The positional argument `key`, or nil when it was optional and not given.
   ///
   /// - Throws: the parse errors of the argument's type (only for an invocation the parser did
