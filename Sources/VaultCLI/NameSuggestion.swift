@@ -18,7 +18,11 @@ enum NameSuggestion {
     if let folder = folders.first(where: { $0.lowercased() == folded }) {
       return "did you mean the folder '\(folder)/'? " + listHint(folder)
     }
-    return Suggestion.closest(to: name, among: names).map { "did you mean '\($0)'?" }
+    // Names whose length differs by more than the largest distance allowed (3) are never near;
+    // leaving them out spares the distance of long names.
+    let length = name.count
+    let candidates = names.filter { abs($0.count - length) <= 3 }
+    return Suggestion.closest(to: name, among: candidates).map { "did you mean '\($0)'?" }
   }
 
   private static func listHint(_ folder: String) -> String {
