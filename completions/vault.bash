@@ -10,8 +10,8 @@
 _vault_command() {
   case $1 in
   '')
-    commands=' init=init add=add get=get list=list ls=list rm=rm remove=rm mv=mv move=mv rename=mv set=set unset=unset run=run inject=inject audit=audit passwd=passwd recover=recover rekey=rekey status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate history=history restore=restore purge=purge settings=settings check=check backup=backup tour=tour completions=completions help=help '
-    offered='init add get list rm mv set unset run inject audit passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help'
+    commands=' init=init add=add insert=add get=get show=get list=list ls=list rm=rm remove=rm delete=rm mv=mv move=mv rename=mv set=set unset=unset run=run inject=inject audit=audit find=find passwd=passwd recover=recover rekey=rekey status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate history=history restore=restore purge=purge settings=settings check=check backup=backup tour=tour completions=completions help=help version=version '
+    offered='init add get list rm mv set unset run inject audit find passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help version'
     options='--vault --pin-fd -h --help --version'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
@@ -40,7 +40,7 @@ _vault_command() {
   'list')
     commands=''
     offered=''
-    options='--json --removed --vault --pin-fd -h --help'
+    options='--json --removed --tree --vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=1 variadic=0
     ;;
@@ -92,6 +92,13 @@ _vault_command() {
     options='--json --vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=1 variadic=0
+    ;;
+  'find')
+    commands=''
+    offered=''
+    options='--json --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=1
     ;;
   'passwd')
     commands=''
@@ -171,8 +178,8 @@ _vault_command() {
     arguments=1 variadic=0
     ;;
   'journal')
-    commands=' list=list show=show edit=edit '
-    offered='list show edit'
+    commands=' list=list tags=tags show=show edit=edit '
+    offered='list tags show edit'
     options='--allow-disk-temp --vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
@@ -180,8 +187,15 @@ _vault_command() {
   'journal list')
     commands=''
     offered=''
-    options='--since --until -n --count --json --vault --pin-fd -h --help'
-    valued=' --since --until -n --count --vault --pin-fd '
+    options='--since --until -n --count --tag --json --vault --pin-fd -h --help'
+    valued=' --since --until -n --count --tag --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'journal tags')
+    commands=''
+    offered=''
+    options='--json --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
     arguments=0 variadic=0
     ;;
   'journal show')
@@ -275,6 +289,13 @@ _vault_command() {
     valued=' --vault --pin-fd '
     arguments=1 variadic=1
     ;;
+  'version')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
   esac
 }
 
@@ -297,11 +318,14 @@ _vault_value() {
   'unlock|--shell' | 'completions|0')
     mapfile -t COMPREPLY < <(compgen -W 'bash zsh fish' -- "$3")
     ;;
+  'journal list|--tag')
+    _vault_journal_tags "$3"
+    ;;
   'settings|0')
     mapfile -t COMPREPLY < <(compgen -W 'history_keep history_days' -- "$3")
     ;;
   'help|0')
-    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv set unset run inject audit passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help' -- "$3")
+    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv set unset run inject audit find passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help version' -- "$3")
     ;;
   esac
 }
@@ -385,6 +409,14 @@ _vault_field_keys() {
     line+=("$unquoted")
   done
   mapfile -t COMPREPLY < <("$program" __complete-fields -- "$1" "${line[@]}" 2>/dev/null)
+}
+
+# Offers the journal tags (without their '@') that start with the word $1. They come from
+# `vault __complete --tags`, which reads a valid VAULT_SESSION only, as for entry names.
+_vault_journal_tags() {
+  local program=${COMP_WORDS[0]}
+  if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
+  mapfile -t COMPREPLY < <("$program" __complete --tags -- "${1#@}" 2>/dev/null)
 }
 
 # Offers file names that start with the word $1.

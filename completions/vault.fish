@@ -9,13 +9,13 @@ function __vault_subcommand
     switch "$argv[1]:$argv[2]"
         case ':init'
             echo init
-        case ':add'
+        case ':add' ':insert'
             echo add
-        case ':get'
+        case ':get' ':show'
             echo get
         case ':list' ':ls'
             echo list
-        case ':rm' ':remove'
+        case ':rm' ':remove' ':delete'
             echo rm
         case ':mv' ':move' ':rename'
             echo mv
@@ -29,6 +29,8 @@ function __vault_subcommand
             echo inject
         case ':audit'
             echo audit
+        case ':find'
+            echo find
         case ':passwd'
             echo passwd
         case ':recover'
@@ -69,6 +71,8 @@ function __vault_subcommand
             echo completions
         case ':help'
             echo help
+        case ':version'
+            echo version
         case 'biometry:activate'
             echo activate
         case 'biometry:deactivate'
@@ -77,6 +81,8 @@ function __vault_subcommand
             echo status
         case 'journal:list'
             echo list
+        case 'journal:tags'
+            echo tags
         case 'journal:show'
             echo show
         case 'journal:edit'
@@ -113,6 +119,8 @@ function __vault_valued
             printf '%s\n' --output --vault --pin-fd
         case 'audit'
             printf '%s\n' --vault --pin-fd
+        case 'find'
+            printf '%s\n' --vault --pin-fd
         case 'passwd'
             printf '%s\n' --vault --pin-fd
         case 'recover'
@@ -138,7 +146,9 @@ function __vault_valued
         case 'journal'
             printf '%s\n' --vault --pin-fd
         case 'journal/list'
-            printf '%s\n' --since --until -n --count --vault --pin-fd
+            printf '%s\n' --since --until -n --count --tag --vault --pin-fd
+        case 'journal/tags'
+            printf '%s\n' --vault --pin-fd
         case 'journal/show'
             printf '%s\n' --vault --pin-fd
         case 'journal/edit'
@@ -164,6 +174,8 @@ function __vault_valued
         case 'completions'
             printf '%s\n' --vault --pin-fd
         case 'help'
+            printf '%s\n' --vault --pin-fd
+        case 'version'
             printf '%s\n' --vault --pin-fd
     end
 end
@@ -234,6 +246,13 @@ function __vault_field_keys
     $words[1] __complete-fields -- '' $words[2..-1] 2>/dev/null
 end
 
+# Prints the journal tags (without their '@') from `vault __complete --tags`, which reads
+# a valid VAULT_SESSION only, as for entry names.
+function __vault_journal_tags
+    set -l program (commandline -opc)[1]
+    $program __complete --tags 2>/dev/null
+end
+
 complete -c vault -f
 
 # Global options, accepted by every command.
@@ -253,6 +272,7 @@ complete -c vault -n '__vault_at "" 0' -a unset -d 'Remove one field (every \'KE
 complete -c vault -n '__vault_at "" 0' -a run -d 'Run COMMAND with secrets in its environment: --env VAR=NAME[:FIELD] ... -- COMMAND.'
 complete -c vault -n '__vault_at "" 0' -a inject -d 'Fill {{ vault NAME[:FIELD] }} placeholders in a template read from standard input.'
 complete -c vault -n '__vault_at "" 0' -a audit -d 'Check every password (first line) offline: reused, short, weak or old.'
+complete -c vault -n '__vault_at "" 0' -a find -d 'Find entry names by fuzzy match, best first, one per line.'
 complete -c vault -n '__vault_at "" 0' -a passwd -d 'Change the PIN (the master key is re-wrapped, entries are untouched).'
 complete -c vault -n '__vault_at "" 0' -a recover -d 'Set a new PIN with the recovery code (also on another machine).'
 complete -c vault -n '__vault_at "" 0' -a rekey -d 'Replace the master key, the journal keys and the recovery code.'
@@ -273,6 +293,7 @@ complete -c vault -n '__vault_at "" 0' -a backup -d 'Write a consistent copy of 
 complete -c vault -n '__vault_at "" 0' -a tour -d 'Run every command on a throwaway vault and show what it does.'
 complete -c vault -n '__vault_at "" 0' -a completions -d 'Print the tab-completion script for bash, zsh or fish.'
 complete -c vault -n '__vault_at "" 0' -a help -d 'Show help for a command.'
+complete -c vault -n '__vault_at "" 0' -a version -d 'Show the version (as --version).'
 complete -c vault -n '__vault_in ""' -l version -d 'Show the version.'
 
 # vault init: Create a new vault and print its one-time recovery code.
@@ -299,6 +320,7 @@ complete -c vault -n '__vault_at "get" 0' -a '(__vault_entry_names)'
 # vault list: List entry names, sorted, one per line.
 complete -c vault -n '__vault_in "list"' -l json -d 'Print JSON instead of text.'
 complete -c vault -n '__vault_in "list"' -l removed -d 'List removed entries that \'vault restore\' can bring back instead.'
+complete -c vault -n '__vault_in "list"' -l tree -d 'Draw the names as a tree; a folder\'s line ends in \'/\'.'
 complete -c vault -n '__vault_at "list" 0' -a '(__vault_entry_names)'
 
 # vault rm: Remove an entry (undo with 'vault restore').
@@ -327,6 +349,9 @@ complete -c vault -n '__vault_in "inject"' -s f -l force -d 'Replace PATH when i
 # vault audit: Check every password (first line) offline: reused, short, weak or old.
 complete -c vault -n '__vault_in "audit"' -l json -d 'Print JSON instead of text.'
 complete -c vault -n '__vault_at "audit" 0' -a '(__vault_entry_names)'
+
+# vault find: Find entry names by fuzzy match, best first, one per line.
+complete -c vault -n '__vault_in "find"' -l json -d 'Print JSON instead of text.'
 
 # vault passwd: Change the PIN (the master key is re-wrapped, entries are untouched).
 
@@ -363,6 +388,7 @@ complete -c vault -n '__vault_at "edit" 0' -a '(__vault_entry_names)'
 
 # vault journal: Write a journal entry without unlocking; list, show or edit entries.
 complete -c vault -n '__vault_at "journal" 0' -a list -d 'List entries, newest last: ID, date and time, first line.'
+complete -c vault -n '__vault_at "journal" 0' -a tags -d 'List the journal\'s tags (@word), most used first, with their counts.'
 complete -c vault -n '__vault_at "journal" 0' -a show -d 'Print an entry exactly, or every entry of a day.'
 complete -c vault -n '__vault_at "journal" 0' -a edit -d 'Edit a journal entry in your editor; its ID and time stay.'
 complete -c vault -n '__vault_in "journal"' -l allow-disk-temp -d 'Use $TMPDIR when there is no RAM-backed folder (the plaintext may then reach the disk).'
@@ -371,7 +397,11 @@ complete -c vault -n '__vault_in "journal"' -l allow-disk-temp -d 'Use $TMPDIR w
 complete -c vault -n '__vault_in "journal/list"' -l since -x -d 'Only entries written on or after DATE (YYYY-MM-DD, today, yesterday or Nd (N days ago)).'
 complete -c vault -n '__vault_in "journal/list"' -l until -x -d 'Only entries written on or before DATE.'
 complete -c vault -n '__vault_in "journal/list"' -s n -l count -x -d 'Only the newest N entries (still newest last).'
+complete -c vault -n '__vault_in "journal/list"' -l tag -x -a '(__vault_journal_tags)' -d 'Only entries with this tag (@TAG or TAG, any case); repeat to need each.'
 complete -c vault -n '__vault_in "journal/list"' -l json -d 'Print JSON instead of text.'
+
+# vault journal tags: List the journal's tags (@word), most used first, with their counts.
+complete -c vault -n '__vault_in "journal/tags"' -l json -d 'Print JSON instead of text.'
 
 # vault journal show: Print an entry exactly, or every entry of a day.
 
@@ -423,4 +453,6 @@ complete -c vault -n '__vault_at "backup" 0' -r -F
 complete -c vault -n '__vault_at "completions" 0' -a 'bash zsh fish'
 
 # vault help: Show help for a command.
-complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv set unset run inject audit passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help'
+complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv set unset run inject audit find passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help version'
+
+# vault version: Show the version (as --version).

@@ -298,6 +298,19 @@ enum Keys {
     "WORD", "The words of the line before the key, after the program name.", optional: true,
     variadic: true)
 
+  // Finding things and journal tags: `list --tree`, `find`, `journal list --tag`, `journal tags`.
+  static let listPrefix = Argument<String>(
+    "PREFIX", "Only names starting with this; a PREFIX ending in '/' is a folder.",
+    optional: true
+  ).completing(.entryName)
+  static let tree = Flag("tree", "Draw the names as a tree; a folder's line ends in '/'.")
+  static let findWords = Argument<String>(
+    "WORD", "Letters to find in a name, in order, not necessarily adjacent (any case).",
+    variadic: true)
+  static let completeTags = Flag("tags", "Print journal tags instead.", hidden: true)
+  static let tag = Option<JournalTagWord>(
+    "tag", "TAG", "Only entries with this tag (@TAG or TAG, any case); repeat to need each.")
+
   // biosim
   static let sensorType = Argument<BiometryType>("TYPE", "\(BiometryType.choiceList).")
   static let availability = Argument<SensorAvailability>(

@@ -23,6 +23,10 @@ enum CommandRunner {
     prepare: (Context) -> Void = { _ in }
   ) -> Int32 {
     let name = program.root.name
+    if arguments.isEmpty && !program.example.isEmpty {
+      Output.error(Help.short(program))
+      return ExitCode.usage.rawValue
+    }
     let invocation: Invocation
     do {
       invocation = try Parser.parse(arguments, program: program)
@@ -43,26 +47,33 @@ enum CommandRunner {
       return ExitCode.failure.rawValue
     }
     let vaultPath = invocation.value(Keys.vault.spec.long)
+    var opened: Context?
     do {
       let context = try Context(
         invocation: invocation, environment: VaultEnvironment(variables: environment))
+      opened = context
       if command.silent { return (try? handler(context)) ?? ExitCode.success.rawValue }
       prepare(context)
       return try handler(context)
     } catch {
       if command.silent { return ExitCode.success.rawValue }
-      return fail(error, name: name, vaultPath: vaultPath, program: program)
+      return fail(error, name: name, vaultPath: vaultPath, program: program, context: opened)
     }
   }
 
   private static func fail(
-    _ error: Error, name: String, vaultPath: String?, program: ProgramSpec
+    _ error: Error, name: String, vaultPath: String?, program: ProgramSpec,
+    context: Context? = nil
   ) -> Int32 {
     switch error {
     case let usage as UsageError:
       return reportUsage(usage, program: program)
     case let vault as VaultError:
-      let (code, message, hint) = ExitStatus.report(vault)
+      let (code, message, reported) = ExitStatus.report(vault)
+      var hint = reported
+      if case .notFound(let missing) = vault, let names = context?.openedNames() {
+        hint = NameSuggestion.hint(for: missing, among: names) ?? hint
+      }
       Output.error("\(name): error: \(Output.printable(message))")
       if let hint {
         Output.error("\(name): hint: \(Output.printable(forVault(hint, vaultPath)))")

@@ -10,6 +10,8 @@ public enum CompletionKind: Equatable, Sendable {
   case entryName
   /// A field key of the entry named earlier on the line (through `vault __complete-fields`).
   case fieldKey
+  /// A journal tag, without its `@` (through `vault __complete --tags`).
+  case journalTag
 }
 
 /// One option: `--long`, an optional `-s`, and either a flag or a value.
@@ -147,6 +149,12 @@ public struct ProgramSpec: Sendable {
   public var globalOptions: [OptionSpec]
   /// Version string for `--version`.
   public var version: String
+  /// A one-line example for the short help the program prints when run without a command
+  /// (none: the usage error instead).
+  public var example: String = ""
+  /// Words that name no command but that users bring from other tools, each with the hint shown
+  /// instead of a "did you mean" (so `vault git` never suggests `get`).
+  public var otherToolWords: [String: String] = [:]
 
   /// The command at `path` (words after the program name), or nil.
   public func command(at path: [String]) -> CommandSpec? {

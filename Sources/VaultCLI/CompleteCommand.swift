@@ -1,14 +1,15 @@
 import VaultCore
 
-/// `vault __complete [PREFIX]` and `vault __complete-fields PREFIX WORD...`: entry names and
-/// field keys for the shell completion scripts.
+/// `vault __complete [--tags] [PREFIX]` and `vault __complete-fields PREFIX WORD...`: entry
+/// names (or journal tags) and field keys for the shell completion scripts.
 ///
 /// It reads a valid `VAULT_SESSION` only, without renewing it: it never prompts, never reads a PIN
 /// and never opens the terminal. Locked, or on any failure, it prints nothing at all and exits 0,
 /// so a completion never disturbs the line being edited.
 enum CompleteCommand {
-  /// Prints the names starting with the first argument, one per line; always returns 0 (the
-  /// command is `silent`: the runner swallows its errors).
+  /// Prints the names starting with the first argument, one per line (with `--tags`, the
+  /// journal's tags without their `@`, sorted); always returns 0 (the command is `silent`: the
+  /// runner swallows its errors).
   static func run(_ context: Context) throws -> Int32 {
     let names = try names(context)
     if !names.isEmpty { Output.print(names.map { $0 + "\n" }.joined()) }
@@ -25,7 +26,8 @@ enum CompleteCommand {
     var words = try context.arguments(Keys.completedLine)
     if words.last == "--" + Keys.field.spec.long { words.removeLast() }
     let name = try Parser.parse(words, program: VaultCommands.program).argumentIfGiven(Keys.name)
-    guard let name, let entries = try store(context) else { return ExitCode.success.rawValue }
+    guard let name, let key = try sessionKey(context) else { return ExitCode.success.rawValue }
+    let entries = EntryStore(vault: key.vault, masterKey: key.masterKey)
     guard let metadata = try entries.metadata(name), !metadata.guarded else {
       return ExitCode.success.rawValue
     }
@@ -36,20 +38,30 @@ enum CompleteCommand {
     return ExitCode.success.rawValue
   }
 
-  /// The entries of the vault under a valid `VAULT_SESSION` (not renewed), or nil without one.
-  private static func store(_ context: Context) throws -> EntryStore? {
+  /// The vault and its key from a valid `VAULT_SESSION` (not renewed), or nil without one.
+  private static func sessionKey(_ context: Context) throws -> (
+    vault: Vault, masterKey: SymmetricKey
+  )? {
     let environment = context.environment
     guard let token = environment.variables["VAULT_SESSION"], !token.isEmpty else { return nil }
     let vault = try context.openVault()
     let (masterKey, _) = try SessionStore(environment: environment).open(
       token: token, vaultID: vault.vaultID, renew: false)
     try vault.verifyHeader(masterKey: masterKey)
-    return EntryStore(vault: vault, masterKey: masterKey)
+    return (vault, masterKey)
   }
 
   private static func names(_ context: Context) throws -> [String] {
-    guard let store = try store(context) else { return [] }
+    guard let unlocked = try sessionKey(context) else { return [] }
     let prefix = try context.argumentIfGiven(Keys.prefix) ?? ""
-    return try store.list(prefix: prefix).map(\.name)
+    if context.flag(Keys.completeTags) {
+      // Tags without their '@' (a word break for bash), with the typed '@' ignored.
+      let typed = prefix.hasPrefix("@") ? String(prefix.dropFirst()) : prefix
+      let entries = try JournalStore(vault: unlocked.vault, masterKey: unlocked.masterKey).entries()
+      return JournalTags.counts(entries).map(\.key).filter { $0.hasPrefix(typed.lowercased()) }
+        .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    }
+    return try EntryStore(vault: unlocked.vault, masterKey: unlocked.masterKey).list(prefix: prefix)
+      .map(\.name)
   }
 }

@@ -109,15 +109,22 @@ public final class Context {
   ///
   /// - Throws: the errors of `VaultAccess.open`.
   func open(_ purpose: AccessPurpose) throws -> UnlockedVault {
+    let unlocked: UnlockedVault
     switch try Vault.openAny(path: vaultPath, environment: environment) {
     case .current(let vault):
-      return try access(vault).open(for: purpose, via: self)
+      unlocked = try access(vault).open(for: purpose, via: self)
     case .formatOne(let old):
-      return try VaultAccess.openMigrating(old, gate: gate(), for: purpose, via: self) {
+      unlocked = try VaultAccess.openMigrating(old, gate: gate(), for: purpose, via: self) {
         Output.error("Upgraded the vault to format \(Header.currentFormat).")
       }
     }
+    opened = unlocked
+    return unlocked
   }
+
+  /// The vault this command opened with its key, if it did: a name not found is explained from
+  /// its names (`NameSuggestion`), and never without the key.
+  private(set) var opened: UnlockedVault?
 }
 
 extension Context: CredentialSource {
@@ -137,6 +144,9 @@ extension Context: CredentialSource {
       try readPIN(prompt: "Sensor locked out; PIN for '\(name)': ")
     }
   }
+
+  /// Keeps the vault whose key was released, for `opened`.
+  public func keyReleased(_ vault: UnlockedVault) { opened = vault }
 
   /// The recovery code, from --pin-fd or hidden on the terminal, in canonical form.
   public func recoveryCode() throws -> SecureBytes {

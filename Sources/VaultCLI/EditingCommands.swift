@@ -39,8 +39,11 @@ extension VaultCommands {
     subcommands: [
       CommandSpec(
         "list", "List entries, newest last: ID, date and time, first line.",
-        options: [Keys.since.spec, Keys.until.spec, Keys.count.spec, Keys.json.spec],
+        options: [
+          Keys.since.spec, Keys.until.spec, Keys.count.spec, Keys.tag.spec, Keys.json.spec,
+        ],
         run: runs(JournalCommandsRun.list)),
+      journalTags,
       CommandSpec(
         "show", "Print an entry exactly, or every entry of a day.",
         discussion: """

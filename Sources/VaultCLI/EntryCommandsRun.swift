@@ -75,7 +75,8 @@ enum EntryCommandsRun {
   }
 
   static func list(_ context: Context) throws {
-    let prefix = try context.argumentIfGiven(Keys.prefix) ?? ""
+    let prefix = try context.argumentIfGiven(Keys.listPrefix) ?? ""
+    let tree = try FindCommandRun.wantsTree(context)
     if context.flag(Keys.listRemoved) {
       let removed = try context.open(.use(reason: "list removed entries")).entries.removed(
         prefix: prefix)
@@ -84,6 +85,8 @@ enum EntryCommandsRun {
           JSONOutput.object([("name", .string($0.name)), ("removed", .string($0.removed))])
         }
         Output.print(JSONOutput.array(rows).rendered + "\n")
+      } else if tree {
+        Output.print(FindCommandRun.tree(removed.map(\.name), prefix: prefix))
       } else {
         for entry in removed { Output.print(entry.name + "\n") }
       }
@@ -98,6 +101,8 @@ enum EntryCommandsRun {
         ])
       }
       Output.print(JSONOutput.array(rows).rendered + "\n")
+    } else if tree {
+      Output.print(FindCommandRun.tree(entries.map(\.name), prefix: prefix))
     } else {
       for entry in entries { Output.print(entry.name + "\n") }
     }

@@ -7,7 +7,8 @@ import VaultCore
 public enum ExitCode: Int32, CaseIterable, Sendable {
   /// 0.
   case success = 0
-  /// 1: anything not listed (I/O, permissions, out of memory); `vault grep` found nothing.
+  /// 1: anything not listed (I/O, permissions, out of memory); `vault grep` or `vault find`
+  /// found nothing.
   case failure = 1
   /// 3.
   case noSuchEntry = 3
@@ -67,7 +68,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     switch self {
     case .success: "Success."
     case .failure:
-      "Any other failure (I/O, permissions, out of memory); for 'vault grep', no match."
+      "Any other failure (I/O, permissions, out of memory); for 'vault grep' and 'vault find',"
+        + " no match."
     case .noSuchEntry: "No such entry, field, line or journal entry."
     case .exists: "The entry (or vault) already exists; use --force to replace an entry."
     case .invalidInput:

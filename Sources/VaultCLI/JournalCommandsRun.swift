@@ -49,12 +49,13 @@ enum JournalCommandsRun {
     let since = try context.value(Keys.since)?.date(now: now)
     let until = try context.value(Keys.until)?.date(now: now)
     let limit = try context.value(Keys.count)
+    let tags = try context.values(Keys.tag)
     let contents = try context.open(.use(reason: "read the journal")).journal().contents()
     let all = contents.entries
     defer { warn(about: contents) }
     var rows = zip(all, JournalStore.shortIDs(all)).filter { entry, _ in
       (since.map { entry.stamp.date >= $0 } ?? true)
-        && (until.map { entry.stamp.date <= $0 } ?? true)
+        && (until.map { entry.stamp.date <= $0 } ?? true) && JournalTagsRun.matches(entry, tags)
     }
     if let limit { rows = Array(rows.suffix(limit)) }
     if context.flag(Keys.json) {

@@ -98,6 +98,9 @@ public enum Parser {
           continue
         }
         if command.arguments.isEmpty {
+          if invocation.path.isEmpty, let hint = program.otherToolWords[word] {
+            throw fail("\(program.root.name) has no '\(word)' command", hint: hint)
+          }
           let names = command.visibleSubcommands.map(\.name)
           let aliases = command.visibleSubcommands.flatMap { sub in
             sub.aliases.map { (sub.name, $0) }

@@ -23,7 +23,7 @@ public enum VaultCommands {
           options: [Keys.kdf.spec, Keys.noBiometry.spec],
           run: VaultCommandsRun.initialize),
         CommandSpec(
-          "add", "Store a secret read from standard input or the terminal.",
+          "add", aliases: ["insert"], "Store a secret read from standard input or the terminal.",
           discussion: """
             From a pipe or file, the content is exactly the bytes read: nothing added, nothing \
             stripped. On a terminal the secret is asked for twice with echo off and stored \
@@ -33,7 +33,7 @@ public enum VaultCommands {
           options: [Keys.force.spec, Keys.multiline.spec, Keys.guarded.spec],
           arguments: [Keys.name.spec], run: runs(EntryCommandsRun.add)),
         CommandSpec(
-          "get", "Write an entry's content to standard output, byte for byte.",
+          "get", aliases: ["show"], "Write an entry's content to standard output, byte for byte.",
           discussion: """
             To a pipe or file, exactly the bytes selected; on a terminal a newline follows \
             when they do not end in one. --field, --line, --fields and --json select a part \
@@ -49,11 +49,17 @@ public enum VaultCommands {
           run: runs(EntryCommandsRun.get)),
         CommandSpec(
           "list", aliases: ["ls"], "List entry names, sorted, one per line.",
-          options: [Keys.json.spec, Keys.listRemoved.spec],
-          arguments: [Keys.prefix.completing(.entryName).spec],
+          discussion: """
+            A PREFIX ending in '/' lists that folder. With --tree, the names are drawn as a \
+            tree (as pass does), sorted, an entry before a folder of the same name; a folder's \
+            line ends in '/', so an entry that is also a folder (a and a/b) has two lines. \
+            With a folder PREFIX the tree is that folder's, under a first line naming it.
+            """,
+          options: [Keys.json.spec, Keys.listRemoved.spec, Keys.tree.spec],
+          arguments: [Keys.listPrefix.spec],
           run: runs(EntryCommandsRun.list)),
         CommandSpec(
-          "rm", aliases: ["remove"], "Remove an entry (undo with 'vault restore').",
+          "rm", aliases: ["remove", "delete"], "Remove an entry (undo with 'vault restore').",
           discussion: """
             The entry's last version is kept in its history, so 'vault restore NAME' brings it \
             back until retention drops it; 'vault purge NAME' removes it for good.
@@ -62,7 +68,7 @@ public enum VaultCommands {
           "mv", aliases: ["move", "rename"], "Rename an entry.",
           options: [Keys.moveForce.spec], arguments: [Keys.old.spec, Keys.new.spec],
           run: runs(EntryCommandsRun.move)),
-        setField, unsetField, runCommand, inject, audit,
+        setField, unsetField, runCommand, inject, audit, find,
         CommandSpec(
           "passwd", "Change the PIN (the master key is re-wrapped, entries are untouched).",
           discussion: """
@@ -168,7 +174,8 @@ public enum VaultCommands {
           arguments: [Keys.shellArgument.spec], run: CompletionsCommand.print),
         CommandSpec(
           "__complete", "Print the entry names starting with PREFIX, for completion scripts.",
-          arguments: [Keys.prefix.spec], hidden: true, silent: true, run: CompleteCommand.run),
+          options: [Keys.completeTags.spec], arguments: [Keys.prefix.spec], hidden: true,
+          silent: true, run: CompleteCommand.run),
         CommandSpec(
           "__complete-fields", "Print the field keys of the entry a command line names.",
           arguments: [Keys.fieldPrefix.spec, Keys.completedLine.spec], hidden: true, silent: true,
@@ -176,8 +183,11 @@ public enum VaultCommands {
         CommandSpec(
           "help", "Show help for a command.", arguments: [Keys.command.spec],
           run: { try HelpCommand.run($0, program: VaultCommands.program) }),
+        version,
       ]),
     globalOptions: [Keys.vault.spec, Keys.pinFD.spec, Keys.help.spec, Keys.version.spec],
-    version: "0.4.0"
+    version: "0.4.0",
+    example: "printf 'hunter2' | vault add mail/work; vault get mail/work",
+    otherToolWords: otherToolWords
   ).completingHelp()
 }

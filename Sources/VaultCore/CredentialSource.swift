@@ -30,4 +30,13 @@ public protocol CredentialSource {
   ///
   /// - Throws: as `pin(_:)`, and `.wrongRecoveryCode` for a malformed code.
   func recoveryCode() throws -> SecureBytes
+  /// Told of the vault as soon as `VaultAccess` released its key for `.readEntry`, before the
+  /// entry is read: a failure that follows (no such name) can then be explained from the names
+  /// without asking for a credential again. Does nothing by default.
+  func keyReleased(_ vault: UnlockedVault)
+}
+
+extension CredentialSource {
+  /// Nothing to keep.
+  public func keyReleased(_ vault: UnlockedVault) {}
 }

@@ -58,6 +58,7 @@ public struct VaultAccess {
       unlocked = try fromSessionOrPIN(purpose, reason: reason, credentials)
     case .readEntry(let name, let revision):
       unlocked = try fromSessionOrPIN(purpose, reason: "read '\(name)'", credentials)
+      credentials.keyReleased(unlocked)
       try unlocked.openEntry(name, revision: revision) {
         try guardCheck(name, unlocked, credentials)
       }

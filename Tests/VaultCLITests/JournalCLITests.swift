@@ -162,7 +162,9 @@ final class JournalCLITests: XCTestCase {
       XCTAssertEqual(result.errorLines, ["vault: error: \(message)"])
     }
     // A bad option value is a usage error.
-    let usage = "Usage: vault journal list [--since DATE] [--until DATE] [--count N] [--json]"
+    let usage =
+      "Usage: vault journal list [--since DATE] [--until DATE] [--count N] [--tag TAG]"
+      + " [--json]"
     for (arguments, message) in [
       (["list", "--since", "2026-02-30"], "invalid date '2026-02-30' (use \(forms); \(bound))"),
       (["list", "--until", "tomorrow"], "invalid date 'tomorrow' (use \(forms); \(bound))"),

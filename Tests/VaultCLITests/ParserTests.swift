@@ -113,6 +113,14 @@ final class ParserTests: XCTestCase {
         parses(["add", "-f", "--force", "x"], path: ["add"], flags: ["force"], arguments: ["x"]),
         parses(["ls"], path: ["list"]),
         parses(["remove", "x"], path: ["rm"], arguments: ["x"]),
+        parses(["delete", "x"], path: ["rm"], arguments: ["x"]),
+        parses(["show", "x"], path: ["get"], arguments: ["x"]),
+        parses(["insert", "x"], path: ["add"], arguments: ["x"]),
+        parses(["version"], path: ["version"]),
+        parses(["find", "a", "b"], path: ["find"], arguments: ["a", "b"]),
+        parses(
+          ["journal", "list", "--tag", "a", "--tag=@b"], path: ["journal", "list"],
+          values: ["tag": ["a", "@b"]]),
         parses(["bio", "status", "--json"], path: ["biometry", "status"], flags: ["json"]),
         parses(["journal"], path: ["journal"]),
         parses(["get", "--help"], path: ["get"], flags: ["help"]),
@@ -142,6 +150,11 @@ final class ParserTests: XCTestCase {
           ["biometry", "activat"], "unknown command 'activat'", hint: "did you mean 'activate'?",
           path: ["biometry"]),
         fails(["frobnicate"], "unknown command 'frobnicate'"),
+        fails(
+          ["git", "push"], "vault has no 'git' command",
+          hint: "vault keeps one encrypted file and has no git store; sync between devices is not"
+            + " built yet (a copy: vault backup PATH)"),
+        parses(["get", "git"], path: ["get"], arguments: ["git"]),
         fails(["journal", "frob"], "unknown command 'frob'", path: ["journal"]),
         fails(["get"], "missing argument NAME", path: ["get"]),
         fails(["mv", "a"], "missing argument NEW", path: ["mv"]),

@@ -78,7 +78,7 @@ final class RobustnessCLITests: XCTestCase {
       box.vault(["list", "--vault", ""]).errorLines,
       [
         "vault: error: --vault needs a path, not an empty string",
-        "Usage: vault list [--json] [--removed] [PREFIX]",
+        "Usage: vault list [--json] [--removed] [--tree] [PREFIX]",
       ])
     let word = box.vault(["list", "--pin-fd", "abc"])
     XCTAssertEqual(word.status, 64)

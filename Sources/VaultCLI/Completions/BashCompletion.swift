@@ -23,6 +23,7 @@ public enum BashCompletion {
     let kinds = nodes.flatMap(kinds)
     if kinds.contains(.entryName) || kinds.contains(.fieldKey) { out += entryNamesFunction(name) }
     if kinds.contains(.fieldKey) { out += fieldKeysFunction(name) }
+    if kinds.contains(.journalTag) { out += journalTagsFunction(name) }
     if kinds.contains(.file) { out += filesFunction(name) }
     out += mainFunction(name)
     out += "complete -F _\(name) \(name)\n"
@@ -108,6 +109,7 @@ public enum BashCompletion {
     case .file: "_\(program)_files \"$3\""
     case .entryName: "_\(program)_entry_names \"$3\""
     case .fieldKey: "_\(program)_field_keys \"$3\""
+    case .journalTag: "_\(program)_journal_tags \"$3\""
     case .values(let words):
       "mapfile -t COMPREPLY < <(compgen -W \(ShellQuote.posix(words.joined(separator: " "))) -- \"$3\")"
     }
@@ -200,6 +202,20 @@ public enum BashCompletion {
         line+=("$unquoted")
       done
       mapfile -t COMPREPLY < <("$program" __complete-fields -- "$1" "${line[@]}" 2>/dev/null)
+    }
+
+
+    """#
+  }
+
+  private static func journalTagsFunction(_ name: String) -> String {
+    #"""
+    # Offers the journal tags (without their '@') that start with the word $1. They come from
+    # `\#(name) __complete --tags`, which reads a valid VAULT_SESSION only, as for entry names.
+    _\#(name)_journal_tags() {
+      local program=${COMP_WORDS[0]}
+      if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
+      mapfile -t COMPREPLY < <("$program" __complete --tags -- "${1#@}" 2>/dev/null)
     }
 
 

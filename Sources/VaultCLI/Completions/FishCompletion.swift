@@ -22,6 +22,9 @@ public enum FishCompletion {
     if nodes.contains(where: { $0.parsedOptions.contains { $0.completion == .fieldKey } }) {
       out += fieldKeysFunction(name)
     }
+    if nodes.contains(where: { $0.parsedOptions.contains { $0.completion == .journalTag } }) {
+      out += journalTagsFunction(name)
+    }
     out += "complete -c \(name) -f\n"
     let everywhere = program.globalOptions.filter { option in
       nodes.allSatisfy { node in node.options.contains { $0.long == option.long } }
@@ -87,6 +90,7 @@ public enum FishCompletion {
     case .file: "-r -F"
     case .entryName: "-a " + ShellQuote.fish("(__\(name)_entry_names)")
     case .fieldKey: "-a " + ShellQuote.fish("(__\(name)_field_keys)")
+    case .journalTag: "-a " + ShellQuote.fish("(__\(name)_journal_tags)")
     case .values(let words): "-a " + ShellQuote.fish(words.joined(separator: " "))
     }
   }
@@ -181,6 +185,19 @@ public enum FishCompletion {
 
       """#
     return out
+  }
+
+  private static func journalTagsFunction(_ name: String) -> String {
+    """
+    # Prints the journal tags (without their '@') from `\(name) __complete --tags`, which reads
+    # a valid VAULT_SESSION only, as for entry names.
+    function __\(name)_journal_tags
+        set -l program (commandline -opc)[1]
+        $program __complete --tags 2>/dev/null
+    end
+
+
+    """
   }
 
   private static func entryNamesFunction(_ name: String) -> String {

@@ -30,6 +30,9 @@ public enum ZshCompletion {
     if nodes.contains(where: { $0.parsedOptions.contains { $0.completion == .fieldKey } }) {
       out += fieldKeysFunction(name)
     }
+    if nodes.contains(where: { $0.parsedOptions.contains { $0.completion == .journalTag } }) {
+      out += journalTagsFunction(name)
+    }
     out += """
       if [[ $funcstack[1] == _\(name) ]]; then
         _\(name) "$@"
@@ -119,6 +122,7 @@ public enum ZshCompletion {
     case .file: "_files"
     case .entryName: "_\(program)_entry_names"
     case .fieldKey: "_\(program)_field_keys"
+    case .journalTag: "_\(program)_journal_tags"
     case .values(let words): "(" + words.joined(separator: " ") + ")"
     }
   }
@@ -131,6 +135,22 @@ public enum ZshCompletion {
 
   private static func escapeMessage(_ text: String) -> String {
     text.replacingOccurrences(of: #"\"#, with: #"\\"#).replacingOccurrences(of: ":", with: #"\:"#)
+  }
+
+  private static func journalTagsFunction(_ name: String) -> String {
+    """
+    # Offers the journal tags (without their '@') from `\(name) __complete --tags`, which reads a
+    # valid VAULT_SESSION only, as for entry names.
+    _\(name)_journal_tags() {
+      local program=${_\(name)_program:-\(name)} expl
+      local -a tags
+      if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
+      tags=(${(f)"$($program __complete --tags 2>/dev/null)"})
+      _wanted journal-tags expl 'journal tag' compadd -a tags
+    }
+
+
+    """
   }
 
   private static func entryNamesFunction(_ name: String) -> String {
