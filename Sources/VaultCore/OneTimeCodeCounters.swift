@@ -95,9 +95,10 @@ public struct CountedCode: Sendable {
 }
 
 extension EntryStore {
-  /// Makes the next code of the HOTP generator `code`, read from the entry `name`, in one write:
-  /// the counter used is the larger of the URI's and the one stored for the entry and secret, and
-  /// one more than it is stored (`vault(5)` ONE-TIME CODE COUNTERS). No revision is made.
+  /// Makes the next code of the HOTP generator `code`, read from the entry `name`, in one write.
+  ///
+  /// The counter used is the larger of the URI's and the one stored for the entry and secret,
+  /// and one more than it is stored (`vault(5)` ONE-TIME CODE COUNTERS). No revision is made.
   ///
   /// - Precondition: `code.kind` is `.hotp`.
   /// - Throws: `VaultError.notFound`, `.removed`, `.purged` when the entry went away;
