@@ -14,8 +14,11 @@ let package = Package(
     .systemLibrary(
       name: "CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(
+      name: "CLibOATH", pkgConfig: "liboath",
+      providers: [.apt(["liboath-dev"])]),
     .systemLibrary(name: "CPlatform"),
-    .target(name: "VaultCore", dependencies: ["CSodium", "CSQLite"]),
+    .target(name: "VaultCore", dependencies: ["CSodium", "CSQLite", "CLibOATH"]),
     .target(name: "Biometry", dependencies: ["VaultCore"]),
     .target(name: "VaultCLI", dependencies: ["VaultCore", "Biometry", "CPlatform"]),
     .executableTarget(name: "vault", dependencies: ["VaultCLI"]),

@@ -53,6 +53,8 @@ function __vault_subcommand
             echo grep
         case ':generate'
             echo generate
+        case ':otp'
+            echo otp
         case ':history'
             echo history
         case ':restore'
@@ -157,6 +159,8 @@ function __vault_valued
             printf '%s\n' --vault --pin-fd
         case 'generate'
             printf '%s\n' --length --charset --words --separator --clip-time --vault --pin-fd
+        case 'otp'
+            printf '%s\n' --clip-time --vault --pin-fd
         case 'history'
             printf '%s\n' --vault --pin-fd
         case 'restore'
@@ -284,6 +288,7 @@ complete -c vault -n '__vault_at "" 0' -a edit -d 'Edit an entry in your editor,
 complete -c vault -n '__vault_at "" 0' -a journal -d 'Write a journal entry without unlocking; list, show or edit entries.'
 complete -c vault -n '__vault_at "" 0' -a grep -d 'Search entry names, contents and journal entries for a pattern.'
 complete -c vault -n '__vault_at "" 0' -a generate -d 'Store a random password or passphrase under NAME.'
+complete -c vault -n '__vault_at "" 0' -a otp -d 'Print the current one-time code (TOTP or HOTP) of an entry.'
 complete -c vault -n '__vault_at "" 0' -a history -d 'List the kept versions of an entry, newest first.'
 complete -c vault -n '__vault_at "" 0' -a restore -d 'Bring back a kept version of an entry, also after \'vault rm\'.'
 complete -c vault -n '__vault_at "" 0' -a purge -d 'Remove an entry and its history for good, or every kept revision.'
@@ -426,6 +431,13 @@ complete -c vault -n '__vault_in "generate"' -s c -l clip -d 'Also copy the new 
 complete -c vault -n '__vault_in "generate"' -l clip-time -x -d 'Clear the clipboard after this many seconds if it still holds the secret (default 45).'
 complete -c vault -n '__vault_at "generate" 0' -a '(__vault_entry_names)'
 
+# vault otp: Print the current one-time code (TOTP or HOTP) of an entry.
+complete -c vault -n '__vault_in "otp"' -l set -d 'Store the entry\'s one-time code: an otpauth:// URI or a base32 secret, read from a hidden prompt or standard input, never the command line.'
+complete -c vault -n '__vault_in "otp"' -l json -d 'Print JSON instead of text.'
+complete -c vault -n '__vault_in "otp"' -s c -l clip -d 'Copy to the clipboard instead of printing (wl-copy, xclip, xsel).'
+complete -c vault -n '__vault_in "otp"' -l clip-time -x -d 'Clear the clipboard after this many seconds if it still holds the secret (default 45).'
+complete -c vault -n '__vault_at "otp" 0' -a '(__vault_entry_names)'
+
 # vault history: List the kept versions of an entry, newest first.
 complete -c vault -n '__vault_in "history"' -l json -d 'Print JSON instead of text.'
 complete -c vault -n '__vault_at "history" 0' -a '(__vault_entry_names)'
@@ -453,6 +465,6 @@ complete -c vault -n '__vault_at "backup" 0' -r -F
 complete -c vault -n '__vault_at "completions" 0' -a 'bash zsh fish'
 
 # vault help: Show help for a command.
-complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv set unset run inject audit find passwd recover rekey status unlock lock biometry edit journal grep generate history restore purge settings check backup tour completions help version'
+complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv set unset run inject audit find passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings check backup tour completions help version'
 
 # vault version: Show the version (as --version).

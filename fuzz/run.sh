@@ -7,7 +7,7 @@ set -euo pipefail
 seconds=${1:-10}
 out=.build/fuzz
 mkdir -p "$out"
-includes=(-I Sources/CSodium -I Sources/CSQLite)
+includes=(-I Sources/CSodium -I Sources/CSQLite -I Sources/CLibOATH)
 flags=(-sanitize=fuzzer,address -parse-as-library -O)
 # The library once, instrumented; rebuilt when a VaultCore source is newer.
 if [ ! -f "$out/libVaultCore.a" ] || [ -n "$(find Sources/VaultCore -newer "$out/libVaultCore.a" -name '*.swift')" ]; then
@@ -21,7 +21,7 @@ for dir in fuzz/*/; do
   target=$(basename "$dir")
   [ "$target" = corpus ] && continue
   swiftc "${flags[@]}" -I "$out" "${includes[@]}" "$dir/main.swift" "$out/libVaultCore.a" \
-    -lsodium -lsqlite3 -o "$out/$target" 2>&1 | grep -v 'Cannot export local symbol' || true
+    -lsodium -lsqlite3 -loath -o "$out/$target" 2>&1 | grep -v 'Cannot export local symbol' || true
   work="$out/$target-corpus"
   crashes="$out/$target-crashes"
   rm -rf "$work" "$crashes"

@@ -324,6 +324,12 @@ enum Keys {
   static let outcomeCount = Option.integer(
     "count", "Queue the answer N times (1-100, default 1).",
     in: 1...SensorControls.maximumQueueCount)
+
+  // otp
+  static let otpSet = Flag(
+    "set",
+    "Store the entry's one-time code: an otpauth:// URI or a base32 secret, read from a hidden"
+      + " prompt or standard input, never the command line.")
 }
 
 /// A handler for a command that exits 0 when it returns.

@@ -70,11 +70,12 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case .failure:
       "Any other failure (I/O, permissions, out of memory); for 'vault grep' and 'vault find',"
         + " no match."
-    case .noSuchEntry: "No such entry, field, line or journal entry."
+    case .noSuchEntry:
+      "No such entry, field, line or journal entry, or no one-time code in the entry."
     case .exists: "The entry (or vault) already exists; use --force to replace an entry."
     case .invalidInput:
       "Invalid input: a bad name, empty content, a bad PIN descriptor, a recovery code with a"
-        + " typo. Nothing was stored."
+        + " typo, a malformed one-time code URI. Nothing was stored."
     case .noVault: "No vault at the path; create one with 'vault init'."
     case .locked:
       "Locked and no way to ask: no terminal and no valid session (expired, revoked, forged)."
@@ -212,6 +213,11 @@ public enum ExitStatus {
       return (.noSuchEntry, "no earlier revision of '\(name)' is kept", nil)
     case .journalEntryNotFound(let what):
       return (.noSuchEntry, "no journal entry \(what)", "see 'vault journal list'")
+    case .noOneTimeCode(let name):
+      return (
+        .noSuchEntry, "'\(name)' has no one-time code (no otp field and no otpauth:// line)",
+        "store one with: vault otp \(ShellWord.argument(name)) --set"
+      )
     case .exists(let name):
       return (.exists, "an entry named '\(name)' exists", "use --force to replace it")
     case .invalidInput(let what):

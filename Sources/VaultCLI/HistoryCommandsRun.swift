@@ -8,6 +8,7 @@ enum HistoryCommandsRun {
     case .added: "add"
     case .replaced: "add --force"
     case .edited: "edit"
+    case .oneTimeCode: "otp --set"
     case .generated: "generate"
     case .renamed: "mv"
     case .restored: "restore"

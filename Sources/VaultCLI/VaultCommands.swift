@@ -135,7 +135,7 @@ public enum VaultCommands {
               "status", "Show whether biometric unlock is active, and why not.",
               options: [Keys.json.spec], run: runs(SessionCommandsRun.biometryStatus)),
           ]),
-        edit, journal, grep, generate, history, restore, purge, settings, clipClear,
+        edit, journal, grep, generate, otp, history, restore, purge, settings, clipClear,
         CommandSpec(
           "check", "Verify the vault's state and every record, and report any damage.",
           discussion: """

@@ -74,6 +74,8 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case slotTagV3 = "vault.slot-tag.v3"
   /// The box of the previous master key in a rotation record.
   case rotation = "vault.rotation.v2"
+  /// The fingerprint of an HOTP secret in its counter's name.
+  case hotpSecret = "vault.hotp-secret.v2"
   /// Every label, in the order `vault(5)` lists them.
   public static var all: [DomainLabel] { allCases }
 
@@ -158,6 +160,9 @@ public enum DomainLabel: String, CaseIterable, Sendable {
     case .rotation:
       "The prefix of the associated data of the previous master key's box in the header's"
         + " `rotations` (XChaCha20-Poly1305, subkey 9)."
+    case .hotpSecret:
+      "The prefix of the fingerprint (unkeyed BLAKE2b-16) of an HOTP secret in the name of its"
+        + " counter record."
     case .slotTagV3:
       "The prefix of a device record's slot tag since release 0.3.0, without the master box"
         + " (BLAKE2b keyed with the device secret)."

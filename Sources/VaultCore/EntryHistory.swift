@@ -8,6 +8,8 @@ public enum EntryChange: String, CaseIterable, Sendable {
   case replaced = "replace"
   /// Its content edited (`edit`).
   case edited = "edit"
+  /// Its one-time code set (`otp --set`).
+  case oneTimeCode = "otp"
   /// Its content made by the password generator (`generate --in-place`).
   case generated = "generate"
   /// Renamed (`mv`).
@@ -308,7 +310,8 @@ extension EntryStore {
 
   /// Moves every version of `target` (its revisions, oldest first, then its entry's version)
   /// into the history of `recordID` as revisions `first`, `first`+1, …, each content sealed
-  /// again under `recordID`; then removes `target`'s rows and chunks.
+  /// again under `recordID`; then removes `target`'s rows and chunks, and moves its one-time code
+  /// counters to `recordID`.
   ///
   /// - Returns: the next free revision of `recordID`.
   func absorb(
@@ -340,6 +343,9 @@ extension EntryStore {
     for revision in revisions { try write.delete(revision.row) }
     try write.delete(target.row)
     try write.deleteChunks(targetID)
+    try OneTimeCodeCounters.move(
+      from: targetID, to: recordID, in: write,
+      counters: WriterCounters(vault: vault, masterKey: masterKey))
     return next
   }
 
@@ -517,6 +523,8 @@ extension EntryStore {
       for revision in kept { try write.delete(revision.row) }
       purged.revisions = kept.count
       purged.chunks = try write.deleteChunks(recordID)
+      try OneTimeCodeCounters.remove(
+        of: recordID, in: write, counters: WriterCounters(vault: vault, masterKey: masterKey))
       let last: Int64
       switch named {
       case .entry(let found): last = found.row.revision

@@ -347,6 +347,8 @@ public struct EntryStore {
       var contents: [ContentVersion: (metadata: EntryMetadata, name: String)] = [:]
       var owners = Set<[UInt8]>()
       var revisions: [KeptRevision] = []
+      // The entry ids HOTP counters name.
+      var counterEntries: [[UInt8]] = []
       func checkIndex(_ name: String, _ row: RecordRow) throws {
         let expected = lookup(try EntryName(name))
         guard let stored = row.lookup, constantTimeEqual(stored, expected) else {
@@ -378,7 +380,15 @@ public struct EntryStore {
         case .settings:
           _ = try openSettings(row)
           verified.settings += 1
-        case .journal, .counter: break
+        case .counter:
+          let counter = try WriterCounters(vault: vault, masterKey: masterKey).open(row)
+          if let parts = OneTimeCodeCounters.parts(of: counter.name) {
+            counterEntries.append(parts.entryID)
+          } else if !counter.name.hasPrefix(WriterCounters.name(writer: "")) {
+            throw VaultError.integrity(
+              "counter record \(row.recordID.hex.prefix(8)) has a name of no known form")
+          }
+        case .journal: break
         case nil:
           throw VaultError.integrity("a record of the vault has an unknown kind (\(row.kind))")
         }
@@ -389,6 +399,10 @@ public struct EntryStore {
           throw VaultError.integrity(
             "revision \(kept.entryRevision) of '\(kept.metadata.name)' belongs to no entry")
         }
+      }
+      for entryID in counterEntries where !owners.contains(entryID) {
+        throw VaultError.integrity(
+          "the one-time code counter of record \(entryID.hex.prefix(8)) belongs to no entry")
       }
       for (key, version) in contents {
         _ = try content(of: version.metadata, recordID: key.recordID, name: version.name)

@@ -36,6 +36,17 @@ public enum GenericHash {
     keyed(key: SecureBytes(count: 0), parts: parts, outputLength: outputLength)
   }
 
+  /// Unkeyed BLAKE2b of `prefix || secret`, `outputLength` bytes (16...64), where the secret
+  /// stays in guarded memory: a public fingerprint of a secret kept inside a sealed record.
+  public static func hash(prefix: [UInt8], secret: SecureBytes, outputLength: Int) -> [UInt8] {
+    let out = SecureBytes(count: outputLength)
+    hash(key: SecureBytes(count: 0), outputLength: outputLength, into: out.pointer) { state in
+      _ = crypto_generichash_update(state, prefix, UInt64(prefix.count))
+      _ = crypto_generichash_update(state, secret.bytePointer, UInt64(secret.count))
+    }
+    return out.unprotectedBytes
+  }
+
   /// Runs init, `absorb`, final.
   ///
   /// BLAKE2b's state must be 64-byte aligned, which Swift imports as opaque: it lives in guarded

@@ -39,6 +39,8 @@ public enum VaultError: Error, Equatable, Sendable {
   case journalEntryNotFound(String)
   /// The word is not a journal entry ID (1 to 32 hex digits).
   case notAJournalID(String)
+  /// The entry (named) has no one-time code: no `otp` field and no `otpauth://` line.
+  case noOneTimeCode(String)
   /// An entry with this name exists and overwriting was not asked for.
   case exists(String)
   /// Input was refused (a bad name, empty content, a bad option value). Nothing was stored.

@@ -17,6 +17,20 @@ struct WriterCounters {
       var last: UInt64
     }
 
+    init(name: String, value: UInt64, missing: [Range]) {
+      self.name = name
+      self.value = value
+      self.missing = missing
+    }
+
+    /// Reads a body; `missing` is absent from a one-time code's counter.
+    init(from decoder: Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      name = try container.decode(String.self, forKey: .name)
+      value = try container.decode(UInt64.self, forKey: .value)
+      missing = try container.decodeIfPresent([Range].self, forKey: .missing) ?? []
+    }
+
     /// True when `sequence` may still be folded: above the counter, or one of its missing.
     func accepts(_ sequence: UInt64) -> Bool {
       sequence > value || missing.contains { $0.first <= sequence && sequence <= $0.last }
@@ -53,13 +67,19 @@ struct WriterCounters {
   static func name(writer: String) -> String { "journal-writer:" + writer }
 
   /// `BLAKE2b-128(key: name-index subkey, "vault.counter-id.v2" || name)`.
-  func recordID(_ name: String) -> [UInt8] {
+  func recordID(_ name: String) -> [UInt8] { Self.recordID(name, masterKey: masterKey) }
+
+  /// `recordID(_:)` under `masterKey`.
+  static func recordID(_ name: String, masterKey: SymmetricKey) -> [UInt8] {
     GenericHash.keyed(
       key: masterKey.derive(.nameIndex).bytes,
       parts: [DomainLabel.counterID.bytes, Array(name.utf8)], outputLength: 16)
   }
 
-  private func open(_ row: RecordRow) throws -> Counter {
+  /// Opens a counter record of any name, checking that its id is its name's.
+  ///
+  /// - Throws: `VaultError.integrity` when it does not open or is malformed.
+  func open(_ row: RecordRow) throws -> Counter {
     let opened = try boxes.open(row, kind: .counter, what: "a counter record")
     guard
       let counter = try? opened.body.withBytes({
@@ -103,7 +123,13 @@ struct WriterCounters {
     missing.subtract(arrived)
     counter.value = highest
     counter.missing = Self.ranges(missing)
-    let body = try JSONEncoder.sorted.encodedBytes(counter)
+    try store(try JSONEncoder.sorted.encodedBytes(counter), id: id, replacing: existing, in: change)
+  }
+
+  /// Seals the counter body `body` as the record `id` in place of `existing`, in `change`.
+  func store(_ body: [UInt8], id: [UInt8], replacing existing: RecordRow?, in change: StateWrite)
+    throws
+  {
     // A counter changes in place: its revision stays 1.
     try change.replace(
       existing,

@@ -107,6 +107,17 @@ final class FormatVectorTests: XCTestCase {
       ))
   }
 
+  func testHOTPCounterNameAndRecordID() {
+    let name = OneTimeCodeCounters.name(entry: recordID, secret: secure("12345678901234567890"))
+    XCTAssertEqual(
+      name, inPage("hotp:01010101010101010101010101010101:0e39a55686b92bc75e99d051d751a50e"))
+    XCTAssertEqual(
+      OneTimeCodeCounters.parts(of: name)?.entryID, recordID)
+    XCTAssertEqual(
+      WriterCounters.recordID(name, masterKey: master).hex,
+      inPage("47710e4c5e813d6d76963cb425d95870"))
+  }
+
   func testSessionRecord() throws {
     let token = SecureBytes(copying: Array(0...31) as [UInt8])
     let id = SessionStore.sessionID(token)

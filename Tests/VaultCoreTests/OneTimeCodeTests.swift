@@ -1,0 +1,226 @@
+import XCTest
+
+@testable import VaultCore
+
+/// One-time codes through liboath: the RFC vectors, the `otpauth://` URI and every refusal.
+final class OneTimeCodeTests: XCTestCase {
+  /// The RFC 6238 Appendix B seeds: the ASCII digits "1234567890" repeated to 20, 32 and 64 bytes.
+  static let seeds: [OneTimeCode.Algorithm: String] = [
+    .sha1: "12345678901234567890",
+    .sha256: "12345678901234567890123456789012",
+    .sha512: "1234567890123456789012345678901234567890123456789012345678901234",
+  ]
+
+  private func string(_ bytes: SecureBytes) -> String {
+    String(decoding: bytes.unprotectedBytes, as: UTF8.self)
+  }
+
+  private func parse(_ uri: String) throws -> OneTimeCode {
+    try OneTimeCode(uri: secure(uri))
+  }
+
+  /// RFC 6238 Appendix B: 8 digits, a 30-second period from the epoch.
+  func testRFC6238AppendixBVectors() throws {
+    let table: [(time: Double, sha1: String, sha256: String, sha512: String)] = [
+      (59, "94287082", "46119246", "90693936"),
+      (1_111_111_109, "07081804", "68084774", "25091201"),
+      (1_111_111_111, "14050471", "67062674", "99943326"),
+      (1_234_567_890, "89005924", "91819424", "93441116"),
+      (2_000_000_000, "69279037", "90698825", "38618901"),
+      (20_000_000_000, "65353130", "77737706", "47863826"),
+    ]
+    for row in table {
+      for (algorithm, expected) in [
+        (OneTimeCode.Algorithm.sha1, row.sha1), (.sha256, row.sha256), (.sha512, row.sha512),
+      ] {
+        let code = try OneTimeCode(
+          secret: secure(Self.seeds[algorithm] ?? ""), kind: .totp(period: 30),
+          algorithm: algorithm, digits: 8)
+        XCTAssertEqual(string(try code.code(at: row.time)), expected, "\(algorithm) at \(row.time)")
+      }
+    }
+  }
+
+  /// RFC 4226 Appendix D: the secret "12345678901234567890", 6 digits, counters 0 to 9.
+  func testRFC4226AppendixDVectors() throws {
+    let expected = [
+      "755224", "287082", "359152", "969429", "338314", "254676", "287922", "162583", "399871",
+      "520489",
+    ]
+    let code = try OneTimeCode(secret: secure("12345678901234567890"), kind: .hotp(counter: 0))
+    for (counter, value) in expected.enumerated() {
+      XCTAssertEqual(string(try code.code(counter: UInt64(counter))), value, "counter \(counter)")
+    }
+  }
+
+  /// The same vectors through URIs: the base32 of the seeds, in every spelling liboath reads.
+  func testURIsGiveTheVectors() throws {
+    let sha1 = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+    let sha256 = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZA===="
+    let sha512 =
+      "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3"
+      + "TQOJQGEZDGNA="
+    let cases: [(String, String)] = [
+      ("otpauth://totp/Example:alice?secret=\(sha1)&digits=8", "94287082"),
+      ("OTPAUTH://TOTP/x?SECRET=\(sha1.lowercased())&Digits=8&PERIOD=30", "94287082"),
+      ("otpauth://totp/x?secret=GEZD%20GNBV%20GY3T%20QOJQ%20GEZDGNBVGY3TQOJQ&digits=8", "94287082"),
+      ("otpauth://totp/x?algorithm=sha256&digits=8&secret=\(sha256)", "46119246"),
+      ("otpauth://totp/x?algorithm=SHA256&digits=8&secret=\(sha256.prefix(52))", "46119246"),
+      ("otpauth://totp/x?algorithm=Sha512&digits=8&secret=\(sha512)&issuer=Ex%20Co", "90693936"),
+      ("otpauth://totp/x?secret=\(sha1)", "287082"),
+      ("otpauth://totp/x?secret=\(sha1)&digits=7&period=60#ignored", "4755224"),
+    ]
+    for (uri, expected) in cases {
+      XCTAssertEqual(string(try parse(uri).code(at: 59)), expected, uri)
+    }
+    let hotp = try parse("otpauth://hotp/Ex%3Aalice%40example.com?secret=\(sha1)&counter=7")
+    XCTAssertEqual(hotp.kind, .hotp(counter: 7))
+    XCTAssertEqual(hotp.label, "Ex:alice@example.com")
+    XCTAssertEqual(string(try hotp.code(counter: 7)), "162583")
+    let defaults = try parse("otpauth://totp?secret=\(sha1)")
+    XCTAssertEqual(defaults.kind, .totp(period: 30))
+    XCTAssertEqual(defaults.algorithm, .sha1)
+    XCTAssertEqual(defaults.digits, 6)
+    XCTAssertEqual(defaults.label, "")
+    XCTAssertEqual(defaults.secondsLeft(at: 59), 1)
+    XCTAssertEqual(defaults.secondsLeft(at: 60), 30)
+    XCTAssertEqual(defaults.secondsLeft(at: 1_111_111_109.9), 1)
+    XCTAssertNil(hotp.secondsLeft(at: 59))
+  }
+
+  func testEveryRefusalSaysWhy() {
+    let secret = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+    let cases: [(String, String)] = [
+      ("https://example.com/?secret=\(secret)", "the one-time code is not an otpauth:// URI"),
+      (
+        "otpauth://motp/x?secret=\(secret)",
+        "the otpauth URI's type 'motp' is unknown: use otpauth://totp/... or otpauth://hotp/..."
+      ),
+      ("otpauth://totp/x?issuer=a", "the otpauth URI has no secret= parameter"),
+      ("otpauth://totp/x?secret=", "the one-time code secret is empty"),
+      ("otpauth://totp/x?secret=%20%20", "the one-time code secret is empty"),
+      ("otpauth://totp/x?secret=GEZ1GNBV", OneTimeCode.notBase32),
+      ("otpauth://totp/x?secret=ABC", OneTimeCode.notBase32),
+      ("otpauth://totp/x?secret=\(secret)&secret=\(secret)", "the otpauth URI gives secret= twice"),
+      (
+        "otpauth://totp/x?secret=\(secret)&DIGITS=6&digits=6", "the otpauth URI gives digits= twice"
+      ),
+      (
+        "otpauth://totp/x?secret=\(secret)&digits=9",
+        "the otpauth URI's digits must be 6, 7 or 8, not '9'"
+      ),
+      (
+        "otpauth://totp/x?secret=\(secret)&digits=5",
+        "the otpauth URI's digits must be 6, 7 or 8, not '5'"
+      ),
+      (
+        "otpauth://totp/x?secret=\(secret)&digits=",
+        "the otpauth URI's digits must be 6, 7 or 8, not ''"
+      ),
+      (
+        "otpauth://totp/x?secret=\(secret)&digits=+6",
+        "the otpauth URI's digits must be 6, 7 or 8, not '+6'"
+      ),
+      (
+        "otpauth://totp/x?secret=\(secret)&period=0",
+        "the otpauth URI's period must be whole seconds from 1 to 86400, not '0'"
+      ),
+      (
+        "otpauth://totp/x?secret=\(secret)&period=-30",
+        "the otpauth URI's period must be whole seconds from 1 to 86400, not '-30'"
+      ),
+      (
+        "otpauth://totp/x?secret=\(secret)&period=86401",
+        "the otpauth URI's period must be whole seconds from 1 to 86400, not '86401'"
+      ),
+      (
+        "otpauth://totp/x?secret=\(secret)&period=99999999999999999999999",
+        "the otpauth URI's period must be whole seconds from 1 to 86400, not '99999999999999999999999'"
+      ),
+      (
+        "otpauth://totp/x?secret=\(secret)&algorithm=MD5",
+        "the otpauth URI's algorithm 'MD5' is unknown: use SHA1, SHA256 or SHA512"
+      ),
+      (
+        "otpauth://totp/x?secret=\(secret)&algorithm=SHA-256",
+        "the otpauth URI's algorithm 'SHA-256' is unknown: use SHA1, SHA256 or SHA512"
+      ),
+      (
+        "otpauth://hotp/x?secret=\(secret)",
+        "an otpauth://hotp URI needs a counter= parameter (its first counter, such as 0)"
+      ),
+      (
+        "otpauth://hotp/x?secret=\(secret)&counter=-1",
+        "the otpauth URI's counter must be a whole number from 0 to 9223372036854775807, not '-1'"
+      ),
+      (
+        "otpauth://hotp/x?secret=\(secret)&counter=9223372036854775808",
+        "the otpauth URI's counter must be a whole number from 0 to 9223372036854775807, not"
+          + " '9223372036854775808'"
+      ),
+      (
+        "otpauth://hotp/x?secret=\(secret)&counter=1e3",
+        "the otpauth URI's counter must be a whole number from 0 to 9223372036854775807, not '1e3'"
+      ),
+      (
+        "otpauth://hotp/x?secret=\(secret)&counter=0&algorithm=SHA256",
+        "an otpauth://hotp URI's algorithm must be SHA1 (HOTP is HMAC-SHA-1), not 'SHA256'"
+      ),
+      (
+        "otpauth://totp/x?secret=\(secret)&algorithm=%0a",
+        "the otpauth URI's algorithm '?' is unknown: use SHA1, SHA256 or SHA512"
+      ),
+      (
+        "otpauth://totp/x?secret=GEZD%2",
+        "the otpauth URI has a '%' that is not followed by two hex digits"
+      ),
+      (
+        "otpauth://totp/x%zz?secret=\(secret)",
+        "the otpauth URI has a '%' that is not followed by two hex digits"
+      ),
+      (
+        "otpauth://totp/x?secret=" + String(repeating: "A", count: 1640),
+        "the one-time code secret is longer than 1024 bytes"
+      ),
+    ]
+    for (uri, message) in cases {
+      XCTAssertThrowsError(try parse(uri), uri) { error in
+        XCTAssertEqual(error as? VaultError, .invalidInput(message), uri)
+      }
+    }
+  }
+
+  func testABareSecretBecomesATOTPURI() throws {
+    let uri = try OneTimeCode.uri(
+      secret: secure("gezd gnbv gy3t qojq gezd gnbv gy3t qojq"), label: "mail/work é")
+    XCTAssertEqual(
+      string(uri), "otpauth://totp/mail%2Fwork%20%C3%A9?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ")
+    let parsed = try OneTimeCode(uri: uri)
+    XCTAssertEqual(parsed.label, "mail/work é")
+    XCTAssertEqual(string(try parsed.code(at: 59)), "287082")
+    XCTAssertEqual(
+      string(try OneTimeCode.uri(secret: secure("MZXW6==="), label: "a")),
+      "otpauth://totp/a?secret=MZXW6")
+    for bad in ["", "   ", "not base32!", "GEZDGNBV\t"] {
+      XCTAssertThrowsError(try OneTimeCode.uri(secret: secure(bad), label: "a"), bad) {
+        XCTAssertEqual(
+          $0 as? VaultError,
+          .invalidInput(
+            bad.trimmingCharacters(in: .whitespaces).isEmpty
+              ? OneTimeCode.emptySecret : OneTimeCode.notBase32), bad)
+      }
+    }
+  }
+
+  func testTheGeneratorRefusesWhatLiboathCannotMake() {
+    XCTAssertThrowsError(try OneTimeCode(secret: SecureBytes(count: 0), kind: .totp(period: 30))) {
+      XCTAssertEqual($0 as? VaultError, .invalidInput("the one-time code secret is empty"))
+    }
+    XCTAssertThrowsError(
+      try OneTimeCode(secret: secure("x"), kind: .totp(period: 30), digits: 9)
+    ) {
+      XCTAssertEqual(
+        $0 as? VaultError, .invalidInput("the otpauth URI's digits must be 6, 7 or 8, not '9'"))
+    }
+  }
+}
