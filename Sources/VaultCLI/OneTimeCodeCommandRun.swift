@@ -44,15 +44,15 @@ enum OneTimeCodeCommandRun {
       details = "\"counter\":\(counted.counter)"
     }
     if clip {
-      try Clipboard.copy(made, name: name, context: context)
+      try Clipboard.copy(
+        made, name: name, what: "the one-time code of '\(Output.printable(name.value))'",
+        context: context)
     } else if context.flag(Keys.json) {
       Output.print("{\"code\":\"")
       made.withBytes { Output.write($0) }
       Output.print("\"," + details + "}\n")
     } else {
-      made.withBytes { Output.write($0) }
-      // A terminal gets a newline so the prompt is not glued to the code; a pipe gets the digits.
-      if isatty(1) == 1 { Output.print("\n") }
+      Output.writeValue(made)
     }
   }
 

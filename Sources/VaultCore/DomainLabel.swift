@@ -76,6 +76,8 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case rotation = "vault.rotation.v2"
   /// The fingerprint of an HOTP secret in its counter's name.
   case hotpSecret = "vault.hotp-secret.v2"
+  /// The prefix of `vault audit`'s keyed hash of a password (never stored).
+  case audit = "vault.audit.v1"
   /// Every label, in the order `vault(5)` lists them.
   public static var all: [DomainLabel] { allCases }
 
@@ -166,6 +168,9 @@ public enum DomainLabel: String, CaseIterable, Sendable {
     case .slotTagV3:
       "The prefix of a device record's slot tag since release 0.3.0, without the master box"
         + " (BLAKE2b keyed with the device secret)."
+    case .audit:
+      "The prefix of `vault audit`'s keyed BLAKE2b of a password, under a key drawn for one run;"
+        + " never stored."
     }
   }
 }

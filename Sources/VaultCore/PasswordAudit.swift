@@ -48,7 +48,7 @@ extension EntryStore {
     -> PasswordAuditReport
   {
     let key = SecureBytes.random(count: 32)
-    let label = Array("vault.audit.v1".utf8)
+    let label = DomainLabel.audit.bytes
     var report = PasswordAuditReport()
     var byDigest: [[UInt8]: [String]] = [:]
     var byName: [String: [PasswordFinding.Problem]] = [:]
