@@ -4,7 +4,7 @@ import VaultCore
 enum EditCommandRun {
   static func run(_ context: Context) throws -> Int32 {
     let name = try context.argument(Keys.name)
-    try EditorInput.refusePINOnStandardInput(context)
+    try context.refusePINOnStandardInput("the editor inherits")
     let root = try EditFolder.root(
       context.environment, allowDisk: context.flag(Keys.allowDiskTemp))
     // Authenticate before the editor opens, so nothing typed is lost to a failed PIN.

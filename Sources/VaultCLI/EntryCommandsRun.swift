@@ -8,11 +8,7 @@ enum EntryCommandsRun {
     let name = try context.argument(Keys.name)
     let guarded = context.flag(Keys.guarded)
     let fromPipe = isatty(0) == 0
-    if fromPipe && context.pinFD == 0 {
-      throw VaultError.invalidInput(
-        "--pin-fd 0 is standard input, which carries the content; give the PIN on another"
-          + " descriptor, such as --pin-fd 3 3<pin-file")
-    }
+    if fromPipe { try context.refusePINOnStandardInput("carries the content") }
     var content: SecureBytes?
     if fromPipe {
       let data = try LineReader.readAll(fd: 0)

@@ -8,11 +8,7 @@ enum FieldCommandsRun {
     let name = try context.argument(Keys.name)
     let key = try context.argument(Keys.fieldKey).text
     let fromPipe = isatty(0) == 0
-    if fromPipe && context.pinFD == 0 {
-      throw VaultError.invalidInput(
-        "--pin-fd 0 is standard input, which carries the value; give the PIN on another"
-          + " descriptor, such as --pin-fd 3 3<pin-file")
-    }
+    if fromPipe { try context.refusePINOnStandardInput("carries the value") }
     // Read before unlocking when it comes from a pipe, so a bad value costs no PIN entry.
     let piped = try fromPipe ? value(fromPipe: LineReader.readAll(fd: 0)) : nil
     let unlocked = try context.open(.readEntry(name))

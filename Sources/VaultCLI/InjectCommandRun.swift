@@ -20,11 +20,7 @@ enum InjectCommandRun {
         "standard input is a terminal; give the template on standard input (vault inject <"
           + " TEMPLATE)")
     }
-    if context.pinFD == 0 {
-      throw VaultError.invalidInput(
-        "--pin-fd 0 is standard input, which carries the template; give the PIN on another"
-          + " descriptor, such as --pin-fd 3 3<pin-file")
-    }
+    try context.refusePINOnStandardInput("carries the template")
     let template = try InjectTemplate(LineReader.readAll(fd: 0))
     var filled = template.text
     if !template.placeholders.isEmpty {

@@ -16,7 +16,7 @@ enum JournalCommandsRun {
         throw VaultError.invalidInput("standard input is empty; nothing was written")
       }
     } else {
-      try EditorInput.refusePINOnStandardInput(context)
+      try context.refusePINOnStandardInput("the editor inherits")
       let root = try EditFolder.root(
         context.environment, allowDisk: context.flag(Keys.allowDiskTemp))
       let outcome = try EditSession.run(
@@ -140,7 +140,7 @@ enum JournalCommandsRun {
   }
 
   static func edit(_ context: Context) throws -> Int32 {
-    try EditorInput.refusePINOnStandardInput(context)
+    try context.refusePINOnStandardInput("the editor inherits")
     let prefix = try JournalStore.normalizedIDPrefix(
       context.argument(Keys.journalID), datesAllowed: false)
     let root = try EditFolder.root(

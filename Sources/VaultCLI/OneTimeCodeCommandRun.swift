@@ -60,11 +60,7 @@ enum OneTimeCodeCommandRun {
   /// no PIN; on a terminal after), checks it, and stores it as the `otp` field.
   static func set(_ context: Context, name: EntryName) throws {
     let fromPipe = isatty(0) == 0
-    if fromPipe && context.pinFD == 0 {
-      throw VaultError.invalidInput(
-        "--pin-fd 0 is standard input, which carries the one-time code; give the PIN on another"
-          + " descriptor, such as --pin-fd 3 3<pin-file")
-    }
+    if fromPipe { try context.refusePINOnStandardInput("carries the one-time code") }
     var given: SecureBytes?
     if fromPipe {
       let uri = try storedURI(withoutNewline(try LineReader.readAll(fd: 0)), name: name)
