@@ -62,7 +62,14 @@ enum EntryCommandsRun {
     else {
       throw VaultError.notFound(name.value)
     }
-    let value = try selection.select(from: content, name: name.value)
+    let value: SecureBytes
+    do {
+      value = try selection.select(from: content, name: name.value)
+    } catch VaultError.notText where clip && selection == .field(EntryFields.passwordKey) {
+      throw VaultError.invalidInput(
+        "the content is not UTF-8 text (invalid UTF-8 or a NUL byte), so it has no first line to"
+          + " copy; copy it whole with --all")
+    }
     if clip {
       try Clipboard.copy(value, name: name, what: selection.clipped(name.value), context: context)
       return

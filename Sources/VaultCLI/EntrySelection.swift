@@ -51,7 +51,7 @@ enum EntrySelection: Equatable {
   /// The selected bytes of `content`, the entry named `name`.
   ///
   /// - Throws: `VaultError.noField` or `.noLine` (exit 3) when the entry has no such field or
-  ///   line; `.invalidInput` (exit 5) when the content is not UTF-8 text and a part of it is
+  ///   line; `.notText` (exit 5) when the content is not UTF-8 text and a part of it is
   ///   asked for.
   func select(from content: SecureBytes, name: String) throws -> SecureBytes {
     if self == .whole { return content }

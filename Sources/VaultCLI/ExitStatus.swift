@@ -193,6 +193,12 @@ public enum ExitStatus {
         .noSuchEntry, "'\(name)' has no field '\(key)'",
         "its fields: " + keys.joined(separator: ", ")
       )
+    case .notText:
+      return (
+        .invalidInput,
+        "the content is not UTF-8 text (invalid UTF-8 or a NUL byte), so it has no lines or fields",
+        "read it whole with 'vault get'"
+      )
     case .noLine(let name, let line, let count):
       return (
         .noSuchEntry, "'\(name)' has no line \(line)",

@@ -42,8 +42,8 @@ public struct EntryFields {
 
   /// Reads the convention from `content`.
   ///
-  /// - Throws: `VaultError.invalidInput` when the content is not UTF-8 text (invalid UTF-8 or a
-  ///   NUL byte): such contents have no lines or fields.
+  /// - Throws: `VaultError.notText` when the content is not UTF-8 text (invalid UTF-8 or a NUL
+  ///   byte): such contents have no lines or fields.
   public init(_ content: SecureBytes) throws {
     self.content = content
     var lines: [Line] = []
@@ -67,11 +67,7 @@ public struct EntryFields {
       }
       return true
     }
-    guard isText else {
-      throw VaultError.invalidInput(
-        "the content is not UTF-8 text (invalid UTF-8 or a NUL byte), so it has no lines or"
-          + " fields; read it whole with 'vault get'")
-    }
+    guard isText else { throw VaultError.notText }
     self.lines = lines
     self.fields = fields
     self.crlf = crlf

@@ -23,6 +23,8 @@ public enum VaultError: Error, Equatable, Sendable {
   case notFound(String)
   /// The entry has no line with this field key; `keys` are the ones it has (`password` first).
   case noField(name: String, key: String, keys: [String])
+  /// The content is not UTF-8 text (invalid UTF-8 or a NUL byte), so it has no lines or fields.
+  case notText
   /// The entry has no line `line`; it has `count` lines.
   case noLine(name: String, line: Int, count: Int)
   /// The entry was removed (it has a tombstone); `restore` brings it back.

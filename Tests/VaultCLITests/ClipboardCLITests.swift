@@ -145,6 +145,20 @@ final class ClipboardCLITests: XCTestCase {
       ])
   }
 
+  func testContentThatIsNotTextIsCopiedOnlyWhole() throws {
+    try startDisplay(tools: ["xclip"])
+    XCTAssertEqual(box.vault(["add", "bin"], stdin: [0x70, 0xFF], env: session).status, 0)
+    let refused = box.vault(["get", "-c", "bin"], env: session)
+    XCTAssertEqual(refused.status, 5)
+    XCTAssertEqual(
+      refused.errorLines,
+      [
+        "vault: error: the content is not UTF-8 text (invalid UTF-8 or a NUL byte), so it has no"
+          + " first line to copy; copy it whole with --all"
+      ])
+    XCTAssertEqual(box.vault(["get", "-c", "--all", "bin"], env: session).status, 0)
+  }
+
   func testAFieldOrALineIsCopied() throws {
     try startDisplay(tools: ["xclip"])
     let (field, _) = copy(30, ["--field", "user"])

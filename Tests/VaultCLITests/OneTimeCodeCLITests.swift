@@ -234,7 +234,7 @@ final class OneTimeCodeCLITests: XCTestCase {
       run(["otp", "bin"]), "",
       stderr:
         "vault: error: the content is not UTF-8 text (invalid UTF-8 or a NUL byte), so it has no"
-        + " lines or fields; read it whole with 'vault get'\n", status: 5)
+        + " lines or fields\nvault: hint: read it whole with 'vault get'\n", status: 5)
     // The secret never comes from argv: --set takes no value, and the extra word is refused.
     let usage = "Usage: vault otp [--set] [--json] [--clip] [--clip-time SECONDS] NAME\n"
     assertOutput(
