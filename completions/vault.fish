@@ -318,7 +318,7 @@ complete -c vault -n '__vault_in "get"' -l fields -d 'List the entry\'s field ke
 complete -c vault -n '__vault_in "get"' -l json -d 'Print the entry as JSON: its password, fields and notes.'
 complete -c vault -n '__vault_in "get"' -s r -l revision -x -d 'A kept revision of the entry (see \'vault history NAME\').'
 complete -c vault -n '__vault_in "get"' -s c -l clip -d 'Copy to the clipboard instead of printing (wl-copy, xclip, xsel).'
-complete -c vault -n '__vault_in "get"' -l clip-time -x -d 'Clear the clipboard after this many seconds if it still holds the secret (default 45).'
+complete -c vault -n '__vault_in "get"' -l clip-time -x -d 'Clear the clipboard after this many seconds, 1 to 3600, if it still holds the secret (default 45).'
 complete -c vault -n '__vault_in "get"' -l all -d 'With --clip, copy the whole entry instead of its first line.'
 complete -c vault -n '__vault_at "get" 0' -a '(__vault_entry_names)'
 
@@ -420,22 +420,22 @@ complete -c vault -n '__vault_in "grep"' -s F -l fixed-strings -d 'PATTERN is a 
 # vault generate: Store a random password or passphrase under NAME.
 complete -c vault -n '__vault_in "generate"' -l length -x -d 'Password length, 8 to 1024 (default 24).'
 complete -c vault -n '__vault_in "generate"' -l no-symbols -d 'Letters and digits only.'
-complete -c vault -n '__vault_in "generate"' -l charset -x -d 'Draw from these classes, joined by \',\': lower, upper, digits, symbols, then chars:CHARACTERS for a set of your own (default lower,upper,digits,symbols).'
+complete -c vault -n '__vault_in "generate"' -l charset -x -d 'Draw from these classes, joined by \',\': lower, upper, digits, symbols, and last chars:CHARACTERS (printable ASCII, to the end of the value) for a set of your own (default lower,upper,digits,symbols).'
 complete -c vault -n '__vault_in "generate"' -l no-ambiguous -d 'Leave out look-alike characters: 0 O 1 l I.'
 complete -c vault -n '__vault_in "generate"' -l words -x -d 'Make a passphrase of N words (3 to 64) instead.'
-complete -c vault -n '__vault_in "generate"' -l separator -x -d 'Join passphrase words with S (default \'-\'; may be empty).'
+complete -c vault -n '__vault_in "generate"' -l separator -x -d 'Join passphrase words with S: up to 16 bytes, no control characters (default \'-\'; may be empty).'
 complete -c vault -n '__vault_in "generate"' -s f -l force -d 'Replace an existing entry.'
 complete -c vault -n '__vault_in "generate"' -l in-place -d 'Replace only the first line (the password) of an existing entry, keeping its fields and notes.'
 complete -c vault -n '__vault_in "generate"' -l print -d 'Also print the new secret.'
 complete -c vault -n '__vault_in "generate"' -s c -l clip -d 'Also copy the new secret to the clipboard (cleared as for \'get --clip\').'
-complete -c vault -n '__vault_in "generate"' -l clip-time -x -d 'Clear the clipboard after this many seconds if it still holds the secret (default 45).'
+complete -c vault -n '__vault_in "generate"' -l clip-time -x -d 'Clear the clipboard after this many seconds, 1 to 3600, if it still holds the secret (default 45).'
 complete -c vault -n '__vault_at "generate" 0' -a '(__vault_entry_names)'
 
 # vault otp: Print the current one-time code (TOTP or HOTP) of an entry.
 complete -c vault -n '__vault_in "otp"' -l set -d 'Store the entry\'s one-time code: an otpauth:// URI or a base32 secret, read from a hidden prompt or standard input, never the command line.'
 complete -c vault -n '__vault_in "otp"' -l json -d 'Print JSON instead of text.'
 complete -c vault -n '__vault_in "otp"' -s c -l clip -d 'Copy to the clipboard instead of printing (wl-copy, xclip, xsel).'
-complete -c vault -n '__vault_in "otp"' -l clip-time -x -d 'Clear the clipboard after this many seconds if it still holds the secret (default 45).'
+complete -c vault -n '__vault_in "otp"' -l clip-time -x -d 'Clear the clipboard after this many seconds, 1 to 3600, if it still holds the secret (default 45).'
 complete -c vault -n '__vault_at "otp" 0' -a '(__vault_entry_names)'
 
 # vault history: List the kept versions of an entry, newest first.

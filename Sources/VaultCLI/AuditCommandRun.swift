@@ -29,6 +29,12 @@ enum AuditCommandRun {
         + (entries == 0
           ? "no problem found."
           : "\(entries) entr\(entries == 1 ? "y has" : "ies have") a problem."))
+    if report.skippedNoPassword > 0 {
+      let count = report.skippedNoPassword
+      Output.error(
+        "vault: note: \(count) entr\(count == 1 ? "y has" : "ies have") no password to check (an"
+          + " empty first line, or content that is not text)")
+    }
     if report.skippedGuarded > 0 {
       Output.error(
         "vault: note: \(report.skippedGuarded) guarded entr\(report.skippedGuarded == 1 ? "y was" : "ies were")"

@@ -187,7 +187,8 @@ enum Keys {
     "clip", short: "c", "Copy to the clipboard instead of printing (wl-copy, xclip, xsel).")
   static let clipTime = Option.integer(
     "clip-time", valueName: "SECONDS",
-    "Clear the clipboard after this many seconds if it still holds the secret (default 45).",
+    "Clear the clipboard after this many seconds, \(Clipboard.seconds.lowerBound) to \(Clipboard.seconds.upperBound), if it still holds the secret"
+      + " (default 45).",
     in: Clipboard.seconds,
     expected:
       "whole seconds from \(Clipboard.seconds.lowerBound) to \(Clipboard.seconds.upperBound)")
@@ -271,14 +272,17 @@ enum Keys {
       + " notes.")
   static let charset = Option<CharsetValue>(
     "charset", "CLASSES",
-    "Draw from these classes, joined by ',': lower, upper, digits, symbols, then"
-      + " chars:CHARACTERS for a set of your own (default lower,upper,digits,symbols).")
+    "Draw from these classes, joined by ',': lower, upper, digits, symbols, and last"
+      + " chars:CHARACTERS (printable ASCII, to the end of the value) for a set of your own"
+      + " (default lower,upper,digits,symbols).")
   static let noAmbiguous = Flag("no-ambiguous", "Leave out look-alike characters: 0 O 1 l I.")
   static let separator = Option<SeparatorValue>(
-    "separator", "S", "Join passphrase words with S (default '-'; may be empty).")
+    "separator", "S",
+    "Join passphrase words with S: up to 16 bytes, no control characters (default '-'; may be"
+      + " empty).")
 
   // run, inject
-  static let env = Option<String>(
+  static let env = Option<RunCommandRun.Assignment>(
     "env", "VAR=NAME[:FIELD]",
     "Set VAR to the field (default password, the first line) of entry NAME; repeatable.")
   static let runCommand = Argument<String>(

@@ -24,7 +24,13 @@ enum CompleteCommand {
   static func fields(_ context: Context) throws -> Int32 {
     let prefix = try context.argument(Keys.fieldPrefix).lowercased()
     var words = try context.arguments(Keys.completedLine)
-    if words.last == "--" + Keys.field.spec.long { words.removeLast() }
+    // After `--field` the key is the option's value; otherwise it is `set`'s or `unset`'s KEY,
+    // which the line does not have yet: a stand-in makes the line whole for the parser.
+    if words.last == "--" + Keys.field.spec.long {
+      words.removeLast()
+    } else {
+      words.append(EntryFields.passwordKey)
+    }
     let name = try Parser.parse(words, program: VaultCommands.program).argumentIfGiven(Keys.name)
     guard let name, let key = try sessionKey(context) else { return ExitCode.success.rawValue }
     let entries = EntryStore(vault: key.vault, masterKey: key.masterKey)

@@ -71,6 +71,10 @@ enum EntryCommandsRun {
           + " copy; copy it whole with --all")
     }
     if clip {
+      guard value.count > 0 else {
+        throw VaultError.invalidInput(
+          "\(selection.clipped(name.value)) is empty; nothing was copied")
+      }
       try Clipboard.copy(value, name: name, what: selection.clipped(name.value), context: context)
       return
     }

@@ -16,8 +16,13 @@ enum FieldCommandsRun {
     let fields = try EntryFields(entry.content)
     let value = try piped ?? readFromTerminal(context, name: name.value, key: key)
     let content = try fields.setting(key, to: value)
+    let shown = "field '\(Output.printable(key))' of '\(Output.printable(name.value))'"
+    guard content != entry.content else {
+      Output.error("Unchanged: \(shown) already has that value; nothing was written.")
+      return
+    }
     try store(content, of: entry, name: name, change: .fieldSet, in: unlocked)
-    Output.error("Set field '\(Output.printable(key))' of '\(Output.printable(name.value))'.")
+    Output.error("Set \(shown).")
   }
 
   static func unset(_ context: Context) throws {
@@ -43,7 +48,8 @@ enum FieldCommandsRun {
     if count > 0 && data[count - 1] == 0x0D && count < data.count { count -= 1 }
     guard count > 0 else {
       throw VaultError.invalidInput(
-        "standard input is empty; nothing was stored (remove a field with 'vault unset')")
+        (data.count == 0 ? "standard input is empty" : "the value is empty")
+          + "; nothing was stored (remove a field with 'vault unset')")
     }
     return data.prefix(count)
   }

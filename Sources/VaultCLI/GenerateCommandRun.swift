@@ -61,11 +61,16 @@ enum GenerateCommandRun {
         path: path)
     }
     let noAmbiguous = context.flag(Keys.noAmbiguous)
-    let alphabet =
-      try charset.map { try PasswordAlphabet(charset: $0.text, noAmbiguous: noAmbiguous) }
-      ?? PasswordAlphabet(
-        named: [.lower, .upper, .digits] + (context.flag(Keys.noSymbols) ? [] : [.symbols]),
-        noAmbiguous: noAmbiguous)
+    let alphabet: PasswordAlphabet
+    do {
+      alphabet =
+        try charset.map { try PasswordAlphabet(charset: $0.text, noAmbiguous: noAmbiguous) }
+        ?? PasswordAlphabet(
+          named: [.lower, .upper, .digits] + (context.flag(Keys.noSymbols) ? [] : [.symbols]),
+          noAmbiguous: noAmbiguous)
+    } catch VaultError.invalidInput(let why) {
+      throw UsageError(message: "--charset with --no-ambiguous: \(why)", path: path)
+    }
     return .password(length: length ?? PasswordGenerator.defaultLength, alphabet: alphabet)
   }
 
@@ -115,8 +120,7 @@ enum GenerateCommandRun {
       try Clipboard.copy(secret, name: name, what: "the new secret", context: context)
     }
     if context.flag(Keys.print) {
-      secret.withBytes { Output.write($0) }
-      Output.print("\n")
+      Output.writeValue(secret)
     } else if !clip {
       Output.error("Show it with: vault get \(word)")
     }

@@ -6,6 +6,9 @@ import VaultCore
 enum InjectCommandRun {
   static func run(_ context: Context) throws {
     let output = try context.value(Keys.injectOutput)?.path
+    if output == nil && context.flag(Keys.injectForce) {
+      throw UsageError(message: "--force needs --output", path: context.invocation.path)
+    }
     if output == nil && isatty(1) == 1 {
       throw UsageError(
         message:

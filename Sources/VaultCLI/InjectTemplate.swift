@@ -1,7 +1,7 @@
 import VaultCore
 
-/// A template for `vault inject`: text with `{{ vault NAME[:FIELD] }}` placeholders (spaces
-/// inside the braces optional), each on one line; other `{{ … }}` text is left as it is.
+/// A template for `vault inject`: text with `{{ vault NAME[:FIELD] }}` placeholders (spaces and
+/// tabs inside the braces optional), each on one line; other `{{ … }}` text is left as it is.
 struct InjectTemplate {
   /// One placeholder: where it is and what it names.
   struct Placeholder {
@@ -32,11 +32,12 @@ struct InjectTemplate {
           continue
         }
         var cursor = index + 2
-        while cursor < bytes.count && bytes[cursor] == 0x20 { cursor += 1 }
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        while cursor < bytes.count && blank(bytes[cursor]) { cursor += 1 }
         let keyword = Array("vault".utf8)
         guard cursor + keyword.count < bytes.count,
           Array(bytes[cursor..<cursor + keyword.count]) == keyword,
-          bytes[cursor + keyword.count] == 0x20
+          blank(bytes[cursor + keyword.count])
         else {
           index += 2
           continue
@@ -54,7 +55,7 @@ struct InjectTemplate {
             VaultError.invalidInput("a '{{ vault' placeholder is not closed by '}}' on its line"))
         }
         let inside = String(decoding: bytes[cursor..<close], as: UTF8.self)
-          .trimmingSpaces
+          .trimmingBlanks
         do {
           found.append(
             Placeholder(
@@ -89,9 +90,10 @@ struct InjectTemplate {
 }
 
 extension String {
-  /// Without spaces at either end.
-  fileprivate var trimmingSpaces: String {
-    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+  /// Without spaces and tabs at either end.
+  fileprivate var trimmingBlanks: String {
+    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    return String(drop(while: blank).reversed().drop(while: blank).reversed())
   }
 }
 

@@ -21,38 +21,63 @@ enum OneTimeCodeCommandRun {
     if clipTime && !clip {
       throw UsageError(message: "--clip-time needs --clip", path: context.invocation.path)
     }
+    if clip && context.flag(Keys.json) {
+      throw UsageError(
+        message: "--clip copies the code; --json prints it", path: context.invocation.path)
+    }
     if clip {
       // Checked before unlocking, so a missing clipboard never costs a PIN entry.
       _ = try Clipboard.tool(context.environment.variables)
     }
     let unlocked = try context.open(.readEntry(name))
     guard let content = unlocked.entry?.content else { throw VaultError.notFound(name.value) }
-    guard let uri = try EntryFields(content).oneTimeCodeURI else {
+    let fields = try EntryFields(content)
+    // An otp field that is no URI is read as --set reads it (a bare base32 secret), so a
+    // malformed one is refused with its reason rather than taken for no code at all.
+    guard
+      let uri = try fields.oneTimeCodeURI
+        ?? fields.value("otp").map({
+          try storedURI(trimmed($0), name: name)
+        })
+    else {
       throw VaultError.noOneTimeCode(name.value)
     }
     let code = try OneTimeCode(uri: uri)
-    let made: SecureBytes
-    let details: String
+    func deliver(_ made: SecureBytes, _ details: String) throws {
+      if clip {
+        try Clipboard.copy(
+          made, name: name, what: "the one-time code of '\(Output.printable(name.value))'",
+          context: context)
+      } else if context.flag(Keys.json) {
+        Output.print("{\"code\":\"")
+        made.withBytes { Output.write($0) }
+        Output.print("\"," + details + "}\n")
+      } else {
+        Output.writeValue(made)
+      }
+    }
     switch code.kind {
     case .totp(let period):
       let now = context.environment.clock.wallNow
-      made = try code.code(at: now)
-      details = "\"seconds_left\":\(code.secondsLeft(at: now) ?? period),\"period\":\(period)"
+      try deliver(
+        try code.code(at: now),
+        "\"seconds_left\":\(code.secondsLeft(at: now) ?? period),\"period\":\(period)")
     case .hotp:
-      let counted = try unlocked.entries.nextCode(code, of: name)
-      made = counted.code
-      details = "\"counter\":\(counted.counter)"
+      // Shown or copied before the counter is committed (a failure to write stores nothing).
+      _ = try unlocked.entries.nextCode(code, of: name) {
+        try deliver($0.code, "\"counter\":\($0.counter)")
+      }
     }
-    if clip {
-      try Clipboard.copy(
-        made, name: name, what: "the one-time code of '\(Output.printable(name.value))'",
-        context: context)
-    } else if context.flag(Keys.json) {
-      Output.print("{\"code\":\"")
-      made.withBytes { Output.write($0) }
-      Output.print("\"," + details + "}\n")
-    } else {
-      Output.writeValue(made)
+  }
+
+  /// `input` without the spaces, tabs and line breaks at either end (a pasted URI or secret).
+  static func trimmed(_ input: SecureBytes) -> SecureBytes {
+    input.withBytes { bytes in
+      let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+      guard let first = bytes.firstIndex(where: { !blank($0) }),
+        let last = bytes.lastIndex(where: { !blank($0) })
+      else { return SecureBytes(count: 0) }
+      return SecureBytes(copying: bytes[first...last])
     }
   }
 
@@ -63,7 +88,7 @@ enum OneTimeCodeCommandRun {
     if fromPipe { try context.refusePINOnStandardInput("carries the one-time code") }
     var given: SecureBytes?
     if fromPipe {
-      let uri = try storedURI(withoutNewline(try LineReader.readAll(fd: 0)), name: name)
+      let uri = try storedURI(trimmed(LineReader.readAll(fd: 0)), name: name)
       given = uri
     }
     let unlocked = try context.open(.readEntry(name))
@@ -76,7 +101,7 @@ enum OneTimeCodeCommandRun {
         throw VaultError.locked("no terminal to read the one-time code from")
       }
       uri = try storedURI(
-        terminal.readHidden(prompt: "otpauth:// URI or base32 secret for '\(name)': "),
+        trimmed(terminal.readHidden(prompt: "otpauth:// URI or base32 secret for '\(name)': ")),
         name: name)
     }
     let code = try OneTimeCode(uri: uri)
@@ -99,16 +124,6 @@ enum OneTimeCodeCommandRun {
     guard isURI else { return try OneTimeCode.uri(secret: input, label: name.value) }
     _ = try OneTimeCode(uri: input)
     return input
-  }
-
-  /// `data` without one trailing LF (or CRLF).
-  static func withoutNewline(_ data: SecureBytes) -> SecureBytes {
-    var count = data.count
-    if count > 0 && data[count - 1] == 0x0A {
-      count -= 1
-      if count > 0 && data[count - 1] == 0x0D { count -= 1 }
-    }
-    return data.prefix(count)
   }
 
   /// `TOTP, SHA1, 6 digits, every 30 s` or `HOTP, SHA1, 6 digits, from counter 0`.

@@ -8,35 +8,41 @@ import VaultCore
 /// COMMAND gets descriptors 0–2 only, no `VAULT_*` variable, and back the umask and signal
 /// dispositions vault itself changed.
 enum RunCommandRun {
-  /// One `--env` value, checked before anything is unlocked.
-  struct Assignment {
+  /// One `--env` value, checked by the parser before anything is unlocked.
+  struct Assignment: ArgumentValue {
     let variable: String
     let reference: SecretReference
 
-    /// - Throws: `VaultError.invalidInput` for a malformed `VAR=NAME[:FIELD]`.
-    init(_ text: String) throws {
+    /// - Throws: `ValueError` (exit 64) for a word that is not `VAR=NAME[:FIELD]` or a VAR that
+    ///   is no variable name or starts with `VAULT_`; `VaultError.invalidInput` (exit 5) for a
+    ///   bad entry name or field key.
+    init(argument text: String, label: String) throws {
       guard let equals = text.firstIndex(of: "=") else {
-        throw VaultError.invalidInput("--env needs VAR=NAME[:FIELD], not '\(text)'")
+        throw ValueError("\(label) needs VAR=NAME[:FIELD], not '\(text)'")
       }
       variable = String(text[..<equals])
       let validName =
         variable.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
         && variable.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
       guard validName else {
-        throw VaultError.invalidInput(
-          "'\(variable)' is not a variable name (letters, digits and '_', not starting with a"
-            + " digit)")
+        throw ValueError(
+          "invalid value for \(label): '\(variable)' is not a variable name (letters, digits and"
+            + " '_', not starting with a digit)")
       }
       guard !variable.hasPrefix("VAULT_") else {
-        throw VaultError.invalidInput(
-          "'\(variable)': VAULT_ variables are vault's own and never reach a child program")
+        throw ValueError(
+          "invalid value for \(label): VAULT_ variables are vault's own and never reach a child"
+            + " program")
       }
       reference = try SecretReference(String(text[text.index(after: equals)...]))
     }
+
+    /// Nothing to offer.
+    static var completion: CompletionKind { .none }
   }
 
   static func run(_ context: Context) throws -> Int32 {
-    let assignments = try context.values(Keys.env).map(Assignment.init)
+    let assignments = try context.values(Keys.env)
     var seen = Set<String>()
     for assignment in assignments where !seen.insert(assignment.variable).inserted {
       throw UsageError(

@@ -23,9 +23,10 @@ extension VaultCommands {
     discussion: """
       Writes the template from standard input with each placeholder replaced by the field \
       FIELD of entry NAME (without FIELD the password, the first line), byte for byte, to \
-      standard output, or with --output to a new file of mode 0600, written atomically. It \
-      refuses to write to a terminal. Each placeholder is on one line; spaces inside the braces \
-      are optional, and other {{ ... }} text is left as it is. Every reference is checked \
+      standard output, or with --output to a new file of mode 0600, written atomically (an \
+      existing file is replaced only with --force; without it the command exits 5). It refuses \
+      to write to a terminal. Each placeholder is on one line; spaces and tabs inside the braces \
+      are optional, 'vault' is in lower case, and other {{ ... }} text is left as it is. Every reference is checked \
       before anything is unlocked, and nothing is written unless every one is found; an error \
       names the template's line. Redirecting with > creates the file with your umask's mode, \
       so prefer --output for a file that must stay private.
@@ -36,7 +37,8 @@ extension VaultCommands {
     "audit", "Check every password (first line) offline: reused, short, weak or old.",
     discussion: """
       Reads the first line of every entry (under PREFIX) and prints NAME: PROBLEM for each \
-      problem found: reused (the same first line as other entries, compared by a keyed \
+      problem found: reused (the same first line as other entries anywhere in the vault, \
+      compared by a keyed \
       BLAKE2b under a key drawn for this run, never printed), short (fewer than \
       \(PasswordStrength.minimumLength) characters), weak (fewer than \
       \(PasswordStrength.minimumBits) estimated bits; see AUDIT in vault(1)), or old (not \

@@ -234,12 +234,13 @@ public struct EntryFields {
 
   /// The content with `key` set to `value`.
   ///
-  /// `password` replaces the first line; another key replaces its first line in place (later
-  /// lines of that key are removed) or becomes a new line after the last field (after the
-  /// password when there is none). Line endings follow the first line's.
+  /// `password` replaces the first line; another key replaces the value of its first line in
+  /// place (later lines of that key are kept as they are) or becomes a new line after the last
+  /// field (after the password when there is none). Line endings follow the first line's.
   ///
-  /// - Throws: `VaultError.invalidInput` for a bad key (`validate(key:)`), or a value that is
-  ///   not one line of UTF-8 text (a CR, an LF or a NUL byte, invalid UTF-8).
+  /// - Throws: `VaultError.invalidInput` for a bad key (`validate(key:)`), a value that is not
+  ///   one line of UTF-8 text (a CR, an LF or a NUL byte, invalid UTF-8), or a field's value
+  ///   that starts with a space or a tab (it would not read back).
   public func setting(_ key: String, to value: SecureBytes) throws -> SecureBytes {
     try Self.validate(key: key)
     let valid = value.withBytes { bytes in
@@ -248,6 +249,11 @@ public struct EntryFields {
     guard valid else {
       throw VaultError.invalidInput(
         "a field's value is one line of UTF-8 text: no line break, NUL byte or invalid UTF-8")
+    }
+    let leadingBlank = value.count > 0 && (value[0] == 0x20 || value[0] == 0x09)
+    guard Self.isPassword(key) || !leadingBlank else {
+      throw VaultError.invalidInput(
+        "a field's value cannot start with a space or a tab: the convention reads past them")
     }
     let ending: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
     var out = ByteBuilder()
@@ -259,14 +265,18 @@ public struct EntryFields {
       }
       let replacedField = Self.isPassword(key) ? nil : first(key)
       let replaced = Self.isPassword(key) ? 0 : replacedField?.line
-      let dropped = Set(fields.filter { Self.same($0.key, key) && $0.line != replaced }.map(\.line))
       let insertAfter = replaced == nil ? (fields.last?.line ?? 0) : nil
       if lines.isEmpty { newLine(lineEnding: false) }
-      for (index, line) in lines.enumerated() where !dropped.contains(index) {
+      for (index, line) in lines.enumerated() {
         if index == replaced {
           if let replacedField {
-            // Keep the key as written and the spacing after the colon.
-            out.append(bytes[line.text.lowerBound..<replacedField.value.lowerBound])
+            // Keep the key as written and the spacing after the colon (one space when there was
+            // none: `key:` with an empty value).
+            let head = line.text.lowerBound..<replacedField.value.lowerBound
+            out.append(bytes[head])
+            if bytes[head.upperBound - 1] == UInt8(ascii: ":") && value.count > 0 {
+              out.append(0x20)
+            }
             value.withBytes { out.append($0[...]) }
           } else {
             newLine(lineEnding: false)

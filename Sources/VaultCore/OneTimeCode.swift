@@ -40,6 +40,9 @@ public struct OneTimeCode: Sendable {
   public static let maximumCounter = UInt64(Int64.max)
   /// The longest decoded secret, in bytes.
   public static let maximumSecretBytes = 1024
+  /// The shortest decoded secret, in bytes: 80 bits (16 base32 characters), the least that
+  /// services issue; RFC 4226 asks for 128.
+  public static let minimumSecretBytes = 10
 
   /// TOTP or HOTP, with its period or first counter.
   public let kind: Kind
@@ -54,7 +57,8 @@ public struct OneTimeCode: Sendable {
 
   /// A generator for the raw `secret` (not base32).
   ///
-  /// - Throws: `VaultError.invalidInput` for an empty secret, one over `maximumSecretBytes`,
+  /// - Throws: `VaultError.invalidInput` for an empty secret, one under `minimumSecretBytes` or
+  ///   over `maximumSecretBytes`,
   ///   `digits` outside 6–8, a period outside `periods`, a counter over `maximumCounter`, or an
   ///   HOTP code with an algorithm other than SHA1 (liboath's HOTP is HMAC-SHA-1 only).
   public init(
@@ -62,6 +66,11 @@ public struct OneTimeCode: Sendable {
     label: String = ""
   ) throws {
     guard secret.count > 0 else { throw VaultError.invalidInput(Self.emptySecret) }
+    guard secret.count >= Self.minimumSecretBytes else {
+      throw VaultError.invalidInput(
+        "the one-time code secret is \(secret.count) byte\(secret.count == 1 ? "" : "s"); at least"
+          + " \(Self.minimumSecretBytes) (16 base32 characters, 80 bits) are needed")
+    }
     guard secret.count <= Self.maximumSecretBytes else {
       throw VaultError.invalidInput(
         "the one-time code secret is longer than \(Self.maximumSecretBytes) bytes")

@@ -99,12 +99,17 @@ extension EntryStore {
   ///
   /// The counter used is the larger of the URI's and the one stored for the entry and secret,
   /// and one more than it is stored (`vault(5)` ONE-TIME CODE COUNTERS). No revision is made.
+  /// `deliver` runs inside the write, after the counter is stored and before the commit (holding
+  /// the write lock): when it throws, or the process ends in it, nothing is stored, so a code
+  /// that could not be shown or copied uses up no counter.
   ///
   /// - Precondition: `code.kind` is `.hotp`.
   /// - Throws: `VaultError.notFound`, `.removed`, `.purged` when the entry went away;
   ///   `.invalidInput` when the counter cannot grow; `.integrity` when a bucket or the counter
   ///   does not verify; `.storage` on failure (nothing is stored then).
-  public func nextCode(_ code: OneTimeCode, of name: EntryName) throws -> CountedCode {
+  public func nextCode(
+    _ code: OneTimeCode, of name: EntryName, deliver: (CountedCode) throws -> Void = { _ in }
+  ) throws -> CountedCode {
     guard case .hotp(let first) = code.kind else {
       preconditionFailure("a TOTP code has no counter")
     }
@@ -115,14 +120,17 @@ extension EntryStore {
       let existing = try write.unnamedRecord(counters.recordID(counterName))
       let stored = try existing.map(counters.open)?.value ?? 0
       let counter = max(first, stored)
-      guard counter < UInt64.max else {
+      guard counter < OneTimeCode.maximumCounter else {
         throw VaultError.invalidInput("the HOTP counter of '\(name)' cannot grow any more")
       }
       let made = try code.code(counter: counter)
       try OneTimeCodeCounters.store(
         .init(name: counterName, value: counter + 1), replacing: existing, in: write,
         counters: counters)
-      return CountedCode(code: made, counter: counter)
+      let counted = CountedCode(code: made, counter: counter)
+      // Delivered before the commit: a code that cannot be delivered uses up no counter.
+      try deliver(counted)
+      return counted
     }
   }
 

@@ -35,7 +35,7 @@ extension EntryStore {
   /// Days after which an unchanged password is old.
   public static let passwordMaximumAgeDays = 365
 
-  /// Checks the first line of every entry under `prefix`, offline: reuse across entries (by a
+  /// Checks the first line of every entry under `prefix`, offline: reuse across all entries (by a
   /// keyed BLAKE2b under a key drawn for this call, so no password is compared in the clear or
   /// kept), length, estimated strength (`PasswordStrength`) and age (the oldest kept version,
   /// newest first, that still has the same first line).
@@ -52,9 +52,11 @@ extension EntryStore {
     var report = PasswordAuditReport()
     var byDigest: [[UInt8]: [String]] = [:]
     var byName: [String: [PasswordFinding.Problem]] = [:]
-    for entry in try list(prefix: prefix) {
+    for entry in try list() {
+      // Every entry counts for reuse; only those under `prefix` are reported.
+      let reported = entry.name.hasPrefix(prefix)
       if entry.guarded && !includeGuarded {
-        report.skippedGuarded += 1
+        if reported { report.skippedGuarded += 1 }
         continue
       }
       let name = try EntryName(entry.name)
@@ -71,6 +73,7 @@ extension EntryStore {
           GenericHash.keyedSecret(key: key, prefix: label, secret: password).bytes
             .unprotectedBytes, default: []
         ].append(entry.name)
+        guard reported else { return [] }
         var problems: [PasswordFinding.Problem] = []
         let length = PasswordStrength.length(password)
         if length < PasswordStrength.minimumLength { problems.append(.short(length: length)) }
@@ -101,6 +104,7 @@ extension EntryStore {
         }
         return problems
       }
+      guard reported else { continue }
       guard let checked else {
         report.skippedNoPassword += 1
         continue
@@ -109,7 +113,7 @@ extension EntryStore {
       byName[entry.name] = checked
     }
     for names in byDigest.values where names.count > 1 {
-      for name in names {
+      for name in names where name.hasPrefix(prefix) {
         byName[name, default: []].insert(.reused(with: names.filter { $0 != name }), at: 0)
       }
     }

@@ -65,8 +65,8 @@ final class AuditCLITests: XCTestCase {
     XCTAssertEqual(json.status, 1)
     XCTAssertEqual(
       json.stdoutText,
-      #"[{"name":"bank","problems":[{"problem":"short","length":7},{"problem":"weak","bits":36}]}]"#
-        + "\n", "reuse counts only the entries under PREFIX")
+      #"[{"name":"bank","problems":[{"problem":"reused","with":["shop"]},{"problem":"short","length":7},{"problem":"weak","bits":36}]}]"#
+        + "\n", "reuse counts every entry; only those under PREFIX are reported")
   }
 
   func testAClearVaultExitsZeroAndAChangedPasswordIsYoung() {
@@ -109,6 +109,8 @@ final class AuditCLITests: XCTestCase {
       result.errorLines,
       [
         "Checked 0 passwords: no problem found.",
+        "vault: note: 1 entry has no password to check (an empty first line, or content that is"
+          + " not text)",
         "vault: note: 1 guarded entry was left out; run 'vault audit' without a session to"
           + " check them too",
       ])

@@ -157,6 +157,12 @@ final class ClipboardCLITests: XCTestCase {
           + " first line to copy; copy it whole with --all"
       ])
     XCTAssertEqual(box.vault(["get", "-c", "--all", "bin"], env: session).status, 0)
+    XCTAssertEqual(
+      box.vault(["add", "nopw"], stdin: Array("\nuser: ada\n".utf8), env: session).status, 0)
+    let empty = box.vault(["get", "-c", "nopw"], env: session)
+    XCTAssertEqual(empty.status, 5)
+    XCTAssertEqual(
+      empty.errorLines, ["vault: error: the password of 'nopw' is empty; nothing was copied"])
   }
 
   func testAFieldOrALineIsCopied() throws {

@@ -146,8 +146,18 @@ final class FieldsCLITests: XCTestCase {
       ),
       (
         "user", "\n", 5,
+        "vault: error: the value is empty; nothing was stored (remove a field with 'vault"
+          + " unset')"
+      ),
+      (
+        "user", "", 5,
         "vault: error: standard input is empty; nothing was stored (remove a field with 'vault"
           + " unset')"
+      ),
+      (
+        "user", "  padded", 5,
+        "vault: error: a field's value cannot start with a space or a tab: the convention reads"
+          + " past them"
       ),
     ] {
       let result = set(key, value)
@@ -178,6 +188,21 @@ final class FieldsCLITests: XCTestCase {
     XCTAssertEqual(
       get(["site"]).stdoutText, "new-pw\nUser:  bob\nurl: https://a.example:1/x\ntrailing words\n",
       "refused changes leave the entry as it was")
+  }
+
+  func testSettingTheSameValueWritesNothingAndAnEmptyFieldGetsItsSpace() {
+    add("e", Array("pw\nuser:\nuser: old\n".utf8))
+    let set = box.vault(["set", "e", "user"], stdin: Array("ada".utf8), env: session)
+    XCTAssertEqual(set.errorLines, ["Set field 'user' of 'e'."])
+    XCTAssertEqual(get(["e"]).stdoutText, "pw\nuser: ada\nuser: old\n")
+    XCTAssertEqual(get(["e", "--field", "user"]).stdoutText, "ada")
+    let again = box.vault(["set", "e", "user"], stdin: Array("ada\n".utf8), env: session)
+    XCTAssertEqual(again.status, 0)
+    XCTAssertEqual(
+      again.errorLines,
+      ["Unchanged: field 'user' of 'e' already has that value; nothing was written."])
+    XCTAssertEqual(
+      box.vault(["history", "e"], env: session).stdoutText.split(separator: "\n").count, 2)
   }
 
   func testSelectionsCannotBeCombined() {

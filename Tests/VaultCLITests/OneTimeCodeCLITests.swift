@@ -105,8 +105,8 @@ final class OneTimeCodeCLITests: XCTestCase {
     add("h2", "pw\notp: \(Self.hotp)\n")
     assertOutput(run(["otp", "h2"]), Self.hotpCodes[9])
     // Another secret has a counter of its own.
-    add("h2", "pw\notp: otpauth://hotp/x?secret=MZXW6YTBOI&counter=0\n")
-    assertOutput(run(["otp", "h2", "--json"]), "{\"code\":\"734211\",\"counter\":0}\n")
+    add("h2", "pw\notp: otpauth://hotp/x?secret=MZXW6YTBOJRGC6RB&counter=0\n")
+    assertOutput(run(["otp", "h2", "--json"]), "{\"code\":\"958493\",\"counter\":0}\n")
     XCTAssertEqual(run(["check"]).status, 0)
   }
 
@@ -250,5 +250,68 @@ final class OneTimeCodeCLITests: XCTestCase {
       run(["otp", "plain", "--clip-time", "5"]), "",
       stderr: "vault: error: --clip-time needs --clip\n" + usage, status: 64)
     assertOutput(run(["get", "plain"]), "pw\nusername: alice\n")
+  }
+
+  /// A code that cannot be written (a full disk, a clipboard that fails) uses up no counter.
+  func testAnUndeliveredHOTPCodeUsesNoCounter() throws {
+    add("h", "pw\notp: \(Self.hotp)\n")
+    let full = box.shell("vault otp h > /dev/full", env: session)
+    XCTAssertEqual(full.status, 1)
+    XCTAssertEqual(
+      full.stderrText, "vault: error: cannot write to standard output: No space left on device\n")
+    guard Clipboard.find("xclip", ["PATH": "/usr/bin:/bin"]) != nil else {
+      throw XCTSkip("xclip is not installed")
+    }
+    let failedCopy = box.vault(
+      ["otp", "h", "--clip"], env: session.merging(["DISPLAY": ":97"]) { $1 })
+    XCTAssertEqual(failedCopy.status, 1)
+    XCTAssertEqual(
+      failedCopy.stderrText, "vault: error: xclip failed with status 1; nothing was copied\n")
+    assertOutput(
+      run(["otp", "h", "--json"]), "{\"code\":\"\(Self.hotpCodes[0])\",\"counter\":0}\n")
+  }
+
+  /// An otp field that holds a bare base32 secret is a TOTP code; one that is neither a secret
+  /// nor a URI is refused with its reason (exit 5), never taken for no code.
+  func testAnOTPFieldThatIsNoURI() {
+    add("bare", "pw\notp: JBSWY3DPEHPK3PXP\n")
+    assertOutput(run(["otp", "bare"], time: 1_800_000_000), "309848")
+    add("typo", "pw\notp: otpauth:/totp/x?secret=JBSWY3DPEHPK3PXP\n")
+    assertOutput(
+      run(["otp", "typo"]), "",
+      stderr:
+        "vault: error: the one-time code secret is not base32 (letters A to Z and digits 2 to 7,"
+        + " with or without = padding and spaces)\n", status: 5)
+    add("short", "pw\notp: ABCDEFGH\n")
+    assertOutput(
+      run(["otp", "short"]), "",
+      stderr:
+        "vault: error: the one-time code secret is 5 bytes; at least 10 (16 base32 characters, 80"
+        + " bits) are needed\n", status: 5)
+    // Spaces around a pasted URI are no part of it.
+    XCTAssertEqual(
+      run(["otp", "pasted", "--set"], stdin: "  otpauth://totp/x?secret=JBSWY3DPEHPK3PXP \n")
+        .status, 3, "no entry yet")
+    add("pasted", "pw\n")
+    let set = run(
+      ["otp", "pasted", "--set"], stdin: "  otpauth://totp/x?secret=JBSWY3DPEHPK3PXP \n")
+    XCTAssertEqual(set.status, 0, set.stderrText)
+    XCTAssertEqual(
+      run(["get", "pasted"]).stdoutText, "pw\notp: otpauth://totp/x?secret=JBSWY3DPEHPK3PXP\n")
+    assertOutput(
+      run(["otp", "pasted", "--clip", "--json"]), "",
+      stderr:
+        "vault: error: --clip copies the code; --json prints it\n"
+        + "Usage: vault otp [--set] [--json] [--clip] [--clip-time SECONDS] NAME\n", status: 64)
+  }
+
+  func testTheLastHOTPCounterIsRefusedNotWrapped() {
+    add("end", "pw\notp: otpauth://hotp/x?secret=\(Self.sha1)&counter=9223372036854775806\n")
+    XCTAssertEqual(
+      run(["otp", "end", "--json"]).stdoutText.hasSuffix("\"counter\":9223372036854775806}\n"), true
+    )
+    assertOutput(
+      run(["otp", "end"]), "",
+      stderr: "vault: error: the HOTP counter of 'end' cannot grow any more\n", status: 5)
   }
 }

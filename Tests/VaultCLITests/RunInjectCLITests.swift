@@ -58,15 +58,17 @@ final class RunInjectCLITests: XCTestCase {
       (["--env", "X=nothing", "--", "true"], Int32(3), "vault: error: no entry named 'nothing'"),
       (["--env", "X=site:email", "--", "true"], 3, "vault: error: 'site' has no field 'email'"),
       (
-        ["--env", "1X=site", "--", "true"], 5,
-        "vault: error: '1X' is not a variable name (letters, digits and '_', not starting with a"
-          + " digit)"
+        ["--env", "1X=site", "--", "true"], 64,
+        "vault: error: invalid value for --env: '1X' is not a variable name (letters, digits and"
+          + " '_', not starting with a digit)"
       ),
       (
-        ["--env", "VAULT_X=site", "--", "true"], 5,
-        "vault: error: 'VAULT_X': VAULT_ variables are vault's own and never reach a child program"
+        ["--env", "VAULT_X=site", "--", "true"], 64,
+        "vault: error: invalid value for --env: VAULT_ variables are vault's own and never reach"
+          + " a child program"
       ),
-      (["--env", "X", "--", "true"], 5, "vault: error: --env needs VAR=NAME[:FIELD], not 'X'"),
+      (["--env", "X", "--", "true"], 64, "vault: error: --env needs VAR=NAME[:FIELD], not 'X'"),
+      (["--env", "X=", "--", "true"], 5, "vault: error: the name is empty"),
       (
         ["--env", "X=site", "--", "no-such-program-here"], 127,
         "vault: error: 'no-such-program-here' was not found on PATH; nothing was read"
@@ -103,11 +105,15 @@ final class RunInjectCLITests: XCTestCase {
   func testInjectFillsPlaceholdersByteForByte() throws {
     let template =
       "user={{ vault site:username }}\npw={{vault site}}\nc={{  vault a:b:password  }}\n"
-      + "left={{ other }} {{vaultx}}\n"
+      + "tab={{\tvault\tsite:username\t}}\nleft={{ other }} {{vaultx}}\n"
     let result = box.vault(["inject"], stdin: Array(template.utf8), env: session)
     XCTAssertEqual(result.status, 0, result.stderrText)
     XCTAssertEqual(
-      result.stdoutText, "user=alice\npw=s3cret pw\nc=colon\nleft={{ other }} {{vaultx}}\n")
+      result.stdoutText,
+      "user=alice\npw=s3cret pw\nc=colon\ntab=alice\nleft={{ other }} {{vaultx}}\n")
+    let force = box.vault(["inject", "--force"], stdin: [0x61], env: session)
+    XCTAssertEqual(force.status, 64)
+    XCTAssertEqual(force.errorLines.first, "vault: error: --force needs --output")
     let plain = box.vault(["inject"], stdin: Array("no placeholders\n".utf8))
     XCTAssertEqual(plain.status, 0, "nothing to fill needs no key: \(plain.stderrText)")
     XCTAssertEqual(plain.stdoutText, "no placeholders\n")

@@ -358,6 +358,9 @@ final class ShellCompletionTests: XCTestCase {
     XCTAssertEqual(try bash(["vault", "get", "site", "--field", ""], environment: env), keys)
     XCTAssertEqual(
       try bash(["vault", "get", "site", "--field", "u"], environment: env), ["username", "url"])
+    XCTAssertEqual(try bash(["vault", "set", "site", ""], environment: env), keys)
+    XCTAssertEqual(try bash(["vault", "unset", "site", "ur"], environment: env), ["url"])
+    XCTAssertEqual(try fish("vault set site ", environment: env).sorted(), keys.sorted())
     XCTAssertEqual(
       try bash(["vault", "get", "locked-site", "--field", ""], environment: env), [])
     XCTAssertEqual(

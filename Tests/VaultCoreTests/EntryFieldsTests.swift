@@ -51,7 +51,7 @@ final class EntryFieldsTests: XCTestCase {
       "pw\r\nuser: a\r\nuser: b\r\nurl: u\r\nnote\r\n")
     XCTAssertEqual(
       string(try entry.setting("user", to: SecureBytes(copying: Array("c".utf8)))),
-      "pw\r\nuser: c\r\nnote\r\n")
+      "pw\r\nuser: c\r\nuser: b\r\nnote\r\n", "a later line of the key is kept as it is")
     XCTAssertEqual(string(try entry.unsetting("user")), "pw\r\nnote\r\n")
   }
 
@@ -79,6 +79,13 @@ final class EntryFieldsTests: XCTestCase {
     XCTAssertEqual(
       string(try fields("old\nuser: a\n").setting("password", to: value)), "new\nuser: a\n")
     XCTAssertEqual(string(try fields("old").setting("PASSWORD", to: value)), "new")
+    XCTAssertEqual(
+      string(try fields("pw\nuser:\nnote").setting("user", to: value)), "pw\nuser: new\nnote",
+      "an empty field gets the space its value needs")
+    XCTAssertEqual(
+      string(try fields("pw\r\nuser:\r\n").setting("user", to: value)), "pw\r\nuser: new\r\n")
+    XCTAssertEqual(
+      string(try fields("pw\nuser:\tx\n").setting("user", to: value)), "pw\nuser:\tnew\n")
   }
 
   func testUnsetting() throws {
@@ -96,7 +103,10 @@ final class EntryFieldsTests: XCTestCase {
     for bad in ["", "two words", "a:b", String(repeating: "k", count: 65), "tab\tkey"] {
       XCTAssertThrowsError(try EntryFields.validate(key: bad), bad)
     }
-    for bad: [UInt8] in [[0x61, 0x0A, 0x62], [0x61, 0x0D], [0xC3], [0x00]] {
+    XCTAssertEqual(
+      string(try entry.setting("password", to: SecureBytes(copying: Array("  pw".utf8)))),
+      "  pw\n", "a password may start with spaces")
+    for bad: [UInt8] in [[0x61, 0x0A, 0x62], [0x61, 0x0D], [0xC3], [0x00], [0x20, 0x61], [0x09]] {
       XCTAssertThrowsError(try entry.setting("k", to: SecureBytes(copying: bad)))
     }
   }

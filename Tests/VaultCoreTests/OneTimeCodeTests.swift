@@ -216,8 +216,15 @@ final class OneTimeCodeTests: XCTestCase {
     XCTAssertThrowsError(try OneTimeCode(secret: SecureBytes(count: 0), kind: .totp(period: 30))) {
       XCTAssertEqual($0 as? VaultError, .invalidInput("the one-time code secret is empty"))
     }
+    XCTAssertThrowsError(try OneTimeCode(secret: secure("x"), kind: .totp(period: 30))) {
+      XCTAssertEqual(
+        $0 as? VaultError,
+        .invalidInput(
+          "the one-time code secret is 1 byte; at least 10 (16 base32 characters, 80 bits) are"
+            + " needed"))
+    }
     XCTAssertThrowsError(
-      try OneTimeCode(secret: secure("x"), kind: .totp(period: 30), digits: 9)
+      try OneTimeCode(secret: secure("0123456789"), kind: .totp(period: 30), digits: 9)
     ) {
       XCTAssertEqual(
         $0 as? VaultError, .invalidInput("the otpauth URI's digits must be 6, 7 or 8, not '9'"))
