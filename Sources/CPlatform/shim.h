@@ -1,15 +1,19 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 
-/* prctl is variadic and cannot be called from Swift directly. */
+/* prctl is variadic and cannot be called from Swift directly. The soft core limit goes to 0 and
+   the hard one stays, so a program `vault run` starts gets its caller's limit back. */
 static inline int vault_disable_core_dumps(void) {
-  struct rlimit none = {0, 0};
-  int a = setrlimit(RLIMIT_CORE, &none);
+  struct rlimit limit = {0, 0};
+  getrlimit(RLIMIT_CORE, &limit);
+  limit.rlim_cur = 0;
+  int a = setrlimit(RLIMIT_CORE, &limit);
   int b = prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   return (a == 0 && b == 0) ? 0 : -1;
 }
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -112,4 +116,25 @@ static inline int vault_spawn_add_chdir(posix_spawn_file_actions_t *actions, con
    vault replaces itself with inherits descriptors 0-2 only. Returns 0 on success. */
 static inline int vault_cloexec_from(unsigned int first) {
   return (int)syscall(SYS_close_range, first, ~0U, CLOSE_RANGE_CLOEXEC);
+}
+
+/* An unnamed file (O_TMPFILE) of mode 0600 in the folder `folder`, open for writing, or -1 with
+   errno (EOPNOTSUPP or EISDIR where the file system has no unnamed files). Nothing of it has a
+   name until linkat gives it one, so a process killed while writing leaves nothing behind. */
+#ifdef O_TMPFILE
+#define VAULT_O_TMPFILE O_TMPFILE
+#else /* glibc names it only under _GNU_SOURCE, which this module does not define */
+#define VAULT_O_TMPFILE (__O_TMPFILE | O_DIRECTORY)
+#endif
+static inline int vault_open_unnamed(const char *folder) {
+  return open(folder, VAULT_O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+}
+
+/* Gives the unnamed file `fd` the name `path`, failing with EEXIST when `path` exists (a file,
+   a folder or a symbolic link, dangling or not): linkat through /proc/self/fd, which needs no
+   privilege. */
+static inline int vault_link_unnamed(int fd, const char *path) {
+  char source[64];
+  snprintf(source, sizeof source, "/proc/self/fd/%d", fd);
+  return linkat(AT_FDCWD, source, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
 }

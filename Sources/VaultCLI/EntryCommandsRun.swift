@@ -95,7 +95,7 @@ enum EntryCommandsRun {
       } else if tree {
         Output.print(FindCommandRun.tree(removed.map(\.name), prefix: prefix))
       } else {
-        for entry in removed { Output.print(entry.name + "\n") }
+        for entry in removed { Output.print(Output.listed(entry.name) + "\n") }
       }
       return
     }
@@ -111,7 +111,7 @@ enum EntryCommandsRun {
     } else if tree {
       Output.print(FindCommandRun.tree(entries.map(\.name), prefix: prefix))
     } else {
-      for entry in entries { Output.print(entry.name + "\n") }
+      for entry in entries { Output.print(Output.listed(entry.name) + "\n") }
     }
   }
 

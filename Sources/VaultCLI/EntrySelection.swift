@@ -54,6 +54,7 @@ enum EntrySelection: Equatable {
   ///   line; `.notText` (exit 5) when the content is not UTF-8 text and a part of it is
   ///   asked for.
   func select(from content: SecureBytes, name: String) throws -> SecureBytes {
+    defer { SecureBytes.wipeStack() }
     if self == .whole { return content }
     let fields = try EntryFields(content)
     switch self {
@@ -84,6 +85,7 @@ extension Output {
   /// Writes a value: exactly its bytes to a pipe or file; on a terminal, with a newline after it
   /// when it does not end in one, so the shell's prompt is not glued to the secret.
   static func writeValue(_ value: SecureBytes) {
+    defer { SecureBytes.wipeStack() }
     value.withBytes { write($0) }
     if isatty(1) == 1, value.count == 0 || value[value.count - 1] != 0x0A {
       print("\n")

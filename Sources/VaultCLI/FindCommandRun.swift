@@ -21,7 +21,7 @@ enum FindCommandRun {
       }
       Output.print(JSONOutput.array(rows).rendered + "\n")
     } else if !found.isEmpty {
-      Output.print(found.map { Output.printable($0.name) + "\n" }.joined())
+      Output.print(found.map { Output.listed($0.name) + "\n" }.joined())
     }
     return found.isEmpty ? ExitCode.failure.rawValue : ExitCode.success.rawValue
   }

@@ -15,7 +15,9 @@ enum InjectCommandRun {
           "standard output is a terminal; vault inject writes secrets only to a file or a pipe",
         hint: "use --output PATH (written with mode 0600)", path: context.invocation.path)
     }
-    if let output, !context.flag(Keys.injectForce), access(output, F_OK) == 0 {
+    var existing = stat()
+    if let output, !context.flag(Keys.injectForce), lstat(output, &existing) == 0 {
+      // Said before the PIN; `OutputFile.write` refuses again when it gives the file its name.
       throw VaultError.invalidInput("\(output) exists; give --force to replace it")
     }
     if isatty(0) == 1 {
@@ -33,7 +35,7 @@ enum InjectCommandRun {
     if let output {
       var bytes = filled.unprotectedBytes
       defer { wipe(&bytes) }
-      try PrivateFiles.atomicWrite(bytes, to: output)
+      try OutputFile.write(bytes, to: output, replacing: context.flag(Keys.injectForce))
     } else {
       filled.withBytes { Output.write($0) }
     }

@@ -39,7 +39,7 @@ struct InjectTemplate {
           Array(bytes[cursor..<cursor + keyword.count]) == keyword,
           blank(bytes[cursor + keyword.count])
         else {
-          index += 2
+          index += 1
           continue
         }
         cursor += keyword.count
@@ -73,6 +73,7 @@ struct InjectTemplate {
   ///
   /// - Throws: what `value` throws, as a `LocatedError` naming the line.
   func filled(_ value: (SecretReference) throws -> SecureBytes) throws -> SecureBytes {
+    defer { SecureBytes.wipeStack() }
     var out = ByteBuilder()
     var offset = 0
     for placeholder in placeholders {

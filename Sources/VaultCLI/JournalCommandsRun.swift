@@ -79,7 +79,7 @@ enum JournalCommandsRun {
       let when = entry.stamp.description.replacingOccurrences(of: "T", with: " ")
       // An entry migrated from format 1 is marked: format 1 could not tell who wrote it.
       let mark = entry.fromFormatOne ? "(format 1) " : ""
-      Output.print("\(id)  \(when)  \(mark)\(entry.firstLine())\n")
+      Output.print("\(id)  \(when)  \(mark)\(Output.listed(entry.firstLine()))\n")
     }
     // Marked, never mixed in: a pending row no authorized writer signed shows no text.
     for row in contents.unverified {

@@ -43,6 +43,9 @@ enum OneTimeCodeCommandRun {
       throw VaultError.noOneTimeCode(name.value)
     }
     let code = try OneTimeCode(uri: uri)
+    // liboath and the URI's parsing leave pieces of the secret on the stack.
+    SecureBytes.wipeStack()
+    defer { SecureBytes.wipeStack() }
     func deliver(_ made: SecureBytes, _ details: String) throws {
       if clip {
         try Clipboard.copy(

@@ -10,12 +10,27 @@ public enum Output {
   /// Exit status when standard output's reader went away.
   public static let brokenPipe: Int32 = ExitCode.brokenPipe.rawValue
 
-  /// `text` on one line with nothing a terminal acts on: control characters (a newline, an
-  /// escape) become `?`, since messages quote what users typed and files held.
+  /// `text` on one line with nothing a terminal acts on or hides: control characters (a
+  /// newline, an escape), format characters (bidirectional overrides and isolates, zero-width
+  /// spaces, a byte-order mark; not the zero-width joiner of emoji) and line and paragraph
+  /// separators become `?`, since messages quote what users typed and files held.
   static func printable(_ text: String) -> String {
     String(
       String.UnicodeScalarView(
-        text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+        text.unicodeScalars.map { scalar in
+          switch scalar.properties.generalCategory {
+          case .control, .lineSeparator, .paragraphSeparator: "?"
+          case .format where scalar != "\u{200D}": "?"
+          default: scalar
+          }
+        }))
+  }
+
+  /// A name (or other stored text) for a listing on standard output: exactly as stored for a
+  /// pipe or a file, which scripts read; `printable` on a terminal, so a name cannot disguise
+  /// itself or another (`bank/\u{202E}gpj.exe` shown as `bank/exe.jpg`).
+  static func listed(_ text: String) -> String {
+    isatty(1) == 1 ? printable(text) : text
   }
 
   /// The name errors are reported under (`vault` or `biosim`).

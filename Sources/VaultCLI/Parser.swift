@@ -131,7 +131,14 @@ public enum Parser {
       if !command.subcommands.isEmpty && specs.isEmpty {
         throw fail("missing command")
       }
-      throw fail("unexpected argument '\(invocation.arguments[specs.count])'")
+      // The word is not repeated: a secret typed where it does not belong goes no further.
+      let extra = invocation.arguments.count - specs.count
+      let after =
+        specs.last.map { "after \($0.name)" }
+        ?? "('\(invocation.path.joined(separator: " "))' takes none)"
+      throw fail(
+        (extra == 1 ? "one argument" : "\(extra) arguments") + " too many \(after) (not shown: it"
+          + " may be a secret)")
     }
     if specs.isEmpty && !command.subcommands.isEmpty && command.run == nil {
       throw fail("missing command", hint: nil)

@@ -70,15 +70,20 @@ enum RunCommandRun {
     let arguments = CStringVector(command)
     let environment = CStringVector(environment: variables)
     execve(path, arguments.pointers, environment.pointers)
+    if errno == ENOEXEC {
+      // A script without a #! line is run by the shell, as execvp(3) and shells do.
+      let shell = CStringVector(["/bin/sh", path] + command.dropFirst())
+      execve("/bin/sh", shell.pointers, environment.pointers)
+    }
     let reason = errno
     Hardening.apply()
     throw VaultError.programNotStarted(program, reason: String(cString: strerror(reason)))
   }
 
-  /// `program` when it names a path, else the first executable `program` on `path` (as a shell
-  /// searches `PATH`).
+  /// `program` when it names a path that exists, else the first executable `program` on `path`
+  /// (as a shell searches `PATH`); nil when there is none.
   static func resolve(_ program: String, path: String?) -> String? {
-    if program.contains("/") { return program }
+    if program.contains("/") { return access(program, F_OK) == 0 ? program : nil }
     for folder in (path ?? "/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
     {
       let candidate = (folder.isEmpty ? "." : String(folder)) + "/" + program

@@ -14,33 +14,46 @@ public enum VaultMain {
   }
 }
 
-/// Process hardening done before anything else: no core dumps (`RLIMIT_CORE` 0,
-/// `PR_SET_DUMPABLE` 0), a 077 umask, SIGPIPE ignored so a closed pipe is an `EPIPE` we handle, and
+/// Process hardening done before anything else: no core dumps (`PR_SET_DUMPABLE` 0, and a soft
+/// `RLIMIT_CORE` of 0), a 077 umask, SIGPIPE ignored so a closed pipe is an `EPIPE` we handle, and
 /// SIGXFSZ ignored so a file-size limit is an `EFBIG` reported as an error, not a silent death.
+///
+/// What it changes is saved first, and `restoreInherited` gives it back before `vault run`
+/// replaces itself with another program.
 enum Hardening {
-  /// What the process inherited and `apply` changed (the umask, SIGPIPE's and SIGXFSZ's
-  /// dispositions), given back before `vault run` replaces itself with another program.
-  nonisolated(unsafe) private static var inherited:
-    (umask: mode_t, pipe: __sighandler_t?, fileSize: __sighandler_t?)?
-
-  static func apply() {
-    _ = vault_disable_core_dumps()
-    let mask = umask(0o077)
-    let pipe = signal(SIGPIPE, SIG_IGN)
-    let fileSize = signal(SIGXFSZ, SIG_IGN)
-    inherited = (mask, pipe, fileSize)
+  /// What the process was started with.
+  private struct Inherited {
+    var umask: mode_t
+    var pipe: sigaction
+    var fileSize: sigaction
+    var mask: sigset_t
+    var core: rlimit
   }
 
-  /// Gives back what `apply` changed (core dumps stay off: their hard limit cannot be raised
-  /// again) and unblocks every signal.
+  nonisolated(unsafe) private static var inherited: Inherited?
+
+  static func apply() {
+    var saved = Inherited(
+      umask: umask(0o077), pipe: sigaction(), fileSize: sigaction(), mask: sigset_t(),
+      core: rlimit())
+    sigaction(SIGPIPE, nil, &saved.pipe)
+    sigaction(SIGXFSZ, nil, &saved.fileSize)
+    sigprocmask(SIG_BLOCK, nil, &saved.mask)
+    getrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &saved.core)
+    inherited = saved
+    _ = vault_disable_core_dumps()
+    signal(SIGPIPE, SIG_IGN)
+    signal(SIGXFSZ, SIG_IGN)
+  }
+
+  /// Gives back the umask, the dispositions of SIGPIPE and SIGXFSZ, the signal mask and the
+  /// core-file limit the process was started with.
   static func restoreInherited() {
-    if let inherited {
-      umask(inherited.umask)
-      signal(SIGPIPE, inherited.pipe)
-      signal(SIGXFSZ, inherited.fileSize)
-    }
-    var none = sigset_t()
-    sigemptyset(&none)
-    sigprocmask(SIG_SETMASK, &none, nil)
+    guard var saved = inherited else { return }
+    umask(saved.umask)
+    sigaction(SIGPIPE, &saved.pipe, nil)
+    sigaction(SIGXFSZ, &saved.fileSize, nil)
+    setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &saved.core)
+    sigprocmask(SIG_SETMASK, &saved.mask, nil)
   }
 }

@@ -256,6 +256,16 @@ public struct EntryFields {
         "a field's value cannot start with a space or a tab: the convention reads past them")
     }
     let ending: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
+    let appendsAfterLast =
+      !Self.isPassword(key) && first(key) == nil && (fields.last?.line ?? 0) == lines.count - 1
+    if appendsAfterLast, let last = lines.last, last.end == last.text.upperBound,
+      content.withBytes({ bytes in last.text.count > 0 && bytes[last.text.upperBound - 1] == 0x0D })
+    {
+      // A line ending after it would make its CR part of a CRLF and so change the line.
+      throw VaultError.invalidInput(
+        "the entry's last line ends in a carriage return without a line feed, which a new field"
+          + " after it would change; add the field with 'vault edit'")
+    }
     var out = ByteBuilder()
     content.withBytes { bytes in
       func newLine(lineEnding: Bool) {

@@ -130,6 +130,13 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
     }
   }
 
+  /// Zeroes the 32 KiB of stack below the caller's frame (`sodium_stackzero`), where functions
+  /// that returned may have left copies of a secret (Swift's own temporaries, C libraries'
+  /// buffers), so they do not sit in unlocked memory while the command goes on.
+  public static func wipeStack() {
+    sodium_stackzero(32 * 1024)
+  }
+
   /// A copy of the bytes in ordinary memory; only for data that is about to be encrypted or written.
   public var unprotectedBytes: [UInt8] {
     withBytes { Array($0) }

@@ -239,3 +239,19 @@ extension TerminalTests {
     XCTAssertEqual(box.vault(["get", "pw"]).stdoutText, "hunter2", "a pipe gets exactly the bytes")
   }
 }
+
+extension TerminalTests {
+  /// On a terminal a name cannot disguise itself with a bidirectional override, a zero-width
+  /// space or a line separator; a pipe still gets the name exactly as stored.
+  func testNamesAreShownSafelyOnATerminalAndExactlyToAPipe() throws {
+    let box = Sandbox()
+    box.environment.merge(box.pinOnlySession()) { $1 }
+    let name = "bank/\u{202E}gpj.exe\u{200B}\u{2028}x"
+    XCTAssertEqual(box.vault(["add", name], stdin: Array("pw".utf8)).status, 0)
+    XCTAssertEqual(try drive(box, ["list"], script: []).output, "bank/?gpj.exe??x\r\n")
+    XCTAssertEqual(try drive(box, ["find", "gpj"], script: []).output, "bank/?gpj.exe??x\r\n")
+    XCTAssertEqual(box.vault(["list"]).stdoutText, name + "\n")
+    XCTAssertEqual(
+      box.vault(["get", "bank/x"]).errorLines.first, "vault: error: no entry named 'bank/x'")
+  }
+}

@@ -239,7 +239,9 @@ final class OneTimeCodeCLITests: XCTestCase {
     let usage = "Usage: vault otp [--set] [--json] [--clip] [--clip-time SECONDS] NAME\n"
     assertOutput(
       run(["otp", "plain", "--set", Self.sha1]), "",
-      stderr: "vault: error: unexpected argument '\(Self.sha1)'\n" + usage, status: 64)
+      stderr:
+        "vault: error: one argument too many after NAME (not shown: it may be a secret)\n"
+        + usage, status: 64)
     assertOutput(
       run(["otp", "plain", "--set=\(Self.sha1)"]), "",
       stderr: "vault: error: option '--set' takes no value\n" + usage, status: 64)

@@ -173,3 +173,82 @@ extension TerminalTests {
     )
   }
 }
+
+/// The second attack pass on `run` and `inject --output`.
+final class RunInjectAttackTests: XCTestCase {
+  var box: Sandbox!
+  var session: [String: String] = [:]
+
+  override func setUp() {
+    box = Sandbox()
+    session = box.pinOnlySession()
+    XCTAssertEqual(box.vault(["add", "db"], stdin: Array("hunter2".utf8), env: session).status, 0)
+  }
+
+  /// A caller that ignores SIGPIPE (systemd, Python) and sets a core limit gets both back in
+  /// COMMAND, with its umask and signal mask.
+  func testTheCallersSettingsComeBackEvenWhenItIgnoresSIGPIPE() {
+    let probe = "umask; grep -E '^Sig(Ign|Blk)' /proc/self/status; ulimit -c"
+    let setup = "umask 027; ulimit -c 1234; trap '' PIPE;"
+    let baseline = box.shell("\(setup) sh -c \"\(probe)\"", env: session)
+    let result = box.shell(
+      "\(setup) vault run --env P=db -- sh -c \"\(probe)\"", env: session)
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    XCTAssertEqual(result.stdoutText, baseline.stdoutText)
+    XCTAssertTrue(baseline.stdoutText.hasPrefix("0027\n"), baseline.stdoutText)
+    XCTAssertTrue(baseline.stdoutText.hasSuffix("1234\n"), baseline.stdoutText)
+  }
+
+  func testAMissingPathIs127BeforeAnythingIsReadAndAScriptWithoutShebangRuns() throws {
+    let missing = box.vault(["run", "--env", "P=db", "--", "./nowhere"], env: session)
+    XCTAssertEqual(missing.status, 127)
+    XCTAssertEqual(
+      missing.errorLines, ["vault: error: './nowhere' was not found on PATH; nothing was read"])
+    XCTAssertTrue(
+      FileManager.default.createFile(
+        atPath: box.home + "/script", contents: Data("printf '%s' \"$P\"\n".utf8),
+        attributes: [.posixPermissions: 0o700]))
+    let script = box.vault(["run", "--env", "P=db", "--", "./script"], env: session)
+    XCTAssertEqual(script.status, 0, script.stderrText)
+    XCTAssertEqual(script.stdoutText, "hunter2")
+  }
+
+  /// `--output` takes its name only when complete and never replaces what appeared meanwhile:
+  /// a file, or a dangling symbolic link; with --force, only a regular file is replaced.
+  func testOutputNeverOverwritesWithoutForceAndLeavesNoTemporaryFile() throws {
+    let folder = box.home + "/out"
+    XCTAssertEqual(mkdir(folder, 0o700), 0)
+    XCTAssertEqual(symlink(box.home + "/nowhere", folder + "/dangling"), 0)
+    let dangling = box.vault(
+      ["inject", "--output", folder + "/dangling"], stdin: Array("{{ vault db }}".utf8),
+      env: session)
+    XCTAssertEqual(dangling.status, 5)
+    XCTAssertEqual(
+      dangling.errorLines, ["vault: error: \(folder)/dangling exists; give --force to replace it"])
+    XCTAssertEqual(
+      box.vault(
+        ["inject", "--output", folder + "/dangling", "--force"], stdin: [0x61], env: session
+      ).errorLines,
+      ["vault: error: \(folder)/dangling is not a regular file; refusing to replace it"])
+    // The PIN is read from a FIFO, so a file can appear at the path while vault waits for it.
+    let fifo = box.home + "/pin"
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    XCTAssertTrue(
+      FileManager.default.createFile(
+        atPath: box.home + "/template", contents: Data("{{ vault db }}".utf8)))
+    let racing = box.shell(
+      """
+      ( vault inject --output out/racing --pin-fd 3 < template 3<>pin; echo "rc=$?" ) &
+      sleep 1; echo precious > out/racing; echo "$PIN" > pin; wait
+      """)
+    XCTAssertEqual(racing.stdoutText, "rc=5\n", racing.stderrText)
+    XCTAssertEqual(try String(contentsOfFile: folder + "/racing", encoding: .utf8), "precious\n")
+    let written = box.vault(
+      ["inject", "--output", folder + "/new"], stdin: Array("x={{ vault db }}".utf8), env: session)
+    XCTAssertEqual(written.status, 0, written.stderrText)
+    XCTAssertEqual(try String(contentsOfFile: folder + "/new", encoding: .utf8), "x=hunter2")
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: folder).sorted(),
+      ["dangling", "new", "racing"], "no temporary file is left")
+  }
+}

@@ -104,8 +104,8 @@ final class TerminalTests: XCTestCase {
       box, ["list"], script: ["expect PIN: ", "echo", "limits", "send \\x03"])
     XCTAssertEqual(run.status, 130)
     XCTAssertEqual(
-      run.core_limits, geteuid() == 0 ? [["0", "0"]] : [["unreadable"]],
-      "core dumps are disabled at start-up")
+      run.core_limits.map { Array($0.prefix(1)) }, geteuid() == 0 ? [["0"]] : [["unreadable"]],
+      "core dumps are disabled at start-up (the soft limit; the hard one stays for vault run)")
     XCTAssertEqual(run.echoes, [false])
     XCTAssertTrue(run.echo_after)
     XCTAssertTrue(run.icanon_after)

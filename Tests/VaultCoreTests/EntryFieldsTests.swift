@@ -106,6 +106,15 @@ final class EntryFieldsTests: XCTestCase {
     XCTAssertEqual(
       string(try entry.setting("password", to: SecureBytes(copying: Array("  pw".utf8)))),
       "  pw\n", "a password may start with spaces")
+    XCTAssertThrowsError(
+      try fields("Tr0ub4dor\r").setting("user", to: SecureBytes(copying: [0x61])),
+      "a lone CR at the end would become part of a CRLF")
+    XCTAssertEqual(
+      string(try fields("pw\r").setting("password", to: SecureBytes(copying: [0x61]))), "a",
+      "without a line feed the CR is the password's, replaced with it")
+    XCTAssertEqual(
+      string(try fields("pw\nnote\r").setting("user", to: SecureBytes(copying: [0x61]))),
+      "pw\nuser: a\nnote\r", "a new field after the password leaves the last line as it is")
     for bad: [UInt8] in [[0x61, 0x0A, 0x62], [0x61, 0x0D], [0xC3], [0x00], [0x20, 0x61], [0x09]] {
       XCTAssertThrowsError(try entry.setting("k", to: SecureBytes(copying: bad)))
     }

@@ -1,0 +1,120 @@
+import CPlatform
+import Glibc
+import VaultCore
+
+/// A file of secrets the user asked for (`vault inject --output`): mode 0600, complete or absent.
+///
+/// The bytes go into an unnamed file (`O_TMPFILE`) in the target's folder, which gets its name
+/// only when written and synced: a process killed while writing leaves nothing, and without
+/// `replacing` the name is taken with `linkat`, which fails when anything is there, so a file
+/// made at the path meanwhile is never overwritten. Replacing renames over a regular file only.
+/// Where the file system has no unnamed files, a named temporary file is used, with SIGINT,
+/// SIGTERM, SIGHUP and SIGQUIT held until it is renamed or removed.
+enum OutputFile {
+  /// Writes `bytes` to `path`.
+  ///
+  /// - Throws: `VaultError.invalidInput` when `path` exists and `replacing` is false, or exists
+  ///   and is not a regular file; `.storage` on an I/O failure (nothing is left at `path` then).
+  static func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws {
+    var info = stat()
+    if lstat(path, &info) == 0 {
+      guard replacing else {
+        throw VaultError.invalidInput("\(path) exists; give --force to replace it")
+      }
+      guard info.st_mode & S_IFMT == S_IFREG else {
+        throw VaultError.invalidInput("\(path) is not a regular file; refusing to replace it")
+      }
+    }
+    let folder = PrivateFiles.parentFolder(of: path)
+    try withSignalsHeld {
+      let fd = vault_open_unnamed(folder)
+      if fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) {
+        try writeNamed(bytes, to: path, folder: folder, replacing: replacing)
+        return
+      }
+      guard fd >= 0 else { throw failure(path) }
+      defer { close(fd) }
+      try fill(fd, bytes, path: path)
+      if !replacing {
+        guard vault_link_unnamed(fd, path) == 0 else {
+          if errno == EEXIST {
+            throw VaultError.invalidInput("\(path) exists; give --force to replace it")
+          }
+          throw failure(path)
+        }
+      } else {
+        let temporary = try linkedTemporary(fd, folder: folder, path: path)
+        guard rename(temporary, path) == 0 else {
+          let error = failure(path)
+          unlink(temporary)
+          throw error
+        }
+      }
+      PrivateFiles.syncDirectory(folder)
+    }
+  }
+
+  private static func failure(_ path: String) -> VaultError {
+    .storage("cannot write \(path): \(String(cString: strerror(errno)))")
+  }
+
+  /// Writes every byte to `fd` and syncs it.
+  private static func fill(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+    var written = 0
+    while written < bytes.count {
+      let n = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { throw failure(path) }
+      written += n
+    }
+    guard fsync(fd) == 0 else { throw failure(path) }
+  }
+
+  /// Gives the unnamed file `fd` an unpredictable name beside `path`, for a rename over it.
+  private static func linkedTemporary(_ fd: Int32, folder: String, path: String) throws -> String {
+    for _ in 0..<16 {
+      let name = "\(folder)/.vault-\(SecureBytes.random(count: 8).unprotectedBytes.hex)"
+      if vault_link_unnamed(fd, name) == 0 { return name }
+      guard errno == EEXIST else { throw failure(path) }
+    }
+    throw failure(path)
+  }
+
+  /// The fallback without unnamed files: a named temporary file, renamed over `path` or linked
+  /// to it (which fails when `path` exists), and removed on every failure.
+  private static func writeNamed(
+    _ bytes: [UInt8], to path: String, folder: String, replacing: Bool
+  ) throws {
+    let temporary = "\(folder)/.vault-\(SecureBytes.random(count: 8).unprotectedBytes.hex)"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw failure(path) }
+    defer { unlink(temporary) }
+    do {
+      defer { close(fd) }
+      try fill(fd, bytes, path: path)
+    }
+    if replacing {
+      guard rename(temporary, path) == 0 else { throw failure(path) }
+    } else {
+      guard link(temporary, path) == 0 else {
+        if errno == EEXIST {
+          throw VaultError.invalidInput("\(path) exists; give --force to replace it")
+        }
+        throw failure(path)
+      }
+    }
+    PrivateFiles.syncDirectory(folder)
+  }
+
+  /// Runs `body` with SIGINT, SIGTERM, SIGHUP and SIGQUIT blocked; one that came meanwhile is
+  /// delivered after.
+  private static func withSignalsHeld<R>(_ body: () throws -> R) rethrows -> R {
+    var held = sigset_t()
+    var previous = sigset_t()
+    sigemptyset(&held)
+    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&held, signal) }
+    sigprocmask(SIG_BLOCK, &held, &previous)
+    defer { sigprocmask(SIG_SETMASK, &previous, nil) }
+    return try body()
+  }
+}
