@@ -22,7 +22,8 @@ enum GrepCommandRun {
     for metadata in try store.list() {
       let name = try EntryName(metadata.name)
       if Array(name.value.utf8).withUnsafeBytes(pattern.matches) {
-        Output.print("\(name):0:\(name)\n")
+        let shown = Output.listed(name.value)
+        Output.print("\(shown):0:\(shown)\n")
         matched = true
       }
       if metadata.guarded && unlocked.source == .session {
@@ -50,9 +51,12 @@ enum GrepCommandRun {
     case .none:
       return false
     case .binary:
-      Output.print("\(label): binary match\n")
+      Output.print("\(Output.listed(label)): binary match\n")
     case .lines(let lines):
-      for line in lines { Output.print("\(label):\(line.number):\(line.text)\n") }
+      // On a terminal, stored text never acts on it (escapes) or hides itself (bidi controls).
+      for line in lines {
+        Output.print("\(Output.listed(label)):\(line.number):\(Output.listed(line.text))\n")
+      }
     }
     return true
   }

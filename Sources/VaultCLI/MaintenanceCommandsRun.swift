@@ -27,6 +27,7 @@ enum MaintenanceCommandsRun {
     let path = try context.argument(Keys.backupPath).path
     let vault = try context.openVault()
     try vault.backup(to: path)
-    Output.error("Wrote a copy of \(vault.path) to \(path).")
+    Output.error(
+      "Wrote a copy of \(Output.printable(vault.path)) to \(Output.printable(path)).")
   }
 }

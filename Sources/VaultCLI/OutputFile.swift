@@ -7,9 +7,10 @@ import VaultCore
 /// The bytes go into an unnamed file (`O_TMPFILE`) in the target's folder, which gets its name
 /// only when written and synced: a process killed while writing leaves nothing, and without
 /// `replacing` the name is taken with `linkat`, which fails when anything is there, so a file
-/// made at the path meanwhile is never overwritten. Replacing renames over a regular file only.
-/// Where the file system has no unnamed files, a named temporary file is used, with SIGINT,
-/// SIGTERM, SIGHUP and SIGQUIT held until it is renamed or removed.
+/// made at the path meanwhile is never overwritten. Replacing removes a regular file, then links
+/// the new one in its place. Where the file system has no unnamed files, a named temporary file
+/// is used, with every signal that can be blocked held until it is linked or removed (SIGKILL
+/// can still leave it behind there).
 enum OutputFile {
   /// Writes `bytes` to `path`.
   ///
@@ -43,11 +44,13 @@ enum OutputFile {
           throw failure(path)
         }
       } else {
-        let temporary = try linkedTemporary(fd, folder: folder, path: path)
-        guard rename(temporary, path) == 0 else {
-          let error = failure(path)
-          unlink(temporary)
-          throw error
+        // The old file goes, then the new one takes its name: never a named copy beside it.
+        guard unlink(path) == 0 || errno == ENOENT else { throw failure(path) }
+        guard vault_link_unnamed(fd, path) == 0 else {
+          if errno == EEXIST {
+            throw VaultError.invalidInput("\(path) exists; give --force to replace it")
+          }
+          throw failure(path)
         }
       }
       PrivateFiles.syncDirectory(folder)
@@ -68,16 +71,6 @@ enum OutputFile {
       written += n
     }
     guard fsync(fd) == 0 else { throw failure(path) }
-  }
-
-  /// Gives the unnamed file `fd` an unpredictable name beside `path`, for a rename over it.
-  private static func linkedTemporary(_ fd: Int32, folder: String, path: String) throws -> String {
-    for _ in 0..<16 {
-      let name = "\(folder)/.vault-\(SecureBytes.random(count: 8).unprotectedBytes.hex)"
-      if vault_link_unnamed(fd, name) == 0 { return name }
-      guard errno == EEXIST else { throw failure(path) }
-    }
-    throw failure(path)
   }
 
   /// The fallback without unnamed files: a named temporary file, renamed over `path` or linked
@@ -106,13 +99,12 @@ enum OutputFile {
     PrivateFiles.syncDirectory(folder)
   }
 
-  /// Runs `body` with SIGINT, SIGTERM, SIGHUP and SIGQUIT blocked; one that came meanwhile is
+  /// Runs `body` with every signal that can be blocked held; one that came meanwhile is
   /// delivered after.
   private static func withSignalsHeld<R>(_ body: () throws -> R) rethrows -> R {
     var held = sigset_t()
     var previous = sigset_t()
-    sigemptyset(&held)
-    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&held, signal) }
+    sigfillset(&held)
     sigprocmask(SIG_BLOCK, &held, &previous)
     defer { sigprocmask(SIG_SETMASK, &previous, nil) }
     return try body()

@@ -72,7 +72,9 @@ public enum Parser {
             throw fail(
               "unknown option '-\(letter)'",
               hint: command.arguments.isEmpty
-                ? nil : "an argument that starts with '-' goes after '--': -- \(word)")
+                ? nil
+                : "an argument that starts with '-' goes after '--' (vault never repeats it:"
+                  + " it may be a secret)")
           }
           if option.valueName == nil {
             record(option, value: nil)

@@ -255,3 +255,19 @@ extension TerminalTests {
       box.vault(["get", "bank/x"]).errorLines.first, "vault: error: no entry named 'bank/x'")
   }
 }
+
+extension TerminalTests {
+  /// `vault grep` on a terminal: stored text never reaches it as escapes or bidi controls.
+  func testGrepShowsStoredTextSafelyOnATerminal() throws {
+    let box = Sandbox()
+    box.environment.merge(box.pinOnlySession()) { $1 }
+    XCTAssertEqual(
+      box.vault(["add", "c/\u{202E}x"], stdin: Array("pw\nnote \u{1B}]0;T\u{07} red\n".utf8))
+        .status, 0)
+    XCTAssertEqual(
+      try drive(box, ["grep", "note"], script: []).output, "c/?x:2:note ?]0;T? red\r\n")
+    XCTAssertEqual(
+      box.vault(["grep", "note"]).stdoutText, "c/\u{202E}x:2:note \u{1B}]0;T\u{07} red\n",
+      "a pipe gets the line as stored")
+  }
+}

@@ -140,10 +140,14 @@ final class ParserTests: XCTestCase {
         fails(["--force", "add", "x"], "unknown option '--force'"),
         fails(
           ["add", "-x", "name"], "unknown option '-x'",
-          hint: "an argument that starts with '-' goes after '--': -- -x", path: ["add"]),
+          hint:
+            "an argument that starts with '-' goes after '--' (vault never repeats it: it may be"
+            + " a secret)", path: ["add"]),
         fails(
           ["add", "-fx", "name"], "unknown option '-x'",
-          hint: "an argument that starts with '-' goes after '--': -- -fx", path: ["add"]),
+          hint:
+            "an argument that starts with '-' goes after '--' (vault never repeats it: it may be"
+            + " a secret)", path: ["add"]),
         fails(["status", "-x"], "unknown option '-x'", path: ["status"]),
         fails(["lsit"], "unknown command 'lsit'", hint: "did you mean 'list'?"),
         fails(
