@@ -33,8 +33,9 @@ indirect enum JSONOutput {
       case "\r": out += "\\r"
       case "\t": out += "\\t"
       default:
-        if scalar.value < 0x20 || scalar.value == 0x7f {
-          out += String(format: "\\u%04x", scalar.value)
+        if scalar.value < 0x20 || scalar.value == 0x7f || Output.hides(scalar) {
+          // The same string to a JSON reader, but nothing a terminal hides or acts on.
+          for unit in String(scalar).utf16 { out += String(format: "\\u%04x", unit) }
         } else {
           out.unicodeScalars.append(scalar)
         }

@@ -15,15 +15,18 @@ public enum Output {
   /// spaces, a byte-order mark; not the zero-width joiner of emoji) and line and paragraph
   /// separators become `?`, since messages quote what users typed and files held.
   static func printable(_ text: String) -> String {
-    String(
-      String.UnicodeScalarView(
-        text.unicodeScalars.map { scalar in
-          switch scalar.properties.generalCategory {
-          case .control, .lineSeparator, .paragraphSeparator: "?"
-          case .format where scalar != "\u{200D}": "?"
-          default: scalar
-          }
-        }))
+    String(String.UnicodeScalarView(text.unicodeScalars.map { hides($0) ? "?" : $0 }))
+  }
+
+  /// True for a character a terminal acts on or that shows as nothing: control, format and
+  /// separator characters, and the other default-ignorable ones (fillers such as U+3164), but
+  /// not the joiner and variation selectors that emoji are made of.
+  static func hides(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar == "\u{200D}" || (0xFE00...0xFE0F).contains(scalar.value) { return false }
+    switch scalar.properties.generalCategory {
+    case .control, .format, .lineSeparator, .paragraphSeparator: return true
+    default: return scalar.properties.isDefaultIgnorableCodePoint
+    }
   }
 
   /// A name (or other stored text) for a listing on standard output: exactly as stored for a

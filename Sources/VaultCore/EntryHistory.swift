@@ -483,7 +483,7 @@ extension EntryStore {
       try snapshot.allRows(db: db, rowKey: rowKey).filter {
         $0.kind == RecordKind.tombstone.rawValue
       }.map { try openTombstone($0).body }.filter {
-        $0.purged != true && $0.name.hasPrefix(normalized)
+        $0.purged != true && $0.name.utf8.starts(with: normalized.utf8)
       }.map { ($0.name, $0.removed) }.sorted {
         Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8))
       }

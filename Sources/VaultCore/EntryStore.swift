@@ -430,7 +430,8 @@ public struct EntryStore {
       var out: [EntryMetadata] = []
       for row in rows {
         let metadata = try open(row).metadata
-        if metadata.name.hasPrefix(normalized) { out.append(metadata) }
+        // Bytes, not characters: `e` is a prefix of `e` + a joiner, as of any path.
+        if metadata.name.utf8.starts(with: normalized.utf8) { out.append(metadata) }
       }
       return out.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `vault audit` found about one entry's password (its first line).
 public struct PasswordFinding: Equatable, Sendable {
   /// One problem.
@@ -54,7 +56,7 @@ extension EntryStore {
     var byName: [String: [PasswordFinding.Problem]] = [:]
     for entry in try list() {
       // Every entry counts for reuse; only those under `prefix` are reported.
-      let reported = entry.name.hasPrefix(prefix)
+      let reported = entry.name.utf8.starts(with: prefix.precomposedStringWithCanonicalMapping.utf8)
       if entry.guarded && !includeGuarded {
         if reported { report.skippedGuarded += 1 }
         continue
@@ -113,7 +115,7 @@ extension EntryStore {
       byName[entry.name] = checked
     }
     for names in byDigest.values where names.count > 1 {
-      for name in names where name.hasPrefix(prefix) {
+      for name in names where byName[name] != nil {
         byName[name, default: []].insert(.reused(with: names.filter { $0 != name }), at: 0)
       }
     }

@@ -246,11 +246,19 @@ extension TerminalTests {
   func testNamesAreShownSafelyOnATerminalAndExactlyToAPipe() throws {
     let box = Sandbox()
     box.environment.merge(box.pinOnlySession()) { $1 }
-    let name = "bank/\u{202E}gpj.exe\u{200B}\u{2028}x"
+    let name = "bank/\u{202E}gpj.exe\u{200B}\u{2028}x\u{3164}y"
     XCTAssertEqual(box.vault(["add", name], stdin: Array("pw".utf8)).status, 0)
-    XCTAssertEqual(try drive(box, ["list"], script: []).output, "bank/?gpj.exe??x\r\n")
-    XCTAssertEqual(try drive(box, ["find", "gpj"], script: []).output, "bank/?gpj.exe??x\r\n")
+    XCTAssertEqual(try drive(box, ["list"], script: []).output, "bank/?gpj.exe??x?y\r\n")
+    XCTAssertEqual(try drive(box, ["find", "gpj"], script: []).output, "bank/?gpj.exe??x?y\r\n")
     XCTAssertEqual(box.vault(["list"]).stdoutText, name + "\n")
+    XCTAssertTrue(
+      box.vault(["list", "--json"]).stdoutText.hasPrefix(
+        #"[{"name":"bank/\u202egpj.exe\u200b\u2028x\u3164y","#),
+      "JSON escapes them: the same string to a reader, nothing hidden on a terminal")
+    XCTAssertEqual(box.vault(["add", "e\u{200D}mo\u{FE0F}"], stdin: [0x61]).status, 0)
+    XCTAssertEqual(
+      try drive(box, ["list", "e"], script: []).output, "e\u{200D}mo\u{FE0F}\r\n",
+      "the joiner and variation selectors of emoji are shown")
     XCTAssertEqual(
       box.vault(["get", "bank/x"]).errorLines.first, "vault: error: no entry named 'bank/x'")
   }
