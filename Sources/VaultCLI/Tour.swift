@@ -50,6 +50,14 @@ enum Tour {
     step 0 'vault journal show today | grep -n river'
     step 0 'vault get mail/work | wc -c'
     echo
+    echo '# Entries follow the pass convention: the password first, then KEY: VALUE fields.'
+    step 0 'printf "hunter2\nusername: ada\notp: otpauth://totp/web?secret=JBSWY3DPEHPK3PXP\n" | vault add web/example'
+    step 0 'vault get web/example --field username'
+    step 0 'vault otp web/example | wc -c'
+    step 0 'vault list --tree'
+    step 0 'vault find wex'
+    step 1 'vault audit web/'
+    echo
     echo '# Someone enrolls another finger: the domain state changes.'
     step 0 'biosim enroll --label left-index'
     step 0 'biosim next match'

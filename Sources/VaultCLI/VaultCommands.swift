@@ -160,8 +160,9 @@ public enum VaultCommands {
           discussion: """
             Creates a vault and a simulated sensor in a temporary folder, touching nothing of \
             yours, and runs a scripted story through the built binaries: init, enrollment, \
-            activation, a journal entry piped in, unlock, read back in a pipeline, an \
-            enrollment change refused with exit 15, re-activation and unlock again.
+            activation, a journal entry piped in, unlock, read back in a pipeline, a field, a \
+            one-time code, the tree, a fuzzy find and an audit, an enrollment change refused \
+            with exit 15, re-activation and unlock again.
             """, run: Tour.run),
         CommandSpec(
           "completions", "Print the tab-completion script for bash, zsh or fish.",
