@@ -54,8 +54,8 @@ enum EntrySelection: Equatable {
   ///   line; `.notText` (exit 5) when the content is not UTF-8 text and a part of it is
   ///   asked for.
   func select(from content: SecureBytes, name: String) throws -> SecureBytes {
-    defer { SecureBytes.wipeStack() }
     if self == .whole { return content }
+    defer { SecureBytes.wipeStack() }
     let fields = try EntryFields(content)
     switch self {
     case .whole: return content

@@ -75,7 +75,7 @@ enum FieldCommandsRun {
 
   /// Stores `content` as the next version of `entry`, refusing when another command changed
   /// the entry since it was read.
-  private static func store(
+  static func store(
     _ content: SecureBytes, of entry: OpenedEntry, name: EntryName, change: EntryChange,
     in unlocked: UnlockedVault
   ) throws {

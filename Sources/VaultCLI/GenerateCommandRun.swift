@@ -96,13 +96,7 @@ enum GenerateCommandRun {
       let unlocked = try context.open(.readEntry(name))
       guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
       let content = try EntryFields(entry.content).setting(EntryFields.passwordKey, to: secret)
-      do {
-        try unlocked.entries.put(
-          name, content: content, overwrite: true, guarded: entry.metadata.guarded,
-          expectedRevision: entry.metadata.revision, change: .generated)
-      } catch VaultError.conflict(let what) {
-        throw VaultError.conflict("\(what); nothing was written (run the command again)")
-      }
+      try FieldCommandsRun.store(content, of: entry, name: name, change: .generated, in: unlocked)
     } else {
       let store = try context.open(.use(reason: reason)).entries
       let existing = try store.metadata(name)

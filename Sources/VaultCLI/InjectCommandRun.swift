@@ -18,7 +18,7 @@ enum InjectCommandRun {
     var existing = stat()
     if let output, !context.flag(Keys.injectForce), lstat(output, &existing) == 0 {
       // Said before the PIN; `OutputFile.write` refuses again when it gives the file its name.
-      throw VaultError.invalidInput("\(output) exists; give --force to replace it")
+      throw OutputFile.exists(output)
     }
     if isatty(0) == 1 {
       throw VaultError.invalidInput(

@@ -20,14 +20,14 @@ enum OutputFile {
     var info = stat()
     if lstat(path, &info) == 0 {
       guard replacing else {
-        throw VaultError.invalidInput("\(path) exists; give --force to replace it")
+        throw exists(path)
       }
       guard info.st_mode & S_IFMT == S_IFREG else {
         throw VaultError.invalidInput("\(path) is not a regular file; refusing to replace it")
       }
     }
     let folder = PrivateFiles.parentFolder(of: path)
-    try withSignalsHeld {
+    try SignalHold.during {
       let fd = vault_open_unnamed(folder)
       if fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) {
         try writeNamed(bytes, to: path, folder: folder, replacing: replacing)
@@ -39,7 +39,7 @@ enum OutputFile {
       if !replacing {
         guard vault_link_unnamed(fd, path) == 0 else {
           if errno == EEXIST {
-            throw VaultError.invalidInput("\(path) exists; give --force to replace it")
+            throw exists(path)
           }
           throw failure(path)
         }
@@ -48,13 +48,18 @@ enum OutputFile {
         guard unlink(path) == 0 || errno == ENOENT else { throw failure(path) }
         guard vault_link_unnamed(fd, path) == 0 else {
           if errno == EEXIST {
-            throw VaultError.invalidInput("\(path) exists; give --force to replace it")
+            throw exists(path)
           }
           throw failure(path)
         }
       }
       PrivateFiles.syncDirectory(folder)
     }
+  }
+
+  /// The refusal of a path that exists, without `--force`.
+  static func exists(_ path: String) -> VaultError {
+    .invalidInput("\(path) exists; give --force to replace it")
   }
 
   private static func failure(_ path: String) -> VaultError {
@@ -91,22 +96,11 @@ enum OutputFile {
     } else {
       guard link(temporary, path) == 0 else {
         if errno == EEXIST {
-          throw VaultError.invalidInput("\(path) exists; give --force to replace it")
+          throw exists(path)
         }
         throw failure(path)
       }
     }
     PrivateFiles.syncDirectory(folder)
-  }
-
-  /// Runs `body` with every signal that can be blocked held; one that came meanwhile is
-  /// delivered after.
-  private static func withSignalsHeld<R>(_ body: () throws -> R) rethrows -> R {
-    var held = sigset_t()
-    var previous = sigset_t()
-    sigfillset(&held)
-    sigprocmask(SIG_BLOCK, &held, &previous)
-    defer { sigprocmask(SIG_SETMASK, &previous, nil) }
-    return try body()
   }
 }

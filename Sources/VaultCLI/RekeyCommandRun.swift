@@ -18,14 +18,10 @@ enum RekeyCommandRun {
     }
     // From the commit to the message that says the old code is dead, an interrupt waits: the
     // user must never see the command end without learning which code is now in force.
-    var held = sigset_t()
-    var previous = sigset_t()
-    sigemptyset(&held)
-    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&held, signal) }
-    sigprocmask(SIG_BLOCK, &held, &previous)
-    // Runs after the report: a signal that arrived meanwhile is delivered then.
-    defer { sigprocmask(SIG_SETMASK, &previous, nil) }
-    report(try unlocked.rekey(recoveryCode: code))
+    // A signal that arrives meanwhile is delivered after the report.
+    try SignalHold.during(SignalHold.interrupts) {
+      report(try unlocked.rekey(recoveryCode: code))
+    }
   }
 
   private static func report(_ done: Vault.Rekeyed) {
