@@ -20,7 +20,9 @@ let package = Package(
     .systemLibrary(name: "CPlatform"),
     .target(name: "VaultCore", dependencies: ["CSodium", "CSQLite", "CLibOATH"]),
     .target(name: "Biometry", dependencies: ["VaultCore"]),
-    .target(name: "VaultCLI", dependencies: ["VaultCore", "Biometry", "CPlatform"]),
+    .target(name: "VaultTransfer", dependencies: ["VaultCore"]),
+    .target(
+      name: "VaultCLI", dependencies: ["VaultCore", "VaultTransfer", "Biometry", "CPlatform"]),
     .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
     .executableTarget(name: "biosim", dependencies: ["VaultCLI"]),
     .target(name: "VaultManualGenerator", dependencies: ["VaultCLI", "VaultCore", "Biometry"]),
@@ -34,6 +36,8 @@ let package = Package(
       name: "BiometryTests", dependencies: ["Biometry", "VaultCore", "VaultTestSupport"]),
     .testTarget(
       name: "VaultCLITests", dependencies: ["VaultCLI", "VaultManualGenerator", "VaultTestSupport"]),
+    .testTarget(
+      name: "VaultTransferTests", dependencies: ["VaultTransfer", "VaultCore", "VaultTestSupport"]),
     .testTarget(name: "VaultManualGeneratorTests", dependencies: ["VaultManualGenerator"]),
   ]
 )

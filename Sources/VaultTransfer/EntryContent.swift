@@ -1,0 +1,108 @@
+import VaultCore
+
+/// Makes an entry's content in the fields convention (`vault(1)` FIELDS) from what a password
+/// manager's export holds separately: a password, named fields and notes.
+///
+/// The content is the password as its first line, then one `KEY: VALUE` line per field in the
+/// order given, then the notes; every line ends in LF. A value that would not read back as the
+/// same bytes from a `KEY: VALUE` line (it holds a line break, starts with a blank or is not
+/// UTF-8 text) is written as a block instead: the line `KEY: |` followed by each of its lines
+/// indented by two spaces, as in YAML. Source keys are made into keys of the convention by
+/// `fieldKey`; a key given twice (without regard to case) gets `-2`, `-3`… appended.
+public enum EntryContent {
+  /// A key of the fields convention for a source's field name: white space and `:` become `-`,
+  /// control characters are dropped, the result is cut to 64 bytes (at a character boundary);
+  /// an empty result is `field`, and `password` (which names the first line) is `password-field`.
+  public static func fieldKey(_ source: String) -> String {
+    var key = ""
+    for scalar in source.unicodeScalars {
+      if scalar == ":" || scalar.properties.isWhitespace {
+        if !key.hasSuffix("-") { key.unicodeScalars.append("-") }
+      } else if !(scalar.properties.generalCategory == .control
+        || scalar.properties.generalCategory == .format)
+      {
+        key.unicodeScalars.append(scalar)
+      }
+    }
+    while key.utf8.count > EntryFields.maximumKeyBytes { key.removeLast() }
+    if key.isEmpty { return "field" }
+    if EntryFields.isPasswordKey(key) { return "password-field" }
+    return key
+  }
+
+  /// The content of an entry with `password` (its first line; empty when nil), `fields` in order
+  /// and `notes` (kept byte for byte after the fields; a final LF is added when it lacks one).
+  ///
+  /// - Throws: `TransferError` when the password holds a line break (it could not be the first
+  ///   line) or everything is empty (an entry has at least one byte).
+  public static func compose(
+    password: SecureBytes?, fields: [(key: String, value: SecureBytes)], notes: SecureBytes?
+  ) throws -> SecureBytes {
+    var out = ByteBuilder()
+    if let password {
+      let broken = password.withBytes { $0.contains(0x0A) || $0.contains(0x0D) }
+      guard !broken else { throw TransferError("the password holds a line break") }
+      out.append(password)
+    }
+    out.append(0x0A)
+    var used: [String] = []
+    for field in fields {
+      let key = unique(fieldKey(field.key), among: used)
+      used.append(key.lowercased())
+      out.append(Array(key.utf8))
+      out.append(0x3A)
+      if readsBack(field.value) {
+        if field.value.count > 0 { out.append(0x20) }
+        out.append(field.value)
+        out.append(0x0A)
+      } else {
+        out.append(Array(" |\n".utf8))
+        appendBlock(field.value, to: &out)
+      }
+    }
+    if let notes, notes.count > 0 {
+      out.append(notes)
+      let last = notes.withBytes { $0.last }
+      if last != 0x0A { out.append(0x0A) }
+    }
+    let content = out.finish()
+    let empty = content.withBytes { $0.allSatisfy { $0 == 0x0A } } && fields.isEmpty
+    guard !empty else { throw TransferError("the entry is empty") }
+    return content
+  }
+
+  /// `key`, or `key-2`, `key-3`… when `used` (lower-cased keys) has it.
+  static func unique(_ key: String, among used: [String]) -> String {
+    guard used.contains(key.lowercased()) else { return key }
+    var number = 2
+    while used.contains("\(key)-\(number)".lowercased()) { number += 1 }
+    return "\(key)-\(number)"
+  }
+
+  /// True when `value` read from `KEY: VALUE` gives back the same bytes: UTF-8 text with no
+  /// line break or NUL, not starting with a space or tab.
+  static func readsBack(_ value: SecureBytes) -> Bool {
+    value.withBytes { bytes in
+      guard let first = bytes.first else { return true }
+      guard first != 0x20, first != 0x09 else { return false }
+      guard !bytes.contains(0x0A), !bytes.contains(0x0D), !bytes.contains(0) else { return false }
+      return String(validating: bytes, as: UTF8.self) != nil
+    }
+  }
+
+  /// Each line of `value`, indented by two spaces and ended by LF.
+  static func appendBlock(_ value: SecureBytes, to out: inout ByteBuilder) {
+    value.withBytes { bytes in
+      var start = 0
+      while start <= bytes.count {
+        var stop = start
+        while stop < bytes.count && bytes[stop] != 0x0A { stop += 1 }
+        if stop == bytes.count && start == stop && start > 0 { break }
+        out.append(Array("  ".utf8))
+        out.append(bytes[start..<stop])
+        out.append(0x0A)
+        start = stop + 1
+      }
+    }
+  }
+}

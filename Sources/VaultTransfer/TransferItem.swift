@@ -1,0 +1,111 @@
+import VaultCore
+
+/// Where in its source an item or an error was read, for messages: `line 12`, `record 3` or
+/// `file mail/work.gpg`.
+public struct SourceLocation: Equatable, Sendable, CustomStringConvertible {
+  /// What `number` counts.
+  public enum Unit: String, Sendable {
+    /// A line of a text source (1-based), for line-oriented formats (jsonl, CSV).
+    case line
+    /// A record of a structured source (1-based, in the order the source lists them).
+    case record
+    /// A file of a folder source; `number` is 0 and `path` names it.
+    case file
+  }
+
+  /// What the location counts.
+  public let unit: Unit
+  /// The 1-based line or record number (0 for a file).
+  public let number: Int
+  /// The file, relative to the source folder, for `.file`.
+  public let path: String?
+
+  /// Line `number` (1-based).
+  public static func line(_ number: Int) -> SourceLocation {
+    SourceLocation(unit: .line, number: number, path: nil)
+  }
+
+  /// Record `number` (1-based).
+  public static func record(_ number: Int) -> SourceLocation {
+    SourceLocation(unit: .record, number: number, path: nil)
+  }
+
+  /// The file `path` of a folder source.
+  public static func file(_ path: String) -> SourceLocation {
+    SourceLocation(unit: .file, number: 0, path: path)
+  }
+
+  public var description: String {
+    switch unit {
+    case .line: return "line \(number)"
+    case .record: return "record \(number)"
+    case .file: return "file \(path ?? "")"
+    }
+  }
+}
+
+/// An input that cannot be imported, or a vault that cannot be exported: the message says what,
+/// `location` where (nil for the source as a whole).
+public struct TransferError: Error, Equatable, CustomStringConvertible {
+  /// Where the fault is, when it is in one item.
+  public let location: SourceLocation?
+  /// One line, lower case, no final period, e.g. `a name is missing`.
+  public let message: String
+
+  public init(_ message: String, at location: SourceLocation? = nil) {
+    self.message = message
+    self.location = location
+  }
+
+  public var description: String {
+    guard let location else { return message }
+    return "\(location): \(message)"
+  }
+}
+
+/// One entry read from a source: its name as the source gives it (checked as an `EntryName`
+/// before anything is written) and its content in guarded memory, byte for byte what the entry
+/// will hold.
+public struct TransferEntry: Sendable {
+  /// The name, before NFC normalization and checking.
+  public var name: String
+  /// The content (at least 1 byte when imported).
+  public var content: SecureBytes
+  /// Where the source has it.
+  public var location: SourceLocation
+
+  public init(name: String, content: SecureBytes, location: SourceLocation) {
+    self.name = name
+    self.content = content
+    self.location = location
+  }
+}
+
+/// One journal entry read from a source: when it was written and its text.
+public struct TransferJournalEntry: Sendable {
+  /// When it was written, with its UTC offset.
+  public var stamp: JournalStamp
+  /// The text, in guarded memory.
+  public var text: SecureBytes
+  /// Where the source has it.
+  public var location: SourceLocation
+
+  public init(stamp: JournalStamp, text: SecureBytes, location: SourceLocation) {
+    self.stamp = stamp
+    self.text = text
+    self.location = location
+  }
+}
+
+/// Everything one source holds, in source order.
+public struct TransferBatch: Sendable {
+  /// The entries.
+  public var entries: [TransferEntry]
+  /// The journal entries.
+  public var journal: [TransferJournalEntry]
+
+  public init(entries: [TransferEntry] = [], journal: [TransferJournalEntry] = []) {
+    self.entries = entries
+    self.journal = journal
+  }
+}
