@@ -35,6 +35,7 @@ public struct SourceLocation: Equatable, Sendable, CustomStringConvertible {
     SourceLocation(unit: .file, number: 0, path: path)
   }
 
+  /// `line N`, `record N` or `file PATH`.
   public var description: String {
     switch unit {
     case .line: return "line \(number)"
@@ -49,14 +50,16 @@ public struct SourceLocation: Equatable, Sendable, CustomStringConvertible {
 public struct TransferError: Error, Equatable, CustomStringConvertible {
   /// Where the fault is, when it is in one item.
   public let location: SourceLocation?
-  /// One line, lower case, no final period, e.g. `a name is missing`.
+  /// One line, lower case, no final period (`a name is missing`).
   public let message: String
 
+  /// The error `message` at `location`.
   public init(_ message: String, at location: SourceLocation? = nil) {
     self.message = message
     self.location = location
   }
 
+  /// `LOCATION: MESSAGE`, or the message alone.
   public var description: String {
     guard let location else { return message }
     return "\(location): \(message)"
@@ -74,6 +77,7 @@ public struct TransferEntry: Sendable {
   /// Where the source has it.
   public var location: SourceLocation
 
+  /// The entry `name` holding `content`, read at `location`.
   public init(name: String, content: SecureBytes, location: SourceLocation) {
     self.name = name
     self.content = content
@@ -90,6 +94,7 @@ public struct TransferJournalEntry: Sendable {
   /// Where the source has it.
   public var location: SourceLocation
 
+  /// The journal entry written at `stamp` holding `text`, read at `location`.
   public init(stamp: JournalStamp, text: SecureBytes, location: SourceLocation) {
     self.stamp = stamp
     self.text = text
@@ -104,6 +109,7 @@ public struct TransferBatch: Sendable {
   /// The journal entries.
   public var journal: [TransferJournalEntry]
 
+  /// A batch of `entries` and `journal` entries.
   public init(entries: [TransferEntry] = [], journal: [TransferJournalEntry] = []) {
     self.entries = entries
     self.journal = journal
