@@ -1,0 +1,19 @@
+import VaultCore
+
+/// What an import reads: a file's whole bytes, or a folder (a password store).
+public enum ImportSource: Sendable {
+  /// The contents of a file (or standard input), in guarded memory.
+  case bytes(SecureBytes)
+  /// A folder, by its path; `decrypt` gives the plaintext of one encrypted file in it (the
+  /// caller runs `gpg`), by its path.
+  case folder(path: String, decrypt: @Sendable (String) throws -> SecureBytes)
+}
+
+/// A reader of one import format: everything the source holds, or the first fault in it.
+public protocol ImportReader {
+  /// Reads every entry and journal entry of `source`, in source order.
+  ///
+  /// - Throws: `TransferError` with the line or record of the first fault; nothing is imported
+  ///   then.
+  static func read(_ source: ImportSource) throws -> TransferBatch
+}
