@@ -1,0 +1,225 @@
+import Foundation
+import VaultCore
+import XCTest
+
+@testable import VaultTransfer
+
+final class GuardedJSONTests: XCTestCase {
+  func parse(_ text: String, firstLine: Int = 1) throws -> GuardedJSON.Value {
+    try parse(Array(text.utf8), firstLine: firstLine)
+  }
+
+  func parse(_ bytes: [UInt8], firstLine: Int = 1) throws -> GuardedJSON.Value {
+    try GuardedJSON(parsing: SecureBytes(copying: bytes), firstLine: firstLine).root
+  }
+
+  func string(_ value: GuardedJSON.Value?) -> [UInt8]? {
+    value?.bytes()?.unprotectedBytes
+  }
+
+  /// The error `text` is refused with.
+  func refusal(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+    refusal(Array(text.utf8), file: file, line: line)
+  }
+
+  func refusal(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) -> String {
+    do {
+      _ = try parse(bytes)
+      XCTFail("accepted", file: file, line: line)
+      return ""
+    } catch let error as TransferError {
+      return error.description
+    } catch {
+      XCTFail("\(error)", file: file, line: line)
+      return ""
+    }
+  }
+
+  func testValuesKindsMembersInOrderAndLines() throws {
+    let root = try parse(
+      "{\"name\": \"mail/work\",\n \"n\": -12, \"x\": 1.5e3,\n \"list\": [true, false, null, {}],\n"
+        + " \"e\": []}",
+      firstLine: 7)
+    XCTAssertEqual(root.kind, .object)
+    XCTAssertEqual(root.line, 7)
+    XCTAssertEqual(root.members.map(\.key), ["name", "n", "x", "list", "e"])
+    XCTAssertEqual(root["name"]?.text(), "mail/work")
+    XCTAssertEqual(root["n"]?.integer, -12)
+    XCTAssertEqual(root["n"]?.line, 8)
+    XCTAssertEqual(root["x"]?.kind, .number)
+    XCTAssertNil(root["x"]?.integer, "1.5e3 is not written as an integer")
+    let list = try XCTUnwrap(root["list"])
+    XCTAssertEqual(list.line, 9)
+    XCTAssertEqual(list.elements.map(\.kind), [.bool, .bool, .null, .object])
+    XCTAssertEqual(list.elements.map(\.bool), [true, false, nil, nil])
+    XCTAssertEqual(root["e"]?.elements.count, 0)
+    XCTAssertNil(root["missing"])
+    XCTAssertNil(list["name"], "an array has no members")
+    XCTAssertNil(root["n"]?.bytes(), "a number is no string")
+    XCTAssertEqual(try parse("  \"top\"  ").text(), "top")
+    XCTAssertEqual(try parse("9223372036854775807").integer, Int.max)
+    XCTAssertNil(try parse("9223372036854775808").integer, "beyond Int")
+  }
+
+  func testStringsDecodeEveryEscapeIntoExactBytes() throws {
+    let root = try parse(#"["a\"b\\c\/d\b\f\n\r\t", "\u00e9\u20AC\ud83d\ude00", "é€😀", "\u0000"]"#)
+    let values = root.elements.map(string)
+    XCTAssertEqual(values[0], Array("a\"b\\c/d\u{8}\u{C}\n\r\t".utf8))
+    XCTAssertEqual(values[1], Array("é€😀".utf8))
+    XCTAssertEqual(values[2], Array("é€😀".utf8))
+    XCTAssertEqual(values[3], [0])
+    XCTAssertEqual(root.elements[1].text(), "é€😀")
+  }
+
+  func testKeysCompareByBytes() throws {
+    let root = try parse("{\"\\u0061\": 1, \"e\u{301}\": 2, \"\u{e9}\": 3}")
+    XCTAssertEqual(root["a"]?.integer, 1, "an escaped key is its decoded bytes")
+    XCTAssertEqual(root["e\u{301}"]?.integer, 2)
+    XCTAssertEqual(root["\u{e9}"]?.integer, 3, "canonically equivalent keys are two keys")
+    XCTAssertEqual(
+      refusal("{\"a\": 1,\n\"\\u0061\": 2}"), "line 2: the object has the key 'a' twice")
+  }
+
+  func testEveryFaultIsRefusedWithItsLine() {
+    XCTAssertEqual(refusal(""), "line 1: there is no JSON value (the text is empty)")
+    XCTAssertEqual(refusal("  \n "), "line 2: there is no JSON value (the text is empty)")
+    XCTAssertEqual(
+      refusal("{\"a\": 1,}"), "line 1: expected a member name in double quotes, found '}'")
+    XCTAssertEqual(refusal("[1,\n2,\n]"), "line 3: expected a value, found ']'")
+    XCTAssertEqual(refusal("[1 2]"), "line 1: expected ',' or ']', found '2'")
+    XCTAssertEqual(refusal("{\"a\" 1}"), "line 1: expected ':', found '1'")
+    XCTAssertEqual(
+      refusal("{'a': 1}"), "line 1: expected a member name in double quotes, found '''")
+    XCTAssertEqual(refusal("[1] x"), "line 1: unexpected 'x' after the JSON value")
+    XCTAssertEqual(refusal("{\"a\": [1,"), "line 1: the JSON text ends where a value was expected")
+    XCTAssertEqual(refusal("\"abc"), "line 1: a string is not closed")
+    XCTAssertEqual(refusal("[NaN]"), "line 1: expected a value, found 'N'")
+    XCTAssertEqual(refusal("[tru]"), "line 1: expected a value, found 't'")
+    XCTAssertEqual(refusal("// c\n1"), "line 1: expected a value, found '/'")
+    XCTAssertEqual(refusal("01"), "line 1: a number does not start with 0 followed by digits")
+    XCTAssertEqual(refusal("-"), "line 1: a number needs a digit after its '-'")
+    XCTAssertEqual(refusal("1."), "line 1: a number needs a digit after its '.'")
+    XCTAssertEqual(refusal("1e+"), "line 1: a number needs a digit in its exponent")
+    XCTAssertEqual(refusal(".5"), "line 1: expected a value, found '.'")
+    XCTAssertEqual(
+      refusal("\n\"a\tb\""),
+      "line 2: a string holds a control character (byte 0x09) that must be escaped")
+    XCTAssertEqual(refusal(#""\x41""#), #"line 1: a string holds an unknown escape '\x'"#)
+    XCTAssertEqual(refusal(#""\u12G4""#), #"line 1: a \u escape needs four hex digits"#)
+    XCTAssertEqual(
+      refusal(#"["ok", "\uD83D"]"#),
+      #"line 1: a string holds a lone surrogate (\uD83D), which is no character"#)
+    XCTAssertEqual(
+      refusal(#""\uDE00\uD83D""#),
+      #"line 1: a string holds a lone surrogate (\uDE00), which is no character"#)
+    XCTAssertEqual(
+      refusal(#""\uD83D\u0041""#),
+      #"line 1: a string holds a lone surrogate (\uD83D), which is no character"#)
+    XCTAssertEqual(refusal([0xEF, 0xBB, 0xBF, 0x31]), "line 1: expected a value, found byte 0xEF")
+  }
+
+  func testInvalidUTF8IsRefused() {
+    let cases: [[UInt8]] = [
+      [0xFF], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+      [0xC3], [0xE2, 0x82], [0x80],
+    ]
+    for bytes in cases {
+      let text = [0x22] + bytes + [0x22]
+      XCTAssertEqual(
+        refusal(text),
+        "line 1: a string is not valid UTF-8 (at byte 0x"
+          + String(bytes[0], radix: 16, uppercase: true) + ")", "\(bytes)")
+    }
+    XCTAssertEqual(
+      string(try? parse([0x22, 0xF0, 0x9F, 0x98, 0x80, 0xF4, 0x8F, 0xBF, 0xBF, 0x22])),
+      [0xF0, 0x9F, 0x98, 0x80, 0xF4, 0x8F, 0xBF, 0xBF], "the largest code point is U+10FFFF")
+  }
+
+  func testNestingIsLimited() throws {
+    let deepest = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+    XCTAssertEqual(try parse(deepest).kind, .array)
+    let deeper = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+    XCTAssertEqual(refusal(deeper), "line 1: arrays and objects are nested deeper than 64 levels")
+    let objects = String(repeating: "{\"a\":", count: 65) + "1" + String(repeating: "}", count: 65)
+    XCTAssertEqual(refusal(objects), "line 1: arrays and objects are nested deeper than 64 levels")
+  }
+
+  func testARangeOfTheSourceIsParsedInPlace() throws {
+    let source = SecureBytes(copying: Array("junk{\"a\":\"b\"}junk".utf8))
+    let root = try GuardedJSON(parsing: source, range: 4..<13, firstLine: 3).root
+    XCTAssertEqual(root["a"]?.text(), "b")
+    XCTAssertThrowsError(try GuardedJSON(parsing: source, range: 4..<14)) {
+      XCTAssertEqual(
+        ($0 as? TransferError)?.description, "line 1: unexpected 'j' after the JSON value")
+    }
+  }
+
+  /// Random mutations of valid texts never crash the parser; whatever it accepts, Foundation's
+  /// JSON reader accepts too (this parser is the stricter), and every string it accepts decodes
+  /// to the bytes Foundation reads.
+  func testRandomMutationsNeverCrashAndAcceptOnlyJSON() throws {
+    let seeds = [
+      #"{"name":"a/b","content":"x\ny","fields":{"user":"é","n":[1,-2.5e3,true,null]}}"#,
+      #"[{"k":"\u00e9\ud83d\ude00\"\\"},[],{},"",0,-0.0,1E+2]"#,
+      #"{"items":[{"id":"1","login":{"uris":[{"uri":"https://x"}],"password":"p"}}]}"#,
+    ].map { Array($0.utf8) }
+    var random = SeededRandom(seed: 0x5EED)
+    let alphabet =
+      Array(#"{}[]":,\u0123456789abcdefABCDEF-+.eEtrufalsn "#.utf8) + [0x0A, 0xFF, 0xC3, 0xED]
+    var accepted = 0
+    for round in 0..<4000 {
+      var bytes = seeds[round % seeds.count]
+      for _ in 0..<(1 + Int(random.next() % 4)) {
+        let at = Int(random.next() % UInt64(bytes.count + 1))
+        switch random.next() % 4 {
+        case 0 where at < bytes.count: bytes.remove(at: at)
+        case 1: bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
+        case 2 where at < bytes.count: bytes[at] = UInt8(truncatingIfNeeded: random.next())
+        default: bytes = Array(bytes.prefix(at))
+        }
+      }
+      guard let root = try? parse(bytes) else { continue }
+      accepted += 1
+      let foundation = try? JSONSerialization.jsonObject(
+        with: Data(bytes), options: .fragmentsAllowed)
+      XCTAssertNotNil(
+        foundation, "accepted what Foundation refuses: \(String(decoding: bytes, as: UTF8.self))")
+      if let foundation { compare(root, foundation) }
+    }
+    XCTAssertGreaterThan(accepted, 100, "the mutations keep some texts valid")
+  }
+
+  /// Every string of `value` equals the one Foundation read at the same place.
+  func compare(
+    _ value: GuardedJSON.Value, _ other: Any, file: StaticString = #filePath, line: UInt = #line
+  ) {
+    switch value.kind {
+    case .string:
+      XCTAssertEqual(
+        value.bytes()?.unprotectedBytes, (other as? String).map { Array($0.utf8) }, file: file,
+        line: line)
+    case .array:
+      let elements = other as? [Any] ?? []
+      XCTAssertEqual(value.elements.count, elements.count, file: file, line: line)
+      for (mine, theirs) in zip(value.elements, elements) { compare(mine, theirs) }
+    case .object:
+      let members = other as? [String: Any] ?? [:]
+      XCTAssertEqual(value.members.count, members.count, file: file, line: line)
+      for (key, mine) in value.members { compare(mine, members[key] as Any) }
+    default: break
+    }
+  }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing mutation can be found again.
+struct SeededRandom {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
