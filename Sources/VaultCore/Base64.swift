@@ -5,7 +5,16 @@ extension Array where Element == UInt8 {
   var base64: String { Data(self).base64EncodedString() }
 
   /// Lower-case hex.
-  public var hex: String { map { String(format: "%02x", $0) }.joined() }
+  public var hex: String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out = [UInt8]()
+    out.reserveCapacity(count * 2)
+    for byte in self {
+      out.append(digits[Int(byte >> 4)])
+      out.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
 
   /// Decodes standard base64, requiring exactly `count` bytes when given.
   ///

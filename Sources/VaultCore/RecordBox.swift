@@ -93,13 +93,14 @@ struct RecordBox {
   {
     let padded = Padding.paddedLength(content.count)
     let count = (padded + chunkSize - 1) / chunkSize
-    let piece = SecureBytes(count: chunkSize)
+    // No larger than the padded content: a short entry's chunk is one small guarded buffer.
+    let piece = SecureBytes(count: min(chunkSize, padded))
     return (0..<count).map { index in
       let start = index * chunkSize
       let size = min(chunkSize, padded - start)
       piece.withMutableBytes { buffer in
         if let base = buffer.baseAddress {
-          base.initializeMemory(as: UInt8.self, repeating: 0, count: buffer.count)
+          base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
         }
         let copied = max(0, min(size, content.count - start))
         if copied > 0 {
