@@ -10,8 +10,8 @@
 _vault_command() {
   case $1 in
   '')
-    commands=' init=init add=add insert=add get=get show=get list=list ls=list rm=rm remove=rm delete=rm mv=mv move=mv rename=mv set=set unset=unset run=run inject=inject audit=audit find=find passwd=passwd recover=recover rekey=rekey status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate otp=otp history=history restore=restore purge=purge settings=settings check=check backup=backup tour=tour completions=completions help=help version=version '
-    offered='init add get list rm mv set unset run inject audit find passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings check backup tour completions help version'
+    commands=' init=init add=add insert=add get=get show=get list=list ls=list rm=rm remove=rm delete=rm mv=mv move=mv rename=mv set=set unset=unset run=run inject=inject audit=audit find=find import=import passwd=passwd recover=recover rekey=rekey status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate otp=otp history=history restore=restore purge=purge settings=settings check=check backup=backup tour=tour completions=completions help=help version=version '
+    offered='init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings check backup tour completions help version'
     options='--vault --pin-fd -h --help --version'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
@@ -99,6 +99,13 @@ _vault_command() {
     options='--json --vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=1 variadic=1
+    ;;
+  'import')
+    commands=''
+    offered=''
+    options='--from --dry-run -f --force --vault --pin-fd -h --help'
+    valued=' --from --vault --pin-fd '
+    arguments=1 variadic=0
     ;;
   'passwd')
     commands=''
@@ -319,8 +326,11 @@ _vault_value() {
   'get|--field' | 'set|1' | 'unset|1')
     _vault_field_keys "$3"
     ;;
-  'inject|--output' | 'backup|0' | *'|--vault')
+  'inject|--output' | 'import|0' | 'backup|0' | *'|--vault')
     _vault_files "$3"
+    ;;
+  'import|--from')
+    mapfile -t COMPREPLY < <(compgen -W 'jsonl' -- "$3")
     ;;
   'unlock|--shell' | 'completions|0')
     mapfile -t COMPREPLY < <(compgen -W 'bash zsh fish' -- "$3")
@@ -332,7 +342,7 @@ _vault_value() {
     mapfile -t COMPREPLY < <(compgen -W 'history_keep history_days' -- "$3")
     ;;
   'help|0')
-    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv set unset run inject audit find passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings check backup tour completions help version' -- "$3")
+    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings check backup tour completions help version' -- "$3")
     ;;
   esac
 }

@@ -31,6 +31,8 @@ function __vault_subcommand
             echo audit
         case ':find'
             echo find
+        case ':import'
+            echo import
         case ':passwd'
             echo passwd
         case ':recover'
@@ -123,6 +125,8 @@ function __vault_valued
             printf '%s\n' --vault --pin-fd
         case 'find'
             printf '%s\n' --vault --pin-fd
+        case 'import'
+            printf '%s\n' --from --vault --pin-fd
         case 'passwd'
             printf '%s\n' --vault --pin-fd
         case 'recover'
@@ -277,6 +281,7 @@ complete -c vault -n '__vault_at "" 0' -a run -d 'Run COMMAND with secrets in it
 complete -c vault -n '__vault_at "" 0' -a inject -d 'Fill {{ vault NAME[:FIELD] }} placeholders in a template read from standard input.'
 complete -c vault -n '__vault_at "" 0' -a audit -d 'Check every password (first line) offline: reused, short, weak or old.'
 complete -c vault -n '__vault_at "" 0' -a find -d 'Find entry names by fuzzy match, best first, one per line.'
+complete -c vault -n '__vault_at "" 0' -a import -d 'Bring in entries and journal entries from another tool\'s export.'
 complete -c vault -n '__vault_at "" 0' -a passwd -d 'Change the PIN (the master key is re-wrapped, entries are untouched).'
 complete -c vault -n '__vault_at "" 0' -a recover -d 'Set a new PIN with the recovery code (also on another machine).'
 complete -c vault -n '__vault_at "" 0' -a rekey -d 'Replace the master key, the journal keys and the recovery code.'
@@ -357,6 +362,12 @@ complete -c vault -n '__vault_at "audit" 0' -a '(__vault_entry_names)'
 
 # vault find: Find entry names by fuzzy match, best first, one per line.
 complete -c vault -n '__vault_in "find"' -l json -d 'Print JSON instead of text.'
+
+# vault import: Bring in entries and journal entries from another tool's export.
+complete -c vault -n '__vault_in "import"' -l from -x -a 'jsonl' -d 'The format of SOURCE: jsonl (needed).'
+complete -c vault -n '__vault_in "import"' -l dry-run -d 'Check everything and write nothing.'
+complete -c vault -n '__vault_in "import"' -s f -l force -d 'Replace entries that exist (each one\'s last version is kept in its history).'
+complete -c vault -n '__vault_at "import" 0' -r -F
 
 # vault passwd: Change the PIN (the master key is re-wrapped, entries are untouched).
 
@@ -465,6 +476,6 @@ complete -c vault -n '__vault_at "backup" 0' -r -F
 complete -c vault -n '__vault_at "completions" 0' -a 'bash zsh fish'
 
 # vault help: Show help for a command.
-complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv set unset run inject audit find passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings check backup tour completions help version'
+complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings check backup tour completions help version'
 
 # vault version: Show the version (as --version).

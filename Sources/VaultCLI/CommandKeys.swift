@@ -1,5 +1,6 @@
 import Biometry
 import VaultCore
+import VaultTransfer
 
 /// Shell syntax for `vault unlock --shell` and `vault completions`.
 public enum ShellSyntax: String, ChoiceValue {
@@ -143,6 +144,7 @@ extension BiometryType: ChoiceValue {}
 extension SensorAvailability: ChoiceValue {}
 extension Outcome: ChoiceValue {}
 extension Clipboard.Tool: ChoiceValue {}
+extension ImportFormat: ChoiceValue {}
 
 /// The typed keys of every option and argument of `vault` and `biosim`: the table declares them,
 /// runners read through them, so a value's kind is stated once.
@@ -290,6 +292,16 @@ enum Keys {
   static let injectOutput = Option<FilePath>(
     "output", "PATH", "Write to PATH (mode 0600, atomically) instead of standard output.")
   static let injectForce = Flag("force", short: "f", "Replace PATH when it exists.")
+
+  // import
+  static let importFormat = Option<ImportFormat>(
+    "from", "FORMAT", "The format of SOURCE: \(ImportFormat.choiceList) (needed).")
+  static let dryRun = Flag("dry-run", "Check everything and write nothing.")
+  static let importForce = Flag(
+    "force", short: "f",
+    "Replace entries that exist (each one's last version is kept in its history).")
+  static let importSource = Argument<FilePath>(
+    "SOURCE", "The export: a file, or - for standard input.")
 
   // backup, completions, help, hidden commands
   static let backupPath = Argument<FilePath>("PATH", "The new file.")

@@ -68,7 +68,7 @@ public enum VaultCommands {
           "mv", aliases: ["move", "rename"], "Rename an entry.",
           options: [Keys.moveForce.spec], arguments: [Keys.old.spec, Keys.new.spec],
           run: runs(EntryCommandsRun.move)),
-        setField, unsetField, runCommand, inject, audit, find,
+        setField, unsetField, runCommand, inject, audit, find, importEntries,
         CommandSpec(
           "passwd", "Change the PIN (the master key is re-wrapped, entries are untouched).",
           discussion: """

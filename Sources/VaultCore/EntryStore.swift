@@ -78,6 +78,10 @@ public struct EntryStore {
   let boxes: RecordBox
   let indexKey: SymmetricKey
   let rowKey: SymmetricKey
+  /// Keyed BLAKE2b under `indexKey`, its guarded state reused for every name looked up.
+  let nameHasher: GenericHash.Hasher
+  /// This device's id as found once for a bulk write (`deviceID` finds it at each use).
+  var knownDeviceID: [UInt8]?
 
   /// Entry access with the given master key (already verified against the header and state).
   public init(vault: Vault, masterKey: SymmetricKey) {
@@ -86,13 +90,14 @@ public struct EntryStore {
     self.boxes = RecordBox(vaultID: vault.vaultID, masterKey: masterKey)
     self.indexKey = masterKey.derive(.nameIndex)
     self.rowKey = masterKey.derive(.rows)
+    self.nameHasher = GenericHash.Hasher(key: indexKey.bytes)
   }
 
   var db: SQLiteDatabase { vault.db }
 
+  /// The keyed BLAKE2b-256 of the name under the name-index subkey, the row's `lookup`.
   func lookup(_ name: EntryName) -> [UInt8] {
-    GenericHash.keyed(
-      key: indexKey.bytes, parts: [DomainLabel.name.bytes, Array(name.value.utf8)])
+    nameHasher.hash([DomainLabel.name.bytes, Array(name.value.utf8)])
   }
 
   /// A short tag for `name` (16 hex digits of its keyed index hash), for per-entry bookkeeping
@@ -273,12 +278,18 @@ public struct EntryStore {
 
   /// `put` as part of the write `write` (many entries in one transaction: a fill, an import).
   ///
-  /// Names put earlier in the same write are not seen: give each name once.
+  /// Names put earlier in the same write are not seen: give each name once. `time` is the
+  /// version's time (ISO 8601 UTC), the clock's now by default: a bulk write gives one time to
+  /// every version it makes.
+  ///
+  /// - Returns: true when an existing entry was replaced.
+  @discardableResult
   func put(
     _ name: EntryName, content: SecureBytes, overwrite: Bool, guarded: Bool,
-    expectedRevision: Int64? = nil, change: EntryChange? = nil, in write: StateWrite
-  ) throws {
-    let now = Timestamp.utc(vault.environment.clock.wallNow)
+    expectedRevision: Int64? = nil, change: EntryChange? = nil, at time: String? = nil,
+    in write: StateWrite
+  ) throws -> Bool {
+    let now = time ?? Timestamp.utc(vault.environment.clock.wallNow)
     let named = try record(named: name, in: write.rows(inBucket: bucket(name)))
     var existing: Found?
     switch named {
@@ -290,7 +301,7 @@ public struct EntryStore {
     if let expectedRevision, existing?.metadata.revision != expectedRevision {
       throw VaultError.conflict("'\(name)' changed while it was being edited")
     }
-    let recordID = named?.row.recordID ?? SecureBytes.random(count: 16).unprotectedBytes
+    let recordID = named?.row.recordID ?? Sodium.randomBytes(count: 16)
     let revision = (named?.row.revision ?? 0) + 1
     if let existing { try keepRevision(of: existing, replacedAt: now, in: write) }
     // Replacing content never drops a guard: only a new entry takes `guarded` as given.
@@ -306,6 +317,7 @@ public struct EntryStore {
       try write.insert(chunk)
     }
     if named != nil { try prune(recordID, current: revision, in: write) }
+    return existing != nil
   }
 
   /// Seals `body` as the entry `recordID` at `revision`, in place of `old` (its entry or
@@ -329,7 +341,7 @@ public struct EntryStore {
 
   /// The writing device's id (16 zero bytes before it has a record).
   var deviceID: [UInt8] {
-    vault.localDevice?.deviceIDBytes ?? [UInt8](repeating: 0, count: 16)
+    knownDeviceID ?? vault.localDevice?.deviceIDBytes ?? [UInt8](repeating: 0, count: 16)
   }
 
   /// Opens every record by its row, not through the name index, and checks each named row's

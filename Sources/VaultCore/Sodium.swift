@@ -8,4 +8,13 @@ enum Sodium {
   static let ready: Void = {
     guard sodium_init() >= 0 else { fatalError("libsodium could not be initialised") }
   }()
+
+  /// `count` bytes from `randombytes_buf` in ordinary memory, for what is random but not secret
+  /// (record ids).
+  static func randomBytes(count: Int) -> [UInt8] {
+    _ = ready
+    var out = [UInt8](repeating: 0, count: count)
+    out.withUnsafeMutableBytes { if let base = $0.baseAddress { randombytes_buf(base, $0.count) } }
+    return out
+  }
 }

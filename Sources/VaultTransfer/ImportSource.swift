@@ -16,4 +16,25 @@ public protocol ImportReader {
   /// - Throws: `TransferError` with the line or record of the first fault; nothing is imported
   ///   then.
   static func read(_ source: ImportSource) throws -> TransferBatch
+
+  /// Hands every item of `source` to `sink` one at a time, in source order, so that a large
+  /// source never holds every content in memory at once (each content is guarded memory of its
+  /// own, and the number of those is limited).
+  ///
+  /// - Throws: `TransferError` with the line or record of the first fault (the items before it
+  ///   were handed over already: the caller writes nothing until the whole source is read);
+  ///   what `sink` throws.
+  static func read(_ source: ImportSource, each sink: (TransferItem) throws -> Void) throws
+}
+
+extension ImportReader {
+  /// `read(_:)`, then its entries and then its journal entries, for a reader that reads a
+  /// source whole.
+  public static func read(_ source: ImportSource, each sink: (TransferItem) throws -> Void)
+    throws
+  {
+    let batch = try read(source)
+    for entry in batch.entries { try sink(.entry(entry)) }
+    for journal in batch.journal { try sink(.journal(journal)) }
+  }
 }

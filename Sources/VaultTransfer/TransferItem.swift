@@ -102,6 +102,22 @@ public struct TransferJournalEntry: Sendable {
   }
 }
 
+/// One item of a source, as a streaming reader hands it over: an entry or a journal entry.
+public enum TransferItem: Sendable {
+  /// An entry.
+  case entry(TransferEntry)
+  /// A journal entry.
+  case journal(TransferJournalEntry)
+
+  /// Where the source has it.
+  public var location: SourceLocation {
+    switch self {
+    case .entry(let entry): entry.location
+    case .journal(let journal): journal.location
+    }
+  }
+}
+
 /// Everything one source holds, in source order.
 public struct TransferBatch: Sendable {
   /// The entries.
@@ -113,5 +129,23 @@ public struct TransferBatch: Sendable {
   public init(entries: [TransferEntry] = [], journal: [TransferJournalEntry] = []) {
     self.entries = entries
     self.journal = journal
+  }
+}
+
+extension TransferBatch {
+  /// The batch of every item `read` hands to its sink, in that order.
+  ///
+  /// - Throws: what `read` throws.
+  public static func collecting(
+    _ read: (_ sink: (TransferItem) throws -> Void) throws -> Void
+  ) rethrows -> TransferBatch {
+    var batch = TransferBatch()
+    try read { item in
+      switch item {
+      case .entry(let entry): batch.entries.append(entry)
+      case .journal(let journal): batch.journal.append(journal)
+      }
+    }
+    return batch
   }
 }

@@ -1,0 +1,83 @@
+import VaultCore
+import VaultTransfer
+
+/// `vault import --from FORMAT [--dry-run] [--force] SOURCE`: reads the source whole, checks
+/// every item without the key (so a bad source costs no PIN), then checks the names against the
+/// vault and writes everything in one transaction (`EntryStore.importItems`).
+enum ImportCommandRun {
+  static func run(_ context: Context) throws {
+    guard let format = try context.value(Keys.importFormat) else {
+      throw UsageError(
+        message: "--from FORMAT is needed (\(ImportFormat.choiceList))",
+        path: context.invocation.path)
+    }
+    let path = try context.argument(Keys.importSource).path
+    let dryRun = context.flag(Keys.dryRun)
+    let replacing = context.flag(Keys.importForce)
+    if path == "-" { try context.refusePINOnStandardInput("carries the source") }
+    let source = ImportSource.bytes(try ImportSourceFile.read(path))
+    let progress = ImportProgress.onStandardError()
+    defer { progress?.clear() }
+
+    var plan = ImportPlan()
+    try located {
+      try format.read(source) { item in
+        switch item {
+        case .entry(let entry):
+          try plan.addEntry(
+            named: entry.name, content: entry.content, origin: entry.location.description)
+        case .journal(let journal):
+          try plan.addJournal(text: journal.text, origin: journal.location.description)
+        }
+        progress?.update("reading", done: plan.itemCount, total: nil)
+      }
+    }
+    progress?.clear()
+
+    let unlocked = try context.open(.use(reason: "import entries"))
+    let total = plan.itemCount
+    let counts = try located {
+      try unlocked.entries.importItems(
+        plan, replacing: replacing, dryRun: dryRun,
+        progress: { progress?.update("importing", done: $0, total: total) }
+      ) { writer in
+        try format.read(source) { item in
+          switch item {
+          case .entry(let entry): try writer.entry(named: entry.name, content: entry.content)
+          case .journal(let journal): try writer.journal(text: journal.text, stamp: journal.stamp)
+          }
+        }
+      }
+    }
+    progress?.clear()
+    Output.error(report(counts, dryRun: dryRun))
+  }
+
+  /// The closing line, such as `Imported 3 entries (1 replacing an existing one) and 2 journal
+  /// entries.` (for a dry run `Would import …; nothing was written.`).
+  static func report(_ counts: ImportCounts, dryRun: Bool) -> String {
+    func count(_ number: Int, _ one: String, _ many: String) -> String {
+      "\(number) \(number == 1 ? one : many)"
+    }
+    var entries = count(counts.entries, "entry", "entries")
+    if counts.replaced > 0 {
+      entries +=
+        counts.replaced == 1
+        ? " (1 replacing an existing one)" : " (\(counts.replaced) replacing existing ones)"
+    }
+    let what = "\(entries) and \(count(counts.journal, "journal entry", "journal entries"))"
+    return dryRun ? "Would import \(what); nothing was written." : "Imported \(what)."
+  }
+
+  /// `body`, with a fault of the source or of one item reported with its place (`line 12: …`).
+  static func located<R>(_ body: () throws -> R) throws -> R {
+    do {
+      return try body()
+    } catch let error as TransferError {
+      guard let location = error.location else { throw VaultError.invalidInput(error.message) }
+      throw LocatedError(location: location.description, .invalidInput(error.message))
+    } catch let error as ImportItemError {
+      throw LocatedError(location: error.origin, error.error)
+    }
+  }
+}

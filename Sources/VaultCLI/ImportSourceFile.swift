@@ -1,0 +1,77 @@
+import Glibc
+import VaultCore
+
+/// The source of `vault import`, a file or standard input (`-`), read whole into guarded memory.
+enum ImportSourceFile {
+  /// The largest source read (256 MiB): an export past it is refused before it is read whole.
+  static let maximumByteCount = 256 * 1024 * 1024
+
+  /// `maximumByteCount` in words, for messages and the manual.
+  static let maximumText = "256 MiB"
+
+  /// The bytes of `path`, or of standard input for `-`.
+  ///
+  /// - Throws: `VaultError.invalidInput` for standard input on a terminal, a folder, or a
+  ///   source over `maximumByteCount`; `.storage` when it cannot be opened or read.
+  static func read(_ path: String) throws -> SecureBytes {
+    if path == "-" {
+      guard isatty(0) == 0 else {
+        throw VaultError.invalidInput(
+          "standard input is a terminal; give the export as a file, or pipe it to 'vault import"
+            + " ... -'")
+      }
+      return try read(fd: 0, named: "standard input")
+    }
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw VaultError.storage("cannot open \(path): \(String(cString: strerror(errno)))")
+    }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      throw VaultError.storage("cannot read \(path): \(String(cString: strerror(errno)))")
+    }
+    if info.st_mode & S_IFMT == S_IFDIR {
+      throw VaultError.invalidInput("\(path) is a folder; this format reads a file")
+    }
+    if info.st_mode & S_IFMT == S_IFREG && Int(info.st_size) > maximumByteCount {
+      throw tooLarge(path)
+    }
+    return try read(fd: fd, named: path)
+  }
+
+  static func tooLarge(_ name: String) -> VaultError {
+    .invalidInput(
+      "\(name) is larger than \(maximumText), the most vault import reads; split the export"
+        + " and import the parts")
+  }
+
+  /// Everything `fd` gives until its end, into guarded memory that grows by doubling (the old
+  /// buffers are wiped when freed), at most `maximumByteCount` bytes.
+  static func read(fd: Int32, named name: String) throws -> SecureBytes {
+    var buffer = SecureBytes(count: 64 * 1024)
+    var count = 0
+    while true {
+      if count == buffer.count {
+        guard count < maximumByteCount + 1 else { throw tooLarge(name) }
+        do {
+          buffer = try buffer.grown(to: min(buffer.count * 2, maximumByteCount + 1))
+        } catch {
+          throw VaultError.storage("\(name) is too large to hold in memory; nothing was written")
+        }
+      }
+      let filled = count
+      let n = buffer.withMutableBytes {
+        Glibc.read(fd, $0.baseAddress.map { $0 + filled }, $0.count - filled)
+      }
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 {
+        throw VaultError.storage("cannot read \(name): \(String(cString: strerror(errno)))")
+      }
+      if n == 0 { break }
+      count += n
+    }
+    guard count <= maximumByteCount else { throw tooLarge(name) }
+    return buffer.prefix(count)
+  }
+}

@@ -1,0 +1,307 @@
+/// An item of an import that cannot be imported: what is wrong and where the source has it.
+public struct ImportItemError: Error, Equatable {
+  /// Where the source has the item, as the caller named it (`line 12`, `record 3`).
+  public let origin: String
+  /// What is wrong.
+  public let error: VaultError
+
+  /// The fault `error` of the item at `origin`.
+  public init(origin: String, _ error: VaultError) {
+    self.origin = origin
+    self.error = error
+  }
+}
+
+/// What an import brings, checked without the vault: every name valid and given once, every
+/// content and journal text one the vault can store.
+///
+/// Built item by item in source order (`addEntry`, `addJournal`), it holds the names (which are
+/// not secret), never a content; `EntryStore.importItems` then checks it against the vault and,
+/// unless it is a dry run, writes it with the contents the source hands over a second time.
+public struct ImportPlan: Sendable {
+  /// The entries' names, normalized, in source order.
+  public private(set) var names: [EntryName] = []
+  /// The names as the source gives them, to recognize the same items when they come again.
+  private(set) var givenNames: [String] = []
+  /// Where the source has each entry.
+  private(set) var origins: [String] = []
+  /// Each name's index in `names`.
+  private var indexes: [EntryName: Int] = [:]
+  /// How many journal entries the source holds.
+  public private(set) var journalCount = 0
+
+  /// An empty plan.
+  public init() {}
+
+  /// Entries and journal entries.
+  public var itemCount: Int { names.count + journalCount }
+
+  /// Adds the entry named `name` holding `content`, which the source has at `origin`.
+  ///
+  /// - Throws: `ImportItemError` at `origin`: `VaultError.invalidInput` for a name `EntryName`
+  ///   refuses, a name an earlier item has (after NFC normalization; the message names that
+  ///   item's origin), or empty content.
+  public mutating func addEntry(named name: String, content: SecureBytes, origin: String) throws {
+    do {
+      let checked = try EntryName(name)
+      if let earlier = indexes[checked] {
+        throw VaultError.invalidInput(
+          "the name '\(checked)' is already given at \(origins[earlier])")
+      }
+      guard content.count > 0 else { throw VaultError.invalidInput("the content is empty") }
+      indexes[checked] = names.count
+      names.append(checked)
+      givenNames.append(name)
+      origins.append(origin)
+    } catch let error as VaultError {
+      throw ImportItemError(origin: origin, error)
+    }
+  }
+
+  /// Adds a journal entry holding `text`, which the source has at `origin`.
+  ///
+  /// - Throws: `ImportItemError` at `origin`: `VaultError.invalidInput` for empty text or text
+  ///   over `JournalStore.maximumByteCount`.
+  public mutating func addJournal(text: SecureBytes, origin: String) throws {
+    guard text.count > 0 else {
+      throw ImportItemError(origin: origin, .invalidInput("the journal entry is empty"))
+    }
+    guard text.count <= JournalStore.maximumByteCount else {
+      throw ImportItemError(origin: origin, .invalidInput("a journal entry is limited to 16 MiB"))
+    }
+    journalCount += 1
+  }
+}
+
+/// What an import stored, or for a dry run would store.
+public struct ImportCounts: Equatable, Sendable {
+  /// New entries (under names with no entry, or the name of a removed one).
+  public var added = 0
+  /// Existing entries replaced (their last version kept in their history).
+  public var replaced = 0
+  /// Journal entries.
+  public var journal = 0
+
+  /// The counts `added`, `replaced` and `journal`.
+  public init(added: Int = 0, replaced: Int = 0, journal: Int = 0) {
+    self.added = added
+    self.replaced = replaced
+    self.journal = journal
+  }
+
+  /// Entries, new and replaced.
+  public var entries: Int { added + replaced }
+}
+
+/// Receives the items of a plan a second time, in the same order, and stores each inside the
+/// import's one write (`EntryStore.importItems`).
+public final class ImportWriter {
+  let store: EntryStore
+  let plan: ImportPlan
+  let replacing: Bool
+  let write: StateWrite
+  let time: String
+  let journal: JournalSigner?
+  let progress: (Int) -> Void
+  /// Entries and journal entries stored so far.
+  private(set) var entryCount = 0
+  private(set) var journalCount = 0
+  private(set) var counts = ImportCounts()
+
+  init(
+    store: EntryStore, plan: ImportPlan, replacing: Bool, write: StateWrite, time: String,
+    journal: JournalSigner?, progress: @escaping (Int) -> Void
+  ) {
+    self.store = store
+    self.plan = plan
+    self.replacing = replacing
+    self.write = write
+    self.time = time
+    self.journal = journal
+    self.progress = progress
+  }
+
+  private static let changed = VaultError.invalidInput(
+    "the source gave other items the second time it was read; nothing was written")
+
+  /// Stores the next entry of the plan, which the source names `name`, with `content`.
+  ///
+  /// - Throws: `ImportItemError` at the entry's origin: `VaultError.exists` when the name has an
+  ///   entry and the import does not replace (another command added it since the check);
+  ///   `VaultError.invalidInput` when the item is not the plan's next entry; `.integrity`,
+  ///   `.storage` as `EntryStore.put`.
+  public func entry(named name: String, content: SecureBytes) throws {
+    guard entryCount < plan.names.count, plan.givenNames[entryCount] == name else {
+      throw Self.changed
+    }
+    let checked = plan.names[entryCount]
+    let origin = plan.origins[entryCount]
+    do {
+      let replaced = try store.put(
+        checked, content: content, overwrite: replacing, guarded: false, change: .imported,
+        at: time, in: write)
+      if replaced { counts.replaced += 1 } else { counts.added += 1 }
+    } catch let error as VaultError {
+      throw ImportItemError(origin: origin, error)
+    }
+    entryCount += 1
+    progress(entryCount + journalCount)
+  }
+
+  /// Stores the next journal entry of the plan: `text`, written at `stamp`, signed by this
+  /// device's writer.
+  ///
+  /// - Throws: `VaultError.invalidInput` when the plan has no more journal entries;
+  ///   `.storage` on failure.
+  public func journal(text: SecureBytes, stamp: JournalStamp) throws {
+    guard let journal, journalCount < plan.journalCount else { throw Self.changed }
+    try journal.insert(text, stamp: stamp, sequenceOffset: journalCount, in: write)
+    journalCount += 1
+    counts.journal += 1
+    progress(entryCount + journalCount)
+  }
+}
+
+/// Signs and seals journal entries for one write with this device's writer key and sequence
+/// numbers reserved for them, as folded records (no pending row: the key is at hand).
+struct JournalSigner {
+  let vaultID: VaultID
+  let publicKey: [UInt8]
+  let writerID: [UInt8]
+  let signingKey: SigningKeyPair
+  /// The first of the reserved sequence numbers.
+  let first: UInt64
+  let count: Int
+
+  /// Reserves `count` sequence numbers of this device's writer for `vault` (in the device
+  /// state, before any row is written: a write that fails leaves them as a gap, never a number
+  /// used twice).
+  ///
+  /// - Throws: `VaultError.journalKeyNotAuthenticated` when this device has no writer;
+  ///   `.integrity` for a malformed writer record or journal key.
+  init(reserving count: Int, for vault: Vault) throws {
+    let hex = vault.vaultID.hex
+    let (writer, first) = try vault.device.update { state -> (WriterRecord, UInt64) in
+      guard var writer = state.writers[hex] else { throw VaultError.journalKeyNotAuthenticated }
+      let first = writer.sequence + 1
+      writer.sequence += UInt64(count)
+      state.writers[hex] = writer
+      return (writer, first)
+    }
+    vaultID = vault.vaultID
+    publicKey = try [UInt8](
+      base64: vault.header.journalPublicKey, count: SealedBox.publicKeyByteCount,
+      field: "journal_public_key")
+    writerID = try [UInt8](base64: writer.deviceID, count: 16, field: "writer")
+    signingKey = try writer.keyPair()
+    self.first = first
+    self.count = count
+  }
+
+  /// Inserts `text` at `stamp` as the journal entry signed with the reserved number `first +
+  /// sequenceOffset`.
+  func insert(_ text: SecureBytes, stamp: JournalStamp, sequenceOffset: Int, in write: StateWrite)
+    throws
+  {
+    let entryID = Sodium.randomBytes(count: SignedJournalRecord.idByteCount)
+    let record = try SignedJournalRecord(
+      vaultID: vaultID, entryID: entryID, writerID: writerID,
+      sequence: first + UInt64(sequenceOffset), revision: 1, stamp: stamp, text: text)
+    let box = record.encode(signingWith: signingKey).withBytes {
+      SealedBox.seal($0, to: publicKey)
+    }
+    try write.insert(
+      RecordRow(
+        recordID: entryID, lookup: nil, kind: RecordKind.journal.rawValue, revision: 1, box: box))
+  }
+
+  /// Advances the writer's counter over every reserved number.
+  func finish(_ counters: WriterCounters, in write: StateWrite) throws {
+    guard count > 0 else { return }
+    try counters.advance(
+      writer: writerID.hex, with: (0..<count).map { first + UInt64($0) }, in: write)
+  }
+}
+
+extension EntryStore {
+  /// SQLite's page cache for an import's write, in KiB (256 MiB, used only as it fills).
+  static let importCacheKiB = 256 * 1024
+
+  /// Imports `plan` in one write, or with `dryRun` only checks it.
+  ///
+  /// First, in one read of the vault, every name is checked against the entries there: a name
+  /// with an entry is refused unless `replacing`. A dry run stops there and writes nothing.
+  /// Otherwise `feed` is called once, inside one write, to hand the plan's items again, in the
+  /// same order, to the `ImportWriter`: each entry is stored as `put` stores it, as a version
+  /// whose change is `EntryChange.imported` (a replaced entry's last version goes to its
+  /// history), every version with the same time; each journal entry is signed by this device's
+  /// writer with a sequence number reserved before the write, and stored folded. `progress` is
+  /// called with the number of items stored after each one. Anything thrown leaves the vault as
+  /// it was.
+  ///
+  /// - Returns: what was stored (or, for a dry run, would be).
+  /// - Throws: `ImportItemError` naming the item for an item refused (`VaultError.exists` for an
+  ///   existing name); `VaultError.journalKeyNotAuthenticated` for journal entries on a device
+  ///   without a writer; `.integrity` when the state or a record fails; what `feed` throws;
+  ///   `.storage` on failure.
+  public func importItems(
+    _ plan: ImportPlan, replacing: Bool, dryRun: Bool, progress: @escaping (Int) -> Void = { _ in },
+    feed: (ImportWriter) throws -> Void
+  ) throws -> ImportCounts {
+    let checked = try check(plan, replacing: replacing)
+    if dryRun || plan.itemCount == 0 { return checked }
+    let signer =
+      plan.journalCount > 0 ? try JournalSigner(reserving: plan.journalCount, for: vault) : nil
+    let time = Timestamp.utc(vault.environment.clock.wallNow)
+    var store = self
+    store.knownDeviceID = deviceID
+    // SQLite's default cache (2 MiB) makes a write this large read the same pages again and
+    // again; the process ends with the command, so the setting goes with it.
+    try db.execute("PRAGMA cache_size = -\(Self.importCacheKiB)")
+    return try vault.write(masterKey: masterKey) { write in
+      let writer = ImportWriter(
+        store: store, plan: plan, replacing: replacing, write: write, time: time, journal: signer,
+        progress: progress)
+      try feed(writer)
+      guard writer.entryCount == plan.names.count, writer.journalCount == plan.journalCount else {
+        throw VaultError.invalidInput(
+          "the source gave fewer items the second time it was read; nothing was written")
+      }
+      try signer?.finish(WriterCounters(vault: vault, masterKey: masterKey), in: write)
+      return writer.counts
+    }
+  }
+
+  /// The counts `plan` would give, from one verified read of the buckets of its names.
+  ///
+  /// - Throws: `ImportItemError` with `VaultError.exists` for the first name (in source order)
+  ///   with an entry, unless `replacing`; `.integrity` as `get`.
+  func check(_ plan: ImportPlan, replacing: Bool) throws -> ImportCounts {
+    try vault.reading(masterKey: masterKey) { snapshot in
+      var counts = ImportCounts(journal: plan.journalCount)
+      var buckets: [Int: [[UInt8]: RecordRow]] = [:]
+      for (index, name) in plan.names.enumerated() {
+        let lookup = lookup(name)
+        let bucket = Int(lookup[0])
+        if buckets[bucket] == nil {
+          var named: [[UInt8]: RecordRow] = [:]
+          for row in try snapshot.rows(inBucket: bucket, db: db, rowKey: rowKey) {
+            if let key = row.lookup { named[key] = row }
+          }
+          buckets[bucket] = named
+        }
+        guard let row = buckets[bucket]?[lookup],
+          case .entry = try record(named: name, in: [row])
+        else {
+          counts.added += 1
+          continue
+        }
+        guard replacing else {
+          throw ImportItemError(origin: plan.origins[index], .exists(name.value))
+        }
+        counts.replaced += 1
+      }
+      return counts
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/// The formats `vault import --from FORMAT` reads, by the name given on the command line, each
+/// with its reader (`vault(1)` IMPORT).
+public enum ImportFormat: String, CaseIterable, Sendable {
+  /// One JSON object per line: `name`, then `content` or `content_b64`, or `password`, `fields`
+  /// and `notes` (`JSONLinesReader`).
+  case jsonl
+
+  /// The reader of the format.
+  public var reader: any ImportReader.Type {
+    switch self {
+    case .jsonl: JSONLinesReader.self
+    }
+  }
+
+  /// True for a format whose source is a folder rather than a file.
+  public var readsFolder: Bool { false }
+
+  /// Hands every item of `source` to `sink` in source order, through the format's reader.
+  ///
+  /// - Throws: `TransferError` at the first fault; what `sink` throws.
+  public func read(_ source: ImportSource, each sink: (TransferItem) throws -> Void) throws {
+    try reader.read(source, each: sink)
+  }
+}

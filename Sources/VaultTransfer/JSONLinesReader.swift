@@ -1,0 +1,173 @@
+import VaultCore
+
+/// The `jsonl` format: one JSON object per line, each an entry (`vault(1)` IMPORT).
+///
+/// An object has `name` (a string) and either the whole content, as `content` (a string, its
+/// UTF-8 bytes) or `content_b64` (standard base64, any bytes), or the parts of a content in the
+/// fields convention, composed by `EntryContent.compose`: `password` (a string of one line, the
+/// first line; may be empty), `fields` (an object of strings, in order) and `notes` (a string).
+/// Any other member is refused, as is a mix of the two forms. Lines hold only white space are
+/// skipped; a line may end in CRLF; a UTF-8 byte order mark at the start of the file is skipped.
+/// Every error names its line.
+public enum JSONLinesReader: ImportReader {
+  /// The members an entry's object may have.
+  static let members = ["name", "content", "content_b64", "password", "fields", "notes"]
+
+  /// Every entry, in order.
+  ///
+  /// - Throws: `TransferError` at the line of the first fault.
+  public static func read(_ source: ImportSource) throws -> TransferBatch {
+    try TransferBatch.collecting { try read(source, each: $0) }
+  }
+
+  /// Hands each entry to `sink` as its line is read.
+  ///
+  /// - Throws: `TransferError` at the line of the first fault; what `sink` throws.
+  public static func read(_ source: ImportSource, each sink: (TransferItem) throws -> Void)
+    throws
+  {
+    guard case .bytes(let bytes) = source else {
+      throw TransferError("the jsonl format reads a file, not a folder")
+    }
+    var start = TextLines.byteOrderMarkLength(bytes)
+    var number = 1
+    while start < bytes.count {
+      let stop = bytes.withBytes { TextLines.lineEnd($0, from: start) }
+      if !bytes.withBytes({ TextLines.isBlank($0[start..<stop]) }) {
+        let object = try GuardedJSON(parsing: bytes, range: start..<stop, firstLine: number).root
+        try sink(.entry(entry(object, at: .line(number))))
+      }
+      start = stop + 1
+      number += 1
+    }
+  }
+
+  /// The entry one line's object describes.
+  static func entry(_ object: GuardedJSON.Value, at location: SourceLocation) throws
+    -> TransferEntry
+  {
+    func fail(_ message: String) -> TransferError { TransferError(message, at: location) }
+    guard object.kind == .object else {
+      throw fail("a line holds one JSON object, not \(JSONShape.article(object.kind))")
+    }
+    for (key, _) in object.members where !members.contains(key) {
+      throw fail(
+        "unknown member '\(key)' (an entry has \(members.map { "'\($0)'" }.joined(separator: ", ")))"
+      )
+    }
+    let name = try JSONShape.text(object, "name", required: true, at: location) ?? ""
+    let whole = ["content", "content_b64"].filter { object[$0] != nil }
+    let parts = ["password", "fields", "notes"].filter { object[$0] != nil }
+    let content: SecureBytes
+    switch (whole.count, parts.isEmpty) {
+    case (2, _):
+      throw fail("give 'content' or 'content_b64', not both")
+    case (1, false):
+      throw fail(
+        "'\(whole[0])' is the whole entry: give it, or 'password', 'fields' and 'notes'; not both")
+    case (1, true):
+      let value = try JSONShape.bytes(object, whole[0], at: location) ?? SecureBytes(count: 0)
+      if whole[0] == "content_b64" {
+        do {
+          content = try GuardedBase64.decode(value)
+        } catch let error as TransferError {
+          throw fail("'content_b64': \(error.message)")
+        }
+      } else {
+        content = value
+      }
+      guard content.count > 0 else { throw fail("the content is empty") }
+    default:
+      guard !parts.isEmpty else {
+        throw fail(
+          "give the entry's 'content' (or 'content_b64'), or 'password', 'fields' and 'notes'")
+      }
+      let password = try JSONShape.bytes(object, "password", at: location)
+      let notes = try JSONShape.bytes(object, "notes", at: location)
+      var fields: [(key: String, value: SecureBytes)] = []
+      if let value = object["fields"] {
+        guard value.kind == .object else {
+          throw fail("'fields' is an object of strings, not \(JSONShape.article(value.kind))")
+        }
+        for (key, field) in value.members {
+          guard let bytes = field.bytes() else {
+            throw fail("the field '\(key)' is \(JSONShape.article(field.kind)), not a string")
+          }
+          fields.append((key, bytes))
+        }
+      }
+      do {
+        content = try EntryContent.compose(password: password, fields: fields, notes: notes)
+      } catch let error as TransferError {
+        throw fail(error.message)
+      }
+    }
+    return TransferEntry(name: name, content: content, location: location)
+  }
+}
+
+/// Reading the members a format expects, with errors that name the member and the item.
+enum JSONShape {
+  /// `an object`, `a string`, `null`…, for messages.
+  static func article(_ kind: GuardedJSON.Kind) -> String {
+    switch kind {
+    case .object: "an object"
+    case .array: "an array"
+    case .string: "a string"
+    case .number: "a number"
+    case .bool: "a boolean"
+    case .null: "null"
+    }
+  }
+
+  /// The string member `key` in guarded memory; nil when it is missing or null (refused when
+  /// `required`).
+  ///
+  /// - Throws: `TransferError` at `location` when it is missing and required, or not a string.
+  static func bytes(
+    _ object: GuardedJSON.Value, _ key: String, required: Bool = false, at location: SourceLocation
+  ) throws -> SecureBytes? {
+    guard let value = object[key], value.kind != .null else {
+      if required { throw TransferError("the member '\(key)' is missing", at: location) }
+      return nil
+    }
+    guard let bytes = value.bytes() else {
+      throw TransferError("'\(key)' is \(article(value.kind)), not a string", at: location)
+    }
+    return bytes
+  }
+
+  /// The string member `key` as a Swift string, for what is not secret; as `bytes`.
+  static func text(
+    _ object: GuardedJSON.Value, _ key: String, required: Bool = false, at location: SourceLocation
+  ) throws -> String? {
+    guard let value = object[key], value.kind != .null else {
+      if required { throw TransferError("the member '\(key)' is missing", at: location) }
+      return nil
+    }
+    guard let text = value.text() else {
+      throw TransferError("'\(key)' is \(article(value.kind)), not a string", at: location)
+    }
+    return text
+  }
+}
+
+/// Lines of a text source in guarded memory, found in place.
+enum TextLines {
+  /// 3 when the bytes start with a UTF-8 byte order mark, else 0.
+  static func byteOrderMarkLength(_ bytes: SecureBytes) -> Int {
+    bytes.withBytes { $0.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0 }
+  }
+
+  /// The offset of the LF that ends the line starting at `start`, or the end of the bytes.
+  static func lineEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+    var stop = start
+    while stop < bytes.count && bytes[stop] != 0x0A { stop += 1 }
+    return stop
+  }
+
+  /// True when `line` holds only spaces, tabs and CRs.
+  static func isBlank(_ line: UnsafeRawBufferPointer.SubSequence) -> Bool {
+    line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+  }
+}
