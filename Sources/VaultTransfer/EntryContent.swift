@@ -106,3 +106,19 @@ public enum EntryContent {
     }
   }
 }
+
+extension EntryContent {
+  /// `compose`, except that an entry with nothing at all (no password, fields or notes) is one
+  /// empty line, an empty password, rather than refused: an export's item with only a name
+  /// keeps its name.
+  ///
+  /// - Throws: `TransferError` when the password holds a line break.
+  public static func composeKeepingEmpty(
+    password: SecureBytes?, fields: [(key: String, value: SecureBytes)], notes: SecureBytes?
+  ) throws -> SecureBytes {
+    if (password?.count ?? 0) == 0 && fields.isEmpty && (notes?.count ?? 0) == 0 {
+      return SecureBytes(copying: [0x0A])
+    }
+    return try compose(password: password, fields: fields, notes: notes)
+  }
+}

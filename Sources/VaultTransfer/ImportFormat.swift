@@ -4,11 +4,17 @@ public enum ImportFormat: String, CaseIterable, Sendable {
   /// One JSON object per line: `name`, then `content` or `content_b64`, or `password`, `fields`
   /// and `notes` (`JSONLinesReader`).
   case jsonl
+  /// Bitwarden's unencrypted JSON export (`BitwardenJSONReader`).
+  case bitwardenJSON = "bitwarden-json"
+  /// jrnl's JSON export, into the journal (`JrnlJSONReader`).
+  case jrnlJSON = "jrnl-json"
 
   /// The reader of the format.
   public var reader: any ImportReader.Type {
     switch self {
     case .jsonl: JSONLinesReader.self
+    case .bitwardenJSON: BitwardenJSONReader.self
+    case .jrnlJSON: JrnlJSONReader.self
     }
   }
 

@@ -97,7 +97,8 @@ public enum JSONLinesReader: ImportReader {
         }
       }
       do {
-        content = try EntryContent.compose(password: password, fields: fields, notes: notes)
+        content = try EntryContent.composeKeepingEmpty(
+          password: password, fields: fields, notes: notes)
       } catch let error as TransferError {
         throw fail(error.message)
       }

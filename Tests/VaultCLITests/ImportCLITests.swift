@@ -102,9 +102,9 @@ final class ImportCLITests: XCTestCase {
     XCTAssertEqual(box.vault(["get", "b", "--field", "password"], env: session).stdout, [])
     XCTAssertEqual(get("b", "--field", "user"), Array("bo".utf8))
     XCTAssertEqual(get("c"), Array("\nonly notes\n".utf8))
-    assertRefused(
-      lines(#"{"name": "d", "password": ""}"#), status: 5,
-      ["vault: error: line 1: the entry is empty"])
+    let bare = importFile(lines(#"{"name": "d", "password": ""}"#))
+    XCTAssertEqual(bare.status, 0, bare.stderrText)
+    XCTAssertEqual(get("d"), [0x0A], "an entry with nothing but an empty password is one newline")
   }
 
   func testDryRunChecksEverythingAndWritesNothing() {
@@ -296,6 +296,123 @@ final class ImportCLITests: XCTestCase {
     let good = box.vaultPIN(["import", "--from", "jsonl", "good"])
     XCTAssertEqual(good.status, 0, good.stderrText)
     XCTAssertEqual(good.errorLines, ["Imported 1 entry and 0 journal entries."])
+  }
+}
+
+extension ImportCLITests {
+  static let fixtures = GeneratorTestSupport.packageRoot + "/Tests/Fixtures/import/"
+
+  func fixture(_ name: String) -> [UInt8] {
+    (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.fixtures + name)))) ?? []
+  }
+
+  // MARK: - bitwarden-json
+
+  func testTheBitwardenSampleBecomesEntriesWithFieldsAndACode() {
+    let result = importFile(fixture("bitwarden-export.json"), as: "bitwarden-json")
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    XCTAssertEqual(result.errorLines, ["Imported 6 entries and 0 journal entries."])
+    XCTAssertEqual(
+      names(),
+      "Deploy key\nFinance/Banking/Bank letters\nFinance/Banking/Visa\nMe\nSocial/Mastodon\n"
+        + "Wi-Fi at home\n")
+    XCTAssertEqual(get("Social/Mastodon", "--field", "password"), Array("c0rrect-h0rse".utf8))
+    XCTAssertEqual(
+      get("Social/Mastodon", "--field", "url-2"), Array("https://mastodon.example".utf8))
+    XCTAssertEqual(get("Social/Mastodon", "--field", "2FA-enabled"), Array("true".utf8))
+    XCTAssertEqual(get("Finance/Banking/Visa", "--field", "number"), Array("4111111111111111".utf8))
+    XCTAssertEqual(get("Wi-Fi at home"), [0x0A])
+    let code = box.vault(["otp", "Social/Mastodon"], env: session)
+    XCTAssertEqual(code.status, 0, code.stderrText)
+    XCTAssertEqual(code.stdout.count, 6, "the TOTP became the otp field: \(code.stdoutText)")
+  }
+
+  func testABitwardenFaultNamesItsRecordAndWritesNothing() {
+    var text = String(decoding: fixture("bitwarden-export.json"), as: UTF8.self)
+    text = text.replacingOccurrences(of: #""name": "Visa""#, with: #""name": "Bank letters""#)
+    assertRefused(
+      Array(text.utf8), as: "bitwarden-json", status: 5,
+      [
+        "vault: error: record 4: the name 'Finance/Banking/Bank letters' is already given at record 3"
+      ])
+    assertRefused(
+      Array(#"{"encrypted": false, "items": [{"type": 1, "name": "a"},"#.utf8) + [0x0A]
+        + Array("]}".utf8),
+      as: "bitwarden-json", status: 5, ["vault: error: line 2: expected a value, found ']'"])
+  }
+
+  // MARK: - jrnl-json
+
+  func testTheJrnlSampleGoesIntoTheJournalWithItsDatesAndTags() {
+    session["TZ"] = "Europe/Lisbon"
+    let result = importFile(fixture("jrnl-export.json"), as: "jrnl-json")
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    XCTAssertEqual(result.errorLines, ["Imported 0 entries and 4 journal entries."])
+    let list = box.vault(["journal", "list"], env: session)
+    XCTAssertEqual(list.status, 0, list.stderrText)
+    XCTAssertEqual(
+      list.stdoutText.split(separator: "\n").map { String($0.dropFirst(10)) },
+      [
+        "2024-03-01 08:15:00+00:00  Started the @garden.",
+        "2024-03-02 21:40:00+00:00  Dinner with @anna and @ben.",
+        "2024-03-03 18:30:00+00:00  Long day at work.",
+        "2024-03-04 07:05:00+00:00  Starred entry about the @garden.",
+      ])
+    XCTAssertEqual(
+      box.vault(["journal", "tags"], env: session).stdoutText,
+      "2  @garden\n1  @anna\n1  @ben\n1  @work\n")
+    XCTAssertEqual(
+      box.vault(["journal", "show", "2024-03-03"], env: session).stdoutText.split(separator: "\n")
+        .dropFirst().joined(separator: "\n"),
+      "Long day at work.\nThe build broke twice, fixed by evening.\nNote to self: @work backups"
+        + " before Friday. Café tomorrow — naïve résumé 😀")
+    let check = box.vaultPIN(["check"])
+    XCTAssertEqual(check.status, 0, check.stderrText)
+    XCTAssertEqual(check.stdoutText, "ok: header, 0 entries (0 chunks), 4 journal entries\n")
+    XCTAssertEqual(check.stderr, [], "no writer sequence number is missing")
+  }
+
+  func testAJrnlFaultNamesItsRecordAndWritesNothing() {
+    assertRefused(
+      Array(
+        #"{"entries": [{"title": "a", "body": "", "date": "2024-01-01", "time": "09:00"}, {"title": "b", "date": "2024-01-01", "time": "9:00"}]}"#
+          .utf8), as: "jrnl-json", status: 5,
+      ["vault: error: record 2: the date and time '2024-01-01 9:00' are not YYYY-MM-DD and HH:MM"])
+    XCTAssertEqual(box.vault(["journal", "list"], env: session).stdoutText, "")
+  }
+
+  // MARK: - the progress line
+
+  func testTheProgressLineIsDrawnOnATerminalAndCleared() throws {
+    let source = (0..<2000).map { #"{"name": "n/\#($0)", "content": "c"}"# }.joined(separator: "\n")
+    XCTAssertTrue(
+      FileManager.default.createFile(atPath: box.home + "/many", contents: Data(source.utf8)))
+    let result = Subprocess.run(
+      "/usr/bin/env",
+      [
+        "python3", "-c", TerminalTests.driver, Sandbox.binDirectory + "/vault", "import", "--from",
+        "jsonl", box.home + "/many",
+      ],
+      environment: box.environment.merging(session) { $1 }, stdin: Array("\n".utf8))
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    let run = try JSONDecoder().decode(TerminalTests.Run.self, from: Data(result.stdout))
+    XCTAssertEqual(run.status, 0, run.output)
+    XCTAssertTrue(run.output.contains("\r\u{1B}[2Kimporting "), run.output)
+    XCTAssertTrue(run.output.contains("importing 2,000/2,000 (100%)  "), run.output)
+    XCTAssertTrue(run.output.contains("/s"), run.output)
+    XCTAssertTrue(
+      run.output.hasSuffix("\r\u{1B}[2KImported 2000 entries and 0 journal entries.\r\n"),
+      "the line is cleared before the report: \(run.output.debugDescription)")
+    XCTAssertEqual(names().split(separator: "\n").count, 2000)
+  }
+
+  func testTheProgressLineShowsRateAndTimeLeft() {
+    XCTAssertEqual(
+      ImportProgress.line("importing", done: 25_000, total: 100_000, elapsed: 2.5),
+      "importing 25,000/100,000 (25%)  10,000/s  ETA 0:08")
+    XCTAssertEqual(
+      ImportProgress.line("reading", done: 1_234, total: nil, elapsed: 1), "reading 1,234  1,234/s")
+    XCTAssertEqual(ImportProgress.clock(3725), "1:02:05")
   }
 }
 
