@@ -136,7 +136,8 @@ final class ImportReaderTests: XCTestCase {
       ),
       "record 1: the password holds a line break")
     XCTAssertEqual(
-      refusal(BitwardenJSONReader.self, items(#"{"type": 1, "name": "a","# + "\n" + #" "notes": 5}"#)),
+      refusal(
+        BitwardenJSONReader.self, items(#"{"type": 1, "name": "a","# + "\n" + #" "notes": 5}"#)),
       "record 1: 'notes' is a number, not a string")
     XCTAssertEqual(
       try BitwardenJSONReader.read(
