@@ -25,7 +25,9 @@ let package = Package(
       name: "VaultCLI", dependencies: ["VaultCore", "VaultTransfer", "Biometry", "CPlatform"]),
     .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
     .executableTarget(name: "biosim", dependencies: ["VaultCLI"]),
-    .target(name: "VaultManualGenerator", dependencies: ["VaultCLI", "VaultCore", "Biometry"]),
+    .target(
+      name: "VaultManualGenerator",
+      dependencies: ["VaultCLI", "VaultCore", "VaultTransfer", "Biometry"]),
     .executableTarget(
       name: "generate-manual", dependencies: ["VaultManualGenerator", "VaultCLI", "VaultCore"]),
     .target(

@@ -2,12 +2,12 @@ import Glibc
 import VaultCore
 
 /// The source of `vault import`, a file or standard input (`-`), read whole into guarded memory.
-enum ImportSourceFile {
+public enum ImportSourceFile {
   /// The largest source read (256 MiB): an export past it is refused before it is read whole.
-  static let maximumByteCount = 256 * 1024 * 1024
+  public static let maximumByteCount = 256 * 1024 * 1024
 
   /// `maximumByteCount` in words, for messages and the manual.
-  static let maximumText = "256 MiB"
+  public static let maximumText = "256 MiB"
 
   /// The bytes of `path`, or of standard input for `-`.
   ///

@@ -1,6 +1,7 @@
 import Biometry
 import VaultCLI
 import VaultCore
+import VaultTransfer
 
 /// The values of each page's placeholders, read from the code so the pages cannot drift from it.
 ///
@@ -23,6 +24,8 @@ enum PlaceholderValues {
       "audit-min-bits": .text("\(PasswordStrength.minimumBits)"),
       "audit-max-age": .text("\(EntryStore.passwordMaximumAgeDays)"),
       "word-list-size": .text("\(PasswordGenerator.wordListSize)"),
+      "import-max-size": .text(ImportSourceFile.maximumText),
+      "json-max-depth": .text("\(GuardedJSON.maximumDepth)"),
     ]) { $1 }
   }
 
