@@ -605,7 +605,8 @@ extension EntryStore {
 
   /// The settings as this write sees them.
   func settings(in write: StateWrite) throws -> VaultSettings {
-    try settingsRecord(in: write.rows(inBucket: Int(VaultSettings.recordID[0])))?.settings
+    if let knownSettings { return knownSettings }
+    return try settingsRecord(in: write.rows(inBucket: Int(VaultSettings.recordID[0])))?.settings
       ?? VaultSettings()
   }
 

@@ -259,6 +259,8 @@ extension EntryStore {
     // again; the process ends with the command, so the setting goes with it.
     try db.execute("PRAGMA cache_size = -\(Self.importCacheKiB)")
     return try vault.write(masterKey: masterKey) { write in
+      var store = store
+      store.knownSettings = try store.settings(in: write)
       let writer = ImportWriter(
         store: store, plan: plan, replacing: replacing, write: write, time: time, journal: signer,
         progress: progress)

@@ -82,6 +82,9 @@ public struct EntryStore {
   let nameHasher: GenericHash.Hasher
   /// This device's id as found once for a bulk write (`deviceID` finds it at each use).
   var knownDeviceID: [UInt8]?
+  /// The settings as read once in a bulk write that does not change them (`settings(in:)`
+  /// reads them at each use otherwise).
+  var knownSettings: VaultSettings?
 
   /// Entry access with the given master key (already verified against the header and state).
   public init(vault: Vault, masterKey: SymmetricKey) {
