@@ -131,9 +131,8 @@ public final class ImportWriter {
   ///   `VaultError.invalidInput` when the item is not the plan's next entry; `.integrity`,
   ///   `.storage` as `EntryStore.put`.
   public func entry(named name: String, content: SecureBytes) throws {
-    guard entryCount < plan.names.count, plan.givenNames[entryCount] == name else {
-      throw Self.changed
-    }
+    guard entryCount < plan.names.count, plan.givenNames[entryCount] == name, content.count > 0
+    else { throw Self.changed }
     let checked = plan.names[entryCount]
     let origin = plan.origins[entryCount]
     do {
@@ -154,7 +153,9 @@ public final class ImportWriter {
   /// - Throws: `VaultError.invalidInput` when the plan has no more journal entries;
   ///   `.storage` on failure.
   public func journal(text: SecureBytes, stamp: JournalStamp) throws {
-    guard let journal, journalCount < plan.journalCount else { throw Self.changed }
+    guard let journal, journalCount < plan.journalCount,
+      (1...JournalStore.maximumByteCount).contains(text.count)
+    else { throw Self.changed }
     try journal.insert(text, stamp: stamp, sequenceOffset: journalCount, in: write)
     journalCount += 1
     counts.journal += 1
