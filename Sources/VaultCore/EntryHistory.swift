@@ -221,7 +221,7 @@ extension EntryStore {
   {
     let recordID =
       Array(entryID.prefix(Self.revisionPrefix))
-      + SecureBytes.random(count: 16 - Self.revisionPrefix).unprotectedBytes
+      + Sodium.randomBytes(count: 16 - Self.revisionPrefix)
     var json = try encode(body)
     defer { wipe(&json) }
     try write.insert(
@@ -264,7 +264,15 @@ extension EntryStore {
     let keep = Int(settings.value(VaultSettings.historyKeep))
     let age = Double(settings.value(VaultSettings.historyDays)) * 86_400
     let now = vault.environment.clock.wallNow
-    let kept = try revisions(of: recordID, in: write.rows(inBucket: Int(recordID[0])))
+    let rows = try write.rows(inBucket: Int(recordID[0]))
+    // Only a revision beyond the newest `keep` can go: with no more than `keep` rows that may be
+    // this entry's revisions, none is opened.
+    let prefix = recordID.prefix(Self.revisionPrefix)
+    let candidates = rows.lazy.filter {
+      $0.kind == RecordKind.revision.rawValue && $0.recordID.prefix(Self.revisionPrefix) == prefix
+    }.count
+    if candidates <= keep { return 0 }
+    let kept = try revisions(of: recordID, in: rows)
     var dropped: [KeptRevision] = []
     var remaining: [KeptRevision] = []
     for (rank, revision) in kept.reversed().enumerated() {
