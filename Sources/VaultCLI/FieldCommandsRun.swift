@@ -17,7 +17,7 @@ enum FieldCommandsRun {
     let value = try piped ?? readFromTerminal(context, name: name.value, key: key)
     let content = try fields.setting(key, to: value)
     let shown = "field '\(Output.printable(key))' of '\(Output.printable(name.value))'"
-    guard content != entry.content else {
+    guard try content != entry.content else {
       Output.error("Unchanged: \(shown) already has that value; nothing was written.")
       return
     }

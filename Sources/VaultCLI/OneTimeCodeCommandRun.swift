@@ -30,7 +30,7 @@ enum OneTimeCodeCommandRun {
       _ = try Clipboard.tool(context.environment.variables)
     }
     let unlocked = try context.open(.readEntry(name))
-    guard let content = unlocked.entry?.content else { throw VaultError.notFound(name.value) }
+    guard let content = try unlocked.entry?.content else { throw VaultError.notFound(name.value) }
     let fields = try EntryFields(content)
     // An otp field that is no URI is read as --set reads it (a bare base32 secret), so a
     // malformed one is refused with its reason rather than taken for no code at all.

@@ -8,6 +8,12 @@ public enum VaultMain {
   /// Runs `vault` with `arguments` (without the program name) and returns the exit code.
   public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
     Hardening.apply()
+    SecureBytes.lockFailureHandler = { limit in
+      let shown = limit.map { "its limit is \($0 / 1024) KiB, 'ulimit -l'" } ?? "see 'ulimit -l'"
+      Output.error(
+        "vault: warning: memory for secrets could not be locked (\(shown)); plaintext may be"
+          + " written to swap")
+    }
     return CommandRunner.run(
       arguments, program: VaultCommands.program, environment: environment,
       prepare: { EditFolder.removeStale($0.environment) })

@@ -98,7 +98,7 @@ struct ContentVersion: Hashable {
 }
 
 /// One row of `chunks` exactly as stored.
-struct ChunkRow: Equatable {
+struct ChunkRow: Equatable, Sendable {
   var recordID: [UInt8]
   var revision: Int64
   var index: Int64

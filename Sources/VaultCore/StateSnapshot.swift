@@ -154,7 +154,7 @@ struct StateSnapshot {
   func verifyChunks(db: SQLiteDatabase, rowKey: SymmetricKey) throws {
     var sum = Aggregate.zero
     let hasher = RowHash.Hasher(key: rowKey)
-    for values in try db.query("SELECT \(ChunkRow.selectColumns) FROM chunks NOT INDEXED") {
+    try db.forEachRow("SELECT \(ChunkRow.selectColumns) FROM chunks NOT INDEXED") { values in
       let row = try ChunkRow(values)
       sum.add(hasher.hash(table: RowHash.chunks, columns: row.columns))
     }

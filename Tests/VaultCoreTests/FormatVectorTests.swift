@@ -107,6 +107,22 @@ final class FormatVectorTests: XCTestCase {
       ))
   }
 
+  func testStreamsSubkeyAndMessageAssociatedData() {
+    XCTAssertEqual(
+      master.derive(.streams).bytes.unprotectedBytes.hex,
+      inPage("27577cfeb56bc6e63d5e340dcfb3212d29c324c9b4b14fce8661158666e0468b"))
+    let boxes = RecordBox(vaultID: vaultID, masterKey: master)
+    XCTAssertEqual(
+      boxes.streamAD(recordID: recordID, revision: 3, index: 0).hex,
+      inPage(
+        "7661756c742e73747265616d2e7632020202020202020202020202020202020101010101010101"
+          + "0101010101010101000000000000000300000000"))
+    XCTAssertEqual(SecretStream.headerByteCount, 24)
+    XCTAssertEqual(SecretStream.overhead, 17)
+    XCTAssertEqual(SecretStream.finalTag, 3)
+    XCTAssertTrue(Self.page.contains("`TAG_FINAL` (3)"))
+  }
+
   func testHOTPCounterNameAndRecordID() {
     let name = OneTimeCodeCounters.name(entry: recordID, secret: secure("12345678901234567890"))
     XCTAssertEqual(
