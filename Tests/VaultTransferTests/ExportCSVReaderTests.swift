@@ -117,4 +117,19 @@ final class ExportCSVReaderTests: XCTestCase {
       OnePasswordCSVReader.self, "Title,Password,Notes\n\"a\nb\",pw,\nx,,\n",
       TransferError("the entry is empty", at: .line(4)))
   }
+
+  func testOnePasswordWithABOMAndBytesThatAreNotUTF8() throws {
+    let batch = try OnePasswordCSVReader.read(
+      input("\u{FEFF}Title,Password\r\n\"Bank\",\"pw\"\r\n"))
+    XCTAssertEqual(batch.entries.map(\.name), ["Bank"])
+    XCTAssertEqual(contents(batch), ["pw\n"])
+    let latin1 = SecureBytes(copying: Array("Title,Password\nA,caf".utf8) + [0xE9, 0x0A])
+    XCTAssertThrowsError(try OnePasswordCSVReader.read(.bytes(latin1))) {
+      XCTAssertEqual(
+        $0 as? TransferError,
+        TransferError(
+          "the record is not UTF-8 text (the export is; was the file saved again in another"
+            + " encoding?)", at: .line(2)))
+    }
+  }
 }
