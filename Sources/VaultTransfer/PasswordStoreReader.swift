@@ -49,8 +49,9 @@ public enum PasswordStoreReader: ImportReader {
       guard content.count > 0 else {
         throw TransferError("the entry is empty (its plaintext has 0 bytes)", at: at)
       }
-      entries.append(
-        TransferEntry(name: String(file.dropLast(suffix.count)), content: content, location: at))
+      // Cut by bytes: the name is the path's own bytes, whatever their normalization.
+      let name = String(decoding: file.utf8.dropLast(suffix.utf8.count), as: UTF8.self)
+      entries.append(TransferEntry(name: name, content: content, location: at))
     }
     return TransferBatch(entries: entries)
   }

@@ -92,4 +92,41 @@ final class CSVReaderTests: XCTestCase {
         $0 as? TransferError, TransferError("the header is not UTF-8 text", at: .line(1)))
     }
   }
+
+  /// Mutations of a real export (bytes changed, dropped, doubled) either parse into records of
+  /// the header's width whose values can all be copied, or fail with a located `TransferError`.
+  func testMutatedInputsParseConsistentlyOrFailWithALine() throws {
+    let sample = try Samples.bytes("keepass/export.csv").unprotectedBytes
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    let interesting: [UInt8] = [0x22, 0x2C, 0x0D, 0x0A, 0xFF, 0x00, 0x41]
+    var parsed = 0
+    for _ in 0..<600 {
+      var bytes = sample
+      for _ in 0...next(4) {
+        let at = next(bytes.count)
+        switch next(3) {
+        case 0: bytes[at] = interesting[next(interesting.count)]
+        case 1: bytes.remove(at: at)
+        default: bytes.insert(bytes[at], at: at)
+        }
+      }
+      do {
+        let csv = try CSVReader(SecureBytes(copying: bytes))
+        parsed += 1
+        for record in csv.records {
+          XCTAssertEqual(record.fields.count, csv.header.count)
+          for column in csv.header.indices { _ = csv.value(record, column) }
+        }
+      } catch let error as TransferError {
+        XCTAssertFalse(error.message.isEmpty)
+      }
+    }
+    // Both outcomes happen, so the loop exercises the parser and its errors.
+    XCTAssertGreaterThan(parsed, 30)
+    XCTAssertLessThan(parsed, 570)
+  }
 }
