@@ -21,9 +21,12 @@ struct ContentChunks {
   /// - Throws: `VaultError.integrity` naming `what` (pieces already handed over are not the
   ///   content then); what `deliver` throws.
   func read(
-    recordID: [UInt8], revision: Int64, length: Int, streamed: Bool, what: String,
-    deliver: (UnsafeRawBufferPointer) throws -> Void
+    recordID: [UInt8], revision: Int64, contentID: [UInt8]?, length: Int, streamed: Bool,
+    what: String, deliver: (UnsafeRawBufferPointer) throws -> Void
   ) throws {
+    guard !streamed || contentID != nil else {
+      throw VaultError.integrity("\(what) is a stream without a content id")
+    }
     let padded = Padding.paddedLength(length)
     let count = Self.count(length: length)
     let stored = try db.query(
@@ -55,7 +58,8 @@ struct ContentChunks {
           message = box.dropFirst(SecretStream.headerByteCount)
         }
         guard let stream else { throw VaultError.integrity("\(what) has no stream header") }
-        let ad = boxes.streamAD(recordID: recordID, revision: revision, index: index)
+        let ad = boxes.streamAD(
+          recordID: recordID, revision: revision, index: index, contentID: contentID ?? [])
         let (pulled, tag) = try message.withUnsafeBytes {
           try stream.pull($0, associatedData: ad, into: piece, what: what)
         }
@@ -67,7 +71,8 @@ struct ContentChunks {
         let plain = try AEAD.open(
           box, key: boxes.key,
           associatedData: boxes.chunkAD(
-            recordID: recordID, revision: revision, index: index, final: final),
+            recordID: recordID, revision: revision, index: index, final: final,
+            contentID: contentID),
           what: what)
         guard plain.count <= piece.count else {
           throw VaultError.integrity("\(what) has a chunk of the wrong length")
@@ -97,6 +102,7 @@ final class StreamSealer {
   private let boxes: RecordBox
   private let recordID: [UInt8]
   private let revision: Int64
+  private let contentID: [UInt8]
   private let emit: (ChunkRow) throws -> Void
   private let stream: SecretStream
   private var header: [UInt8]?
@@ -106,13 +112,16 @@ final class StreamSealer {
   /// The content bytes appended so far.
   private(set) var length = 0
 
-  /// A stream for content revision `revision` of `recordID`, each chunk row handed to `emit`.
+  /// A stream for content revision `revision` of `recordID`, whose entry body names it by
+  /// `contentID`, each chunk row handed to `emit`.
   init(
-    boxes: RecordBox, recordID: [UInt8], revision: Int64, emit: @escaping (ChunkRow) throws -> Void
+    boxes: RecordBox, recordID: [UInt8], revision: Int64, contentID: [UInt8],
+    emit: @escaping (ChunkRow) throws -> Void
   ) {
     self.boxes = boxes
     self.recordID = recordID
     self.revision = revision
+    self.contentID = contentID
     self.emit = emit
     (stream, header) = SecretStream.pushing(key: boxes.streamKey)
   }
@@ -152,7 +161,8 @@ final class StreamSealer {
   }
 
   private func seal(final: Bool) throws {
-    let ad = boxes.streamAD(recordID: recordID, revision: revision, index: index)
+    let ad = boxes.streamAD(
+      recordID: recordID, revision: revision, index: index, contentID: contentID)
     let message = stream.push(
       UnsafeRawBufferPointer(start: piece.pointer, count: filled), associatedData: ad,
       final: final)

@@ -80,6 +80,8 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case audit = "vault.audit.v1"
   /// A streamed content's message (format 2, release 0.5.0).
   case stream = "vault.stream.v2"
+  /// A content chunk's box with its content id (format 2, release 0.5.0).
+  case chunkV3 = "vault.chunk.v3"
   /// Every label, in the order `vault(5)` lists them.
   public static var all: [DomainLabel] { allCases }
 
@@ -176,6 +178,9 @@ public enum DomainLabel: String, CaseIterable, Sendable {
     case .stream:
       "The prefix of the associated data of each message of a streamed content"
         + " (crypto_secretstream_xchacha20poly1305, subkey 10)."
+    case .chunkV3:
+      "The prefix of a content chunk's associated data since release 0.5.0, with the content"
+        + " id (XChaCha20-Poly1305, subkey 6)."
     }
   }
 }

@@ -298,27 +298,31 @@ extension EntryStore {
   }
 
   /// Seals the content of version `metadata` of `source` again as content revision `revision`
-  /// of `recordID`, in its layout (a streamed content piece by piece).
+  /// of `recordID`, in its layout (a streamed content piece by piece), under a new content id.
+  ///
+  /// - Returns: the new content id.
   func reseal(
     _ metadata: EntryMetadata, of source: [UInt8], into recordID: [UInt8], revision: Int64,
     in write: StateWrite
-  ) throws {
+  ) throws -> [UInt8] {
+    let contentID = Self.newContentID()
     guard metadata.streamed else {
       for chunk in boxes.sealChunks(
         try content(of: metadata, recordID: source, name: metadata.name), recordID: recordID,
-        revision: revision, chunkSize: Self.chunkSize)
+        revision: revision, chunkSize: Self.chunkSize, contentID: contentID)
       {
         try write.insert(chunk)
       }
-      return
+      return contentID
     }
-    let sealer = StreamSealer(boxes: boxes, recordID: recordID, revision: revision) {
-      try write.insert($0)
-    }
+    let sealer = StreamSealer(
+      boxes: boxes, recordID: recordID, revision: revision, contentID: contentID
+    ) { try write.insert($0) }
     try streamContent(of: metadata, recordID: source, name: metadata.name) {
       try sealer.append($0)
     }
     _ = try sealer.finish()
+    return contentID
   }
 
   /// The content revision of the entry row of `named`, nil for a tombstone.
@@ -348,11 +352,12 @@ extension EntryStore {
     if case .entry(let found) = target { versions.append((found.body, now)) }
     var next = first
     for (version, replaced) in versions {
-      try reseal(
+      let contentID = try reseal(
         Self.metadata(version, revision: version.contentRevision), of: targetID,
         into: recordID, revision: next, in: write)
       var moved = version
       moved.contentRevision = next
+      moved.contentID = contentID.base64
       try insertRevision(
         RevisionBody(
           entry: recordID.base64, entryRevision: next, replaced: replaced, version: moved),

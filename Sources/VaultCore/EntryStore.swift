@@ -22,6 +22,9 @@ public struct EntryMetadata: Equatable, Sendable {
   public var change: String?
   /// True when the content is stored as one stream (`vault(5)` Streamed contents).
   public var streamed: Bool = false
+  /// The random 16 bytes that name this content write in its chunks' associated data (nil for
+  /// versions written before release 0.5.0).
+  public var contentID: [UInt8]? = nil
   /// Number of content chunks (of the padded content).
   public var chunks: Int { ContentChunks.count(length: length) }
   /// True when the content is larger than `EntryStore.streamThreshold`: it is read only as a
@@ -94,10 +97,13 @@ public struct EntryStore {
     var change: String?
     /// True for a streamed content (absent otherwise).
     var stream: Bool?
+    /// The content id (base64 of 16 bytes; absent before release 0.5.0).
+    var contentID: String?
 
     enum CodingKeys: String, CodingKey {
       case name, created, updated, guarded, length, changed, change, stream
       case contentRevision = "content_revision"
+      case contentID = "content_id"
     }
   }
 
@@ -157,13 +163,24 @@ public struct EntryStore {
     EntryMetadata(
       name: body.name, created: body.created, updated: body.updated, guarded: body.guarded,
       length: body.length, revision: revision, contentRevision: body.contentRevision,
-      changed: body.changed ?? body.updated, change: body.change, streamed: body.stream == true)
+      changed: body.changed ?? body.updated, change: body.change, streamed: body.stream == true,
+      contentID: body.contentID.flatMap { try? [UInt8](base64: $0, count: 16, field: "content_id") }
+    )
   }
 
-  /// True when an entry body is well formed for a version at `revision`.
+  /// True when an entry body is well formed for a version at `revision`: a positive length, a
+  /// content revision it has reached, a content id of 16 bytes when it has one, and one when
+  /// it is streamed.
   static func isValid(_ body: Body, revision: Int64) -> Bool {
-    body.length >= 1 && body.contentRevision >= 1 && body.contentRevision <= revision
+    let id = body.contentID.map {
+      (try? [UInt8](base64: $0, count: 16, field: "content_id")) != nil
+    }
+    return body.length >= 1 && body.contentRevision >= 1 && body.contentRevision <= revision
+      && id != false && (body.stream != true || id == true)
   }
+
+  /// A new random content id.
+  static func newContentID() -> [UInt8] { SecureBytes.random(count: 16).unprotectedBytes }
 
   func open(_ row: RecordRow) throws -> Found {
     guard row.kind == RecordKind.entry.rawValue else {
@@ -265,8 +282,9 @@ public struct EntryStore {
     deliver: (UnsafeRawBufferPointer) throws -> Void
   ) throws {
     try ContentChunks(db: db, boxes: boxes).read(
-      recordID: recordID, revision: metadata.contentRevision, length: metadata.length,
-      streamed: metadata.streamed, what: "the content of '\(name)'", deliver: deliver)
+      recordID: recordID, revision: metadata.contentRevision, contentID: metadata.contentID,
+      length: metadata.length, streamed: metadata.streamed, what: "the content of '\(name)'",
+      deliver: deliver)
   }
 
   /// Seals `source` as content revision `revision` of `recordID` in `write`: as chunk boxes up
@@ -277,29 +295,32 @@ public struct EntryStore {
   ///   is not beyond the threshold; what the source's `read` throws.
   func sealContent(
     _ source: ContentSource, recordID: [UInt8], revision: Int64, in write: StateWrite
-  ) throws -> (length: Int, streamed: Bool) {
+  ) throws -> (length: Int, streamed: Bool, contentID: [UInt8]) {
+    let contentID = Self.newContentID()
+    func stream() -> StreamSealer {
+      StreamSealer(boxes: boxes, recordID: recordID, revision: revision, contentID: contentID) {
+        try write.insert($0)
+      }
+    }
     switch source {
     case .whole(let content) where content.count <= Self.streamThreshold:
       guard content.count > 0 else { throw VaultError.invalidInput("the content is empty") }
       for chunk in boxes.sealChunks(
-        content, recordID: recordID, revision: revision, chunkSize: Self.chunkSize)
+        content, recordID: recordID, revision: revision, chunkSize: Self.chunkSize,
+        contentID: contentID)
       {
         try write.insert(chunk)
       }
-      return (content.count, false)
+      return (content.count, false, contentID)
     case .whole(let content):
-      let sealer = StreamSealer(boxes: boxes, recordID: recordID, revision: revision) {
-        try write.insert($0)
-      }
+      let sealer = stream()
       try content.withBytes { try sealer.append($0) }
-      return (try sealer.finish(), true)
+      return (try sealer.finish(), true, contentID)
     case .streamed(let prefix, let read):
       guard prefix.count > Self.streamThreshold else {
         throw VaultError.invalidInput("a streamed content starts with more than 1 MiB")
       }
-      let sealer = StreamSealer(boxes: boxes, recordID: recordID, revision: revision) {
-        try write.insert($0)
-      }
+      let sealer = stream()
       try prefix.withBytes { try sealer.append($0) }
       let buffer = SecureBytes(count: Self.chunkSize)
       while true {
@@ -307,7 +328,7 @@ public struct EntryStore {
         guard n > 0 else { break }
         try sealer.append(UnsafeRawBufferPointer(start: buffer.pointer, count: n))
       }
-      return (try sealer.finish(), true)
+      return (try sealer.finish(), true, contentID)
     }
   }
 
@@ -422,7 +443,7 @@ public struct EntryStore {
       guarded: guarded || (existing?.metadata.guarded ?? false), length: sealed.length,
       contentRevision: revision, changed: now,
       change: (change ?? (existing == nil ? .added : .replaced)).rawValue,
-      stream: sealed.streamed ? true : nil)
+      stream: sealed.streamed ? true : nil, contentID: sealed.contentID.base64)
     try writeEntry(body, recordID: recordID, revision: revision, replacing: named, in: write)
     if named != nil { try prune(recordID, current: revision, in: write) }
   }

@@ -36,17 +36,23 @@ struct RecordBox {
       + Self.u64(UInt64(bitPattern: revision))
   }
 
-  /// `"vault.chunk.v2" || vault id || record id || u64be(revision) || u32be(i) || u8(final)`.
-  func chunkAD(recordID: [UInt8], revision: Int64, index: Int, final: Bool) -> [UInt8] {
-    DomainLabel.chunk.bytes + vaultID.bytes + recordID + Self.u64(UInt64(bitPattern: revision))
-      + Bytes.u32(index) + [final ? 1 : 0]
+  /// The associated data of chunk `i`: with a content id (written since release 0.5.0)
+  /// `"vault.chunk.v3" || vault id || record id || content id || u64be(revision) || u32be(i) ||
+  /// u8(final)`; without, `"vault.chunk.v2" || vault id || record id || u64be(revision) ||
+  /// u32be(i) || u8(final)`.
+  func chunkAD(
+    recordID: [UInt8], revision: Int64, index: Int, final: Bool, contentID: [UInt8]? = nil
+  ) -> [UInt8] {
+    let place = Self.u64(UInt64(bitPattern: revision)) + Bytes.u32(index) + [final ? 1 : 0]
+    guard let contentID else { return DomainLabel.chunk.bytes + vaultID.bytes + recordID + place }
+    return DomainLabel.chunkV3.bytes + vaultID.bytes + recordID + contentID + place
   }
 
-  /// `"vault.stream.v2" || vault id || record id || u64be(revision) || u32be(i)`: message `i`
-  /// of the stream of content revision `revision`.
-  func streamAD(recordID: [UInt8], revision: Int64, index: Int) -> [UInt8] {
-    DomainLabel.stream.bytes + vaultID.bytes + recordID + Self.u64(UInt64(bitPattern: revision))
-      + Bytes.u32(index)
+  /// `"vault.stream.v2" || vault id || record id || content id || u64be(revision) || u32be(i)`:
+  /// message `i` of the stream of content revision `revision`.
+  func streamAD(recordID: [UInt8], revision: Int64, index: Int, contentID: [UInt8]) -> [UInt8] {
+    DomainLabel.stream.bytes + vaultID.bytes + recordID + contentID
+      + Self.u64(UInt64(bitPattern: revision)) + Bytes.u32(index)
   }
 
   /// The clock of a write: the larger of now (Unix milliseconds shifted left 16 bits) and one
@@ -98,9 +104,10 @@ struct RecordBox {
   /// The chunk rows of `content` for `recordID` at content revision `revision`: padded with
   /// zero bytes to `Padding.paddedLength(content.count)` and cut into `chunkSize` pieces, the
   /// last one final.
-  func sealChunks(_ content: SecureBytes, recordID: [UInt8], revision: Int64, chunkSize: Int)
-    -> [ChunkRow]
-  {
+  func sealChunks(
+    _ content: SecureBytes, recordID: [UInt8], revision: Int64, chunkSize: Int,
+    contentID: [UInt8]?
+  ) -> [ChunkRow] {
     let padded = Padding.paddedLength(content.count)
     let count = (padded + chunkSize - 1) / chunkSize
     let piece = SecureBytes(count: chunkSize)
@@ -120,7 +127,8 @@ struct RecordBox {
         AEAD.seal(
           UnsafeRawBufferPointer(rebasing: $0[0..<size]), key: key,
           associatedData: chunkAD(
-            recordID: recordID, revision: revision, index: index, final: index == count - 1))
+            recordID: recordID, revision: revision, index: index, final: index == count - 1,
+            contentID: contentID))
       }
       return ChunkRow(recordID: recordID, revision: revision, index: Int64(index), box: box)
     }

@@ -307,14 +307,15 @@ private struct Resealing {
       let what = "the content of '\(metadata.name)'"
       if metadata.streamed {
         let sealer = StreamSealer(
-          boxes: newBoxes, recordID: version.recordID, revision: version.revision
+          boxes: newBoxes, recordID: version.recordID, revision: version.revision,
+          contentID: metadata.contentID ?? []
         ) {
           try write.resealInPlace($0)
           count += 1
         }
         try reader.read(
-          recordID: version.recordID, revision: version.revision, length: metadata.length,
-          streamed: true, what: what
+          recordID: version.recordID, revision: version.revision, contentID: metadata.contentID,
+          length: metadata.length, streamed: true, what: what
         ) { try sealer.append($0) }
         _ = try sealer.finish()
         continue
@@ -328,7 +329,7 @@ private struct Resealing {
         else { throw VaultError.integrity("\(what) has missing or extra chunks") }
         let ad = oldBoxes.chunkAD(
           recordID: version.recordID, revision: version.revision, index: index,
-          final: index == total - 1)
+          final: index == total - 1, contentID: metadata.contentID)
         let plain = try AEAD.open(box, key: oldBoxes.key, associatedData: ad, what: what)
         try write.resealInPlace(
           ChunkRow(

@@ -189,12 +189,14 @@ final class StreamedContentTests: XCTestCase {
     let boxes = RecordBox(vaultID: created.vault.vaultID, masterKey: created.masterKey)
     let (stream, header) = SecretStream.pushing(key: boxes.streamKey)
     let piece = [UInt8](repeating: 0, count: EntryStore.chunkSize)
+    let contentID = try XCTUnwrap(metadata.contentID)
     let forged = piece.withUnsafeBytes {
       header
         + stream.push(
           $0,
           associatedData: boxes.streamAD(
-            recordID: recordID, revision: metadata.contentRevision, index: 0),
+            recordID: recordID, revision: metadata.contentRevision, index: 0,
+            contentID: contentID),
           final: true)
     }
     try VaultFileTamperer(path: home.vaultPath).execute(
@@ -202,6 +204,52 @@ final class StreamedContentTests: XCTestCase {
     XCTAssertThrowsError(try streamed(store, "big")) {
       XCTAssertEqual(
         $0 as? VaultError, .integrity("the content of 'big' is cut short or runs past its end"))
+    }
+  }
+
+  /// The chunks a rolled-back write sealed (a crash at its commit, a full disk), captured from
+  /// the file and put back in place of a later write at the same record id and content
+  /// revision: the content id of the later write refuses them, small content or stream.
+  func testChunksOfARolledBackWriteDoNotOpenAsALaterOne() throws {
+    for (name, first, draft, final) in [
+      ("small", secure("old-password"), secure("typo-password"), secure("new-password!")),
+      (
+        "big", pattern(EntryStore.streamThreshold + 9, seed: 1),
+        pattern(EntryStore.streamThreshold + 9, seed: 2),
+        pattern(EntryStore.streamThreshold + 9, seed: 3)
+      ),
+    ] {
+      home = TemporaryHome()
+      environment = home.environment()
+      let (vault, store) = try makeStore()
+      let entry = try EntryName(name)
+      try store.put(entry, content: first, overwrite: false, guarded: false)
+      struct RolledBack: Error {}
+      var captured: [[SQLiteDatabase.Value]] = []
+      XCTAssertThrowsError(
+        try vault.write(masterKey: store.masterKey) { write in
+          try store.put(entry, content: draft, overwrite: true, guarded: false, in: write)
+          captured = try store.db.query(
+            "SELECT \(ChunkRow.selectColumns) FROM chunks WHERE revision = 2")
+          throw RolledBack()
+        })
+      try store.put(entry, content: final, overwrite: true, guarded: false)
+      let recordID = try XCTUnwrap(captured.first?[0].blob)
+      let tamperer = try VaultFileTamperer(path: home.vaultPath)
+      try tamperer.execute(
+        "DELETE FROM chunks WHERE record_id = ? AND revision = 2", [.blob(recordID)])
+      for row in captured {
+        try tamperer.execute(
+          "INSERT INTO chunks (record_id, revision, idx, box) VALUES (?, ?, ?, ?)",
+          row.map { value -> VaultFileTamperer.Value in
+            if let blob = value.blob { return .blob(blob) }
+            return .integer(value.integer ?? 0)
+          })
+      }
+      XCTAssertThrowsError(try streamed(store, name)) {
+        XCTAssertEqual(
+          $0 as? VaultError, .integrity("the content of '\(name)' failed authentication"))
+      }
     }
   }
 
@@ -213,7 +261,8 @@ final class StreamedContentTests: XCTestCase {
     let recordID = SecureBytes.random(count: 16).unprotectedBytes
     try vault.write(masterKey: store.masterKey) { write in
       for chunk in store.boxes.sealChunks(
-        content, recordID: recordID, revision: 1, chunkSize: EntryStore.chunkSize)
+        content, recordID: recordID, revision: 1, chunkSize: EntryStore.chunkSize,
+        contentID: nil)
       {
         try write.insert(chunk)
       }
