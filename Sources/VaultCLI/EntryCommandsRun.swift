@@ -8,7 +8,10 @@ enum EntryCommandsRun {
     let name = try context.argument(Keys.name)
     let guarded = context.flag(Keys.guarded)
     let fromPipe = isatty(0) == 0
-    if fromPipe { try context.refusePINOnStandardInput("carries the content") }
+    if fromPipe {
+      try context.refusePINOnStandardInput("carries the content")
+      try context.refuseVaultOnStandardInput()
+    }
     var content: SecureBytes?
     if fromPipe {
       // At most one byte past the threshold is read before the key is released: a longer

@@ -91,7 +91,11 @@ enum OneTimeCodeCommandRun {
     if fromPipe { try context.refusePINOnStandardInput("carries the one-time code") }
     var given: SecureBytes?
     if fromPipe {
-      let uri = try storedURI(trimmed(LineReader.readAll(fd: 0)), name: name)
+      let uri = try storedURI(
+        trimmed(
+          LineReader.readAll(
+            fd: 0, atMost: EntryStore.streamThreshold, what: "the URI on standard input")),
+        name: name)
       given = uri
     }
     let unlocked = try context.open(.readEntry(name))

@@ -214,6 +214,21 @@ enum LineReader {
     return buffer.prefix(count)
   }
 
+  /// Everything until end of file when it is at most `limit` bytes, so that an input a command
+  /// holds in memory (a field's value, a template, the text an editor saved) stays bounded.
+  ///
+  /// - Throws: `VaultError.invalidInput` naming `what` as soon as more than `limit` bytes come;
+  ///   `.storage` on a read error.
+  static func readAll(fd: Int32, atMost limit: Int, what: String) throws -> SecureBytes {
+    let data = try readAll(fd: fd, limit: limit + 1)
+    guard data.count <= limit else {
+      throw VaultError.invalidInput(
+        "\(what) is larger than \(limit) bytes, more than vault holds in memory; nothing was"
+          + " written")
+    }
+    return data
+  }
+
   /// One `read(2)` of `fd` into `buffer`, again after `EINTR`.
   ///
   /// - Returns: the bytes read, 0 at the end.

@@ -6,6 +6,11 @@ struct ContentChunks {
   let boxes: RecordBox
 
   static var chunkSize: Int { EntryStore.chunkSize }
+  /// The longest chunk box a reader fetches.
+  ///
+  /// A piece, the stream header and the AEAD overhead, with room to spare: a longer one
+  /// (planted to exhaust memory) is refused unread.
+  static var maximumBoxSize: Int { chunkSize + 256 }
 
   /// The number of chunks of a content of `length` bytes.
   static func count(length: Int) -> Int {
@@ -38,14 +43,15 @@ struct ContentChunks {
     }
     // One chunk at a time by its key, so that a caller may write to `chunks` between pieces.
     let select = try db.prepare(
-      "SELECT box FROM chunks WHERE record_id = ? AND revision = ? AND idx = ?")
+      "SELECT box FROM chunks WHERE record_id = ? AND revision = ? AND idx = ?"
+        + " AND length(box) <= \(Self.maximumBoxSize)")
     let piece = SecureBytes(count: Self.chunkSize)
     var stream: SecretStream?
     for index in 0..<count {
       guard
         let box = try select.first([.blob(recordID), .integer(revision), .integer(Int64(index))])?
           .first?.blob
-      else { throw VaultError.integrity("\(what) has missing or extra chunks") }
+      else { throw VaultError.integrity("\(what) has a missing or oversized chunk") }
       let size = min(Self.chunkSize, padded - index * Self.chunkSize)
       let final = index == count - 1
       let opened: Int

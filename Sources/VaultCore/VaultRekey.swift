@@ -302,7 +302,8 @@ private struct Resealing {
     var count = 0
     let reader = ContentChunks(db: vault.db, boxes: oldBoxes)
     let select = try vault.db.prepare(
-      "SELECT box FROM chunks WHERE record_id = ? AND revision = ? AND idx = ?")
+      "SELECT box FROM chunks WHERE record_id = ? AND revision = ? AND idx = ?"
+        + " AND length(box) <= \(ContentChunks.maximumBoxSize)")
     for (version, metadata) in versions {
       let what = "the content of '\(metadata.name)'"
       if metadata.streamed {

@@ -116,3 +116,80 @@ final class LargeContentCLITests: XCTestCase {
       try Data(contentsOf: URL(fileURLWithPath: box.home + "/out")), Data(Self.big))
   }
 }
+
+extension LargeContentCLITests {
+  /// Ctrl-\ (SIGQUIT) while `add` reads: the process ends by the signal, and the Swift runtime's
+  /// crash report (a backtrace with the memory around each register, which held a piece of the
+  /// input) is not printed.
+  func testSIGQUITEndsTheCommandWithoutACrashReport() {
+    let result = box.shell(
+      """
+      mkfifo in
+      (printf 'secret-piece'; sleep 3) > in &
+      vault add piece < in 2> err &
+      pid=$!
+      sleep 1
+      kill -QUIT $pid
+      wait $pid
+      echo "status $?"
+      cat err
+      """, env: session)
+    XCTAssertEqual(result.stdoutText, "status 131\n")
+    XCTAssertEqual(box.vault(["list"], env: session).stdoutText, "big\n", "nothing was stored")
+  }
+}
+
+extension LargeContentCLITests {
+  /// What a command holds in memory from standard input is bounded, and refused as soon as it
+  /// runs past the bound, before the key is asked for.
+  func testInputsHeldInMemoryAreBounded() {
+    XCTAssertEqual(
+      box.vault(["add", "mail"], stdin: Array("hunter2\n".utf8), env: session).status, 0)
+    let over = [UInt8](repeating: 0x61, count: 1_048_577)
+    let set = box.vault(["set", "mail", "note"], stdin: over, env: session)
+    XCTAssertEqual(set.status, 5)
+    XCTAssertEqual(
+      set.stderrText,
+      "vault: error: the value on standard input is larger than 1048576 bytes, more than vault"
+        + " holds in memory; nothing was written\n")
+    let inject = box.vault(["inject"], stdin: over, env: session)
+    XCTAssertEqual(inject.status, 5)
+    XCTAssertEqual(
+      inject.stderrText,
+      "vault: error: the template is larger than 1048576 bytes, more than vault holds in memory;"
+        + " nothing was written\n")
+    let journal = box.vault(
+      ["journal"], stdin: [UInt8](repeating: 0x61, count: 16 * 1_048_576 + 1), env: session)
+    XCTAssertEqual(journal.status, 5)
+    XCTAssertEqual(
+      journal.stderrText,
+      "vault: error: the text on standard input is larger than 16777216 bytes, more than vault"
+        + " holds in memory; nothing was written\n")
+    XCTAssertEqual(box.vault(["get", "mail"], env: session).stdoutText, "hunter2\n")
+  }
+
+  /// A chunk (or record) planted far larger than any the format makes is refused unread.
+  func testAnOversizedChunkIsRefusedUnread() {
+    box.tamper { try $0.execute("UPDATE chunks SET box = zeroblob(8388608) WHERE idx = 0") }
+    let read = box.vault(["get", "big"], env: session)
+    XCTAssertEqual(read.status, 17)
+    XCTAssertTrue(
+      read.stderrText.hasPrefix(
+        "vault: error: integrity failure: the content of 'big' has a missing or oversized chunk"),
+      read.stderrText)
+    XCTAssertEqual(read.stdout, [])
+    XCTAssertEqual(box.vault(["check"], env: session).status, 17)
+  }
+
+  func testTheVaultFileIsNotItsOwnInput() {
+    let result = box.shell(
+      "vault add loop < \"$VAULT_FILE\"", env: session.merging(["VAULT_FILE": box.vaultPath]) { $1 }
+    )
+    XCTAssertEqual(result.status, 5)
+    XCTAssertEqual(
+      result.stderrText,
+      "vault: error: standard input is the vault file itself, which the add would write to; copy"
+        + " it first (vault backup FILE) and add the copy\n")
+    XCTAssertEqual(box.vault(["list"], env: session).stdoutText, "big\n")
+  }
+}
