@@ -39,7 +39,8 @@ let package = Package(
     .testTarget(
       name: "VaultCLITests", dependencies: ["VaultCLI", "VaultManualGenerator", "VaultTestSupport"]),
     .testTarget(
-      name: "VaultTransferTests", dependencies: ["VaultTransfer", "VaultCore", "VaultTestSupport"]),
+      name: "VaultTransferTests", dependencies: ["VaultTransfer", "VaultCore", "VaultTestSupport"],
+      exclude: ["Samples"]),
     .testTarget(name: "VaultManualGeneratorTests", dependencies: ["VaultManualGenerator"]),
   ]
 )

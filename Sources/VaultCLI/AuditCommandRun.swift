@@ -33,7 +33,7 @@ enum AuditCommandRun {
       let count = report.skippedNoPassword
       Output.error(
         "vault: note: \(count) entr\(count == 1 ? "y has" : "ies have") no password to check (an"
-          + " empty first line, or content that is not text)")
+          + " empty first line, content that is not text, or a large content of more than 1 MiB)")
     }
     if report.skippedGuarded > 0 {
       Output.error(

@@ -9,9 +9,8 @@ enum EditCommandRun {
       context.environment, allowDisk: context.flag(Keys.allowDiskTemp))
     // Authenticate before the editor opens, so nothing typed is lost to a failed PIN.
     let unlocked = try context.open(.readEntry(name))
-    guard let (metadata, content) = unlocked.entry.map({ ($0.metadata, $0.content) }) else {
-      throw VaultError.notFound(name.value)
-    }
+    guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
+    let (metadata, content) = (entry.metadata, try entry.content)
     let store = unlocked.entries
     let outcome = try EditSession.run(
       content, fileName: EditSession.fileName(for: name.value, fallback: "entry"), root: root,

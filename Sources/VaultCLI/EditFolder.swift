@@ -104,7 +104,8 @@ final class EditFolder {
     guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
       throw VaultError.storage("\(file) is no longer a regular file")
     }
-    return try LineReader.readAll(fd: fd)
+    return try LineReader.readAll(
+      fd: fd, atMost: EntryStore.streamThreshold, what: "the text the editor saved")
   }
 
   /// Removes the folder and everything in it.

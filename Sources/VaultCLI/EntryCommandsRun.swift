@@ -8,10 +8,15 @@ enum EntryCommandsRun {
     let name = try context.argument(Keys.name)
     let guarded = context.flag(Keys.guarded)
     let fromPipe = isatty(0) == 0
-    if fromPipe { try context.refusePINOnStandardInput("carries the content") }
+    if fromPipe {
+      try context.refusePINOnStandardInput("carries the content")
+      try context.refuseVaultOnStandardInput()
+    }
     var content: SecureBytes?
     if fromPipe {
-      let data = try LineReader.readAll(fd: 0)
+      // At most one byte past the threshold is read before the key is released: a longer
+      // content is read on, piece by piece, inside the write's transaction.
+      let data = try LineReader.readAll(fd: 0, limit: EntryStore.streamThreshold + 1)
       guard data.count > 0 else {
         throw VaultError.invalidInput("standard input is empty; nothing was stored")
       }
@@ -19,6 +24,14 @@ enum EntryCommandsRun {
     }
     let store = try context.open(.use(reason: "add '\(name)'")).entries
     let force = context.flag(Keys.force)
+    if let content, content.count > EntryStore.streamThreshold {
+      let rest: (UnsafeMutableRawBufferPointer) throws -> Int = {
+        try LineReader.readSome(fd: 0, into: $0)
+      }
+      try store.put(
+        name, source: .streamed(prefix: content, read: rest), overwrite: force, guarded: guarded)
+      return
+    }
     if content == nil && !force, try store.metadata(name) != nil {
       // Said before the secret is typed; `put` checks again in its transaction.
       throw VaultError.exists(name.value)
@@ -58,10 +71,13 @@ enum EntryCommandsRun {
       _ = try Clipboard.tool(context.environment.variables)
     }
     let revision = try context.value(Keys.revision).map(Int64.init)
-    guard let content = try context.open(.readEntry(name, revision: revision)).entry?.content
-    else {
-      throw VaultError.notFound(name.value)
+    let unlocked = try context.open(.readEntry(name, revision: revision))
+    guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
+    if entry.metadata.isLarge && selection == .whole && !clip {
+      try streamEntry(unlocked)
+      return
     }
+    let content = try entry.content
     let value: SecureBytes
     do {
       value = try selection.select(from: content, name: name.value)
@@ -79,6 +95,17 @@ enum EntryCommandsRun {
       return
     }
     Output.writeValue(value)
+  }
+
+  /// Writes a large entry to standard output piece by piece (with the terminal newline rule of
+  /// `Output.writeValue`).
+  private static func streamEntry(_ unlocked: UnlockedVault) throws {
+    var last: UInt8?
+    try unlocked.streamEntry { piece in
+      Output.write(piece)
+      last = piece.last
+    }
+    if isatty(1) == 1, last != 0x0A { Output.print("\n") }
   }
 
   static func list(_ context: Context) throws {

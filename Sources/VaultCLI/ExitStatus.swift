@@ -199,6 +199,13 @@ public enum ExitStatus {
         "the content is not UTF-8 text (invalid UTF-8 or a NUL byte), so it has no lines or fields",
         "read it whole with 'vault get'"
       )
+    case .tooLarge(let name, let length):
+      return (
+        .invalidInput,
+        "'\(name)' is too large to read into memory (\(length) bytes; the limit is"
+          + " \(EntryStore.streamThreshold)); nothing was read",
+        "read it whole with: vault get \(ShellWord.argument(name)) > FILE"
+      )
     case .noLine(let name, let line, let count):
       return (
         .noSuchEntry, "'\(name)' has no line \(line)",

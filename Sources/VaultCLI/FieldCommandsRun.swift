@@ -10,14 +10,18 @@ enum FieldCommandsRun {
     let fromPipe = isatty(0) == 0
     if fromPipe { try context.refusePINOnStandardInput("carries the value") }
     // Read before unlocking when it comes from a pipe, so a bad value costs no PIN entry.
-    let piped = try fromPipe ? value(fromPipe: LineReader.readAll(fd: 0)) : nil
+    let piped =
+      try fromPipe
+      ? value(
+        fromPipe: LineReader.readAll(
+          fd: 0, atMost: EntryStore.streamThreshold, what: "the value on standard input")) : nil
     let unlocked = try context.open(.readEntry(name))
     guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
     let fields = try EntryFields(entry.content)
     let value = try piped ?? readFromTerminal(context, name: name.value, key: key)
     let content = try fields.setting(key, to: value)
     let shown = "field '\(Output.printable(key))' of '\(Output.printable(name.value))'"
-    guard content != entry.content else {
+    guard try content != entry.content else {
       Output.error("Unchanged: \(shown) already has that value; nothing was written.")
       return
     }

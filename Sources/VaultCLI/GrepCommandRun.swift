@@ -19,6 +19,7 @@ enum GrepCommandRun {
     let store = unlocked.entries
     var matched = false
     var skipped = 0
+    var large: [String] = []
     for metadata in try store.list() {
       let name = try EntryName(metadata.name)
       if Array(name.value.utf8).withUnsafeBytes(pattern.matches) {
@@ -28,6 +29,10 @@ enum GrepCommandRun {
       }
       if metadata.guarded && unlocked.source == .session {
         skipped += 1
+        continue
+      }
+      if metadata.isLarge {
+        large.append(name.value)
         continue
       }
       let (_, content) = try store.get(name)
@@ -41,6 +46,13 @@ enum GrepCommandRun {
       Output.error(
         "vault: note: the content of \(skipped) guarded entr\(skipped == 1 ? "y was" : "ies were")"
           + " not searched; guarded entries need 'vault get' or a search without a session")
+    }
+    if !large.isEmpty {
+      let names = large.map { "'\(Output.printable($0))'" }.joined(separator: ", ")
+      Output.error(
+        "vault: note: the content of \(large.count) entr\(large.count == 1 ? "y is" : "ies are")"
+          + " too large to search in memory (more than \(EntryStore.streamThreshold) bytes) and"
+          + " was not searched: \(names)")
     }
     return matched ? 0 : 1
   }

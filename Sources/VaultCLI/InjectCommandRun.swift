@@ -26,7 +26,8 @@ enum InjectCommandRun {
           + " TEMPLATE)")
     }
     try context.refusePINOnStandardInput("carries the template")
-    let template = try InjectTemplate(LineReader.readAll(fd: 0))
+    let template = try InjectTemplate(
+      LineReader.readAll(fd: 0, atMost: EntryStore.streamThreshold, what: "the template"))
     var filled = template.text
     if !template.placeholders.isEmpty {
       let unlocked = try context.open(.use(reason: "fill a template"))

@@ -11,7 +11,8 @@ enum JournalCommandsRun {
     let stamp = JournalStamp.local(context.environment.clock.wallNow)
     let text: SecureBytes
     if isatty(0) == 0 {
-      text = try LineReader.readAll(fd: 0)
+      text = try LineReader.readAll(
+        fd: 0, atMost: JournalStore.maximumByteCount, what: "the text on standard input")
       guard text.count > 0 else {
         throw VaultError.invalidInput("standard input is empty; nothing was written")
       }

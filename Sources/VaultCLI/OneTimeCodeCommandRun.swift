@@ -30,7 +30,7 @@ enum OneTimeCodeCommandRun {
       _ = try Clipboard.tool(context.environment.variables)
     }
     let unlocked = try context.open(.readEntry(name))
-    guard let content = unlocked.entry?.content else { throw VaultError.notFound(name.value) }
+    guard let content = try unlocked.entry?.content else { throw VaultError.notFound(name.value) }
     let fields = try EntryFields(content)
     // An otp field that is no URI is read as --set reads it (a bare base32 secret), so a
     // malformed one is refused with its reason rather than taken for no code at all.
@@ -91,7 +91,11 @@ enum OneTimeCodeCommandRun {
     if fromPipe { try context.refusePINOnStandardInput("carries the one-time code") }
     var given: SecureBytes?
     if fromPipe {
-      let uri = try storedURI(trimmed(LineReader.readAll(fd: 0)), name: name)
+      let uri = try storedURI(
+        trimmed(
+          LineReader.readAll(
+            fd: 0, atMost: EntryStore.streamThreshold, what: "the URI on standard input")),
+        name: name)
       given = uri
     }
     let unlocked = try context.open(.readEntry(name))

@@ -184,17 +184,18 @@ enum LineReader {
     return buffer.prefix(count)
   }
 
-  /// Everything until end of file, into guarded memory that grows by doubling (old copies are
-  /// wiped by `sodium_free`).
+  /// Everything until end of file (or the first `limit` bytes when given), into guarded memory
+  /// that grows by doubling (old copies are wiped by `sodium_free`).
   ///
-  /// - Throws: `VaultError.storage` on a read error.
-  static func readAll(fd: Int32) throws -> SecureBytes {
-    var buffer = SecureBytes(count: 64 * 1024)
+  /// - Throws: `VaultError.storage` on a read error, or when it cannot be held.
+  static func readAll(fd: Int32, limit: Int? = nil) throws -> SecureBytes {
+    var buffer = SecureBytes(count: min(64 * 1024, limit ?? Int.max))
     var count = 0
     while true {
+      if let limit, count == limit { break }
       if count == buffer.count {
         do {
-          buffer = try buffer.grown(to: buffer.count * 2)
+          buffer = try buffer.grown(to: min(buffer.count * 2, limit ?? Int.max))
         } catch {
           throw VaultError.storage(
             "standard input is too large to hold in memory (\(count) bytes read); nothing was"
@@ -211,5 +212,36 @@ enum LineReader {
       count += n
     }
     return buffer.prefix(count)
+  }
+
+  /// Everything until end of file when it is at most `limit` bytes, so that an input a command
+  /// holds in memory (a field's value, a template, the text an editor saved) stays bounded.
+  ///
+  /// - Throws: `VaultError.invalidInput` naming `what` as soon as more than `limit` bytes come;
+  ///   `.storage` on a read error.
+  static func readAll(fd: Int32, atMost limit: Int, what: String) throws -> SecureBytes {
+    let data = try readAll(fd: fd, limit: limit + 1)
+    guard data.count <= limit else {
+      throw VaultError.invalidInput(
+        "\(what) is larger than \(limit) bytes, more than vault holds in memory; nothing was"
+          + " written")
+    }
+    return data
+  }
+
+  /// One `read(2)` of `fd` into `buffer`, again after `EINTR`.
+  ///
+  /// - Returns: the bytes read, 0 at the end.
+  /// - Throws: `VaultError.storage` when it cannot be read.
+  static func readSome(fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    while true {
+      let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 {
+        throw VaultError.storage(
+          "cannot read standard input: \(String(cString: strerror(errno))); nothing was stored")
+      }
+      return n
+    }
   }
 }

@@ -8,6 +8,12 @@ public enum VaultMain {
   /// Runs `vault` with `arguments` (without the program name) and returns the exit code.
   public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
     Hardening.apply()
+    SecureBytes.lockFailureHandler = { limit in
+      let shown = limit.map { "its limit is \($0 / 1024) KiB, 'ulimit -l'" } ?? "see 'ulimit -l'"
+      Output.error(
+        "vault: warning: memory for secrets could not be locked (\(shown)); plaintext may be"
+          + " written to swap")
+    }
     return CommandRunner.run(
       arguments, program: VaultCommands.program, environment: environment,
       prepare: { EditFolder.removeStale($0.environment) })
@@ -15,8 +21,9 @@ public enum VaultMain {
 }
 
 /// Process hardening done before anything else: no core dumps (`PR_SET_DUMPABLE` 0, and a soft
-/// `RLIMIT_CORE` of 0), a 077 umask, SIGPIPE ignored so a closed pipe is an `EPIPE` we handle, and
-/// SIGXFSZ ignored so a file-size limit is an `EFBIG` reported as an error, not a silent death.
+/// `RLIMIT_CORE` of 0), a 077 umask, SIGPIPE ignored so a closed pipe is an `EPIPE` we handle,
+/// SIGXFSZ ignored so a file-size limit is an `EFBIG` reported as an error, not a silent death, and
+/// no crash report by the Swift runtime (it prints memory).
 ///
 /// What it changes is saved first, and `restoreInherited` gives it back before `vault run`
 /// replaces itself with another program.
@@ -44,7 +51,14 @@ enum Hardening {
     _ = vault_disable_core_dumps()
     signal(SIGPIPE, SIG_IGN)
     signal(SIGXFSZ, SIG_IGN)
+    // The Swift runtime's crash reporter catches these to print a backtrace with the memory
+    // around each register, which may hold a piece of plaintext (Ctrl-\ sends SIGQUIT): the
+    // default action ends the process instead, and core dumps are off.
+    for crash in Self.crashSignals { signal(crash, SIG_DFL) }
   }
+
+  /// The signals the Swift runtime reports crashes for; vault leaves them their default action.
+  static let crashSignals = [SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT]
 
   /// Gives back the umask, the dispositions of SIGPIPE and SIGXFSZ, the signal mask and the
   /// core-file limit the process was started with.

@@ -78,6 +78,10 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case hotpSecret = "vault.hotp-secret.v2"
   /// The prefix of `vault audit`'s keyed hash of a password (never stored).
   case audit = "vault.audit.v1"
+  /// A streamed content's message (format 2, release 0.5.0).
+  case stream = "vault.stream.v2"
+  /// A content chunk's box with its content id (format 2, release 0.5.0).
+  case chunkV3 = "vault.chunk.v3"
   /// Every label, in the order `vault(5)` lists them.
   public static var all: [DomainLabel] { allCases }
 
@@ -171,6 +175,12 @@ public enum DomainLabel: String, CaseIterable, Sendable {
     case .audit:
       "The prefix of `vault audit`'s keyed BLAKE2b of a password, under a key drawn for one run;"
         + " never stored."
+    case .stream:
+      "The prefix of the associated data of each message of a streamed content"
+        + " (crypto_secretstream_xchacha20poly1305, subkey 10)."
+    case .chunkV3:
+      "The prefix of a content chunk's associated data since release 0.5.0, with the content"
+        + " id (XChaCha20-Poly1305, subkey 6)."
     }
   }
 }

@@ -305,6 +305,34 @@ extension EntryStore {
     }
   }
 
+  /// Seals the content of version `metadata` of `source` again as content revision `revision`
+  /// of `recordID`, in its layout (a streamed content piece by piece), under a new content id.
+  ///
+  /// - Returns: the new content id.
+  func reseal(
+    _ metadata: EntryMetadata, of source: [UInt8], into recordID: [UInt8], revision: Int64,
+    in write: StateWrite
+  ) throws -> [UInt8] {
+    let contentID = Self.newContentID()
+    guard metadata.streamed else {
+      for chunk in boxes.sealChunks(
+        try content(of: metadata, recordID: source, name: metadata.name), recordID: recordID,
+        revision: revision, chunkSize: Self.chunkSize, contentID: contentID)
+      {
+        try write.insert(chunk)
+      }
+      return contentID
+    }
+    let sealer = StreamSealer(
+      boxes: boxes, recordID: recordID, revision: revision, contentID: contentID
+    ) { try write.insert($0) }
+    try streamContent(of: metadata, recordID: source, name: metadata.name) {
+      try sealer.append($0)
+    }
+    _ = try sealer.finish()
+    return contentID
+  }
+
   /// The content revision of the entry row of `named`, nil for a tombstone.
   private func currentContent(_ named: NameRecord?) -> Int64? {
     if case .entry(let found) = named { return found.metadata.contentRevision }
@@ -332,16 +360,12 @@ extension EntryStore {
     if case .entry(let found) = target { versions.append((found.body, now)) }
     var next = first
     for (version, replaced) in versions {
-      let content = try self.content(
-        of: Self.metadata(version, revision: version.contentRevision), recordID: targetID,
-        name: version.name)
-      for chunk in boxes.sealChunks(
-        content, recordID: recordID, revision: next, chunkSize: Self.chunkSize)
-      {
-        try write.insert(chunk)
-      }
+      let contentID = try reseal(
+        Self.metadata(version, revision: version.contentRevision), of: targetID,
+        into: recordID, revision: next, in: write)
       var moved = version
       moved.contentRevision = next
+      moved.contentID = contentID.base64
       try insertRevision(
         RevisionBody(
           entry: recordID.base64, entryRevision: next, replaced: replaced, version: moved),
@@ -413,19 +437,53 @@ extension EntryStore {
     _ name: EntryName, revision: Int64, withholding withheld: (EntryMetadata) -> Bool
   ) throws -> (metadata: EntryMetadata, content: SecureBytes?) {
     try vault.reading(masterKey: masterKey) { snapshot in
-      let (named, kept) = try history(name, in: snapshot)
-      var metadata: EntryMetadata
-      if case .entry(let found) = named, found.row.revision == revision {
-        metadata = found.metadata
-      } else if let version = kept.first(where: { $0.entryRevision == revision }) {
-        metadata = version.metadata
-        if case .entry(let found) = named, found.metadata.guarded { metadata.guarded = true }
-      } else {
-        throw VaultError.revisionNotFound(name: name.value, revision: revision)
-      }
+      let (metadata, recordID) = try version(name, revision: revision, in: snapshot)
       guard !withheld(metadata) else { return (metadata, nil) }
-      let content = try content(of: metadata, recordID: named.row.recordID, name: name.value)
+      let content = try content(of: metadata, recordID: recordID, name: name.value)
       return (metadata, content)
+    }
+  }
+
+  /// The metadata of revision `revision` of `name` (guarded when the entry is now) and its
+  /// record id, or of its current version when `revision` is nil.
+  ///
+  /// - Throws: `VaultError.notFound`, `.removed`, `.purged`, `.revisionNotFound`; `.integrity`.
+  func version(_ name: EntryName, revision: Int64?, in snapshot: StateSnapshot) throws -> (
+    metadata: EntryMetadata, recordID: [UInt8]
+  ) {
+    guard let revision else {
+      let found = try verifiedFind(name, in: snapshot)
+      return (found.metadata, found.row.recordID)
+    }
+    let (named, kept) = try history(name, in: snapshot)
+    var metadata: EntryMetadata
+    if case .entry(let found) = named, found.row.revision == revision {
+      metadata = found.metadata
+    } else if let version = kept.first(where: { $0.entryRevision == revision }) {
+      metadata = version.metadata
+      if case .entry(let found) = named, found.metadata.guarded { metadata.guarded = true }
+    } else {
+      throw VaultError.revisionNotFound(name: name.value, revision: revision)
+    }
+    return (metadata, named.row.recordID)
+  }
+
+  /// Hands the content of `name` (its revision `revision`, or its current version) to `deliver`
+  /// piece by piece, in one read, when it is still the version `expected` (which an access
+  /// check opened, and whose guard it checked).
+  ///
+  /// - Throws: `VaultError.conflict` when the entry changed since; as `version`; `.integrity`
+  ///   (pieces already handed over are not the content then); what `deliver` throws.
+  func stream(
+    _ name: EntryName, revision: Int64?, expecting expected: EntryMetadata,
+    deliver: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    try vault.reading(masterKey: masterKey) { snapshot in
+      let (metadata, recordID) = try version(name, revision: revision, in: snapshot)
+      guard metadata == expected else {
+        throw VaultError.conflict("'\(name)' changed while it was being read; nothing was read")
+      }
+      try streamContent(of: metadata, recordID: recordID, name: name.value, deliver: deliver)
     }
   }
 

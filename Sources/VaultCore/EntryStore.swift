@@ -20,18 +20,52 @@ public struct EntryMetadata: Equatable, Sendable {
   public var changed: String
   /// What made this version (an `EntryChange` raw value); nil for versions from before 0.3.0.
   public var change: String?
+  /// True when the content is stored as one stream (`vault(5)` Streamed contents).
+  public var streamed: Bool = false
+  /// The random 16 bytes that name this content write in its chunks' associated data (nil for
+  /// versions written before release 0.5.0).
+  public var contentID: [UInt8]? = nil
   /// Number of content chunks (of the padded content).
-  public var chunks: Int {
-    (Padding.paddedLength(length) + EntryStore.chunkSize - 1) / EntryStore.chunkSize
-  }
+  public var chunks: Int { ContentChunks.count(length: length) }
+  /// True when the content is larger than `EntryStore.streamThreshold`: it is read only as a
+  /// stream, never whole into memory.
+  public var isLarge: Bool { length > EntryStore.streamThreshold }
 }
 
-/// One entry read whole: its metadata and its content in guarded memory.
+/// One entry opened by an access check: its metadata and, unless it is large, its content in
+/// guarded memory.
 public struct OpenedEntry: Sendable {
   /// The decrypted metadata.
   public let metadata: EntryMetadata
+  let whole: SecureBytes?
+
+  init(metadata: EntryMetadata, content: SecureBytes?) {
+    self.metadata = metadata
+    self.whole = content
+  }
+
   /// The content, byte for byte.
-  public let content: SecureBytes
+  ///
+  /// - Throws: `VaultError.tooLarge` for a large entry (`metadata.isLarge`), whose content is
+  ///   read only with `UnlockedVault.streamEntry`.
+  public var content: SecureBytes {
+    get throws {
+      guard let whole else {
+        throw VaultError.tooLarge(name: metadata.name, length: metadata.length)
+      }
+      return whole
+    }
+  }
+}
+
+/// Where a content to store comes from.
+public enum ContentSource {
+  /// A whole content in guarded memory.
+  case whole(SecureBytes)
+  /// A content too large to hold: `prefix` (more than `EntryStore.streamThreshold` bytes), then
+  /// what `read` puts into the buffer it is given, until it returns 0. `read` runs inside the
+  /// write's transaction and may throw to abandon it.
+  case streamed(prefix: SecureBytes, read: (UnsafeMutableRawBufferPointer) throws -> Int)
 }
 
 /// Entry operations on an unlocked format-2 vault.
@@ -45,6 +79,9 @@ public struct OpenedEntry: Sendable {
 public struct EntryStore {
   /// Content chunk size in bytes.
   public static let chunkSize = 64 * 1024
+  /// The largest content, in bytes, read whole into memory (1 MiB); a longer one is written as a
+  /// stream and only ever read as one.
+  public static let streamThreshold = 1 << 20
 
   /// The JSON body of an entry record (and of the version a revision record keeps).
   struct Body: Codable, Equatable {
@@ -58,10 +95,15 @@ public struct EntryStore {
     var changed: String?
     /// What made this version, an `EntryChange` raw value (absent before release 0.3.0).
     var change: String?
+    /// True for a streamed content (absent otherwise).
+    var stream: Bool?
+    /// The content id (base64 of 16 bytes; absent before release 0.5.0).
+    var contentID: String?
 
     enum CodingKeys: String, CodingKey {
-      case name, created, updated, guarded, length, changed, change
+      case name, created, updated, guarded, length, changed, change, stream
       case contentRevision = "content_revision"
+      case contentID = "content_id"
     }
   }
 
@@ -129,13 +171,24 @@ public struct EntryStore {
     EntryMetadata(
       name: body.name, created: body.created, updated: body.updated, guarded: body.guarded,
       length: body.length, revision: revision, contentRevision: body.contentRevision,
-      changed: body.changed ?? body.updated, change: body.change)
+      changed: body.changed ?? body.updated, change: body.change, streamed: body.stream == true,
+      contentID: body.contentID.flatMap { try? [UInt8](base64: $0, count: 16, field: "content_id") }
+    )
   }
 
-  /// True when an entry body is well formed for a version at `revision`.
+  /// True when an entry body is well formed for a version at `revision`: a positive length, a
+  /// content revision it has reached, a content id of 16 bytes when it has one, and one when
+  /// it is streamed.
   static func isValid(_ body: Body, revision: Int64) -> Bool {
-    body.length >= 1 && body.contentRevision >= 1 && body.contentRevision <= revision
+    let id = body.contentID.map {
+      (try? [UInt8](base64: $0, count: 16, field: "content_id")) != nil
+    }
+    return body.length >= 1 && body.contentRevision >= 1 && body.contentRevision <= revision
+      && id != false && (body.stream != true || id == true)
   }
+
+  /// A new random content id.
+  static func newContentID() -> [UInt8] { SecureBytes.random(count: 16).unprotectedBytes }
 
   func open(_ row: RecordRow) throws -> Found {
     guard row.kind == RecordKind.entry.rawValue else {
@@ -211,15 +264,80 @@ public struct EntryStore {
   }
 
   /// The content of version `metadata` of the record `recordID`, from its chunks.
+  ///
+  /// - Throws: `VaultError.tooLarge` for a large content (see `streamContent`); `.integrity`.
   func content(of metadata: EntryMetadata, recordID: [UInt8], name: String) throws -> SecureBytes {
-    let rows = try db.query(
-      "SELECT \(ChunkRow.selectColumns) FROM chunks WHERE record_id = ? AND revision = ?"
-        + " ORDER BY idx",
-      [.blob(recordID), .integer(metadata.contentRevision)]
-    ).map(ChunkRow.init)
-    return try boxes.openChunks(
-      rows, recordID: recordID, revision: metadata.contentRevision, length: metadata.length,
-      chunkSize: Self.chunkSize, what: "the content of '\(name)'")
+    guard !metadata.isLarge else {
+      throw VaultError.tooLarge(name: name, length: metadata.length)
+    }
+    let content = SecureBytes(count: metadata.length)
+    var filled = 0
+    try streamContent(of: metadata, recordID: recordID, name: name) { piece in
+      if let base = piece.baseAddress {
+        (content.pointer + filled).copyMemory(from: base, byteCount: piece.count)
+      }
+      filled += piece.count
+    }
+    return content
+  }
+
+  /// Hands the content of version `metadata` of `recordID` to `deliver` piece by piece.
+  ///
+  /// - Throws: `VaultError.integrity` (earlier pieces are not the content then); what
+  ///   `deliver` throws.
+  func streamContent(
+    of metadata: EntryMetadata, recordID: [UInt8], name: String,
+    deliver: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    try ContentChunks(db: db, boxes: boxes).read(
+      recordID: recordID, revision: metadata.contentRevision, contentID: metadata.contentID,
+      length: metadata.length, streamed: metadata.streamed, what: "the content of '\(name)'",
+      deliver: deliver)
+  }
+
+  /// Seals `source` as content revision `revision` of `recordID` in `write`: as chunk boxes up
+  /// to `streamThreshold` bytes, as one stream beyond.
+  ///
+  /// - Returns: the content's length and whether it was streamed.
+  /// - Throws: `VaultError.invalidInput` for an empty content or a streamed source whose prefix
+  ///   is not beyond the threshold; what the source's `read` throws.
+  func sealContent(
+    _ source: ContentSource, recordID: [UInt8], revision: Int64, in write: StateWrite
+  ) throws -> (length: Int, streamed: Bool, contentID: [UInt8]) {
+    let contentID = Self.newContentID()
+    func stream() -> StreamSealer {
+      StreamSealer(boxes: boxes, recordID: recordID, revision: revision, contentID: contentID) {
+        try write.insert($0)
+      }
+    }
+    switch source {
+    case .whole(let content) where content.count <= Self.streamThreshold:
+      guard content.count > 0 else { throw VaultError.invalidInput("the content is empty") }
+      for chunk in boxes.sealChunks(
+        content, recordID: recordID, revision: revision, chunkSize: Self.chunkSize,
+        contentID: contentID)
+      {
+        try write.insert(chunk)
+      }
+      return (content.count, false, contentID)
+    case .whole(let content):
+      let sealer = stream()
+      try content.withBytes { try sealer.append($0) }
+      return (try sealer.finish(), true, contentID)
+    case .streamed(let prefix, let read):
+      guard prefix.count > Self.streamThreshold else {
+        throw VaultError.invalidInput("a streamed content starts with more than 1 MiB")
+      }
+      let sealer = stream()
+      try prefix.withBytes { try sealer.append($0) }
+      let buffer = SecureBytes(count: Self.chunkSize)
+      while true {
+        let n = try buffer.withMutableBytes { try read($0) }
+        guard n > 0 else { break }
+        try sealer.append(UnsafeRawBufferPointer(start: buffer.pointer, count: n))
+      }
+      return (try sealer.finish(), true, contentID)
+    }
   }
 
   private func content(_ found: Found, name: String) throws -> SecureBytes {
@@ -271,10 +389,25 @@ public struct EntryStore {
     _ name: EntryName, content: SecureBytes, overwrite: Bool, guarded: Bool,
     expectedRevision: Int64? = nil, change: EntryChange? = nil
   ) throws {
-    guard content.count > 0 else { throw VaultError.invalidInput("the content is empty") }
+    try put(
+      name, source: .whole(content), overwrite: overwrite, guarded: guarded,
+      expectedRevision: expectedRevision, change: change)
+  }
+
+  /// `put` of a content from `source`: a streamed source is read inside the write's
+  /// transaction and sealed piece by piece (`vault(5)` Streamed contents), never held whole.
+  ///
+  /// - Throws: as `put`; what the source's `read` throws (nothing is written then).
+  public func put(
+    _ name: EntryName, source: ContentSource, overwrite: Bool, guarded: Bool,
+    expectedRevision: Int64? = nil, change: EntryChange? = nil
+  ) throws {
+    if case .whole(let content) = source, content.count == 0 {
+      throw VaultError.invalidInput("the content is empty")
+    }
     try vault.write(masterKey: masterKey) { write in
       try put(
-        name, content: content, overwrite: overwrite, guarded: guarded,
+        name, source: source, overwrite: overwrite, guarded: guarded,
         expectedRevision: expectedRevision, change: change, in: write)
     }
   }
@@ -289,6 +422,20 @@ public struct EntryStore {
   @discardableResult
   func put(
     _ name: EntryName, content: SecureBytes, overwrite: Bool, guarded: Bool,
+    expectedRevision: Int64? = nil, change: EntryChange? = nil, at time: String? = nil,
+    in write: StateWrite
+  ) throws -> Bool {
+    try put(
+      name, source: .whole(content), overwrite: overwrite, guarded: guarded,
+      expectedRevision: expectedRevision, change: change, at: time, in: write)
+  }
+
+  /// `put(_:source:…)` as part of the write `write`.
+  ///
+  /// - Returns: true when an existing entry was replaced.
+  @discardableResult
+  func put(
+    _ name: EntryName, source: ContentSource, overwrite: Bool, guarded: Bool,
     expectedRevision: Int64? = nil, change: EntryChange? = nil, at time: String? = nil,
     in write: StateWrite
   ) throws -> Bool {
@@ -307,18 +454,15 @@ public struct EntryStore {
     let recordID = named?.row.recordID ?? Sodium.randomBytes(count: 16)
     let revision = (named?.row.revision ?? 0) + 1
     if let existing { try keepRevision(of: existing, replacedAt: now, in: write) }
+    let sealed = try sealContent(source, recordID: recordID, revision: revision, in: write)
     // Replacing content never drops a guard: only a new entry takes `guarded` as given.
     let body = Body(
       name: name.value, created: existing?.metadata.created ?? now, updated: now,
-      guarded: guarded || (existing?.metadata.guarded ?? false), length: content.count,
+      guarded: guarded || (existing?.metadata.guarded ?? false), length: sealed.length,
       contentRevision: revision, changed: now,
-      change: (change ?? (existing == nil ? .added : .replaced)).rawValue)
+      change: (change ?? (existing == nil ? .added : .replaced)).rawValue,
+      stream: sealed.streamed ? true : nil, contentID: sealed.contentID.base64)
     try writeEntry(body, recordID: recordID, revision: revision, replacing: named, in: write)
-    for chunk in boxes.sealChunks(
-      content, recordID: recordID, revision: revision, chunkSize: Self.chunkSize)
-    {
-      try write.insert(chunk)
-    }
     if named != nil { try prune(recordID, current: revision, in: write) }
     return existing != nil
   }
@@ -420,7 +564,8 @@ public struct EntryStore {
           "the one-time code counter of record \(entryID.hex.prefix(8)) belongs to no entry")
       }
       for (key, version) in contents {
-        _ = try content(of: version.metadata, recordID: key.recordID, name: version.name)
+        try streamContent(of: version.metadata, recordID: key.recordID, name: version.name) { _ in
+        }
         verified.chunks += version.metadata.chunks
       }
       let stored = try db.query("SELECT count(*) FROM chunks").first?.first?.integer ?? 0
@@ -430,6 +575,29 @@ public struct EntryStore {
       }
       return verified
     }
+  }
+
+  /// Every content version that `rows` (entries and revisions) name, with the metadata of one
+  /// version that names it.
+  ///
+  /// - Throws: `VaultError.integrity` when a record does not open.
+  func contentVersions(_ rows: [RecordRow]) throws -> [ContentVersion: EntryMetadata] {
+    var versions: [ContentVersion: EntryMetadata] = [:]
+    for row in rows {
+      switch RecordKind(rawValue: row.kind) {
+      case .entry:
+        let metadata = try open(row).metadata
+        versions[ContentVersion(recordID: row.recordID, revision: metadata.contentRevision)] =
+          metadata
+      case .revision:
+        let kept = try openRevision(row)
+        versions[
+          ContentVersion(recordID: kept.entryID, revision: kept.metadata.contentRevision)] =
+          kept.metadata
+      default: break
+      }
+    }
+    return versions
   }
 
   /// Every entry's metadata whose name starts with `prefix`, sorted by name (UTF-8 byte order),

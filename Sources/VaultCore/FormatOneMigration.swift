@@ -80,10 +80,12 @@ public enum FormatOneMigration {
       for entry in entries {
         let recordID = SecureBytes.random(count: 16).unprotectedBytes
         let name = try EntryName(entry.name)
+        let contentID = EntryStore.newContentID()
         var json = try JSONEncoder.sorted.encodedBytes(
           EntryStore.Body(
             name: name.value, created: entry.created, updated: entry.updated,
-            guarded: entry.guarded, length: entry.content.count, contentRevision: 1))
+            guarded: entry.guarded, length: entry.content.count, contentRevision: 1,
+            contentID: contentID.base64))
         defer { wipe(&json) }
         try change.insert(
           RecordRow(
@@ -95,7 +97,8 @@ public enum FormatOneMigration {
               json, recordID: recordID, kind: .entry, revision: 1, deviceID: deviceID,
               hlc: RecordBox.hlc(now: now, after: nil))))
         for chunk in boxes.sealChunks(
-          entry.content, recordID: recordID, revision: 1, chunkSize: EntryStore.chunkSize)
+          entry.content, recordID: recordID, revision: 1, chunkSize: EntryStore.chunkSize,
+          contentID: contentID)
         {
           try change.insert(chunk)
         }

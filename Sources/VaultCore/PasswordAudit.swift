@@ -29,7 +29,8 @@ public struct PasswordAuditReport: Equatable, Sendable {
   public var checked = 0
   /// Guarded entries left out (their reads need a fresh check).
   public var skippedGuarded = 0
-  /// Entries left out because their content is not text or their first line is empty.
+  /// Entries left out because their content is not text, is large (`EntryMetadata.isLarge`) or
+  /// its first line is empty.
   public var skippedNoPassword = 0
 }
 
@@ -65,7 +66,8 @@ extension EntryStore {
       let checked = try vault.reading(masterKey: masterKey) {
         snapshot -> [PasswordFinding.Problem]? in
         let (named, kept) = try history(name, in: snapshot)
-        guard case .entry(let found) = named else { return nil }
+        // A large content is a file, not a password; it is never read whole.
+        guard case .entry(let found) = named, !found.metadata.isLarge else { return nil }
         let current = try content(
           of: found.metadata, recordID: found.row.recordID, name: entry.name)
         guard let password = try? EntryFields(current).password, password.count > 0 else {
@@ -86,6 +88,10 @@ extension EntryStore {
         var oldest = found.metadata
         var reachedEnd = true
         for version in kept.reversed() {
+          guard !version.metadata.isLarge else {
+            reachedEnd = false
+            break
+          }
           let old = try content(
             of: version.metadata, recordID: found.row.recordID, name: entry.name)
           guard (try? EntryFields(old).password) == password else {

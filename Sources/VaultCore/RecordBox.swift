@@ -18,11 +18,14 @@ struct RecordBox {
   static let block = 256
 
   let key: SymmetricKey
+  /// The key of streamed contents (`streams` subkey).
+  let streamKey: SymmetricKey
   let vaultID: VaultID
 
   init(vaultID: VaultID, masterKey: SymmetricKey) {
     self.vaultID = vaultID
     self.key = masterKey.derive(.records)
+    self.streamKey = masterKey.derive(.streams)
   }
 
   static func u64(_ value: UInt64) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
@@ -33,10 +36,23 @@ struct RecordBox {
       + Self.u64(UInt64(bitPattern: revision))
   }
 
-  /// `"vault.chunk.v2" || vault id || record id || u64be(revision) || u32be(i) || u8(final)`.
-  func chunkAD(recordID: [UInt8], revision: Int64, index: Int, final: Bool) -> [UInt8] {
-    DomainLabel.chunk.bytes + vaultID.bytes + recordID + Self.u64(UInt64(bitPattern: revision))
-      + Bytes.u32(index) + [final ? 1 : 0]
+  /// The associated data of chunk `i`: with a content id (written since release 0.5.0)
+  /// `"vault.chunk.v3" || vault id || record id || content id || u64be(revision) || u32be(i) ||
+  /// u8(final)`; without, `"vault.chunk.v2" || vault id || record id || u64be(revision) ||
+  /// u32be(i) || u8(final)`.
+  func chunkAD(
+    recordID: [UInt8], revision: Int64, index: Int, final: Bool, contentID: [UInt8]? = nil
+  ) -> [UInt8] {
+    let place = Self.u64(UInt64(bitPattern: revision)) + Bytes.u32(index) + [final ? 1 : 0]
+    guard let contentID else { return DomainLabel.chunk.bytes + vaultID.bytes + recordID + place }
+    return DomainLabel.chunkV3.bytes + vaultID.bytes + recordID + contentID + place
+  }
+
+  /// `"vault.stream.v2" || vault id || record id || content id || u64be(revision) || u32be(i)`:
+  /// message `i` of the stream of content revision `revision`.
+  func streamAD(recordID: [UInt8], revision: Int64, index: Int, contentID: [UInt8]) -> [UInt8] {
+    DomainLabel.stream.bytes + vaultID.bytes + recordID + contentID
+      + Self.u64(UInt64(bitPattern: revision)) + Bytes.u32(index)
   }
 
   /// The clock of a write: the larger of now (Unix milliseconds shifted left 16 bits) and one
@@ -88,9 +104,10 @@ struct RecordBox {
   /// The chunk rows of `content` for `recordID` at content revision `revision`: padded with
   /// zero bytes to `Padding.paddedLength(content.count)` and cut into `chunkSize` pieces, the
   /// last one final.
-  func sealChunks(_ content: SecureBytes, recordID: [UInt8], revision: Int64, chunkSize: Int)
-    -> [ChunkRow]
-  {
+  func sealChunks(
+    _ content: SecureBytes, recordID: [UInt8], revision: Int64, chunkSize: Int,
+    contentID: [UInt8]?
+  ) -> [ChunkRow] {
     let padded = Padding.paddedLength(content.count)
     let count = (padded + chunkSize - 1) / chunkSize
     // No larger than the padded content: a short entry's chunk is one small guarded buffer.
@@ -111,44 +128,10 @@ struct RecordBox {
         AEAD.seal(
           UnsafeRawBufferPointer(rebasing: $0[0..<size]), key: key,
           associatedData: chunkAD(
-            recordID: recordID, revision: revision, index: index, final: index == count - 1))
+            recordID: recordID, revision: revision, index: index, final: index == count - 1,
+            contentID: contentID))
       }
       return ChunkRow(recordID: recordID, revision: revision, index: Int64(index), box: box)
     }
-  }
-
-  /// The content of `length` bytes from its chunk rows (ordered by index), after checking their
-  /// number, order, final flag, lengths and zero padding.
-  ///
-  /// - Throws: `VaultError.integrity` naming `what`.
-  func openChunks(
-    _ rows: [ChunkRow], recordID: [UInt8], revision: Int64, length: Int, chunkSize: Int,
-    what: String
-  ) throws -> SecureBytes {
-    let padded = Padding.paddedLength(length)
-    let count = (padded + chunkSize - 1) / chunkSize
-    guard rows.count == count else {
-      throw VaultError.integrity("\(what) has missing or extra chunks")
-    }
-    let content = SecureBytes(count: length)
-    for (index, row) in rows.enumerated() {
-      guard row.index == Int64(index), row.revision == revision, row.recordID == recordID else {
-        throw VaultError.integrity("\(what) has misplaced chunks")
-      }
-      let plain = try AEAD.open(
-        row.box, key: key,
-        associatedData: chunkAD(
-          recordID: recordID, revision: revision, index: index, final: index == count - 1),
-        what: what)
-      let start = index * chunkSize
-      guard plain.count == min(chunkSize, padded - start) else {
-        throw VaultError.integrity("\(what) has a chunk of the wrong length")
-      }
-      let kept = max(0, min(plain.count, length - start))
-      if kept > 0 { (content.pointer + start).copyMemory(from: plain.pointer, byteCount: kept) }
-      let zeros = plain.withBytes { $0[kept...].allSatisfy { $0 == 0 } }
-      guard zeros else { throw VaultError.integrity("\(what) has nonzero padding") }
-    }
-    return content
   }
 }

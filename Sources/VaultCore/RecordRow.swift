@@ -16,6 +16,10 @@ public enum RecordKind: Int64, CaseIterable, Sendable {
 
 /// One row of `records` exactly as stored: what the aggregate hashes.
 struct RecordRow: Equatable {
+  /// The longest box a reader fetches: a journal entry of the largest size sealed, with room to
+  /// spare (every other record is far smaller).
+  static let maximumBoxSize = JournalStore.maximumByteCount + 64 * 1024
+
   /// 16 bytes; the first is the bucket.
   var recordID: [UInt8]
   /// The name index, or nil (NULL).
@@ -98,7 +102,7 @@ struct ContentVersion: Hashable {
 }
 
 /// One row of `chunks` exactly as stored.
-struct ChunkRow: Equatable {
+struct ChunkRow: Equatable, Sendable {
   var recordID: [UInt8]
   var revision: Int64
   var index: Int64

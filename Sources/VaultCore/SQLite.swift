@@ -88,45 +88,106 @@ final class SQLiteDatabase {
   /// Runs one statement with parameters and returns every row as an array of column values.
   @discardableResult
   func query(_ sql: String, _ parameters: [Value] = []) throws -> [[Value]] {
+    var rows: [[Value]] = []
+    try forEachRow(sql, parameters) { rows.append($0) }
+    return rows
+  }
+
+  /// Runs a statement and hands each result row to `body` as it is stepped to, so that a query
+  /// over large rows holds one row at a time.
+  ///
+  /// - Throws: `VaultError.storage` (or `.integrity` for a damaged file); what `body` throws,
+  ///   which ends the query.
+  func forEachRow(_ sql: String, _ parameters: [Value] = [], _ body: ([Value]) throws -> Void)
+    throws
+  {
+    try prepare(sql).forEachRow(parameters, body)
+  }
+
+  /// A prepared statement, to run many times with different parameters (one chunk after
+  /// another) without preparing it again.
+  ///
+  /// - Throws: `VaultError.storage` when the SQL does not prepare.
+  func prepare(_ sql: String) throws -> Statement {
     var statement: OpaquePointer?
     try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil))
-    defer { sqlite3_finalize(statement) }
-    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-    for (offset, value) in parameters.enumerated() {
-      let index = Int32(offset + 1)
-      switch value {
-      case .blob(let bytes):
-        _ = try bytes.withUnsafeBytes {
-          try check(
-            sqlite3_bind_blob(
-              statement, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
-              Int32($0.count), transient))
-        }
-      case .integer(let number): try check(sqlite3_bind_int64(statement, index, number))
-      case .text(let string): try check(sqlite3_bind_text(statement, index, string, -1, transient))
-      case .null: try check(sqlite3_bind_null(statement, index))
-      }
+    return Statement(database: self, handle: statement)
+  }
+
+  /// A prepared statement of this connection, finalized when released.
+  final class Statement {
+    private let database: SQLiteDatabase
+    private let handle: OpaquePointer?
+
+    fileprivate init(database: SQLiteDatabase, handle: OpaquePointer?) {
+      self.database = database
+      self.handle = handle
     }
-    var rows: [[Value]] = []
-    while try check(sqlite3_step(statement), [SQLITE_ROW, SQLITE_DONE]) == SQLITE_ROW {
-      var row: [Value] = []
-      for column in 0..<sqlite3_column_count(statement) {
-        switch sqlite3_column_type(statement, column) {
-        case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, column)))
-        case SQLITE_NULL: row.append(.null)
-        case SQLITE_TEXT: row.append(.text(String(cString: sqlite3_column_text(statement, column))))
-        default:
-          let count = Int(sqlite3_column_bytes(statement, column))
-          if let base = sqlite3_column_blob(statement, column), count > 0 {
-            row.append(.blob(Array(UnsafeRawBufferPointer(start: base, count: count))))
-          } else {
-            row.append(.blob([]))
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Binds `parameters`, steps through every row handing it to `body`, then resets the
+    /// statement for its next use.
+    ///
+    /// - Throws: as `SQLiteDatabase.forEachRow`.
+    func forEachRow(_ parameters: [Value], _ body: ([Value]) throws -> Void) throws {
+      defer {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+      }
+      let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+      for (offset, value) in parameters.enumerated() {
+        let index = Int32(offset + 1)
+        switch value {
+        case .blob(let bytes):
+          _ = try bytes.withUnsafeBytes {
+            try database.check(
+              sqlite3_bind_blob(
+                handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                Int32($0.count), transient))
+          }
+        case .integer(let number): try database.check(sqlite3_bind_int64(handle, index, number))
+        case .text(let string):
+          try database.check(sqlite3_bind_text(handle, index, string, -1, transient))
+        case .null: try database.check(sqlite3_bind_null(handle, index))
+        }
+      }
+      while try database.check(sqlite3_step(handle), [SQLITE_ROW, SQLITE_DONE]) == SQLITE_ROW {
+        var row: [Value] = []
+        for column in 0..<sqlite3_column_count(handle) {
+          switch sqlite3_column_type(handle, column) {
+          case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(handle, column)))
+          case SQLITE_NULL: row.append(.null)
+          case SQLITE_TEXT:
+            row.append(.text(String(cString: sqlite3_column_text(handle, column))))
+          default:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            if let base = sqlite3_column_blob(handle, column), count > 0 {
+              row.append(.blob(Array(UnsafeRawBufferPointer(start: base, count: count))))
+            } else {
+              row.append(.blob([]))
+            }
           }
         }
+        try body(row)
       }
-      rows.append(row)
     }
-    return rows
+
+    /// The first row for `parameters`, or nil when there is none.
+    ///
+    /// - Throws: as `forEachRow`.
+    func first(_ parameters: [Value]) throws -> [Value]? {
+      var found: [Value]?
+      try forEachRow(parameters) { row in if found == nil { found = row } }
+      return found
+    }
+
+    /// Runs the statement for `parameters`, ignoring any rows.
+    ///
+    /// - Throws: as `forEachRow`.
+    func run(_ parameters: [Value]) throws {
+      try forEachRow(parameters) { _ in }
+    }
   }
 
   /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws.

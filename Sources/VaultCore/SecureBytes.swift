@@ -1,4 +1,5 @@
 import CSodium
+import Glibc
 
 /// A fixed-size byte buffer in guarded, locked memory (`sodium_malloc`), wiped and freed on release.
 ///
@@ -23,8 +24,28 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
       fatalError("sodium_malloc failed: out of locked memory")
     }
     sodium_memzero(raw, max(count, 1))
+    Self.checkLocked(raw, count: max(count, 1))
     self.pointer = raw
     self.count = count
+  }
+
+  /// Called once per process, the first time guarded memory could not be locked.
+  ///
+  /// `mlock` refuses when `RLIMIT_MEMLOCK` allows no more; the handler gets the soft limit in
+  /// bytes (nil when unlimited or unknown): the plaintext in that memory may be written to swap.
+  /// Set it once, at the start, before any allocation.
+  nonisolated(unsafe) public static var lockFailureHandler: ((_ limit: UInt64?) -> Void)?
+  nonisolated(unsafe) private static var lockFailed = false
+
+  /// Locks the allocation again to learn whether it is locked: `sodium_malloc` tries `mlock`
+  /// but does not report a refusal; locking locked pages again costs no more of the limit.
+  private static func checkLocked(_ raw: UnsafeMutableRawPointer, count: Int) {
+    guard !lockFailed, sodium_mlock(raw, count) != 0 else { return }
+    lockFailed = true
+    var limit = rlimit()
+    let known =
+      getrlimit(Int32(__RLIMIT_MEMLOCK.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max
+    lockFailureHandler?(known ? UInt64(limit.rlim_cur) : nil)
   }
 
   private init(raw: UnsafeMutableRawPointer, count: Int) {
@@ -42,6 +63,7 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
       throw VaultError.storage("out of memory for \(count) bytes")
     }
     sodium_memzero(raw, max(count, 1))
+    checkLocked(raw, count: max(count, 1))
     return SecureBytes(raw: raw, count: count)
   }
 

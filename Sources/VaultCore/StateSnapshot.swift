@@ -96,12 +96,15 @@ struct StateSnapshot {
     let (lower, upper) = RecordRow.bucketRange(bucket)
     let range = upper == nil ? " >= ?" : " >= ? AND %@ < ?"
     let bounds: [SQLiteDatabase.Value] = [.blob(lower)] + (upper.map { [.blob($0)] } ?? [])
+    // A row too long for any record (planted to exhaust memory) is left unread: the bucket then
+    // does not add up, an integrity failure.
+    let bounded = " AND length(box) <= \(RecordRow.maximumBoxSize)"
     let named = try db.query(
       "SELECT \(RecordRow.selectColumns) FROM records WHERE lookup"
-        + range.replacingOccurrences(of: "%@", with: "lookup"), bounds)
+        + range.replacingOccurrences(of: "%@", with: "lookup") + bounded, bounds)
     let unnamed = try db.query(
       "SELECT \(RecordRow.selectColumns) FROM records WHERE lookup IS NULL AND record_id"
-        + range.replacingOccurrences(of: "%@", with: "record_id"), bounds)
+        + range.replacingOccurrences(of: "%@", with: "record_id") + bounded, bounds)
     let rows = try (named + unnamed).map(RecordRow.init)
     let hasher = RowHash.Hasher(key: rowKey)
     var sum = Aggregate.zero
@@ -135,8 +138,10 @@ struct StateSnapshot {
   ///   name.
   func allRows(db: SQLiteDatabase, rowKey: SymmetricKey) throws -> [RecordRow] {
     var sums = [Aggregate](repeating: .zero, count: Self.bucketCount)
-    let rows = try db.query("SELECT \(RecordRow.selectColumns) FROM records NOT INDEXED").map(
-      RecordRow.init)
+    let rows = try db.query(
+      "SELECT \(RecordRow.selectColumns) FROM records NOT INDEXED"
+        + " WHERE length(box) <= \(RecordRow.maximumBoxSize)"
+    ).map(RecordRow.init)
     let hasher = RowHash.Hasher(key: rowKey)
     for row in rows {
       sums[row.bucket].add(hasher.hash(table: RowHash.records, columns: row.columns))
@@ -154,7 +159,12 @@ struct StateSnapshot {
   func verifyChunks(db: SQLiteDatabase, rowKey: SymmetricKey) throws {
     var sum = Aggregate.zero
     let hasher = RowHash.Hasher(key: rowKey)
-    for values in try db.query("SELECT \(ChunkRow.selectColumns) FROM chunks NOT INDEXED") {
+    let oversized = try db.query(
+      "SELECT count(*) FROM chunks WHERE length(box) > \(ContentChunks.maximumBoxSize)")
+    guard oversized.first?.first?.integer == 0 else {
+      throw VaultError.integrity("the vault holds an oversized content chunk")
+    }
+    try db.forEachRow("SELECT \(ChunkRow.selectColumns) FROM chunks NOT INDEXED") { values in
       let row = try ChunkRow(values)
       sum.add(hasher.hash(table: RowHash.chunks, columns: row.columns))
     }

@@ -28,6 +28,13 @@ final class StateWrite {
   }
 
   private lazy var hasher = RowHash.Hasher(key: rowKey)
+  /// The hashes of inserted chunks, summed on a second thread (see `ChunkHashing`).
+  private var insertedChunks: ChunkHashing?
+
+  private func addHash(_ chunk: ChunkRow) {
+    if insertedChunks == nil { insertedChunks = ChunkHashing(rowKey: rowKey) }
+    insertedChunks?.add(chunk)
+  }
 
   private func hash(_ row: RecordRow) -> [UInt8] {
     hasher.hash(table: RowHash.records, columns: row.columns)
@@ -96,10 +103,32 @@ final class StateWrite {
 
   /// Inserts a chunk row and adds its hash.
   func insert(_ chunk: ChunkRow) throws {
+    if insertChunk == nil {
+      insertChunk = try db.prepare(
+        "INSERT INTO chunks (\(ChunkRow.selectColumns)) VALUES (?, ?, ?, ?)")
+    }
+    try insertChunk?.run([
+      .blob(chunk.recordID), .integer(chunk.revision), .integer(chunk.index), .blob(chunk.box),
+    ])
+    addHash(chunk)
+  }
+
+  /// The prepared insert of a chunk row, kept for the write (a stream inserts thousands).
+  private var insertChunk: SQLiteDatabase.Statement?
+
+  /// Replaces the box of the existing chunk row with `chunk`'s place (record id, revision,
+  /// index) and adds the new row's hash, for a rotation: its write starts from no aggregate and
+  /// seals every chunk again in place.
+  ///
+  /// - Throws: `VaultError.integrity` when no such row exists; `.storage`.
+  func resealInPlace(_ chunk: ChunkRow) throws {
     try db.query(
-      "INSERT INTO chunks (\(ChunkRow.selectColumns)) VALUES (?, ?, ?, ?)",
-      [.blob(chunk.recordID), .integer(chunk.revision), .integer(chunk.index), .blob(chunk.box)])
-    chunkSum.add(hash(chunk))
+      "UPDATE chunks SET box = ? WHERE record_id = ? AND revision = ? AND idx = ?",
+      [.blob(chunk.box), .blob(chunk.recordID), .integer(chunk.revision), .integer(chunk.index)])
+    guard db.changes == 1 else {
+      throw VaultError.integrity("a content chunk of the vault is missing")
+    }
+    addHash(chunk)
   }
 
   /// Removes the chunks of `recordID` (of one content revision, or all of them) and subtracts
@@ -114,13 +143,15 @@ final class StateWrite {
       sql += " AND revision = ?"
       parameters.append(.integer(revision))
     }
-    let rows = try db.query(sql, parameters)
-    for values in rows {
+    // Row by row: the chunks of a streamed content are never all in memory.
+    var count = 0
+    try db.forEachRow(sql, parameters) { values in
       chunkSum.subtract(hash(try ChunkRow(values)))
+      count += 1
     }
     try db.query(
       sql.replacingOccurrences(of: "SELECT \(ChunkRow.selectColumns)", with: "DELETE"), parameters)
-    return rows.count
+    return count
   }
 
   /// Sets the header digest the state will cover, for a header written without `replaceHeader`
@@ -155,13 +186,15 @@ final class StateWrite {
   /// starts the rows afresh (a master-key rotation).
   func finish(masterKey: SymmetricKey, after previous: StateLink?) throws -> StateLink {
     let bucketBytes = buckets.flatMap(\.bytes)
+    var chunks = chunkSum
+    if let inserted = insertedChunks { chunks.add(inserted.total().bytes) }
     let summary = StateLink.summary(
-      headerDigest: Header.digest(headerBody), buckets: bucketBytes, chunks: chunkSum.bytes)
+      headerDigest: Header.digest(headerBody), buckets: bucketBytes, chunks: chunks.bytes)
     let next = StateLink.next(
       after: previous, summary: summary, key: masterKey.derive(.state), vaultID: vaultID)
     try db.query(
       "INSERT OR REPLACE INTO aggregate (id, buckets, chunks) VALUES (1, ?, ?)",
-      [.blob(bucketBytes), .blob(chunkSum.bytes)])
+      [.blob(bucketBytes), .blob(chunks.bytes)])
     try db.query(
       "INSERT INTO states (generation, previous, summary, mac) VALUES (?, ?, ?, ?)",
       [.integer(next.generation), .blob(next.previous), .blob(next.summary), .blob(next.mac)])

@@ -24,6 +24,9 @@ public enum Subkey: CaseIterable, Sendable {
   case state
   /// Seals the previous master key after a rotation (context `vaultrot`, id 9).
   case rotation
+  /// Keys the `crypto_secretstream_xchacha20poly1305` streams of large contents (context
+  /// `vaultstr`, id 10).
+  case streams
 
   /// The 8-byte `crypto_kdf` context.
   public var context: String {
@@ -37,6 +40,7 @@ public enum Subkey: CaseIterable, Sendable {
     case .rows: "vaultrow"
     case .state: "vaultsta"
     case .rotation: "vaultrot"
+    case .streams: "vaultstr"
     }
   }
 
@@ -52,6 +56,7 @@ public enum Subkey: CaseIterable, Sendable {
     case .rows: 7
     case .state: 8
     case .rotation: 9
+    case .streams: 10
     }
   }
 }

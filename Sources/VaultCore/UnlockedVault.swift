@@ -71,16 +71,31 @@ public final class UnlockedVault {
       return (read.metadata, read.content)
     }
     // One read when the entry is not guarded; a guarded one is checked before its content is
-    // decrypted, then read again (a guard is never removed, so the check still holds).
-    let first = try read(\.guarded)
+    // decrypted, then read again (a guard is never removed, so the check still holds). A large
+    // content is not read here: `streamEntry` reads it.
+    let first = try read { $0.guarded || $0.isLarge }
     if let content = first.1 {
       entry = OpenedEntry(metadata: first.0, content: content)
       return
     }
-    try guardCheck()
-    let (metadata, content) = try read { _ in false }
-    guard let content else { throw VaultError.notFound(name.value) }
+    if first.0.guarded { try guardCheck() }
+    let (metadata, content) = first.0.isLarge ? (first.0, nil) : try read(\.isLarge)
     entry = OpenedEntry(metadata: metadata, content: content)
+  }
+
+  /// For `.readEntry` of a large entry (`entry?.metadata.isLarge`): hands its content to
+  /// `deliver` piece by piece (`EntryStore.chunkSize` bytes at most), from the version the
+  /// access check opened.
+  ///
+  /// - Precondition: opened for `.readEntry`.
+  /// - Throws: `VaultError.conflict` when the entry changed since the check; `.integrity`, found
+  ///   only when its piece is reached (what was handed over before is not the content); what
+  ///   `deliver` throws.
+  public func streamEntry(_ deliver: (UnsafeRawBufferPointer) throws -> Void) throws {
+    guard case .readEntry(let name, let revision) = purpose, let opened = entry else {
+      preconditionFailure("streamEntry needs a vault opened for .readEntry")
+    }
+    try entries.stream(name, revision: revision, expecting: opened.metadata, deliver: deliver)
   }
 
   /// What a PIN change did besides setting the PIN.

@@ -103,6 +103,7 @@ extension Vault {
       let db = try SQLiteDatabase(path: temporary, create: true)
       try db.execute(
         """
+        PRAGMA page_size = \(pageSize);
         PRAGMA application_id = \(applicationID);
         PRAGMA user_version = \(schemaVersion);
         PRAGMA synchronous = FULL;

@@ -25,6 +25,9 @@ public enum VaultError: Error, Equatable, Sendable {
   case noField(name: String, key: String, keys: [String])
   /// The content is not UTF-8 text (invalid UTF-8 or a NUL byte), so it has no lines or fields.
   case notText
+  /// The entry's content (`length` bytes) is larger than `EntryStore.streamThreshold`: it is
+  /// only streamed whole (`vault get NAME`), never read into memory to search, edit or select.
+  case tooLarge(name: String, length: Int)
   /// The entry has no line `line`; it has `count` lines.
   case noLine(name: String, line: Int, count: Int)
   /// The entry was removed (it has a tombstone); `restore` brings it back.

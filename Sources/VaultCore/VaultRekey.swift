@@ -95,10 +95,9 @@ extension Vault {
       updated.retiredWriters = kept.isEmpty ? nil : kept
       body = try updated.encoded()
       mac = Header.mac(body, masterKey: new)
-      let chunks = try db.query("SELECT \(ChunkRow.selectColumns) FROM chunks").map(ChunkRow.init)
       let pending = try db.query("SELECT record_id, box FROM pending")
+      let versions = try EntryStore(vault: self, masterKey: old).contentVersions(rows)
       let resealedRows = try rows.map(sealing.record)
-      let resealedChunks = try sealing.chunks(chunks)
       // A pending row the old journal key opens is carried over (and still refused by `check`
       // when no authorized writer signed it); one it does not open, nobody can read: dropped.
       let resealedPending = pending.compactMap { values -> [SQLiteDatabase.Value]? in
@@ -108,7 +107,8 @@ extension Vault {
         return [.blob(id), .blob(resealed)]
       }
       droppedPending = pending.count - resealedPending.count
-      try db.execute("DELETE FROM records; DELETE FROM chunks; DELETE FROM pending;")
+      // Chunks are sealed again in place, one content and one piece at a time.
+      try db.execute("DELETE FROM records; DELETE FROM pending;")
       try db.query(
         "UPDATE header SET body = ?, mac = ? WHERE id = 1 AND body = ? AND mac = ?",
         [.blob(body), .blob(mac), .blob(headerBody), .blob(headerMAC)])
@@ -118,12 +118,12 @@ extension Vault {
       let write = StateWrite(db: db, vaultID: vaultID, masterKey: new, base: nil)
       write.setHeaderBody(body)
       for row in resealedRows { try write.insert(row) }
-      for chunk in resealedChunks { try write.insert(chunk) }
+      let resealedChunks = try sealing.chunks(versions, in: write)
       for values in resealedPending {
         try db.query("INSERT INTO pending (record_id, box) VALUES (?, ?)", values)
       }
       next = try write.finish(masterKey: new, after: base.link)
-      counts = (resealedRows.count, resealedChunks.count)
+      counts = (resealedRows.count, resealedChunks)
       if environment.crashPoint == "rekey-before-commit" { kill(getpid(), SIGKILL) }
     }
     if environment.crashPoint == "rekey-after-commit" { kill(getpid(), SIGKILL) }
@@ -291,29 +291,58 @@ private struct Resealing {
     try open(box, recordID: recordID).withBytes { SealedBox.seal($0, to: journalPublicKey) }
   }
 
-  /// Every chunk sealed under the new key, each group of one record and content revision in
-  /// index order with its final flag.
-  func chunks(_ rows: [ChunkRow]) throws -> [ChunkRow] {
-    let groups = Dictionary(grouping: rows) {
-      ContentVersion(recordID: $0.recordID, revision: $0.revision)
-    }
-    var out: [ChunkRow] = []
-    for (_, group) in groups {
-      let ordered = group.sorted { $0.index < $1.index }
-      for (position, chunk) in ordered.enumerated() {
-        guard chunk.index == Int64(position) else {
-          throw VaultError.integrity("a content of the vault has misplaced chunks")
+  /// Seals every chunk again under the new key in place (same record id, revision and index)
+  /// in `write`, which starts from no aggregate: each content version of `versions` in its
+  /// layout, a stream as a new stream piece by piece.
+  ///
+  /// - Returns: the number of chunks sealed again.
+  /// - Throws: `VaultError.integrity` when a chunk does not open or a chunk belongs to no
+  ///   version.
+  func chunks(_ versions: [ContentVersion: EntryMetadata], in write: StateWrite) throws -> Int {
+    var count = 0
+    let reader = ContentChunks(db: vault.db, boxes: oldBoxes)
+    let select = try vault.db.prepare(
+      "SELECT box FROM chunks WHERE record_id = ? AND revision = ? AND idx = ?"
+        + " AND length(box) <= \(ContentChunks.maximumBoxSize)")
+    for (version, metadata) in versions {
+      let what = "the content of '\(metadata.name)'"
+      if metadata.streamed {
+        let sealer = StreamSealer(
+          boxes: newBoxes, recordID: version.recordID, revision: version.revision,
+          contentID: metadata.contentID ?? []
+        ) {
+          try write.resealInPlace($0)
+          count += 1
         }
+        try reader.read(
+          recordID: version.recordID, revision: version.revision, contentID: metadata.contentID,
+          length: metadata.length, streamed: true, what: what
+        ) { try sealer.append($0) }
+        _ = try sealer.finish()
+        continue
+      }
+      let total = metadata.chunks
+      for index in 0..<total {
+        guard
+          let box = try select.first([
+            .blob(version.recordID), .integer(version.revision), .integer(Int64(index)),
+          ])?.first?.blob
+        else { throw VaultError.integrity("\(what) has missing or extra chunks") }
         let ad = oldBoxes.chunkAD(
-          recordID: chunk.recordID, revision: chunk.revision, index: position,
-          final: position == ordered.count - 1)
-        let plain = try AEAD.open(chunk.box, key: oldBoxes.key, associatedData: ad, what: "a chunk")
-        let box = plain.withBytes { AEAD.seal($0, key: newBoxes.key, associatedData: ad) }
-        out.append(
-          ChunkRow(recordID: chunk.recordID, revision: chunk.revision, index: chunk.index, box: box)
-        )
+          recordID: version.recordID, revision: version.revision, index: index,
+          final: index == total - 1, contentID: metadata.contentID)
+        let plain = try AEAD.open(box, key: oldBoxes.key, associatedData: ad, what: what)
+        try write.resealInPlace(
+          ChunkRow(
+            recordID: version.recordID, revision: version.revision, index: Int64(index),
+            box: plain.withBytes { AEAD.seal($0, key: newBoxes.key, associatedData: ad) }))
+        count += 1
       }
     }
-    return out
+    let stored = try vault.db.query("SELECT count(*) FROM chunks").first?.first?.integer
+    guard stored == Int64(count) else {
+      throw VaultError.integrity("content chunks of the vault belong to no entry or revision")
+    }
+    return count
   }
 }

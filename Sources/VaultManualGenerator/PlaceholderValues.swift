@@ -54,6 +54,7 @@ enum PlaceholderValues {
       "pin-min-length": "\(PIN.minimumLength)",
       "pin-max-bytes": "\(PIN.maximumByteCount)",
       "chunk-size": "\(EntryStore.chunkSize)",
+      "page-size": "\(Vault.pageSize)",
       "sealed-box-overhead": "\(SealedBox.overhead)",
       "journal-max-size": size(UInt64(JournalStore.maximumByteCount)),
       "biometry-type-codes": BiometryType.allCases.filter { $0 != .none }
@@ -117,6 +118,7 @@ enum PlaceholderValues {
     "recovery-symbols": .text("\(RecoveryCode.symbolCount)"),
     "session-renewal": .text("\(Int(SessionStore.renewalInterval))"),
     "pin-min-new": .text("\(PIN.minimumNewLength)"),
+    "stream-threshold": .text("\(EntryStore.streamThreshold)"),
   ]
 
   /// `label-keyslot` for `vault.keyslot.v1`, `label-record` for `vault.record.v2`,

@@ -1,50 +1,64 @@
 import VaultCore
 
-/// Standard base64 (RFC 4648 section 4, with `=` padding, no line breaks) decoded from guarded
-/// memory into guarded memory.
-enum GuardedBase64 {
-  /// The bytes `text` (ASCII base64) encodes, in new guarded memory.
+/// Standard base64 (RFC 4648, section 4) decoded from guarded memory into guarded memory, for
+/// contents given as `content_b64`.
+public enum GuardedBase64 {
+  /// The bytes `text` encodes.
   ///
-  /// - Throws: `TransferError` (without a location) when the length is not a multiple of 4, a
-  ///   character is outside the alphabet, or `=` appears other than as the final padding.
-  static func decode(_ text: SecureBytes) throws -> SecureBytes {
-    let invalid = TransferError(
-      "it is not standard base64 (A-Z, a-z, 0-9, + and /, padded with = to a multiple of 4)")
-    guard text.count % 4 == 0 else { throw invalid }
-    return try text.withBytes { bytes -> SecureBytes in
+  /// The alphabet is `A`–`Z`, `a`–`z`, `0`–`9`, `+` and `/`; `=` padding at the end is optional
+  /// (but at most two, and only where it belongs); CR and LF are skipped anywhere, so the output
+  /// of `base64`, wrapped at 76 columns, reads as it is.
+  ///
+  /// - Throws: `TransferError` without a location for any other byte, a misplaced `=`, or a
+  ///   length that leaves a single character in the last group.
+  public static func decode(_ text: SecureBytes) throws -> SecureBytes {
+    try text.withBytes { bytes in
+      var digits = 0
       var padding = 0
-      if bytes.count >= 1 && bytes[bytes.count - 1] == UInt8(ascii: "=") { padding += 1 }
-      if bytes.count >= 2 && bytes[bytes.count - 2] == UInt8(ascii: "=") { padding += 1 }
-      let out = SecureBytes(count: bytes.count / 4 * 3 - padding)
-      try out.withMutableBytes { target in
+      for byte in bytes where byte != 0x0A && byte != 0x0D {
+        if byte == 0x3D {
+          padding += 1
+          continue
+        }
+        guard padding == 0, value(byte) != nil else {
+          throw TransferError("the base64 text has a byte outside its alphabet or after '='")
+        }
+        digits += 1
+      }
+      let remainder = digits % 4
+      guard remainder != 1, padding <= 2, padding == 0 || (digits + padding) % 4 == 0 else {
+        throw TransferError("the base64 text has a wrong length or padding")
+      }
+      let out = SecureBytes(count: digits / 4 * 3 + (remainder == 0 ? 0 : remainder - 1))
+      out.withMutableBytes { target in
         var accumulator: UInt32 = 0
-        var bits = 0
+        var held = 0
         var written = 0
-        for (index, byte) in bytes.enumerated() {
-          if index >= bytes.count - padding { break }
-          guard let value = sextet(byte) else { throw invalid }
-          accumulator = accumulator << 6 | UInt32(value)
-          bits += 6
-          if bits >= 8 {
-            bits -= 8
-            target[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
+        for byte in bytes {
+          guard let sextet = value(byte) else { continue }
+          accumulator = accumulator << 6 | UInt32(sextet)
+          held += 6
+          if held >= 8 {
+            held -= 8
+            target[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(held))
             written += 1
           }
         }
+        accumulator = 0
       }
       return out
     }
   }
 
-  /// The 6-bit value of one character of the alphabet.
-  static func sextet(_ byte: UInt8) -> UInt8? {
+  /// The 6-bit value of a base64 digit, or nil.
+  static func value(_ byte: UInt8) -> UInt8? {
     switch byte {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
-    case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
-    case UInt8(ascii: "+"): 62
-    case UInt8(ascii: "/"): 63
-    default: nil
+    case 0x41...0x5A: return byte - 0x41
+    case 0x61...0x7A: return byte - 0x61 + 26
+    case 0x30...0x39: return byte - 0x30 + 52
+    case 0x2B: return 62
+    case 0x2F: return 63
+    default: return nil
     }
   }
 }

@@ -205,7 +205,7 @@ final class ImportCLITests: XCTestCase {
       (#"{"name": "a", "content": ""}"#, "the content is empty"),
       (
         #"{"name": "a", "content_b64": "eA="}"#,
-        "'content_b64': it is not standard base64 (A-Z, a-z, 0-9, + and /, padded with = to a multiple of 4)"
+        "'content_b64': the base64 text has a wrong length or padding"
       ),
       (#"{"name": "a", "password": "two\nlines"}"#, "the password holds a line break"),
       (#"{"name": "a", "fields": {"n": 1}}"#, "the field 'n' is a number, not a string"),

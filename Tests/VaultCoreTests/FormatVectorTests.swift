@@ -107,6 +107,31 @@ final class FormatVectorTests: XCTestCase {
       ))
   }
 
+  func testStreamsSubkeyAndMessageAssociatedData() {
+    let contentID = [UInt8](repeating: 3, count: 16)
+    XCTAssertEqual(
+      master.derive(.streams).bytes.unprotectedBytes.hex,
+      inPage("27577cfeb56bc6e63d5e340dcfb3212d29c324c9b4b14fce8661158666e0468b"))
+    let boxes = RecordBox(vaultID: vaultID, masterKey: master)
+    XCTAssertEqual(
+      boxes.streamAD(recordID: recordID, revision: 3, index: 0, contentID: contentID).hex,
+      inPage(
+        "7661756c742e73747265616d2e76320202020202020202020202020202020201"
+          + "01010101010101010101010101010103030303030303030303030303030303000000000000000300000000"
+      ))
+    XCTAssertEqual(
+      boxes.chunkAD(recordID: recordID, revision: 3, index: 0, final: true, contentID: contentID)
+        .hex,
+      inPage(
+        "7661756c742e6368756e6b2e7633020202020202020202020202020202020101"
+          + "01010101010101010101010101010303030303030303030303030303030300000000000000030000000001"
+      ))
+    XCTAssertEqual(SecretStream.headerByteCount, 24)
+    XCTAssertEqual(SecretStream.overhead, 17)
+    XCTAssertEqual(SecretStream.finalTag, 3)
+    XCTAssertTrue(Self.page.contains("`TAG_FINAL` (3)"))
+  }
+
   func testHOTPCounterNameAndRecordID() {
     let name = OneTimeCodeCounters.name(entry: recordID, secret: secure("12345678901234567890"))
     XCTAssertEqual(

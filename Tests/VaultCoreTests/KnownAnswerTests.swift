@@ -59,6 +59,7 @@ final class KnownAnswerTests: XCTestCase {
       (.rows, "a004bb041f46158237196df159ab0e7fb896cfd91ca105a7d5476238efb986ba"),
       (.state, "9a6de6964316ac74efec0fc6c438dca9dc1a849fe112a033b58dbd9dc488fa00"),
       (.rotation, "20b606cc2c183e4a82212fefb3644b7d8d1cd7165bd70b447021486d33991de0"),
+      (.streams, "27577cfeb56bc6e63d5e340dcfb3212d29c324c9b4b14fce8661158666e0468b"),
     ]
     XCTAssertEqual(expected.count, Subkey.allCases.count)
     for (subkey, value) in expected {

@@ -285,7 +285,7 @@ final class VaultAccessTests: XCTestCase {
     let read = try access(reopened()).open(
       for: .readEntry(EntryName("bank")), via: ScriptedCredentials(sessionToken: token))
     XCTAssertEqual(read.source, .session)
-    XCTAssertEqual(read.entry?.content, secure("4242"))
+    XCTAssertEqual(try read.entry?.content, secure("4242"))
     XCTAssertEqual(gate.evaluations, before + 1)
     // Within a second: a duplicate.
     XCTAssertThrowsError(

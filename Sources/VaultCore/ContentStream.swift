@@ -1,0 +1,181 @@
+/// A content's chunk rows read and written one piece at a time (`vault(5)` RECORDS, Streamed
+/// contents), so that no content is ever held whole: at most one piece of `EntryStore.chunkSize`
+/// bytes of plaintext is in (guarded) memory.
+struct ContentChunks {
+  let db: SQLiteDatabase
+  let boxes: RecordBox
+
+  static var chunkSize: Int { EntryStore.chunkSize }
+  /// The longest chunk box a reader fetches.
+  ///
+  /// A piece, the stream header and the AEAD overhead, with room to spare: a longer one
+  /// (planted to exhaust memory) is refused unread.
+  static var maximumBoxSize: Int { chunkSize + 256 }
+
+  /// The number of chunks of a content of `length` bytes.
+  static func count(length: Int) -> Int {
+    (Padding.paddedLength(length) + chunkSize - 1) / chunkSize
+  }
+
+  /// Hands the plaintext of a stored content to `deliver` piece by piece, in order.
+  ///
+  /// The content of `length` bytes is stored at (`recordID`, `revision`), in the stream layout
+  /// when `streamed`; the padding is not handed over. Every chunk is checked before its piece is:
+  /// its place, its tag, its length and its zero padding.
+  ///
+  /// - Throws: `VaultError.integrity` naming `what` (pieces already handed over are not the
+  ///   content then); what `deliver` throws.
+  func read(
+    recordID: [UInt8], revision: Int64, contentID: [UInt8]?, length: Int, streamed: Bool,
+    what: String, deliver: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    guard !streamed || contentID != nil else {
+      throw VaultError.integrity("\(what) is a stream without a content id")
+    }
+    let padded = Padding.paddedLength(length)
+    let count = Self.count(length: length)
+    let stored = try db.query(
+      "SELECT count(*) FROM chunks WHERE record_id = ? AND revision = ?",
+      [.blob(recordID), .integer(revision)]
+    ).first?.first?.integer
+    guard stored == Int64(count) else {
+      throw VaultError.integrity("\(what) has missing or extra chunks")
+    }
+    // One chunk at a time by its key, so that a caller may write to `chunks` between pieces.
+    let select = try db.prepare(
+      "SELECT box FROM chunks WHERE record_id = ? AND revision = ? AND idx = ?"
+        + " AND length(box) <= \(Self.maximumBoxSize)")
+    let piece = SecureBytes(count: Self.chunkSize)
+    var stream: SecretStream?
+    for index in 0..<count {
+      guard
+        let box = try select.first([.blob(recordID), .integer(revision), .integer(Int64(index))])?
+          .first?.blob
+      else { throw VaultError.integrity("\(what) has a missing or oversized chunk") }
+      let size = min(Self.chunkSize, padded - index * Self.chunkSize)
+      let final = index == count - 1
+      let opened: Int
+      if streamed {
+        var message = box[...]
+        if index == 0 {
+          stream = try SecretStream.pulling(
+            key: boxes.streamKey, header: Array(box.prefix(SecretStream.headerByteCount)),
+            what: what)
+          message = box.dropFirst(SecretStream.headerByteCount)
+        }
+        guard let stream else { throw VaultError.integrity("\(what) has no stream header") }
+        let ad = boxes.streamAD(
+          recordID: recordID, revision: revision, index: index, contentID: contentID ?? [])
+        let (pulled, tag) = try message.withUnsafeBytes {
+          try stream.pull($0, associatedData: ad, into: piece, what: what)
+        }
+        guard tag == (final ? SecretStream.finalTag : SecretStream.messageTag) else {
+          throw VaultError.integrity("\(what) is cut short or runs past its end")
+        }
+        opened = pulled
+      } else {
+        let plain = try AEAD.open(
+          box, key: boxes.key,
+          associatedData: boxes.chunkAD(
+            recordID: recordID, revision: revision, index: index, final: final,
+            contentID: contentID),
+          what: what)
+        guard plain.count <= piece.count else {
+          throw VaultError.integrity("\(what) has a chunk of the wrong length")
+        }
+        plain.withBytes { bytes in
+          if let base = bytes.baseAddress {
+            piece.pointer.copyMemory(from: base, byteCount: bytes.count)
+          }
+        }
+        opened = plain.count
+      }
+      guard opened == size else {
+        throw VaultError.integrity("\(what) has a chunk of the wrong length")
+      }
+      let kept = max(0, min(size, length - index * Self.chunkSize))
+      let zeros = piece.withBytes { $0[kept..<size].allSatisfy { $0 == 0 } }
+      guard zeros else { throw VaultError.integrity("\(what) has nonzero padding") }
+      if kept > 0 { try deliver(UnsafeRawBufferPointer(start: piece.pointer, count: kept)) }
+    }
+  }
+}
+
+/// Seals a content as one `crypto_secretstream_xchacha20poly1305` stream of chunk rows as its
+/// bytes arrive (`vault(5)` Streamed contents): one piece is held back so that the last can be
+/// tagged final, and the zero padding to `Padding.paddedLength` follows the content.
+final class StreamSealer {
+  private let boxes: RecordBox
+  private let recordID: [UInt8]
+  private let revision: Int64
+  private let contentID: [UInt8]
+  private let emit: (ChunkRow) throws -> Void
+  private let stream: SecretStream
+  private var header: [UInt8]?
+  private let piece = SecureBytes(count: ContentChunks.chunkSize)
+  private var filled = 0
+  private var index = 0
+  /// The content bytes appended so far.
+  private(set) var length = 0
+
+  /// A stream for content revision `revision` of `recordID`, whose entry body names it by
+  /// `contentID`, each chunk row handed to `emit`.
+  init(
+    boxes: RecordBox, recordID: [UInt8], revision: Int64, contentID: [UInt8],
+    emit: @escaping (ChunkRow) throws -> Void
+  ) {
+    self.boxes = boxes
+    self.recordID = recordID
+    self.revision = revision
+    self.contentID = contentID
+    self.emit = emit
+    (stream, header) = SecretStream.pushing(key: boxes.streamKey)
+  }
+
+  /// Appends content bytes, sealing every piece that more bytes follow.
+  ///
+  /// - Throws: what `emit` throws.
+  func append(_ bytes: UnsafeRawBufferPointer) throws {
+    guard let base = bytes.baseAddress else { return }
+    var offset = 0
+    while offset < bytes.count {
+      if filled == piece.count { try seal(final: false) }
+      let n = min(piece.count - filled, bytes.count - offset)
+      (piece.pointer + filled).copyMemory(from: base + offset, byteCount: n)
+      filled += n
+      offset += n
+      length += n
+    }
+  }
+
+  /// Appends the zero padding and seals the last piece, tagged final.
+  ///
+  /// - Returns: the content's length.
+  /// - Throws: `VaultError.invalidInput` for an empty content; what `emit` throws.
+  func finish() throws -> Int {
+    guard length > 0 else { throw VaultError.invalidInput("the content is empty") }
+    var zeros = Padding.paddedLength(length) - length
+    while zeros > 0 {
+      if filled == piece.count { try seal(final: false) }
+      let n = min(piece.count - filled, zeros)
+      (piece.pointer + filled).initializeMemory(as: UInt8.self, repeating: 0, count: n)
+      filled += n
+      zeros -= n
+    }
+    try seal(final: true)
+    return length
+  }
+
+  private func seal(final: Bool) throws {
+    let ad = boxes.streamAD(
+      recordID: recordID, revision: revision, index: index, contentID: contentID)
+    let message = stream.push(
+      UnsafeRawBufferPointer(start: piece.pointer, count: filled), associatedData: ad,
+      final: final)
+    let box = header.map { $0 + message } ?? message
+    header = nil
+    try emit(ChunkRow(recordID: recordID, revision: revision, index: Int64(index), box: box))
+    index += 1
+    filled = 0
+  }
+}

@@ -1,0 +1,289 @@
+import Foundation
+import FoundationXML
+import VaultCore
+
+/// The `keepass-xml` format: the KeePass 2 XML export (KeePass's "KeePass XML (2.x)", or
+/// `keepassxc-cli export --format xml`), read with FoundationXML's `XMLParser`.
+///
+/// The document is `KeePassFile` with `Meta` and `Root`; `Root` holds the root group, groups
+/// nest, and each `Group/Entry` holds `String` elements, each a `Key` and a `Value`. Each entry
+/// is one entry:
+///
+/// - its name is the names of its groups below the root group (the root's own name, such as
+///   `Passwords` or `Root`, is left out), then its `Title`: an entry of the root group is named
+///   by its title alone; a `/` in a group name or title makes one more folder;
+/// - its content is made by `EntryContent.compose`: `Password` as the first line, then the fields
+///   `username` (`UserName`) and `url` (`URL`) when not empty, then every other `String` (the
+///   custom attributes, such as KeePassXC's `otp`) as a field named by its key, empty ones
+///   included, in document order, then `tags` (`Tags`) when not empty, then `Notes`.
+///
+/// Skipped, as documented for the format: the group `Meta/RecycleBinUUID` names (the Recycle
+/// Bin) and every group and entry inside it, since those were deleted; the `History` of each
+/// entry (earlier versions: only the current one is imported); attachments (`Binary`), icons,
+/// times, auto-type settings and `DeletedObjects`.
+///
+/// A value marked `ProtectInMemory="True"` is plaintext in an export and is read as it is; a
+/// value marked `Protected="True"` is encrypted with the database's inner stream key (a
+/// database's own XML, not an export) and is refused. A document with a document type
+/// declaration (`<!DOCTYPE`, which could declare entities) is refused before it is parsed, and
+/// external entities are never loaded. Errors are at `.line(n)`: the line of the entry's
+/// `<Entry>` tag, or where the XML is not well-formed. An empty title, a password holding a line
+/// break and an entry with nothing in it are refused; an empty password is an empty first line.
+/// Two entries with one name are both returned, in order.
+///
+/// Memory: the document is parsed from the guarded input without a copy of its own, but
+/// libxml2 reads it through its unguarded heap buffers and `XMLParser` hands text over as Swift
+/// strings, which are not wiped; each value is moved into guarded memory as it arrives. Prefer
+/// a format vault reads in guarded memory alone (`keepass-csv`) where that matters.
+public enum KeePassXMLReader: ImportReader {
+  /// Reads every current entry outside the Recycle Bin of `source` (`.bytes` only).
+  ///
+  /// - Throws: `TransferError` at the line of the first fault, or without a location for a
+  ///   document that is not a KeePass XML file or a folder source.
+  public static func read(_ source: ImportSource) throws -> TransferBatch {
+    guard case .bytes(let bytes) = source else {
+      throw TransferError("the keepass-xml format reads a file, not a folder")
+    }
+    let declaresType = bytes.withBytes { contains($0, Array("<!DOCTYPE".utf8)) }
+    guard !declaresType else {
+      throw TransferError(
+        "the document has a document type declaration (<!DOCTYPE), which a KeePass XML export"
+          + " does not")
+    }
+    let document = KeePassDocument()
+    bytes.withBytes { buffer in
+      guard let base = buffer.baseAddress else { return }
+      let data = Data(
+        bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count,
+        deallocator: .none)
+      let parser = XMLParser(data: data)
+      parser.shouldResolveExternalEntities = false
+      parser.delegate = document
+      _ = parser.parse()
+      if document.failure == nil, let error = parser.parserError {
+        document.fail(notWellFormed(error), line: parser.lineNumber)
+      }
+    }
+    if let failure = document.failure { throw failure }
+    guard document.sawKeePassFile else {
+      throw TransferError("the document is not a KeePass XML file (no KeePassFile element)")
+    }
+    var entries: [TransferEntry] = []
+    for entry in document.entries where !entry.group.isInside(uuid: document.recycleBin) {
+      entries.append(try entry.transferEntry())
+    }
+    return TransferBatch(entries: entries)
+  }
+
+  /// The message for a libxml2 error, in words for the usual ones.
+  static func notWellFormed(_ error: Error) -> String {
+    let code = (error as NSError).code
+    let words: [Int: String] = [
+      4: "the document is empty", 5: "the document does not end where it should",
+      9: "a byte that is no UTF-8 character", 26: "an undeclared entity",
+      73: "a tag is not closed by '>'", 76: "an end tag does not match its start tag",
+      77: "the document ends inside an element",
+    ]
+    let reason = words[code].map { "\($0), libxml2 error \(code)" } ?? "libxml2 error \(code)"
+    return "the XML is not well-formed (\(reason))"
+  }
+
+  /// True when `needle` occurs in `bytes`.
+  static func contains(_ bytes: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
+    guard bytes.count >= needle.count else { return false }
+    for start in 0...(bytes.count - needle.count)
+    where bytes[start] == needle[0] && zip(bytes[start...], needle).allSatisfy({ $0 == $1 }) {
+      return true
+    }
+    return false
+  }
+}
+
+/// One group of the tree: its name and UUID as read, and the group it is in.
+final class KeePassGroup {
+  let parent: KeePassGroup?
+  var name = ""
+  var uuid = ""
+
+  init(parent: KeePassGroup?) { self.parent = parent }
+
+  /// The names from below the root group down to this one.
+  var path: [String] {
+    guard let parent else { return [] }
+    return parent.path + [name]
+  }
+
+  /// True when this group or one it is in has the UUID `uuid` (the Recycle Bin's).
+  func isInside(uuid: String) -> Bool {
+    guard !uuid.isEmpty else { return false }
+    return self.uuid == uuid || parent?.isInside(uuid: uuid) == true
+  }
+}
+
+/// One entry as read: its group, the line of its tag, its strings and tags.
+final class KeePassEntry {
+  let group: KeePassGroup
+  let line: Int
+  var strings: [(key: String, value: SecureBytes)] = []
+  var tags = ""
+
+  init(group: KeePassGroup, line: Int) {
+    self.group = group
+    self.line = line
+  }
+
+  /// The standard strings, which are no custom attributes.
+  static let standard = ["Title", "UserName", "Password", "URL", "Notes"]
+
+  func value(_ key: String) -> SecureBytes? { strings.first { $0.key == key }?.value }
+
+  /// The entry with its name and content.
+  ///
+  /// - Throws: `TransferError` at the entry's line for an empty title, a password with a line
+  ///   break or an empty entry.
+  func transferEntry() throws -> TransferEntry {
+    let at = SourceLocation.line(line)
+    let title = value("Title").flatMap { $0.withBytes { UTF8Text.string($0) } } ?? ""
+    guard !title.isEmpty else { throw TransferError("the entry has no title", at: at) }
+    var fields: [(key: String, value: SecureBytes)] = []
+    for (key, field) in [("UserName", "username"), ("URL", "url")] {
+      if let value = value(key), value.count > 0 { fields.append((field, value)) }
+    }
+    fields += strings.filter { !Self.standard.contains($0.key) }
+    if !tags.isEmpty { fields.append(("tags", SecureBytes(copying: Array(tags.utf8)))) }
+    do {
+      let content = try EntryContent.compose(
+        password: value("Password") ?? SecureBytes(count: 0), fields: fields,
+        notes: value("Notes"))
+      return TransferEntry(
+        name: (group.path + [title]).joined(separator: "/"), content: content, location: at)
+    } catch let error as TransferError {
+      throw TransferError(error.message, at: at)
+    }
+  }
+}
+
+/// The `XMLParser` delegate that collects groups and current entries.
+final class KeePassDocument: NSObject, XMLParserDelegate {
+  /// The first fault, which stops the parse.
+  private(set) var failure: TransferError?
+  private(set) var sawKeePassFile = false
+  /// `Meta/RecycleBinUUID`, empty when there is none.
+  private(set) var recycleBin = ""
+  private(set) var entries: [KeePassEntry] = []
+
+  /// The open elements, outermost first.
+  private var elements: [String] = []
+  private var group: KeePassGroup?
+  private var entry: KeePassEntry?
+  /// The depth of `History` elements open inside the current entry.
+  private var history = 0
+  private var key = ""
+  /// The value being read, between `<Value>` and `</Value>`.
+  private var value: ByteBuilder?
+  /// The value of the current `String`, once its `</Value>` is read.
+  private var finished: SecureBytes?
+  /// The text of a non-secret element (a name, UUID, key or tags).
+  private var text = ""
+  private weak var parser: XMLParser?
+
+  func fail(_ message: String, line: Int) {
+    guard failure == nil else { return }
+    failure = TransferError(message, at: .line(line))
+    parser?.abortParsing()
+  }
+
+  /// The path of open elements ends with `suffix`.
+  private func inside(_ suffix: String...) -> Bool {
+    elements.count >= suffix.count && Array(elements.suffix(suffix.count)) == suffix
+  }
+
+  func parser(
+    _ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+    qualifiedName: String?, attributes: [String: String] = [:]
+  ) {
+    self.parser = parser
+    if elements.isEmpty {
+      guard name == "KeePassFile" else {
+        fail(
+          "the document is not a KeePass XML file (its root is \(name))", line: parser.lineNumber)
+        return
+      }
+      sawKeePassFile = true
+    }
+    elements.append(name)
+    text = ""
+    switch name {
+    case "Group" where history == 0 && (inside("Root", "Group") || inside("Group", "Group")):
+      group = KeePassGroup(parent: inside("Root", "Group") ? nil : group)
+    case "Entry" where history == 0 && inside("Group", "Entry"):
+      if let group { entry = KeePassEntry(group: group, line: parser.lineNumber) }
+    case "History" where entry != nil:
+      history += 1
+    case "String" where history == 0 && entry != nil:
+      key = ""
+      value = nil
+      finished = nil
+    case "Value" where history == 0 && entry != nil && inside("String", "Value"):
+      if attributes["Protected"]?.lowercased() == "true" {
+        fail(
+          "the value of '\(key)' is encrypted (Protected=\"True\"): this is a database's inner"
+            + " XML, not an export", line: parser.lineNumber)
+        return
+      }
+      value = ByteBuilder()
+    default: break
+    }
+  }
+
+  func parser(
+    _ parser: XMLParser, didEndElement name: String, namespaceURI: String?,
+    qualifiedName: String?
+  ) {
+    defer {
+      elements.removeLast()
+      text = ""
+    }
+    if history > 0 {
+      if name == "History" { history -= 1 }
+      return
+    }
+    switch name {
+    case "RecycleBinUUID" where inside("Meta", "RecycleBinUUID"): recycleBin = text
+    case "Name" where inside("Group", "Name"): group?.name = text
+    case "UUID" where inside("Group", "UUID"): group?.uuid = text
+    case "Key" where entry != nil && inside("String", "Key"): key = text
+    case "Tags" where inside("Entry", "Tags"): entry?.tags = text
+    case "Value" where value != nil:
+      finished = value?.finish()
+      value = nil
+    case "String" where entry != nil:
+      entry?.strings.append((key, finished ?? SecureBytes(count: 0)))
+      finished = nil
+    case "Entry" where entry != nil && inside("Group", "Entry"):
+      if let entry { entries.append(entry) }
+      entry = nil
+    case "Group" where group != nil && (inside("Root", "Group") || inside("Group", "Group")):
+      group = group?.parent
+    default: break
+    }
+  }
+
+  func parser(_ parser: XMLParser, foundCharacters string: String) {
+    if value != nil {
+      value?.append(string.utf8)
+    } else if elements.last.map(["Name", "UUID", "Key", "Tags", "RecycleBinUUID"].contains) == true
+    {
+      text += string
+    }
+  }
+
+  func parser(_ parser: XMLParser, foundCDATA block: Data) {
+    if value != nil { value?.append(block) }
+  }
+
+  func parser(_ parser: XMLParser, parseErrorOccurred error: Error) {
+    self.parser = parser
+    fail(KeePassXMLReader.notWellFormed(error), line: parser.lineNumber)
+  }
+}
