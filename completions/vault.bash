@@ -330,7 +330,7 @@ _vault_value() {
     _vault_files "$3"
     ;;
   'import|--from')
-    mapfile -t COMPREPLY < <(compgen -W 'jsonl bitwarden-json jrnl-json' -- "$3")
+    mapfile -t COMPREPLY < <(compgen -W 'jsonl bitwarden-json jrnl-json csv keepass-csv keepass-xml 1password-csv pass gopass' -- "$3")
     ;;
   'unlock|--shell' | 'completions|0')
     mapfile -t COMPREPLY < <(compgen -W 'bash zsh fish' -- "$3")

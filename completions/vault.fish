@@ -364,7 +364,7 @@ complete -c vault -n '__vault_at "audit" 0' -a '(__vault_entry_names)'
 complete -c vault -n '__vault_in "find"' -l json -d 'Print JSON instead of text.'
 
 # vault import: Bring in entries and journal entries from another tool's export.
-complete -c vault -n '__vault_in "import"' -l from -x -a 'jsonl bitwarden-json jrnl-json' -d 'The format of SOURCE: jsonl, bitwarden-json or jrnl-json (needed).'
+complete -c vault -n '__vault_in "import"' -l from -x -a 'jsonl bitwarden-json jrnl-json csv keepass-csv keepass-xml 1password-csv pass gopass' -d 'The format of SOURCE: jsonl, bitwarden-json, jrnl-json, csv, keepass-csv, keepass-xml, 1password-csv, pass or gopass (needed).'
 complete -c vault -n '__vault_in "import"' -l dry-run -d 'Check everything and write nothing.'
 complete -c vault -n '__vault_in "import"' -s f -l force -d 'Replace entries that exist (each one\'s last version is kept in its history).'
 complete -c vault -n '__vault_at "import" 0' -r -F

@@ -15,13 +15,29 @@ enum ImportCommandRun {
     let dryRun = context.flag(Keys.dryRun)
     let replacing = context.flag(Keys.importForce)
     if path == "-" { try context.refusePINOnStandardInput("carries the source") }
-    let source = ImportSource.bytes(try ImportSourceFile.read(path))
     let progress = ImportProgress.onStandardError()
     defer { progress?.clear() }
+    // A file is read twice, a few items in memory at a time; a password store's files are
+    // decrypted once (each is a gpg run) and their plaintexts kept for the write.
+    let read: ((TransferItem) throws -> Void) throws -> Void
+    if format.readsFolder {
+      let batch = try located {
+        try format.reader.read(
+          try ImportSourceFile.folder(
+            path, decrypt: try GPGDecrypt(environment: context.environment).decrypt))
+      }
+      read = { sink in
+        for entry in batch.entries { try sink(.entry(entry)) }
+        for journal in batch.journal { try sink(.journal(journal)) }
+      }
+    } else {
+      let source = ImportSource.bytes(try ImportSourceFile.read(path))
+      read = { try format.read(source, each: $0) }
+    }
 
     var plan = ImportPlan()
     try located {
-      try format.read(source) { item in
+      try read { item in
         switch item {
         case .entry(let entry):
           try plan.addEntry(
@@ -41,7 +57,7 @@ enum ImportCommandRun {
         plan, replacing: replacing, dryRun: dryRun,
         progress: { progress?.update("importing", done: $0, total: total) }
       ) { writer in
-        try format.read(source) { item in
+        try read { item in
           switch item {
           case .entry(let entry): try writer.entry(named: entry.name, content: entry.content)
           case .journal(let journal): try writer.journal(text: journal.text, stamp: journal.stamp)

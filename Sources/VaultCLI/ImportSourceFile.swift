@@ -1,5 +1,6 @@
 import Glibc
 import VaultCore
+import VaultTransfer
 
 /// The source of `vault import`, a file or standard input (`-`), read whole into guarded memory.
 public enum ImportSourceFile {
@@ -38,6 +39,27 @@ public enum ImportSourceFile {
       throw tooLarge(path)
     }
     return try read(fd: fd, named: path)
+  }
+
+  /// The password-store folder `path` as a source whose files `decrypt` opens.
+  ///
+  /// - Throws: `VaultError.invalidInput` when `path` is not a folder (or is `-`); `.storage`
+  ///   when it cannot be read.
+  static func folder(_ path: String, decrypt: @escaping @Sendable (String) throws -> SecureBytes)
+    throws -> ImportSource
+  {
+    var info = stat()
+    guard path != "-", stat(path, &info) == 0 else {
+      throw path == "-"
+        ? VaultError.invalidInput("a password store is a folder; give its path, not '-'")
+        : VaultError.storage("cannot open \(path): \(String(cString: strerror(errno)))")
+    }
+    guard info.st_mode & S_IFMT == S_IFDIR else {
+      throw VaultError.invalidInput(
+        "\(path) is not a folder; pass and gopass read a password-store folder such as"
+          + " ~/.password-store")
+    }
+    return .folder(path: path, decrypt: decrypt)
   }
 
   static func tooLarge(_ name: String) -> VaultError {

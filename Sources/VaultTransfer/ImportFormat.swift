@@ -8,6 +8,18 @@ public enum ImportFormat: String, CaseIterable, Sendable {
   case bitwardenJSON = "bitwarden-json"
   /// jrnl's JSON export, into the journal (`JrnlJSONReader`).
   case jrnlJSON = "jrnl-json"
+  /// vault's own CSV: `name`, `content` or `content_b64`, optional `fields` (`CSVImportReader`).
+  case csv
+  /// KeePassXC's CSV export (`KeePassCSVReader`).
+  case keepassCSV = "keepass-csv"
+  /// The KeePass 2 XML export (`KeePassXMLReader`).
+  case keepassXML = "keepass-xml"
+  /// 1Password's CSV export (`OnePasswordCSVReader`).
+  case onePasswordCSV = "1password-csv"
+  /// A pass password-store folder, each file decrypted with gpg (`PasswordStoreReader`).
+  case pass
+  /// A gopass store folder, read as pass's (`PasswordStoreReader`).
+  case gopass
 
   /// The reader of the format.
   public var reader: any ImportReader.Type {
@@ -15,11 +27,16 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     case .jsonl: JSONLinesReader.self
     case .bitwardenJSON: BitwardenJSONReader.self
     case .jrnlJSON: JrnlJSONReader.self
+    case .csv: CSVImportReader.self
+    case .keepassCSV: KeePassCSVReader.self
+    case .keepassXML: KeePassXMLReader.self
+    case .onePasswordCSV: OnePasswordCSVReader.self
+    case .pass, .gopass: PasswordStoreReader.self
     }
   }
 
   /// True for a format whose source is a folder rather than a file.
-  public var readsFolder: Bool { false }
+  public var readsFolder: Bool { self == .pass || self == .gopass }
 
   /// Hands every item of `source` to `sink` in source order, through the format's reader.
   ///

@@ -1,0 +1,131 @@
+import Foundation
+import VaultTestSupport
+import XCTest
+
+/// `vault import` of the real samples (pass 1.7.4, Debian's gopass, keepassxc-cli 2.7.4) and
+/// those written from 1Password's documentation and vault's own CSV, through the built binary.
+final class ImportFormatsCLITests: XCTestCase {
+  var box: Sandbox!
+  var session: [String: String] = [:]
+
+  /// `Tests/VaultTransferTests/Samples`.
+  static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("VaultTransferTests/Samples").path
+
+  override func setUp() {
+    box = Sandbox()
+    session = box.pinOnlySession()
+  }
+
+  override func tearDown() {
+    _ = box.shell("gpgconf --homedir \"$HOME/gnupg\" --kill gpg-agent 2>/dev/null", env: session)
+    box = nil
+  }
+
+  /// The session, and a private copy of the samples' test GnuPG home as GNUPGHOME.
+  func withGnuPG() -> [String: String] {
+    let copied = box.shell(
+      "cp -r \"$SAMPLES/gnupg\" \"$HOME/gnupg\" && chmod 700 \"$HOME/gnupg\"",
+      env: ["SAMPLES": Self.samples])
+    XCTAssertEqual(copied.status, 0, copied.stderrText)
+    return session.merging(["GNUPGHOME": box.home + "/gnupg"]) { $1 }
+  }
+
+  func testAPassStoreComesInByteForByte() {
+    let env = withGnuPG()
+    let result = box.vault(["import", "--from", "pass", Self.samples + "/pass"], env: env)
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    XCTAssertEqual(result.stderrText, "Imported 8 entries and 0 journal entries.\n")
+    XCTAssertEqual(
+      box.vault(["list"], env: session).stdoutText,
+      "a/b/c/deep\nbin/blob\ncrlf/windows\nempty-password\nmail/work\nnotes/multi line\n"
+        + "unicode/café ☕\nweb/example.org\n")
+    XCTAssertEqual(
+      box.vault(["get", "bin/blob"], env: session).stdout,
+      [0xFF, 0xFE, 0x00, 0x01] + Array("binary".utf8) + [0x80])
+    XCTAssertEqual(
+      box.vault(["get", "crlf/windows"], env: session).stdout, Array("pw\r\nuser: win\r\n".utf8))
+    XCTAssertEqual(
+      box.vault(["get", "mail/work", "--field", "username"], env: session).stdoutText, "ada")
+    XCTAssertEqual(box.vault(["get", "empty-password", "--line", "1"], env: session).stdout, [])
+    XCTAssertEqual(box.vault(["otp", "web/example.org"], env: session).status, 0)
+  }
+
+  func testAGopassStoreAndWhatIsNotAFolder() {
+    let env = withGnuPG()
+    let result = box.vault(["import", "--from", "gopass", Self.samples + "/gopass"], env: env)
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    XCTAssertEqual(
+      box.vault(["list"], env: session).stdoutText,
+      "bin/key\nservers/db\nsingle\nteam x/résumé\n")
+    XCTAssertEqual(
+      box.vault(["get", "servers/db", "--field", "host"], env: session).stdoutText,
+      "db.example.org:5432")
+    let file = box.vault(
+      ["import", "--from", "pass", Self.samples + "/keepass/export.csv"], env: env)
+    XCTAssertEqual(file.status, 5)
+    XCTAssertEqual(
+      file.stderrText,
+      "vault: error: \(Self.samples)/keepass/export.csv is not a folder; pass and gopass read a"
+        + " password-store folder such as ~/.password-store\n")
+  }
+
+  /// Each export sample holds a duplicate name, as KeePass and 1Password allow: the import
+  /// names both places and writes nothing.
+  func testDuplicatesInTheExportSamplesAreRefusedWithBothPlaces() {
+    for (format, file, message) in [
+      (
+        "keepass-xml", "keepass/export.xml",
+        "line 203: the name 'Email/Same title' is already given at line 160"
+      ),
+      (
+        "keepass-csv", "keepass/export.csv",
+        "line 5: the name 'Email/Same title' is already given at line 4"
+      ),
+      (
+        "1password-csv", "1password/export.csv",
+        "line 8: the name 'Forum' is already given at line 2"
+      ),
+      ("csv", "csv/entries.csv", "line 15: the name 'mail/work' is already given at line 2"),
+    ] {
+      let result = box.vault(["import", "--from", format, Self.samples + "/" + file], env: session)
+      XCTAssertEqual(result.status, 5, format)
+      XCTAssertEqual(result.stderrText, "vault: error: \(message)\n", format)
+    }
+    XCTAssertEqual(box.vault(["list"], env: session).stdoutText, "")
+  }
+
+  /// The KeePassXC samples with their one duplicate title changed (by `sed`, as a user would):
+  /// groups become folders below the root, the Recycle Bin stays out.
+  func testTheKeePassXCSamplesComeInOnceTheirNamesAreDistinct() {
+    let changed = box.shell(
+      """
+      sed '229s/Same title/Other title/' "$SAMPLES/keepass/export.xml" > k.xml
+      sed '5s/"Same title","other"/"Other title","other"/' "$SAMPLES/keepass/export.csv" > k.csv
+      """, env: ["SAMPLES": Self.samples])
+    XCTAssertEqual(changed.status, 0, changed.stderrText)
+    let xml = box.vault(["import", "--from", "keepass-xml", box.home + "/k.xml"], env: session)
+    XCTAssertEqual(xml.status, 0, xml.stderrText)
+    XCTAssertEqual(xml.stderrText, "Imported 7 entries and 0 journal entries.\n")
+    XCTAssertEqual(
+      box.vault(["list"], env: session).stdoutText,
+      "Bank/Card\nEmail/Other title\nEmail/Personal\nEmail/Same title\nEmail/Work/Mail, main\n"
+        + "Top level\nÜnïcode/Café ☕\n")
+    XCTAssertEqual(
+      box.vault(["get", "Email/Other title"], env: session).stdoutText, "second\nusername: other\n")
+    let csv = box.vault(
+      ["import", "--from", "keepass-csv", "--force", box.home + "/k.csv"], env: session)
+    XCTAssertEqual(csv.status, 0, csv.stderrText)
+    XCTAssertEqual(
+      csv.stderrText, "Imported 7 entries (7 replacing existing ones) and 0 journal entries.\n")
+    // The version the csv replaced is kept: revision 1 (from the xml) under revision 2.
+    let history = box.vault(["history", "Top level"], env: session).stdoutText
+      .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+    XCTAssertEqual(history.map { $0.first }, ["2", "1"])
+    XCTAssertEqual(
+      history.map { $0.dropFirst(2).prefix(3).joined(separator: " ") },
+      [
+        "11 bytes import", "11 bytes import",
+      ])
+  }
+}
