@@ -23,6 +23,8 @@ enum PlaceholderValues {
       "audit-min-bits": .text("\(PasswordStrength.minimumBits)"),
       "audit-max-age": .text("\(EntryStore.passwordMaximumAgeDays)"),
       "word-list-size": .text("\(PasswordGenerator.wordListSize)"),
+      "export-passphrase-min": .text("\(ExportPassphrase.minimumLength)"),
+      "export-passphrase-bits": .text("\(ExportPassphrase.minimumBits)"),
     ]) { $1 }
   }
 
