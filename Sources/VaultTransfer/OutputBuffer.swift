@@ -5,7 +5,7 @@ import VaultCore
 /// bytes leave it only in the sink (the `write(2)` to the file).
 final class OutputBuffer {
   private let sink: ExportSink
-  private let buffer = SecureBytes(count: 64 * 1024)
+  private let buffer = SecureBytes(count: OutputBuffer.capacity)
   private var filled = 0
 
   init(_ sink: @escaping ExportSink) { self.sink = sink }
@@ -70,6 +70,18 @@ final class OutputBuffer {
     try Array(text.utf8).withUnsafeBytes { try appendJSONString($0) }
   }
 
+  /// The most `write(count:_:)` may ask for at once.
+  static let capacity = 64 * 1024
+
+  /// Lets `body` fill the next `count` bytes (at most `capacity`) in place, in guarded memory.
+  func write(count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Void) throws {
+    precondition(count <= buffer.count, "a write in place fits the buffer")
+    if buffer.count - filled < count { try flush() }
+    let at = filled
+    buffer.withMutableBytes { body(UnsafeMutableRawBufferPointer(rebasing: $0[at..<at + count])) }
+    filled += count
+  }
+
   /// Hands what is gathered to the sink.
   func flush() throws {
     guard filled > 0 else { return }
@@ -88,15 +100,38 @@ struct Base64Encoder {
   private let carry = SecureBytes(count: 3)
   private var carried = 0
 
-  /// Encodes `bytes` after what was carried, into `out`.
+  /// Encodes `bytes` after what was carried, into `out`: whole groups straight into its buffer.
   mutating func encode(_ bytes: UnsafeRawBufferPointer, into out: OutputBuffer) throws {
-    for byte in bytes {
-      carry[carried] = byte
+    var offset = 0
+    while carried > 0 && offset < bytes.count {
+      carry[carried] = bytes[offset]
       carried += 1
+      offset += 1
       if carried == 3 {
         try emit(3, into: out)
         carried = 0
       }
+    }
+    while bytes.count - offset >= 3 {
+      let groups = min((bytes.count - offset) / 3, OutputBuffer.capacity / 4)
+      let start = offset
+      try out.write(count: groups * 4) { target in
+        for group in 0..<groups {
+          let a = Int(bytes[start + 3 * group])
+          let b = Int(bytes[start + 3 * group + 1])
+          let c = Int(bytes[start + 3 * group + 2])
+          target[4 * group] = Self.alphabet[a >> 2]
+          target[4 * group + 1] = Self.alphabet[(a & 3) << 4 | b >> 4]
+          target[4 * group + 2] = Self.alphabet[(b & 15) << 2 | c >> 6]
+          target[4 * group + 3] = Self.alphabet[c & 63]
+        }
+      }
+      offset += groups * 3
+    }
+    while offset < bytes.count {
+      carry[carried] = bytes[offset]
+      carried += 1
+      offset += 1
     }
   }
 

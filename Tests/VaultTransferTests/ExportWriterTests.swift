@@ -44,6 +44,23 @@ final class ExportWriterTests: XCTestCase {
     }
   }
 
+  func testBase64CarriesBytesAcrossPiecesOfAnySize() throws {
+    let data = ExportTest.pattern(1 + 1 + 1 + 2 + 5 + 65539 + 7)
+    for sizes in [[1, 1, 1, 2, 5, 65539, 7], [65556], [2, 65553, 1], [4, 4, 65548]] {
+      var out: [UInt8] = []
+      let buffer = OutputBuffer { out.append(contentsOf: $0) }
+      var encoder = Base64Encoder()
+      var start = 0
+      for size in sizes {
+        try data[start..<start + size].withUnsafeBytes { try encoder.encode($0, into: buffer) }
+        start += size
+      }
+      try encoder.finish(into: buffer)
+      try buffer.flush()
+      XCTAssertEqual(ExportTest.text(out), Data(data).base64EncodedString(), "\(sizes)")
+    }
+  }
+
   func testALargeContentIsStreamedAsBase64InJSONLinesAndCSV() throws {
     let large = ExportTest.pattern(EntryStore.streamThreshold + 10)
     let entries: [any ExportableEntry] = [TestEntry("big", bytes: large), TestEntry("small", "s")]
