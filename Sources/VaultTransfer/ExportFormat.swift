@@ -19,15 +19,6 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 
   /// True when the format carries the journal (only `vault` does).
   public var carriesJournal: Bool { self == .vault }
-
-  /// True when a large content (`EntryStore.streamThreshold` bytes or more) is written, piece by
-  /// piece; the formats for leaving leave such entries out.
-  public var carriesLargeContents: Bool {
-    switch self {
-    case .vault, .jsonl, .csv: true
-    case .bitwardenJSON, .keepassXML: false
-    }
-  }
 }
 
 /// An entry to export: its metadata, and its content whole or piece by piece.
