@@ -10,8 +10,8 @@
 _vault_command() {
   case $1 in
   '')
-    commands=' init=init add=add insert=add get=get show=get list=list ls=list rm=rm remove=rm delete=rm mv=mv move=mv rename=mv set=set unset=unset run=run inject=inject audit=audit find=find import=import passwd=passwd recover=recover rekey=rekey status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate otp=otp history=history restore=restore purge=purge settings=settings check=check backup=backup tour=tour completions=completions help=help version=version '
-    offered='init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings check backup tour completions help version'
+    commands=' init=init add=add insert=add get=get show=get list=list ls=list rm=rm remove=rm delete=rm mv=mv move=mv rename=mv set=set unset=unset run=run inject=inject audit=audit find=find import=import passwd=passwd recover=recover rekey=rekey status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate otp=otp history=history restore=restore purge=purge settings=settings export=export check=check backup=backup tour=tour completions=completions help=help version=version '
+    offered='init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export check backup tour completions help version'
     options='--vault --pin-fd -h --help --version'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
@@ -268,6 +268,13 @@ _vault_command() {
     valued=' --vault --pin-fd '
     arguments=2 variadic=0
     ;;
+  'export')
+    commands=''
+    offered=''
+    options='--to --output -f --force --plaintext --kdf --verify --vault --pin-fd -h --help'
+    valued=' --to --output --kdf --verify --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
   'check')
     commands=''
     offered=''
@@ -317,20 +324,20 @@ _vault_command() {
 # for the word $3.
 _vault_value() {
   case "$1|$2" in
-  'init|--kdf')
+  'init|--kdf' | 'export|--kdf')
     mapfile -t COMPREPLY < <(compgen -W 'interactive moderate sensitive' -- "$3")
     ;;
-  'add|0' | 'get|0' | 'list|0' | 'rm|0' | 'mv|0' | 'mv|1' | 'set|0' | 'unset|0' | 'audit|0' | 'edit|0' | 'generate|0' | 'otp|0' | 'history|0' | 'restore|0' | 'purge|0')
+  'add|0' | 'get|0' | 'list|0' | 'rm|0' | 'mv|0' | 'mv|1' | 'set|0' | 'unset|0' | 'audit|0' | 'edit|0' | 'generate|0' | 'otp|0' | 'history|0' | 'restore|0' | 'purge|0' | 'export|0')
     _vault_entry_names "$3"
     ;;
   'get|--field' | 'set|1' | 'unset|1')
     _vault_field_keys "$3"
     ;;
-  'inject|--output' | 'import|0' | 'backup|0' | *'|--vault')
+  'inject|--output' | 'import|0' | 'export|--output' | 'export|--verify' | 'backup|0' | *'|--vault')
     _vault_files "$3"
     ;;
   'import|--from')
-    mapfile -t COMPREPLY < <(compgen -W 'jsonl bitwarden-json jrnl-json csv keepass-csv keepass-xml 1password-csv pass gopass' -- "$3")
+    mapfile -t COMPREPLY < <(compgen -W 'jsonl bitwarden-json jrnl-json csv keepass-csv keepass-xml 1password-csv pass gopass vault' -- "$3")
     ;;
   'unlock|--shell' | 'completions|0')
     mapfile -t COMPREPLY < <(compgen -W 'bash zsh fish' -- "$3")
@@ -341,8 +348,11 @@ _vault_value() {
   'settings|0')
     mapfile -t COMPREPLY < <(compgen -W 'history_keep history_days' -- "$3")
     ;;
+  'export|--to')
+    mapfile -t COMPREPLY < <(compgen -W 'vault bitwarden-json keepass-xml jsonl csv' -- "$3")
+    ;;
   'help|0')
-    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings check backup tour completions help version' -- "$3")
+    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export check backup tour completions help version' -- "$3")
     ;;
   esac
 }

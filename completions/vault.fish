@@ -65,6 +65,8 @@ function __vault_subcommand
             echo purge
         case ':settings'
             echo settings
+        case ':export'
+            echo export
         case ':check'
             echo check
         case ':backup'
@@ -173,6 +175,8 @@ function __vault_valued
             printf '%s\n' --vault --pin-fd
         case 'settings'
             printf '%s\n' --vault --pin-fd
+        case 'export'
+            printf '%s\n' --to --output --kdf --verify --vault --pin-fd
         case 'check'
             printf '%s\n' --vault --pin-fd
         case 'backup'
@@ -298,6 +302,7 @@ complete -c vault -n '__vault_at "" 0' -a history -d 'List the kept versions of 
 complete -c vault -n '__vault_at "" 0' -a restore -d 'Bring back a kept version of an entry, also after \'vault rm\'.'
 complete -c vault -n '__vault_at "" 0' -a purge -d 'Remove an entry and its history for good, or every kept revision.'
 complete -c vault -n '__vault_at "" 0' -a settings -d 'Show or change the vault\'s settings (history retention).'
+complete -c vault -n '__vault_at "" 0' -a export -d 'Write the entries (and the journal) in another format, to leave or to move.'
 complete -c vault -n '__vault_at "" 0' -a check -d 'Verify the vault\'s state and every record, and report any damage.'
 complete -c vault -n '__vault_at "" 0' -a backup -d 'Write a consistent copy of the vault file (still encrypted) to PATH.'
 complete -c vault -n '__vault_at "" 0' -a tour -d 'Run every command on a throwaway vault and show what it does.'
@@ -364,7 +369,7 @@ complete -c vault -n '__vault_at "audit" 0' -a '(__vault_entry_names)'
 complete -c vault -n '__vault_in "find"' -l json -d 'Print JSON instead of text.'
 
 # vault import: Bring in entries and journal entries from another tool's export.
-complete -c vault -n '__vault_in "import"' -l from -x -a 'jsonl bitwarden-json jrnl-json csv keepass-csv keepass-xml 1password-csv pass gopass' -d 'The format of SOURCE: jsonl, bitwarden-json, jrnl-json, csv, keepass-csv, keepass-xml, 1password-csv, pass or gopass (needed).'
+complete -c vault -n '__vault_in "import"' -l from -x -a 'jsonl bitwarden-json jrnl-json csv keepass-csv keepass-xml 1password-csv pass gopass vault' -d 'The format of SOURCE: jsonl, bitwarden-json, jrnl-json, csv, keepass-csv, keepass-xml, 1password-csv, pass, gopass or vault (needed).'
 complete -c vault -n '__vault_in "import"' -l dry-run -d 'Check everything and write nothing.'
 complete -c vault -n '__vault_in "import"' -s f -l force -d 'Replace entries that exist (each one\'s last version is kept in its history).'
 complete -c vault -n '__vault_at "import" 0' -r -F
@@ -464,6 +469,15 @@ complete -c vault -n '__vault_at "purge" 0' -a '(__vault_entry_names)'
 # vault settings: Show or change the vault's settings (history retention).
 complete -c vault -n '__vault_at "settings" 0' -a 'history_keep history_days'
 
+# vault export: Write the entries (and the journal) in another format, to leave or to move.
+complete -c vault -n '__vault_in "export"' -l to -x -a 'vault bitwarden-json keepass-xml jsonl csv' -d 'The format to write: vault, bitwarden-json, keepass-xml, jsonl or csv (needed).'
+complete -c vault -n '__vault_in "export"' -l output -r -F -d 'Write to PATH, a new file of mode 0600, instead of standard output.'
+complete -c vault -n '__vault_in "export"' -s f -l force -d 'Replace PATH when it exists.'
+complete -c vault -n '__vault_in "export"' -l plaintext -d 'Allow a format that holds every secret in the clear (all but vault).'
+complete -c vault -n '__vault_in "export"' -l kdf -x -a 'interactive moderate sensitive' -d 'Argon2id cost of the passphrase of --to vault: interactive, moderate or sensitive (default moderate).'
+complete -c vault -n '__vault_in "export"' -l verify -r -F -d 'Read the vault export PATH back instead (its passphrase asked once), check every record and say what it holds; needs no vault and writes nothing.'
+complete -c vault -n '__vault_at "export" 0' -a '(__vault_entry_names)'
+
 # vault check: Verify the vault's state and every record, and report any damage.
 complete -c vault -n '__vault_in "check"' -l accept-older -d 'Accept the file\'s state although it is older than the one this device last saw (a backup restored on purpose); needs the PIN.'
 
@@ -476,6 +490,6 @@ complete -c vault -n '__vault_at "backup" 0' -r -F
 complete -c vault -n '__vault_at "completions" 0' -a 'bash zsh fish'
 
 # vault help: Show help for a command.
-complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings check backup tour completions help version'
+complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export check backup tour completions help version'
 
 # vault version: Show the version (as --version).

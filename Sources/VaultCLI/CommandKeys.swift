@@ -140,6 +140,7 @@ public struct SeparatorValue: ArgumentValue, Equatable {
   public static var completion: CompletionKind { .none }
 }
 
+extension ExportFormat: ChoiceValue {}
 extension BiometryType: ChoiceValue {}
 extension SensorAvailability: ChoiceValue {}
 extension Outcome: ChoiceValue {}
@@ -282,6 +283,26 @@ enum Keys {
     "separator", "S",
     "Join passphrase words with S: up to 16 bytes, no control characters (default '-'; may be"
       + " empty).")
+
+  // export
+  static let exportFormat = Option<ExportFormat>(
+    "to", "FORMAT", "The format to write: \(ExportFormat.choiceList) (needed).")
+  static let exportOutput = Option<FilePath>(
+    "output", "PATH", "Write to PATH, a new file of mode 0600, instead of standard output.")
+  static let exportForce = Flag("force", short: "f", "Replace PATH when it exists.")
+  static let plaintext = Flag(
+    "plaintext", "Allow a format that holds every secret in the clear (all but vault).")
+  static let exportKDF = Option<KDFProfile>(
+    "kdf", "PROFILE",
+    "Argon2id cost of the passphrase of --to vault: \(KDFProfile.choiceList) (default moderate).")
+  static let exportVerify = Option<FilePath>(
+    "verify", "PATH",
+    "Read the vault export PATH back instead (its passphrase asked once), check every record and"
+      + " say what it holds; needs no vault and writes nothing.")
+  static let exportPrefix = Argument<String>(
+    "PREFIX", "Only entries whose names start with this, such as a folder (mail/).",
+    optional: true
+  ).completing(.entryName)
 
   // run, inject
   static let env = Option<RunCommandRun.Assignment>(

@@ -80,7 +80,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case .locked:
       "Locked and no way to ask: no terminal and no valid session (expired, revoked, forged)."
     case .wrongCredential:
-      "Wrong PIN or recovery code, or a PIN bound to another device (the hint says which)."
+      "Wrong PIN, recovery code or export passphrase, or a PIN bound to another device (the hint"
+        + " says which)."
     case .notRecognised: "Biometric not recognised."
     case .cancelled: "Cancelled at a prompt, by the system, or timed out."
     case .tooManyAttempts:
@@ -151,6 +152,11 @@ public enum ExitStatus {
       )
     case .wrongRecoveryCode:
       return (.wrongCredential, "wrong recovery code", nil)
+    case .wrongPassphrase:
+      return (
+        .wrongCredential, "wrong passphrase for the export (nothing was read)",
+        "it is the passphrase typed twice when the export was made"
+      )
     case .pinDelay(let seconds):
       return (.tooManyAttempts, "too many wrong PINs; try again in \(duration(seconds))", nil)
     case .integrity(let what):

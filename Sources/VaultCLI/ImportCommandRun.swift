@@ -30,6 +30,14 @@ enum ImportCommandRun {
         for entry in batch.entries { try sink(.entry(entry)) }
         for journal in batch.journal { try sink(.journal(journal)) }
       }
+    } else if format.needsPassphrase {
+      // Asked once, when the first read reaches it; the second read takes the kept copy.
+      let passphrase = KeptSecret {
+        try ExportCommandRun.readSecret(context, prompt: "Passphrase of the export: ")
+      }
+      let source = ImportSource.encrypted(
+        try ImportSourceFile.read(path), passphrase: { try passphrase.value() })
+      read = { try format.read(source, each: $0) }
     } else {
       let source = ImportSource.bytes(try ImportSourceFile.read(path))
       read = { try format.read(source, each: $0) }
@@ -59,7 +67,8 @@ enum ImportCommandRun {
       ) { writer in
         try read { item in
           switch item {
-          case .entry(let entry): try writer.entry(named: entry.name, content: entry.content)
+          case .entry(let entry):
+            try writer.entry(named: entry.name, content: entry.content, guarded: entry.guarded)
           case .journal(let journal): try writer.journal(text: journal.text, stamp: journal.stamp)
           }
         }
@@ -95,5 +104,21 @@ enum ImportCommandRun {
     } catch let error as ImportItemError {
       throw LocatedError(location: error.origin, error.error)
     }
+  }
+}
+
+/// A secret asked for at most once: `value` runs `ask` the first time and returns its answer
+/// every time after.
+final class KeptSecret: @unchecked Sendable {
+  private let ask: () throws -> SecureBytes
+  private var kept: SecureBytes?
+
+  init(_ ask: @escaping () throws -> SecureBytes) { self.ask = ask }
+
+  func value() throws -> SecureBytes {
+    if let kept { return kept }
+    let asked = try ask()
+    kept = asked
+    return asked
   }
 }

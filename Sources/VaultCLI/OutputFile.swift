@@ -2,21 +2,42 @@ import CPlatform
 import Glibc
 import VaultCore
 
-/// A file of secrets the user asked for (`vault inject --output`): mode 0600, complete or absent.
+/// A file of secrets the user asked for (`vault inject --output`, `vault export --output`): mode
+/// 0600, complete or absent.
 ///
 /// The bytes go into an unnamed file (`O_TMPFILE`) in the target's folder, which gets its name
 /// only when written and synced: a process killed while writing leaves nothing, and without
 /// `replacing` the name is taken with `linkat`, which fails when anything is there, so a file
 /// made at the path meanwhile is never overwritten. Replacing removes a regular file, then links
 /// the new one in its place. Where the file system has no unnamed files, a named temporary file
-/// is used, with every signal that can be blocked held until it is linked or removed (SIGKILL
-/// can still leave it behind there).
+/// is used, with signals held until it is linked or removed (SIGKILL can still leave it behind
+/// there).
 enum OutputFile {
-  /// Writes `bytes` to `path`.
+  /// Writes `bytes` to `path`, every signal that can be blocked held until it is done.
   ///
   /// - Throws: `VaultError.invalidInput` when `path` exists and `replacing` is false, or exists
   ///   and is not a regular file; `.storage` on an I/O failure (nothing is left at `path` then).
   static func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws {
+    try SignalHold.during {
+      try writing(to: path, replacing: replacing) { write in
+        try bytes.withUnsafeBytes { try write($0) }
+      }
+    }
+  }
+
+  /// Runs `body` with a function that appends bytes to the new file, then gives the file its
+  /// name at `path` (a file made piece by piece, such as an export, in constant memory).
+  ///
+  /// When `body` throws, nothing is left at `path` and nothing is replaced. The unnamed file
+  /// needs no signal held while it is written (a process killed leaves nothing); the signals a
+  /// user or a service manager sends are held while it is linked into place, and, where a named
+  /// temporary file stands in, from its creation on.
+  ///
+  /// - Throws: as `write(_:to:replacing:)`; what `body` throws.
+  static func writing(
+    to path: String, replacing: Bool,
+    _ body: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+  ) throws {
     var info = stat()
     if lstat(path, &info) == 0 {
       guard replacing else {
@@ -27,15 +48,18 @@ enum OutputFile {
       }
     }
     let folder = PrivateFiles.parentFolder(of: path)
-    try SignalHold.during {
-      let fd = vault_open_unnamed(folder)
-      if fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) {
-        try writeNamed(bytes, to: path, folder: folder, replacing: replacing)
-        return
+    let fd = vault_open_unnamed(folder)
+    if fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) {
+      try SignalHold.during(SignalHold.interrupts) {
+        try writeNamed(to: path, folder: folder, replacing: replacing, body)
       }
-      guard fd >= 0 else { throw failure(path) }
-      defer { close(fd) }
-      try fill(fd, bytes, path: path)
+      return
+    }
+    guard fd >= 0 else { throw failure(path) }
+    defer { close(fd) }
+    try body { try fill(fd, $0, path: path) }
+    guard fsync(fd) == 0 else { throw failure(path) }
+    try SignalHold.during(SignalHold.interrupts) {
       if !replacing {
         guard vault_link_unnamed(fd, path) == 0 else {
           if errno == EEXIST {
@@ -66,22 +90,23 @@ enum OutputFile {
     .storage("cannot write \(path): \(String(cString: strerror(errno)))")
   }
 
-  /// Writes every byte to `fd` and syncs it.
-  private static func fill(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+  /// Writes every byte to `fd`.
+  private static func fill(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+    guard let base = bytes.baseAddress else { return }
     var written = 0
     while written < bytes.count {
-      let n = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+      let n = Glibc.write(fd, base + written, bytes.count - written)
       if n < 0 && errno == EINTR { continue }
       guard n > 0 else { throw failure(path) }
       written += n
     }
-    guard fsync(fd) == 0 else { throw failure(path) }
   }
 
   /// The fallback without unnamed files: a named temporary file, renamed over `path` or linked
   /// to it (which fails when `path` exists), and removed on every failure.
   private static func writeNamed(
-    _ bytes: [UInt8], to path: String, folder: String, replacing: Bool
+    to path: String, folder: String, replacing: Bool,
+    _ body: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
   ) throws {
     let temporary = "\(folder)/.vault-\(SecureBytes.random(count: 8).unprotectedBytes.hex)"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -89,7 +114,8 @@ enum OutputFile {
     defer { unlink(temporary) }
     do {
       defer { close(fd) }
-      try fill(fd, bytes, path: path)
+      try body { try fill(fd, $0, path: path) }
+      guard fsync(fd) == 0 else { throw failure(path) }
     }
     if replacing {
       guard rename(temporary, path) == 0 else { throw failure(path) }

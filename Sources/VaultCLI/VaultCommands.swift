@@ -136,6 +136,7 @@ public enum VaultCommands {
               options: [Keys.json.spec], run: runs(SessionCommandsRun.biometryStatus)),
           ]),
         edit, journal, grep, generate, otp, history, restore, purge, settings, clipClear,
+        exportEntries,
         CommandSpec(
           "check", "Verify the vault's state and every record, and report any damage.",
           discussion: """

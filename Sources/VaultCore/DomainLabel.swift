@@ -82,6 +82,12 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case stream = "vault.stream.v2"
   /// A content chunk's box with its content id (format 2, release 0.5.0).
   case chunkV3 = "vault.chunk.v3"
+  /// The check of an export's passphrase.
+  case exportCheck = "vault.export-check.v1"
+  /// The stream key of an export, from its passphrase's key.
+  case exportKey = "vault.export-key.v1"
+  /// An export's stream messages.
+  case export = "vault.export.v1"
   /// Every label, in the order `vault(5)` lists them.
   public static var all: [DomainLabel] { allCases }
 
@@ -181,6 +187,14 @@ public enum DomainLabel: String, CaseIterable, Sendable {
     case .chunkV3:
       "The prefix of a content chunk's associated data since release 0.5.0, with the content"
         + " id (XChaCha20-Poly1305, subkey 6)."
+    case .exportCheck:
+      "The prefix of an export's passphrase check, over the first 41 bytes of its header (BLAKE2b"
+        + " keyed with the Argon2id output)."
+    case .exportKey:
+      "The message of an export's stream key (BLAKE2b keyed with the Argon2id output)."
+    case .export:
+      "The prefix of the associated data of each message of an export, followed by its 81-byte"
+        + " header (crypto_secretstream_xchacha20poly1305 under the export's stream key)."
     }
   }
 }

@@ -162,6 +162,12 @@ public struct EntryFields {
 
   private func first(_ key: String) -> Field? { fields.first { Self.same($0.key, key) } }
 
+  /// Every field line after the first, in order, a key given twice twice: its key as written
+  /// and its value in a new buffer (an export lays them out in another format's slots).
+  public var allFields: [(key: String, value: SecureBytes)] {
+    fields.map { ($0.key, bytes($0.value)) }
+  }
+
   /// The value of `key` (`password` is the first line), or nil when no line has that key.
   public func value(_ key: String) -> SecureBytes? {
     if Self.isPassword(key) { return password }

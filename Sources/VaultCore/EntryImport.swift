@@ -124,20 +124,21 @@ public final class ImportWriter {
   private static let changed = VaultError.invalidInput(
     "the source gave other items the second time it was read; nothing was written")
 
-  /// Stores the next entry of the plan, which the source names `name`, with `content`.
+  /// Stores the next entry of the plan, which the source names `name`, with `content`, guarded
+  /// when `guarded` (a `vault` export's guarded entry) or when the entry it replaces was.
   ///
   /// - Throws: `ImportItemError` at the entry's origin: `VaultError.exists` when the name has an
   ///   entry and the import does not replace (another command added it since the check);
   ///   `VaultError.invalidInput` when the item is not the plan's next entry; `.integrity`,
   ///   `.storage` as `EntryStore.put`.
-  public func entry(named name: String, content: SecureBytes) throws {
+  public func entry(named name: String, content: SecureBytes, guarded: Bool = false) throws {
     guard entryCount < plan.names.count, plan.givenNames[entryCount] == name, content.count > 0
     else { throw Self.changed }
     let checked = plan.names[entryCount]
     let origin = plan.origins[entryCount]
     do {
       let replaced = try store.put(
-        checked, content: content, overwrite: replacing, guarded: false, change: .imported,
+        checked, content: content, overwrite: replacing, guarded: guarded, change: .imported,
         at: time, in: write)
       if replaced { counts.replaced += 1 } else { counts.added += 1 }
     } catch let error as VaultError {

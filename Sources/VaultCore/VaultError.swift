@@ -13,6 +13,9 @@ public enum VaultError: Error, Equatable, Sendable {
   case otherDevice
   /// The recovery code did not open the recovery keyslot.
   case wrongRecoveryCode
+  /// The passphrase of a `vault` export does not match its check (or the salt or KDF fields of
+  /// its header, which are inputs of the key, were edited).
+  case wrongPassphrase
   /// AEAD or MAC verification failed: the file was edited, records were swapped, or bytes flipped.
   case integrity(String)
   /// The vault header could not be parsed or a value is out of bounds.

@@ -26,6 +26,8 @@ enum PlaceholderValues {
       "word-list-size": .text("\(PasswordGenerator.wordListSize)"),
       "import-max-size": .text(ImportSourceFile.maximumText),
       "json-max-depth": .text("\(GuardedJSON.maximumDepth)"),
+      "export-passphrase-min": .text("\(ExportPassphrase.minimumLength)"),
+      "export-passphrase-bits": .text("\(ExportPassphrase.minimumBits)"),
     ]) { $1 }
   }
 
@@ -73,6 +75,15 @@ enum PlaceholderValues {
       "recovery-check-symbols": "\(RecoveryCode.checkSymbolCount)",
       "recovery-groups": "\((RecoveryCode.symbolCount + RecoveryCode.checkSymbolCount) / 4)",
       "label-biosim-domain": quoted(DomainState.label),
+      "export-magic": quoted(String(decoding: VaultExport.magic, as: UTF8.self)),
+      "export-version": "\(VaultExport.version)",
+      "export-header-bytes": "\(VaultExport.headerByteCount)",
+      "export-message-overhead": "\(VaultExport.messageOverhead)",
+      "export-piece": "\(VaultExport.pieceSize)",
+      "export-max-content": "2^\(VaultExport.maximumContentBytes.trailingZeroBitCount) bytes",
+      "export-passphrase-min": "\(ExportPassphrase.minimumLength)",
+      "export-passphrase-bits": "\(ExportPassphrase.minimumBits)",
+      "export-passphrase-max": "\(ExportPassphrase.maximumByteCount)",
     ]
     for (name, value) in text { values[name] = .text(value) }
     for profile in KDFParameters.userProfiles + [.test] {

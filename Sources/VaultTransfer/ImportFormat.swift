@@ -20,6 +20,8 @@ public enum ImportFormat: String, CaseIterable, Sendable {
   case pass
   /// A gopass store folder, read as pass's (`PasswordStoreReader`).
   case gopass
+  /// vault's own encrypted export (`vault export --to vault`; `VaultExportReader`).
+  case vault
 
   /// The reader of the format.
   public var reader: any ImportReader.Type {
@@ -32,8 +34,12 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     case .keepassXML: KeePassXMLReader.self
     case .onePasswordCSV: OnePasswordCSVReader.self
     case .pass, .gopass: PasswordStoreReader.self
+    case .vault: VaultExportReader.self
     }
   }
+
+  /// True for a format whose source is encrypted under a passphrase.
+  public var needsPassphrase: Bool { self == .vault }
 
   /// True for a format whose source is a folder rather than a file.
   public var readsFolder: Bool { self == .pass || self == .gopass }

@@ -7,6 +7,11 @@ public enum ImportSource: Sendable {
   /// A folder, by its path; `decrypt` gives the plaintext of one encrypted file in it (the
   /// caller runs `gpg`), by its path.
   case folder(path: String, decrypt: @Sendable (String) throws -> SecureBytes)
+  /// The contents of a file encrypted under a passphrase (a `vault` export); `passphrase` gives
+  /// the passphrase as typed (one line, without its newline). The reader calls it once per
+  /// read, after the header was checked and before the key is derived, so a file that is no
+  /// export costs no prompt; a caller that reads the source twice may return a kept copy.
+  case encrypted(SecureBytes, passphrase: @Sendable () throws -> SecureBytes)
 }
 
 /// A reader of one import format: everything the source holds, or the first fault in it.

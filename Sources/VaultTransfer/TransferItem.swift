@@ -76,6 +76,13 @@ public struct TransferEntry: Sendable {
   public var content: SecureBytes
   /// Where the source has it.
   public var location: SourceLocation
+  /// True when the source marks it guarded (only a `vault` export does); false otherwise.
+  public var guarded = false
+  /// When the source says it was made, ISO 8601 UTC (only a `vault` export does); nil otherwise.
+  public var created: String?
+  /// When the source says its content last changed, ISO 8601 UTC (only a `vault` export does);
+  /// nil otherwise.
+  public var updated: String?
 
   /// The entry `name` holding `content`, read at `location`.
   public init(name: String, content: SecureBytes, location: SourceLocation) {

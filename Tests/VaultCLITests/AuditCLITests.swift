@@ -109,8 +109,8 @@ final class AuditCLITests: XCTestCase {
       result.errorLines,
       [
         "Checked 0 passwords: no problem found.",
-        "vault: note: 1 entry has no password to check (an empty first line, or content that is"
-          + " not text)",
+        "vault: note: 1 entry has no password to check (an empty first line, content that is"
+          + " not text, or a large content of more than 1 MiB)",
         "vault: note: 1 guarded entry was left out; run 'vault audit' without a session to"
           + " check them too",
       ])

@@ -159,7 +159,8 @@ final class GeneratedFilesTests: XCTestCase {
     XCTAssertEqual(
       sections(page),
       [
-        "NAME", "SYNOPSIS", "DESCRIPTION", "FIELDS", "IMPORT", "AUDIT", "COMMANDS", "OPTIONS",
+        "NAME", "SYNOPSIS", "DESCRIPTION", "FIELDS", "IMPORT", "AUDIT", "EXPORT", "COMMANDS",
+        "OPTIONS",
         "JSON OUTPUT",
         "ENVIRONMENT",
         "FILES", "EXIT STATUS", "SECURITY", "EXAMPLES", "SEE ALSO",

@@ -167,4 +167,78 @@ final class FormatVectorTests: XCTestCase {
     XCTAssertEqual(SessionStore.recordByteCount, 149)
     XCTAssertTrue(Self.page.contains("exactly {{session-record-bytes}} bytes"))
   }
+  /// The export of `vault(5)` EXPORT FORMAT's vector, made by `Tests/vectors/export-format.py`.
+  static let exportFile =
+    "5641554c54455850010000000000000001000000000000200003030303030303"
+    + "030303030303030303b6e4736b07adbd149713298ce2d7b85b04040404040404"
+    + "0404040404040404040404040404040404972161b1aa54d4b0e757e4b97125b8"
+    + "f4016c2c3ce87fd1808955a9417c484a6c4ff1d93e89e35fbfe51bb81e5d71a8"
+    + "910b3c89ec83bd894a1731aa57d3dee8e6895f6853463291fd82f45d644a2e2e"
+    + "34a2e744f0e48359db03011993e167051097c29515a145704f7ce012afe00fd3"
+    + "3643c2b45b089270b8fda4daee78ccc505de9b0eb5353ffd367763000503bc02"
+    + "4a47170a94aef7eeb82b411958cf9d3350363ce2666e5b4c1846dac76d4e1e46"
+    + "2559022dc56c53644ade1c16af4db9f428ce97ed7337b7e271a51c666196820a"
+    + "bf25af2aa345ad834f020da47b6c7a2edd08959d95205e404360ac3e2c00d145"
+    + "627256badb5cdfd2da371699f131150560796cb78d22752c2cd1c1be76cfb697" + "4813"
+
+  static func bytes(hex: String) -> [UInt8] {
+    var out: [UInt8] = []
+    var index = hex.startIndex
+    while index < hex.endIndex {
+      let next = hex.index(index, offsetBy: 2)
+      out.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+      index = next
+    }
+    return out
+  }
+
+  func testExportKeyCheckStreamKeyAndHeader() throws {
+    let passphrase = try ExportPassphrase(utf8: secure("correct horse battery staple"))
+    let salt = try Salt([UInt8](repeating: 3, count: 16))
+    let key = try Argon2id.derive(secret: passphrase.bytes, salt: salt, parameters: .test)
+    XCTAssertEqual(
+      key.unprotectedBytes.hex,
+      inPage("aa5e895a44c06d6d31086008993ba20fcafe1a40e2b39d50496c6f7aacfd6d37"))
+    let prefix = VaultExport.prefix(parameters: .test, salt: salt)
+    XCTAssertEqual(prefix.count, VaultExport.prefixByteCount)
+    let file = Self.bytes(hex: inPage(Self.exportFile))
+    XCTAssertEqual(Array(file.prefix(41)), prefix)
+    let (check, streamKey) = VaultExport.keys(from: key, prefix: prefix)
+    XCTAssertEqual(check.hex, inPage("b6e4736b07adbd149713298ce2d7b85b"))
+    XCTAssertEqual(
+      streamKey.bytes.unprotectedBytes.hex,
+      inPage("675de2fb31de1e0db887a65c6b0a471d2b57bb7076d21970d93953122def7598"))
+    XCTAssertEqual(Array(file[41..<57]), check)
+    XCTAssertEqual(
+      VaultExport.associatedData(header: Array(file.prefix(81))),
+      Array("vault.export.v1".utf8) + Array(file.prefix(81)))
+    XCTAssertEqual(VaultExport.headerByteCount, 81)
+    XCTAssertEqual(VaultExport.pieceSize, 65536)
+    XCTAssertEqual(VaultExport.messageOverhead, 17)
+  }
+
+  func testTheExportVectorOpensToItsRecordsAndPadding() throws {
+    let file = SecureBytes(copying: Self.bytes(hex: Self.exportFile))
+    let opener = try VaultExportOpener(bytes: file)
+    XCTAssertEqual(opener.parameters, .test)
+    try opener.unlock(ExportPassphrase(utf8: secure("correct horse battery staple")))
+    let piece = try XCTUnwrap(opener.nextPiece())
+    let records = inPage(
+      "010000096d61696c2f776f726b323032362d30312d30325430333a30343a3035"
+        + "5a323032362d30322d30335430343a30353a30365a000000000000001668756e"
+        + "746572320a757365726e616d653a206164610a02323032362d30322d30335430"
+        + "353a30353a30362b30313a30300000001557616c6b656420746f207468652072"
+        + "697665722e0a0000000000000000010000000000000001")
+    let expected = Self.bytes(hex: records)
+    XCTAssertEqual(Array(piece), expected + [UInt8](repeating: 0, count: 256 - expected.count))
+    XCTAssertNil(try opener.nextPiece())
+  }
+
+  func testTheExportVectorRefusesAnotherPassphraseBeforeAnyMessage() throws {
+    let opener = try VaultExportOpener(
+      bytes: SecureBytes(copying: Self.bytes(hex: Self.exportFile)))
+    XCTAssertThrowsError(
+      try opener.unlock(ExportPassphrase(utf8: secure("correct horse battery stapler")))
+    ) { XCTAssertEqual($0 as? VaultError, .wrongPassphrase) }
+  }
 }

@@ -1,0 +1,241 @@
+import Glibc
+import VaultCore
+import VaultTransfer
+
+/// `vault export --to FORMAT [--output PATH] [--force] [--plaintext] [--kdf PROFILE] [PREFIX]`
+/// and `vault export --verify PATH`.
+///
+/// Everything that can be refused without the key is refused first (a plaintext format without
+/// `--plaintext`, a terminal or a file on standard output, an existing PATH without `--force`),
+/// then the passphrase of `--to vault` is asked (twice on the terminal, or one line of
+/// `--pin-fd`, before the PIN), then the vault is opened and every entry read in one verified
+/// read, and written piece by piece. In a session guarded entries are left out and named.
+enum ExportCommandRun {
+  static func run(_ context: Context) throws -> Int32 {
+    if let verify = try context.value(Keys.exportVerify) {
+      return try self.verify(context, path: verify.path)
+    }
+    let path = context.invocation.path
+    guard let format = try context.value(Keys.exportFormat) else {
+      throw UsageError(
+        message: "--to FORMAT is needed (\(ExportFormat.choiceList)), or --verify PATH",
+        path: path)
+    }
+    let output = try context.value(Keys.exportOutput)?.path
+    let force = context.flag(Keys.exportForce)
+    if output == nil && force {
+      throw UsageError(message: "--force needs --output", path: path)
+    }
+    if format.isPlaintext && !context.flag(Keys.plaintext) {
+      throw UsageError(
+        message:
+          "--to \(format.rawValue) writes every secret in the clear; give --plaintext to mean it",
+        hint: "--to vault writes an encrypted export, protected by a passphrase", path: path)
+    }
+    if !format.isPlaintext && context.flag(Keys.plaintext) {
+      throw UsageError(
+        message: "--plaintext is for the plaintext formats; --to vault is encrypted", path: path)
+    }
+    let profile = try context.value(Keys.exportKDF)
+    if profile != nil && format != .vault {
+      throw UsageError(message: "--kdf is for --to vault", path: path)
+    }
+    if profile == .test && context.environment.variables[KDFProfile.testSwitch] != "1" {
+      throw UsageError(
+        message: "invalid value 'test' for --kdf (\(KDFProfile.choiceList))", path: path)
+    }
+    if let output {
+      var existing = stat()
+      if !force && lstat(output, &existing) == 0 {
+        // Said before any prompt; `OutputFile.writing` refuses again when it names the file.
+        throw OutputFile.exists(output)
+      }
+    } else {
+      try checkStandardOutput(format, path: path)
+    }
+    let prefix = try context.argumentIfGiven(Keys.exportPrefix) ?? ""
+    var options = ExportOptions(kdf: (profile ?? .moderate).parameters)
+    if format == .vault { options.passphrase = try readNewPassphrase(context) }
+
+    let unlocked = try context.open(.use(reason: "export entries"))
+    var journalCount = 0
+    let (summary, guardedLeftOut) = try unlocked.entries.exporting(
+      prefix: prefix, includeGuarded: unlocked.source != .session
+    ) { selection in
+      var journal: [TransferJournalEntry] = []
+      if prefix.isEmpty {
+        let entries = try unlocked.journal().entries()
+        journalCount = entries.count
+        if format.carriesJournal {
+          journal = entries.enumerated().map {
+            TransferJournalEntry(stamp: $1.stamp, text: $1.text, location: .record($0 + 1))
+          }
+        }
+      }
+      let write = { (sink: @escaping ExportSink) in
+        try Exporter.write(
+          format, entries: selection.entries, journal: journal, options: options, to: sink)
+      }
+      var summary = ExportSummary()
+      if let output {
+        try OutputFile.writing(to: output, replacing: force) { append in
+          // The writers keep the sink only while `write` runs.
+          summary = try withoutActuallyEscaping(append) { sink in try write(sink) }
+        }
+      } else {
+        summary = try write { Output.write($0) }
+      }
+      return (summary, selection.guardedLeftOut)
+    }
+    report(
+      summary, format: format, to: output, guardedLeftOut: guardedLeftOut,
+      journalLeftOut: format.carriesJournal ? 0 : journalCount, prefix: prefix)
+    return ExitCode.success.rawValue
+  }
+
+  /// Refuses a standard output that is a terminal, and, for a plaintext format, anything but a
+  /// pipe or a socket (a file made by the shell would not be private).
+  static func checkStandardOutput(_ format: ExportFormat, path: [String]) throws {
+    if isatty(1) == 1 {
+      throw UsageError(
+        message: "standard output is a terminal; vault export writes only to a file or a pipe",
+        hint: "use --output PATH (written with mode 0600)", path: path)
+    }
+    guard format.isPlaintext else { return }
+    var info = stat()
+    let kind = fstat(1, &info) == 0 ? info.st_mode & S_IFMT : 0
+    guard kind == S_IFIFO || kind == S_IFSOCK else {
+      throw UsageError(
+        message:
+          "standard output is not a pipe; a plaintext export goes to a file only through"
+          + " --output, which makes it private (mode 0600)",
+        hint: "use --output PATH, or a pipe such as '| gpg --symmetric'", path: path)
+    }
+  }
+
+  /// The lines on standard error after an export: what was left out, then the count.
+  static func report(
+    _ summary: ExportSummary, format: ExportFormat, to output: String?, guardedLeftOut: [String],
+    journalLeftOut: Int, prefix: String
+  ) {
+    func quoted(_ names: [String]) -> String {
+      names.map { "'\(Output.printable($0))'" }.joined(separator: ", ")
+    }
+    if !guardedLeftOut.isEmpty {
+      let count = guardedLeftOut.count
+      Output.error(
+        "vault: note: \(count) guarded entr\(count == 1 ? "y was" : "ies were") left out (a"
+          + " session does not read them); run the export without a session to include them: "
+          + quoted(guardedLeftOut))
+    }
+    for left in summary.leftOut {
+      Output.error("vault: note: '\(Output.printable(left.name))' was left out: \(left.reason)")
+    }
+    if !summary.reshaped.isEmpty {
+      let count = summary.reshaped.count
+      Output.error(
+        "vault: note: \(count) entr\(count == 1 ? "y reads" : "ies read") back from"
+          + " \(format.rawValue) in the fields convention's layout, not byte for byte: "
+          + quoted(summary.reshaped))
+    }
+    if journalLeftOut > 0 {
+      Output.error(
+        "vault: note: the journal (\(journalLeftOut) entr\(journalLeftOut == 1 ? "y" : "ies")) was"
+          + " not exported: only --to vault carries it")
+    } else if !prefix.isEmpty && format.carriesJournal {
+      Output.error("vault: note: the journal is not exported with a PREFIX")
+    }
+    let entries = "\(summary.entries) entr\(summary.entries == 1 ? "y" : "ies")"
+    let journal = "\(summary.journal) journal entr\(summary.journal == 1 ? "y" : "ies")"
+    let place = output.map(Output.printable) ?? "standard output"
+    Output.error("exported \(entries) and \(journal) to \(place)")
+  }
+
+  /// A new export's passphrase: twice, hidden, on the terminal, or one line of `--pin-fd`.
+  static func readNewPassphrase(_ context: Context) throws -> ExportPassphrase {
+    let first = try ExportPassphrase(
+      utf8: readSecret(context, prompt: "Passphrase for the export: "))
+    try first.checkStrength()
+    if context.pinFD == nil {
+      let second = try ExportPassphrase(
+        utf8: readSecret(context, prompt: "Repeat the passphrase: "))
+      guard first.bytes == second.bytes else {
+        throw VaultError.invalidInput("the two passphrases differ; nothing was written")
+      }
+    }
+    return first
+  }
+
+  /// One line from `--pin-fd`, else hidden on the terminal.
+  ///
+  /// - Throws: `VaultError.noTerminal` when there is neither.
+  static func readSecret(_ context: Context, prompt: String) throws -> SecureBytes {
+    if let fd = context.pinFD {
+      guard let line = try LineReader.readLine(fd: fd) else {
+        throw VaultError.invalidInput("--pin-fd \(fd) ended before the passphrase was read")
+      }
+      return line
+    }
+    guard let terminal = context.terminal else {
+      throw VaultError.noTerminal(
+        "no terminal to ask for the export's passphrase and no --pin-fd",
+        hint: "run it on a terminal, or give the passphrase as a line of --pin-fd N")
+    }
+    return try terminal.readHidden(prompt: prompt)
+  }
+
+  /// `vault export --verify PATH`: reads the export back, every record checked, and says what
+  /// it holds.
+  static func verify(_ context: Context, path file: String) throws -> Int32 {
+    let others = [
+      context.invocation.flag(Keys.plaintext), context.flag(Keys.exportForce),
+      try context.value(Keys.exportFormat) != nil, try context.value(Keys.exportOutput) != nil,
+      try context.value(Keys.exportKDF) != nil,
+      try context.argumentIfGiven(Keys.exportPrefix) != nil,
+    ]
+    if others.contains(true) {
+      throw UsageError(
+        message: "--verify PATH reads an export and takes no other option",
+        path: context.invocation.path)
+    }
+    let fd = open(file, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw VaultError.storage("cannot read \(file): \(String(cString: strerror(errno)))")
+    }
+    defer { close(fd) }
+    let opener = try VaultExportOpener(reading: { buffer in
+      while true {
+        let n = read(fd, buffer.baseAddress, buffer.count)
+        if n < 0 && errno == EINTR { continue }
+        guard n >= 0 else {
+          throw VaultError.storage("cannot read \(file): \(String(cString: strerror(errno)))")
+        }
+        return n
+      }
+    })
+    let exportFile = VaultExportFile(opener: opener)
+    try exportFile.unlock(
+      ExportPassphrase(utf8: readSecret(context, prompt: "Passphrase of the export: ")))
+    var guarded = 0
+    var bytes = 0
+    let counts: (entries: Int, journal: Int)
+    do {
+      counts = try exportFile.read(
+        entry: { record, content in
+          if record.guarded { guarded += 1 }
+          try content { bytes += $0.count }
+        }, journal: { _ in })
+    } catch let error as TransferError {
+      throw LocatedError(
+        location: error.location?.description ?? "the export",
+        .integrity("the export is malformed: \(error.message)"))
+    }
+    let entries = "\(counts.entries) entr\(counts.entries == 1 ? "y" : "ies")"
+    let journal = "\(counts.journal) journal entr\(counts.journal == 1 ? "y" : "ies")"
+    Output.error(
+      "\(Output.printable(file)): a vault export of \(entries) (\(guarded) guarded, \(bytes)"
+        + " content bytes) and \(journal), Argon2id \(exportFile.parameters.profile); every"
+        + " record verified")
+    return ExitCode.success.rawValue
+  }
+}

@@ -1,0 +1,289 @@
+import VaultCore
+
+/// The `vault` format (`vault(5)` EXPORT FORMAT) as an import reads it: an `.encrypted` source
+/// and its passphrase.
+///
+/// Failures keep their classes: a file that is no export, of another version or with KDF
+/// parameters of no profile is `VaultError.invalidInput`; a wrong passphrase is
+/// `VaultError.wrongPassphrase`; a message that does not open, a file cut short or bytes after
+/// its end are `VaultError.integrity`; a record the format does not allow (its message opened)
+/// is a `TransferError` at `.record(n)`. Entries carry their guard and times.
+///
+/// `read(_:)` holds every content (the import model's `TransferEntry` holds a content whole); a
+/// reader that must not, for large contents, uses `VaultExportFile.read` and takes each content
+/// piece by piece.
+public enum VaultExportReader: ImportReader {
+  /// Reads every entry and journal entry of `source` (`.encrypted` only).
+  ///
+  /// - Throws: `TransferError` for another kind of source or a malformed record; the
+  ///   `VaultError`s of `VaultExportFile`; `VaultError.invalidInput` for a passphrase that is
+  ///   not one (a control character, invalid UTF-8).
+  public static func read(_ source: ImportSource) throws -> TransferBatch {
+    guard case .encrypted(let bytes, let passphrase) = source else {
+      throw TransferError("the vault format is encrypted: it is read with its passphrase")
+    }
+    let file = try VaultExportFile(bytes: bytes)
+    try file.unlock(ExportPassphrase(utf8: passphrase()))
+    var batch = TransferBatch()
+    try file.read(
+      entry: { record, content in
+        let whole: SecureBytes
+        do {
+          whole = try SecureBytes.allocating(count: record.length)
+        } catch {
+          throw TransferError(
+            "the content of '\(record.name)' (\(record.length) bytes) cannot be held in memory",
+            at: record.location)
+        }
+        var filled = 0
+        try content { piece in
+          whole.withMutableBytes { target in
+            target.baseAddress.map { base in
+              piece.baseAddress.map { (base + filled).copyMemory(from: $0, byteCount: piece.count) }
+            }
+          }
+          filled += piece.count
+        }
+        var entry = TransferEntry(name: record.name, content: whole, location: record.location)
+        entry.guarded = record.guarded
+        entry.created = record.created
+        entry.updated = record.updated
+        batch.entries.append(entry)
+      },
+      journal: { batch.journal.append($0) })
+    return batch
+  }
+}
+
+/// An entry's record in a `vault` export, before its content.
+public struct VaultExportEntry: Sendable {
+  /// The name (NFC, a valid entry name).
+  public let name: String
+  /// When it was made, ISO 8601 UTC.
+  public let created: String
+  /// When its content last changed, ISO 8601 UTC.
+  public let updated: String
+  /// True for a guarded entry.
+  public let guarded: Bool
+  /// The content's length in bytes.
+  public let length: Int
+  /// The record's place (`record N`, from 1).
+  public let location: SourceLocation
+}
+
+/// A `vault` export being read: its header checked, then its passphrase, then its records, each
+/// content piece by piece (at most one message's plaintext held).
+public final class VaultExportFile {
+  private let opener: VaultExportOpener
+  private var piece = UnsafeRawBufferPointer(start: nil, count: 0)
+  private var offset = 0
+  /// Plaintext bytes consumed before `piece`.
+  private var before = 0
+  private var read = false
+
+  /// The export held in `bytes`, its header checked.
+  ///
+  /// - Throws: as `VaultExportOpener.init(reading:)`.
+  public convenience init(bytes: SecureBytes) throws {
+    try self.init(opener: VaultExportOpener(bytes: bytes))
+  }
+
+  /// The export `opener` reads.
+  public init(opener: VaultExportOpener) { self.opener = opener }
+
+  /// The header's Argon2id parameters.
+  public var parameters: KDFParameters { opener.parameters }
+
+  /// Derives the key and checks the passphrase.
+  ///
+  /// - Throws: `VaultError.wrongPassphrase`; `.storage` when Argon2id cannot allocate.
+  public func unlock(_ passphrase: ExportPassphrase) throws { try opener.unlock(passphrase) }
+
+  /// Reads every record once, in order: each entry's record to `entry` with a function that
+  /// hands its content to the function it is given, piece by piece (what `entry` does not read
+  /// is read past, and checked all the same), each journal entry to `journal`.
+  ///
+  /// - Precondition: `unlock` succeeded; not read before.
+  /// - Returns: the numbers of entries and journal entries.
+  /// - Throws: `TransferError` at the record that the format does not allow (see `vault(5)`);
+  ///   `VaultError.integrity` from the stream; what `entry` and `journal` throw.
+  @discardableResult
+  public func read(
+    entry: (VaultExportEntry, ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws
+      -> Void,
+    journal: (TransferJournalEntry) throws -> Void
+  ) throws -> (entries: Int, journal: Int) {
+    precondition(!read, "an export is read once")
+    read = true
+    var entries = 0
+    var journals = 0
+    var lastName: [UInt8]?
+    var number = 0
+    while true {
+      number += 1
+      let at = SourceLocation.record(number)
+      let kind = try bytes(1, at)[0]
+      switch kind {
+      case 1:
+        guard journals == 0 else {
+          throw TransferError("an entry after a journal entry (entries come first)", at: at)
+        }
+        let record = try entryRecord(at, after: lastName)
+        var left = record.length
+        var handed = false
+        try entry(record) { deliver in
+          guard !handed else { return }
+          handed = true
+          try stream(left, at, deliver)
+          left = 0
+        }
+        try stream(left, at) { _ in }
+        lastName = Array(record.name.utf8)
+        entries += 1
+      case 2:
+        try journal(journalRecord(at))
+        journals += 1
+      case 0:
+        let counts = try bytes(16, at)
+        let (e, j) = (Self.number(counts[0..<8]), Self.number(counts[8..<16]))
+        guard e == UInt64(entries), j == UInt64(journals) else {
+          throw TransferError(
+            "the end record counts \(e) entries and \(j) journal entries; the export holds"
+              + " \(entries) and \(journals)", at: at)
+        }
+        try padding(at)
+        return (entries, journals)
+      default:
+        throw TransferError("a record of unknown kind \(kind)", at: at)
+      }
+    }
+  }
+
+  /// An entry record's fields after its kind.
+  private func entryRecord(_ at: SourceLocation, after last: [UInt8]?) throws -> VaultExportEntry {
+    let flags = try bytes(1, at)[0]
+    guard flags <= 1 else { throw TransferError("an entry's flags are \(flags)", at: at) }
+    let size = try bytes(2, at)
+    let count = Int(size[0]) << 8 | Int(size[1])
+    guard (1...EntryName.maximumByteCount).contains(count) else {
+      throw TransferError("an entry's name has \(count) bytes", at: at)
+    }
+    let raw = try bytes(count, at)
+    guard let name = String(validating: raw, as: UTF8.self) else {
+      throw TransferError("an entry's name is not UTF-8", at: at)
+    }
+    do {
+      // Bytes, not characters: Swift's `==` would find a decomposed name equal to its NFC.
+      guard try Array(EntryName(name).value.utf8) == raw else {
+        throw TransferError("the name '\(name)' is not in NFC", at: at)
+      }
+    } catch let error as VaultError {
+      guard case .invalidInput(let why) = error else { throw error }
+      throw TransferError(why, at: at)
+    }
+    if let last, !last.lexicographicallyPrecedes(raw) {
+      throw TransferError(
+        "the name '\(name)' is not after the one before it (names are in ascending order, each"
+          + " once)", at: at)
+    }
+    let times = try bytes(2 * VaultExportFields.timeBytes, at)
+    let created = String(decoding: times[0..<VaultExportFields.timeBytes], as: UTF8.self)
+    let updated = String(decoding: times[VaultExportFields.timeBytes...], as: UTF8.self)
+    guard Timestamp.isUTC(created), Timestamp.isUTC(updated) else {
+      throw TransferError("the times of '\(name)' are not ISO 8601 UTC", at: at)
+    }
+    let length = Self.number(try bytes(8, at)[...])
+    guard length >= 1, length <= VaultExport.maximumContentBytes else {
+      throw TransferError("the content of '\(name)' has \(length) bytes", at: at)
+    }
+    return VaultExportEntry(
+      name: name, created: created, updated: updated, guarded: flags == 1, length: Int(length),
+      location: at)
+  }
+
+  /// A journal record's fields after its kind, its text in guarded memory.
+  private func journalRecord(_ at: SourceLocation) throws -> TransferJournalEntry {
+    let text = String(decoding: try bytes(VaultExportFields.stampBytes, at), as: UTF8.self)
+    guard let stamp = JournalStamp(parsing: text), stamp.description == text else {
+      throw TransferError("a journal entry's stamp is not YYYY-MM-DDTHH:MM:SS+HH:MM", at: at)
+    }
+    let length = Int(Self.number(try bytes(4, at)[...]))
+    guard length >= 1, length <= JournalStore.maximumByteCount else {
+      throw TransferError("a journal entry's text has \(length) bytes", at: at)
+    }
+    let out = SecureBytes(count: length)
+    var filled = 0
+    try stream(length, at) { piece in
+      out.withMutableBytes { target in
+        target.baseAddress.map { base in
+          piece.baseAddress.map { (base + filled).copyMemory(from: $0, byteCount: piece.count) }
+        }
+      }
+      filled += piece.count
+    }
+    return TransferJournalEntry(stamp: stamp, text: out, location: at)
+  }
+
+  /// Checks that the rest is zero padding to `Padding.paddedLength` of what came before.
+  private func padding(_ at: SourceLocation) throws {
+    let records = before + offset
+    let expected = Padding.paddedLength(records) - records
+    var zeros = 0
+    while try available() {
+      let rest = UnsafeRawBufferPointer(rebasing: piece[offset...])
+      guard rest.allSatisfy({ $0 == 0 }) else {
+        throw TransferError("a byte after the end record is not zero padding", at: at)
+      }
+      zeros += rest.count
+      offset = piece.count
+    }
+    guard zeros == expected else {
+      throw TransferError(
+        "the padding after the end record is \(zeros) bytes, not \(expected)", at: at)
+    }
+  }
+
+  /// True when a plaintext byte is at `offset`, pulling the next message when needed; false at
+  /// the end of the plaintext.
+  private func available() throws -> Bool {
+    while offset == piece.count {
+      before += piece.count
+      guard let next = try opener.nextPiece() else {
+        piece = UnsafeRawBufferPointer(start: nil, count: 0)
+        offset = 0
+        return false
+      }
+      piece = next
+      offset = 0
+    }
+    return true
+  }
+
+  /// The next `count` plaintext bytes (public fields: kinds, lengths, names, times).
+  private func bytes(_ count: Int, _ at: SourceLocation) throws -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(count)
+    try stream(count, at) { out.append(contentsOf: $0) }
+    return out
+  }
+
+  /// Hands the next `count` plaintext bytes to `deliver`, a piece of a message at a time.
+  private func stream(
+    _ count: Int, _ at: SourceLocation, _ deliver: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    var left = count
+    while left > 0 {
+      guard try available() else {
+        throw TransferError("the export's plaintext ends inside a record", at: at)
+      }
+      let n = min(left, piece.count - offset)
+      try deliver(UnsafeRawBufferPointer(rebasing: piece[offset..<offset + n]))
+      offset += n
+      left -= n
+    }
+  }
+
+  static func number(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+  }
+}
