@@ -394,22 +394,52 @@ public struct EntryStore {
       expectedRevision: expectedRevision, change: change)
   }
 
-  /// `put` of a content from `source`: a streamed source is read inside the write's
-  /// transaction and sealed piece by piece (`vault(5)` Streamed contents), never held whole.
+  /// `put` of a content from `source`: a streamed source is sealed piece by piece (`vault(5)`
+  /// Streamed contents), never held whole, into a spool file before the write (`ContentSpool`),
+  /// so that reading it holds no lock; the write then only inserts its chunks.
   ///
-  /// - Throws: as `put`; what the source's `read` throws (nothing is written then).
+  /// - Throws: as `put`; what the source's `read` throws; `VaultError.conflict` when another
+  ///   command changed the name while the content was read (nothing is written then).
   public func put(
     _ name: EntryName, source: ContentSource, overwrite: Bool, guarded: Bool,
     expectedRevision: Int64? = nil, change: EntryChange? = nil
   ) throws {
-    if case .whole(let content) = source, content.count == 0 {
+    var sealing = Sealing.source(source)
+    switch source {
+    case .whole(let content) where content.count == 0:
       throw VaultError.invalidInput("the content is empty")
+    case .whole: break
+    case .streamed(let prefix, let read):
+      guard prefix.count > Self.streamThreshold else {
+        throw VaultError.invalidInput("a streamed content starts with more than 1 MiB")
+      }
+      // Where the write will put it, learned first (and refused early when the name is taken).
+      let (recordID, revision) = try vault.reading(masterKey: masterKey) { snapshot in
+        let named = try record(
+          named: name, in: snapshot.rows(inBucket: bucket(name), db: db, rowKey: rowKey))
+        if case .entry = named, !overwrite { throw VaultError.exists(name.value) }
+        return (
+          named?.row.recordID ?? Sodium.randomBytes(count: 16), (named?.row.revision ?? 0) + 1
+        )
+      }
+      sealing = .spooled(
+        try ContentSpool.seal(
+          prefix: prefix, read: read, boxes: boxes, recordID: recordID, revision: revision,
+          folder: PrivateFiles.parentFolder(of: vault.path)))
     }
     try vault.write(masterKey: masterKey) { write in
       try put(
-        name, source: source, overwrite: overwrite, guarded: guarded,
+        name, sealing: sealing, overwrite: overwrite, guarded: guarded,
         expectedRevision: expectedRevision, change: change, in: write)
     }
+  }
+
+  /// How `put` gets a content's chunks: sealed in the write, or sealed before it.
+  enum Sealing {
+    /// Sealed in the write from this source.
+    case source(ContentSource)
+    /// Sealed before the write, for the record id and revision it names.
+    case spooled(ContentSpool)
   }
 
   /// `put` as part of the write `write` (many entries in one transaction: a fill, an import).
@@ -439,6 +469,22 @@ public struct EntryStore {
     expectedRevision: Int64? = nil, change: EntryChange? = nil, at time: String? = nil,
     in write: StateWrite
   ) throws -> Bool {
+    try put(
+      name, sealing: .source(source), overwrite: overwrite, guarded: guarded,
+      expectedRevision: expectedRevision, change: change, at: time, in: write)
+  }
+
+  /// `put` with the content's chunks sealed as `sealing` says.
+  ///
+  /// - Returns: true when an existing entry was replaced.
+  /// - Throws: as `put`; `VaultError.conflict` when a spooled content was sealed for another
+  ///   record or revision than the name has now.
+  @discardableResult
+  func put(
+    _ name: EntryName, sealing: Sealing, overwrite: Bool, guarded: Bool,
+    expectedRevision: Int64? = nil, change: EntryChange? = nil, at time: String? = nil,
+    in write: StateWrite
+  ) throws -> Bool {
     let now = time ?? Timestamp.utc(vault.environment.clock.wallNow)
     let named = try record(named: name, in: write.rows(inBucket: bucket(name)))
     var existing: Found?
@@ -451,10 +497,26 @@ public struct EntryStore {
     if let expectedRevision, existing?.metadata.revision != expectedRevision {
       throw VaultError.conflict("'\(name)' changed while it was being edited")
     }
-    let recordID = named?.row.recordID ?? Sodium.randomBytes(count: 16)
+    var spool: ContentSpool?
+    if case .spooled(let spooled) = sealing { spool = spooled }
+    let recordID = named?.row.recordID ?? spool?.recordID ?? Sodium.randomBytes(count: 16)
     let revision = (named?.row.revision ?? 0) + 1
+    if let spool, spool.recordID != recordID || spool.revision != revision {
+      throw VaultError.conflict(
+        "'\(name)' changed while its content was read; nothing was stored")
+    }
     if let existing { try keepRevision(of: existing, replacedAt: now, in: write) }
-    let sealed = try sealContent(source, recordID: recordID, revision: revision, in: write)
+    let sealed: (length: Int, streamed: Bool, contentID: [UInt8])
+    switch sealing {
+    case .source(let source):
+      sealed = try sealContent(source, recordID: recordID, revision: revision, in: write)
+    case .spooled(let spool):
+      try spool.forEachBox { index, box in
+        try write.insert(
+          ChunkRow(recordID: recordID, revision: revision, index: Int64(index), box: box))
+      }
+      sealed = (spool.length, true, spool.contentID)
+    }
     // Replacing content never drops a guard: only a new entry takes `guarded` as given.
     let body = Body(
       name: name.value, created: existing?.metadata.created ?? now, updated: now,

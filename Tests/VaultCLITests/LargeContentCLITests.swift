@@ -193,3 +193,42 @@ extension LargeContentCLITests {
     XCTAssertEqual(box.vault(["list"], env: session).stdoutText, "big\n")
   }
 }
+
+extension LargeContentCLITests {
+  /// A large add from a slow pipe seals its content before its write: other commands, readers
+  /// and writers, go on meanwhile; one that took the name first wins, and the add says so.
+  func testASlowLargeAddHoldsNoLock() {
+    for (force, outcome) in [
+      (
+        "",
+        "add 4\nvault: error: an entry named 'slow' exists\nvault: hint: use --force to replace it\n"
+      ),
+      (
+        "--force",
+        "add 18\nvault: error: 'slow' changed while its content was read; nothing was"
+          + " stored\n"
+      ),
+    ] {
+      _ = box.vault(["rm", "slow"], env: session)
+      let result = box.shell(
+        """
+        vault get big > big.bin
+        rm -f in; mkfifo in
+        (head -c 8388608 /dev/zero; sleep 3; printf end) > in &
+        vault add \(force) slow < in 2> add.err &
+        pid=$!
+        sleep 1
+        printf 'quick' | vault add slow && echo added
+        vault get big | cmp -s - big.bin; echo "get $?"
+        kill -0 $pid && echo "still reading"
+        wait $pid
+        echo "add $?"
+        cat add.err
+        """, env: session)
+      XCTAssertEqual(
+        result.stdoutText, "added\nget 0\nstill reading\n" + outcome, result.stderrText)
+      XCTAssertEqual(box.vault(["get", "slow"], env: session).stdoutText, "quick")
+    }
+  }
+
+}
