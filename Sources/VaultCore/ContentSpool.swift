@@ -70,9 +70,10 @@ final class ContentSpool {
 
   private func writeAll(_ bytes: [UInt8]) throws {
     try bytes.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress else { return }
       var offset = 0
       while offset < buffer.count {
-        let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        let n = write(fd, base + offset, buffer.count - offset)
         if n < 0 && errno == EINTR { continue }
         guard n > 0 else {
           throw VaultError.storage(
@@ -93,8 +94,9 @@ final class ContentSpool {
       var out = [UInt8](repeating: 0, count: count)
       var done = 0
       while done < count {
-        let n = out.withUnsafeMutableBytes {
-          pread(fd, $0.baseAddress! + done, count - done, offset + off_t(done))
+        let n = out.withUnsafeMutableBytes { buffer -> Int in
+          guard let base = buffer.baseAddress else { return 0 }
+          return pread(fd, base + done, count - done, offset + off_t(done))
         }
         if n < 0 && errno == EINTR { continue }
         guard n > 0 else {
