@@ -28,8 +28,17 @@ enum EntryCommandsRun {
       let rest: (UnsafeMutableRawBufferPointer) throws -> Int = {
         try LineReader.readSome(fd: 0, into: $0)
       }
+      // A regular file of at most a few GiB is read inside the write (the others wait a few
+      // seconds); a pipe, which may be slow, or a larger file is sealed into a spool first.
+      var input = stat()
+      let file =
+        fstat(0, &input) == 0 && input.st_mode & S_IFMT == S_IFREG
+        && Int64(input.st_size) <= Self.inWriteLimit
       try store.put(
-        name, source: .streamed(prefix: content, read: rest), overwrite: force, guarded: guarded)
+        name,
+        source: file
+          ? .streamedInWrite(prefix: content, read: rest) : .streamed(prefix: content, read: rest),
+        overwrite: force, guarded: guarded)
       return
     }
     if content == nil && !force, try store.metadata(name) != nil {
@@ -39,6 +48,9 @@ enum EntryCommandsRun {
     let secret = try content ?? readFromTerminal(context, name: name)
     try store.put(name, content: secret, overwrite: force, guarded: guarded)
   }
+
+  /// The largest regular file `add` reads inside its write (2 GiB, a few seconds).
+  static let inWriteLimit: Int64 = 2 << 30
 
   private static func readFromTerminal(_ context: Context, name: EntryName) throws -> SecureBytes {
     guard let terminal = context.terminal else {

@@ -63,9 +63,14 @@ public enum ContentSource {
   /// A whole content in guarded memory.
   case whole(SecureBytes)
   /// A content too large to hold: `prefix` (more than `EntryStore.streamThreshold` bytes), then
-  /// what `read` puts into the buffer it is given, until it returns 0. `read` runs inside the
-  /// write's transaction and may throw to abandon it.
+  /// what `read` puts into the buffer it is given, until it returns 0. It is sealed into a spool
+  /// file before the write (`ContentSpool`), so a slow source holds no lock; `read` may throw to
+  /// abandon it.
   case streamed(prefix: SecureBytes, read: (UnsafeMutableRawBufferPointer) throws -> Int)
+  /// `streamed`, read inside the write's transaction instead, which then waits for it: for a
+  /// source known to be fast and bounded (a regular file of a known size), which this saves
+  /// writing twice.
+  case streamedInWrite(prefix: SecureBytes, read: (UnsafeMutableRawBufferPointer) throws -> Int)
 }
 
 /// Entry operations on an unlocked format-2 vault.
@@ -324,7 +329,7 @@ public struct EntryStore {
       let sealer = stream()
       try content.withBytes { try sealer.append($0) }
       return (try sealer.finish(), true, contentID)
-    case .streamed(let prefix, let read):
+    case .streamed(let prefix, let read), .streamedInWrite(let prefix, let read):
       guard prefix.count > Self.streamThreshold else {
         throw VaultError.invalidInput("a streamed content starts with more than 1 MiB")
       }
@@ -408,7 +413,7 @@ public struct EntryStore {
     switch source {
     case .whole(let content) where content.count == 0:
       throw VaultError.invalidInput("the content is empty")
-    case .whole: break
+    case .whole, .streamedInWrite: break
     case .streamed(let prefix, let read):
       guard prefix.count > Self.streamThreshold else {
         throw VaultError.invalidInput("a streamed content starts with more than 1 MiB")

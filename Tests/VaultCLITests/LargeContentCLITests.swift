@@ -25,6 +25,18 @@ final class LargeContentCLITests: XCTestCase {
     "vault: error: 'big' is too large to read into memory (3000000 bytes; the limit is"
     + " 1048576); nothing was read\nvault: hint: read it whole with: vault get big > FILE\n"
 
+  /// From a regular file the content is read inside the write; from a pipe through a spool:
+  /// the same bytes either way.
+  func testAFileAndAPipeGiveTheSameEntry() {
+    let result = box.shell(
+      """
+      vault get big > big.bin
+      vault add file < big.bin && cat big.bin | vault add piped
+      vault get file | cmp - big.bin && vault get piped | cmp - big.bin && echo same
+      """, env: session)
+    XCTAssertEqual(result.stdoutText, "same\n", result.stderrText)
+  }
+
   func testALargeEntryComesBackByteForByte() {
     let read = box.vault(["get", "big"], env: session)
     XCTAssertEqual(read.status, 0, read.stderrText)

@@ -109,6 +109,28 @@ final class StreamedContentTests: XCTestCase {
     XCTAssertTrue(read == whole)
   }
 
+  func testASourceReadInsideTheWriteIsSealedTheSame() throws {
+    let (_, store) = try makeStore()
+    let whole = pattern(EntryStore.streamThreshold + 70_001, seed: 5)
+    var offset = EntryStore.streamThreshold + 1
+    try store.put(
+      try EntryName("file"),
+      source: .streamedInWrite(
+        prefix: whole.prefix(offset),
+        read: { buffer in
+          let n = min(buffer.count, whole.count - offset)
+          whole.withBytes {
+            if let to = buffer.baseAddress, let from = $0.baseAddress {
+              to.copyMemory(from: from + offset, byteCount: n)
+            }
+          }
+          offset += n
+          return n
+        }), overwrite: false, guarded: false)
+    XCTAssertTrue(try streamed(store, "file").0 == whole)
+    XCTAssertEqual(try store.verifyAll().entries, 1)
+  }
+
   func testAStreamedSourceMustStartBeyondTheThreshold() throws {
     let (_, store) = try makeStore()
     XCTAssertThrowsError(
