@@ -81,7 +81,8 @@ enum CommandRunner {
       return code.rawValue
     case let located as LocatedError:
       let (code, message, hint) = ExitStatus.report(located.underlying)
-      Output.error("\(name): error: \(located.location): \(Output.printable(message))")
+      Output.error(
+        "\(name): error: \(Output.printable(located.location)): \(Output.printable(message))")
       if let hint { Output.error("\(name): hint: \(Output.printable(hint))") }
       return code.rawValue
     case let known as ReportableError:

@@ -22,6 +22,12 @@ enum ExportCommandRun {
         path: path)
     }
     let output = try context.value(Keys.exportOutput)?.path
+    if output == "-" {
+      // Import reads `-` as standard input; here it would be a file named `-`.
+      throw UsageError(
+        message: "--output - would make a file named '-'", hint: "leave out --output to write"
+          + " to standard output (a pipe), or give --output ./-", path: path)
+    }
     let force = context.flag(Keys.exportForce)
     if output == nil && force {
       throw UsageError(message: "--force needs --output", path: path)

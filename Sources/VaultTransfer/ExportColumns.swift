@@ -82,7 +82,8 @@ struct ExportColumns {
       let content: SecureBytes
       do {
         let sorted = fields.sorted { $0.place < $1.place }.map { (key: $0.key, value: $0.value) }
-        content = try EntryContent.compose(password: password, fields: sorted, notes: notes)
+        content = try EntryContent.composeKeepingEmpty(
+          password: password, fields: sorted, notes: notes)
       } catch let error as TransferError {
         throw TransferError(error.message, at: at)
       }

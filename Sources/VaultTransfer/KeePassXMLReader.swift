@@ -152,7 +152,7 @@ final class KeePassEntry {
     fields += strings.filter { !Self.standard.contains($0.key) }
     if !tags.isEmpty { fields.append(("tags", SecureBytes(copying: Array(tags.utf8)))) }
     do {
-      let content = try EntryContent.compose(
+      let content = try EntryContent.composeKeepingEmpty(
         password: value("Password") ?? SecureBytes(count: 0), fields: fields,
         notes: value("Notes"))
       return TransferEntry(

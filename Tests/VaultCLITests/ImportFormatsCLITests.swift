@@ -129,3 +129,52 @@ final class ImportFormatsCLITests: XCTestCase {
       ])
   }
 }
+
+extension ImportFormatsCLITests {
+  /// An item with only a title (a KeePass entry with an attachment alone, a 1Password Wi-Fi
+  /// placeholder) keeps its name as one empty line, as a Bitwarden login without a password does.
+  func testAnItemWithOnlyATitleKeepsItsName() {
+    let made = box.shell(
+      """
+      printf '"Group","Title","Username","Password","URL","Notes","TOTP","Icon","Last Modified","Created"\\n"Root","ok","","pw","","","","0","",""\\n"Root","placeholder","","","","","","0","",""\\n' > kp.csv
+      printf 'Title,Url,Username,Password,OTPAuth,Favorite,Archived,Tags,Notes\\nWi-Fi,,,,,false,false,,\\n' > op.csv
+      """)
+    XCTAssertEqual(made.status, 0)
+    XCTAssertEqual(
+      box.vault(["import", "--from", "keepass-csv", box.home + "/kp.csv"], env: session).status, 0)
+    XCTAssertEqual(
+      box.vault(["import", "--from", "1password-csv", box.home + "/op.csv"], env: session).status,
+      0)
+    XCTAssertEqual(box.vault(["get", "placeholder"], env: session).stdout, [0x0A])
+    XCTAssertEqual(box.vault(["get", "Wi-Fi"], env: session).stdout, [0x0A])
+    XCTAssertEqual(box.vault(["get", "ok"], env: session).stdout, Array("pw\n".utf8))
+  }
+
+  /// A file name with an escape sequence, in an error shown on a terminal, is masked like every
+  /// stored name (it would set the window title and clear the screen).
+  func testAFileNameInAnErrorActsNotOnTheTerminal() {
+    let env = withGnuPG()
+    let result = box.shell(
+      """
+      mkdir store && echo test@vault.invalid > store/.gpg-id
+      : > plain
+      gpg --batch -q --trust-model always -e -r test@vault.invalid -o "$(printf 'store/x\\033]0;pwned\\007y.gpg')" plain
+      script -q -c 'vault import --from pass --dry-run store' /dev/null
+      """, env: env)
+    XCTAssertFalse(result.stdout.contains(0x1B), result.stdoutText)
+    XCTAssertTrue(result.stdoutText.hasPrefix("vault: error: file x"), result.stdoutText)
+    XCTAssertTrue(result.stdoutText.contains("y.gpg: "), result.stdoutText)
+  }
+}
+
+extension LargeContentCLITests {
+  func testExportOutputDashIsRefused() {
+    let result = box.vault(
+      ["export", "--to", "jsonl", "--plaintext", "--output", "-"], env: session)
+    XCTAssertEqual(result.status, 64)
+    XCTAssertTrue(
+      result.stderrText.hasPrefix("vault: error: --output - would make a file named '-'\n"),
+      result.stderrText)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: box.home + "/-"))
+  }
+}
