@@ -25,8 +25,9 @@ enum ExportCommandRun {
     if output == "-" {
       // Import reads `-` as standard input; here it would be a file named `-`.
       throw UsageError(
-        message: "--output - would make a file named '-'", hint: "leave out --output to write"
-          + " to standard output (a pipe), or give --output ./-", path: path)
+        message: "--output - would make a file named '-'",
+        hint: "leave out --output to write to standard output (a pipe), or give --output ./-",
+        path: path)
     }
     let force = context.flag(Keys.exportForce)
     if output == nil && force {
