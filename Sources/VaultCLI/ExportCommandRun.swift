@@ -53,9 +53,20 @@ enum ExportCommandRun {
     }
     if let output {
       var existing = stat()
-      if !force && lstat(output, &existing) == 0 {
+      let found = lstat(output, &existing) == 0
+      if !force && found {
         // Said before any prompt; `OutputFile.writing` refuses again when it names the file.
         throw OutputFile.exists(output)
+      }
+      for own in [context.vaultPath, context.vaultPath + "-journal"] {
+        var file = stat()
+        if found && stat(own, &file) == 0 && file.st_dev == existing.st_dev
+          && file.st_ino == existing.st_ino
+        {
+          throw VaultError.invalidInput(
+            "--output names the vault file itself (or its journal), which the export would"
+              + " replace; nothing was written")
+        }
       }
     } else {
       try checkStandardOutput(format, path: path)
@@ -111,13 +122,26 @@ enum ExportCommandRun {
     guard format.isPlaintext else { return }
     var info = stat()
     let kind = fstat(1, &info) == 0 ? info.st_mode & S_IFMT : 0
-    guard kind == S_IFIFO || kind == S_IFSOCK else {
+    guard kind == S_IFIFO || kind == S_IFSOCK, !isNamedFIFO(1) else {
       throw UsageError(
         message:
           "standard output is not a pipe; a plaintext export goes to a file only through"
           + " --output, which makes it private (mode 0600)",
         hint: "use --output PATH, or a pipe such as '| gpg --symmetric'", path: path)
     }
+  }
+
+  /// True when descriptor `fd` is a FIFO with a name in a folder (which anyone its mode allows
+  /// may have opened at the other end), not a pipe the shell made: Linux names those
+  /// `pipe:[N]` in /proc.
+  static func isNamedFIFO(_ fd: Int32) -> Bool {
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else { return false }
+    var target = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/fd/\(fd)", &target, target.count - 1)
+    guard n > 0 else { return true }
+    return !String(decoding: target[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      .hasPrefix("pipe:")
   }
 
   /// The lines on standard error after an export: what was left out, then the count.

@@ -44,6 +44,14 @@ public enum KeePassXMLReader: ImportReader {
     guard case .bytes(let bytes) = source else {
       throw TransferError("the keepass-xml format reads a file, not a folder")
     }
+    // KeePass writes UTF-8. A document in another encoding (UTF-16 or UTF-32, which a NUL byte
+    // shows) could spell a declaration the byte search below does not see.
+    let notUTF8 = bytes.withBytes { $0.contains(0) }
+    guard !notUTF8 else {
+      throw TransferError(
+        "the document is not UTF-8 (it holds a NUL byte, as UTF-16 does); KeePass XML exports are"
+          + " UTF-8")
+    }
     let declaresType = bytes.withBytes { contains($0, Array("<!DOCTYPE".utf8)) }
     guard !declaresType else {
       throw TransferError(

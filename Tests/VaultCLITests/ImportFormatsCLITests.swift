@@ -178,3 +178,40 @@ extension LargeContentCLITests {
     XCTAssertFalse(FileManager.default.fileExists(atPath: box.home + "/-"))
   }
 }
+
+extension ImportFormatsCLITests {
+  /// From the attack on import and export.
+  func testExportRefusesTheVaultFileANamedFIFOAndUTF16XMLIsRefused() {
+    XCTAssertEqual(
+      box.vault(["add", "mail"], stdin: Array("hunter2\n".utf8), env: session).status, 0)
+    let own = box.vault(
+      ["export", "--to", "jsonl", "--plaintext", "--force", "--output", box.vaultPath], env: session
+    )
+    XCTAssertEqual(own.status, 5)
+    XCTAssertEqual(
+      own.stderrText,
+      "vault: error: --output names the vault file itself (or its journal), which the export"
+        + " would replace; nothing was written\n")
+    XCTAssertEqual(box.vault(["get", "mail"], env: session).stdoutText, "hunter2\n")
+    let fifo = box.shell(
+      """
+      mkfifo named
+      (cat named > stolen &)
+      vault export --to jsonl --plaintext > named; echo "export $?"
+      sleep 0.2; wc -c < stolen
+      vault export --to jsonl --plaintext | wc -c
+      """, env: session)
+    // {"name":"mail","content":"hunter2\\n"} and its newline: 38 bytes.
+    XCTAssertEqual(fifo.stdoutText, "export 64\n0\n38\n", fifo.stderrText)
+    let xml = box.shell(
+      """
+      python3 -c 'import sys; sys.stdout.buffer.write(("<?xml version=\\"1.0\\" encoding=\\"UTF-16\\"?><!DOCTYPE x [<!ENTITY m \\"M\\">]><KeePassFile/>").encode("utf-16"))' > u16.xml
+      vault import --from keepass-xml u16.xml
+      """, env: session)
+    XCTAssertEqual(xml.status, 5)
+    XCTAssertEqual(
+      xml.stderrText,
+      "vault: error: the document is not UTF-8 (it holds a NUL byte, as UTF-16 does); KeePass XML"
+        + " exports are UTF-8\n")
+  }
+}

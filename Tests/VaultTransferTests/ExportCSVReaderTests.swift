@@ -62,9 +62,11 @@ final class ExportCSVReaderTests: XCTestCase {
     assertError(
       KeePassCSVReader.self, header + "\"Root\",\"\",\"u\",\"pw\",\"\",\"\"\n",
       TransferError("the entry has no title", at: .line(2)))
-    assertError(
-      KeePassCSVReader.self, header + "\"Root\",\"t\",\"\",\"\",\"\",\"\"\n",
-      TransferError("the entry is empty", at: .line(2)))
+    // A title alone is kept as one empty line.
+    XCTAssertEqual(
+      try? KeePassCSVReader.read(
+        .bytes(SecureBytes(copying: Array((header + "\"Root\",\"t\",\"\",\"\",\"\",\"\"\n").utf8)))
+      ).entries.map { $0.content.unprotectedBytes }, [[0x0A]])
     assertError(
       KeePassCSVReader.self, header + "\"Root\",\"t\",\"\",\"a\nb\",\"\",\"\"\n",
       TransferError("the password holds a line break", at: .line(2)))
@@ -113,9 +115,10 @@ final class ExportCSVReaderTests: XCTestCase {
       OnePasswordCSVReader.self, "Title,Username\n",
       TransferError(
         "the header has no 'Password' column: is this a 1Password CSV export?", at: .line(1)))
-    assertError(
-      OnePasswordCSVReader.self, "Title,Password,Notes\n\"a\nb\",pw,\nx,,\n",
-      TransferError("the entry is empty", at: .line(4)))
+    XCTAssertEqual(
+      try? OnePasswordCSVReader.read(
+        .bytes(SecureBytes(copying: Array("Title,Password,Notes\n\"a\nb\",pw,\nx,,\n".utf8)))
+      ).entries.map { $0.content.unprotectedBytes }, [Array("pw\n".utf8), [0x0A]])
   }
 
   func testOnePasswordWithABOMAndBytesThatAreNotUTF8() throws {

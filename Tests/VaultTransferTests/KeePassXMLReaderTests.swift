@@ -97,9 +97,10 @@ final class KeePassXMLReaderTests: XCTestCase {
   }
 
   func testFaultsNameTheirLine() {
-    assertError(
-      document(entry([("Title", "T"), ("Password", "")])),
-      TransferError("the entry is empty", at: .line(6)))
+    // A title alone is kept as one empty line (an item with only a name keeps its name).
+    XCTAssertEqual(
+      try? read(document(entry([("Title", "T"), ("Password", "")]))).entries.map(\.content.text),
+      ["\n"])
     assertError(
       document("\n" + entry([("Password", "pw")])),
       TransferError("the entry has no title", at: .line(7)))
