@@ -67,6 +67,19 @@ struct GPGDecrypt: Sendable {
   ///   decryption failed: No secret key`) or is killed; what it wrote is wiped then.
   func decrypt(_ path: String) throws -> SecureBytes {
     let at = SourceLocation.file(path)
+    // gpg reads the file from its standard input, opened here without following a link and
+    // checked to be a regular file: what was checked is what is decrypted, even if the name is
+    // swapped for a link or a FIFO meanwhile.
+    let file = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard file >= 0 else {
+      throw TransferError("cannot open it: \(String(cString: strerror(errno)))", at: at)
+    }
+    defer { close(file) }
+    var info = stat()
+    guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      throw TransferError("it is not a regular file", at: at)
+    }
+    _ = fcntl(file, F_SETFL, fcntl(file, F_GETFL) & ~O_NONBLOCK)
     var output: [Int32] = [-1, -1]
     var errors: [Int32] = [-1, -1]
     guard makePipe(&output), makePipe(&errors) else {
@@ -76,7 +89,7 @@ struct GPGDecrypt: Sendable {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, file, 0)
     posix_spawn_file_actions_adddup2(&actions, output[1], 1)
     posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
     ChildHygiene.closeInherited(&actions)
@@ -93,7 +106,7 @@ struct GPGDecrypt: Sendable {
     posix_spawnattr_setsigmask(&attributes, &unblocked)
     // glibc's POSIX_SPAWN_SETSIGDEF (0x04) and POSIX_SPAWN_SETSIGMASK (0x08).
     posix_spawnattr_setflags(&attributes, 0x04 | 0x08)
-    let argv = CStringVector([program, "--batch", "--quiet", "--decrypt", "--", path])
+    let argv = CStringVector([program, "--batch", "--quiet", "--decrypt"])
     let envp = CStringVector(environment: environment)
     var pid: pid_t = 0
     let started = withExtendedLifetime((argv, envp)) {
@@ -109,11 +122,14 @@ struct GPGDecrypt: Sendable {
     let stderr = StandardError(fd: errors[0])
     let plaintext: SecureBytes
     do {
-      plaintext = try LineReader.readAll(fd: output[0])
+      // Bounded: a compressed file can decrypt to far more than it holds.
+      plaintext = try LineReader.readAll(
+        fd: output[0], atMost: Self.maximumPlaintext, what: "its plaintext")
     } catch {
       close(output[0])
       _ = stderr.finish()
       _ = Subprocess.wait(pid)
+      if case VaultError.invalidInput(let why) = error { throw TransferError(why, at: at) }
       throw TransferError("cannot read gpg's output", at: at)
     }
     close(output[0])
@@ -126,6 +142,9 @@ struct GPGDecrypt: Sendable {
     }
     return plaintext
   }
+
+  /// The largest plaintext one file of a store may decrypt to (16 MiB).
+  static let maximumPlaintext = 16 << 20
 
   /// A pipe whose ends close on exec (only the ends put on 0–2 reach gpg).
   private func makePipe(_ fds: inout [Int32]) -> Bool {

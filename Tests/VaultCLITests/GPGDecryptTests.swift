@@ -52,9 +52,22 @@ final class GPGDecryptTests: XCTestCase {
     XCTAssertThrowsError(try decrypter().decrypt(missing)) {
       XCTAssertEqual(
         $0 as? TransferError,
-        TransferError(
-          "gpg could not decrypt it (exited with 2): gpg: decrypt_message failed: No such file or"
-            + " directory", at: .file(missing)))
+        TransferError("cannot open it: No such file or directory", at: .file(missing)))
+    }
+    // A link is not followed, and what is checked is what gpg reads: a FIFO swapped in for the
+    // file is refused, not handed to gpg (which would wait on it for ever).
+    let link = folder.path + "/link.gpg"
+    XCTAssertEqual(symlink(Self.samples + "/pass/mail/work.gpg", link), 0)
+    XCTAssertThrowsError(try decrypter().decrypt(link)) {
+      XCTAssertEqual(
+        $0 as? TransferError,
+        TransferError("cannot open it: Too many levels of symbolic links", at: .file(link)))
+    }
+    let fifo = folder.path + "/fifo.gpg"
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    XCTAssertThrowsError(try decrypter().decrypt(fifo)) {
+      XCTAssertEqual(
+        $0 as? TransferError, TransferError("it is not a regular file", at: .file(fifo)))
     }
     let empty = folder.path + "/empty-gnupg"
     XCTAssertEqual(mkdir(empty, 0o700), 0)
@@ -95,17 +108,19 @@ final class GPGDecryptTests: XCTestCase {
       "SSH_AUTH_SOCK": "/agent", "TERM": "xterm", "LANG": "C.UTF-8",
     ])
     XCTAssertEqual(gpg.program, bin + "/gpg")
-    let plaintext = try gpg.decrypt("/store/a b.gpg")
+    let store = folder.path + "/store.gpg"
+    XCTAssertTrue(FileManager.default.createFile(atPath: store, contents: Data("cipher".utf8)))
+    let plaintext = try gpg.decrypt(store)
     XCTAssertEqual(plaintext.unprotectedBytes, Array("plain\u{0}text".utf8))
     let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n")
     let inherited = lines.filter { $0.hasPrefix("fd ") && !$0.contains(" /proc/") }
     XCTAssertEqual(inherited.map { $0.split(separator: " ")[1] }, ["0", "1", "2"], "\(lines)")
-    XCTAssertEqual(inherited.first.map { String($0) }, "fd 0 /dev/null")
+    XCTAssertEqual(inherited.first.map { String($0) }, "fd 0 \(store)")
     XCTAssertEqual(
       lines.filter { !$0.hasPrefix("fd ") },
       [
         "GNUPGHOME=\(gnupg)", "HOME=\(folder.path)", "LANG=C.UTF-8", "PATH=\(bin):/usr/bin:/bin",
-        "TERM=xterm", "arg --batch", "arg --quiet", "arg --decrypt", "arg --", "arg /store/a b.gpg",
+        "TERM=xterm", "arg --batch", "arg --quiet", "arg --decrypt",
       ])
   }
 }

@@ -215,3 +215,24 @@ extension ImportFormatsCLITests {
         + " exports are UTF-8\n")
   }
 }
+
+extension ImportFormatsCLITests {
+  /// A store file that decrypts to more than 16 MiB (a few hundred bytes of compressed zeros) is
+  /// refused as soon as gpg's output passes the bound, naming the file.
+  func testAStoreFileThatDecryptsTooLargeIsRefused() {
+    let env = withGnuPG()
+    let result = box.shell(
+      """
+      mkdir bomb && echo test@vault.invalid > bomb/.gpg-id
+      head -c 20971520 /dev/zero | gpg --batch -q --trust-model always -r test@vault.invalid -z 9 -e -o bomb/z.gpg
+      wc -c < bomb/z.gpg | awk '{ print ($1 < 100000) }'
+      vault import --from pass bomb; echo "import $?"
+      """, env: env)
+    XCTAssertEqual(
+      result.stdoutText, "1\nimport 5\n", result.stderrText)
+    XCTAssertTrue(
+      result.stderrText.hasSuffix(
+        "z.gpg: its plaintext is larger than 16777216 bytes, more than vault holds in memory;"
+          + " nothing was written\n"), result.stderrText)
+  }
+}
