@@ -33,12 +33,7 @@ struct ClipboardProcess {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    sigaddset(&defaults, SIGPIPE)
-    sigaddset(&defaults, SIGXFSZ)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, (detach ? 0x80 : 0) | 0x04)
+    Subprocess.configure(&attributes, detach: detach)
     let argv = CStringVector(([path] + arguments))
     let envp = CStringVector(environment: ChildHygiene.environment(environment))
     var pid: pid_t = 0

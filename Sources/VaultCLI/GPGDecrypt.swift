@@ -96,16 +96,7 @@ struct GPGDecrypt: Sendable {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    sigaddset(&defaults, SIGPIPE)
-    sigaddset(&defaults, SIGXFSZ)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    var unblocked = sigset_t()
-    sigemptyset(&unblocked)
-    posix_spawnattr_setsigmask(&attributes, &unblocked)
-    // glibc's POSIX_SPAWN_SETSIGDEF (0x04) and POSIX_SPAWN_SETSIGMASK (0x08).
-    posix_spawnattr_setflags(&attributes, 0x04 | 0x08)
+    Subprocess.configure(&attributes, detach: false, emptyMask: true)
     let argv = CStringVector([program, "--batch", "--quiet", "--decrypt"])
     let envp = CStringVector(environment: environment)
     var pid: pid_t = 0

@@ -167,14 +167,25 @@ public enum Subprocess {
   /// glibc's `POSIX_SPAWN_SETSIGDEF` (0x04).
   private static let spawnSetSigDefault: Int16 = 0x04
 
-  /// A new session when `detach`, and SIGPIPE back to its default: vault ignores it for itself,
-  /// and an ignored signal would otherwise be inherited by every program it starts.
-  private static func configure(_ attributes: inout posix_spawnattr_t, detach: Bool) {
+  /// glibc's POSIX_SPAWN_SETSIGMASK.
+  private static let spawnSetSigMask: Int16 = 0x08
+
+  /// A new session when `detach`, SIGPIPE and SIGXFSZ back to their default (vault ignores them
+  /// for itself, and an ignored signal would otherwise be inherited by every program it starts)
+  /// and, when `emptyMask`, no signal blocked.
+  static func configure(
+    _ attributes: inout posix_spawnattr_t, detach: Bool, emptyMask: Bool = false
+  ) {
     var defaults = sigset_t()
     sigemptyset(&defaults)
     sigaddset(&defaults, SIGPIPE)
     sigaddset(&defaults, SIGXFSZ)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, (detach ? spawnSetSID : 0) | spawnSetSigDefault)
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    if emptyMask { posix_spawnattr_setsigmask(&attributes, &unblocked) }
+    posix_spawnattr_setflags(
+      &attributes,
+      (detach ? spawnSetSID : 0) | spawnSetSigDefault | (emptyMask ? spawnSetSigMask : 0))
   }
 }
