@@ -96,7 +96,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case .vaultChanged:
       "The vault changed while the command ran (another command wrote first); nothing was"
         + " written, or an edit that lost the race was saved under a new name, as the message"
-        + " says."
+        + " says. Also when another command kept the vault file busy for more than 10 minutes."
     case .unsafePermissions:
       "Unsafe permissions or ownership of the vault, device state or session path (the hint"
         + " gives the chmod to run)."
@@ -310,6 +310,12 @@ public enum ExitStatus {
       return (.vaultChanged, what, nil)
     case .storage(let what):
       return (.failure, what, nil)
+    case .busy(let seconds):
+      return (
+        .vaultChanged,
+        "another vault command kept the vault file busy for more than \(seconds) s; nothing was"
+          + " changed", "run it again when that command has ended"
+      )
     }
   }
 

@@ -234,16 +234,7 @@ enum ExportCommandRun {
       throw VaultError.storage("cannot read \(file): \(String(cString: strerror(errno)))")
     }
     defer { close(fd) }
-    let opener = try VaultExportOpener(reading: { buffer in
-      while true {
-        let n = read(fd, buffer.baseAddress, buffer.count)
-        if n < 0 && errno == EINTR { continue }
-        guard n >= 0 else {
-          throw VaultError.storage("cannot read \(file): \(String(cString: strerror(errno)))")
-        }
-        return n
-      }
-    })
+    let opener = try VaultExportOpener(reading: ImportSourceFile.reader(fd: fd, named: file))
     let exportFile = VaultExportFile(opener: opener)
     try exportFile.unlock(
       ExportPassphrase(utf8: readSecret(context, prompt: "Passphrase of the export: ")))
@@ -254,7 +245,7 @@ enum ExportCommandRun {
       counts = try exportFile.read(
         entry: { record, content in
           if record.guarded { guarded += 1 }
-          try content { bytes += $0.count }
+          try content.pieces { bytes += $0.count }
         }, journal: { _ in })
     } catch let error as TransferError {
       throw LocatedError(

@@ -115,7 +115,7 @@ struct GPGDecrypt: Sendable {
     do {
       // Bounded: a compressed file can decrypt to far more than it holds.
       plaintext = try LineReader.readAll(
-        fd: output[0], atMost: Self.maximumPlaintext, what: "its plaintext")
+        fd: output[0], atMost: Self.maximumPlaintext, what: "its plaintext", packed: true)
     } catch {
       close(output[0])
       _ = stderr.finish()

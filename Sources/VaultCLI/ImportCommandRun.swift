@@ -1,9 +1,11 @@
+import Glibc
 import VaultCore
 import VaultTransfer
 
-/// `vault import --from FORMAT [--dry-run] [--force] SOURCE`: reads the source whole, checks
-/// every item without the key (so a bad source costs no PIN), then checks the names against the
-/// vault and writes everything in one transaction (`EntryStore.importItems`).
+/// `vault import --from FORMAT [--dry-run] [--force] SOURCE`: reads the source, checks every
+/// item without the key (so a bad source costs no PIN; a `vault` export's passphrase is asked
+/// when the read reaches it), then checks the names against the vault and reads it again into
+/// one transaction (`EntryStore.importItems`); a `vault` export's large contents are streamed.
 enum ImportCommandRun {
   static func run(_ context: Context) throws {
     guard let format = try context.value(Keys.importFormat) else {
@@ -20,6 +22,8 @@ enum ImportCommandRun {
     // A file is read twice, a few items in memory at a time; a password store's files are
     // decrypted once (each is a gpg run) and their plaintexts kept for the write.
     let read: ((TransferItem) throws -> Void) throws -> Void
+    var opened: Int32 = -1
+    defer { if opened >= 0 { close(opened) } }
     if format.readsFolder {
       let batch = try located {
         try format.reader.read(
@@ -35,8 +39,8 @@ enum ImportCommandRun {
       let passphrase = KeptSecret {
         try ExportCommandRun.readSecret(context, prompt: "Passphrase of the export: ")
       }
-      let source = ImportSource.encrypted(
-        try ImportSourceFile.read(path), passphrase: { try passphrase.value() })
+      let (source, fd) = try ImportSourceFile.encrypted(path) { try passphrase.value() }
+      opened = fd
       read = { try format.read(source, each: $0) }
     } else {
       let source = ImportSource.bytes(try ImportSourceFile.read(path))
@@ -50,6 +54,9 @@ enum ImportCommandRun {
         case .entry(let entry):
           try plan.addEntry(
             named: entry.name, content: entry.content, origin: entry.location.description)
+        case .largeEntry(let entry):
+          try plan.addEntry(
+            named: entry.name, length: entry.length, origin: entry.location.description)
         case .journal(let journal):
           try plan.addJournal(text: journal.text, origin: journal.location.description)
         }
@@ -69,6 +76,9 @@ enum ImportCommandRun {
           switch item {
           case .entry(let entry):
             try writer.entry(named: entry.name, content: entry.content, guarded: entry.guarded)
+          case .largeEntry(let entry):
+            try writer.entry(
+              named: entry.name, source: try entry.contentSource(), guarded: entry.guarded)
           case .journal(let journal): try writer.journal(text: journal.text, stamp: journal.stamp)
           }
         }

@@ -2,7 +2,8 @@ import Glibc
 import VaultCore
 import VaultTransfer
 
-/// The source of `vault import`, a file or standard input (`-`), read whole into guarded memory.
+/// The source of `vault import`, a file or standard input (`-`), read whole into guarded memory,
+/// or (a `vault` export in a regular file) read in order as often as the import reads it.
 public enum ImportSourceFile {
   /// The largest source read (256 MiB): an export past it is refused before it is read whole.
   public static let maximumByteCount = 256 * 1024 * 1024
@@ -23,22 +24,79 @@ public enum ImportSourceFile {
       }
       return try read(fd: 0, named: "standard input")
     }
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      throw VaultError.storage("cannot open \(path): \(String(cString: strerror(errno)))")
-    }
+    let (fd, info) = try open(path)
     defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else {
-      throw VaultError.storage("cannot read \(path): \(String(cString: strerror(errno)))")
-    }
-    if info.st_mode & S_IFMT == S_IFDIR {
-      throw VaultError.invalidInput("\(path) is a folder; this format reads a file")
-    }
     if info.st_mode & S_IFMT == S_IFREG && Int(info.st_size) > maximumByteCount {
       throw tooLarge(path)
     }
     return try read(fd: fd, named: path)
+  }
+
+  /// `path` opened for reading (close on exec), and what `fstat` says of it.
+  ///
+  /// - Throws: `VaultError.invalidInput` for a folder; `.storage` when it cannot be opened.
+  static func open(_ path: String) throws -> (fd: Int32, info: stat) {
+    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw VaultError.storage("cannot open \(path): \(String(cString: strerror(errno)))")
+    }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      close(fd)
+      throw VaultError.storage("cannot read \(path): \(String(cString: strerror(errno)))")
+    }
+    if info.st_mode & S_IFMT == S_IFDIR {
+      close(fd)
+      throw VaultError.invalidInput("\(path) is a folder; this format reads a file")
+    }
+    return (fd, info)
+  }
+
+  /// A `vault` export at `path` as a source read in order, never whole, any size: a regular
+  /// file (it is read twice, from its start each time, through one descriptor, so both reads
+  /// see the same file); standard input and other files are read whole as by `read(_:)`.
+  ///
+  /// The caller closes `fd` when the import is done (-1 when there is none).
+  ///
+  /// - Throws: as `read(_:)`.
+  static func encrypted(
+    _ path: String, passphrase: @escaping @Sendable () throws -> SecureBytes
+  ) throws -> (source: ImportSource, fd: Int32) {
+    if path != "-" {
+      let (fd, info) = try open(path)
+      if info.st_mode & S_IFMT == S_IFREG {
+        let source = ImportSource.encryptedFile(
+          open: {
+            guard lseek(fd, 0, SEEK_SET) == 0 else {
+              throw VaultError.storage(
+                "cannot read \(path) again: \(String(cString: strerror(errno)))")
+            }
+            return reader(fd: fd, named: path)
+          }, passphrase: passphrase)
+        return (source, fd)
+      }
+      close(fd)
+    }
+    return (.encrypted(try read(path), passphrase: passphrase), -1)
+  }
+
+  /// A function that reads `fd` into the buffer it is given (again after `EINTR`), returning
+  /// the bytes read, 0 at the end.
+  ///
+  /// - Throws (from the function): `VaultError.storage` naming `name` on a read error.
+  static func reader(fd: Int32, named name: String) -> (UnsafeMutableRawBufferPointer) throws
+    -> Int
+  {
+    { buffer in
+      while true {
+        let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+        if n < 0 && errno == EINTR { continue }
+        guard n >= 0 else {
+          throw VaultError.storage("cannot read \(name): \(String(cString: strerror(errno)))")
+        }
+        return n
+      }
+    }
   }
 
   /// The password-store folder `path` as a source whose files `decrypt` opens.

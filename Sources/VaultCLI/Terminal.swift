@@ -185,10 +185,11 @@ enum LineReader {
   }
 
   /// Everything until end of file (or the first `limit` bytes when given), into guarded memory
-  /// that grows by doubling (old copies are wiped by `sodium_free`).
+  /// that grows by doubling (old copies are wiped by `sodium_free`); the result is packed
+  /// (`SecureBytes.init(count:packed:)`) when `packed`.
   ///
   /// - Throws: `VaultError.storage` on a read error, or when it cannot be held.
-  static func readAll(fd: Int32, limit: Int? = nil) throws -> SecureBytes {
+  static func readAll(fd: Int32, limit: Int? = nil, packed: Bool = false) throws -> SecureBytes {
     var buffer = SecureBytes(count: min(64 * 1024, limit ?? Int.max))
     var count = 0
     while true {
@@ -211,7 +212,7 @@ enum LineReader {
       if n == 0 { break }
       count += n
     }
-    return buffer.prefix(count)
+    return buffer.prefix(count, packed: packed)
   }
 
   /// Everything until end of file when it is at most `limit` bytes, so that an input a command
@@ -219,8 +220,10 @@ enum LineReader {
   ///
   /// - Throws: `VaultError.invalidInput` naming `what` as soon as more than `limit` bytes come;
   ///   `.storage` on a read error.
-  static func readAll(fd: Int32, atMost limit: Int, what: String) throws -> SecureBytes {
-    let data = try readAll(fd: fd, limit: limit + 1)
+  static func readAll(fd: Int32, atMost limit: Int, what: String, packed: Bool = false) throws
+    -> SecureBytes
+  {
+    let data = try readAll(fd: fd, limit: limit + 1, packed: packed)
     guard data.count <= limit else {
       throw VaultError.invalidInput(
         "\(what) is larger than \(limit) bytes, more than vault holds in memory; nothing was"

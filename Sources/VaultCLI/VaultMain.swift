@@ -14,6 +14,9 @@ public enum VaultMain {
         "vault: warning: memory for secrets could not be locked (\(shown)); plaintext may be"
           + " written to swap")
     }
+    FileLockWait.waitingHandler = {
+      Output.error("vault: waiting for another vault command that is using the vault file...")
+    }
     return CommandRunner.run(
       arguments, program: VaultCommands.program, environment: environment,
       prepare: { EditFolder.removeStale($0.environment) })

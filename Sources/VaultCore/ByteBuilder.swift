@@ -1,19 +1,22 @@
-/// Bytes appended into guarded memory that grows by doubling (old copies are freed, and so
-/// wiped, by `sodium_free`).
+/// Bytes appended into guarded memory that grows by doubling (old copies are wiped as they are
+/// released).
 public struct ByteBuilder {
-  private var buffer = SecureBytes(count: 256)
+  private var buffer: SecureBytes
   /// Bytes appended so far.
   public private(set) var count = 0
 
-  /// An empty builder.
-  public init() {}
+  /// An empty builder; its buffers, and the one `finish` returns, are packed
+  /// (`SecureBytes.init(count:packed:)`) when `packed`.
+  public init(packed: Bool = false) {
+    buffer = SecureBytes(count: 256, packed: packed)
+  }
 
   private mutating func reserve(_ extra: Int) {
     guard count + extra > buffer.count else { return }
     var size = buffer.count
     while size < count + extra { size *= 2 }
     // Failing to allocate stops the process, as for any `SecureBytes(count:)`.
-    let grown = SecureBytes(count: size)
+    let grown = SecureBytes(count: size, packed: buffer.isPacked)
     let old = buffer
     grown.withMutableBytes { target in old.withBytes { target.copyMemory(from: $0) } }
     buffer = grown

@@ -8,6 +8,12 @@
 /// The key `password` names the first line, so a later `password:` line is notes. A URI such as
 /// `https://…` or `otpauth://…` is no field (no space follows its `:`).
 ///
+/// A field whose value is `|` or `|-` and that is followed by lines starting with two spaces is
+/// a block, as in YAML: its value is those lines without the two spaces, joined by LF, with a
+/// final LF for `|` and none for `|-` (a CR before an LF is the value's own unless the first
+/// line ends in CRLF). Imports write a value that would not read back from one
+/// line this way (`EntryContent.compose`).
+///
 /// Everything is read in place from the guarded content: values come out as new `SecureBytes`,
 /// never as Swift strings (only keys, which are not secret, are strings).
 public struct EntryFields {
@@ -30,8 +36,15 @@ public struct EntryFields {
     var key: String
     /// The line's index (0 is the password).
     var line: Int
-    /// Offsets of the value.
+    /// Offsets of the value (of a block: its `|` or `|-`).
     var value: Range<Int>
+    /// A block's indented lines (indices), nil for a one-line field.
+    var block: Range<Int>? = nil
+    /// True for a block whose value ends in LF (`|`), false for `|-`.
+    var blockKeepsFinalLF = false
+
+    /// Every line the field takes: its own and a block's.
+    var allLines: ClosedRange<Int> { line...(block.map { $0.upperBound - 1 } ?? line) }
   }
 
   let content: SecureBytes
@@ -60,7 +73,14 @@ public struct EntryFields {
         if stop < bytes.count && textEnd > start && bytes[textEnd - 1] == 0x0D { textEnd -= 1 }
         if lines.isEmpty { crlf = textEnd < stop }
         lines.append(Line(text: start..<textEnd, end: end))
-        if lines.count > 1, let field = Self.field(bytes, line: lines.count - 1, start..<textEnd) {
+        let index = lines.count - 1
+        let indented = textEnd - start >= 2 && bytes[start] == 0x20 && bytes[start + 1] == 0x20
+        if indented, let last = fields.last, Self.opensBlock(bytes, last),
+          last.line == index - 1 || last.block?.upperBound == index
+        {
+          fields[fields.count - 1].block = (last.block?.lowerBound ?? index)..<(index + 1)
+          fields[fields.count - 1].blockKeepsFinalLF = last.value.count == 1
+        } else if index > 0, let field = Self.field(bytes, line: index, start..<textEnd) {
           fields.append(field)
         }
         start = end
@@ -84,6 +104,14 @@ public struct EntryFields {
       case .error: return false
       }
     }
+  }
+
+  /// True when `field`'s value is `|` or `|-`, which opens a block when indented lines follow.
+  static func opensBlock(_ bytes: UnsafeRawBufferPointer, _ field: Field) -> Bool {
+    let value = field.value
+    guard value.count == 1 || value.count == 2, bytes[value.lowerBound] == UInt8(ascii: "|")
+    else { return false }
+    return value.count == 1 || bytes[value.lowerBound + 1] == UInt8(ascii: "-")
   }
 
   /// The field a line holds, or nil when it is notes.
@@ -138,7 +166,7 @@ public struct EntryFields {
   public var lineCount: Int { lines.count }
 
   private func bytes(_ range: Range<Int>) -> SecureBytes {
-    content.withBytes { SecureBytes(copying: $0[range]) }
+    content.withBytes { SecureBytes(copying: $0[range], packed: true) }
   }
 
   /// Line `number` (from 1) without its line ending, or nil past the last line.
@@ -165,19 +193,42 @@ public struct EntryFields {
   /// Every field line after the first, in order, a key given twice twice: its key as written
   /// and its value in a new buffer (an export lays them out in another format's slots).
   public var allFields: [(key: String, value: SecureBytes)] {
-    fields.map { ($0.key, bytes($0.value)) }
+    fields.map { ($0.key, value(of: $0)) }
   }
 
   /// The value of `key` (`password` is the first line), or nil when no line has that key.
   public func value(_ key: String) -> SecureBytes? {
     if Self.isPassword(key) { return password }
-    return first(key).map { bytes($0.value) }
+    return first(key).map(value(of:))
+  }
+
+  /// A field's value: the rest of its line, or a block's lines.
+  private func value(of field: Field) -> SecureBytes {
+    guard field.block != nil else { return bytes(field.value) }
+    var out = ByteBuilder(packed: true)
+    appendValue(of: field, to: &out)
+    return out.finish()
+  }
+
+  /// Appends a field's value to `out`.
+  private func appendValue(of field: Field, to out: inout ByteBuilder) {
+    content.withBytes { bytes in
+      guard let block = field.block else { return out.append(bytes[field.value]) }
+      for index in block {
+        if index > block.lowerBound { out.append(0x0A) }
+        let line = lines[index]
+        // Where lines end in LF, a CR before the LF is the value's own.
+        let stop = crlf || line.end == line.text.upperBound ? line.text.upperBound : line.end - 1
+        out.append(bytes[(line.text.lowerBound + 2)..<stop])
+      }
+      if field.blockKeepsFinalLF { out.append(0x0A) }
+    }
   }
 
   /// The lines after the first that are no fields, joined by LF, without the blank lines at
   /// either end.
   public var notes: SecureBytes {
-    let fieldLines = Set(fields.map(\.line))
+    let fieldLines = Set(fields.flatMap(\.allLines))
     let noteLines = lines.indices.dropFirst().filter { !fieldLines.contains($0) }
     let blank: (Int) -> Bool = { index in
       self.content.withBytes { bytes in
@@ -229,7 +280,11 @@ public struct EntryFields {
         if seen.count > 1 { out.append(UInt8(ascii: ",")) }
         out.appendJSONString(Array(field.key.utf8)[...])
         out.append(UInt8(ascii: ":"))
-        out.appendJSONString(bytes[field.value])
+        if field.block == nil {
+          out.appendJSONString(bytes[field.value])
+        } else {
+          value(of: field).withBytes { out.appendJSONString($0[...]) }
+        }
       }
     }
     out.append(Array("},\"notes\":".utf8))
@@ -263,7 +318,8 @@ public struct EntryFields {
     }
     let ending: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
     let appendsAfterLast =
-      !Self.isPassword(key) && first(key) == nil && (fields.last?.line ?? 0) == lines.count - 1
+      !Self.isPassword(key) && first(key) == nil
+      && (fields.last?.allLines.upperBound ?? 0) == lines.count - 1
     if appendsAfterLast, let last = lines.last, last.end == last.text.upperBound,
       content.withBytes({ bytes in last.text.count > 0 && bytes[last.text.upperBound - 1] == 0x0D })
     {
@@ -281,9 +337,11 @@ public struct EntryFields {
       }
       let replacedField = Self.isPassword(key) ? nil : first(key)
       let replaced = Self.isPassword(key) ? 0 : replacedField?.line
-      let insertAfter = replaced == nil ? (fields.last?.line ?? 0) : nil
+      // A replaced block's indented lines go with it: the value is now one line.
+      let droppedBlock = replacedField?.block ?? 0..<0
+      let insertAfter = replaced == nil ? (fields.last?.allLines.upperBound ?? 0) : nil
       if lines.isEmpty { newLine(lineEnding: false) }
-      for (index, line) in lines.enumerated() {
+      for (index, line) in lines.enumerated() where !droppedBlock.contains(index) {
         if index == replaced {
           if let replacedField {
             // Keep the key as written and the spacing after the colon (one space when there was
@@ -297,7 +355,8 @@ public struct EntryFields {
           } else {
             newLine(lineEnding: false)
           }
-          out.append(bytes[line.text.upperBound..<line.end])
+          let ending = droppedBlock.isEmpty ? line : lines[droppedBlock.upperBound - 1]
+          out.append(bytes[ending.text.upperBound..<ending.end])
         } else {
           out.append(bytes[line.text.lowerBound..<line.end])
         }
@@ -323,7 +382,7 @@ public struct EntryFields {
         "the password is the first line and cannot be removed; replace it with 'vault set NAME"
           + " password'")
     }
-    let dropped = Set(fields.filter { Self.same($0.key, key) }.map(\.line))
+    let dropped = Set(fields.filter { Self.same($0.key, key) }.flatMap(\.allLines))
     guard !dropped.isEmpty else { return nil }
     var out = ByteBuilder()
     content.withBytes { bytes in

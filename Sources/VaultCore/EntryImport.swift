@@ -42,13 +42,21 @@ public struct ImportPlan: Sendable {
   ///   refuses, a name an earlier item has (after NFC normalization; the message names that
   ///   item's origin), or empty content.
   public mutating func addEntry(named name: String, content: SecureBytes, origin: String) throws {
+    try addEntry(named: name, length: content.count, origin: origin)
+  }
+
+  /// Adds an entry whose content of `length` bytes is read only when it is written (a large
+  /// one), with the checks of `addEntry(named:content:origin:)`.
+  ///
+  /// - Throws: as `addEntry(named:content:origin:)`.
+  public mutating func addEntry(named name: String, length: Int, origin: String) throws {
     do {
       let checked = try EntryName(name)
       if let earlier = indexes[checked] {
         throw VaultError.invalidInput(
           "the name '\(checked)' is already given at \(origins[earlier])")
       }
-      guard content.count > 0 else { throw VaultError.invalidInput("the content is empty") }
+      guard length > 0 else { throw VaultError.invalidInput("the content is empty") }
       indexes[checked] = names.count
       names.append(checked)
       givenNames.append(name)
@@ -132,13 +140,23 @@ public final class ImportWriter {
   ///   `VaultError.invalidInput` when the item is not the plan's next entry; `.integrity`,
   ///   `.storage` as `EntryStore.put`.
   public func entry(named name: String, content: SecureBytes, guarded: Bool = false) throws {
-    guard entryCount < plan.names.count, plan.givenNames[entryCount] == name, content.count > 0
-    else { throw Self.changed }
+    guard content.count > 0 else { throw Self.changed }
+    try entry(named: name, source: .whole(content), guarded: guarded)
+  }
+
+  /// Stores the next entry of the plan from `source`: a large content as `.streamedInWrite`,
+  /// sealed piece by piece as the write reads it; otherwise as `entry(named:content:guarded:)`.
+  ///
+  /// - Throws: as `entry(named:content:guarded:)`; what reading `source` throws.
+  public func entry(named name: String, source: ContentSource, guarded: Bool = false) throws {
+    guard entryCount < plan.names.count, plan.givenNames[entryCount] == name else {
+      throw Self.changed
+    }
     let checked = plan.names[entryCount]
     let origin = plan.origins[entryCount]
     do {
       let replaced = try store.put(
-        checked, content: content, overwrite: replacing, guarded: guarded, change: .imported,
+        checked, source: source, overwrite: replacing, guarded: guarded, change: .imported,
         at: time, in: write)
       if replaced { counts.replaced += 1 } else { counts.added += 1 }
     } catch let error as VaultError {

@@ -28,6 +28,15 @@ public struct VaultEnvironment: Sendable {
     #endif
   }
 
+  /// The longest wait, in seconds, for another process's lock on the vault file:
+  /// `FileLockWait.defaultLimit`, or in debug builds `VAULT_TEST_LOCK_WAIT` (seconds) for tests.
+  public var lockWaitLimit: Double {
+    #if DEBUG
+      if let given = variables["VAULT_TEST_LOCK_WAIT"].flatMap(Double.init) { return given }
+    #endif
+    return FileLockWait.defaultLimit
+  }
+
   private var home: String { variables["HOME"] ?? NSHomeDirectory() }
 
   private func xdg(_ name: String, default fallback: String) -> String {

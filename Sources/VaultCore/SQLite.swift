@@ -7,9 +7,13 @@ final class SQLiteDatabase {
   private(set) var handle: OpaquePointer?
   /// The database file.
   let path: String
+  /// How this connection waits for another process's lock (`FileLockWait`).
+  private let lockWait: FileLockWait.State
 
-  /// Opens (or with `create`, creates) the database file.
-  init(path: String, create: Bool) throws {
+  /// Opens (or with `create`, creates) the database file; a lock another process holds is
+  /// waited for up to `lockWaitLimit` seconds.
+  init(path: String, create: Bool, lockWaitLimit: Double = FileLockWait.defaultLimit) throws {
+    lockWait = FileLockWait.State(limit: lockWaitLimit)
     self.path = path
     let flags =
       (create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE)
@@ -21,7 +25,13 @@ final class SQLiteDatabase {
       handle = nil
       throw VaultError.storage("cannot open \(path): \(message)")
     }
-    sqlite3_busy_timeout(handle, 10_000)
+    sqlite3_busy_handler(
+      handle,
+      { context, count in
+        guard let context else { return 0 }
+        return Unmanaged<FileLockWait.State>.fromOpaque(context).takeUnretainedValue()
+          .again(count) ? 1 : 0
+      }, Unmanaged.passUnretained(lockWait).toOpaque())
     // Nothing in the file's schema (a planted trigger or view) may call functions with side
     // effects; the schema is also compared with the format's before any use.
     try execute("PRAGMA trusted_schema = OFF")
@@ -43,6 +53,9 @@ final class SQLiteDatabase {
           || message.hasPrefix("malformed database schema"))
       {
         throw VaultError.integrity("the vault file is damaged (\(message))")
+      }
+      if rc & 0xff == SQLITE_BUSY || rc & 0xff == SQLITE_LOCKED {
+        throw VaultError.busy(seconds: Int(lockWait.limit))
       }
       throw VaultError.storage(describe(rc))
     }

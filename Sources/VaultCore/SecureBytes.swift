@@ -6,6 +6,11 @@ import Glibc
 /// Holds keys, PINs and plaintext secrets. The memory is surrounded by guard pages and `mlock`ed by
 /// libsodium; `deinit` calls `sodium_free`, which zeroes it first. Equality is constant-time
 /// (`sodium_memcmp`) and `description` never shows the contents.
+///
+/// A buffer made `packed` is a piece of a shared `SecureSlab` (guarded, locked memory holding
+/// many small buffers, one mapping for all of them) instead of a mapping of its own; it is zeroed
+/// on release. Values read in bulk (the entries of an import) are packed so that tens of
+/// thousands of them fit a process's mapping limit; keys are not.
 public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Equatable {
   /// Start of the buffer, valid for `count` bytes for the lifetime of this object.
   ///
@@ -14,20 +19,38 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
   let pointer: UnsafeMutableRawPointer
   /// Length in bytes.
   public let count: Int
+  /// The slab holding a packed buffer (kept alive by it); nil for a buffer of its own.
+  private let slab: SecureSlab?
 
-  /// Allocates `count` zeroed bytes of guarded memory.
+  /// Allocates `count` zeroed bytes of guarded memory, a piece of a shared slab when `packed`
+  /// and `count` is at most 64 KiB.
   ///
-  /// `count` may be 0.
-  public init(count: Int) {
-    _ = Sodium.ready
-    guard let raw = sodium_malloc(max(count, 1)) else {
+  /// `count` may be 0. Stops the process when the memory cannot be had.
+  public convenience init(count: Int, packed: Bool = false) {
+    guard let made = Self.allocate(count: count, packed: packed) else {
       fatalError("sodium_malloc failed: out of locked memory")
     }
-    sodium_memzero(raw, max(count, 1))
-    Self.checkLocked(raw, count: max(count, 1))
-    self.pointer = raw
-    self.count = count
+    self.init(raw: made.pointer, count: count, slab: made.slab)
   }
+
+  /// The memory for a buffer of `count` bytes, zeroed; nil when it cannot be had.
+  private static func allocate(count: Int, packed: Bool)
+    -> (pointer: UnsafeMutableRawPointer, slab: SecureSlab?)?
+  {
+    _ = Sodium.ready
+    guard count >= 0 else { return nil }
+    if packed, count <= SecureSlab.largestPiece {
+      guard let piece = SecureSlab.piece(count: max(count, 1)) else { return nil }
+      return (piece.pointer, piece.slab)
+    }
+    guard let raw = sodium_malloc(max(count, 1)) else { return nil }
+    sodium_memzero(raw, max(count, 1))
+    checkLocked(raw, count: max(count, 1))
+    return (raw, nil)
+  }
+
+  /// True when the buffer is a piece of a shared slab.
+  public var isPacked: Bool { slab != nil }
 
   /// Called once per process, the first time guarded memory could not be locked.
   ///
@@ -39,7 +62,7 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
 
   /// Locks the allocation again to learn whether it is locked: `sodium_malloc` tries `mlock`
   /// but does not report a refusal; locking locked pages again costs no more of the limit.
-  private static func checkLocked(_ raw: UnsafeMutableRawPointer, count: Int) {
+  static func checkLocked(_ raw: UnsafeMutableRawPointer, count: Int) {
     guard !lockFailed, sodium_mlock(raw, count) != 0 else { return }
     lockFailed = true
     var limit = rlimit()
@@ -48,30 +71,30 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
     lockFailureHandler?(known ? UInt64(limit.rlim_cur) : nil)
   }
 
-  private init(raw: UnsafeMutableRawPointer, count: Int) {
+  private init(raw: UnsafeMutableRawPointer, count: Int, slab: SecureSlab?) {
     self.pointer = raw
     self.count = count
+    self.slab = slab
   }
 
-  /// Allocates `count` zeroed bytes of guarded memory, for sizes that come from input.
+  /// Allocates `count` zeroed bytes of guarded memory, for sizes that come from input; a piece
+  /// of a shared slab when `packed` and `count` is at most 64 KiB.
   ///
   /// - Throws: `VaultError.storage` when the memory cannot be had (an address-space limit), where
   ///   `init(count:)` would stop the process.
-  public static func allocating(count: Int) throws -> SecureBytes {
-    _ = Sodium.ready
-    guard count >= 0, let raw = sodium_malloc(max(count, 1)) else {
+  public static func allocating(count: Int, packed: Bool = false) throws -> SecureBytes {
+    guard let made = allocate(count: count, packed: packed) else {
       throw VaultError.storage("out of memory for \(count) bytes")
     }
-    sodium_memzero(raw, max(count, 1))
-    checkLocked(raw, count: max(count, 1))
-    return SecureBytes(raw: raw, count: count)
+    return SecureBytes(raw: made.pointer, count: count, slab: made.slab)
   }
 
-  /// Copies `bytes` into guarded memory.
+  /// Copies `bytes` into guarded memory (packed as `init(count:packed:)` says).
   ///
   /// The caller should wipe its own copy.
-  public convenience init<C: Collection>(copying bytes: C) where C.Element == UInt8 {
-    self.init(count: bytes.count)
+  public convenience init<C: Collection>(copying bytes: C, packed: Bool = false)
+  where C.Element == UInt8 {
+    self.init(count: bytes.count, packed: packed)
     var index = 0
     for byte in bytes {
       pointer.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
@@ -86,7 +109,13 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
     return out
   }
 
-  deinit { sodium_free(pointer) }
+  deinit {
+    if slab != nil {
+      sodium_memzero(pointer, max(count, 1))
+    } else {
+      sodium_free(pointer)
+    }
+  }
 
   /// The start of the buffer as bytes, for libsodium calls.
   var bytePointer: UnsafeMutablePointer<UInt8> {
@@ -105,17 +134,23 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
     try body(UnsafeMutableRawBufferPointer(start: pointer, count: count))
   }
 
-  /// A new buffer holding the first `count` bytes of this one (all of them when fewer).
-  public func prefix(_ count: Int) -> SecureBytes {
-    let out = SecureBytes(count: min(max(count, 0), self.count))
+  /// A new buffer holding the first `count` bytes of this one (all of them when fewer), packed
+  /// when this one is.
+  public func prefix(_ count: Int) -> SecureBytes { prefix(count, packed: isPacked) }
+
+  /// A new buffer holding the first `count` bytes of this one (all of them when fewer), packed
+  /// as `init(count:packed:)` says.
+  public func prefix(_ count: Int, packed: Bool) -> SecureBytes {
+    let out = SecureBytes(count: min(max(count, 0), self.count), packed: packed)
     out.pointer.copyMemory(from: pointer, byteCount: out.count)
     return out
   }
 
-  /// A new buffer holding the bytes from `offset` to the end (none when `offset` is past it).
+  /// A new buffer holding the bytes from `offset` to the end (none when `offset` is past it),
+  /// packed when this one is.
   public func suffix(from offset: Int) -> SecureBytes {
     let start = min(max(offset, 0), count)
-    let out = SecureBytes(count: count - start)
+    let out = SecureBytes(count: count - start, packed: isPacked)
     if out.count > 0 { out.pointer.copyMemory(from: pointer + start, byteCount: out.count) }
     return out
   }
@@ -131,11 +166,12 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
     }
   }
 
-  /// A new buffer of `count` bytes (at least this one's length) starting with these bytes.
+  /// A new buffer of `count` bytes (at least this one's length) starting with these bytes,
+  /// packed when this one is (and it fits a slab).
   ///
   /// - Throws: `VaultError.storage` when the memory cannot be had.
   public func grown(to count: Int) throws -> SecureBytes {
-    let out = try SecureBytes.allocating(count: max(count, self.count))
+    let out = try SecureBytes.allocating(count: max(count, self.count), packed: isPacked)
     out.pointer.copyMemory(from: pointer, byteCount: self.count)
     return out
   }

@@ -92,7 +92,8 @@ public final class Vault {
     try FileSafety.checkPrivateFile(path)
     try FileSafety.checkVaultFolder(PrivateFiles.parentFolder(of: path))
     try checkFileHeader(path)
-    let db = try SQLiteDatabase(path: path, create: false)
+    let db = try SQLiteDatabase(
+      path: path, create: false, lockWaitLimit: environment.lockWaitLimit)
     let appID = try db.query("PRAGMA application_id").first?.first?.integer ?? 0
     guard appID == applicationID else { throw VaultError.integrity("\(path) is not a vault file") }
     let version = try db.query("PRAGMA user_version").first?.first?.integer ?? 0

@@ -103,4 +103,6 @@ public enum VaultError: Error, Equatable, Sendable {
   case formatOneNeedsUnlock
   /// A file or database operation failed (disk full, permissions, I/O).
   case storage(String)
+  /// Another process held the vault file's lock for longer than the command waits (`seconds`).
+  case busy(seconds: Int)
 }

@@ -139,13 +139,13 @@ public enum BitwardenJSONReader: ImportReader {
       if field["type"]?.integer == 3 {
         value = linkedValue(field["linkedId"]?.integer, in: data)
       }
-      fields.append((key, value ?? SecureBytes(count: 0)))
+      fields.append((key, value ?? SecureBytes(count: 0, packed: true)))
     }
     let notes = try JSONShape.bytes(item, "notes", at: location)
     let content: SecureBytes
     do {
       content = try EntryContent.composeKeepingEmpty(
-        password: password ?? SecureBytes(count: 0), fields: fields, notes: notes)
+        password: password ?? SecureBytes(count: 0, packed: true), fields: fields, notes: notes)
     } catch let error as TransferError {
       throw fail(error.message)
     }
@@ -156,7 +156,7 @@ public enum BitwardenJSONReader: ImportReader {
   static func linkedValue(_ linkedID: Int?, in data: GuardedJSON.Value?) -> SecureBytes? {
     guard let linkedID, let data else { return nil }
     if linkedID == fullName {
-      var out = ByteBuilder()
+      var out = ByteBuilder(packed: true)
       for part in ["firstName", "middleName", "lastName"] {
         guard let value = data[part]?.bytes(), value.count > 0 else { continue }
         if out.count > 0 { out.append(0x20) }

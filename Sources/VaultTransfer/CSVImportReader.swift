@@ -101,7 +101,7 @@ public enum CSVImportReader: ImportReader {
     -> SecureBytes
   {
     // An empty content gets an empty first line, so the fields are not read as the password.
-    var result = content.count > 0 ? content : SecureBytes(copying: [0x0A])
+    var result = content.count > 0 ? content : SecureBytes(copying: [0x0A], packed: true)
     var seen: [String] = []
     for line in lines(of: cell) {
       let (key, value) = try field(line, at: at)
@@ -130,7 +130,7 @@ public enum CSVImportReader: ImportReader {
         while stop < bytes.count && bytes[stop] != 0x0A { stop += 1 }
         var end = stop
         if end > start && bytes[end - 1] == 0x0D { end -= 1 }
-        if end > start { out.append(SecureBytes(copying: bytes[start..<end])) }
+        if end > start { out.append(SecureBytes(copying: bytes[start..<end], packed: true)) }
         start = stop + 1
       }
       return out
@@ -155,7 +155,7 @@ public enum CSVImportReader: ImportReader {
         throw TransferError("fields: a line is not 'KEY: VALUE' (a blank follows the ':')", at: at)
       }
       while start < bytes.count && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
-      return (key, SecureBytes(copying: bytes[start...]))
+      return (key, SecureBytes(copying: bytes[start...], packed: true))
     }
   }
 }

@@ -105,7 +105,7 @@ public struct CSVReader {
 
   /// The bytes of `span` with each `""` made one `"`.
   static func copy(_ span: Span, from input: SecureBytes) -> SecureBytes {
-    let out = SecureBytes(count: span.range.count - span.escapedQuotes)
+    let out = SecureBytes(count: span.range.count - span.escapedQuotes, packed: true)
     input.withBytes { bytes in
       out.withMutableBytes { target in
         var to = 0

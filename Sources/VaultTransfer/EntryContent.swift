@@ -6,8 +6,9 @@ import VaultCore
 /// The content is the password as its first line, then one `KEY: VALUE` line per field in the
 /// order given, then the notes; every line ends in LF. A value that would not read back as the
 /// same bytes from a `KEY: VALUE` line (it holds a line break, starts with a blank or is not
-/// UTF-8 text) is written as a block instead: the line `KEY: |` followed by each of its lines
-/// indented by two spaces, as in YAML. Source keys are made into keys of the convention by
+/// UTF-8 text) is written as a block instead: the line `KEY: |` (`KEY: |-` when the value does
+/// not end in LF) followed by each of its lines indented by two spaces, as in YAML, which
+/// `EntryFields` reads back. Source keys are made into keys of the convention by
 /// `fieldKey`; a key given twice (without regard to case) gets `-2`, `-3`… appended.
 public enum EntryContent {
   /// A key of the fields convention for a source's field name: white space and `:` become `-`,
@@ -38,17 +39,17 @@ public enum EntryContent {
   public static func compose(
     password: SecureBytes?, fields: [(key: String, value: SecureBytes)], notes: SecureBytes?
   ) throws -> SecureBytes {
-    var out = ByteBuilder()
+    var out = ByteBuilder(packed: true)
     if let password {
       let broken = password.withBytes { $0.contains(0x0A) || $0.contains(0x0D) }
       guard !broken else { throw TransferError("the password holds a line break") }
       out.append(password)
     }
     out.append(0x0A)
-    var used: [String] = []
+    var used = Set<String>()
     for field in fields {
       let key = unique(fieldKey(field.key), among: used)
-      used.append(key.lowercased())
+      used.insert(key.lowercased())
       out.append(Array(key.utf8))
       out.append(0x3A)
       if readsBack(field.value) {
@@ -56,7 +57,8 @@ public enum EntryContent {
         out.append(field.value)
         out.append(0x0A)
       } else {
-        out.append(Array(" |\n".utf8))
+        let keepsFinalLF = field.value.withBytes { $0.last == 0x0A }
+        out.append(Array((keepsFinalLF ? " |\n" : " |-\n").utf8))
         appendBlock(field.value, to: &out)
       }
     }
@@ -72,7 +74,7 @@ public enum EntryContent {
   }
 
   /// `key`, or `key-2`, `key-3`… when `used` (lower-cased keys) has it.
-  static func unique(_ key: String, among used: [String]) -> String {
+  static func unique(_ key: String, among used: Set<String>) -> String {
     guard used.contains(key.lowercased()) else { return key }
     var number = 2
     while used.contains("\(key)-\(number)".lowercased()) { number += 1 }
@@ -90,14 +92,15 @@ public enum EntryContent {
     }
   }
 
-  /// Each line of `value`, indented by two spaces and ended by LF.
+  /// Each line of `value` (without the final LF, which the block's `|` says), indented by two
+  /// spaces and ended by LF.
   static func appendBlock(_ value: SecureBytes, to out: inout ByteBuilder) {
     value.withBytes { bytes in
+      let body = bytes.last == 0x0A ? bytes.count - 1 : bytes.count
       var start = 0
-      while start <= bytes.count {
+      while start <= body {
         var stop = start
-        while stop < bytes.count && bytes[stop] != 0x0A { stop += 1 }
-        if stop == bytes.count && start == stop && start > 0 { break }
+        while stop < body && bytes[stop] != 0x0A { stop += 1 }
         out.append(Array("  ".utf8))
         out.append(bytes[start..<stop])
         out.append(0x0A)
@@ -117,7 +120,7 @@ extension EntryContent {
     password: SecureBytes?, fields: [(key: String, value: SecureBytes)], notes: SecureBytes?
   ) throws -> SecureBytes {
     if (password?.count ?? 0) == 0 && fields.isEmpty && (notes?.count ?? 0) == 0 {
-      return SecureBytes(copying: [0x0A])
+      return SecureBytes(copying: [0x0A], packed: true)
     }
     return try compose(password: password, fields: fields, notes: notes)
   }

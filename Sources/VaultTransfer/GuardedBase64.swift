@@ -29,7 +29,8 @@ public enum GuardedBase64 {
       guard remainder != 1, padding <= 2, padding == 0 || (digits + padding) % 4 == 0 else {
         throw TransferError("the base64 text has a wrong length or padding")
       }
-      let out = SecureBytes(count: digits / 4 * 3 + (remainder == 0 ? 0 : remainder - 1))
+      let out = SecureBytes(
+        count: digits / 4 * 3 + (remainder == 0 ? 0 : remainder - 1), packed: true)
       out.withMutableBytes { target in
         var accumulator: UInt32 = 0
         var held = 0

@@ -109,7 +109,7 @@ public struct GuardedJSON {
     public func bytes() -> SecureBytes? {
       guard kind == .string else { return nil }
       let node = self.node
-      let out = SecureBytes(count: Int(node.count))
+      let out = SecureBytes(count: Int(node.count), packed: true)
       storage.source.withBytes { source in
         out.withMutableBytes { target in
           GuardedJSON.decode(source, from: Int(node.start), to: Int(node.end), into: target)

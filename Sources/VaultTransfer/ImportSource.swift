@@ -12,6 +12,12 @@ public enum ImportSource: Sendable {
   /// read, after the header was checked and before the key is derived, so a file that is no
   /// export costs no prompt; a caller that reads the source twice may return a kept copy.
   case encrypted(SecureBytes, passphrase: @Sendable () throws -> SecureBytes)
+  /// A file encrypted under a passphrase, read in order and never held whole: each call of
+  /// `open` gives a function that reads the file from its start into the buffer it is given
+  /// (returning the bytes read, 0 at the end); a source read twice is opened twice.
+  case encryptedFile(
+    open: @Sendable () throws -> (UnsafeMutableRawBufferPointer) throws -> Int,
+    passphrase: @Sendable () throws -> SecureBytes)
 }
 
 /// A reader of one import format: everything the source holds, or the first fault in it.

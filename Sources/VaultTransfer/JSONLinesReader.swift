@@ -66,7 +66,8 @@ public enum JSONLinesReader: ImportReader {
       throw fail(
         "'\(whole[0])' is the whole entry: give it, or 'password', 'fields' and 'notes'; not both")
     case (1, true):
-      let value = try JSONShape.bytes(object, whole[0], at: location) ?? SecureBytes(count: 0)
+      let value =
+        try JSONShape.bytes(object, whole[0], at: location) ?? SecureBytes(count: 0, packed: true)
       if whole[0] == "content_b64" {
         do {
           content = try GuardedBase64.decode(value)

@@ -54,9 +54,11 @@ public enum JrnlJSONReader: ImportReader {
       throw TransferError(
         "the date and time '\(date) \(time)' are not YYYY-MM-DD and HH:MM", at: location)
     }
-    let title = try JSONShape.bytes(entry, "title", at: location) ?? SecureBytes(count: 0)
-    let body = try JSONShape.bytes(entry, "body", at: location) ?? SecureBytes(count: 0)
-    var text = ByteBuilder()
+    let title =
+      try JSONShape.bytes(entry, "title", at: location) ?? SecureBytes(count: 0, packed: true)
+    let body =
+      try JSONShape.bytes(entry, "body", at: location) ?? SecureBytes(count: 0, packed: true)
+    var text = ByteBuilder(packed: true)
     text.append(title)
     if body.count > 0 {
       if title.count > 0 { text.append(0x0A) }

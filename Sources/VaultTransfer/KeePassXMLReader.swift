@@ -158,10 +158,12 @@ final class KeePassEntry {
       if let value = value(key), value.count > 0 { fields.append((field, value)) }
     }
     fields += strings.filter { !Self.standard.contains($0.key) }
-    if !tags.isEmpty { fields.append(("tags", SecureBytes(copying: Array(tags.utf8)))) }
+    if !tags.isEmpty {
+      fields.append(("tags", SecureBytes(copying: Array(tags.utf8), packed: true)))
+    }
     do {
       let content = try EntryContent.composeKeepingEmpty(
-        password: value("Password") ?? SecureBytes(count: 0), fields: fields,
+        password: value("Password") ?? SecureBytes(count: 0, packed: true), fields: fields,
         notes: value("Notes"))
       return TransferEntry(
         name: (group.path + [title]).joined(separator: "/"), content: content, location: at)
@@ -239,7 +241,7 @@ final class KeePassDocument: NSObject, XMLParserDelegate {
             + " XML, not an export", line: parser.lineNumber)
         return
       }
-      value = ByteBuilder()
+      value = ByteBuilder(packed: true)
     default: break
     }
   }
@@ -266,7 +268,7 @@ final class KeePassDocument: NSObject, XMLParserDelegate {
       finished = value?.finish()
       value = nil
     case "String" where entry != nil:
-      entry?.strings.append((key, finished ?? SecureBytes(count: 0)))
+      entry?.strings.append((key, finished ?? SecureBytes(count: 0, packed: true)))
       finished = nil
     case "Entry" where entry != nil && inside("Group", "Entry"):
       if let entry { entries.append(entry) }

@@ -87,9 +87,8 @@ public final class KeePassXMLWriter {
       return .leftOut("its name holds a character XML 1.0 cannot carry")
     }
     let layout: LeavingLayout
-    let made = LeavingLayout.make(content, slotKeys: Self.slotKeys) { key, used in
-      EntryContent.unique(key, among: (Self.standardNames + used).map { $0.lowercased() })
-    }
+    let made = LeavingLayout.make(
+      content, slotKeys: Self.slotKeys, reserved: Set(Self.standardNames.map { $0.lowercased() }))
     switch made {
     case .success(let value): layout = value
     case .failure(let leftOut): return .leftOut(leftOut.reason)

@@ -37,28 +37,29 @@ struct LeavingLayout {
 
   /// The layout of `content` for slots of `slotKeys` (lower case, such as `username`).
   ///
-  /// `customKey` turns a custom field's key into the one written (a format whose own names
-  /// could clash renames it); it is given the keys written so far.
+  /// With `reserved` (lower-cased names a format gives its own fields), a custom field's key
+  /// that matches one of them, or a key written before it (without regard to case), is
+  /// renamed `KEY-2`, `KEY-3`… (`EntryContent.unique`); without, keys are written as they are.
   ///
   /// - Returns: the layout, or the reason the entry is left out (not UTF-8 text, or nothing
   ///   its reader accepts).
   static func make(
     _ content: SecureBytes, slotKeys: [String],
-    customKey: (String, [String]) -> String = { key, _ in key }
+    reserved: Set<String>? = nil
   ) -> Result<LeavingLayout, LeftOut> {
     guard let fields = try? EntryFields(content) else {
       return .failure(LeftOut("its content is not UTF-8 text"))
     }
     var slots: [SecureBytes?] = slotKeys.map { _ in nil }
     var custom: [(key: String, value: SecureBytes)] = []
-    var used: [String] = []
+    var used = reserved ?? []
     for field in fields.allFields {
       if let slot = slotKeys.firstIndex(of: field.key.lowercased()), slots[slot] == nil {
         slots[slot] = field.value
         continue
       }
-      let key = customKey(field.key, used)
-      used.append(key)
+      let key = reserved == nil ? field.key : EntryContent.unique(field.key, among: used)
+      used.insert(key.lowercased())
       custom.append((key, field.value))
     }
     let password = fields.password

@@ -109,10 +109,53 @@ public struct TransferJournalEntry: Sendable {
   }
 }
 
-/// One item of a source, as a streaming reader hands it over: an entry or a journal entry.
-public enum TransferItem: Sendable {
+/// An entry of a `vault` export whose content is larger than `EntryStore.streamThreshold`: its
+/// record, and its content to be read during the call that hands it over, never held whole.
+public struct TransferLargeEntry {
+  /// The name, before NFC normalization and checking.
+  public var name: String
+  /// The content's length in bytes.
+  public var length: Int
+  /// Where the source has it.
+  public var location: SourceLocation
+  /// True when the source marks it guarded.
+  public var guarded: Bool
+  /// When the source says it was made, ISO 8601 UTC.
+  public var created: String
+  /// When the source says its content last changed, ISO 8601 UTC.
+  public var updated: String
+  /// The content, valid only during the sink's call.
+  public var content: VaultExportContent
+}
+
+extension TransferLargeEntry {
+  /// The content as a source for `EntryStore` (`.streamedInWrite`): its first
+  /// `EntryStore.streamThreshold` + 1 bytes read now, the rest as the write pulls it; valid
+  /// only during the sink's call.
+  ///
+  /// - Throws: what reading the content throws.
+  public func contentSource() throws -> ContentSource {
+    let prefix = try SecureBytes.allocating(count: min(length, EntryStore.streamThreshold + 1))
+    let reader = content
+    var filled = 0
+    while filled < prefix.count {
+      let n = try prefix.withMutableBytes { buffer in
+        try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+      }
+      guard n > 0 else { throw TransferError("the content ends early", at: location) }
+      filled += n
+    }
+    return .streamedInWrite(prefix: prefix, read: { try reader.read(into: $0) })
+  }
+}
+
+/// One item of a source, as a streaming reader hands it over: an entry, a large entry (only a
+/// `vault` export has them) or a journal entry.
+public enum TransferItem {
   /// An entry.
   case entry(TransferEntry)
+  /// An entry whose content is read piece by piece during the sink's call.
+  case largeEntry(TransferLargeEntry)
   /// A journal entry.
   case journal(TransferJournalEntry)
 
@@ -120,6 +163,7 @@ public enum TransferItem: Sendable {
   public var location: SourceLocation {
     switch self {
     case .entry(let entry): entry.location
+    case .largeEntry(let entry): entry.location
     case .journal(let journal): journal.location
     }
   }
@@ -140,19 +184,42 @@ public struct TransferBatch: Sendable {
 }
 
 extension TransferBatch {
-  /// The batch of every item `read` hands to its sink, in that order.
+  /// The batch of every item `read` hands to its sink, in that order; a large entry's content
+  /// is read whole into memory.
   ///
-  /// - Throws: what `read` throws.
+  /// - Throws: what `read` throws; `TransferError` at a large entry that cannot be held.
   public static func collecting(
     _ read: (_ sink: (TransferItem) throws -> Void) throws -> Void
-  ) rethrows -> TransferBatch {
+  ) throws -> TransferBatch {
     var batch = TransferBatch()
     try read { item in
       switch item {
       case .entry(let entry): batch.entries.append(entry)
+      case .largeEntry(let large): batch.entries.append(try TransferEntry(holding: large))
       case .journal(let journal): batch.journal.append(journal)
       }
     }
     return batch
+  }
+}
+
+extension TransferEntry {
+  /// The entry `large` with its content read whole into guarded memory.
+  ///
+  /// - Throws: `TransferError` at its location when the memory cannot be had; what reading
+  ///   the content throws.
+  public init(holding large: TransferLargeEntry) throws {
+    let whole: SecureBytes
+    do {
+      whole = try large.content.whole(packed: false)
+    } catch VaultError.storage {
+      throw TransferError(
+        "the content of '\(large.name)' (\(large.length) bytes) cannot be held in memory",
+        at: large.location)
+    }
+    self.init(name: large.name, content: whole, location: large.location)
+    guarded = large.guarded
+    created = large.created
+    updated = large.updated
   }
 }

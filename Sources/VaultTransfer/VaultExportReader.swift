@@ -9,49 +9,116 @@ import VaultCore
 /// its end are `VaultError.integrity`; a record the format does not allow (its message opened)
 /// is a `TransferError` at `.record(n)`. Entries carry their guard and times.
 ///
-/// `read(_:)` holds every content (the import model's `TransferEntry` holds a content whole); a
-/// reader that must not, for large contents, uses `VaultExportFile.read` and takes each content
-/// piece by piece.
+/// `read(_:each:)` hands over each entry as it is read: a content of at most
+/// `EntryStore.streamThreshold` bytes whole (packed guarded memory), a larger one as a
+/// `.largeEntry` to be read piece by piece during the sink's call, so that neither the source
+/// (`.encryptedFile`) nor its contents are ever held whole.
 public enum VaultExportReader: ImportReader {
-  /// Reads every entry and journal entry of `source` (`.encrypted` only).
+  /// Reads every entry and journal entry of `source` (`.encrypted` or `.encryptedFile`), each
+  /// content whole.
+  ///
+  /// - Throws: as `read(_:each:)`; `TransferError` at a large entry that cannot be held.
+  public static func read(_ source: ImportSource) throws -> TransferBatch {
+    try TransferBatch.collecting { try read(source, each: $0) }
+  }
+
+  /// Hands every entry and journal entry of `source` (`.encrypted` or `.encryptedFile`) to
+  /// `sink` in order, as the type's summary says.
   ///
   /// - Throws: `TransferError` for another kind of source or a malformed record; the
   ///   `VaultError`s of `VaultExportFile`; `VaultError.invalidInput` for a passphrase that is
-  ///   not one (a control character, invalid UTF-8).
-  public static func read(_ source: ImportSource) throws -> TransferBatch {
-    guard case .encrypted(let bytes, let passphrase) = source else {
+  ///   not one (a control character, invalid UTF-8); what `sink` throws.
+  public static func read(_ source: ImportSource, each sink: (TransferItem) throws -> Void)
+    throws
+  {
+    let file: VaultExportFile
+    let passphrase: @Sendable () throws -> SecureBytes
+    switch source {
+    case .encrypted(let bytes, let given):
+      file = try VaultExportFile(bytes: bytes)
+      passphrase = given
+    case .encryptedFile(let open, let given):
+      file = VaultExportFile(opener: try VaultExportOpener(reading: try open()))
+      passphrase = given
+    case .bytes, .folder:
       throw TransferError("the vault format is encrypted: it is read with its passphrase")
     }
-    let file = try VaultExportFile(bytes: bytes)
     try file.unlock(ExportPassphrase(utf8: passphrase()))
-    var batch = TransferBatch()
     try file.read(
       entry: { record, content in
-        let whole: SecureBytes
-        do {
-          whole = try SecureBytes.allocating(count: record.length)
-        } catch {
-          throw TransferError(
-            "the content of '\(record.name)' (\(record.length) bytes) cannot be held in memory",
-            at: record.location)
+        guard record.length <= EntryStore.streamThreshold else {
+          return try sink(
+            .largeEntry(
+              TransferLargeEntry(
+                name: record.name, length: record.length, location: record.location,
+                guarded: record.guarded, created: record.created, updated: record.updated,
+                content: content)))
         }
-        var filled = 0
-        try content { piece in
-          whole.withMutableBytes { target in
-            target.baseAddress.map { base in
-              piece.baseAddress.map { (base + filled).copyMemory(from: $0, byteCount: piece.count) }
-            }
-          }
-          filled += piece.count
-        }
+        let whole = try content.whole(packed: true)
         var entry = TransferEntry(name: record.name, content: whole, location: record.location)
         entry.guarded = record.guarded
         entry.created = record.created
         entry.updated = record.updated
-        batch.entries.append(entry)
+        try sink(.entry(entry))
       },
-      journal: { batch.journal.append($0) })
-    return batch
+      journal: { try sink(.journal($0)) })
+  }
+}
+
+/// The content of the entry record being read, valid only during the `entry` call of
+/// `VaultExportFile.read`: handed over piece by piece (`pieces`) or pulled (`read(into:)`), at
+/// most `length` bytes in all; what is not read is read past, and checked, after the call.
+public final class VaultExportContent {
+  fileprivate var file: VaultExportFile?
+  private var left: Int
+  private let at: SourceLocation
+
+  fileprivate init(file: VaultExportFile, length: Int, at: SourceLocation) {
+    self.file = file
+    self.left = length
+    self.at = at
+  }
+
+  /// The bytes not read yet.
+  public var remaining: Int { left }
+
+  /// Hands the rest of the content to `deliver`, a piece of a message at a time, each valid
+  /// only during its call.
+  ///
+  /// - Throws: `TransferError` when the plaintext ends first; `VaultError.integrity` from the
+  ///   stream; what `deliver` throws.
+  public func pieces(_ deliver: (UnsafeRawBufferPointer) throws -> Void) throws {
+    guard left > 0 else { return }
+    guard let file else { preconditionFailure("an export's content is read during its call") }
+    let count = left
+    left = 0
+    try file.stream(count, at, deliver)
+  }
+
+  /// The rest of the content in new guarded memory, packed as `SecureBytes.allocating` says.
+  ///
+  /// - Throws: `VaultError.storage` when the memory cannot be had; as `pieces`.
+  public func whole(packed: Bool) throws -> SecureBytes {
+    let out = try SecureBytes.allocating(count: left, packed: packed)
+    try out.withMutableBytes { buffer in
+      var filled = 0
+      while filled < buffer.count {
+        filled += try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+      }
+    }
+    return out
+  }
+
+  /// Copies the next bytes of the content into `buffer`, as many as fit and one message holds.
+  ///
+  /// - Returns: the bytes copied; 0 at the end of the content.
+  /// - Throws: as `pieces`.
+  public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    guard left > 0 else { return 0 }
+    guard let file else { preconditionFailure("an export's content is read during its call") }
+    let n = try file.pull(left, into: buffer, at)
+    left -= n
+    return n
   }
 }
 
@@ -99,9 +166,9 @@ public final class VaultExportFile {
   /// - Throws: `VaultError.wrongPassphrase`; `.storage` when Argon2id cannot allocate.
   public func unlock(_ passphrase: ExportPassphrase) throws { try opener.unlock(passphrase) }
 
-  /// Reads every record once, in order: each entry's record to `entry` with a function that
-  /// hands its content to the function it is given, piece by piece (what `entry` does not read
-  /// is read past, and checked all the same), each journal entry to `journal`.
+  /// Reads every record once, in order: each entry's record to `entry` with its content, to be
+  /// read (piece by piece, or pulled into buffers) during that call only (what `entry` does not
+  /// read is read past, and checked all the same), each journal entry to `journal`.
   ///
   /// - Precondition: `unlock` succeeded; not read before.
   /// - Returns: the numbers of entries and journal entries.
@@ -109,8 +176,7 @@ public final class VaultExportFile {
   ///   `VaultError.integrity` from the stream; what `entry` and `journal` throw.
   @discardableResult
   public func read(
-    entry: (VaultExportEntry, ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws
-      -> Void,
+    entry: (VaultExportEntry, VaultExportContent) throws -> Void,
     journal: (TransferJournalEntry) throws -> Void
   ) throws -> (entries: Int, journal: Int) {
     precondition(!read, "an export is read once")
@@ -129,15 +195,10 @@ public final class VaultExportFile {
           throw TransferError("an entry after a journal entry (entries come first)", at: at)
         }
         let record = try entryRecord(at, after: lastName)
-        var left = record.length
-        var handed = false
-        try entry(record) { deliver in
-          guard !handed else { return }
-          handed = true
-          try stream(left, at, deliver)
-          left = 0
-        }
-        try stream(left, at) { _ in }
+        let content = VaultExportContent(file: self, length: record.length, at: at)
+        try entry(record, content)
+        try content.pieces { _ in }
+        content.file = nil
         lastName = Array(record.name.utf8)
         entries += 1
       case 2:
@@ -211,7 +272,7 @@ public final class VaultExportFile {
     guard length >= 1, length <= JournalStore.maximumByteCount else {
       throw TransferError("a journal entry's text has \(length) bytes", at: at)
     }
-    let out = SecureBytes(count: length)
+    let out = SecureBytes(count: length, packed: true)
     var filled = 0
     try stream(length, at) { piece in
       out.withMutableBytes { target in
@@ -267,8 +328,25 @@ public final class VaultExportFile {
     return out
   }
 
+  /// Copies up to `buffer.count` of the next `count` plaintext bytes into `buffer`.
+  ///
+  /// - Returns: the bytes copied (0 only when `count` or the buffer is 0).
+  /// - Throws: `TransferError` at `at` when the plaintext ends first.
+  fileprivate func pull(
+    _ count: Int, into buffer: UnsafeMutableRawBufferPointer, _ at: SourceLocation
+  ) throws -> Int {
+    guard count > 0, buffer.count > 0, let base = buffer.baseAddress else { return 0 }
+    guard try available() else {
+      throw TransferError("the export's plaintext ends inside a record", at: at)
+    }
+    let n = min(count, buffer.count, piece.count - offset)
+    piece.baseAddress.map { base.copyMemory(from: $0 + offset, byteCount: n) }
+    offset += n
+    return n
+  }
+
   /// Hands the next `count` plaintext bytes to `deliver`, a piece of a message at a time.
-  private func stream(
+  fileprivate func stream(
     _ count: Int, _ at: SourceLocation, _ deliver: (UnsafeRawBufferPointer) throws -> Void
   ) throws {
     var left = count

@@ -74,16 +74,17 @@ final class ImportCLITests: XCTestCase {
     XCTAssertEqual(
       get("bank"),
       Array(
-        "s3cret\nuser-name: ada\nurl: https://b.example\npin: |\n  12\n  34\ncall first\nthen write\n"
+        "s3cret\nuser-name: ada\nurl: https://b.example\npin: |-\n  12\n  34\ncall first\nthen write\n"
           .utf8))
     XCTAssertEqual(get("bank", "--field", "url"), Array("https://b.example".utf8))
+    XCTAssertEqual(get("bank", "--field", "pin"), Array("12\n34".utf8), "a block reads back")
     XCTAssertEqual(
       get("bin/key"), [0x00, 0xFF, 0xFE, 0x80, 0x0D, 0x0A, 0xC3, 0x28, 0xED, 0xA0, 0x80],
       "bytes that are not UTF-8 come through content_b64 byte for byte")
     XCTAssertEqual(get("café"), Array("été".utf8))
     let history = box.vault(["history", "bank"], env: session)
     XCTAssertEqual(
-      history.stdoutText, "1  2026-01-01T00:00:00Z  84 bytes  import  bank  current\n")
+      history.stdoutText, "1  2026-01-01T00:00:00Z  85 bytes  import  bank  current\n")
   }
 
   func testCRLFLinesAndEmptyPasswords() {

@@ -96,6 +96,39 @@ final class EntryFieldsTests: XCTestCase {
     XCTAssertThrowsError(try fields("pw\n").unsetting("password"))
   }
 
+  /// `KEY: |` and `KEY: |-` with lines indented by two spaces after them are one field (YAML's
+  /// literal block); set and unset take the whole block; without indented lines `|` is a value.
+  func testBlocks() throws {
+    let entry = try fields(
+      "pw\nkey: |\n  line 1\n\n  line 3\nnote\ncert: |-\n  -----BEGIN\n    deeper\nafter: x\n")
+    XCTAssertEqual(entry.keys, ["password", "key", "cert", "after"])
+    XCTAssertEqual(string(entry.value("key")), "line 1\n")
+    XCTAssertEqual(string(entry.value("cert")), "-----BEGIN\n  deeper")
+    XCTAssertEqual(string(entry.notes), "  line 3\nnote", "blank lines at either end are no notes")
+    XCTAssertEqual(
+      string(entry.json),
+      #"{"password":"pw","fields":{"key":"line 1\n","cert":"-----BEGIN\n  deeper","after":"x"},"#
+        + #""notes":"  line 3\nnote"}"#)
+    XCTAssertEqual(string(try fields("pw\nbar: |\nnote\n").value("bar")), "|")
+    XCTAssertEqual(string(try fields("pw\nbar: |-\n").value("bar")), "|-")
+    XCTAssertEqual(string(try fields("pw\nbar: |x\n  y\n").value("bar")), "|x")
+    XCTAssertEqual(string(try fields("pw\r\nk: |\r\n  a\r\n  b\r\n").value("k")), "a\nb\n")
+    XCTAssertEqual(string(try fields("pw\nk: |-\n  a\r\n  b").value("k")), "a\r\nb")
+    let value = SecureBytes(copying: Array("one".utf8))
+    XCTAssertEqual(
+      string(try entry.setting("cert", to: value)),
+      "pw\nkey: |\n  line 1\n\n  line 3\nnote\ncert: one\nafter: x\n")
+    XCTAssertEqual(
+      string(try fields("pw\nk: |-\n  a\n  b").setting("k", to: value)), "pw\nk: one")
+    XCTAssertEqual(
+      string(try fields("pw\nk: |-\n  a\n  b\n").setting("new", to: value)),
+      "pw\nk: |-\n  a\n  b\nnew: one\n")
+    XCTAssertEqual(
+      string(try entry.unsetting("key")),
+      "pw\n\n  line 3\nnote\ncert: |-\n  -----BEGIN\n    deeper\nafter: x\n")
+    XCTAssertEqual(string(try fields("pw\nk: |-\n  a\n  b").unsetting("k")), "pw")
+  }
+
   func testRefusals() throws {
     XCTAssertThrowsError(try EntryFields(SecureBytes(copying: [0x70, 0xFF, 0x0A])))
     XCTAssertThrowsError(try EntryFields(SecureBytes(copying: [0x70, 0x00, 0x0A])))

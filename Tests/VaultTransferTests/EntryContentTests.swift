@@ -25,7 +25,26 @@ final class EntryContentTests: XCTestCase {
     let content = try EntryContent.compose(
       password: nil, fields: [("key", secret("line 1\nline 2")), ("pad", secret(" lead"))],
       notes: nil)
-    XCTAssertEqual(text(content), "\nkey: |\n  line 1\n  line 2\npad: |\n   lead\n")
+    XCTAssertEqual(text(content), "\nkey: |-\n  line 1\n  line 2\npad: |-\n   lead\n")
+  }
+
+  /// Every value a block holds reads back through `EntryFields` as the same bytes, whatever its
+  /// line breaks: final LF or none, empty lines, a CR before an LF, a lone LF.
+  func testBlocksReadBackByteForByte() throws {
+    let values = [
+      "line 1\nline 2", "line 1\nline 2\n", "\n", "\n\n", "a\n\n\nb", " lead", "\ttab\n",
+      "win\r\nline\r\n", "ends in CR\r", "  two spaces\n  again", "a\n\n",
+    ]
+    let fields = values.enumerated().map { ("k\($0.offset)", secret($0.element)) }
+    let content = try EntryContent.compose(
+      password: secret("pw"), fields: fields, notes: secret("notes\n  indented note"))
+    let read = try EntryFields(content)
+    XCTAssertEqual(read.keys, ["password"] + values.indices.map { "k\($0)" })
+    for (index, value) in values.enumerated() {
+      XCTAssertEqual(read.value("k\(index)").map(text), value, "value \(index)")
+    }
+    XCTAssertEqual(read.allFields.map { text($0.value) }, values)
+    XCTAssertEqual(text(read.notes), "notes\n  indented note")
   }
 
   func testKeysAreMadeValidAndUnique() {
@@ -33,6 +52,7 @@ final class EntryContentTests: XCTestCase {
     XCTAssertEqual(EntryContent.fieldKey(""), "field")
     XCTAssertEqual(EntryContent.fieldKey("Password"), "password-field")
     XCTAssertEqual(EntryContent.unique("URL", among: ["url", "url-2"]), "URL-3")
+    XCTAssertEqual(EntryContent.unique("mail", among: ["url"]), "mail")
   }
 
   func testAPasswordWithALineBreakAndAnEmptyEntryAreRefused() {

@@ -48,7 +48,7 @@ final class KeePassXMLReaderTests: XCTestCase {
         "second\nusername: other\n",
         "p4ss\"word\nusername: ada\nurl: https://mail.example.org\nline one\n"
           + "line \"two\", with a comma\n",
-        "1234-new\nusername: carol\nPIN: 4321\naccount-number: DE00 1234\nmulti: |\n  line 1\n"
+        "1234-new\nusername: carol\nPIN: 4321\naccount-number: DE00 1234\nmulti: |-\n  line 1\n"
           + "  line 2\notp: otpauth://totp/Bank:carol?secret=JBSWY3DPEHPK3PXP\n"
           + "tags: cards,finance\n",
         "café\n",

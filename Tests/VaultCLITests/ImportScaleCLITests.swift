@@ -1,0 +1,179 @@
+import Foundation
+import VaultCore
+import VaultTransfer
+import XCTest
+
+/// Sources far larger than the samples, through the built binary: a source read whole that holds
+/// tens of thousands of values (each value once took a memory mapping of its own, and a process
+/// may have about 65,000), and one entry with tens of thousands of fields.
+final class ImportScaleCLITests: XCTestCase {
+  var box: Sandbox!
+  var session: [String: String] = [:]
+  static let passphrase = "correct horse battery staple"
+
+  override func setUp() {
+    box = Sandbox()
+    session = box.pinOnlySession()
+  }
+
+  override func tearDown() { box = nil }
+
+  /// An entry of a `vault` export written by the test.
+  struct Item: ExportableEntry {
+    var name: String
+    var created = "2026-01-01T00:00:00Z"
+    var updated = "2026-01-02T00:00:00Z"
+    var guarded = false
+    var bytes: [UInt8]
+    var length: Int { bytes.count }
+    func content() throws -> SecureBytes { SecureBytes(copying: bytes) }
+    func stream(_ deliver: (UnsafeRawBufferPointer) throws -> Void) throws {
+      try bytes.withUnsafeBytes(deliver)
+    }
+  }
+
+  static func content(_ index: Int) -> [UInt8] {
+    Array("pw-\(index)\nusername: user\(index)\n".utf8)
+  }
+
+  /// A `vault` export of 20,000 entries, read whole before anything is written, imports.
+  ///
+  /// Each entry holds its own bytes. Before values were packed, the import stopped at record
+  /// 16,343 with "cannot be held in memory".
+  func testAVaultExportOfTwentyThousandEntriesImports() throws {
+    let count = 20_000
+    let names = (0..<count).map { String(format: "site-%05d/login", $0) }
+    var file: [UInt8] = []
+    let writer = try VaultExportWriter(
+      passphrase: try ExportPassphrase(utf8: SecureBytes(copying: Array(Self.passphrase.utf8))),
+      kdf: .test
+    ) { file.append(contentsOf: $0) }
+    for (index, name) in names.enumerated() {
+      try writer.write(Item(name: name, bytes: Self.content(index)))
+    }
+    try writer.finish()
+    XCTAssertTrue(
+      FileManager.default.createFile(atPath: box.home + "/all.vx", contents: Data(file)))
+
+    let result = box.vault(
+      ["import", "--from", "vault", "all.vx"], pin: [Self.passphrase], env: session)
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    // A machine whose `ulimit -l` is low adds the warning that memory could not be locked.
+    let said = result.stderrText.split(separator: "\n").filter {
+      !$0.hasPrefix("vault: warning: memory for secrets could not be locked")
+    }
+    XCTAssertEqual(said, ["Imported 20000 entries and 0 journal entries."])
+    let listed = box.vault(["list"], env: session)
+    XCTAssertEqual(listed.stdoutText, names.map { $0 + "\n" }.joined())
+    for index in [0, 16_342, 16_343, count - 1] {
+      XCTAssertEqual(
+        box.vault(["get", names[index]], env: session).stdout, Self.content(index), names[index])
+    }
+  }
+
+  /// An entry whose content is made piece by piece, never held whole: 1 MiB blocks of the same
+  /// random bytes, each starting with its own number, so a block out of place shows.
+  struct Generated: ExportableEntry {
+    static let block: [UInt8] = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255) }
+    var name: String
+    var created = "2026-01-01T00:00:00Z"
+    var updated = "2026-01-02T00:00:00Z"
+    var guarded = false
+    var length: Int
+    func content() throws -> SecureBytes { throw VaultError.tooLarge(name: name, length: length) }
+    func stream(_ deliver: (UnsafeRawBufferPointer) throws -> Void) throws {
+      var offset = 0
+      var number: UInt64 = 0
+      while offset < length {
+        let piece = Generated.piece(number)
+        let n = min(piece.count, length - offset)
+        try piece.withUnsafeBytes { try deliver(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        offset += n
+        number += 1
+      }
+    }
+    /// Block `number`: the random block with the number in its first 8 bytes.
+    static func piece(_ number: UInt64) -> [UInt8] {
+      var piece = block
+      withUnsafeBytes(of: number.bigEndian) { piece.replaceSubrange(0..<8, with: $0) }
+      return piece
+    }
+  }
+
+  /// A `vault` export larger than the 256 MiB a source may be read whole imports.
+  ///
+  /// One entry of 257 MiB (streamed, byte for byte), one small one and a journal entry. Before,
+  /// the export was refused as larger than 256 MiB.
+  func testAVaultExportLargerThan256MiBImports() throws {
+    let length = 257 << 20
+    let path = box.home + "/big.vx"
+    XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
+    let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+    let writer = try VaultExportWriter(
+      passphrase: try ExportPassphrase(utf8: SecureBytes(copying: Array(Self.passphrase.utf8))),
+      kdf: .test
+    ) { handle.write(Data($0)) }
+    try writer.write(Generated(name: "backup/disk.img", length: length))
+    try writer.write(Item(name: "mail", bytes: Array("pw\n".utf8)))
+    try writer.write(
+      journal: try XCTUnwrap(JournalStamp(parsing: "2026-01-01T10:00:00+01:00")),
+      text: SecureBytes(copying: Array("Walked.\n".utf8)))
+    try writer.finish()
+    try handle.close()
+
+    let result = box.vault(
+      ["import", "--from", "vault", "big.vx"], pin: [Self.passphrase], env: session)
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    XCTAssertEqual(box.vault(["list"], env: session).stdoutText, "backup/disk.img\nmail\n")
+    XCTAssertEqual(box.vault(["get", "mail"], env: session).stdoutText, "pw\n")
+    let big = box.vault(["get", "backup/disk.img"], env: session)
+    XCTAssertEqual(big.status, 0, big.stderrText)
+    XCTAssertEqual(big.stdout.count, length)
+    let blocks = length >> 20
+    let wrong = (0..<min(blocks, big.stdout.count >> 20)).filter { number in
+      let expected = Generated.piece(UInt64(number))
+      return big.stdout.withUnsafeBytes { got in
+        expected.withUnsafeBytes {
+          memcmp(got.baseAddress! + number << 20, $0.baseAddress!, 1 << 20)
+        }
+      } != 0
+    }
+    XCTAssertEqual(wrong, [], "blocks that differ")
+    XCTAssertTrue(
+      box.vault(["journal", "show", "2026-01-01"], env: session).stdoutText.hasSuffix("Walked.\n"))
+  }
+
+  /// One jsonl line with 30,000 fields (some of several lines, written as blocks) imports.
+  ///
+  /// Every field reads back with `--field`, and the entry leaves again as Bitwarden JSON with
+  /// every field (the check of repeated keys was quadratic: 40,000 fields took a minute).
+  func testOneEntryWithThirtyThousandFieldsImportsReadsAndExports() throws {
+    let count = 30_000
+    var members: [String] = []
+    for index in 0..<count {
+      let value = index % 1000 == 7 ? "first \(index)\\nsecond" : "v\(index)"
+      members.append("\"f\(index)\":\"\(value)\"")
+    }
+    let line =
+      "{\"name\":\"many\",\"password\":\"pw\",\"fields\":{\(members.joined(separator: ","))}}"
+    XCTAssertTrue(
+      FileManager.default.createFile(atPath: box.home + "/many.jsonl", contents: Data(line.utf8)))
+    let result = box.vault(["import", "--from", "jsonl", "many.jsonl"], env: session)
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    for (key, value) in [("f0", "v0"), ("f29999", "v29999"), ("f7007", "first 7007\nsecond")] {
+      XCTAssertEqual(
+        box.vault(["get", "many", "--field", key], env: session).stdoutText, value, key)
+    }
+    let exported = box.vault(
+      ["export", "--to", "bitwarden-json", "--plaintext", "--output", "many.json"], env: session)
+    XCTAssertEqual(exported.status, 0, exported.stderrText)
+    let json = try XCTUnwrap(
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: box.home + "/many.json"))) as? [String: Any])
+    let item = try XCTUnwrap((json["items"] as? [[String: Any]])?.first)
+    let fields = try XCTUnwrap(item["fields"] as? [[String: Any]])
+    XCTAssertEqual(fields.count, count)
+    XCTAssertEqual(fields[7007]["value"] as? String, "first 7007\nsecond")
+    XCTAssertEqual(fields[count - 1]["name"] as? String, "f29999")
+  }
+}
