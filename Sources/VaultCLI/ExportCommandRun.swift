@@ -105,10 +105,11 @@ enum ExportCommandRun {
       }
       return (summary, selection.guardedLeftOut)
     }
-    report(
+    let complete = report(
       summary, format: format, to: output, guardedLeftOut: guardedLeftOut,
       journalLeftOut: format.carriesJournal ? 0 : journalCount, prefix: prefix)
-    return ExitCode.success.rawValue
+    // An export that left an entry out is written, but a script must not take it for the vault.
+    return (complete ? ExitCode.success : ExitCode.invalidInput).rawValue
   }
 
   /// Refuses a standard output that is a terminal, and, for a plaintext format, anything but a
@@ -144,11 +145,15 @@ enum ExportCommandRun {
       .hasPrefix("pipe:")
   }
 
-  /// The lines on standard error after an export: what was left out, then the count.
+  /// The lines on standard error after an export: what was left out, then the count (an error
+  /// line when an entry was left out).
+  ///
+  /// - Returns: true when no entry was left out (the journal of a format without one aside).
+  @discardableResult
   static func report(
     _ summary: ExportSummary, format: ExportFormat, to output: String?, guardedLeftOut: [String],
     journalLeftOut: Int, prefix: String
-  ) {
+  ) -> Bool {
     func quoted(_ names: [String]) -> String {
       names.map { "'\(Output.printable($0))'" }.joined(separator: ", ")
     }
@@ -179,7 +184,15 @@ enum ExportCommandRun {
     let entries = "\(summary.entries) entr\(summary.entries == 1 ? "y" : "ies")"
     let journal = "\(summary.journal) journal entr\(summary.journal == 1 ? "y" : "ies")"
     let place = output.map(Output.printable) ?? "standard output"
+    let left = summary.leftOut.count + guardedLeftOut.count
+    guard left == 0 else {
+      Output.error(
+        "vault: error: exported \(entries) and \(journal) to \(place); \(left)"
+          + " entr\(left == 1 ? "y was" : "ies were") left out (named above)")
+      return false
+    }
     Output.error("exported \(entries) and \(journal) to \(place)")
+    return true
   }
 
   /// A new export's passphrase: twice, hidden, on the terminal, or one line of `--pin-fd`.

@@ -303,24 +303,45 @@ public struct EntryFields {
   ///   one line of UTF-8 text (a CR, an LF or a NUL byte, invalid UTF-8), or a field's value
   ///   that starts with a space or a tab (it would not read back).
   public func setting(_ key: String, to value: SecureBytes) throws -> SecureBytes {
-    try Self.validate(key: key)
-    let valid = value.withBytes { bytes in
-      Self.isText(bytes) && !bytes.contains(0x0A) && !bytes.contains(0x0D)
+    try setting([(key, value)])
+  }
+
+  /// The content with each of `pairs` set, in one pass: the same bytes as setting them one
+  /// after another with `setting(_:to:)` (new keys follow the last field in the order given; a
+  /// key given twice takes its last value), in time linear in the content and the pairs.
+  ///
+  /// - Throws: as `setting(_:to:)`, for the first pair that is refused.
+  public func setting(_ pairs: [(key: String, value: SecureBytes)]) throws -> SecureBytes {
+    for (key, value) in pairs { try Self.check(key: key, value: value) }
+    if lines.isEmpty, let first = pairs.first {
+      // The first value makes the first line; the others are set on that content.
+      let started = try setting(first.key, value: first.value, onEmpty: ())
+      return pairs.count == 1 ? started : try EntryFields(started).setting(Array(pairs.dropFirst()))
     }
-    guard valid else {
-      throw VaultError.invalidInput(
-        "a field's value is one line of UTF-8 text: no line break, NUL byte or invalid UTF-8")
+    // What each pair does, by lower-cased key: replace a line (the first line for the password,
+    // else the key's first field line) or add a line after the last field.
+    var replaced: [Int: (field: Field?, value: SecureBytes)] = [:]
+    var added: [(key: String, value: SecureBytes)] = []
+    var addedIndex: [String: Int] = [:]
+    var firstField: [String: Field] = [:]
+    for field in fields where firstField[field.key.lowercased()] == nil {
+      firstField[field.key.lowercased()] = field
     }
-    let leadingBlank = value.count > 0 && (value[0] == 0x20 || value[0] == 0x09)
-    guard Self.isPassword(key) || !leadingBlank else {
-      throw VaultError.invalidInput(
-        "a field's value cannot start with a space or a tab: the convention reads past them")
+    for (key, value) in pairs {
+      let lower = key.lowercased()
+      if Self.isPassword(key) {
+        replaced[0] = (nil, value)
+      } else if let field = firstField[lower] {
+        replaced[field.line] = (field, value)
+      } else if let index = addedIndex[lower] {
+        added[index].value = value
+      } else {
+        addedIndex[lower] = added.count
+        added.append((key, value))
+      }
     }
-    let ending: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
-    let appendsAfterLast =
-      !Self.isPassword(key) && first(key) == nil
-      && (fields.last?.allLines.upperBound ?? 0) == lines.count - 1
-    if appendsAfterLast, let last = lines.last, last.end == last.text.upperBound,
+    let insertAfter = added.isEmpty ? nil : (fields.last?.allLines.upperBound ?? 0)
+    if insertAfter == lines.count - 1, let last = lines.last, last.end == last.text.upperBound,
       content.withBytes({ bytes in last.text.count > 0 && bytes[last.text.upperBound - 1] == 0x0D })
     {
       // A line ending after it would make its CR part of a CRLF and so change the line.
@@ -328,47 +349,75 @@ public struct EntryFields {
         "the entry's last line ends in a carriage return without a line feed, which a new field"
           + " after it would change; add the field with 'vault edit'")
     }
+    let ending: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
+    // A replaced block's indented lines go with it: the value is now one line.
+    var droppedBlocks = Set<Int>()
+    for (_, change) in replaced {
+      if let block = change.field?.block { droppedBlocks.formUnion(block) }
+    }
     var out = ByteBuilder()
     content.withBytes { bytes in
-      func newLine(lineEnding: Bool) {
-        if !Self.isPassword(key) { out.append(Array(key.utf8) + [UInt8(ascii: ":"), 0x20]) }
-        value.withBytes { out.append($0[...]) }
-        if lineEnding { out.append(ending) }
-      }
-      let replacedField = Self.isPassword(key) ? nil : first(key)
-      let replaced = Self.isPassword(key) ? 0 : replacedField?.line
-      // A replaced block's indented lines go with it: the value is now one line.
-      let droppedBlock = replacedField?.block ?? 0..<0
-      let insertAfter = replaced == nil ? (fields.last?.allLines.upperBound ?? 0) : nil
-      if lines.isEmpty { newLine(lineEnding: false) }
-      for (index, line) in lines.enumerated() where !droppedBlock.contains(index) {
-        if index == replaced {
-          if let replacedField {
+      for (index, line) in lines.enumerated() where !droppedBlocks.contains(index) {
+        if let change = replaced[index] {
+          if let field = change.field {
             // Keep the key as written and the spacing after the colon (one space when there was
             // none: `key:` with an empty value).
-            let head = line.text.lowerBound..<replacedField.value.lowerBound
+            let head = line.text.lowerBound..<field.value.lowerBound
             out.append(bytes[head])
-            if bytes[head.upperBound - 1] == UInt8(ascii: ":") && value.count > 0 {
+            if bytes[head.upperBound - 1] == UInt8(ascii: ":") && change.value.count > 0 {
               out.append(0x20)
             }
-            value.withBytes { out.append($0[...]) }
-          } else {
-            newLine(lineEnding: false)
           }
-          let ending = droppedBlock.isEmpty ? line : lines[droppedBlock.upperBound - 1]
-          out.append(bytes[ending.text.upperBound..<ending.end])
+          change.value.withBytes { out.append($0[...]) }
+          let last = field(endingAt: change.field, line: index)
+          out.append(bytes[lines[last].text.upperBound..<lines[last].end])
         } else {
           out.append(bytes[line.text.lowerBound..<line.end])
         }
         if index == insertAfter {
-          // After a last line without a line ending, the new line ends the content the same way.
+          // After a last line without a line ending, the new lines end the content the same way.
           let ended = line.end > line.text.upperBound
           if !ended { out.append(ending) }
-          newLine(lineEnding: ended)
+          for (offset, pair) in added.enumerated() {
+            out.append(Array(pair.key.utf8) + [UInt8(ascii: ":"), 0x20])
+            pair.value.withBytes { out.append($0[...]) }
+            if offset < added.count - 1 || ended { out.append(ending) }
+          }
         }
       }
     }
     return out.finish()
+  }
+
+  /// The last line a replaced field takes (its block's last line), or `line` itself.
+  private func field(endingAt field: Field?, line: Int) -> Int {
+    field?.allLines.upperBound ?? line
+  }
+
+  /// `key` set to `value` on an empty content: the value alone for the password, else the line
+  /// `KEY: VALUE`.
+  private func setting(_ key: String, value: SecureBytes, onEmpty: Void) throws -> SecureBytes {
+    var out = ByteBuilder()
+    if !Self.isPassword(key) { out.append(Array(key.utf8) + [UInt8(ascii: ":"), 0x20]) }
+    value.withBytes { out.append($0[...]) }
+    return out.finish()
+  }
+
+  /// Refuses a key or value `setting` cannot write.
+  private static func check(key: String, value: SecureBytes) throws {
+    try validate(key: key)
+    let valid = value.withBytes { bytes in
+      isText(bytes) && !bytes.contains(0x0A) && !bytes.contains(0x0D)
+    }
+    guard valid else {
+      throw VaultError.invalidInput(
+        "a field's value is one line of UTF-8 text: no line break, NUL byte or invalid UTF-8")
+    }
+    let leadingBlank = value.count > 0 && (value[0] == 0x20 || value[0] == 0x09)
+    guard isPassword(key) || !leadingBlank else {
+      throw VaultError.invalidInput(
+        "a field's value cannot start with a space or a tab: the convention reads past them")
+    }
   }
 
   /// The content without any line of `key`, or nil when no line has it.

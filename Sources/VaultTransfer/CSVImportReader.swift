@@ -101,23 +101,24 @@ public enum CSVImportReader: ImportReader {
     -> SecureBytes
   {
     // An empty content gets an empty first line, so the fields are not read as the password.
-    var result = content.count > 0 ? content : SecureBytes(copying: [0x0A], packed: true)
-    var seen: [String] = []
+    let start = content.count > 0 ? content : SecureBytes(copying: [0x0A], packed: true)
+    var seen = Set<String>()
+    var pairs: [(key: String, value: SecureBytes)] = []
     for line in lines(of: cell) {
       let (key, value) = try field(line, at: at)
-      guard !seen.contains(key.lowercased()) else {
+      guard seen.insert(key.lowercased()).inserted else {
         throw TransferError("fields: the key '\(key)' is given twice", at: at)
       }
-      seen.append(key.lowercased())
-      do {
-        result = try EntryFields(result).setting(key, to: value)
-      } catch VaultError.notText {
-        throw TransferError("fields need a content that is UTF-8 text", at: at)
-      } catch VaultError.invalidInput(let reason) {
-        throw TransferError("fields: \(reason)", at: at)
-      }
+      pairs.append((key, value))
     }
-    return result
+    do {
+      // One pass for all of them: setting them one by one reads the content again each time.
+      return try EntryFields(start).setting(pairs)
+    } catch VaultError.notText {
+      throw TransferError("fields need a content that is UTF-8 text", at: at)
+    } catch VaultError.invalidInput(let reason) {
+      throw TransferError("fields: \(reason)", at: at)
+    }
   }
 
   /// The non-empty lines of `cell` (LF or CRLF between them), each in a buffer of its own.

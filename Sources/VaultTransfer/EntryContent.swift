@@ -46,10 +46,9 @@ public enum EntryContent {
       out.append(password)
     }
     out.append(0x0A)
-    var used = Set<String>()
+    var keys = UniqueKeys()
     for field in fields {
-      let key = unique(fieldKey(field.key), among: used)
-      used.insert(key.lowercased())
+      let key = keys.claim(fieldKey(field.key))
       out.append(Array(key.utf8))
       out.append(0x3A)
       if readsBack(field.value) {
@@ -75,10 +74,30 @@ public enum EntryContent {
 
   /// `key`, or `key-2`, `key-3`… when `used` (lower-cased keys) has it.
   static func unique(_ key: String, among used: Set<String>) -> String {
-    guard used.contains(key.lowercased()) else { return key }
-    var number = 2
-    while used.contains("\(key)-\(number)".lowercased()) { number += 1 }
-    return "\(key)-\(number)"
+    var keys = UniqueKeys(used: used)
+    return keys.claim(key)
+  }
+
+  /// Keys handed out so far, without regard to case, each once: `claim` gives a key, or the key
+  /// with the first free `-2`, `-3`… suffix, in constant time on average (the next number tried
+  /// for each key is kept, so 20,000 URIs named `url` do not try every number again).
+  struct UniqueKeys {
+    private var used: Set<String>
+    private var next: [String: Int] = [:]
+
+    init(used: Set<String> = []) { self.used = used }
+
+    mutating func claim(_ key: String) -> String {
+      guard used.contains(key.lowercased()) else {
+        used.insert(key.lowercased())
+        return key
+      }
+      var number = next[key.lowercased()] ?? 2
+      while used.contains("\(key)-\(number)".lowercased()) { number += 1 }
+      next[key.lowercased()] = number + 1
+      used.insert("\(key)-\(number)".lowercased())
+      return "\(key)-\(number)"
+    }
   }
 
   /// True when `value` read from `KEY: VALUE` gives back the same bytes: UTF-8 text with no

@@ -52,14 +52,13 @@ struct LeavingLayout {
     }
     var slots: [SecureBytes?] = slotKeys.map { _ in nil }
     var custom: [(key: String, value: SecureBytes)] = []
-    var used = reserved ?? []
+    var keys = EntryContent.UniqueKeys(used: reserved ?? [])
     for field in fields.allFields {
       if let slot = slotKeys.firstIndex(of: field.key.lowercased()), slots[slot] == nil {
         slots[slot] = field.value
         continue
       }
-      let key = reserved == nil ? field.key : EntryContent.unique(field.key, among: used)
-      used.insert(key.lowercased())
+      let key = reserved == nil ? field.key : keys.claim(field.key)
       custom.append((key, field.value))
     }
     let password = fields.password

@@ -204,14 +204,15 @@ final class ExportCLITests: XCTestCase {
     let token = box.vaultPIN(["unlock", "--raw"]).stdoutText.trimmingCharacters(in: .newlines)
     let result = box.vault(
       ["export", "--to", "jsonl", "--plaintext", "g/"], env: ["VAULT_SESSION": token])
-    XCTAssertEqual(result.status, 0, result.stderrText)
+    XCTAssertEqual(result.status, 5, result.stderrText)
     XCTAssertEqual(result.stdoutText, "")
     XCTAssertEqual(
       result.errorLines,
       [
         "vault: note: 1 guarded entry was left out (a session does not read them); run the export"
           + " without a session to include them: 'g/guarded'",
-        "exported 0 entries and 0 journal entries to standard output",
+        "vault: error: exported 0 entries and 0 journal entries to standard output; 1 entry was"
+          + " left out (named above)",
       ])
     let withPIN = box.vaultPIN(["export", "--to", "jsonl", "--plaintext", "g/"])
     XCTAssertEqual(withPIN.stdoutText, "{\"name\":\"g/guarded\",\"content\":\"g\"}\n")
@@ -226,7 +227,7 @@ final class ExportCLITests: XCTestCase {
       jsonl.stdoutText,
       "{\"name\":\"big\",\"content_b64\":\"\(Data(big).base64EncodedString())\"}\n")
     let xml = box.vaultPIN(["export", "--to", "keepass-xml", "--plaintext", "--output", "k.xml"])
-    XCTAssertEqual(xml.status, 0, xml.stderrText)
+    XCTAssertEqual(xml.status, 5, xml.stderrText)
     XCTAssertEqual(
       xml.errorLines,
       [
@@ -237,8 +238,10 @@ final class ExportCLITests: XCTestCase {
         "vault: note: 1 entry reads back from keepass-xml in the fields convention's layout, not"
           + " byte for byte: 'plain'",
         "vault: note: the journal (1 entry) was not exported: only --to vault carries it",
-        "exported 2 entries and 0 journal entries to k.xml",
+        "vault: error: exported 2 entries and 0 journal entries to k.xml; 2 entries were left out"
+          + " (named above)",
       ])
+    XCTAssertTrue(FileManager.default.fileExists(atPath: box.home + "/k.xml"), "still written")
     XCTAssertEqual(exportVault("e.vx").status, 0)
     let batch = try read("e.vx")
     XCTAssertEqual(batch.entries.first { $0.name == "big" }?.content.unprotectedBytes, big)

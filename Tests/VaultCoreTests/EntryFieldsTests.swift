@@ -129,6 +129,35 @@ final class EntryFieldsTests: XCTestCase {
     XCTAssertEqual(string(try fields("pw\nk: |-\n  a\n  b").unsetting("k")), "pw")
   }
 
+  /// Setting many keys in one pass gives the bytes of setting them one after another.
+  func testSettingManyIsSettingEachInTurn() throws {
+    let contents = [
+      "", "pw", "pw\n", "pw\nuser: a\nnote\n", "pw\r\nuser: a\r\nnote", "pw\nk: |-\n  a\n  b\nz: 1",
+      "pw\nUser:\nurl: x\nnotes\nmore notes\n", "\nonly notes\n",
+    ]
+    let pairLists: [[(String, String)]] = [
+      [("user", "new")], [("password", "p2")], [("a", "1"), ("b", "2"), ("c", "3")],
+      [("url", "u"), ("new", "n"), ("USER", "U"), ("password", "p"), ("new", "n2")],
+      [("k", "one"), ("z", "two"), ("k", "three")], [("x", ""), ("y", "v")],
+    ]
+    for content in contents {
+      for pairs in pairLists {
+        var oneByOne = SecureBytes(copying: Array(content.utf8))
+        for (key, value) in pairs {
+          oneByOne = try EntryFields(oneByOne).setting(
+            key, to: SecureBytes(copying: Array(value.utf8)))
+        }
+        let batch = try fields(content).setting(
+          pairs.map { ($0.0, SecureBytes(copying: Array($0.1.utf8))) })
+        XCTAssertEqual(string(batch), string(oneByOne), "\(content.debugDescription) \(pairs)")
+      }
+    }
+    XCTAssertThrowsError(
+      try fields("pw\n").setting([
+        ("a", SecureBytes(copying: [0x61])), ("b c", SecureBytes(count: 0)),
+      ]))
+  }
+
   func testRefusals() throws {
     XCTAssertThrowsError(try EntryFields(SecureBytes(copying: [0x70, 0xFF, 0x0A])))
     XCTAssertThrowsError(try EntryFields(SecureBytes(copying: [0x70, 0x00, 0x0A])))

@@ -53,6 +53,11 @@ final class EntryContentTests: XCTestCase {
     XCTAssertEqual(EntryContent.fieldKey("Password"), "password-field")
     XCTAssertEqual(EntryContent.unique("URL", among: ["url", "url-2"]), "URL-3")
     XCTAssertEqual(EntryContent.unique("mail", among: ["url"]), "mail")
+    var keys = EntryContent.UniqueKeys(used: ["url-3"])
+    let claimed = (0..<20_000).map { _ in keys.claim("URL") }
+    XCTAssertEqual(Array(claimed.prefix(4)), ["URL", "URL-2", "URL-4", "URL-5"])
+    XCTAssertEqual(claimed.last, "URL-20001")
+    XCTAssertEqual(Set(claimed.map { $0.lowercased() }).count, 20_000)
   }
 
   func testAPasswordWithALineBreakAndAnEmptyEntryAreRefused() {
