@@ -58,7 +58,8 @@ enum ImportCommandRun {
           try plan.addEntry(
             named: entry.name, length: entry.length, origin: entry.location.description)
         case .journal(let journal):
-          try plan.addJournal(text: journal.text, origin: journal.location.description)
+          try plan.addJournal(
+            text: journal.text, stamp: journal.stamp, origin: journal.location.description)
         }
         progress?.update("reading", done: plan.itemCount, total: nil)
       }
@@ -89,7 +90,8 @@ enum ImportCommandRun {
   }
 
   /// The closing line, such as `Imported 3 entries (1 replacing an existing one) and 2 journal
-  /// entries.` (for a dry run `Would import …; nothing was written.`).
+  /// entries.` (for a dry run `Would import …; nothing was written.`), naming the journal
+  /// entries left out as already there.
   static func report(_ counts: ImportCounts, dryRun: Bool) -> String {
     func count(_ number: Int, _ one: String, _ many: String) -> String {
       "\(number) \(number == 1 ? one : many)"
@@ -100,7 +102,13 @@ enum ImportCommandRun {
         counts.replaced == 1
         ? " (1 replacing an existing one)" : " (\(counts.replaced) replacing existing ones)"
     }
-    let what = "\(entries) and \(count(counts.journal, "journal entry", "journal entries"))"
+    var what = "\(entries) and \(count(counts.journal, "journal entry", "journal entries"))"
+    if counts.journalAlreadyThere > 0 {
+      let there = counts.journalAlreadyThere
+      what +=
+        " (\(there) more \(there == 1 ? "is" : "are") in the journal already, with the same time"
+        + " and text, and \(dryRun ? "would be" : there == 1 ? "was" : "were") left out)"
+    }
     return dryRun ? "Would import \(what); nothing was written." : "Imported \(what)."
   }
 

@@ -29,9 +29,22 @@ public struct ImportPlan: Sendable {
   private var indexes: [EntryName: Int] = [:]
   /// How many journal entries the source holds.
   public private(set) var journalCount = 0
+  /// Each journal entry's digest (`journalDigest`), in source order.
+  private(set) var journalDigests: [[UInt8]] = []
+  /// The key of the digests: random, for this plan only.
+  let digestKey = SecureBytes.random(count: 32)
 
   /// An empty plan.
   public init() {}
+
+  /// The keyed BLAKE2b (`crypto_generichash`, under this plan's random key) of a journal
+  /// entry's stamp and text, 32 bytes: equal for the same stamp and text, and nothing else
+  /// about them.
+  func journalDigest(stamp: JournalStamp, text: SecureBytes) -> [UInt8] {
+    GenericHash.keyedSecret(
+      key: digestKey, prefix: Array(stamp.description.utf8) + [0], secret: text
+    ).bytes.unprotectedBytes
+  }
 
   /// Entries and journal entries.
   public var itemCount: Int { names.count + journalCount }
@@ -70,13 +83,14 @@ public struct ImportPlan: Sendable {
   ///
   /// - Throws: `ImportItemError` at `origin`: `VaultError.invalidInput` for empty text or text
   ///   over `JournalStore.maximumByteCount`.
-  public mutating func addJournal(text: SecureBytes, origin: String) throws {
+  public mutating func addJournal(text: SecureBytes, stamp: JournalStamp, origin: String) throws {
     guard text.count > 0 else {
       throw ImportItemError(origin: origin, .invalidInput("the journal entry is empty"))
     }
     guard text.count <= JournalStore.maximumByteCount else {
       throw ImportItemError(origin: origin, .invalidInput("a journal entry is limited to 16 MiB"))
     }
+    journalDigests.append(journalDigest(stamp: stamp, text: text))
     journalCount += 1
   }
 }
@@ -89,6 +103,9 @@ public struct ImportCounts: Equatable, Sendable {
   public var replaced = 0
   /// Journal entries.
   public var journal = 0
+  /// Journal entries of the source left out because the journal holds one with the same stamp
+  /// and text (the same export imported again).
+  public var journalAlreadyThere = 0
 
   /// The counts `added`, `replaced` and `journal`.
   public init(added: Int = 0, replaced: Int = 0, journal: Int = 0) {
@@ -110,6 +127,8 @@ public final class ImportWriter {
   let write: StateWrite
   let time: String
   let journal: JournalSigner?
+  /// The plan's journal entries (by index) that the journal holds already: read, not stored.
+  let skipping: Set<Int>
   let progress: (Int) -> Void
   /// Entries and journal entries stored so far.
   private(set) var entryCount = 0
@@ -118,8 +137,9 @@ public final class ImportWriter {
 
   init(
     store: EntryStore, plan: ImportPlan, replacing: Bool, write: StateWrite, time: String,
-    journal: JournalSigner?, progress: @escaping (Int) -> Void
+    journal: JournalSigner?, skipping: Set<Int>, progress: @escaping (Int) -> Void
   ) {
+    self.skipping = skipping
     self.store = store
     self.plan = plan
     self.replacing = replacing
@@ -167,17 +187,21 @@ public final class ImportWriter {
   }
 
   /// Stores the next journal entry of the plan: `text`, written at `stamp`, signed by this
-  /// device's writer.
+  /// device's writer; one the journal holds already is passed over.
   ///
-  /// - Throws: `VaultError.invalidInput` when the plan has no more journal entries;
-  ///   `.storage` on failure.
+  /// - Throws: `VaultError.invalidInput` when the plan has no more journal entries or this one
+  ///   is not the plan's next; `.storage` on failure.
   public func journal(text: SecureBytes, stamp: JournalStamp) throws {
-    guard let journal, journalCount < plan.journalCount,
-      (1...JournalStore.maximumByteCount).contains(text.count)
+    let index = journalCount
+    guard index < plan.journalCount, (1...JournalStore.maximumByteCount).contains(text.count),
+      plan.journalDigests[index] == plan.journalDigest(stamp: stamp, text: text)
     else { throw Self.changed }
-    try journal.insert(text, stamp: stamp, sequenceOffset: journalCount, in: write)
     journalCount += 1
-    counts.journal += 1
+    if !skipping.contains(index) {
+      guard let journal else { throw Self.changed }
+      try journal.insert(text, stamp: stamp, sequenceOffset: counts.journal, in: write)
+      counts.journal += 1
+    }
     progress(entryCount + journalCount)
   }
 }
@@ -268,10 +292,13 @@ extension EntryStore {
     _ plan: ImportPlan, replacing: Bool, dryRun: Bool, progress: @escaping (Int) -> Void = { _ in },
     feed: (ImportWriter) throws -> Void
   ) throws -> ImportCounts {
-    let checked = try check(plan, replacing: replacing)
-    if dryRun || plan.itemCount == 0 { return checked }
+    let present = try journalAlreadyThere(plan)
+    var checked = try check(plan, replacing: replacing)
+    checked.journal -= present.count
+    checked.journalAlreadyThere = present.count
+    if dryRun || (plan.names.isEmpty && checked.journal == 0) { return checked }
     let signer =
-      plan.journalCount > 0 ? try JournalSigner(reserving: plan.journalCount, for: vault) : nil
+      checked.journal > 0 ? try JournalSigner(reserving: checked.journal, for: vault) : nil
     let time = Timestamp.utc(vault.environment.clock.wallNow)
     var store = self
     store.knownDeviceID = deviceID
@@ -283,15 +310,30 @@ extension EntryStore {
       store.knownSettings = try store.settings(in: write)
       let writer = ImportWriter(
         store: store, plan: plan, replacing: replacing, write: write, time: time, journal: signer,
-        progress: progress)
+        skipping: present, progress: progress)
       try feed(writer)
       guard writer.entryCount == plan.names.count, writer.journalCount == plan.journalCount else {
         throw VaultError.invalidInput(
           "the source gave fewer items the second time it was read; nothing was written")
       }
       try signer?.finish(WriterCounters(vault: vault, masterKey: masterKey), in: write)
-      return writer.counts
+      var counts = writer.counts
+      counts.journalAlreadyThere = present.count
+      return counts
     }
+  }
+
+  /// The indices of the plan's journal entries whose stamp and text an entry of the journal
+  /// has (the same export imported again), from one verified read of the journal.
+  ///
+  /// - Throws: as `JournalStore.entries`.
+  func journalAlreadyThere(_ plan: ImportPlan) throws -> Set<Int> {
+    guard plan.journalCount > 0 else { return [] }
+    let held = Set(
+      try JournalStore(vault: vault, masterKey: masterKey).entries().map {
+        plan.journalDigest(stamp: $0.stamp, text: $0.text)
+      })
+    return Set(plan.journalDigests.indices.filter { held.contains(plan.journalDigests[$0]) })
   }
 
   /// The counts `plan` would give, from one verified read of the buckets of its names.

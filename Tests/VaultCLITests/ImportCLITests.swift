@@ -371,6 +371,35 @@ extension ImportCLITests {
     XCTAssertEqual(check.status, 0, check.stderrText)
     XCTAssertEqual(check.stdoutText, "ok: header, 0 entries (0 chunks), 4 journal entries\n")
     XCTAssertEqual(check.stderr, [], "no writer sequence number is missing")
+
+    // The same export again adds nothing: each entry's time and text are in the journal. One
+    // entry edited since comes in again, beside its edited version.
+    let edited = Array(
+      #"{"entries": [{"title": "Started the @garden.", "body": "Planted tomatoes and basil.", "date": "2024-03-01", "time": "08:15"}, {"title": "Started the @garden!", "body": "", "date": "2024-03-01", "time": "08:15"}]}"#
+        .utf8)
+    XCTAssertEqual(
+      importFile(fixture("jrnl-export.json"), as: "jrnl-json", ["--dry-run"]).errorLines,
+      [
+        "Would import 0 entries and 0 journal entries (4 more are in the journal already, with the"
+          + " same time and text, and would be left out); nothing was written."
+      ])
+    XCTAssertEqual(
+      importFile(fixture("jrnl-export.json"), as: "jrnl-json").errorLines,
+      [
+        "Imported 0 entries and 0 journal entries (4 more are in the journal already, with the"
+          + " same time and text, and were left out)."
+      ])
+    XCTAssertEqual(
+      importFile(edited, as: "jrnl-json").errorLines,
+      [
+        "Imported 0 entries and 1 journal entry (1 more is in the journal already, with the same"
+          + " time and text, and was left out)."
+      ])
+    XCTAssertEqual(
+      box.vault(["journal", "list"], env: session).stdoutText.split(separator: "\n").count, 5)
+    let again = box.vaultPIN(["check"])
+    XCTAssertEqual(again.stdoutText, "ok: header, 0 entries (0 chunks), 5 journal entries\n")
+    XCTAssertEqual(again.stderr, [], "the journal entries left out took no sequence number")
   }
 
   func testAJrnlFaultNamesItsRecordAndWritesNothing() {
