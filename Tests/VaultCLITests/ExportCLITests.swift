@@ -199,6 +199,35 @@ final class ExportCLITests: XCTestCase {
     XCTAssertEqual(box.vault(["export", "--verify", "e.vx", "--to", "csv"]).status, 64)
   }
 
+  /// Fields out of the order the slots take still go into the slots for a manager being left
+  /// for (the user name, the URL), the others as custom fields, reshaped and named as such.
+  func testFieldsOutOfOrderStillFillTheSlots() throws {
+    let content = Array("pw\nzeta: 1\nusername: u\nalpha: 2\nurl: https://a\nnotes line\n".utf8)
+    XCTAssertEqual(box.vaultPIN(["add", "site"], stdin: content).status, 0)
+    let result = box.vaultPIN(
+      ["export", "--to", "bitwarden-json", "--plaintext", "--output", "b.json", "site"])
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    XCTAssertEqual(
+      result.errorLines,
+      [
+        "vault: note: 1 entry reads back from bitwarden-json in the fields convention's layout,"
+          + " not byte for byte: 'site'",
+        "exported 1 entry and 0 journal entries to b.json",
+      ])
+    let json = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("b.json"))))
+        as? [String: Any])
+    let item = try XCTUnwrap((json["items"] as? [[String: Any]])?.first)
+    let login = try XCTUnwrap(item["login"] as? [String: Any])
+    XCTAssertEqual(login["username"] as? String, "u")
+    XCTAssertEqual(login["password"] as? String, "pw")
+    XCTAssertEqual(
+      (login["uris"] as? [[String: Any]])?.compactMap { $0["uri"] as? String }, ["https://a"])
+    XCTAssertEqual(
+      (item["fields"] as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["zeta", "alpha"])
+    XCTAssertEqual(item["notes"] as? String, "notes line")
+  }
+
   func testASessionLeavesGuardedEntriesOutAndNamesThem() throws {
     XCTAssertEqual(box.vaultPIN(["add", "g/guarded", "--guard"], stdin: [0x67]).status, 0)
     let token = box.vaultPIN(["unlock", "--raw"]).stdoutText.trimmingCharacters(in: .newlines)
