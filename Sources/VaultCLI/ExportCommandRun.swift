@@ -76,6 +76,8 @@ enum ExportCommandRun {
     if format == .vault { options.passphrase = try readNewPassphrase(context) }
 
     let unlocked = try context.open(.use(reason: "export entries"))
+    let progress = ImportProgress.onStandardError()
+    defer { progress?.clear() }
     var journalCount = 0
     let (summary, guardedLeftOut) = try unlocked.entries.exporting(
       prefix: prefix, includeGuarded: unlocked.source != .session
@@ -90,6 +92,9 @@ enum ExportCommandRun {
           }
         }
       }
+      let total = selection.entries.count
+      var options = options
+      options.progress = { progress?.update("exporting", done: $0, total: total) }
       let write = { (sink: @escaping ExportSink) in
         try Exporter.write(
           format, entries: selection.entries, journal: journal, options: options, to: sink)
@@ -105,6 +110,7 @@ enum ExportCommandRun {
       }
       return (summary, selection.guardedLeftOut)
     }
+    progress?.clear()
     let complete = report(
       summary, format: format, to: output, guardedLeftOut: guardedLeftOut,
       journalLeftOut: format.carriesJournal ? 0 : journalCount, prefix: prefix)

@@ -1,13 +1,19 @@
 import Glibc
 
-/// The progress line of `vault import` on standard error, drawn only when standard error is a
-/// terminal: the count (of the total, once known), the rate and the time left, redrawn at most
-/// ten times a second and cleared at the end, so nothing of it stays in the scrollback.
+/// The progress line of `vault import` and `vault export` on standard error, drawn only when
+/// standard error is a terminal: the count (of the total, once known), the rate and, after the
+/// first `settling` seconds of a step, the time left; redrawn at most ten times a second, cut to
+/// the terminal's width (a wrapped line could not be erased), and cleared at the end, so nothing
+/// of it stays in the scrollback.
 final class ImportProgress {
   /// Seconds between two redraws.
   static let interval = 0.1
+  /// Seconds of a step before its time left is shown (the first rate says little).
+  static let settling = 2.0
 
-  private let start = ImportProgress.now()
+  /// When the current step (`verb`) began.
+  private var start = ImportProgress.now()
+  private var verb: String?
   private var drawn = -Double.infinity
   private var visible = false
 
@@ -43,27 +49,44 @@ final class ImportProgress {
     return "\(minutes):" + tail
   }
 
-  /// The line for `done` items of `total` (nil while unknown) after `elapsed` seconds.
-  static func line(_ verb: String, done: Int, total: Int?, elapsed: Double) -> String {
+  /// The line for `done` items of `total` (nil while unknown) after `elapsed` seconds, at most
+  /// `width` characters (all of them for nil).
+  static func line(_ verb: String, done: Int, total: Int?, elapsed: Double, width: Int? = nil)
+    -> String
+  {
     let rate = elapsed > 0 ? Double(done) / elapsed : 0
     var out = "\(verb) \(grouped(done))"
     if let total, total > 0 {
       out += "/\(grouped(total)) (\(done * 100 / total)%)"
     }
     out += "  \(grouped(Int(rate.rounded())))/s"
-    if let total, rate > 0, done < total {
+    if let total, rate > 0, done < total, elapsed >= settling {
       out += "  ETA \(clock(Double(total - done) / rate))"
     }
+    if let width, out.count > width { out = String(out.prefix(max(width, 0))) }
     return out
+  }
+
+  /// The terminal's width in columns less one (so the cursor never wraps), nil when unknown.
+  static func width() -> Int? {
+    var size = winsize()
+    guard ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 1 else { return nil }
+    return Int(size.ws_col) - 1
   }
 
   /// Shows `done` items `verb`ed so far (of `total` once known), unless the last redraw was
   /// less than `interval` ago (the last item is always shown).
   func update(_ verb: String, done: Int, total: Int?) {
     let now = Self.now()
+    if verb != self.verb {
+      self.verb = verb
+      start = now
+    }
     guard now - drawn >= Self.interval || done == total else { return }
     drawn = now
-    emit("\r\u{1B}[2K" + Self.line(verb, done: done, total: total, elapsed: now - start))
+    emit(
+      "\r\u{1B}[2K"
+        + Self.line(verb, done: done, total: total, elapsed: now - start, width: Self.width()))
     visible = true
   }
 

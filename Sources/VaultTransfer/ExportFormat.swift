@@ -112,6 +112,8 @@ public struct ExportOptions {
   public var kdf: KDFParameters
   /// 16 bytes for each id a format needs (Bitwarden's and KeePass's UUIDs); random by default.
   public var identifier: () -> [UInt8]
+  /// Told the number of entries written (or left out) so far, after each.
+  public var progress: (Int) -> Void = { _ in }
 
   /// Options with `passphrase`, `kdf` and random ids.
   public init(
@@ -145,7 +147,10 @@ public enum Exporter {
         throw VaultError.invalidInput("a vault export needs a passphrase")
       }
       let writer = try VaultExportWriter(passphrase: passphrase, kdf: options.kdf, to: sink)
-      for entry in entries { try writer.write(entry) }
+      for (done, entry) in entries.enumerated() {
+        try writer.write(entry)
+        options.progress(done + 1)
+      }
       for item in journal { try writer.write(journal: item.stamp, text: item.text) }
       try writer.finish()
       summary.entries = entries.count
@@ -153,13 +158,19 @@ public enum Exporter {
       return summary
     case .jsonl:
       let writer = JSONLinesWriter(to: sink)
-      for entry in entries { try writer.write(entry) }
+      for (done, entry) in entries.enumerated() {
+        try writer.write(entry)
+        options.progress(done + 1)
+      }
       try writer.finish()
       summary.entries = entries.count
       return summary
     case .csv:
       let writer = try CSVExportWriter(base64: CSVExportWriter.needsBase64(entries), to: sink)
-      for entry in entries { try writer.write(entry) }
+      for (done, entry) in entries.enumerated() {
+        try writer.write(entry)
+        options.progress(done + 1)
+      }
       try writer.finish()
       summary.entries = entries.count
       return summary
@@ -167,14 +178,18 @@ public enum Exporter {
       let writer = BitwardenJSONWriter(
         names: entries.map(\.name), identifier: options.identifier, to: sink)
       try writer.begin()
-      for entry in entries { try count(writer.write(entry), entry.name, into: &summary) }
+      for (done, entry) in entries.enumerated() {
+        try count(writer.write(entry), entry.name, into: &summary)
+        options.progress(done + 1)
+      }
       try writer.finish()
       return summary
     case .keepassXML:
       let writer = KeePassXMLWriter(identifier: options.identifier, to: sink)
       try writer.begin()
-      for entry in KeePassXMLWriter.ordered(entries) {
+      for (done, entry) in KeePassXMLWriter.ordered(entries).enumerated() {
         try count(writer.write(entry), entry.name, into: &summary)
+        options.progress(done + 1)
       }
       try writer.finish()
       return summary

@@ -443,6 +443,32 @@ extension ImportCLITests {
     XCTAssertEqual(
       ImportProgress.line("reading", done: 1_234, total: nil, elapsed: 1), "reading 1,234  1,234/s")
     XCTAssertEqual(ImportProgress.clock(3725), "1:02:05")
+    XCTAssertEqual(
+      ImportProgress.line("importing", done: 10, total: 100, elapsed: 1.5),
+      "importing 10/100 (10%)  7/s", "no time left in the first two seconds of a step")
+    XCTAssertEqual(
+      ImportProgress.line("importing", done: 25_000, total: 100_000, elapsed: 2.5, width: 20),
+      "importing 25,000/100", "cut to a narrow terminal, which would wrap it")
+  }
+
+  func testTheExportDrawsItsProgressLineToo() throws {
+    let source = (0..<500).map { #"{"name": "n/\#($0)", "content": "c"}"# }.joined(separator: "\n")
+    XCTAssertEqual(importFile(Array(source.utf8)).status, 0)
+    let result = Subprocess.run(
+      "/usr/bin/env",
+      [
+        "python3", "-c", TerminalTests.driver, Sandbox.binDirectory + "/vault", "export", "--to",
+        "jsonl", "--plaintext", "--output", box.home + "/out.jsonl",
+      ],
+      environment: box.environment.merging(session) { $1 }, stdin: Array("\n".utf8))
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    let run = try JSONDecoder().decode(TerminalTests.Run.self, from: Data(result.stdout))
+    XCTAssertEqual(run.status, 0, run.output)
+    XCTAssertTrue(run.output.contains("\r\u{1B}[2Kexporting 500/500 (100%)  "), run.output)
+    XCTAssertTrue(
+      run.output.hasSuffix(
+        "\r\u{1B}[2Kexported 500 entries and 0 journal entries to \(box.home)/out.jsonl\r\n"),
+      run.output.debugDescription)
   }
 }
 
