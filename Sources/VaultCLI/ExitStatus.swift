@@ -75,7 +75,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case .exists: "The entry (or vault) already exists; use --force to replace an entry."
     case .invalidInput:
       "Invalid input: a bad name, empty content, a bad PIN descriptor, a recovery code with a"
-        + " typo, a malformed one-time code URI. Nothing was stored."
+        + " typo, a malformed one-time code URI, an import source with a fault (its line or record"
+        + " named). Nothing was stored. Also an export that had to leave an entry out (written,"
+        + " the entries left out named)."
     case .noVault: "No vault at the path; create one with 'vault init'."
     case .locked:
       "Locked and no way to ask: no terminal and no valid session (expired, revoked, forged)."
@@ -106,9 +108,11 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
       "Sync failed: git or the remote refused or could not be reached; nothing was merged."
     case .usage:
       "Usage error: unknown command or option, missing argument, or a bad option value."
-    case .cannotRun: "'vault run' found COMMAND but could not start it."
+    case .cannotRun:
+      "'vault run' found COMMAND but could not start it, or 'vault import' could not start gpg."
     case .commandNotFound:
-      "'vault run' did not find COMMAND. (Otherwise it exits with COMMAND's status.)"
+      "'vault run' did not find COMMAND, or 'vault import --from pass' (or gopass) did not find"
+        + " gpg. (Otherwise 'vault run' exits with COMMAND's status.)"
     case .interrupted: "Interrupted (Ctrl-C); 129 and 143 for SIGHUP and SIGTERM."
     case .brokenPipe:
       "The reader of standard output went away (as with SIGPIPE); nothing is printed."

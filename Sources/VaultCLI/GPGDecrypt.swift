@@ -108,7 +108,7 @@ struct GPGDecrypt: Sendable {
     guard started == 0 else {
       close(output[0])
       close(errors[0])
-      throw TransferError("cannot run \(program): \(String(cString: strerror(started)))", at: at)
+      throw VaultError.programNotStarted(program, reason: String(cString: strerror(started)))
     }
     let stderr = StandardError(fd: errors[0])
     let plaintext: SecureBytes

@@ -51,6 +51,17 @@ final class ImportFormatsCLITests: XCTestCase {
     XCTAssertEqual(box.vault(["otp", "web/example.org"], env: session).status, 0)
   }
 
+  /// Without gpg on PATH a password store cannot be read: 127, as a missing program is, before
+  /// any prompt, and nothing is written.
+  func testAPassStoreWithoutGPGExits127() {
+    let env = withGnuPG().merging(["PATH": "/nonexistent"]) { $1 }
+    let result = box.vault(["import", "--from", "pass", Self.samples + "/pass"], env: env)
+    XCTAssertEqual(result.status, 127, result.stderrText)
+    XCTAssertEqual(
+      result.stderrText, "vault: error: 'gpg' was not found on PATH; nothing was read\n")
+    XCTAssertEqual(box.vault(["list"], env: session).stdoutText, "")
+  }
+
   func testAGopassStoreAndWhatIsNotAFolder() {
     let env = withGnuPG()
     let result = box.vault(["import", "--from", "gopass", Self.samples + "/gopass"], env: env)
