@@ -112,8 +112,7 @@ final class StreamSealer {
   private let emit: (ChunkRow) throws -> Void
   private let stream: SecretStream
   private var header: [UInt8]?
-  private let piece = SecureBytes(count: ContentChunks.chunkSize)
-  private var filled = 0
+  private let piece = PieceBuffer(size: ContentChunks.chunkSize)
   private var index = 0
   /// The content bytes appended so far.
   private(set) var length = 0
@@ -136,16 +135,8 @@ final class StreamSealer {
   ///
   /// - Throws: what `emit` throws.
   func append(_ bytes: UnsafeRawBufferPointer) throws {
-    guard let base = bytes.baseAddress else { return }
-    var offset = 0
-    while offset < bytes.count {
-      if filled == piece.count { try seal(final: false) }
-      let n = min(piece.count - filled, bytes.count - offset)
-      (piece.pointer + filled).copyMemory(from: base + offset, byteCount: n)
-      filled += n
-      offset += n
-      length += n
-    }
+    try piece.append(bytes) { try seal($0, final: false) }
+    length += bytes.count
   }
 
   /// Appends the zero padding and seals the last piece, tagged final.
@@ -154,28 +145,18 @@ final class StreamSealer {
   /// - Throws: `VaultError.invalidInput` for an empty content; what `emit` throws.
   func finish() throws -> Int {
     guard length > 0 else { throw VaultError.invalidInput("the content is empty") }
-    var zeros = Padding.paddedLength(length) - length
-    while zeros > 0 {
-      if filled == piece.count { try seal(final: false) }
-      let n = min(piece.count - filled, zeros)
-      (piece.pointer + filled).initializeMemory(as: UInt8.self, repeating: 0, count: n)
-      filled += n
-      zeros -= n
-    }
-    try seal(final: true)
+    try piece.appendZeros(Padding.paddedLength(length) - length) { try seal($0, final: false) }
+    try piece.flush { try seal($0, final: true) }
     return length
   }
 
-  private func seal(final: Bool) throws {
+  private func seal(_ plaintext: UnsafeRawBufferPointer, final: Bool) throws {
     let ad = boxes.streamAD(
       recordID: recordID, revision: revision, index: index, contentID: contentID)
-    let message = stream.push(
-      UnsafeRawBufferPointer(start: piece.pointer, count: filled), associatedData: ad,
-      final: final)
+    let message = stream.push(plaintext, associatedData: ad, final: final)
     let box = header.map { $0 + message } ?? message
     header = nil
     try emit(ChunkRow(recordID: recordID, revision: revision, index: Int64(index), box: box))
     index += 1
-    filled = 0
   }
 }

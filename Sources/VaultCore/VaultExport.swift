@@ -153,8 +153,7 @@ public final class VaultExportSealer {
   private let emit: (UnsafeRawBufferPointer) throws -> Void
   private let stream: SecretStream
   private let associatedData: [UInt8]
-  private let piece = SecureBytes(count: VaultExport.pieceSize)
-  private var filled = 0
+  private let piece = PieceBuffer(size: VaultExport.pieceSize)
   private var finished = false
   /// The plaintext bytes appended so far.
   public private(set) var length = 0
@@ -187,16 +186,8 @@ public final class VaultExportSealer {
   /// - Throws: what `emit` throws.
   public func append(_ bytes: UnsafeRawBufferPointer) throws {
     precondition(!finished, "an export is not appended to after finish")
-    guard let base = bytes.baseAddress else { return }
-    var offset = 0
-    while offset < bytes.count {
-      if filled == piece.count { try seal(final: false) }
-      let n = min(piece.count - filled, bytes.count - offset)
-      (piece.pointer + filled).copyMemory(from: base + offset, byteCount: n)
-      filled += n
-      offset += n
-      length += n
-    }
+    try piece.append(bytes) { try seal($0, final: false) }
+    length += bytes.count
   }
 
   /// Appends public bytes (a record's fixed fields).
@@ -220,25 +211,15 @@ public final class VaultExportSealer {
   @discardableResult
   public func finish() throws -> Int {
     let padded = Padding.paddedLength(length)
-    var zeros = padded - length
-    while zeros > 0 {
-      if filled == piece.count { try seal(final: false) }
-      let n = min(piece.count - filled, zeros)
-      (piece.pointer + filled).initializeMemory(as: UInt8.self, repeating: 0, count: n)
-      filled += n
-      zeros -= n
-    }
+    try piece.appendZeros(padded - length) { try seal($0, final: false) }
     length = padded
-    try seal(final: true)
+    try piece.flush { try seal($0, final: true) }
     finished = true
     return padded
   }
 
-  private func seal(final: Bool) throws {
-    let message = stream.push(
-      UnsafeRawBufferPointer(start: piece.pointer, count: filled),
-      associatedData: associatedData, final: final)
-    filled = 0
+  private func seal(_ plaintext: UnsafeRawBufferPointer, final: Bool) throws {
+    let message = stream.push(plaintext, associatedData: associatedData, final: final)
     try message.withUnsafeBytes { try emit($0) }
   }
 }
