@@ -21,11 +21,11 @@ enum LeavingOutcome: Equatable {
 /// slot's key, without regard to case, in its slot, every other field line as a custom field,
 /// the rest as notes, as `EntryFields` reads them) and *notes only* (the first line as the
 /// password and everything after its LF, byte for byte, as notes). The structured one is used
-/// when it composes back exactly, or when the entry has fields (a user name in its slot is what
+/// when it composes back exactly, or when a field fills a slot (a user name in its slot is what
 /// someone leaving for that manager wants, even when the fields come back in the slots' order:
-/// reshaped); an entry without fields goes as notes only when that composes back exactly; else
-/// the structured one, reshaped, unless its reader would refuse it (an entry of line breaks
-/// only).
+/// reshaped); an entry with no slot's field goes as notes only when that composes back exactly;
+/// else the structured one, reshaped, unless its reader would refuse it (an entry of line
+/// breaks only).
 struct LeavingLayout {
   /// The first line, without its line ending.
   let password: SecureBytes
@@ -68,8 +68,8 @@ struct LeavingLayout {
     let structured = LeavingLayout(
       password: password, slots: slots, custom: custom, notes: fields.notes, outcome: .exact)
     if structured.composesBack(content, slotKeys: slotKeys) { return .success(structured) }
-    let hasFields = !custom.isEmpty || slots.contains { $0 != nil }
-    if hasFields, (try? structured.composed(slotKeys: slotKeys)) != nil {
+    let fillsASlot = slots.contains { $0 != nil }
+    if fillsASlot, (try? structured.composed(slotKeys: slotKeys)) != nil {
       return .success(
         LeavingLayout(
           password: password, slots: slots, custom: custom, notes: fields.notes,
