@@ -260,6 +260,9 @@ public final class VaultExportOpener {
       throw VaultError.invalidInput(
         "this is not a vault export (it does not start with 'VAULTEXP')")
     }
+    guard got > VaultExport.magic.count else {
+      throw VaultError.integrity("the export is cut short inside its header")
+    }
     guard header[8] == VaultExport.version else {
       throw VaultError.invalidInput(
         "the export is of version \(header[8]); this vault reads version \(VaultExport.version)")

@@ -16,8 +16,9 @@ import VaultCore
 /// hidden fields with their value, a boolean field with `true` or `false`, a linked field with
 /// the value of the property it links to (the login's username or password, a card's or an
 /// identity's member). The notes close the entry. Empty values are left out (except custom
-/// fields). Items in the trash (`deletedDate` set), favourites, re-prompt, password history,
-/// attachments and collections are not kept. Errors name the item as `record N` (from 1), or
+/// fields). An item with the master-password re-prompt (`reprompt` 1) comes in guarded. Items
+/// in the trash (`deletedDate` set), favourites, password history, attachments and collections
+/// are not kept. Errors name the item as `record N` (from 1), or
 /// the line for JSON that is not well formed.
 public enum BitwardenJSONReader: ImportReader {
   /// The member holding each item type's data, by the type's number.
@@ -149,7 +150,10 @@ public enum BitwardenJSONReader: ImportReader {
     } catch let error as TransferError {
       throw fail(error.message)
     }
-    return TransferEntry(name: name, content: content, location: location)
+    var entry = TransferEntry(name: name, content: content, location: location)
+    // The master-password re-prompt is what a guarded entry is: each read asks again.
+    entry.guarded = item["reprompt"]?.integer == 1
+    return entry
   }
 
   /// The value of the member of `data` that `linkedID` names, or nil when it names none.

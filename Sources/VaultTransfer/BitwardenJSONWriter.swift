@@ -86,7 +86,7 @@ public final class BitwardenJSONWriter {
     guard !entry.isLarge else {
       return .leftOut(
         "it is too large for bitwarden-json (\(entry.length) bytes; export it with --to vault,"
-          + " jsonl or csv)")
+          + " which imports back at any size)")
     }
     let layout: LeavingLayout
     switch LeavingLayout.make(try entry.content(), slotKeys: Self.slotKeys) {

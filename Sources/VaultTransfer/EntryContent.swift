@@ -47,11 +47,13 @@ public enum EntryContent {
     }
     out.append(0x0A)
     var keys = UniqueKeys()
+    var endsInBlock = false
     for field in fields {
       let key = keys.claim(fieldKey(field.key))
       out.append(Array(key.utf8))
       out.append(0x3A)
-      if readsBack(field.value) {
+      endsInBlock = !readsBack(field.value)
+      if !endsInBlock {
         if field.value.count > 0 { out.append(0x20) }
         out.append(field.value)
         out.append(0x0A)
@@ -62,6 +64,10 @@ public enum EntryContent {
       }
     }
     if let notes, notes.count > 0 {
+      // Notes that start indented would be read as more lines of a block before them: a blank
+      // line ends the block (and is no part of the notes, which leave out blank lines at their
+      // ends).
+      if endsInBlock, notes.withBytes({ $0.starts(with: [0x20, 0x20]) }) { out.append(0x0A) }
       out.append(notes)
       let last = notes.withBytes { $0.last }
       if last != 0x0A { out.append(0x0A) }
@@ -87,24 +93,38 @@ public enum EntryContent {
 
     init(used: Set<String> = []) { self.used = used }
 
+    /// `KEY-N`, the key cut (at a character boundary) so that it stays a key of at most
+    /// `EntryFields.maximumKeyBytes` bytes.
+    static func numbered(_ key: String, _ number: Int) -> String {
+      let suffix = "-\(number)"
+      var base = key
+      while base.utf8.count + suffix.utf8.count > EntryFields.maximumKeyBytes && !base.isEmpty {
+        base.removeLast()
+      }
+      return base + suffix
+    }
+
     mutating func claim(_ key: String) -> String {
       guard used.contains(key.lowercased()) else {
         used.insert(key.lowercased())
         return key
       }
       var number = next[key.lowercased()] ?? 2
-      while used.contains("\(key)-\(number)".lowercased()) { number += 1 }
+      while used.contains(Self.numbered(key, number).lowercased()) { number += 1 }
       next[key.lowercased()] = number + 1
-      used.insert("\(key)-\(number)".lowercased())
-      return "\(key)-\(number)"
+      let numbered = Self.numbered(key, number)
+      used.insert(numbered.lowercased())
+      return numbered
     }
   }
 
   /// True when `value` read from `KEY: VALUE` gives back the same bytes: UTF-8 text with no
-  /// line break or NUL, not starting with a space or tab.
+  /// line break or NUL, not starting with a space or tab, and not `|` or `|-` (which open a
+  /// block when indented lines follow).
   static func readsBack(_ value: SecureBytes) -> Bool {
     value.withBytes { bytes in
       guard let first = bytes.first else { return true }
+      guard !bytes.elementsEqual([0x7C]), !bytes.elementsEqual([0x7C, 0x2D]) else { return false }
       guard first != 0x20, first != 0x09 else { return false }
       guard !bytes.contains(0x0A), !bytes.contains(0x0D), !bytes.contains(0) else { return false }
       return String(validating: bytes, as: UTF8.self) != nil

@@ -76,7 +76,7 @@ public final class KeePassXMLWriter {
     guard !entry.isLarge else {
       return .leftOut(
         "it is too large for keepass-xml (\(entry.length) bytes; export it with --to vault,"
-          + " jsonl or csv)")
+          + " which imports back at any size)")
     }
     let content = try entry.content()
     guard content.withBytes(Self.isXMLText) else {

@@ -24,8 +24,8 @@ enum LeavingOutcome: Equatable {
 /// when it composes back exactly, or when a field fills a slot (a user name in its slot is what
 /// someone leaving for that manager wants, even when the fields come back in the slots' order:
 /// reshaped); an entry with no slot's field goes as notes only when that composes back exactly;
-/// else the structured one, reshaped, unless its reader would refuse it (an entry of line
-/// breaks only).
+/// else the structured one, reshaped, unless its reader would refuse it (a first line with a
+/// carriage return, or line breaks only; one line break alone is an item with only a name).
 struct LeavingLayout {
   /// The first line, without its line ending.
   let password: SecureBytes
@@ -50,6 +50,13 @@ struct LeavingLayout {
     _ content: SecureBytes, slotKeys: [String],
     reserved: Set<String>? = nil
   ) -> Result<LeavingLayout, LeftOut> {
+    if content.withBytes({ $0.elementsEqual([0x0A]) }) {
+      // One empty line is what the readers make of an item with only a name: it goes back as one.
+      return .success(
+        LeavingLayout(
+          password: SecureBytes(count: 0), slots: slotKeys.map { _ in nil }, custom: [],
+          notes: SecureBytes(count: 0), outcome: .exact))
+    }
     guard let fields = try? EntryFields(content) else {
       return .failure(LeftOut("its content is not UTF-8 text"))
     }

@@ -228,6 +228,28 @@ final class ExportCLITests: XCTestCase {
     XCTAssertEqual(item["notes"] as? String, "notes line")
   }
 
+  /// An item with only a name (one empty line, as the readers make it) goes to Bitwarden and
+  /// comes back; an export cut short inside its header is an integrity failure (17), not a
+  /// version (from the new-user review).
+  func testANameOnlyItemLeavesAndComesBackAndAShortExportIs17() throws {
+    XCTAssertEqual(box.vaultPIN(["add", "only/name"], stdin: [0x0A]).status, 0)
+    let made = box.vaultPIN(
+      ["export", "--to", "bitwarden-json", "--plaintext", "--output", "b.json", "only/"])
+    XCTAssertEqual(made.status, 0, made.stderrText)
+    let target = Sandbox()
+    let session = target.pinOnlySession()
+    let back = target.vault(["import", "--from", "bitwarden-json", path("b.json")], env: session)
+    XCTAssertEqual(back.status, 0, back.stderrText)
+    XCTAssertEqual(target.vault(["get", "only/name"], env: session).stdout, [0x0A])
+    XCTAssertTrue(
+      FileManager.default.createFile(atPath: path("short.vx"), contents: Data("VAULTEXP".utf8)))
+    let short = box.vault(["export", "--verify", "short.vx"])
+    XCTAssertEqual(short.status, 17, short.stderrText)
+    XCTAssertEqual(
+      short.errorLines,
+      ["vault: error: integrity failure: the export is cut short inside its header"])
+  }
+
   func testASessionLeavesGuardedEntriesOutAndNamesThem() throws {
     XCTAssertEqual(box.vaultPIN(["add", "g/guarded", "--guard"], stdin: [0x67]).status, 0)
     let token = box.vaultPIN(["unlock", "--raw"]).stdoutText.trimmingCharacters(in: .newlines)
@@ -261,7 +283,7 @@ final class ExportCLITests: XCTestCase {
       xml.errorLines,
       [
         "vault: note: 'big' was left out: it is too large for keepass-xml (1500000 bytes; export it"
-          + " with --to vault, jsonl or csv)",
+          + " with --to vault, which imports back at any size)",
         "vault: note: 'bin/blob' was left out: its content is not UTF-8 text XML 1.0 can carry (a"
           + " control character, or not UTF-8)",
         "vault: note: 1 entry reads back from keepass-xml in the fields convention's layout, not"

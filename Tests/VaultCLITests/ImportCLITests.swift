@@ -328,6 +328,17 @@ extension ImportCLITests {
     XCTAssertEqual(code.stdout.count, 6, "the TOTP became the otp field: \(code.stdoutText)")
   }
 
+  /// Bitwarden's master-password re-prompt comes in as a guard, as a guarded entry exports
+  /// with it: a session does not read it, the PIN does.
+  func testABitwardenRepromptComesInGuarded() {
+    let json =
+      #"{"encrypted":false,"folders":[],"items":[{"type":1,"name":"bank","reprompt":1,"login":{"password":"s3cret"}},{"type":1,"name":"web","reprompt":0,"login":{"password":"pw"}}]}"#
+    XCTAssertEqual(importFile(Array(json.utf8), as: "bitwarden-json").status, 0)
+    XCTAssertEqual(box.vaultPIN(["get", "bank"]).stdoutText, "s3cret\n")
+    XCTAssertNotEqual(box.vault(["get", "bank"], env: session).status, 0)
+    XCTAssertEqual(get("web"), Array("pw\n".utf8))
+  }
+
   func testABitwardenFaultNamesItsRecordAndWritesNothing() {
     var text = String(decoding: fixture("bitwarden-export.json"), as: UTF8.self)
     text = text.replacingOccurrences(of: #""name": "Visa""#, with: #""name": "Bank letters""#)

@@ -47,6 +47,33 @@ final class EntryContentTests: XCTestCase {
     XCTAssertEqual(text(read.notes), "notes\n  indented note")
   }
 
+  /// Notes that start indented after a block, a value that is `|` itself, and keys cut to 64
+  /// bytes that then need a number all read back as given (from the new-user review: the notes
+  /// became lines of the block, and a numbered long key was no key).
+  func testWhatCouldBeMisreadIsWrittenSoItIsNot() throws {
+    let cases: [(fields: [(String, String)], notes: String)] = [
+      ([("recovery codes", "1111\n2222")], "  - rotate monthly\n  - ask Bob"),
+      ([("k", "|")], "  indented note\nnext"),
+      ([("k", "|-")], "  x"),
+      ([("k", "a\n")], "  y\n"),
+    ]
+    for (given, notes) in cases {
+      let content = try EntryContent.compose(
+        password: secret("pw"), fields: given.map { ($0.0, secret($0.1)) }, notes: secret(notes))
+      let read = try EntryFields(content)
+      XCTAssertEqual(read.allFields.map { text($0.value) }, given.map(\.1), text(content))
+      XCTAssertEqual(text(read.notes), notes.hasSuffix("\n") ? String(notes.dropLast()) : notes)
+    }
+    let long = String(repeating: "k", count: 65)
+    let content = try EntryContent.compose(
+      password: secret("pw"), fields: [(long + "1", secret("1")), (long + "2", secret("2"))],
+      notes: nil)
+    let read = try EntryFields(content)
+    let key = String(repeating: "k", count: 64)
+    XCTAssertEqual(read.keys, ["password", key, String(repeating: "k", count: 62) + "-2"])
+    XCTAssertEqual(read.allFields.map { text($0.value) }, ["1", "2"])
+  }
+
   func testKeysAreMadeValidAndUnique() {
     XCTAssertEqual(EntryContent.fieldKey("a: b\tc"), "a-b-c")
     XCTAssertEqual(EntryContent.fieldKey(""), "field")
