@@ -64,7 +64,8 @@ public enum KeePassXMLReader: ImportReader {
       let data = Data(
         bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count,
         deallocator: .none)
-      let parser = XMLParser(data: data)
+      // Fed piece by piece: given whole, libxml2's push parser refuses a document over 10 MB.
+      let parser = XMLParser(stream: InputStream(data: data))
       parser.shouldResolveExternalEntities = false
       parser.delegate = document
       _ = parser.parse()
