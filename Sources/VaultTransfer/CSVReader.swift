@@ -69,7 +69,8 @@ public struct CSVReader {
     }
     for record in parsed.dropFirst() where record.fields.count != names.count {
       throw TransferError(
-        "the record has \(record.fields.count) fields, the header \(names.count)",
+        "the record has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), the"
+          + " header \(names.count)",
         at: .line(record.line))
     }
     header = names

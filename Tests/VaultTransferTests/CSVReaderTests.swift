@@ -82,6 +82,8 @@ final class CSVReaderTests: XCTestCase {
       "a,b,c\n1,2,3\n\n1,2\n", TransferError("the record has 2 fields, the header 3", at: .line(4)))
     assertError(
       "a,b\n1,2,3\n", TransferError("the record has 3 fields, the header 2", at: .line(2)))
+    assertError(
+      "a,b\nonly\n", TransferError("the record has 1 field, the header 2", at: .line(2)))
     assertError("", TransferError("the input is empty: a CSV file starts with a header line"))
     assertError(
       "\u{FEFF}\n\r\n", TransferError("the input is empty: a CSV file starts with a header line"))
