@@ -113,7 +113,9 @@ public enum CSVImportReader: ImportReader {
     }
     do {
       // One pass for all of them: setting them one by one reads the content again each time.
-      return try EntryFields(start).setting(pairs)
+      // Packed: a source read whole holds every record's content until the write.
+      let content = try EntryFields(start).setting(pairs)
+      return content.prefix(content.count, packed: true)
     } catch VaultError.notText {
       throw TransferError("fields need a content that is UTF-8 text", at: at)
     } catch VaultError.invalidInput(let reason) {

@@ -165,6 +165,19 @@ final class ImportScaleCLITests: XCTestCase {
       "Would import 40000 entries and 0 journal entries; nothing was written.\n")
   }
 
+  /// A csv source of 20,000 records with a `fields` column imports: each record's content was a
+  /// mapping of its own, and the import crashed or hung at about 16,000 (from the attack review).
+  func testACSVWithFieldsOfTwentyThousandRecordsImports() {
+    var csv = "name,content,fields\n"
+    for index in 0..<20_000 { csv += "e\(index),\"pw\n\",\"user: u\(index)\nurl: x\"\n" }
+    XCTAssertTrue(
+      FileManager.default.createFile(atPath: box.home + "/f.csv", contents: Data(csv.utf8)))
+    let result = box.vault(["import", "--from", "csv", "f.csv"], env: session)
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    XCTAssertEqual(
+      box.vault(["get", "e19999", "--field", "user"], env: session).stdoutText, "u19999")
+  }
+
   /// One jsonl line with 30,000 fields (some of several lines, written as blocks) imports.
   ///
   /// Every field reads back with `--field`, and the entry leaves again as Bitwarden JSON with
