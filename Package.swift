@@ -18,7 +18,7 @@ let package = Package(
       name: "CLibOATH", pkgConfig: "liboath",
       providers: [.apt(["liboath-dev"])]),
     .systemLibrary(name: "CPlatform"),
-    .target(name: "VaultCore", dependencies: ["CSodium", "CSQLite", "CLibOATH"]),
+    .target(name: "VaultCore", dependencies: ["CSodium", "CSQLite", "CLibOATH", "CPlatform"]),
     .target(name: "Biometry", dependencies: ["VaultCore"]),
     .target(name: "VaultTransfer", dependencies: ["VaultCore"]),
     .target(

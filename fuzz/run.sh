@@ -7,21 +7,31 @@ set -euo pipefail
 seconds=${1:-10}
 out=.build/fuzz
 mkdir -p "$out"
-includes=(-I Sources/CSodium -I Sources/CSQLite -I Sources/CLibOATH)
+includes=(-I Sources/CSodium -I Sources/CSQLite -I Sources/CLibOATH -I Sources/CPlatform)
 flags=(-sanitize=fuzzer,address -parse-as-library -O)
 # The library once, instrumented; rebuilt when a VaultCore source is newer.
 if [ ! -f "$out/libVaultCore.a" ] || [ -n "$(find Sources/VaultCore -newer "$out/libVaultCore.a" -name '*.swift')" ]; then
-  swiftc "${flags[@]}" -module-name VaultCore -emit-library -static -o "$out/libVaultCore.a" \
+  # A failed build stops the run (and removes the old library, which would hide it).
+  if ! swiftc "${flags[@]}" -module-name VaultCore -emit-library -static -o "$out/libVaultCore.a" \
     -emit-module -emit-module-path "$out/VaultCore.swiftmodule" "${includes[@]}" \
-    Sources/VaultCore/*.swift 2>&1 | grep -v 'Cannot export local symbol' || true
+    Sources/VaultCore/*.swift >"$out/build.log" 2>&1; then
+    grep -v 'Cannot export local symbol' "$out/build.log" >&2
+    rm -f "$out/libVaultCore.a"
+    echo "fuzz/run.sh: VaultCore does not build for fuzzing" >&2
+    exit 1
+  fi
 fi
 printf '| target | seconds | runs | coverage | crashes |\n|---|---|---|---|---|\n'
 status=0
 for dir in fuzz/*/; do
   target=$(basename "$dir")
   [ "$target" = corpus ] && continue
-  swiftc "${flags[@]}" -I "$out" "${includes[@]}" "$dir/main.swift" "$out/libVaultCore.a" \
-    -lsodium -lsqlite3 -loath -o "$out/$target" 2>&1 | grep -v 'Cannot export local symbol' || true
+  if ! swiftc "${flags[@]}" -I "$out" "${includes[@]}" "$dir/main.swift" "$out/libVaultCore.a" \
+    -lsodium -lsqlite3 -loath -o "$out/$target" >"$out/$target-build.log" 2>&1; then
+    grep -v 'Cannot export local symbol' "$out/$target-build.log" >&2
+    echo "fuzz/run.sh: the $target target does not build" >&2
+    exit 1
+  fi
   work="$out/$target-corpus"
   crashes="$out/$target-crashes"
   rm -rf "$work" "$crashes"

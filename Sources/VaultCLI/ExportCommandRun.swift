@@ -58,16 +58,8 @@ enum ExportCommandRun {
         // Said before any prompt; `OutputFile.writing` refuses again when it names the file.
         throw OutputFile.exists(output)
       }
-      for own in [context.vaultPath, context.vaultPath + "-journal"] {
-        var file = stat()
-        if found && stat(own, &file) == 0 && file.st_dev == existing.st_dev
-          && file.st_ino == existing.st_ino
-        {
-          throw VaultError.invalidInput(
-            "--output names the vault file itself (or its journal), which the export would"
-              + " replace; nothing was written")
-        }
-      }
+      try OutputFile.refuseOwnFiles(
+        output, vaultPath: context.vaultPath, environment: context.environment)
     } else {
       try checkStandardOutput(format, path: path)
     }

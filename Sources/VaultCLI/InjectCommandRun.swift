@@ -15,6 +15,10 @@ enum InjectCommandRun {
           "standard output is a terminal; vault inject writes secrets only to a file or a pipe",
         hint: "use --output PATH (written with mode 0600)", path: context.invocation.path)
     }
+    if let output {
+      try OutputFile.refuseOwnFiles(
+        output, vaultPath: context.vaultPath, environment: context.environment)
+    }
     var existing = stat()
     if let output, !context.flag(Keys.injectForce), lstat(output, &existing) == 0 {
       // Said before the PIN; `OutputFile.write` refuses again when it gives the file its name.

@@ -81,6 +81,53 @@ enum OutputFile {
     }
   }
 
+  /// Refuses an output path that is one of vault's own files, which a written file would
+  /// replace or sit among: the vault file and its journal, the device state and its lock (by
+  /// file, so a link or another name for them is caught too), and anything in the device-state
+  /// or session folder.
+  ///
+  /// - Throws: `VaultError.invalidInput` naming what `path` is (exit 5); nothing was written.
+  static func refuseOwnFiles(_ path: String, vaultPath: String, environment: VaultEnvironment)
+    throws
+  {
+    let state = environment.stateDirectory
+    let own: [(String, String)] = [
+      (vaultPath, "the vault file itself"), (vaultPath + "-journal", "the vault's journal"),
+      (state + "/device.json", "vault's device state"),
+      (state + "/device.lock", "vault's device lock"),
+    ]
+    var target = stat()
+    if stat(path, &target) == 0 {
+      for (file, what) in own {
+        var info = stat()
+        if stat(file, &info) == 0 && info.st_dev == target.st_dev && info.st_ino == target.st_ino {
+          throw refusal(path, what)
+        }
+      }
+    }
+    // A new file in one of vault's private folders (its device state, its sessions).
+    guard let folder = realFolder(PrivateFiles.parentFolder(of: path)) else { return }
+    for (own, what) in [
+      (state, "vault's device-state folder"),
+      (environment.sessionDirectory, "vault's session folder"),
+    ] {
+      guard let own = realFolder(own) else { continue }
+      if folder == own || folder.hasPrefix(own + "/") { throw refusal(path, "in " + what) }
+    }
+  }
+
+  private static func refusal(_ path: String, _ what: String) -> VaultError {
+    VaultError.invalidInput(
+      "\(path) is \(what), which the output would replace or damage; nothing was written")
+  }
+
+  /// The canonical path of the folder `path`, or nil when it cannot be resolved.
+  private static func realFolder(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
   /// The refusal of a path that exists, without `--force`.
   static func exists(_ path: String) -> VaultError {
     .invalidInput("\(path) exists; give --force to replace it")

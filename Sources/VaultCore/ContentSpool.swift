@@ -49,17 +49,15 @@ final class ContentSpool {
     unlink(path)
     let spool = ContentSpool(
       fd: fd, recordID: recordID, revision: revision, contentID: EntryStore.newContentID())
-    let sealer = StreamSealer(
-      boxes: boxes, recordID: recordID, revision: revision, contentID: spool.contentID
-    ) { try spool.append($0.box) }
-    try prefix.withBytes { try sealer.append($0) }
-    let buffer = SecureBytes(count: EntryStore.chunkSize)
-    while true {
-      let n = try buffer.withMutableBytes { try read($0) }
-      guard n > 0 else { break }
-      try buffer.withBytes { try sealer.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-    }
-    spool.length = try sealer.finish()
+    // Read and sealed on a second thread while this one writes the file.
+    let contentID = spool.contentID
+    spool.length = try ChunkPipeline.run(
+      produce: { emit in
+        try StreamSealer.seal(
+          prefix: prefix, read: read, boxes: boxes, recordID: recordID, revision: revision,
+          contentID: contentID, emit: emit)
+      },
+      consume: { try spool.append($0.box) })
     return spool
   }
 

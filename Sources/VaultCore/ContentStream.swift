@@ -131,6 +131,30 @@ final class StreamSealer {
     (stream, header) = SecretStream.pushing(key: boxes.streamKey)
   }
 
+  /// Seals `prefix`, then what `read` puts into the buffer it is given until it returns 0, as
+  /// the stream of content revision `revision` of `recordID` named by `contentID`, each chunk
+  /// row handed to `emit`.
+  ///
+  /// - Returns: the content's length.
+  /// - Throws: what `read` and `emit` throw; `VaultError.invalidInput` for an empty content.
+  static func seal(
+    prefix: SecureBytes, read: (UnsafeMutableRawBufferPointer) throws -> Int, boxes: RecordBox,
+    recordID: [UInt8], revision: Int64, contentID: [UInt8], emit: (ChunkRow) throws -> Void
+  ) throws -> Int {
+    try withoutActuallyEscaping(emit) { emit in
+      let sealer = StreamSealer(
+        boxes: boxes, recordID: recordID, revision: revision, contentID: contentID, emit: emit)
+      try prefix.withBytes { try sealer.append($0) }
+      let buffer = SecureBytes(count: ContentChunks.chunkSize)
+      while true {
+        let n = try buffer.withMutableBytes { try read($0) }
+        guard n > 0 else { break }
+        try sealer.append(UnsafeRawBufferPointer(start: buffer.pointer, count: n))
+      }
+      return try sealer.finish()
+    }
+  }
+
   /// Appends content bytes, sealing every piece that more bytes follow.
   ///
   /// - Throws: what `emit` throws.

@@ -333,15 +333,20 @@ public struct EntryStore {
       guard prefix.count > Self.streamThreshold else {
         throw VaultError.invalidInput("a streamed content starts with more than 1 MiB")
       }
-      let sealer = stream()
-      try prefix.withBytes { try sealer.append($0) }
-      let buffer = SecureBytes(count: Self.chunkSize)
-      while true {
-        let n = try buffer.withMutableBytes { try read($0) }
-        guard n > 0 else { break }
-        try sealer.append(UnsafeRawBufferPointer(start: buffer.pointer, count: n))
-      }
-      return (try sealer.finish(), true, contentID)
+      // Read and sealed on a second thread while this one stores the rows, whose pages start
+      // for the disk as they are written.
+      let writeback = Writeback(path: vault.path)
+      let length = try ChunkPipeline.run(
+        produce: { emit in
+          try StreamSealer.seal(
+            prefix: prefix, read: read, boxes: boxes, recordID: recordID, revision: revision,
+            contentID: contentID, emit: emit)
+        },
+        consume: {
+          try write.insert($0)
+          writeback?.wrote($0.box.count)
+        })
+      return (length, true, contentID)
     }
   }
 

@@ -52,7 +52,7 @@ public enum FormatOneMigration {
       recovery: RecoverySlot(
         salt: recovery.salt, wrapped: recovery.wrapped, verifier: nil, tag: nil),
       journalPublicKey: old.header.journalPublicKey,
-      journalSecretKey: old.header.journalSecretKey, formatOneWriter: nil)
+      journalSecretKey: old.header.journalSecretKey, formatOneWriter: nil, chunkHash: .tag)
     // Format 1 could not tell who wrote a journal entry: the migrated ones are signed by a key
     // made for this migration and discarded after it, and are shown as from format 1.
     let importer = Signing.generate()

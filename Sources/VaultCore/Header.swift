@@ -37,6 +37,11 @@ public struct Header: Codable, Equatable, Sendable {
   /// The master-key rotations whose earlier keys the kept states still need, oldest first;
   /// nil when there are none.
   public var rotations: [KeyRotation]?
+  /// How the chunks' aggregate hashes a chunk row.
+  ///
+  /// `.tag` since release 0.6.0; nil (the whole row) in a vault no release since has written.
+  /// See `ChunkRowHash`.
+  public var chunkHash: ChunkHash?
   /// Most rotations a header holds.
   public static let maximumRotations = 16
   /// Most retired writer keys a header holds.
@@ -53,6 +58,7 @@ public struct Header: Codable, Equatable, Sendable {
     case formatOneWriter = "format_one_writer"
     case retiredWriters = "retired_writers"
     case rotations
+    case chunkHash = "chunk_hash"
   }
 
   /// The record whose device tag is `deviceSecret`'s, if any.
@@ -87,7 +93,7 @@ public struct Header: Codable, Equatable, Sendable {
       object,
       [
         "format", "vault_id", "kdf", "policy", "devices", "recovery", "journal_public_key",
-        "journal_secret_key", "format_one_writer", "retired_writers", "rotations",
+        "journal_secret_key", "format_one_writer", "retired_writers", "rotations", "chunk_hash",
       ], what: "header")
     for case let rotation as [String: Any] in object["rotations"] as? [Any] ?? [] {
       try requireKnownKeys(rotation, ["generation", "previous_key"], what: "rotation")
@@ -187,6 +193,11 @@ public struct Header: Codable, Equatable, Sendable {
   public static func mac(_ body: [UInt8], masterKey: SymmetricKey) -> [UInt8] {
     GenericHash.keyed(
       key: masterKey.derive(.header).bytes, parts: [DomainLabel.header.bytes, body])
+  }
+
+  /// The `chunk_hash` of a header body that `parse` accepts (nil for one it refuses).
+  static func chunkHash(of body: [UInt8]) -> ChunkHash? {
+    (try? parse(body))?.chunkHash
   }
 
   /// BLAKE2b-256 of the stored header bytes (`"vault.header.v1" || body`), as the state summary

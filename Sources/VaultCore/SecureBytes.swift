@@ -1,5 +1,6 @@
 import CSodium
 import Glibc
+import Synchronization
 
 /// A fixed-size byte buffer in guarded, locked memory (`sodium_malloc`), wiped and freed on release.
 ///
@@ -58,13 +59,15 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
   /// bytes (nil when unlimited or unknown): the plaintext in that memory may be written to swap.
   /// Set it once, at the start, before any allocation.
   nonisolated(unsafe) public static var lockFailureHandler: ((_ limit: UInt64?) -> Void)?
-  nonisolated(unsafe) private static var lockFailed = false
+  /// Set by the first refusal, on whichever thread allocates (a stream seals on a second one).
+  private static let lockFailed = Atomic<Bool>(false)
 
   /// Locks the allocation again to learn whether it is locked: `sodium_malloc` tries `mlock`
   /// but does not report a refusal; locking locked pages again costs no more of the limit.
   static func checkLocked(_ raw: UnsafeMutableRawPointer, count: Int) {
-    guard !lockFailed, sodium_mlock(raw, count) != 0 else { return }
-    lockFailed = true
+    guard !lockFailed.load(ordering: .relaxed), sodium_mlock(raw, count) != 0,
+      lockFailed.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+    else { return }
     var limit = rlimit()
     let known =
       getrlimit(Int32(__RLIMIT_MEMLOCK.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max

@@ -153,25 +153,56 @@ struct StateSnapshot {
     return rows
   }
 
-  /// Verifies the aggregate of every `chunks` row.
+  /// How the chunks' aggregate hashes a row, as the (authenticated) header says.
+  var chunkHash: ChunkHash? { Header.chunkHash(of: headerBody) }
+
+  /// Verifies the aggregate of every `chunks` row, hashed as the header says.
   ///
   /// - Throws: `VaultError.integrity` on a mismatch or a malformed row.
   func verifyChunks(db: SQLiteDatabase, rowKey: SymmetricKey) throws {
+    try verifyChunks(db: db, hashing: ChunkRowHash(rule: chunkHash, rowKey: rowKey))
+  }
+
+  /// `verifyChunks` with the rows hashed by `hashing`; returns the sum of `also`'s hashes of
+  /// the same rows (a rule change: the same read yields the new aggregate).
+  ///
+  /// - Throws: `VaultError.integrity` on a mismatch or a malformed row.
+  @discardableResult
+  func verifyChunks(db: SQLiteDatabase, hashing: ChunkRowHash, also: ChunkRowHash? = nil) throws
+    -> Aggregate
+  {
     var sum = Aggregate.zero
-    let hasher = RowHash.Hasher(key: rowKey)
+    var other = Aggregate.zero
     let oversized = try db.query(
       "SELECT count(*) FROM chunks WHERE length(box) > \(ContentChunks.maximumBoxSize)")
     guard oversized.first?.first?.integer == 0 else {
       throw VaultError.integrity("the vault holds an oversized content chunk")
     }
-    try db.forEachRow("SELECT \(ChunkRow.selectColumns) FROM chunks NOT INDEXED") { values in
-      let row = try ChunkRow(values)
-      sum.add(hasher.hash(table: RowHash.chunks, columns: row.columns))
+    let columns = also == nil ? hashing.selectColumns : ChunkRow.selectColumns
+    // A row no rule can hash (a box too short to end in a tag) is one the state cannot hold:
+    // it is reported as the aggregate's mismatch, after every row was read.
+    var unhashable = false
+    func add(_ hash: () throws -> [UInt8], to sum: inout Aggregate) throws {
+      do {
+        sum.add(try hash())
+      } catch is ChunkRowHash.TooShort {
+        unhashable = true
+      }
     }
-    guard constantTimeEqual(sum.bytes, chunks) else {
+    try db.forEachRow("SELECT \(columns) FROM chunks NOT INDEXED") { values in
+      if let also {
+        let row = try ChunkRow(values)
+        try add({ try hashing.hash(row) }, to: &sum)
+        try add({ try also.hash(row) }, to: &other)
+      } else {
+        try add({ try hashing.hash(selected: values) }, to: &sum)
+      }
+    }
+    guard !unhashable, constantTimeEqual(sum.bytes, chunks) else {
       throw VaultError.integrity(
         "the vault's content chunks are not the ones its state authenticates (a chunk was"
-          + " deleted, added or put back)")
+          + " changed, deleted, added or put back)")
     }
+    return other
   }
 }

@@ -25,23 +25,27 @@ final class StateWrite {
     chunkSum = base.flatMap { Aggregate(bytes: $0.chunks) } ?? .zero
     headerBody = base?.headerBody ?? []
     headerMAC = base?.headerMAC ?? []
+    // A write that starts the rows afresh (a new file, a rotation) hashes chunks by their tag.
+    chunkHashing = ChunkRowHash(rule: base == nil ? .tag : base?.chunkHash, rowKey: rowKey)
   }
 
   private lazy var hasher = RowHash.Hasher(key: rowKey)
-  /// The hashes of inserted chunks, summed on a second thread (see `ChunkHashing`).
-  private var insertedChunks: ChunkHashing?
+  /// How chunk rows are hashed: as the header this write extends says.
+  private(set) var chunkHashing: ChunkRowHash
+  /// The header a `migrateChunkHash` in this write replaced, and the one it wrote.
+  private(set) var migratedHeader: (from: [UInt8], to: [UInt8], mac: [UInt8])?
 
-  private func addHash(_ chunk: ChunkRow) {
-    if insertedChunks == nil { insertedChunks = ChunkHashing(rowKey: rowKey) }
-    insertedChunks?.add(chunk)
+  /// A chunk row's hash, with a box too short to hash an integrity failure.
+  private func chunkHash(_ hash: () throws -> [UInt8]) throws -> [UInt8] {
+    do {
+      return try hash()
+    } catch let short as ChunkRowHash.TooShort {
+      throw VaultError.integrity(short.description)
+    }
   }
 
   private func hash(_ row: RecordRow) -> [UInt8] {
     hasher.hash(table: RowHash.records, columns: row.columns)
-  }
-
-  private func hash(_ row: ChunkRow) -> [UInt8] {
-    hasher.hash(table: RowHash.chunks, columns: row.columns)
   }
 
   /// The rows of each bucket read so far: verified against the state this write extends, then
@@ -107,10 +111,11 @@ final class StateWrite {
       insertChunk = try db.prepare(
         "INSERT INTO chunks (\(ChunkRow.selectColumns)) VALUES (?, ?, ?, ?)")
     }
+    let hash = try chunkHash { try chunkHashing.hash(chunk) }
     try insertChunk?.run([
       .blob(chunk.recordID), .integer(chunk.revision), .integer(chunk.index), .blob(chunk.box),
     ])
-    addHash(chunk)
+    chunkSum.add(hash)
   }
 
   /// The prepared insert of a chunk row, kept for the write (a stream inserts thousands).
@@ -122,13 +127,14 @@ final class StateWrite {
   ///
   /// - Throws: `VaultError.integrity` when no such row exists; `.storage`.
   func resealInPlace(_ chunk: ChunkRow) throws {
+    let hash = try chunkHash { try chunkHashing.hash(chunk) }
     try db.query(
       "UPDATE chunks SET box = ? WHERE record_id = ? AND revision = ? AND idx = ?",
       [.blob(chunk.box), .blob(chunk.recordID), .integer(chunk.revision), .integer(chunk.index)])
     guard db.changes == 1 else {
       throw VaultError.integrity("a content chunk of the vault is missing")
     }
-    addHash(chunk)
+    chunkSum.add(hash)
   }
 
   /// Removes the chunks of `recordID` (of one content revision, or all of them) and subtracts
@@ -137,7 +143,8 @@ final class StateWrite {
   /// - Returns: how many were removed.
   @discardableResult
   func deleteChunks(_ recordID: [UInt8], revision: Int64? = nil) throws -> Int {
-    var sql = "SELECT \(ChunkRow.selectColumns) FROM chunks WHERE record_id = ?"
+    let columns = chunkHashing.selectColumns
+    var sql = "SELECT \(columns) FROM chunks WHERE record_id = ?"
     var parameters: [SQLiteDatabase.Value] = [.blob(recordID)]
     if let revision {
       sql += " AND revision = ?"
@@ -146,12 +153,35 @@ final class StateWrite {
     // Row by row: the chunks of a streamed content are never all in memory.
     var count = 0
     try db.forEachRow(sql, parameters) { values in
-      chunkSum.subtract(hash(try ChunkRow(values)))
+      chunkSum.subtract(try chunkHash { try chunkHashing.hash(selected: values) })
       count += 1
     }
     try db.query(
-      sql.replacingOccurrences(of: "SELECT \(ChunkRow.selectColumns)", with: "DELETE"), parameters)
+      sql.replacingOccurrences(of: "SELECT \(columns)", with: "DELETE"), parameters)
     return count
+  }
+
+  /// Changes a vault written before release 0.6.0 to the tag hash of chunk rows.
+  ///
+  /// See `vault(5)` STATE: every row's whole-row hash is checked against the stored aggregate, which is
+  /// replaced by the sum of their tag hashes, and the header gets `chunk_hash` "tag". One read
+  /// of every chunk; call first in a write whose base has no `chunk_hash`.
+  ///
+  /// - Throws: `VaultError.integrity` when the chunks are not the ones the state authenticates
+  ///   (nothing is written then); `.malformedHeader`, `.storage`.
+  func migrateChunkHash(masterKey: SymmetricKey) throws {
+    guard let base, chunkHashing.rule == nil else { return }
+    let tagHashing = ChunkRowHash(rule: .tag, rowKey: rowKey)
+    let sum = try base.verifyChunks(db: db, hashing: chunkHashing, also: tagHashing)
+    var header = try Header.parse(headerBody)
+    header.chunkHash = .tag
+    let body = try header.encoded()
+    let mac = Header.mac(body, masterKey: masterKey)
+    let from = headerBody
+    try replaceHeader(expecting: (headerBody, headerMAC), with: (body, mac))
+    migratedHeader = (from, body, mac)
+    chunkSum = sum
+    chunkHashing = tagHashing
   }
 
   /// Sets the header digest the state will cover, for a header written without `replaceHeader`
@@ -163,7 +193,14 @@ final class StateWrite {
   /// Replaces the header row, only if it is still `expected`.
   ///
   /// - Throws: `VaultError.vaultChanged` when another command changed it first.
+  ///
+  /// A header that `migrateChunkHash` replaced earlier in this write stands for the one it wrote
+  /// (which differs from it only in `chunk_hash`).
   func replaceHeader(expecting expected: ([UInt8], [UInt8]), with new: ([UInt8], [UInt8])) throws {
+    var expected = expected
+    if let migrated = migratedHeader, migrated.from == expected.0 {
+      expected = (migrated.to, migrated.mac)
+    }
     try db.query(
       "UPDATE header SET body = ?, mac = ? WHERE id = 1 AND body = ? AND mac = ?",
       [.blob(new.0), .blob(new.1), .blob(expected.0), .blob(expected.1)])
@@ -186,8 +223,12 @@ final class StateWrite {
   /// starts the rows afresh (a master-key rotation).
   func finish(masterKey: SymmetricKey, after previous: StateLink?) throws -> StateLink {
     let bucketBytes = buckets.flatMap(\.bytes)
-    var chunks = chunkSum
-    if let inserted = insertedChunks { chunks.add(inserted.total().bytes) }
+    let chunks = chunkSum
+    if headerBody != base?.headerBody, Header.chunkHash(of: headerBody) != chunkHashing.rule {
+      // Never a state whose header says another rule than its aggregate was summed by.
+      throw VaultError.storage(
+        "the new header does not say how the vault's chunks are hashed; nothing was written")
+    }
     let summary = StateLink.summary(
       headerDigest: Header.digest(headerBody), buckets: bucketBytes, chunks: chunks.bytes)
     let next = StateLink.next(
@@ -234,19 +275,33 @@ extension Vault {
   @discardableResult
   func write<R>(masterKey: SymmetricKey, _ body: (StateWrite) throws -> R) throws -> R {
     var next: StateLink?
+    var migratedHeader: ([UInt8], [UInt8])?
     let result = try db.transaction {
       let base = try loadChecked(masterKey: masterKey)
       if let verified = verifiedState {
         try requireDescendant(of: verified, base: base, masterKey: masterKey)
       }
       let change = StateWrite(db: db, vaultID: vaultID, masterKey: masterKey, base: base)
+      try change.migrateChunkHash(masterKey: masterKey)
       let result = try body(change)
       next = try change.finish(masterKey: masterKey)
+      if let migrated = change.migratedHeader, migrated.from == headerBody {
+        migratedHeader = (migrated.to, migrated.mac)
+      }
       return result
+    }
+    if let (body, mac) = migratedHeader, let parsed = try? Header.parse(body) {
+      // This command's header, changed to the tag hash of chunks in this write.
+      header = parsed
+      headerBody = body
+      headerMAC = mac
     }
     if let next {
       verifiedState = next
-      try device.update { remember(next, in: &$0) }
+      try device.update {
+        remember(next, in: &$0)
+        if migratedHeader != nil { recordAuthenticatedHeader(in: &$0) }
+      }
     }
     return result
   }

@@ -208,6 +208,9 @@ public final class Vault {
   /// - Throws: `VaultError.vaultChanged` when another command changed the header meanwhile;
   ///   the errors of `write`. The old header then stays in place.
   public func writeHeader(_ newHeader: Header, masterKey: SymmetricKey) throws {
+    var newHeader = newHeader
+    // The write changes a header without it first (`StateWrite.migrateChunkHash`).
+    newHeader.chunkHash = .tag
     let body = try newHeader.encoded()
     let mac = Header.mac(body, masterKey: masterKey)
     try write(masterKey: masterKey) { change in

@@ -95,7 +95,8 @@ extension Vault {
       devices: [device],
       recovery: try RecoverySlot.make(
         code: code, masterKey: masterKey, vaultID: vaultID, kdf: kdf),
-      journalPublicKey: journal.publicKey.base64, journalSecretKey: journalBox.base64)
+      journalPublicKey: journal.publicKey.base64, journalSecretKey: journalBox.base64,
+      chunkHash: .tag)
     let body = try header.encoded()
 
     var first: StateLink?

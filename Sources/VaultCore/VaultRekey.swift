@@ -93,6 +93,8 @@ extension Vault {
             + " \(Header.maximumRetiredWriters) retired writer keys; nothing was changed")
       }
       updated.retiredWriters = kept.isEmpty ? nil : kept
+      // Every chunk is hashed afresh under the new key, by its tag.
+      updated.chunkHash = .tag
       body = try updated.encoded()
       mac = Header.mac(body, masterKey: new)
       let pending = try db.query("SELECT record_id, box FROM pending")

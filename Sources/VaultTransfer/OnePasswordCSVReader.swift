@@ -16,7 +16,9 @@ import VaultCore
 ///   archived items are imported like the others (archiving hides an item, it does not delete
 ///   it).
 ///
-/// A record that is not UTF-8 text is refused (1Password writes UTF-8), so are an empty title,
+/// A header with a `Group` column (KeePassXC's CSV, which has every column this requires) is
+/// refused, naming `keepass-csv`. A record that is not UTF-8 text is refused (1Password writes
+/// UTF-8), so are an empty title,
 /// a password holding a line break and an entry with nothing in it, each at the line its record
 /// starts. An empty password is an empty first line. Two items with one title are both
 /// returned, in order (the bulk import refuses them naming both lines).
@@ -36,8 +38,16 @@ public enum OnePasswordCSVReader: ImportReader {
     guard case .bytes(let bytes) = source else {
       throw TransferError("the 1password-csv format reads a file, not a folder")
     }
+    let csv = try CSVReader(bytes)
+    // KeePassXC's CSV has the columns this requires too, and a `Group` that 1Password's has
+    // not: read as this format it would lose its folders and keep its recycle bin.
+    if csv.column("Group") != nil {
+      throw TransferError(
+        "the header has a 'Group' column, which 1Password's CSV has not: is this a KeePassXC"
+          + " CSV export? (import it with --from keepass-csv)", at: .line(csv.headerLine))
+    }
     let table = try ExportColumns(
-      CSVReader(bytes), known: columns, required: ["Title", "Password"], format: "1Password CSV")
+      csv, known: columns, required: ["Title", "Password"], format: "1Password CSV")
     return TransferBatch(entries: try table.entries())
   }
 }

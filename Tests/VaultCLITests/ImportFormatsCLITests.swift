@@ -106,6 +106,20 @@ final class ImportFormatsCLITests: XCTestCase {
     XCTAssertEqual(box.vault(["list"], env: session).stdoutText, "")
   }
 
+  /// From the new-user review: KeePassXC's CSV has every column 1Password's requires, and read
+  /// as 1Password's it lost its folders and kept its recycle bin. It is refused, naming the
+  /// right format; nothing is written.
+  func testAKeePassXCCSVIsNotReadAsA1PasswordCSV() {
+    let result = box.vault(
+      ["import", "--from", "1password-csv", Self.samples + "/keepass/export.csv"], env: session)
+    XCTAssertEqual(result.status, 5, result.stderrText)
+    XCTAssertEqual(
+      result.stderrText,
+      "vault: error: line 1: the header has a 'Group' column, which 1Password's CSV has not: is"
+        + " this a KeePassXC CSV export? (import it with --from keepass-csv)\n")
+    XCTAssertEqual(box.vault(["list"], env: session).stdoutText, "")
+  }
+
   /// The KeePassXC samples with their one duplicate title changed (by `sed`, as a user would):
   /// groups become folders below the root, the Recycle Bin stays out.
   func testTheKeePassXCSamplesComeInOnceTheirNamesAreDistinct() {
@@ -191,6 +205,46 @@ extension LargeContentCLITests {
 }
 
 extension ImportFormatsCLITests {
+  /// From the new-user review: an output never replaces the device state.
+  ///
+  /// `export --output …/device.json --force` replaced the device state, and the vault no
+  /// longer opened. Export and inject refuse every file of vault's own
+  /// (exit 5), under any name, and leave it as it was.
+  func testAnOutputIsNeverTheDeviceStateItsLockOrASessionFile() throws {
+    XCTAssertEqual(
+      box.vault(["add", "mail"], stdin: Array("hunter2\n".utf8), env: session).status, 0)
+    let state = box.home + "/state/vault"
+    let device = try Data(contentsOf: URL(fileURLWithPath: state + "/device.json"))
+    XCTAssertEqual(link(state + "/device.json", box.home + "/other-name.json"), 0)
+    let sessions = try XCTUnwrap(
+      FileManager.default.subpathsOfDirectory(atPath: box.home + "/run/vault").first {
+        $0.contains("/")
+      })
+    let cases: [(String, String)] = [
+      (state + "/device.json", "is vault's device state"),
+      (box.home + "/other-name.json", "is vault's device state"),
+      (state + "/device.lock", "is vault's device lock"),
+      (state + "/new.jsonl", "is in vault's device-state folder"),
+      (box.home + "/run/vault/" + sessions, "is in vault's session folder"),
+    ]
+    for (path, what) in cases {
+      for command in [
+        ["export", "--to", "jsonl", "--plaintext", "--force", "--output", path],
+        ["inject", "--force", "--output", path],
+      ] {
+        let result = box.vault(command, stdin: Array("x\n".utf8), env: session)
+        XCTAssertEqual(result.status, 5, "\(command) \(result.stderrText)")
+        XCTAssertEqual(
+          result.stderrText,
+          "vault: error: \(path) \(what), which the output would replace or damage; nothing"
+            + " was written\n", "\(command)")
+      }
+    }
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: state + "/device.json")), device)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: state + "/new.jsonl"))
+    XCTAssertEqual(box.vault(["get", "mail"], env: session).stdoutText, "hunter2\n")
+  }
+
   /// From the attack on import and export.
   func testExportRefusesTheVaultFileANamedFIFOAndUTF16XMLIsRefused() {
     XCTAssertEqual(
@@ -201,8 +255,8 @@ extension ImportFormatsCLITests {
     XCTAssertEqual(own.status, 5)
     XCTAssertEqual(
       own.stderrText,
-      "vault: error: --output names the vault file itself (or its journal), which the export"
-        + " would replace; nothing was written\n")
+      "vault: error: \(box.vaultPath) is the vault file itself, which the output would replace"
+        + " or damage; nothing was written\n")
     XCTAssertEqual(box.vault(["get", "mail"], env: session).stdoutText, "hunter2\n")
     let fifo = box.shell(
       """

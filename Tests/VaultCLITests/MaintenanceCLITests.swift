@@ -27,7 +27,7 @@ final class MaintenanceCLITests: XCTestCase {
 
   static let chunksChanged =
     "vault: error: integrity failure: the vault's content chunks are not the ones its state"
-    + " authenticates (a chunk was deleted, added or put back)"
+    + " authenticates (a chunk was changed, deleted, added or put back)"
   static let recordsChanged =
     "vault: error: integrity failure: the vault's records are not the ones its state"
     + " authenticates (a record was deleted, added or put back from an older copy)"

@@ -9,15 +9,18 @@ import XCTest
 /// records read exactly as that release wrote them.
 final class ReleaseFixtureTests: XCTestCase {
   static let folder = GeneratorTestSupport.packageRoot + "/Tests/Fixtures/release-0.1.0"
+  static let release050 = GeneratorTestSupport.packageRoot + "/Tests/Fixtures/release-0.5.0"
 
-  func makeBox() throws -> Sandbox {
+  func makeBox(from folder: String = ReleaseFixtureTests.folder) throws -> Sandbox {
     let box = Sandbox()
     let manager = FileManager.default
+    let fixture = folder
     for (file, folder) in [("vault.db", "/data/vault"), ("device.json", "/state/vault")] {
       try manager.createDirectory(
         atPath: box.home + folder, withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o700])
-      try manager.copyItem(atPath: Self.folder + "/" + file, toPath: box.home + folder + "/" + file)
+      try manager.copyItem(
+        atPath: fixture + "/" + file, toPath: box.home + folder + "/" + file)
       // A checkout makes them 0644; vault refuses anything but private files.
       chmod(box.home + folder + "/" + file, 0o600)
     }
@@ -117,5 +120,105 @@ final class ReleaseFixtureTests: XCTestCase {
     XCTAssertEqual(checked.status, 0, checked.stderrText)
     let typo = box.vault(["recover"], pin: [code + "-TKTB", "246800"])
     XCTAssertEqual(typo.status, 5, typo.stderrText)
+  }
+
+  /// The big entry of the 0.5.0 fixture: byte i is (7i + 3) mod 251.
+  static let bigContent = (0..<1_258_291).map { UInt8(($0 * 7 + 3) % 251) }
+
+  /// The chunk rule of the fixture's header, as stored (nil: whole rows, before 0.6.0).
+  func chunkHash(_ box: Sandbox) -> String? {
+    let read: [UInt8]? = box.tamper { try $0.headerBody() }
+    guard let body = read,
+      let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+    else { return nil }
+    return object["chunk_hash"] as? String
+  }
+
+  /// A vault of release 0.5.0 reads as it is, and its first write changes its chunks'
+  /// aggregate to tag hashes and its header to `chunk_hash` "tag", with nothing lost.
+  func testTheFirstWriteMovesAVaultOf050ToTagHashedChunks() throws {
+    let box = try makeBox(from: Self.release050)
+    let pin = ["246810"]
+    XCTAssertNil(chunkHash(box))
+    let big = box.vault(["get", "big"], pin: pin)
+    XCTAssertEqual(big.status, 0, big.stderrText)
+    XCTAssertEqual(big.stdout, Self.bigContent)
+    XCTAssertEqual(box.vault(["check"], pin: pin).status, 0)
+    XCTAssertNil(chunkHash(box), "a read changes nothing")
+    let generation = try XCTUnwrap(
+      box.tamper { try $0.integer("SELECT max(generation) FROM states") })
+
+    let added = box.vault(["add", "new"], stdin: Array("after 0.5.0\n".utf8), pin: pin)
+    XCTAssertEqual(added.status, 0, added.stderrText)
+    XCTAssertEqual(chunkHash(box), "tag")
+    // The rule change is part of the add's write: one new state.
+    XCTAssertEqual(
+      box.tamper { try $0.integer("SELECT max(generation) FROM states") }, generation + 1)
+    let check = box.vault(["check"], pin: pin)
+    XCTAssertEqual(check.status, 0, check.stderrText)
+    XCTAssertEqual(box.vault(["get", "big"], pin: pin).stdout, Self.bigContent)
+    XCTAssertEqual(box.vault(["get", "small"], pin: pin).stdoutText, "second\n")
+    XCTAssertEqual(box.vault(["get", "new"], pin: pin).stdoutText, "after 0.5.0\n")
+    XCTAssertEqual(
+      box.vault(["get", "small", "--revision", "1"], pin: pin).stdoutText, "first\n")
+    XCTAssertEqual(
+      box.vault(["journal", "list"], pin: pin).stdoutText.hasSuffix(
+        " A journal entry from 0.5.0.\n"), true)
+    // Later writes keep it: removing the big entry subtracts tag hashes.
+    XCTAssertEqual(box.vault(["purge", "big"], pin: pin).status, 0)
+    XCTAssertEqual(box.vault(["check"], pin: pin).status, 0)
+    XCTAssertEqual(chunkHash(box), "tag")
+  }
+
+  /// A chunk changed in a vault of 0.5.0 is caught by the rule change: the write that would
+  /// make it authenticated fails (exit 17) and nothing is written.
+  func testAChangedChunkStopsTheRuleChangeAndNothingIsWritten() throws {
+    let box = try makeBox(from: Self.release050)
+    let pin = ["246810"]
+    let generation = try XCTUnwrap(
+      box.tamper { try $0.integer("SELECT max(generation) FROM states") })
+    box.tamper {
+      try $0.replaceBlob(
+        "SELECT box FROM chunks WHERE rowid = (SELECT max(rowid) FROM chunks)",
+        "UPDATE chunks SET box = ? WHERE rowid = (SELECT max(rowid) FROM chunks)"
+      ) { $0[100] ^= 1 }
+    }
+    let added = box.vault(["add", "new"], stdin: Array("after 0.5.0\n".utf8), pin: pin)
+    XCTAssertEqual(added.status, 17, added.stderrText)
+    XCTAssertEqual(
+      added.errorLines,
+      [
+        "vault: error: integrity failure: the vault's content chunks are not the ones its state"
+          + " authenticates (a chunk was changed, deleted, added or put back)"
+      ])
+    XCTAssertNil(chunkHash(box))
+    XCTAssertEqual(
+      box.tamper { try $0.integer("SELECT max(generation) FROM states") }, generation)
+    XCTAssertEqual(box.vault(["get", "new"], pin: pin).status, 3)
+  }
+
+  /// Under the tag rule a chunk box too short to end in a tag is refused by `check`.
+  func testACutChunkIsRefusedUnderTheTagRule() throws {
+    let box = Sandbox()
+    let session = box.pinOnlySession()
+    XCTAssertEqual(box.vault(["add", "x"], stdin: Array("secret\n".utf8), env: session).status, 0)
+    XCTAssertEqual(chunkHash(box), "tag")
+    box.tamper { try $0.execute("UPDATE chunks SET box = substr(box, 1, 16)") }
+    let check = box.vault(["check"], env: session)
+    XCTAssertEqual(check.status, 17, check.stderrText)
+    XCTAssertEqual(
+      check.errorLines,
+      [
+        "vault: error: integrity failure: the vault's content chunks are not the ones its state"
+          + " authenticates (a chunk was changed, deleted, added or put back)"
+      ])
+    // A write that would remove it cannot subtract its hash: it stops, exit 17.
+    let removed = box.vault(["rm", "x"], env: session)
+    XCTAssertEqual(removed.status, 0, "rm keeps the content in history")
+    let purged = box.vault(["purge", "x"], env: session)
+    XCTAssertEqual(purged.status, 17, purged.stderrText)
+    XCTAssertEqual(
+      purged.errorLines,
+      ["vault: error: integrity failure: a content chunk of the vault is too short to be a box"])
   }
 }

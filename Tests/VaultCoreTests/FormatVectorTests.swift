@@ -70,6 +70,24 @@ final class FormatVectorTests: XCTestCase {
     let h2 = RowHash.hash(key: rows, table: RowHash.chunks, columns: chunk.columns)
     XCTAssertEqual(
       h2.hex, inPage("ab1754ef95cd5a6cf06ba227cfea43e43bb8229e43735d25cce8c1797b0f709c"))
+    // The tag hash of a chunk row (header `chunk_hash` "tag"): its place, length and last 16
+    // bytes; the whole-row rule gives another hash for the same row.
+    let tagged = ChunkRow(recordID: recordID, revision: 1, index: 0, box: Array(0...63))
+    XCTAssertEqual(
+      RowHash.encode(
+        table: ChunkRowHash.tagTable,
+        columns: [.blob(recordID), .integer(1), .integer(0), .integer(64), .blob(Array(48...63))]
+      ).hex,
+      inPage(
+        "0302000000100101010101010101010101010101010101000000000000000101"
+          + "000000000000000001000000000000004002000000103031323334353637383"
+          + "93a3b3c3d3e3f"))
+    XCTAssertEqual(
+      try ChunkRowHash(rule: .tag, rowKey: rows).hash(tagged).hex,
+      inPage("8ececacf7051eaafe8efaf9093d3c25f14ecd46054fc52a3bf746177cfc3e0cb"))
+    XCTAssertEqual(
+      try ChunkRowHash(rule: nil, rowKey: rows).hash(chunk).hex,
+      "ab1754ef95cd5a6cf06ba227cfea43e43bb8229e43735d25cce8c1797b0f709c")
     var sum = Aggregate.zero
     sum.add(h1)
     sum.add(h2)
