@@ -103,7 +103,7 @@ _vault_command() {
   'import')
     commands=''
     offered=''
-    options='--from --dry-run -f --force --vault --pin-fd -h --help'
+    options='--from --dry-run -f --force --rename-duplicates --vault --pin-fd -h --help'
     valued=' --from --vault --pin-fd '
     arguments=1 variadic=0
     ;;

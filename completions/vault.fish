@@ -372,6 +372,7 @@ complete -c vault -n '__vault_in "find"' -l json -d 'Print JSON instead of text.
 complete -c vault -n '__vault_in "import"' -l from -x -a 'jsonl bitwarden-json jrnl-json csv keepass-csv keepass-xml 1password-csv pass gopass vault' -d 'The format of SOURCE: jsonl, bitwarden-json, jrnl-json, csv, keepass-csv, keepass-xml, 1password-csv, pass, gopass or vault (needed).'
 complete -c vault -n '__vault_in "import"' -l dry-run -d 'Check everything and write nothing.'
 complete -c vault -n '__vault_in "import"' -s f -l force -d 'Replace entries that exist (each one\'s last version is kept in its history).'
+complete -c vault -n '__vault_in "import"' -l rename-duplicates -d 'Name a later item that repeats an earlier one\'s name \'NAME (2)\', \'NAME (3)\', ... instead of refusing the import.'
 complete -c vault -n '__vault_at "import" 0' -r -F
 
 # vault passwd: Change the PIN (the master key is re-wrapped, entries are untouched).

@@ -321,6 +321,10 @@ enum Keys {
   static let importForce = Flag(
     "force", short: "f",
     "Replace entries that exist (each one's last version is kept in its history).")
+  static let renameDuplicates = Flag(
+    "rename-duplicates",
+    "Name a later item that repeats an earlier one's name 'NAME (2)', 'NAME (3)', ... instead of"
+      + " refusing the import.")
   static let importSource = Argument<FilePath>(
     "SOURCE", "The export: a file, or - for standard input.")
 

@@ -80,7 +80,8 @@ enum CommandRunner {
       }
       return code.rawValue
     case let located as LocatedError:
-      let (code, message, hint) = ExitStatus.report(located.underlying)
+      let (code, message, reported) = ExitStatus.report(located.underlying)
+      let hint = located.hint ?? reported
       Output.error(
         "\(name): error: \(Output.printable(located.location)): \(Output.printable(message))")
       if let hint { Output.error("\(name): hint: \(Output.printable(hint))") }

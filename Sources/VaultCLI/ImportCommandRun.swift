@@ -47,7 +47,7 @@ enum ImportCommandRun {
       read = { try format.read(source, each: $0) }
     }
 
-    var plan = ImportPlan()
+    var plan = ImportPlan(renamingDuplicates: context.flag(Keys.renameDuplicates))
     try located {
       try read { item in
         switch item {
@@ -86,7 +86,22 @@ enum ImportCommandRun {
       }
     }
     progress?.clear()
+    for line in renamedLines(plan, dryRun: dryRun) { Output.error(Output.printable(line)) }
     Output.error(report(counts, dryRun: dryRun))
+  }
+
+  /// The items `--rename-duplicates` renamed, one line each (the first 20, then how many
+  /// more): `line 8: 'Forum' is an earlier item's name too; imported as 'Forum (2)'`.
+  static func renamedLines(_ plan: ImportPlan, dryRun: Bool) -> [String] {
+    let shown = 20
+    var lines = plan.renamed.prefix(shown).map {
+      "\($0.origin): '\($0.given)' is an earlier item's name too;"
+        + " \(dryRun ? "would be imported" : "imported") as '\($0.name)'"
+    }
+    if plan.renamed.count > shown {
+      lines.append("... and \(plan.renamed.count - shown) more items renamed so")
+    }
+    return lines
   }
 
   /// The closing line, such as `Imported 3 entries (1 replacing an existing one) and 2 journal
@@ -120,7 +135,10 @@ enum ImportCommandRun {
       guard let location = error.location else { throw VaultError.invalidInput(error.message) }
       throw LocatedError(location: location.description, .invalidInput(error.message))
     } catch let error as ImportItemError {
-      throw LocatedError(location: error.origin, error.error)
+      throw LocatedError(
+        location: error.origin, error.error,
+        hint: error.isDuplicate
+          ? "--rename-duplicates imports each later one as 'NAME (2)', 'NAME (3)', ..." : nil)
     }
   }
 }

@@ -9,10 +9,14 @@ extension VaultCommands {
       first and then stores it in one transaction: every name, every value, and every name \
       against the vault, so nothing is written unless all of it can be. An error names the \
       line or record of the source. A name that has an entry is refused unless --force, \
-      which keeps the entry's last version in its history. With --dry-run everything is \
+      which keeps the entry's last version in its history. Two items of the source with one \
+      name are refused, naming both places, unless --rename-duplicates, which names each \
+      later one 'NAME (2)', 'NAME (3)', ... and says so. With --dry-run everything is \
       checked and nothing is written. On a terminal a progress line on standard error shows \
       the count, the rate and the time left. See IMPORT in vault(1) for each format.
       """,
-    options: [Keys.importFormat.spec, Keys.dryRun.spec, Keys.importForce.spec],
+    options: [
+      Keys.importFormat.spec, Keys.dryRun.spec, Keys.importForce.spec, Keys.renameDuplicates.spec,
+    ],
     arguments: [Keys.importSource.spec], run: runs(ImportCommandRun.run))
 }

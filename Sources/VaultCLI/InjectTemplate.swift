@@ -103,9 +103,12 @@ extension String {
 struct LocatedError: Error {
   let location: String
   let underlying: VaultError
+  /// Said after the error, in place of the one `ExitStatus` gives it.
+  let hint: String?
 
-  init(location: String, _ underlying: VaultError) {
+  init(location: String, _ underlying: VaultError, hint: String? = nil) {
     self.location = location
     self.underlying = underlying
+    self.hint = hint
   }
 }

@@ -4,11 +4,14 @@ public struct ImportItemError: Error, Equatable {
   public let origin: String
   /// What is wrong.
   public let error: VaultError
+  /// True when the fault is a name an earlier item has (which renaming would cure).
+  public let isDuplicate: Bool
 
   /// The fault `error` of the item at `origin`.
-  public init(origin: String, _ error: VaultError) {
+  public init(origin: String, _ error: VaultError, isDuplicate: Bool = false) {
     self.origin = origin
     self.error = error
+    self.isDuplicate = isDuplicate
   }
 }
 
@@ -27,6 +30,10 @@ public struct ImportPlan: Sendable {
   private(set) var origins: [String] = []
   /// Each name's index in `names`.
   private var indexes: [EntryName: Int] = [:]
+  /// Whether an item whose name an earlier one has is renamed rather than refused.
+  public let renamingDuplicates: Bool
+  /// The items renamed so: where each is, the name it was given and the name it gets.
+  public private(set) var renamed: [(origin: String, given: EntryName, name: EntryName)] = []
   /// How many journal entries the source holds.
   public private(set) var journalCount = 0
   /// Each journal entry's digest (`journalDigest`), in source order.
@@ -34,8 +41,12 @@ public struct ImportPlan: Sendable {
   /// The key of the digests: random, for this plan only.
   let digestKey = SecureBytes.random(count: 32)
 
-  /// An empty plan.
-  public init() {}
+  /// An empty plan; with `renamingDuplicates`, a later item with an earlier one's name is
+  /// named `NAME (2)`, `NAME (3)`, ... (the first such name no item has yet) instead of being
+  /// refused.
+  public init(renamingDuplicates: Bool = false) {
+    self.renamingDuplicates = renamingDuplicates
+  }
 
   /// The keyed BLAKE2b (`crypto_generichash`, under this plan's random key) of a journal
   /// entry's stamp and text, 32 bytes: equal for the same stamp and text, and nothing else
@@ -53,7 +64,7 @@ public struct ImportPlan: Sendable {
   ///
   /// - Throws: `ImportItemError` at `origin`: `VaultError.invalidInput` for a name `EntryName`
   ///   refuses, a name an earlier item has (after NFC normalization; the message names that
-  ///   item's origin), or empty content.
+  ///   item's origin; `isDuplicate`) unless `renamingDuplicates`, or empty content.
   public mutating func addEntry(named name: String, content: SecureBytes, origin: String) throws {
     try addEntry(named: name, length: content.count, origin: origin)
   }
@@ -64,10 +75,16 @@ public struct ImportPlan: Sendable {
   /// - Throws: as `addEntry(named:content:origin:)`.
   public mutating func addEntry(named name: String, length: Int, origin: String) throws {
     do {
-      let checked = try EntryName(name)
+      var checked = try EntryName(name)
       if let earlier = indexes[checked] {
-        throw VaultError.invalidInput(
-          "the name '\(checked)' is already given at \(origins[earlier])")
+        guard renamingDuplicates, let free = freeName(after: checked) else {
+          throw ImportItemError(
+            origin: origin,
+            .invalidInput("the name '\(checked)' is already given at \(origins[earlier])"),
+            isDuplicate: true)
+        }
+        renamed.append((origin, checked, free))
+        checked = free
       }
       guard length > 0 else { throw VaultError.invalidInput("the content is empty") }
       indexes[checked] = names.count
@@ -77,6 +94,16 @@ public struct ImportPlan: Sendable {
     } catch let error as VaultError {
       throw ImportItemError(origin: origin, error)
     }
+  }
+
+  /// `NAME (2)`, `NAME (3)`, ... for `name`: the first that no item has yet and that is a
+  /// valid name (nil when none up to 10,000 is: a name at the length limit).
+  private func freeName(after name: EntryName) -> EntryName? {
+    for number in 2...10_000 {
+      guard let candidate = try? EntryName("\(name.value) (\(number))") else { return nil }
+      if indexes[candidate] == nil { return candidate }
+    }
+    return nil
   }
 
   /// Adds a journal entry holding `text`, which the source has at `origin`.

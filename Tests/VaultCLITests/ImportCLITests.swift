@@ -169,15 +169,19 @@ final class ImportCLITests: XCTestCase {
     XCTAssertEqual(get("gone"), Array("v2".utf8))
   }
 
+  static let renameHint =
+    "vault: hint: --rename-duplicates imports each later one as 'NAME (2)', 'NAME (3)', ..."
+
   func testDuplicateNamesNameBothLines() {
     assertRefused(
       lines(
         #"{"name": "a", "content": "1"}"#, #"{"name": "x", "content": "2"}"#, "",
         #"{"name": "x", "content": "3"}"#),
-      status: 5, ["vault: error: line 4: the name 'x' is already given at line 2"])
+      status: 5, ["vault: error: line 4: the name 'x' is already given at line 2", Self.renameHint])
     assertRefused(
       lines(#"{"name": "caf\u00e9", "content": "1"}"#, #"{"name": "cafe\u0301", "content": "2"}"#),
-      status: 5, ["vault: error: line 2: the name 'café' is already given at line 1"])
+      status: 5,
+      ["vault: error: line 2: the name 'café' is already given at line 1", Self.renameHint])
   }
 
   func testEveryFaultNamesItsLineAndWritesNothing() {
@@ -345,7 +349,8 @@ extension ImportCLITests {
     assertRefused(
       Array(text.utf8), as: "bitwarden-json", status: 5,
       [
-        "vault: error: record 4: the name 'Finance/Banking/Bank letters' is already given at record 3"
+        "vault: error: record 4: the name 'Finance/Banking/Bank letters' is already given at record 3",
+        Self.renameHint,
       ])
     assertRefused(
       Array(#"{"encrypted": false, "items": [{"type": 1, "name": "a"},"#.utf8) + [0x0A]

@@ -101,9 +101,62 @@ final class ImportFormatsCLITests: XCTestCase {
     ] {
       let result = box.vault(["import", "--from", format, Self.samples + "/" + file], env: session)
       XCTAssertEqual(result.status, 5, format)
-      XCTAssertEqual(result.stderrText, "vault: error: \(message)\n", format)
+      XCTAssertEqual(
+        result.stderrText,
+        "vault: error: \(message)\nvault: hint: --rename-duplicates imports each later one as"
+          + " 'NAME (2)', 'NAME (3)', ...\n", format)
     }
     XCTAssertEqual(box.vault(["list"], env: session).stdoutText, "")
+  }
+
+  /// From the new-user review: every sample of a tool that allows one title twice failed its
+  /// first import. `--rename-duplicates` names each later one `NAME (2)`, `NAME (3)`, ...
+  /// (skipping names the source gives), says which, and a dry run says the same.
+  func testRenameDuplicatesNamesLaterItemsAndSaysSo() throws {
+    let dry = box.vault(
+      [
+        "import", "--from", "keepass-xml", "--rename-duplicates", "--dry-run",
+        Self.samples + "/keepass/export.xml",
+      ], env: session)
+    XCTAssertEqual(dry.status, 0, dry.stderrText)
+    XCTAssertEqual(
+      dry.stderrText,
+      "line 203: 'Email/Same title' is an earlier item's name too; would be imported as"
+        + " 'Email/Same title (2)'\nWould import 7 entries and 0 journal entries; nothing was"
+        + " written.\n")
+    XCTAssertEqual(box.vault(["list"], env: session).stdoutText, "")
+    let xml = box.vault(
+      [
+        "import", "--from", "keepass-xml", "--rename-duplicates",
+        Self.samples + "/keepass/export.xml",
+      ], env: session)
+    XCTAssertEqual(xml.status, 0, xml.stderrText)
+    XCTAssertEqual(
+      xml.stderrText,
+      "line 203: 'Email/Same title' is an earlier item's name too; imported as"
+        + " 'Email/Same title (2)'\nImported 7 entries and 0 journal entries.\n")
+    XCTAssertEqual(
+      box.vault(["get", "Email/Same title (2)"], env: session).stdoutText,
+      "second\nusername: other\n")
+    // Three of one name, and a name the source gives itself, in jsonl.
+    let lines = [
+      #"{"name":"a","content":"1\n"}"#, #"{"name":"a","content":"2\n"}"#,
+      #"{"name":"a (2)","content":"3\n"}"#, #"{"name":"a","content":"4\n"}"#,
+    ]
+    let jsonl = box.vault(
+      ["import", "--from", "jsonl", "--rename-duplicates", "-"],
+      stdin: Array((lines.joined(separator: "\n") + "\n").utf8), env: session)
+    XCTAssertEqual(jsonl.status, 0, jsonl.stderrText)
+    XCTAssertEqual(
+      jsonl.stderrText,
+      "line 2: 'a' is an earlier item's name too; imported as 'a (2)'\n"
+        + "line 3: 'a (2)' is an earlier item's name too; imported as 'a (2) (2)'\n"
+        + "line 4: 'a' is an earlier item's name too; imported as 'a (3)'\n"
+        + "Imported 4 entries and 0 journal entries.\n")
+    for (name, content) in [("a", "1\n"), ("a (2)", "2\n"), ("a (2) (2)", "3\n"), ("a (3)", "4\n")]
+    {
+      XCTAssertEqual(box.vault(["get", name], env: session).stdoutText, content, name)
+    }
   }
 
   /// From the new-user review: KeePassXC's CSV has every column 1Password's requires, and read
