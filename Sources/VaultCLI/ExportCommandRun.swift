@@ -71,6 +71,7 @@ enum ExportCommandRun {
     let progress = ImportProgress.onStandardError()
     defer { progress?.clear() }
     var journalCount = 0
+    var written = 0
     let (summary, guardedLeftOut) = try unlocked.entries.exporting(
       prefix: prefix, includeGuarded: unlocked.source != .session
     ) { selection in
@@ -95,14 +96,29 @@ enum ExportCommandRun {
       if let output {
         try OutputFile.writing(to: output, replacing: force) { append in
           // The writers keep the sink only while `write` runs.
-          summary = try withoutActuallyEscaping(append) { sink in try write(sink) }
+          summary = try withoutActuallyEscaping(append) { sink in
+            try write { bytes in
+              written += bytes.count
+              try sink(bytes)
+            }
+          }
         }
       } else {
-        summary = try write { Output.write($0) }
+        summary = try write { bytes in
+          written += bytes.count
+          Output.write(bytes)
+        }
       }
       return (summary, selection.guardedLeftOut)
     }
     progress?.clear()
+    if format.isPlaintext && written > ImportSourceFile.maximumByteCount {
+      // Whole, but more than an import of this format reads back from one source.
+      Output.error(
+        "vault: note: the export holds \(written) bytes, more than the \(ImportSourceFile.maximumText)"
+          + " 'vault import --from \(format.rawValue)' reads from one source: to bring it back,"
+          + " export with --to vault (of any size), or in parts by PREFIX")
+    }
     let complete = report(
       summary, format: format, to: output, guardedLeftOut: guardedLeftOut,
       journalLeftOut: format.carriesJournal ? 0 : journalCount, prefix: prefix)

@@ -50,9 +50,9 @@ enum GrepCommandRun {
     if !large.isEmpty {
       let names = large.map { "'\(Output.printable($0))'" }.joined(separator: ", ")
       Output.error(
-        "vault: note: the content of \(large.count) entr\(large.count == 1 ? "y is" : "ies are")"
-          + " too large to search in memory (more than \(EntryStore.streamThreshold) bytes) and"
-          + " was not searched: \(names)")
+        "vault: note: \(large.count) entr\(large.count == 1 ? "y is" : "ies are") too large to"
+          + " search in memory (a content of more than \(EntryStore.streamThreshold) bytes) and"
+          + " \(large.count == 1 ? "was" : "were") not searched: \(names)")
     }
     return matched ? 0 : 1
   }

@@ -122,8 +122,9 @@ public enum ImportSourceFile {
 
   static func tooLarge(_ name: String) -> VaultError {
     .invalidInput(
-      "\(name) is larger than \(maximumText), the most vault import reads; split the export"
-        + " and import the parts")
+      "\(name) is larger than \(maximumText), the most vault import reads from a plaintext"
+        + " source; split it and import the parts (an export made with --to vault is read in"
+        + " pieces, at any size)")
   }
 
   /// Everything `fd` gives until its end, into guarded memory that grows by doubling (the old

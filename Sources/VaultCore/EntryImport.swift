@@ -41,8 +41,9 @@ public struct ImportPlan: Sendable {
   /// The key of the digests: random, for this plan only.
   let digestKey = SecureBytes.random(count: 32)
 
-  /// An empty plan; with `renamingDuplicates`, a later item with an earlier one's name is
-  /// named `NAME (2)`, `NAME (3)`, ... (the first such name no item has yet) instead of being
+  /// An empty plan.
+  ///
+  /// With `renamingDuplicates`, a later item with an earlier one's name is named `NAME (2)`, `NAME (3)`, ... (the first such name no item has yet) instead of being
   /// refused.
   public init(renamingDuplicates: Bool = false) {
     self.renamingDuplicates = renamingDuplicates
@@ -96,8 +97,9 @@ public struct ImportPlan: Sendable {
     }
   }
 
-  /// `NAME (2)`, `NAME (3)`, ... for `name`: the first that no item has yet and that is a
-  /// valid name (nil when none up to 10,000 is: a name at the length limit).
+  /// The name a later item named `name` gets.
+  ///
+  /// `NAME (2)`, `NAME (3)`, ...: the first that no item has yet and that is a valid name (nil when none up to 10,000 is: a name at the length limit).
   private func freeName(after name: EntryName) -> EntryName? {
     for number in 2...10_000 {
       guard let candidate = try? EntryName("\(name.value) (\(number))") else { return nil }

@@ -281,8 +281,9 @@ final class ImportCLITests: XCTestCase {
     XCTAssertEqual(
       tooLarge.errorLines,
       [
-        "vault: error: big.jsonl is larger than 256 MiB, the most vault import reads; split the"
-          + " export and import the parts"
+        "vault: error: big.jsonl is larger than 256 MiB, the most vault import reads from a"
+          + " plaintext source; split it and import the parts (an export made with --to vault is"
+          + " read in pieces, at any size)"
       ])
   }
 

@@ -109,8 +109,10 @@ final class ImportFormatsCLITests: XCTestCase {
     XCTAssertEqual(box.vault(["list"], env: session).stdoutText, "")
   }
 
-  /// From the new-user review: every sample of a tool that allows one title twice failed its
-  /// first import. `--rename-duplicates` names each later one `NAME (2)`, `NAME (3)`, ...
+  /// From the new-user review: a sample with one title twice can come in.
+  ///
+  /// Every sample of a tool that allows one title twice failed its first import.
+  /// `--rename-duplicates` names each later one `NAME (2)`, `NAME (3)`, ...
   /// (skipping names the source gives), says which, and a dry run says the same.
   func testRenameDuplicatesNamesLaterItemsAndSaysSo() throws {
     let dry = box.vault(
@@ -159,8 +161,9 @@ final class ImportFormatsCLITests: XCTestCase {
     }
   }
 
-  /// From the new-user review: KeePassXC's CSV has every column 1Password's requires, and read
-  /// as 1Password's it lost its folders and kept its recycle bin. It is refused, naming the
+  /// From the new-user review: KeePassXC's CSV is not read as 1Password's.
+  ///
+  /// It has every column 1Password's requires, and read as 1Password's it lost its folders and kept its recycle bin. It is refused, naming the
   /// right format; nothing is written.
   func testAKeePassXCCSVIsNotReadAsA1PasswordCSV() {
     let result = box.vault(

@@ -141,6 +141,24 @@ final class ImportScaleCLITests: XCTestCase {
     XCTAssertEqual(wrong, [], "blocks that differ")
     XCTAssertTrue(
       box.vault(["journal", "show", "2026-01-01"], env: session).stdoutText.hasSuffix("Walked.\n"))
+
+    // From the new-user review: a plaintext export of it is whole, but more than an import of
+    // its format reads back; it says so (and still exits 0).
+    let jsonl = box.vault(
+      ["export", "--to", "jsonl", "--plaintext", "--output", "big.jsonl"], env: session)
+    XCTAssertEqual(jsonl.status, 0, jsonl.stderrText)
+    let size = try XCTUnwrap(
+      FileManager.default.attributesOfItem(atPath: box.home + "/big.jsonl")[.size] as? Int)
+    XCTAssertGreaterThan(size, 256 << 20)
+    XCTAssertEqual(
+      jsonl.errorLines,
+      [
+        "vault: note: the export holds \(size) bytes, more than the 256 MiB 'vault import --from"
+          + " jsonl' reads from one source: to bring it back, export with --to vault (of any"
+          + " size), or in parts by PREFIX",
+        "vault: note: the journal (1 entry) was not exported: only --to vault carries it",
+        "exported 2 entries and 0 journal entries to big.jsonl",
+      ])
   }
 
   /// A KeePass XML export over 10 MB (40,000 entries) is read: given whole, libxml2's parser

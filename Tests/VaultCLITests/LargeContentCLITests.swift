@@ -72,7 +72,7 @@ final class LargeContentCLITests: XCTestCase {
     XCTAssertEqual(result.stdoutText, "mail:1:hunter2\n")
     XCTAssertEqual(
       result.stderrText,
-      "vault: note: the content of 1 entry is too large to search in memory (more than 1048576"
+      "vault: note: 1 entry is too large to search in memory (a content of more than 1048576"
         + " bytes) and was not searched: 'big'\n")
     let audit = box.vault(["audit"], env: session)
     XCTAssertEqual(audit.status, 1, audit.stderrText)
