@@ -418,6 +418,13 @@ public struct EntryFields {
       throw VaultError.invalidInput(
         "a field's value cannot start with a space or a tab: the convention reads past them")
     }
+    // `KEY: |` and `KEY: |-` open a block: indented notes after it would become its value.
+    let opensBlock = value.withBytes { $0.elementsEqual([0x7C]) || $0.elementsEqual([0x7C, 0x2D]) }
+    guard isPassword(key) || !opensBlock else {
+      throw VaultError.invalidInput(
+        "a field's value cannot be '|' or '|-' alone: the convention reads that as the start of"
+          + " a block of indented lines; write the field with 'vault edit'")
+    }
   }
 
   /// The content without any line of `key`, or nil when no line has it.

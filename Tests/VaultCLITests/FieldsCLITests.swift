@@ -159,6 +159,17 @@ final class FieldsCLITests: XCTestCase {
         "vault: error: a field's value cannot start with a space or a tab: the convention reads"
           + " past them"
       ),
+      // From the attack review: `user: |` made indented notes after it the field's value.
+      (
+        "user", "|", 5,
+        "vault: error: a field's value cannot be '|' or '|-' alone: the convention reads that as"
+          + " the start of a block of indented lines; write the field with 'vault edit'"
+      ),
+      (
+        "note", "|-\n", 5,
+        "vault: error: a field's value cannot be '|' or '|-' alone: the convention reads that as"
+          + " the start of a block of indented lines; write the field with 'vault edit'"
+      ),
     ] {
       let result = set(key, value)
       XCTAssertEqual(result.status, status, value)
