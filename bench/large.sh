@@ -38,7 +38,6 @@ for round in $(seq "$rounds"); do
   get=$(measure sh -c 'vault get big > "$0"' "$work/out")
   dec=$(measure age -d -i "$work/key" -o "$work/out2" "$work/in.age")
   cmp "$work/in" "$work/out"
-  ls -l "$XDG_DATA_HOME/vault/" >&2
   echo "$add $enc $get $dec" >> "$work/runs"
 done
 printf '| %d MiB, %d rounds | vault s | vault peak RSS MiB | age s | age peak RSS MiB | throughput vs age |\n' "$mib" "$rounds"
