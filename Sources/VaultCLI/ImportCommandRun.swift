@@ -53,10 +53,15 @@ enum ImportCommandRun {
         switch item {
         case .entry(let entry):
           try plan.addEntry(
-            named: entry.name, content: entry.content, origin: entry.location.description)
+            named: entry.name, content: entry.content, origin: entry.location.description,
+            guarded: entry.guarded)
         case .largeEntry(let entry):
+          // Hashed as it is read (and checked), so the second read must give the same bytes.
+          let digest = plan.entryDigest(length: entry.length, guarded: entry.guarded)
+          try entry.content.pieces { digest.update($0) }
           try plan.addEntry(
-            named: entry.name, length: entry.length, origin: entry.location.description)
+            named: entry.name, length: entry.length, origin: entry.location.description,
+            digest: digest.finish())
         case .journal(let journal):
           try plan.addJournal(
             text: journal.text, stamp: journal.stamp, origin: journal.location.description)
@@ -79,7 +84,8 @@ enum ImportCommandRun {
             try writer.entry(named: entry.name, content: entry.content, guarded: entry.guarded)
           case .largeEntry(let entry):
             try writer.entry(
-              named: entry.name, source: try entry.contentSource(), guarded: entry.guarded)
+              named: entry.name, length: entry.length, source: try entry.contentSource(),
+              guarded: entry.guarded)
           case .journal(let journal): try writer.journal(text: journal.text, stamp: journal.stamp)
           }
         }

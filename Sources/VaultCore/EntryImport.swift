@@ -38,6 +38,9 @@ public struct ImportPlan: Sendable {
   public private(set) var journalCount = 0
   /// Each journal entry's digest (`journalDigest`), in source order.
   private(set) var journalDigests: [[UInt8]] = []
+  /// Each entry's digest (`entryDigest`), in source order: the second read must give the
+  /// same content and guard, not only the same name.
+  private(set) var entryDigests: [[UInt8]] = []
   /// The key of the digests: random, for this plan only.
   let digestKey = SecureBytes.random(count: 32)
 
@@ -58,6 +61,21 @@ public struct ImportPlan: Sendable {
     ).bytes.unprotectedBytes
   }
 
+  /// A keyed BLAKE2b (under this plan's random key) of an entry's guard, length and content,
+  /// fed piece by piece: `update` with the content's bytes, then `finish`.
+  public func entryDigest(length: Int, guarded: Bool) -> GenericHash.Stream {
+    var prefix = Array("vault.import-entry".utf8) + [guarded ? 1 : 0]
+    withUnsafeBytes(of: UInt64(length).bigEndian) { prefix.append(contentsOf: $0) }
+    return GenericHash.Stream(key: digestKey, prefix: prefix)
+  }
+
+  /// `entryDigest` of a whole content.
+  func entryDigest(_ content: SecureBytes, guarded: Bool) -> [UInt8] {
+    let stream = entryDigest(length: content.count, guarded: guarded)
+    content.withBytes { stream.update($0) }
+    return stream.finish()
+  }
+
   /// Entries and journal entries.
   public var itemCount: Int { names.count + journalCount }
 
@@ -66,15 +84,22 @@ public struct ImportPlan: Sendable {
   /// - Throws: `ImportItemError` at `origin`: `VaultError.invalidInput` for a name `EntryName`
   ///   refuses, a name an earlier item has (after NFC normalization; the message names that
   ///   item's origin; `isDuplicate`) unless `renamingDuplicates`, or empty content.
-  public mutating func addEntry(named name: String, content: SecureBytes, origin: String) throws {
-    try addEntry(named: name, length: content.count, origin: origin)
+  public mutating func addEntry(
+    named name: String, content: SecureBytes, origin: String, guarded: Bool = false
+  ) throws {
+    try addEntry(
+      named: name, length: content.count, origin: origin,
+      digest: entryDigest(content, guarded: guarded))
   }
 
   /// Adds an entry whose content of `length` bytes is read only when it is written (a large
-  /// one), with the checks of `addEntry(named:content:origin:)`.
+  /// one), with the checks of `addEntry(named:content:origin:)`; `digest` is its
+  /// `entryDigest(length:guarded:)` over the content as the first read gave it.
   ///
   /// - Throws: as `addEntry(named:content:origin:)`.
-  public mutating func addEntry(named name: String, length: Int, origin: String) throws {
+  public mutating func addEntry(named name: String, length: Int, origin: String, digest: [UInt8])
+    throws
+  {
     do {
       var checked = try EntryName(name)
       if let earlier = indexes[checked] {
@@ -92,6 +117,7 @@ public struct ImportPlan: Sendable {
       names.append(checked)
       givenNames.append(name)
       origins.append(origin)
+      entryDigests.append(digest)
     } catch let error as VaultError {
       throw ImportItemError(origin: origin, error)
     }
@@ -189,15 +215,47 @@ public final class ImportWriter {
   ///   `VaultError.invalidInput` when the item is not the plan's next entry; `.integrity`,
   ///   `.storage` as `EntryStore.put`.
   public func entry(named name: String, content: SecureBytes, guarded: Bool = false) throws {
-    guard content.count > 0 else { throw Self.changed }
-    try entry(named: name, source: .whole(content), guarded: guarded)
+    guard content.count > 0, entryCount < plan.entryDigests.count,
+      plan.entryDigest(content, guarded: guarded) == plan.entryDigests[entryCount]
+    else { throw Self.changed }
+    try store(named: name, source: .whole(content), guarded: guarded)
   }
 
   /// Stores the next entry of the plan from `source`: a large content as `.streamedInWrite`,
   /// sealed piece by piece as the write reads it; otherwise as `entry(named:content:guarded:)`.
   ///
   /// - Throws: as `entry(named:content:guarded:)`; what reading `source` throws.
-  public func entry(named name: String, source: ContentSource, guarded: Bool = false) throws {
+  public func entry(named name: String, length: Int, source: ContentSource, guarded: Bool = false)
+    throws
+  {
+    // The content is hashed as the write reads it and compared before the write ends.
+    let digest = plan.entryDigest(length: length, guarded: guarded)
+    var hashed: ContentSource
+    switch source {
+    case .whole(let content):
+      content.withBytes { digest.update($0) }
+      hashed = source
+    case .streamed(let prefix, let read), .streamedInWrite(let prefix, let read):
+      prefix.withBytes { digest.update($0) }
+      let counted: (UnsafeMutableRawBufferPointer) throws -> Int = { buffer in
+        let n = try read(buffer)
+        digest.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        return n
+      }
+      if case .streamed = source {
+        hashed = .streamed(prefix: prefix, read: counted)
+      } else {
+        hashed = .streamedInWrite(prefix: prefix, read: counted)
+      }
+    }
+    let index = entryCount
+    try store(named: name, source: hashed, guarded: guarded)
+    guard index < plan.entryDigests.count, digest.finish() == plan.entryDigests[index] else {
+      throw Self.changed
+    }
+  }
+
+  private func store(named name: String, source: ContentSource, guarded: Bool) throws {
     guard entryCount < plan.names.count, plan.givenNames[entryCount] == name else {
       throw Self.changed
     }

@@ -67,6 +67,38 @@ public enum GenericHash {
     _ = crypto_generichash_final(state, out.assumingMemoryBound(to: UInt8.self), outputLength)
   }
 
+  /// Keyed BLAKE2b (`crypto_generichash_init`/`update`/`final`, RFC 7693) of bytes that arrive
+  /// in pieces (a streamed content), 32 bytes; the state is in guarded memory, wiped on release.
+  public final class Stream {
+    private let memory: SecureBytes
+    private var state: OpaquePointer { OpaquePointer(memory.pointer) }
+
+    /// A hash keyed with `key` (16 to 64 bytes), begun with `prefix`.
+    public init(key: SecureBytes, prefix: [UInt8] = []) {
+      _ = Sodium.ready
+      memory = SecureBytes(count: (crypto_generichash_statebytes() + 63) / 64 * 64)
+      key.withBytes { k in
+        _ = crypto_generichash_init(
+          state, k.baseAddress?.assumingMemoryBound(to: UInt8.self), k.count, 32)
+      }
+      _ = crypto_generichash_update(state, prefix, UInt64(prefix.count))
+    }
+
+    /// Absorbs `bytes`.
+    public func update(_ bytes: UnsafeRawBufferPointer) {
+      guard let base = bytes.baseAddress else { return }
+      _ = crypto_generichash_update(
+        state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
+    }
+
+    /// The 32-byte hash; the stream is done after it.
+    public func finish() -> [UInt8] {
+      var out = [UInt8](repeating: 0, count: 32)
+      _ = crypto_generichash_final(state, &out, 32)
+      return out
+    }
+  }
+
   /// Keyed BLAKE2b of many public messages under one key, reusing one guarded state: for the
   /// hashes of thousands of rows, where a guarded allocation per hash would dominate.
   public final class Hasher {
