@@ -277,7 +277,7 @@ enum ExportCommandRun {
     } catch let error as TransferError {
       throw LocatedError(
         location: error.location?.description ?? "the export",
-        .integrity("the export is malformed: \(error.message)"))
+        .invalidInput("the export is malformed: \(error.message)"))
     }
     let entries = "\(counts.entries) entr\(counts.entries == 1 ? "y" : "ies")"
     let journal = "\(counts.journal) journal entr\(counts.journal == 1 ? "y" : "ies")"

@@ -81,12 +81,13 @@ enum OutputFile {
     }
   }
 
-  /// Refuses an output path that is one of vault's own files, which a written file would
-  /// replace or sit among: the vault file and its journal, the device state and its lock (by
+  /// Refuses an output path in a folder that is missing or not writable, or that is one of
+  /// vault's own files, which a written file would replace or sit among: the vault file and its journal, the device state and its lock (by
   /// file, so a link or another name for them is caught too), and anything in the device-state
   /// or session folder.
   ///
-  /// - Throws: `VaultError.invalidInput` naming what `path` is (exit 5); nothing was written.
+  /// - Throws: `VaultError.invalidInput` naming what `path` is or why its folder is refused
+  ///   (exit 5); nothing was written.
   static func refuseOwnFiles(_ path: String, vaultPath: String, environment: VaultEnvironment)
     throws
   {
@@ -105,8 +106,18 @@ enum OutputFile {
         }
       }
     }
+    // The folder must be there to write in: said before any prompt, not after the PIN.
+    let parent = PrivateFiles.parentFolder(of: path)
+    var folderInfo = stat()
+    guard stat(parent, &folderInfo) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR,
+      access(parent, W_OK | X_OK) == 0
+    else {
+      throw VaultError.invalidInput(
+        "\(path) cannot be made: \(parent) is not a folder this user can write in; nothing was"
+          + " written")
+    }
     // A new file in one of vault's private folders (its device state, its sessions).
-    guard let folder = realFolder(PrivateFiles.parentFolder(of: path)) else { return }
+    guard let folder = realFolder(parent) else { return }
     for (own, what) in [
       (state, "vault's device-state folder"),
       (environment.sessionDirectory, "vault's session folder"),

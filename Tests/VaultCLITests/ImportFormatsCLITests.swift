@@ -298,6 +298,19 @@ extension ImportFormatsCLITests {
     }
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: state + "/device.json")), device)
     XCTAssertFalse(FileManager.default.fileExists(atPath: state + "/new.jsonl"))
+    // From the attack review: a missing folder was refused only after the PIN (exit 1); now
+    // before any prompt, without a session too (no PIN is given here).
+    for command in [
+      ["export", "--to", "vault", "--output", "/nonexistent/dir/x"],
+      ["inject", "--output", "/nonexistent/dir/x"],
+    ] {
+      let result = box.vault(command, stdin: Array("x\n".utf8))
+      XCTAssertEqual(result.status, 5, "\(command) \(result.stderrText)")
+      XCTAssertEqual(
+        result.stderrText,
+        "vault: error: /nonexistent/dir/x cannot be made: /nonexistent/dir is not a folder this"
+          + " user can write in; nothing was written\n", "\(command)")
+    }
     XCTAssertEqual(box.vault(["get", "mail"], env: session).stdoutText, "hunter2\n")
   }
 

@@ -161,6 +161,40 @@ final class ImportScaleCLITests: XCTestCase {
       ])
   }
 
+  /// From the attack review: an export whose records open but break the format's rules (here a
+  /// name with a `..` segment) is a faulty source for `--verify` as for the import: exit 5
+  /// (verify said integrity failure, 17).
+  func testAMalformedExportExitsFiveForVerifyAndImport() throws {
+    var file: [UInt8] = []
+    let sealer = try VaultExportSealer(
+      passphrase: try ExportPassphrase(utf8: SecureBytes(copying: Array(Self.passphrase.utf8))),
+      parameters: .test
+    ) { file.append(contentsOf: $0) }
+    let name = Array("a/../b".utf8)
+    var record: [UInt8] = [1, 0, 0, UInt8(name.count)] + name
+    record += Array("2026-01-01T00:00:00Z".utf8) + Array("2026-01-01T00:00:00Z".utf8)
+    record += [0, 0, 0, 0, 0, 0, 0, 2] + Array("pw".utf8)
+    try sealer.append(record)
+    try sealer.append([0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0])
+    _ = try sealer.finish()
+    XCTAssertTrue(
+      FileManager.default.createFile(atPath: box.home + "/bad.vx", contents: Data(file)))
+    let verify = box.vault(["export", "--verify", "bad.vx"], pin: [Self.passphrase], env: session)
+    let imported = box.vault(
+      ["import", "--from", "vault", "bad.vx"], pin: [Self.passphrase], env: session)
+    for (result, line) in [
+      (
+        verify,
+        "vault: error: record 1: the export is malformed: the name 'a/../b' has a '..' segment"
+      ),
+      (imported, "vault: error: record 1: the name 'a/../b' has a '..' segment"),
+    ] {
+      XCTAssertEqual(result.status, 5, result.stderrText)
+      XCTAssertEqual(result.errorLines, [line])
+    }
+    XCTAssertEqual(box.vault(["list"], env: session).stdoutText, "")
+  }
+
   /// A KeePass XML export over 10 MB (40,000 entries) is read: given whole, libxml2's parser
   /// refused it as not well formed at its line 40,003 (from the new-user review).
   func testAKeePassXMLExportOverTenMegabytesIsRead() {
