@@ -108,10 +108,11 @@ enum JournalCommandsRun {
       let numbers = ranges.map {
         $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)"
       }
+      let count = ranges.reduce(0) { $0 + $1.count }
       Output.error(
-        "vault: warning: journal writer \(writer.prefix(8)) never delivered its entries"
-          + " \(numbers.joined(separator: ", ")) (a write killed before it was stored, or"
-          + " entries removed from the file before they were folded)")
+        "vault: warning: journal writer \(writer.prefix(8)) never delivered its"
+          + " entr\(count == 1 ? "y" : "ies") \(numbers.joined(separator: ", ")) (a write killed"
+          + " before it was stored, or entries removed from the file before they were folded)")
     }
   }
 

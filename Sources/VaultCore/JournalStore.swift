@@ -121,6 +121,31 @@ public struct JournalStore {
       writerID: try [UInt8](base64: writer.deviceID, count: 16, field: "writer"),
       sequence: sequence, revision: 1, stamp: stamp, text: text)
     let signingKey = try writer.keyPair()
+    do {
+      try insertPending(
+        entryID: entryID, record: record, signingKey: signingKey, recorded: recorded,
+        publicKey: publicKey, into: vault)
+    } catch {
+      // Rolled back (a busy file, a rotation meanwhile): the number was not used, and is given
+      // back unless a later entry took the next one, so no gap is reported for it.
+      try? vault.device.update { state in
+        guard var current = state.writers[hex], current.deviceID == writer.deviceID,
+          current.sequence == sequence
+        else { return }
+        current.sequence = sequence - 1
+        state.writers[hex] = current
+      }
+      throw error
+    }
+    return entryID
+  }
+
+  /// Inserts the pending row of `record` in one transaction, after checking the header's
+  /// journal key is still `recorded`.
+  private static func insertPending(
+    entryID: [UInt8], record: SignedJournalRecord, signingKey: SigningKeyPair, recorded: String,
+    publicKey: [UInt8], into vault: Vault
+  ) throws {
     try vault.db.transaction {
       // The header as it is now, in the transaction that inserts: a rotation that committed
       // since this command read it is seen, and its new key (which this device recorded) used.
@@ -144,7 +169,6 @@ public struct JournalStore {
       try vault.db.query(
         "INSERT INTO pending (record_id, box) VALUES (?, ?)", [.blob(entryID), .blob(box)])
     }
-    return entryID
   }
 
   /// `journal_secret_key`: the journal's X25519 secret key sealed (XChaCha20-Poly1305) under

@@ -19,10 +19,13 @@ final class FileLockCLITests: XCTestCase {
 
   /// Holds an exclusive lock on the vault file (as a writer that is committing does) and lets
   /// it go after `seconds`, on another thread; returns the group to wait on.
-  func holdLock(for seconds: Double) throws -> DispatchGroup {
+  ///
+  /// `BEGIN IMMEDIATE` instead holds it as a writer that is still writing does (a long import):
+  /// others read, and only their writes wait.
+  func holdLock(for seconds: Double, begin: String = "BEGIN EXCLUSIVE") throws -> DispatchGroup {
     // Used by this thread, then by the one that lets the lock go, never by both at once.
     nonisolated(unsafe) let holder = try VaultFileTamperer(path: box.vaultPath)
-    try holder.execute("BEGIN EXCLUSIVE")
+    try holder.execute(begin)
     let group = DispatchGroup()
     group.enter()
     DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
@@ -68,5 +71,30 @@ final class FileLockCLITests: XCTestCase {
         + " nothing was changed\n"
         + "vault: hint: run it again when that command has ended\n")
     XCTAssertEqual(box.vault(["list"], env: session).stdoutText, "")
+  }
+
+  /// From the attack review: a journal write that gave up leaves no gap.
+  ///
+  /// A journal entry whose write gave up (exit 18) kept its writer sequence number, and every
+  /// later read warned that the entry was never delivered. The
+  /// number is given back, so the next entry takes it and nothing is reported.
+  func testAJournalEntryThatGaveUpLeavesNoGap() throws {
+    let first = box.vault(["journal"], stdin: Array("Before it.\n".utf8), env: session)
+    XCTAssertEqual(first.status, 0, first.stderrText)
+    let released = try holdLock(for: 3, begin: "BEGIN IMMEDIATE")
+    let given = box.vault(
+      ["journal"], stdin: Array("Lost to the lock.\n".utf8),
+      env: session.merging(["VAULT_TEST_LOCK_WAIT": "1.5"]) { $1 })
+    released.wait()
+    XCTAssertEqual(given.status, 18, given.stderrText)
+    let next = box.vault(["journal"], stdin: Array("After it.\n".utf8), env: session)
+    XCTAssertEqual(next.status, 0, next.stderrText)
+    // An unlock with the PIN folds the pending entries, counting the writer's numbers.
+    XCTAssertEqual(box.vaultPIN(["list"]).status, 0)
+    let list = box.vault(["journal", "list"], env: session)
+    XCTAssertEqual(list.status, 0, list.stderrText)
+    XCTAssertEqual(list.stderrText, "")
+    XCTAssertTrue(list.stdoutText.hasSuffix(" After it.\n"), list.stdoutText)
+    XCTAssertEqual(box.vault(["check"], env: session).status, 0)
   }
 }
