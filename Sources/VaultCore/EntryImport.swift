@@ -341,9 +341,11 @@ struct JournalSigner {
     let box = record.encode(signingWith: signingKey).withBytes {
       SealedBox.seal($0, to: publicKey)
     }
+    // Nothing later in the import reads it back: the write keeps no copy of its box.
     try write.insert(
       RecordRow(
-        recordID: entryID, lookup: nil, kind: RecordKind.journal.rawValue, revision: 1, box: box))
+        recordID: entryID, lookup: nil, kind: RecordKind.journal.rawValue, revision: 1, box: box),
+      keepingBox: false)
   }
 
   /// Advances the writer's counter over every reserved number.

@@ -69,12 +69,19 @@ final class StateWrite {
   }
 
   /// Inserts a record row and adds its hash; its bucket is verified first.
-  func insert(_ row: RecordRow) throws {
+  ///
+  /// Without `keepingBox` this write's view of the bucket holds the row without its box: for
+  /// rows no later step of the write reads back and that may be large (an import's journal
+  /// entries, up to 16 MiB each, which were all held until the commit). A step that read such a
+  /// row back would fail (an empty box opens as nothing, and deleting it finds no row), never
+  /// read wrong data.
+  func insert(_ row: RecordRow, keepingBox: Bool = true) throws {
     _ = try rows(inBucket: row.bucket)
     try db.query(
       "INSERT INTO records (\(RecordRow.storedColumns)) VALUES (?, ?, ?, ?, ?)", row.parameters)
     var stored = row
     stored.rowid = db.lastInsertRowID
+    if !keepingBox { stored.box = [] }
     current[row.bucket, default: []].append(stored)
     buckets[row.bucket].add(hash(row))
   }
