@@ -82,9 +82,11 @@ enum OutputFile {
   }
 
   /// Refuses an output path in a folder that is missing or not writable, or that is one of
-  /// vault's own files, which a written file would replace or sit among: the vault file and its journal, the device state and its lock (by
-  /// file, so a link or another name for them is caught too), and anything in the device-state
-  /// or session folder.
+  /// vault's own files, which a written file would replace or sit among: the vault file, its
+  /// journal and SQLite's other side files (`-wal`, `-shm`), the device state and its lock (by
+  /// file, so a link or another name for one that exists is caught, and by name, for one that
+  /// does not: SQLite takes a file at its journal's name as its own at the next open), the
+  /// device-state and session folders' own names, and anything in them.
   ///
   /// - Throws: `VaultError.invalidInput` naming what `path` is or why its folder is refused
   ///   (exit 5); nothing was written.
@@ -92,10 +94,14 @@ enum OutputFile {
     throws
   {
     let state = environment.stateDirectory
+    let journal = "the vault's journal"
     let own: [(String, String)] = [
-      (vaultPath, "the vault file itself"), (vaultPath + "-journal", "the vault's journal"),
+      (vaultPath, "the vault file itself"), (vaultPath + "-journal", journal),
+      (vaultPath + "-wal", journal), (vaultPath + "-shm", journal),
       (state + "/device.json", "vault's device state"),
       (state + "/device.lock", "vault's device lock"),
+      (state, "vault's device-state folder"),
+      (environment.sessionDirectory, "vault's session folder"),
     ]
     var target = stat()
     if stat(path, &target) == 0 {
@@ -116,6 +122,8 @@ enum OutputFile {
         "\(path) cannot be made: \(parent) is not a folder this user can write in; nothing was"
           + " written")
     }
+    guard let resolved = resolvedName(path) else { return }
+    for (file, what) in own where resolvedName(file) == resolved { throw refusal(path, what) }
     // A new file in one of vault's private folders (its device state, its sessions).
     guard let folder = realFolder(parent) else { return }
     for (own, what) in [
@@ -125,6 +133,18 @@ enum OutputFile {
       guard let own = realFolder(own) else { continue }
       if folder == own || folder.hasPrefix(own + "/") { throw refusal(path, "in " + what) }
     }
+  }
+
+  /// `path` with its folder resolved (links, `..`), whether or not the file itself exists; nil
+  /// when the folder cannot be resolved.
+  private static func resolvedName(_ path: String) -> String? {
+    var trimmed = Substring(path)
+    while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    let name = trimmed.split(separator: "/").last.map(String.init) ?? String(trimmed)
+    guard let folder = realFolder(PrivateFiles.parentFolder(of: String(trimmed))) else {
+      return nil
+    }
+    return (folder == "/" ? "" : folder) + "/" + name
   }
 
   private static func refusal(_ path: String, _ what: String) -> VaultError {

@@ -272,6 +272,10 @@ extension ImportFormatsCLITests {
     let state = box.home + "/state/vault"
     let device = try Data(contentsOf: URL(fileURLWithPath: state + "/device.json"))
     XCTAssertEqual(link(state + "/device.json", box.home + "/other-name.json"), 0)
+    XCTAssertEqual(
+      symlink(
+        URL(fileURLWithPath: box.vaultPath).deletingLastPathComponent().path, box.home + "/linked"),
+      0)
     let sessions = try XCTUnwrap(
       FileManager.default.subpathsOfDirectory(atPath: box.home + "/run/vault").first {
         $0.contains("/")
@@ -282,6 +286,12 @@ extension ImportFormatsCLITests {
       (state + "/device.lock", "is vault's device lock"),
       (state + "/new.jsonl", "is in vault's device-state folder"),
       (box.home + "/run/vault/" + sessions, "is in vault's session folder"),
+      // From the second attack review: SQLite's side files by name, before they exist, directly
+      // and through a linked folder (SQLite would replay or delete them at the next open).
+      (box.vaultPath + "-journal", "is the vault's journal"),
+      (box.vaultPath + "-wal", "is the vault's journal"),
+      (box.home + "/linked/vault.db-shm", "is the vault's journal"),
+      (box.home + "/run/vault", "is vault's session folder"),
     ]
     for (path, what) in cases {
       for command in [
@@ -298,6 +308,9 @@ extension ImportFormatsCLITests {
     }
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: state + "/device.json")), device)
     XCTAssertFalse(FileManager.default.fileExists(atPath: state + "/new.jsonl"))
+    for side in ["-journal", "-wal", "-shm"] {
+      XCTAssertFalse(FileManager.default.fileExists(atPath: box.vaultPath + side), side)
+    }
     // From the attack review: a missing folder was refused only after the PIN (exit 1); now
     // before any prompt, without a session too (no PIN is given here).
     for command in [
@@ -312,6 +325,16 @@ extension ImportFormatsCLITests {
           + " user can write in; nothing was written\n", "\(command)")
     }
     XCTAssertEqual(box.vault(["get", "mail"], env: session).stdoutText, "hunter2\n")
+    // The session folder's own name, when it does not exist (a file there would stop every
+    // later unlock).
+    try FileManager.default.removeItem(atPath: box.home + "/run/vault")
+    let folder = box.vault(
+      ["inject", "--output", box.home + "/run/vault"], stdin: Array("x\n".utf8))
+    XCTAssertEqual(folder.status, 5, folder.stderrText)
+    XCTAssertEqual(
+      folder.stderrText,
+      "vault: error: \(box.home)/run/vault is vault's session folder, which the output would"
+        + " replace or damage; nothing was written\n")
   }
 
   /// From the attack on import and export.
