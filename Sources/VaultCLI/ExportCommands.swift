@@ -3,7 +3,8 @@ extension VaultCommands {
   static let exportEntries = CommandSpec(
     "export", "Write the entries (and the journal) in another format, to leave or to move.",
     discussion: """
-      --to vault writes every entry's current version, with its times and guard, and the \
+      --to vault writes every entry's current version, with its guard and its times (an \
+      import makes its versions at the time of the import), and the \
       journal, encrypted under a passphrase asked twice on the terminal (Argon2id, --kdf), to \
       --output PATH or to standard output when it is not a terminal; read it back with \
       'vault import --from vault', or check it with --verify PATH. The other formats (jsonl, \

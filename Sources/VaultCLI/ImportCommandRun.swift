@@ -68,6 +68,7 @@ enum ImportCommandRun {
         }
         progress?.update("reading", done: plan.itemCount, total: nil)
       }
+      try plan.resolveRenames()
     }
     progress?.clear()
 

@@ -62,22 +62,35 @@ public enum ImportSourceFile {
   static func encrypted(
     _ path: String, passphrase: @escaping @Sendable () throws -> SecureBytes
   ) throws -> (source: ImportSource, fd: Int32) {
+    func fromFile(_ fd: Int32, named name: String) -> ImportSource {
+      ImportSource.encryptedFile(
+        open: {
+          guard lseek(fd, 0, SEEK_SET) == 0 else {
+            throw VaultError.storage(
+              "cannot read \(name) again: \(String(cString: strerror(errno)))")
+          }
+          return reader(fd: fd, named: name)
+        }, passphrase: passphrase)
+    }
     if path != "-" {
       let (fd, info) = try open(path)
-      if info.st_mode & S_IFMT == S_IFREG {
-        let source = ImportSource.encryptedFile(
-          open: {
-            guard lseek(fd, 0, SEEK_SET) == 0 else {
-              throw VaultError.storage(
-                "cannot read \(path) again: \(String(cString: strerror(errno)))")
-            }
-            return reader(fd: fd, named: path)
-          }, passphrase: passphrase)
-        return (source, fd)
-      }
+      if info.st_mode & S_IFMT == S_IFREG { return (fromFile(fd, named: path), fd) }
       close(fd)
+    } else {
+      // A file redirected to standard input is read in pieces like a named one (fd 0 stays).
+      var info = stat()
+      if fstat(0, &info) == 0 && info.st_mode & S_IFMT == S_IFREG {
+        return (fromFile(0, named: "standard input"), -1)
+      }
     }
-    return (.encrypted(try read(path), passphrase: passphrase), -1)
+    do {
+      return (.encrypted(try read(path), passphrase: passphrase), -1)
+    } catch VaultError.invalidInput(let message) where message.hasSuffix(Self.tooLargeTail) {
+      throw VaultError.invalidInput(
+        "\(path == "-" ? "standard input" : path) is larger than \(maximumText), the most vault"
+          + " import reads of an export that is not a regular file; give it as a file (vault"
+          + " import --from vault FILE), which is read in pieces at any size")
+    }
   }
 
   /// A function that reads `fd` into the buffer it is given (again after `EINTR`), returning
@@ -121,11 +134,13 @@ public enum ImportSourceFile {
   }
 
   static func tooLarge(_ name: String) -> VaultError {
-    .invalidInput(
-      "\(name) is larger than \(maximumText), the most vault import reads from a plaintext"
-        + " source; split it and import the parts (an export made with --to vault is read in"
-        + " pieces, at any size)")
+    .invalidInput("\(name) is larger than \(maximumText)" + tooLargeTail)
   }
+
+  /// The end of `tooLarge`'s message.
+  static let tooLargeTail =
+    ", the most vault import reads from a plaintext source; split it and import the parts (an"
+    + " export made with --to vault is read in pieces, at any size)"
 
   /// Everything `fd` gives until its end, into guarded memory that grows by doubling (the old
   /// buffers are wiped when freed), at most `maximumByteCount` bytes.

@@ -25,6 +25,8 @@ enum MaintenanceCommandsRun {
 
   static func backup(_ context: Context) throws {
     let path = try context.argument(Keys.backupPath).path
+    try OutputFile.refuseOwnFiles(
+      path, vaultPath: context.vaultPath, environment: context.environment)
     let vault = try context.openVault()
     try vault.backup(to: path)
     Output.error(

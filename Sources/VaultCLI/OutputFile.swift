@@ -98,6 +98,7 @@ enum OutputFile {
     let own: [(String, String)] = [
       (vaultPath, "the vault file itself"), (vaultPath + "-journal", journal),
       (vaultPath + "-wal", journal), (vaultPath + "-shm", journal),
+      (vaultPath + FormatOneMigration.copySuffix, "the copy a format upgrade keeps of the vault"),
       (state + "/device.json", "vault's device state"),
       (state + "/device.lock", "vault's device lock"),
       (state, "vault's device-state folder"),

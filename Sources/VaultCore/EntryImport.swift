@@ -34,6 +34,8 @@ public struct ImportPlan: Sendable {
   public let renamingDuplicates: Bool
   /// The items renamed so: where each is, the name it was given and the name it gets.
   public private(set) var renamed: [(origin: String, given: EntryName, name: EntryName)] = []
+  /// The items to rename (index in `names`, origin), named by `resolveRenames`.
+  private var pendingRenames: [(index: Int, origin: String)] = []
   /// How many journal entries the source holds.
   public private(set) var journalCount = 0
   /// Each journal entry's digest (`journalDigest`), in source order.
@@ -101,19 +103,21 @@ public struct ImportPlan: Sendable {
     throws
   {
     do {
-      var checked = try EntryName(name)
-      if let earlier = indexes[checked] {
-        guard renamingDuplicates, let free = freeName(after: checked) else {
-          throw ImportItemError(
-            origin: origin,
-            .invalidInput("the name '\(checked)' is already given at \(origins[earlier])"),
-            isDuplicate: true)
-        }
-        renamed.append((origin, checked, free))
-        checked = free
+      let checked = try EntryName(name)
+      let duplicate = indexes[checked]
+      if let earlier = duplicate, !renamingDuplicates {
+        throw ImportItemError(
+          origin: origin,
+          .invalidInput("the name '\(checked)' is already given at \(origins[earlier])"),
+          isDuplicate: true)
       }
       guard length > 0 else { throw VaultError.invalidInput("the content is empty") }
-      indexes[checked] = names.count
+      if duplicate == nil {
+        indexes[checked] = names.count
+      } else {
+        // Named once every name of the source is known (`resolveRenames`).
+        pendingRenames.append((names.count, origin))
+      }
       names.append(checked)
       givenNames.append(name)
       origins.append(origin)
@@ -123,9 +127,35 @@ public struct ImportPlan: Sendable {
     }
   }
 
+  /// Names each later item that repeats an earlier one's name (with `renamingDuplicates`).
+  ///
+  /// In source order, `NAME (2)`, `NAME (3)`, ...: the first such name no item of the whole source
+  /// has, nor one renamed before it. Done once every item was added; again, it does nothing.
+  ///
+  /// - Throws: `ImportItemError` (`isDuplicate`) when no such name up to `NAME (10000)` is a
+  ///   valid name (a name at the length limit).
+  public mutating func resolveRenames() throws {
+    for (index, origin) in pendingRenames {
+      let given = names[index]
+      guard let free = freeName(after: given) else {
+        throw ImportItemError(
+          origin: origin,
+          .invalidInput(
+            "the name '\(given)' is already given at \(origins[indexes[given] ?? index]), and no"
+              + " 'NAME (N)' for it is a valid name"),
+          isDuplicate: true)
+      }
+      names[index] = free
+      indexes[free] = index
+      renamed.append((origin, given, free))
+    }
+    pendingRenames = []
+  }
+
   /// The name a later item named `name` gets.
   ///
-  /// `NAME (2)`, `NAME (3)`, ...: the first that no item has yet and that is a valid name (nil when none up to 10,000 is: a name at the length limit).
+  /// `NAME (2)`, `NAME (3)`, ...: the first that no item has and that is a valid name (nil
+  /// when none up to 10,000 is: a name at the length limit).
   private func freeName(after name: EntryName) -> EntryName? {
     for number in 2...10_000 {
       guard let candidate = try? EntryName("\(name.value) (\(number))") else { return nil }
@@ -381,6 +411,8 @@ extension EntryStore {
     _ plan: ImportPlan, replacing: Bool, dryRun: Bool, progress: @escaping (Int) -> Void = { _ in },
     feed: (ImportWriter) throws -> Void
   ) throws -> ImportCounts {
+    var plan = plan
+    try plan.resolveRenames()
     let present = try journalAlreadyThere(plan)
     var checked = try check(plan, replacing: replacing)
     checked.journal -= present.count

@@ -59,15 +59,17 @@ public enum BitwardenJSONReader: ImportReader {
     let root = try GuardedJSON(
       parsing: bytes, range: TextLines.byteOrderMarkLength(bytes)..<bytes.count
     ).root
+    // Both encrypted forms (account-restricted, with `items`; password-protected, with `data`
+    // and no `items`) are said to be encrypted before anything else is looked at.
+    if root.kind == .object, root["encrypted"]?.bool == true {
+      throw TransferError(
+        "this Bitwarden export is encrypted; export the vault again as '.json' (not"
+          + " '.json (Encrypted)')", at: .line(root["encrypted"]?.line ?? 1))
+    }
     guard root.kind == .object, let items = root["items"], items.kind == .array else {
       throw TransferError(
         "this is not a Bitwarden JSON export (an object with an 'items' array)",
         at: .line(root.line))
-    }
-    if root["encrypted"]?.bool == true {
-      throw TransferError(
-        "this Bitwarden export is encrypted; export the vault again as '.json' (not"
-          + " '.json (Encrypted)')", at: .line(root["encrypted"]?.line ?? 1))
     }
     let folders = try folderNames(root["folders"])
     for (index, item) in items.elements.enumerated() {

@@ -117,6 +117,15 @@ final class ImportReaderTests: XCTestCase {
       refusal(BitwardenJSONReader.self, #"{"encrypted": true, "items": []}"#),
       "line 1: this Bitwarden export is encrypted; export the vault again as '.json' (not '.json (Encrypted)')"
     )
+    // The password-protected form has `data` and no `items` (from the second new-user review:
+    // it was called "not a Bitwarden JSON export").
+    XCTAssertEqual(
+      refusal(
+        BitwardenJSONReader.self,
+        #"{"encrypted": true, "passwordProtected": true, "salt": "c2FsdA==", "kdfType": 0,"#
+          + #" "kdfIterations": 600000, "encKeyValidation_DO_NOT_EDIT": "x", "data": "y"}"#),
+      "line 1: this Bitwarden export is encrypted; export the vault again as '.json' (not '.json (Encrypted)')"
+    )
     XCTAssertEqual(
       refusal(BitwardenJSONReader.self, "[]"),
       "line 1: this is not a Bitwarden JSON export (an object with an 'items' array)")
