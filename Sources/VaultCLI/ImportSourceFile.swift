@@ -15,21 +15,23 @@ public enum ImportSourceFile {
   ///
   /// - Throws: `VaultError.invalidInput` for standard input on a terminal, a folder, or a
   ///   source over `maximumByteCount`; `.storage` when it cannot be opened or read.
-  static func read(_ path: String) throws -> SecureBytes {
+  static func read(_ path: String, tooLarge: (String) -> VaultError = tooLarge) throws
+    -> SecureBytes
+  {
     if path == "-" {
       guard isatty(0) == 0 else {
         throw VaultError.invalidInput(
           "standard input is a terminal; give the export as a file, or pipe it to 'vault import"
             + " ... -'")
       }
-      return try read(fd: 0, named: "standard input")
+      return try read(fd: 0, named: "standard input", tooLarge: tooLarge)
     }
     let (fd, info) = try open(path)
     defer { close(fd) }
     if info.st_mode & S_IFMT == S_IFREG && Int(info.st_size) > maximumByteCount {
       throw tooLarge(path)
     }
-    return try read(fd: fd, named: path)
+    return try read(fd: fd, named: path, tooLarge: tooLarge)
   }
 
   /// `path` opened for reading (close on exec), and what `fstat` says of it.
@@ -83,14 +85,13 @@ public enum ImportSourceFile {
         return (fromFile(0, named: "standard input"), -1)
       }
     }
-    do {
-      return (.encrypted(try read(path), passphrase: passphrase), -1)
-    } catch VaultError.invalidInput(let message) where message.hasSuffix(Self.tooLargeTail) {
-      throw VaultError.invalidInput(
-        "\(path == "-" ? "standard input" : path) is larger than \(maximumText), the most vault"
-          + " import reads of an export that is not a regular file; give it as a file (vault"
-          + " import --from vault FILE), which is read in pieces at any size")
+    let source = try read(path) { name in
+      VaultError.invalidInput(
+        "\(name) is larger than \(maximumText), the most vault import reads of an export that is"
+          + " not a regular file; give it as a file (vault import --from vault FILE), which is"
+          + " read in pieces at any size")
     }
+    return (.encrypted(source, passphrase: passphrase), -1)
   }
 
   /// A function that reads `fd` into the buffer it is given (again after `EINTR`), returning
@@ -134,17 +135,17 @@ public enum ImportSourceFile {
   }
 
   static func tooLarge(_ name: String) -> VaultError {
-    .invalidInput("\(name) is larger than \(maximumText)" + tooLargeTail)
+    .invalidInput(
+      "\(name) is larger than \(maximumText), the most vault import reads from a plaintext"
+        + " source; split it and import the parts (an export made with --to vault is read in"
+        + " pieces, at any size)")
   }
 
-  /// The end of `tooLarge`'s message.
-  static let tooLargeTail =
-    ", the most vault import reads from a plaintext source; split it and import the parts (an"
-    + " export made with --to vault is read in pieces, at any size)"
-
   /// Everything `fd` gives until its end, into guarded memory that grows by doubling (the old
-  /// buffers are wiped when freed), at most `maximumByteCount` bytes.
-  static func read(fd: Int32, named name: String) throws -> SecureBytes {
+  /// buffers are wiped when freed), at most `maximumByteCount` bytes (else `tooLarge(name)`).
+  static func read(
+    fd: Int32, named name: String, tooLarge: (String) -> VaultError = tooLarge
+  ) throws -> SecureBytes {
     var buffer = SecureBytes(count: 64 * 1024)
     var count = 0
     while true {

@@ -260,7 +260,7 @@ public final class ImportWriter {
   {
     // The content is hashed as the write reads it and compared before the write ends.
     let digest = plan.entryDigest(length: length, guarded: guarded)
-    var hashed: ContentSource
+    let hashed: ContentSource
     switch source {
     case .whole(let content):
       content.withBytes { digest.update($0) }

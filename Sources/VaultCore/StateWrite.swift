@@ -14,7 +14,13 @@ final class StateWrite {
   /// The verified newest state this write extends.
   let base: StateSnapshot?
 
-  init(db: SQLiteDatabase, vaultID: VaultID, masterKey: SymmetricKey, base: StateSnapshot?) {
+  ///
+  /// `chunkHash` is the base header's rule when the caller has that header parsed already;
+  /// otherwise it is read from the base's header body.
+  init(
+    db: SQLiteDatabase, vaultID: VaultID, masterKey: SymmetricKey, base: StateSnapshot?,
+    chunkHash known: ChunkHash?? = nil
+  ) {
     self.db = db
     self.vaultID = vaultID
     self.rowKey = masterKey.derive(.rows)
@@ -26,7 +32,8 @@ final class StateWrite {
     headerBody = base?.headerBody ?? []
     headerMAC = base?.headerMAC ?? []
     // A write that starts the rows afresh (a new file, a rotation) hashes chunks by their tag.
-    chunkHashing = ChunkRowHash(rule: base == nil ? .tag : base?.chunkHash, rowKey: rowKey)
+    chunkHashing = ChunkRowHash(
+      rule: base == nil ? .tag : (known ?? base?.chunkHash), rowKey: rowKey)
   }
 
   private lazy var hasher = RowHash.Hasher(key: rowKey)
@@ -288,7 +295,10 @@ extension Vault {
       if let verified = verifiedState {
         try requireDescendant(of: verified, base: base, masterKey: masterKey)
       }
-      let change = StateWrite(db: db, vaultID: vaultID, masterKey: masterKey, base: base)
+      // The header this command parsed is the base's as a rule: no second parse.
+      let change = StateWrite(
+        db: db, vaultID: vaultID, masterKey: masterKey, base: base,
+        chunkHash: base.headerBody == headerBody ? .some(header.chunkHash) : nil)
       try change.migrateChunkHash(masterKey: masterKey)
       let result = try body(change)
       next = try change.finish(masterKey: masterKey)
