@@ -53,10 +53,29 @@ final class EditFolder {
     return type == tmpfsMagic || type == ramfsMagic
   }
 
-  /// Creates a fresh folder under `root` (`mkdtemp`, mode 0700).
+  /// The file that says an edit folder may be left over: touched before each folder is made and
+  /// removed by `removeStale` once it finds none, so that the other commands (each runs
+  /// `removeStale`) look in no folder at all.
+  static func markerPath(_ environment: VaultEnvironment) -> String {
+    environment.stateDirectory + "/edit-folders"
+  }
+
+  /// How old the marker must be (seconds) before `removeStale` may remove it: an edit touches
+  /// it just before making its folder, which a scan in between would not see yet.
+  static let markerGrace = 60
+
+  /// Creates a fresh folder under `root` (`mkdtemp`, mode 0700), after touching the marker.
   ///
-  /// - Throws: `VaultError.storage` when it cannot be created.
-  static func create(in root: String) throws -> EditFolder {
+  /// - Throws: `VaultError.storage` when the marker or the folder cannot be created.
+  static func create(in root: String, environment: VaultEnvironment) throws -> EditFolder {
+    try PrivateFiles.ensurePrivateDirectory(environment.stateDirectory)
+    let marker = markerPath(environment)
+    let fd = open(marker, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard fd >= 0, futimens(fd, nil) == 0 else {
+      if fd >= 0 { close(fd) }
+      throw VaultError.storage("cannot write \(marker): \(errnoText())")
+    }
+    close(fd)
     let identity = processIdentity(getpid()) ?? "0"
     var template = Array("\(root)/\(prefix)\(getpid())-\(identity)-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { buffer in
@@ -115,22 +134,30 @@ final class EditFolder {
 
   /// Removes every `vault-edit-*` folder of this user whose owning process has ended.
   ///
-  /// Looks under each place an edit folder can be made. Never fails: a folder that cannot be
-  /// judged is left alone.
+  /// Looks under each place an edit folder can be made, and only while the marker says one may be
+  /// there (one `lstat` otherwise); removes the marker when it finds none of this user's left and
+  /// the marker is older than `markerGrace`. Never fails: a folder that cannot be judged is left
+  /// alone, and keeps the marker.
   static func removeStale(_ environment: VaultEnvironment) {
+    let marker = markerPath(environment)
+    var mark = stat()
+    guard lstat(marker, &mark) == 0 else { return }
+    let started = time(nil)
+    var remaining = false
     for root in Set(memoryRoots(environment) + [diskRoot(environment)]) {
       guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else {
         continue
       }
-      for name in names where name.hasPrefix(prefix) && isStale(name) {
+      for name in names where name.hasPrefix(prefix) {
         let path = root + "/" + name
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
           info.st_uid == getuid()
         else { continue }
-        _ = vault_remove_tree(path)
+        if !isStale(name) || vault_remove_tree(path) != 0 { remaining = true }
       }
     }
+    if !remaining && mark.st_mtim.tv_sec < started - markerGrace { unlink(marker) }
   }
 
   /// True when the folder name's owner (`<pid>-<start>`) is no longer running.

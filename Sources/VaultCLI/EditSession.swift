@@ -70,7 +70,7 @@ enum EditSession {
       throw VaultError.noTerminal(
         "no terminal for the editor (vi)", hint: "run it on a terminal, or set VISUAL or EDITOR")
     }
-    let folder = try EditFolder.create(in: root)
+    let folder = try EditFolder.create(in: root, environment: environment)
     let previous = arm(folder.path)
     defer {
       folder.remove()

@@ -134,7 +134,9 @@ enum EntryCommandsRun {
       } else if tree {
         Output.print(FindCommandRun.tree(removed.map(\.name), prefix: prefix))
       } else {
-        for entry in removed { Output.print(Output.listed(entry.name) + "\n") }
+        var out = OutputBuffer()
+        for entry in removed { out.line(listing: entry.name) }
+        out.finish()
       }
       return
     }
@@ -150,7 +152,9 @@ enum EntryCommandsRun {
     } else if tree {
       Output.print(FindCommandRun.tree(entries.map(\.name), prefix: prefix))
     } else {
-      for entry in entries { Output.print(Output.listed(entry.name) + "\n") }
+      var out = OutputBuffer()
+      for entry in entries { out.line(listing: entry.name) }
+      out.finish()
     }
   }
 

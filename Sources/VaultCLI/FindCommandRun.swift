@@ -21,7 +21,9 @@ enum FindCommandRun {
       }
       Output.print(JSONOutput.array(rows).rendered + "\n")
     } else if !found.isEmpty {
-      Output.print(found.map { Output.listed($0.name) + "\n" }.joined())
+      var out = OutputBuffer()
+      for match in found { out.line(listing: match.name) }
+      out.finish()
     }
     return found.isEmpty ? ExitCode.failure.rawValue : ExitCode.success.rawValue
   }
@@ -41,7 +43,7 @@ enum FindCommandRun {
   /// The tree of `names`, all starting with `prefix`: drawn from inside the folder when `prefix`
   /// ends in `/`, else from the top.
   static func tree(_ names: [String], prefix: String) -> String {
-    let folder = prefix.precomposedStringWithCanonicalMapping
+    let folder = prefix.canonicallyComposed
     return NameTree.render(names, folder: folder.hasSuffix("/") ? folder : nil)
   }
 }

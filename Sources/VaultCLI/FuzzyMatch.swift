@@ -37,7 +37,7 @@ enum FuzzyMatch {
   /// Each character of `text` lower-cased (NFC), compared as strings: a lower-cased character
   /// may be more than one scalar.
   private static func folded(_ text: String) -> [String] {
-    text.precomposedStringWithCanonicalMapping.map { String($0).lowercased() }
+    text.canonicallyComposed.map { String($0).lowercased() }
   }
 
   /// The best score of `word` aligned as a subsequence of `name`, or nil.

@@ -43,33 +43,35 @@ public enum AEAD {
     plaintext.withUnsafeBytes { seal($0, key: key, associatedData: associatedData) }
   }
 
-  /// Opens `nonce || ciphertext || tag` into guarded memory.
+  /// Opens `nonce || ciphertext || tag` into guarded memory (a piece of a shared slab when
+  /// `packed`, for plaintexts opened in bulk).
   ///
   /// - Throws: `VaultError.integrity` when the box is too short or verification fails (wrong key,
   ///   wrong associated data, or modified bytes).
-  public static func open(_ box: [UInt8], key: SymmetricKey, associatedData: [UInt8], what: String)
-    throws -> SecureBytes
-  {
+  public static func open(
+    _ box: [UInt8], key: SymmetricKey, associatedData: [UInt8], what: String, packed: Bool = false
+  ) throws -> SecureBytes {
     guard box.count >= Nonce.byteCount + tagByteCount else {
       throw VaultError.integrity("\(what) is truncated")
     }
     let nonce = try Nonce(Array(box[0..<Nonce.byteCount]))
     return try open(
       ciphertext: Array(box[Nonce.byteCount...]), key: key, nonce: nonce,
-      associatedData: associatedData, what: what)
+      associatedData: associatedData, what: what, packed: packed)
   }
 
   /// Opens `ciphertext || tag` with an explicit nonce.
   ///
   /// - Throws: `VaultError.integrity` when verification fails.
   public static func open(
-    ciphertext: [UInt8], key: SymmetricKey, nonce: Nonce, associatedData: [UInt8], what: String
+    ciphertext: [UInt8], key: SymmetricKey, nonce: Nonce, associatedData: [UInt8], what: String,
+    packed: Bool = false
   ) throws -> SecureBytes {
     _ = Sodium.ready
     guard ciphertext.count >= tagByteCount else {
       throw VaultError.integrity("\(what) is truncated")
     }
-    let out = SecureBytes(count: ciphertext.count - tagByteCount)
+    let out = SecureBytes(count: ciphertext.count - tagByteCount, packed: packed)
     var outLength: UInt64 = 0
     let rc = crypto_aead_xchacha20poly1305_ietf_decrypt(
       out.pointer.assumingMemoryBound(to: UInt8.self), &outLength, nil, ciphertext,

@@ -49,7 +49,7 @@ extension EntryStore {
   public func exporting<R>(
     prefix: String, includeGuarded: Bool, _ body: (ExportSelection) throws -> R
   ) throws -> R {
-    let normalized = Array(prefix.precomposedStringWithCanonicalMapping.utf8)
+    let normalized = Array(prefix.canonicallyComposed.utf8)
     return try vault.reading(masterKey: masterKey) { snapshot in
       var entries: [ExportedEntry] = []
       var left: [String] = []

@@ -544,7 +544,7 @@ extension EntryStore {
   ///
   /// - Throws: `VaultError.integrity` when a record or the state fails authentication.
   public func removed(prefix: String = "") throws -> [(name: String, removed: String)] {
-    let normalized = prefix.precomposedStringWithCanonicalMapping
+    let normalized = prefix.canonicallyComposed
     return try vault.reading(masterKey: masterKey) { snapshot in
       try snapshot.allRows(db: db, rowKey: rowKey).filter {
         $0.kind == RecordKind.tombstone.rawValue

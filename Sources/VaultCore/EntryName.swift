@@ -12,7 +12,7 @@ public struct EntryName: Equatable, Hashable, Sendable, CustomStringConvertible 
   /// - Throws: `VaultError.invalidInput` for an empty name, an empty, `.` or `..` segment, a
   ///   control character, or more than 1024 bytes.
   public init(_ raw: String) throws {
-    let normalized = raw.precomposedStringWithCanonicalMapping
+    let normalized = raw.canonicallyComposed
     guard !normalized.isEmpty else { throw VaultError.invalidInput("the name is empty") }
     guard normalized.utf8.count <= Self.maximumByteCount else {
       throw VaultError.invalidInput("the name is longer than \(Self.maximumByteCount) bytes")

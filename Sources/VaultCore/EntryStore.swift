@@ -195,13 +195,18 @@ public struct EntryStore {
   /// A new random content id.
   static func newContentID() -> [UInt8] { SecureBytes.random(count: 16).unprotectedBytes }
 
-  func open(_ row: RecordRow) throws -> Found {
+  /// Opens an entry row (its plaintext in a piece of a shared slab when `packed`, as a listing of
+  /// every entry opens them).
+  ///
+  /// - Throws: `VaultError.integrity` when it is not an entry, does not open or is malformed.
+  func open(_ row: RecordRow, packed: Bool = false) throws -> Found {
     guard row.kind == RecordKind.entry.rawValue else {
       throw VaultError.integrity("a record under an entry's name is not an entry")
     }
     let opened = try boxes.open(
-      row, kind: .entry, what: "the metadata of entry \(row.recordID.hex.prefix(8))")
-    guard let body = decode(Body.self, opened.body), Self.isValid(body, revision: row.revision)
+      row, kind: .entry, what: "the metadata of entry \(row.recordID.hex.prefix(8))",
+      packed: packed)
+    guard let body = Body(decoding: opened.body), Self.isValid(body, revision: row.revision)
     else { throw VaultError.integrity("an entry's metadata is malformed") }
     return Found(
       row: row, body: body, metadata: Self.metadata(body, revision: row.revision),
@@ -677,18 +682,16 @@ public struct EntryStore {
   ///
   /// - Throws: `VaultError.integrity` when a record or the state fails authentication.
   public func list(prefix: String = "") throws -> [EntryMetadata] {
-    let normalized = prefix.precomposedStringWithCanonicalMapping
+    let normalized = prefix.canonicallyComposed
     return try vault.reading(masterKey: masterKey) { snapshot in
-      let rows = try snapshot.allRows(db: db, rowKey: rowKey).filter {
-        $0.kind == RecordKind.entry.rawValue
-      }
       var out: [EntryMetadata] = []
-      for row in rows {
-        let metadata = try open(row).metadata
+      try snapshot.scanRows(db: db, rowKey: rowKey) { row in
+        guard row.kind == RecordKind.entry.rawValue else { return }
+        let metadata = try open(row, packed: true).metadata
         // Bytes, not characters: `e` is a prefix of `e` + a joiner, as of any path.
         if metadata.name.utf8.starts(with: normalized.utf8) { out.append(metadata) }
       }
-      return out.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+      return out.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
   }
 

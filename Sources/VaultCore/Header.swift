@@ -87,38 +87,23 @@ public struct Header: Codable, Equatable, Sendable {
   /// - Throws: `VaultError.unsupportedVersion` for another format, `VaultError.malformedHeader`
   ///   for anything else out of place.
   public static func parse(_ body: [UInt8]) throws -> Header {
-    let (object, format) = try HeaderJSON.object(body)
+    guard body.count <= 64 * 1024 else {
+      throw VaultError.malformedHeader("the header is larger than 64 KiB")
+    }
+    let fields: JSONFields
+    do {
+      fields = try JSONFields(GuardedJSON(parsing: SecureBytes(copying: body)).root)
+    } catch {
+      throw VaultError.malformedHeader("the header is not a JSON object")
+    }
+    guard let format = try? fields.integer("format") else {
+      throw VaultError.malformedHeader("the header has no format version")
+    }
     guard format == currentFormat else { throw VaultError.unsupportedVersion(format) }
-    try requireKnownKeys(
-      object,
-      [
-        "format", "vault_id", "kdf", "policy", "devices", "recovery", "journal_public_key",
-        "journal_secret_key", "format_one_writer", "retired_writers", "rotations", "chunk_hash",
-      ], what: "header")
-    for case let rotation as [String: Any] in object["rotations"] as? [Any] ?? [] {
-      try requireKnownKeys(rotation, ["generation", "previous_key"], what: "rotation")
-    }
-    for case let retired as [String: Any] in object["retired_writers"] as? [Any] ?? [] {
-      try requireKnownKeys(retired, ["device_id", "writer_key"], what: "retired writer")
-    }
-    if let policy = object["policy"] as? String, Policy(rawValue: policy) == nil {
-      throw VaultError.malformedHeader("unknown policy '\(policy)'")
-    }
-    for case let device as [String: Any] in object["devices"] as? [Any] ?? [] {
-      try requireKnownKeys(device, DeviceRecord.fieldNames, what: "device record")
-      if let biometry = device["biometry"] as? [String: Any] {
-        try requireKnownKeys(biometry, ["state", "changed_at", "reason", "seal"], what: "biometry")
-        if let state = biometry["state"] as? String, BiometryState(rawValue: state) == nil {
-          throw VaultError.malformedHeader("unknown biometry state '\(state)'")
-        }
-      }
-    }
-    if let recovery = object["recovery"] as? [String: Any] {
-      try requireKnownKeys(recovery, RecoverySlot.fieldNames, what: "recovery slot")
-    }
+    try refuseUnknownFields(fields)
     let header: Header
     do {
-      header = try JSONDecoder().decode(Header.self, from: Data(body))
+      header = try Header(fields)
     } catch {
       throw VaultError.malformedHeader("the header fields are not valid")
     }
@@ -126,10 +111,47 @@ public struct Header: Codable, Equatable, Sendable {
     return header
   }
 
-  private static func requireKnownKeys(_ object: [String: Any], _ known: [String], what: String)
+  /// The members `parse` reads (others are refused before any is decoded).
+  static let fieldNames = [
+    "format", "vault_id", "kdf", "policy", "devices", "recovery", "journal_public_key",
+    "journal_secret_key", "format_one_writer", "retired_writers", "rotations", "chunk_hash",
+  ]
+
+  /// Refuses, naming it, a field no release wrote (in the header, a rotation, a retired writer, a
+  /// device record, its biometry or the recovery slot), a policy and a biometry state this build
+  /// does not know.
+  private static func refuseUnknownFields(_ fields: JSONFields) throws {
+    try requireKnownKeys(fields, fieldNames, what: "header")
+    for rotation in fields.value("rotations")?.elements ?? [] {
+      guard let rotation = try? JSONFields(rotation) else { continue }
+      try requireKnownKeys(rotation, ["generation", "previous_key"], what: "rotation")
+    }
+    for retired in fields.value("retired_writers")?.elements ?? [] {
+      guard let retired = try? JSONFields(retired) else { continue }
+      try requireKnownKeys(retired, ["device_id", "writer_key"], what: "retired writer")
+    }
+    if let policy = fields.value("policy")?.text(), Policy(rawValue: policy) == nil {
+      throw VaultError.malformedHeader("unknown policy '\(policy)'")
+    }
+    for device in fields.value("devices")?.elements ?? [] {
+      guard let device = try? JSONFields(device) else { continue }
+      try requireKnownKeys(device, DeviceRecord.fieldNames, what: "device record")
+      if let biometry = try? device.optionalObject("biometry") {
+        try requireKnownKeys(biometry, ["state", "changed_at", "reason", "seal"], what: "biometry")
+        if let state = biometry.value("state")?.text(), BiometryState(rawValue: state) == nil {
+          throw VaultError.malformedHeader("unknown biometry state '\(state)'")
+        }
+      }
+    }
+    if let recovery = try? fields.optionalObject("recovery") {
+      try requireKnownKeys(recovery, RecoverySlot.fieldNames, what: "recovery slot")
+    }
+  }
+
+  private static func requireKnownKeys(_ fields: JSONFields, _ known: [String], what: String)
     throws
   {
-    if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+    if let unknown = fields.unknownKey(known) {
       throw VaultError.malformedHeader("unknown \(what) field '\(unknown)'")
     }
   }
@@ -255,5 +277,43 @@ enum HeaderJSON {
       throw VaultError.malformedHeader("the header has no format version")
     }
     return (object, format)
+  }
+}
+
+extension Header {
+  /// Decodes the members of a header object (their bounds are `validate`'s).
+  ///
+  /// - Throws: `JSONFields.Mismatch` or `VaultError` for a member missing or of another type.
+  init(_ fields: JSONFields) throws {
+    guard let policy = Policy(rawValue: try fields.string("policy")) else {
+      throw JSONFields.Mismatch()
+    }
+    var chunkHash: ChunkHash?
+    if let rule = try fields.optionalString("chunk_hash") {
+      guard let known = ChunkHash(rawValue: rule) else { throw JSONFields.Mismatch() }
+      chunkHash = known
+    }
+    self.init(
+      format: try fields.integer("format"),
+      vaultID: try VaultID(
+        [UInt8](base64: try fields.string("vault_id"), count: 16, field: "vault_id")),
+      kdf: try KDFParameters(fields.object("kdf")), policy: policy,
+      devices: try fields.array("devices").map { try DeviceRecord(JSONFields($0)) },
+      recovery: try RecoverySlot(fields.object("recovery")),
+      journalPublicKey: try fields.string("journal_public_key"),
+      journalSecretKey: try fields.string("journal_secret_key"),
+      formatOneWriter: try fields.optionalString("format_one_writer"),
+      retiredWriters: try fields.optionalArray("retired_writers")?.map {
+        let retired = try JSONFields($0)
+        return RetiredWriter(
+          deviceID: try retired.string("device_id"), writerKey: try retired.string("writer_key"))
+      },
+      rotations: try fields.optionalArray("rotations")?.map {
+        let rotation = try JSONFields($0)
+        return KeyRotation(
+          generation: Int64(try rotation.integer("generation")),
+          previousKey: try rotation.string("previous_key"))
+      },
+      chunkHash: chunkHash)
   }
 }

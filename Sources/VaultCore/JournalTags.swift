@@ -58,11 +58,11 @@ public enum JournalTags {
   /// is not a whole tag (empty, or with a character a tag cannot hold).
   public static func key(_ word: String) -> String? {
     let body = word.hasPrefix("@") ? word.dropFirst() : Substring(word)
-    let normalized = String(body).precomposedStringWithCanonicalMapping
+    let normalized = String(body).canonicallyComposed
     guard !normalized.isEmpty, normalized.unicodeScalars.allSatisfy(isTagScalar) else {
       return nil
     }
-    return normalized.lowercased().precomposedStringWithCanonicalMapping
+    return normalized.lowercased().canonicallyComposed
   }
 
   /// Every tag of `entries` with the number of entries that have it, most used first, then by

@@ -57,7 +57,7 @@ extension EntryStore {
     var byName: [String: [PasswordFinding.Problem]] = [:]
     for entry in try list() {
       // Every entry counts for reuse; only those under `prefix` are reported.
-      let reported = entry.name.utf8.starts(with: prefix.precomposedStringWithCanonicalMapping.utf8)
+      let reported = entry.name.utf8.starts(with: prefix.canonicallyComposed.utf8)
       if entry.guarded && !includeGuarded {
         if reported { report.skippedGuarded += 1 }
         continue

@@ -80,11 +80,13 @@ struct RecordBox {
   ///
   /// - Throws: `VaultError.integrity` when it does not open (`what` names it), or its layout or
   ///   padding is wrong.
-  func open(_ row: RecordRow, kind: RecordKind, what: String) throws -> Opened {
+  func open(_ row: RecordRow, kind: RecordKind, what: String, packed: Bool = false) throws
+    -> Opened
+  {
     let plain = try AEAD.open(
       row.box, key: key,
       associatedData: recordAD(recordID: row.recordID, kind: kind, revision: row.revision),
-      what: what)
+      what: what, packed: packed)
     return try plain.withBytes { bytes -> Opened in
       let head = 16 + 8 + 4
       guard bytes.count >= head, bytes.count % Self.block == 0 else {
@@ -97,7 +99,7 @@ struct RecordBox {
       let hlc = bytes[16..<24].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
       return Opened(
         deviceID: Array(bytes[0..<16]), hlc: hlc,
-        body: SecureBytes(copying: bytes[head..<head + length]))
+        body: SecureBytes(copying: bytes[head..<head + length], packed: packed))
     }
   }
 

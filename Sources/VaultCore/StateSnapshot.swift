@@ -137,20 +137,56 @@ struct StateSnapshot {
   /// - Throws: `VaultError.integrity` on a mismatch, a malformed row, or two rows with one id or
   ///   name.
   func allRows(db: SQLiteDatabase, rowKey: SymmetricKey) throws -> [RecordRow] {
+    var rows: [RecordRow] = []
+    try scanRows(db: db, rowKey: rowKey) { rows.append($0) }
+    return rows
+  }
+
+  /// Hands every `records` row to `each` as one scan of the table steps to it, keeping none,
+  /// then checks them all as `allRows` does: what `each` gathered may be used only once this
+  /// returns (a listing of 100,000 entries holds their names, not their rows).
+  ///
+  /// Distinct ids and names are checked by their first 8 bytes (random or keyed hashes), and a
+  /// repeat of those by a second scan comparing them whole.
+  ///
+  /// - Throws: `VaultError.integrity` on a mismatch, a malformed row, or two rows with one id or
+  ///   name; what `each` throws.
+  func scanRows(db: SQLiteDatabase, rowKey: SymmetricKey, _ each: (RecordRow) throws -> Void)
+    throws
+  {
     var sums = [Aggregate](repeating: .zero, count: Self.bucketCount)
-    let rows = try db.query(
+    let hasher = RowHash.Hasher(key: rowKey)
+    var ids = Set<UInt64>()
+    var lookups = Set<UInt64>()
+    var prefixRepeats = false
+    try db.forEachRow(
       "SELECT \(RecordRow.selectColumns) FROM records NOT INDEXED"
         + " WHERE length(box) <= \(RecordRow.maximumBoxSize)"
-    ).map(RecordRow.init)
-    let hasher = RowHash.Hasher(key: rowKey)
-    for row in rows {
+    ) { values in
+      let row = try RecordRow(values)
       sums[row.bucket].add(hasher.hash(table: RowHash.records, columns: row.columns))
+      if !ids.insert(Self.prefix(row.recordID)).inserted { prefixRepeats = true }
+      if let lookup = row.lookup, !lookups.insert(Self.prefix(lookup)).inserted {
+        prefixRepeats = true
+      }
+      try each(row)
     }
     guard constantTimeEqual(sums.flatMap(\.bytes), buckets) else {
       throw VaultError.integrity(Self.missingRows)
     }
-    try Self.requireDistinct(rows)
-    return rows
+    if prefixRepeats {
+      var whole: [RecordRow] = []
+      try db.forEachRow(
+        "SELECT \(RecordRow.selectColumns) FROM records NOT INDEXED"
+          + " WHERE length(box) <= \(RecordRow.maximumBoxSize)"
+      ) { whole.append(try RecordRow($0)) }
+      try Self.requireDistinct(whole)
+    }
+  }
+
+  /// The first 8 bytes of an id or a name index (both at least 16 bytes), as one integer.
+  private static func prefix(_ bytes: [UInt8]) -> UInt64 {
+    bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
   }
 
   /// How the chunks' aggregate hashes a row, as the (authenticated) header says.

@@ -57,7 +57,7 @@ public enum BitwardenJSONReader: ImportReader {
       throw TransferError("the bitwarden-json format reads a file, not a folder")
     }
     let root = try GuardedJSON(
-      parsing: bytes, range: TextLines.byteOrderMarkLength(bytes)..<bytes.count
+      reading: bytes, range: TextLines.byteOrderMarkLength(bytes)..<bytes.count
     ).root
     // Both encrypted forms (account-restricted, with `items`; password-protected, with `data`
     // and no `items`) are said to be encrypted before anything else is looked at.

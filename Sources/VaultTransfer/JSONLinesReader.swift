@@ -34,7 +34,7 @@ public enum JSONLinesReader: ImportReader {
     while start < bytes.count {
       let stop = bytes.withBytes { TextLines.lineEnd($0, from: start) }
       if !bytes.withBytes({ TextLines.isBlank($0[start..<stop]) }) {
-        let object = try GuardedJSON(parsing: bytes, range: start..<stop, firstLine: number).root
+        let object = try GuardedJSON(reading: bytes, range: start..<stop, firstLine: number).root
         try sink(.entry(entry(object, at: .line(number))))
       }
       start = stop + 1

@@ -29,7 +29,7 @@ public enum JrnlJSONReader: ImportReader {
       throw TransferError("the jrnl-json format reads a file, not a folder")
     }
     let root = try GuardedJSON(
-      parsing: bytes, range: TextLines.byteOrderMarkLength(bytes)..<bytes.count
+      reading: bytes, range: TextLines.byteOrderMarkLength(bytes)..<bytes.count
     ).root
     guard root.kind == .object, let entries = root["entries"], entries.kind == .array else {
       throw TransferError(

@@ -1,4 +1,5 @@
 import Foundation
+import VaultCore
 import XCTest
 
 @testable import VaultCLI
@@ -219,6 +220,25 @@ final class EditCLITests: XCTestCase {
     XCTAssertEqual(leftovers(), [])
     XCTAssertEqual(editFolders(), [live])
     XCTAssertEqual(note(), "\(marker)\nline two\n")
+    // The edit left its marker: while a folder is in use, or the marker is new, it stays; once
+    // none is left and it is older than a minute, it goes, and no command looks any more.
+    let mark = EditFolder.markerPath(VaultEnvironment(variables: box.environment))
+    XCTAssertEqual(access(mark, F_OK), 0)
+    rmdir(runtime + "/" + live)
+    XCTAssertEqual(box.vault(["status"]).status, 0)
+    XCTAssertEqual(access(mark, F_OK), 0, "a marker touched within the minute stays")
+    var old = [
+      timespec(tv_sec: time(nil) - 120, tv_nsec: 0), timespec(tv_sec: time(nil) - 120, tv_nsec: 0),
+    ]
+    XCTAssertEqual(utimensat(AT_FDCWD, mark, &old, 0), 0)
+    XCTAssertEqual(box.vault(["status"]).status, 0)
+    XCTAssertNotEqual(access(mark, F_OK), 0, "no folder left: the marker is removed")
+    mkdir(runtime + "/vault-edit-999999999-1-Gone01", 0o700)
+    XCTAssertEqual(box.vault(["status"]).status, 0)
+    XCTAssertEqual(editFolders(), ["vault-edit-999999999-1-Gone01"], "no marker: nothing scanned")
+    XCTAssertEqual(edit(editor("touch.sh", "exit 0")).status, 0)
+    XCTAssertEqual(box.vault(["status"]).status, 0)
+    XCTAssertEqual(editFolders(), [], "an edit marks again, and the next command cleans")
   }
 
   func testAGuardedEntryNeedsItsBiometricCheckBeforeTheEditorOpens() {

@@ -10,6 +10,15 @@ final class NameAndPINTests: XCTestCase {
     XCTAssertEqual(try EntryName("-x").value, "-x")
   }
 
+  /// ASCII skips Foundation's normalization; anything else goes through it.
+  func testCanonicalCompositionOfASCIIAndOfOtherText() {
+    XCTAssertEqual(
+      Array("site-000042/login".canonicallyComposed.utf8), Array("site-000042/login".utf8))
+    XCTAssertEqual(Array("\u{212B}".canonicallyComposed.utf8), [0xC3, 0x85])
+    XCTAssertEqual(Array("a/e\u{301}".canonicallyComposed.utf8), [0x61, 0x2F, 0xC3, 0xA9])
+    XCTAssertEqual(Array("".canonicallyComposed.utf8), [])
+  }
+
   func testBadNamesAreRefusedWithTheReason() {
     let cases: [(String, String)] = [
       ("", "the name is empty"),

@@ -150,6 +150,57 @@ final class VaultFileTests: XCTestCase {
     }
   }
 
+  /// The header is decoded by hand (no Codable on every command's path): each member's type is
+  /// checked as the Codable decoding of earlier releases checked it, and what it wrote reads back
+  /// as it was.
+  func testHeaderMembersOfAnotherTypeAreRefusedAndTheWrittenOneReadsBack() throws {
+    let created = try makeVault()
+    let encoded = try created.vault.header.encoded()
+    XCTAssertEqual(try Header.parse(encoded), created.vault.header)
+    let body = String(decoding: encoded, as: UTF8.self)
+    let invalid = VaultError.malformedHeader("the header fields are not valid")
+    let cases: [(String, VaultError)] = [
+      (
+        body.replacingOccurrences(of: "\"format\":2", with: "\"format\":\"2\""),
+        .malformedHeader("the header has no format version")
+      ),
+      (
+        body.replacingOccurrences(of: "\"format\":2", with: "\"format\":2.0"),
+        .malformedHeader("the header has no format version")
+      ),
+      (body.replacingOccurrences(of: "\"policy\":\"pin\"", with: "\"policy\":null"), invalid),
+      (body.replacingOccurrences(of: "\"opslimit\":1", with: "\"opslimit\":-1"), invalid),
+      (body.replacingOccurrences(of: "\"opslimit\":1", with: "\"opslimit\":\"1\""), invalid),
+      (
+        body.replacingOccurrences(of: "\"chunk_hash\":\"tag\"", with: "\"chunk_hash\":\"row\""),
+        invalid
+      ),
+      (body.replacingOccurrences(of: "\"devices\":[{", with: "\"devices\":[7,{"), invalid),
+      (
+        body.replacingOccurrences(of: "\"recovery\":{", with: "\"recovery\":{\"tag\":true,"),
+        .malformedHeader("the header is not a JSON object")
+      ),
+      (
+        body.replacingOccurrences(
+          of: "\"devices\":[{", with: "\"devices\":[{\"biometry\":{\"state\":\"on\"},"),
+        .malformedHeader("unknown biometry state 'on'")
+      ),
+      (
+        body.replacingOccurrences(of: "\"format\":2", with: "\"format\":2,\"format\":2"),
+        .malformedHeader("the header is not a JSON object")
+      ),
+    ]
+    for (text, error) in cases {
+      XCTAssertNotEqual(text, body)
+      XCTAssertThrowsError(try Header.parse(Array(text.utf8)), text) {
+        XCTAssertEqual($0 as? VaultError, error, text)
+      }
+    }
+    let nullOptional = body.replacingOccurrences(
+      of: "\"chunk_hash\":\"tag\"", with: "\"chunk_hash\":null")
+    XCTAssertNil(try Header.parse(Array(nullOptional.utf8)).chunkHash)
+  }
+
   func testNewerSchemaAndForeignFilesAreRefused() throws {
     _ = try makeVault()
     tamper("PRAGMA user_version = 3")

@@ -10,7 +10,7 @@ final class GuardedJSONTests: XCTestCase {
   }
 
   func parse(_ bytes: [UInt8], firstLine: Int = 1) throws -> GuardedJSON.Value {
-    try GuardedJSON(parsing: SecureBytes(copying: bytes), firstLine: firstLine).root
+    try GuardedJSON(reading: SecureBytes(copying: bytes), firstLine: firstLine).root
   }
 
   func string(_ value: GuardedJSON.Value?) -> [UInt8]? {
@@ -80,6 +80,29 @@ final class GuardedJSONTests: XCTestCase {
       refusal("{\"a\": 1,\n\"\\u0061\": 2}"), "line 2: the object has the key 'a' twice")
   }
 
+  /// Repeats are found one by one among an object's first 16 keys and by hash past them.
+  func testARepeatedKeyIsFoundBeforeAndPastTheSixteenthMember() throws {
+    func object(_ keys: [String]) -> String {
+      "{" + keys.enumerated().map { "\"\($1)\": \($0)" }.joined(separator: ",\n") + "}"
+    }
+    let keys = (0..<40).map { "k\($0)" }
+    let root = try parse(object(keys))
+    XCTAssertEqual(root["k39"]?.integer, 39)
+    XCTAssertEqual(root.members.count, 40)
+    XCTAssertEqual(
+      refusal(object(Array(keys[0..<5]) + ["k2"])), "line 6: the object has the key 'k2' twice")
+    XCTAssertEqual(
+      refusal(object(Array(keys[0..<15]) + ["k0"])), "line 16: the object has the key 'k0' twice")
+    XCTAssertEqual(
+      refusal(object(Array(keys[0..<16]) + ["k15"])),
+      "line 17: the object has the key 'k15' twice")
+    XCTAssertEqual(
+      refusal(object(Array(keys[0..<30]) + ["k3"])), "line 31: the object has the key 'k3' twice")
+    XCTAssertEqual(
+      refusal(object(Array(keys[0..<30]) + ["k29"])),
+      "line 31: the object has the key 'k29' twice")
+  }
+
   func testEveryFaultIsRefusedWithItsLine() {
     XCTAssertEqual(refusal(""), "line 1: there is no JSON value (the text is empty)")
     XCTAssertEqual(refusal("  \n "), "line 2: there is no JSON value (the text is empty)")
@@ -146,9 +169,9 @@ final class GuardedJSONTests: XCTestCase {
 
   func testARangeOfTheSourceIsParsedInPlace() throws {
     let source = SecureBytes(copying: Array("junk{\"a\":\"b\"}junk".utf8))
-    let root = try GuardedJSON(parsing: source, range: 4..<13, firstLine: 3).root
+    let root = try GuardedJSON(reading: source, range: 4..<13, firstLine: 3).root
     XCTAssertEqual(root["a"]?.text(), "b")
-    XCTAssertThrowsError(try GuardedJSON(parsing: source, range: 4..<14)) {
+    XCTAssertThrowsError(try GuardedJSON(reading: source, range: 4..<14)) {
       XCTAssertEqual(
         ($0 as? TransferError)?.description, "line 1: unexpected 'j' after the JSON value")
     }

@@ -1,12 +1,10 @@
-import VaultCore
-
 /// A JSON text (RFC 8259) parsed strictly, in place, from bytes in guarded memory.
 ///
 /// The parse checks the whole text once and keeps only where each value lies (offsets, lines,
 /// the decoded length of each string), never a copy of a string value: a string comes out only
 /// when asked for, decoded straight into new `SecureBytes` (`bytes()`), so a secret in the text
 /// never reaches the ordinary heap. Object keys, which name things rather than hold them, are
-/// Swift strings. Refused, with the line (`TransferError` at `.line(n)`): anything outside the
+/// Swift strings. Refused, with the line (`JSONSyntaxError`): anything outside the
 /// grammar (trailing commas, comments, single quotes, leading zeros, `NaN`), invalid UTF-8
 /// (overlong forms, UTF-16 surrogates, code points above U+10FFFF), a control character left
 /// unescaped in a string, a `\u` escape of a lone surrogate, one key twice in an object (keys
@@ -124,13 +122,15 @@ public struct GuardedJSON {
     public func text() -> String? {
       guard kind == .string else { return nil }
       let node = self.node
-      var out = [UInt8](repeating: 0, count: Int(node.count))
-      storage.source.withBytes { source in
-        out.withUnsafeMutableBytes { target in
-          GuardedJSON.decode(source, from: Int(node.start), to: Int(node.end), into: target)
+      // Checked UTF-8 when parsed, so the decoded bytes are the string's as they are.
+      return String(unsafeUninitializedCapacity: Int(node.count)) { target in
+        storage.source.withBytes { source in
+          GuardedJSON.decode(
+            source, from: Int(node.start), to: Int(node.end),
+            into: UnsafeMutableRawBufferPointer(target))
         }
+        return Int(node.count)
       }
-      return String(decoding: out, as: UTF8.self)
     }
 
     /// The value of `true` or `false`; nil for any other kind.
@@ -168,12 +168,12 @@ public struct GuardedJSON {
   /// `source` is kept (not copied) for the values to read from; it must not change while they
   /// are used.
   ///
-  /// - Throws: `TransferError` at `.line(n)`, the line of the first fault, saying what it is.
+  /// - Throws: `JSONSyntaxError` with the line of the first fault, saying what it is.
   public init(parsing source: SecureBytes, range: Range<Int>? = nil, firstLine: Int = 1) throws {
     let range = range ?? 0..<source.count
     precondition(range.lowerBound >= 0 && range.upperBound <= source.count, "range out of source")
     guard source.count <= Int(Int32.max) else {
-      throw TransferError("the JSON text is larger than 2 GiB", at: .line(firstLine))
+      throw JSONSyntaxError(message: "the JSON text is larger than 2 GiB", line: firstLine)
     }
     let (nodes, keys) = try source.withBytes { bytes in
       var parser = Parser(
@@ -254,8 +254,8 @@ public struct GuardedJSON {
       self.line = line
     }
 
-    func fail(_ message: String) -> TransferError {
-      TransferError(message, at: .line(line))
+    func fail(_ message: String) -> JSONSyntaxError {
+      JSONSyntaxError(message: message, line: line)
     }
 
     /// The byte at the offset, shown for a message: `'x'` for printable ASCII, `byte 0xNN`
@@ -266,7 +266,7 @@ public struct GuardedJSON {
         : "byte 0x" + String(byte, radix: 16, uppercase: true).leftPadded(2)
     }
 
-    func unexpected(_ expected: String) -> TransferError {
+    func unexpected(_ expected: String) -> JSONSyntaxError {
       guard offset < end else { return fail("the JSON text ends where \(expected) was expected") }
       return fail("expected \(expected), found \(shown(bytes[offset]))")
     }
@@ -372,13 +372,19 @@ public struct GuardedJSON {
       return index
     }
 
+    /// Members of an object whose keys are checked for a repeat one by one; later ones are
+    /// hashed.
+    static let linearKeyCheck = 16
+
     mutating func parseObject(depth: Int) throws -> Int {
       try deeper(depth)
       let index = append(.object, start: offset, line: line)
       offset += 1
       skipWhite()
       var count = 0
-      // Keys are the same only byte for byte (a Set<String> would compare canonical equivalents).
+      // Keys are the same only byte for byte (a Set<String> would compare canonical equivalents):
+      // compared with each earlier one while few (a record's object has about ten), hashed past.
+      var earlier: [String] = []
       var seen = Set<[UInt8]>()
       if offset < end && bytes[offset] == UInt8(ascii: "}") {
         offset += 1
@@ -390,14 +396,22 @@ public struct GuardedJSON {
           let keyLine = line
           let start = offset + 1
           let (stop, length) = try scanString()
-          var decoded = [UInt8](repeating: 0, count: length)
-          decoded.withUnsafeMutableBytes {
-            GuardedJSON.decode(bytes, from: start, to: stop, into: $0)
+          // Checked UTF-8 (`scanString`), so the bytes are the string's as they are.
+          let key = String(unsafeUninitializedCapacity: length) { target in
+            GuardedJSON.decode(
+              bytes, from: start, to: stop, into: UnsafeMutableRawBufferPointer(target))
+            return length
           }
-          let key = String(decoding: decoded, as: UTF8.self)
-          guard seen.insert(decoded).inserted else {
-            throw TransferError(
-              "the object has the key '\(key)' twice", at: .line(keyLine))
+          let repeated: Bool
+          if count < Self.linearKeyCheck {
+            repeated = earlier.contains { $0.utf8.elementsEqual(key.utf8) }
+            earlier.append(key)
+            if count + 1 == Self.linearKeyCheck { seen = Set(earlier.map { Array($0.utf8) }) }
+          } else {
+            repeated = !seen.insert(Array(key.utf8)).inserted
+          }
+          guard !repeated else {
+            throw JSONSyntaxError(message: "the object has the key '\(key)' twice", line: keyLine)
           }
           skipWhite()
           guard offset < end, bytes[offset] == UInt8(ascii: ":") else { throw unexpected("':'") }
@@ -572,11 +586,25 @@ public struct GuardedJSON {
       return length
     }
 
-    func invalidUTF8(_ byte: UInt8) -> TransferError {
+    func invalidUTF8(_ byte: UInt8) -> JSONSyntaxError {
       fail(
         "a string is not valid UTF-8 (at byte 0x"
           + String(byte, radix: 16, uppercase: true).leftPadded(2) + ")")
     }
+  }
+}
+
+/// Where and why a JSON text is refused by `GuardedJSON`.
+public struct JSONSyntaxError: Error, Equatable, Sendable {
+  /// One line, lower case, no final period (`expected ',' or '}', found 'x'`).
+  public let message: String
+  /// The line (1-based, counted in the whole source) of the fault.
+  public let line: Int
+
+  /// The fault `message` on `line`.
+  public init(message: String, line: Int) {
+    self.message = message
+    self.line = line
   }
 }
 
