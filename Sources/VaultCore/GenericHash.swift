@@ -6,16 +6,32 @@ public enum GenericHash {
   public static func keyedSecret(key: SecureBytes, parts: [[UInt8]], outputLength: Int = 32)
     -> SecureBytes
   {
-    let out = SecureBytes(count: outputLength)
-    hash(key: key, outputLength: outputLength, into: out.pointer) { state in
-      for part in parts { _ = crypto_generichash_update(state, part, UInt64(part.count)) }
+    let out = SecureBytes(count: outputLength, packed: true)
+    key.withBytes { key in
+      hash(key: key, outputLength: outputLength, into: out.pointer) { state in
+        for part in parts { _ = crypto_generichash_update(state, part, UInt64(part.count)) }
+      }
     }
     return out
   }
 
   /// Keyed BLAKE2b of `parts` concatenated, `outputLength` bytes, as a public value (index, MAC).
   public static func keyed(key: SecureBytes, parts: [[UInt8]], outputLength: Int = 32) -> [UInt8] {
-    keyedSecret(key: key, parts: parts, outputLength: outputLength).unprotectedBytes
+    key.withBytes { publicHash(key: $0, parts: parts, outputLength: outputLength) }
+  }
+
+  /// BLAKE2b of `parts` under `key` (empty: unkeyed) into an ordinary array.
+  private static func publicHash(
+    key: UnsafeRawBufferPointer, parts: [[UInt8]], outputLength: Int
+  ) -> [UInt8] {
+    var out = [UInt8](repeating: 0, count: outputLength)
+    out.withUnsafeMutableBytes { target in
+      guard let base = target.baseAddress else { return }
+      hash(key: key, outputLength: outputLength, into: base) { state in
+        for part in parts { _ = crypto_generichash_update(state, part, UInt64(part.count)) }
+      }
+    }
+    return out
   }
 
   /// Keyed BLAKE2b of `prefix || secret` where the secret (such as an Argon2id output) stays in
@@ -23,48 +39,60 @@ public enum GenericHash {
   public static func keyedSecret(key: SecureBytes, prefix: [UInt8], secret: SecureBytes)
     -> SymmetricKey
   {
-    let out = SecureBytes(count: SymmetricKey.byteCount)
-    hash(key: key, outputLength: SymmetricKey.byteCount, into: out.pointer) { state in
-      _ = crypto_generichash_update(state, prefix, UInt64(prefix.count))
-      _ = crypto_generichash_update(state, secret.bytePointer, UInt64(secret.count))
+    let out = SecureBytes(count: SymmetricKey.byteCount, packed: true)
+    key.withBytes { key in
+      hash(key: key, outputLength: SymmetricKey.byteCount, into: out.pointer) { state in
+        _ = crypto_generichash_update(state, prefix, UInt64(prefix.count))
+        _ = crypto_generichash_update(state, secret.bytePointer, UInt64(secret.count))
+      }
     }
     return SymmetricKey(out)
   }
 
   /// Unkeyed BLAKE2b of `parts` concatenated, `outputLength` bytes: a digest of public data.
   public static func hash(parts: [[UInt8]], outputLength: Int = 32) -> [UInt8] {
-    keyed(key: SecureBytes(count: 0), parts: parts, outputLength: outputLength)
+    publicHash(
+      key: UnsafeRawBufferPointer(start: nil, count: 0), parts: parts, outputLength: outputLength)
   }
 
   /// Unkeyed BLAKE2b of `prefix || secret`, `outputLength` bytes (16...64), where the secret
   /// stays in guarded memory: a public fingerprint of a secret kept inside a sealed record.
   public static func hash(prefix: [UInt8], secret: SecureBytes, outputLength: Int) -> [UInt8] {
-    let out = SecureBytes(count: outputLength)
-    hash(key: SecureBytes(count: 0), outputLength: outputLength, into: out.pointer) { state in
-      _ = crypto_generichash_update(state, prefix, UInt64(prefix.count))
-      _ = crypto_generichash_update(state, secret.bytePointer, UInt64(secret.count))
+    var out = [UInt8](repeating: 0, count: outputLength)
+    out.withUnsafeMutableBytes { target in
+      guard let base = target.baseAddress else { return }
+      hash(
+        key: UnsafeRawBufferPointer(start: nil, count: 0), outputLength: outputLength, into: base
+      ) { state in
+        _ = crypto_generichash_update(state, prefix, UInt64(prefix.count))
+        _ = crypto_generichash_update(state, secret.bytePointer, UInt64(secret.count))
+      }
     }
-    return out.unprotectedBytes
+    return out
   }
 
-  /// Runs init, `absorb`, final.
+  /// Runs init, `absorb`, final, with `key` (empty: unkeyed).
   ///
-  /// BLAKE2b's state must be 64-byte aligned, which Swift imports as opaque: it lives in guarded
-  /// memory (a multiple of 64 bytes, so `sodium_malloc` returns it aligned) and is wiped on
-  /// release.
+  /// BLAKE2b's state (64-byte aligned, which Swift imports as opaque) lives on the stack for the
+  /// one call and is wiped with `sodium_memzero` before it returns, as libsodium's one-shot
+  /// `crypto_generichash` keeps its own: a guarded allocation per hash (a mapping, guard pages,
+  /// `mlock`) cost more than the rest of a `vault get`.
   private static func hash(
-    key: SecureBytes, outputLength: Int, into out: UnsafeMutableRawPointer,
+    key: UnsafeRawBufferPointer, outputLength: Int, into out: UnsafeMutableRawPointer,
     absorb: (OpaquePointer) -> Void
   ) {
     _ = Sodium.ready
-    let memory = SecureBytes(count: (crypto_generichash_statebytes() + 63) / 64 * 64)
-    let state = OpaquePointer(memory.pointer)
-    key.withBytes { k in
+    withUnsafeTemporaryAllocation(
+      byteCount: (crypto_generichash_statebytes() + 63) / 64 * 64, alignment: 64
+    ) { memory in
+      guard let base = memory.baseAddress else { return }
+      let state = OpaquePointer(base)
       _ = crypto_generichash_init(
-        state, k.baseAddress?.assumingMemoryBound(to: UInt8.self), k.count, outputLength)
+        state, key.baseAddress?.assumingMemoryBound(to: UInt8.self), key.count, outputLength)
+      absorb(state)
+      _ = crypto_generichash_final(state, out.assumingMemoryBound(to: UInt8.self), outputLength)
+      sodium_memzero(base, memory.count)
     }
-    absorb(state)
-    _ = crypto_generichash_final(state, out.assumingMemoryBound(to: UInt8.self), outputLength)
   }
 
   /// Keyed BLAKE2b (`crypto_generichash_init`/`update`/`final`, RFC 7693) of bytes that arrive

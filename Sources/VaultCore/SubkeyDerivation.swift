@@ -72,7 +72,8 @@ extension SymmetricKey {
     _ = Sodium.ready
     let ctx = Array(context.utf8)
     precondition(ctx.count == Int(crypto_kdf_CONTEXTBYTES), "crypto_kdf context is 8 bytes")
-    let out = SecureBytes(count: SymmetricKey.byteCount)
+    // A piece of a shared slab: a command derives a dozen subkeys, each otherwise a mapping.
+    let out = SecureBytes(count: SymmetricKey.byteCount, packed: true)
     let contextChars = ctx.map { CChar(bitPattern: $0) }
     _ = crypto_kdf_derive_from_key(
       out.pointer.assumingMemoryBound(to: UInt8.self), SymmetricKey.byteCount, id, contextChars,

@@ -1,9 +1,7 @@
-import Foundation
-import FoundationXML
 import VaultCore
 
 /// The `keepass-xml` format: the KeePass 2 XML export (KeePass's "KeePass XML (2.x)", or
-/// `keepassxc-cli export --format xml`), read with FoundationXML's `XMLParser`.
+/// `keepassxc-cli export --format xml`), read with libxml2's `xmlTextReader` (`XMLTextReader`).
 ///
 /// The document is `KeePassFile` with `Meta` and `Root`; `Root` holds the root group, groups
 /// nest, and each `Group/Entry` holds `String` elements, each a `Key` and a `Value`. Each entry
@@ -32,8 +30,8 @@ import VaultCore
 /// Two entries with one name are both returned, in order.
 ///
 /// Memory: the document is parsed from the guarded input without a copy of its own, but
-/// libxml2 reads it through its unguarded heap buffers and `XMLParser` hands text over as Swift
-/// strings, which are not wiped; each value is moved into guarded memory as it arrives. Prefer
+/// libxml2 decodes text into its unguarded heap buffers, which are not wiped; each value is moved
+/// into guarded memory as it arrives. Prefer
 /// a format vault reads in guarded memory alone (`keepass-csv`) where that matters.
 public enum KeePassXMLReader: ImportReader {
   /// Reads every current entry outside the Recycle Bin of `source` (`.bytes` only).
@@ -59,18 +57,29 @@ public enum KeePassXMLReader: ImportReader {
           + " does not")
     }
     let document = KeePassDocument()
-    bytes.withBytes { buffer in
-      guard let base = buffer.baseAddress else { return }
-      let data = Data(
-        bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count,
-        deallocator: .none)
-      // Fed piece by piece: given whole, libxml2's push parser refuses a document over 10 MB.
-      let parser = XMLParser(stream: InputStream(data: data))
-      parser.shouldResolveExternalEntities = false
-      parser.delegate = document
-      _ = parser.parse()
-      if document.failure == nil, let error = parser.parserError {
-        document.fail(notWellFormed(error), line: parser.lineNumber)
+    // An empty file is no KeePass file (below), not a document libxml2 refuses.
+    let blank = bytes.withBytes { $0.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) } }
+    if !blank {
+      try bytes.withBytes { buffer in
+        do {
+          let reader = try XMLTextReader(buffer)
+          while document.failure == nil, let node = try reader.read() {
+            switch node {
+            case .start(let name, let empty, let line):
+              document.start(name, line: line, attribute: reader.attribute)
+              if empty && document.failure == nil { document.end(name) }
+            case .end(let name): document.end(name)
+            case .text(let text): document.characters(text)
+            case .other: break
+            }
+          }
+        } catch XMLTextReader.Failure.parse(let code, let line) {
+          document.fail(notWellFormed(code: code), line: line)
+        } catch XMLTextReader.Failure.unavailable(let reason) {
+          throw TransferError(
+            "libxml2, which reads KeePass XML, cannot be loaded (\(reason)); install Debian's"
+              + " libxml2 package, or import the keepass-csv export instead")
+        }
       }
     }
     if let failure = document.failure { throw failure }
@@ -84,9 +93,8 @@ public enum KeePassXMLReader: ImportReader {
     return TransferBatch(entries: entries)
   }
 
-  /// The message for a libxml2 error, in words for the usual ones.
-  static func notWellFormed(_ error: Error) -> String {
-    let code = (error as NSError).code
+  /// The message for a libxml2 error code (`xmlParserErrors`), in words for the usual ones.
+  static func notWellFormed(code: Int) -> String {
     let words: [Int: String] = [
       4: "the document is empty", 5: "the document does not end where it should",
       9: "a byte that is no UTF-8 character", 26: "an undeclared entity",
@@ -174,9 +182,9 @@ final class KeePassEntry {
   }
 }
 
-/// The `XMLParser` delegate that collects groups and current entries.
-final class KeePassDocument: NSObject, XMLParserDelegate {
-  /// The first fault, which stops the parse.
+/// What collects groups and current entries as the reader steps through the document.
+final class KeePassDocument {
+  /// The first fault, which stops the reading.
   private(set) var failure: TransferError?
   private(set) var sawKeePassFile = false
   /// `Meta/RecycleBinUUID`, empty when there is none.
@@ -196,12 +204,11 @@ final class KeePassDocument: NSObject, XMLParserDelegate {
   private var finished: SecureBytes?
   /// The text of a non-secret element (a name, UUID, key or tags).
   private var text = ""
-  private weak var parser: XMLParser?
 
+  /// Records the first fault at `line`; the reader then stops.
   func fail(_ message: String, line: Int) {
     guard failure == nil else { return }
     failure = TransferError(message, at: .line(line))
-    parser?.abortParsing()
   }
 
   /// The path of open elements ends with `suffix`.
@@ -209,15 +216,12 @@ final class KeePassDocument: NSObject, XMLParserDelegate {
     elements.count >= suffix.count && Array(elements.suffix(suffix.count)) == suffix
   }
 
-  func parser(
-    _ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-    qualifiedName: String?, attributes: [String: String] = [:]
-  ) {
-    self.parser = parser
+  /// An element starts on `line`; `attribute` reads one of its attributes.
+  func start(_ name: String, line: Int, attribute: (String) -> String?) {
     if elements.isEmpty {
       guard name == "KeePassFile" else {
         fail(
-          "the document is not a KeePass XML file (its root is \(name))", line: parser.lineNumber)
+          "the document is not a KeePass XML file (its root is \(name))", line: line)
         return
       }
       sawKeePassFile = true
@@ -228,7 +232,7 @@ final class KeePassDocument: NSObject, XMLParserDelegate {
     case "Group" where history == 0 && (inside("Root", "Group") || inside("Group", "Group")):
       group = KeePassGroup(parent: inside("Root", "Group") ? nil : group)
     case "Entry" where history == 0 && inside("Group", "Entry"):
-      if let group { entry = KeePassEntry(group: group, line: parser.lineNumber) }
+      if let group { entry = KeePassEntry(group: group, line: line) }
     case "History" where entry != nil:
       history += 1
     case "String" where history == 0 && entry != nil:
@@ -236,10 +240,10 @@ final class KeePassDocument: NSObject, XMLParserDelegate {
       value = nil
       finished = nil
     case "Value" where history == 0 && entry != nil && inside("String", "Value"):
-      if attributes["Protected"]?.lowercased() == "true" {
+      if attribute("Protected")?.lowercased() == "true" {
         fail(
           "the value of '\(key)' is encrypted (Protected=\"True\"): this is a database's inner"
-            + " XML, not an export", line: parser.lineNumber)
+            + " XML, not an export", line: line)
         return
       }
       value = ByteBuilder(packed: true)
@@ -247,10 +251,8 @@ final class KeePassDocument: NSObject, XMLParserDelegate {
     }
   }
 
-  func parser(
-    _ parser: XMLParser, didEndElement name: String, namespaceURI: String?,
-    qualifiedName: String?
-  ) {
+  /// The element `name` ends.
+  func end(_ name: String) {
     defer {
       elements.removeLast()
       text = ""
@@ -280,21 +282,13 @@ final class KeePassDocument: NSObject, XMLParserDelegate {
     }
   }
 
-  func parser(_ parser: XMLParser, foundCharacters string: String) {
+  /// Text (or CDATA) inside the innermost open element.
+  func characters(_ bytes: UnsafeRawBufferPointer) {
     if value != nil {
-      value?.append(string.utf8)
+      value?.append(bytes)
     } else if elements.last.map(["Name", "UUID", "Key", "Tags", "RecycleBinUUID"].contains) == true
     {
-      text += string
+      text += String(decoding: bytes, as: UTF8.self)
     }
-  }
-
-  func parser(_ parser: XMLParser, foundCDATA block: Data) {
-    if value != nil { value?.append(block) }
-  }
-
-  func parser(_ parser: XMLParser, parseErrorOccurred error: Error) {
-    self.parser = parser
-    fail(KeePassXMLReader.notWellFormed(error), line: parser.lineNumber)
   }
 }
