@@ -67,7 +67,7 @@ enum CompleteCommand {
       return JournalTags.counts(entries).map(\.key).filter { $0.hasPrefix(typed.lowercased()) }
         .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
-    return try EntryStore(vault: unlocked.vault, masterKey: unlocked.masterKey).list(prefix: prefix)
-      .map(\.name)
+    let store = EntryStore(vault: unlocked.vault, masterKey: unlocked.masterKey)
+    return try store.listing(prefix: prefix).map(\.name)
   }
 }

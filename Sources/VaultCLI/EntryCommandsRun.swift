@@ -134,13 +134,13 @@ enum EntryCommandsRun {
       } else if tree {
         Output.print(FindCommandRun.tree(removed.map(\.name), prefix: prefix))
       } else {
-        var out = OutputBuffer()
+        var out = ListingOutput()
         for entry in removed { out.line(listing: entry.name) }
         out.finish()
       }
       return
     }
-    let entries = try context.open(.use(reason: "list entries")).entries.list(prefix: prefix)
+    let entries = try context.open(.use(reason: "list entries")).entries.listing(prefix: prefix)
     if context.flag(Keys.json) {
       let rows = entries.map {
         JSONOutput.object([
@@ -152,7 +152,7 @@ enum EntryCommandsRun {
     } else if tree {
       Output.print(FindCommandRun.tree(entries.map(\.name), prefix: prefix))
     } else {
-      var out = OutputBuffer()
+      var out = ListingOutput()
       for entry in entries { out.line(listing: entry.name) }
       out.finish()
     }

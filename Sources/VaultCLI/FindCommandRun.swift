@@ -13,7 +13,7 @@ enum FindCommandRun {
     guard !words.contains(where: \.isEmpty) else {
       throw UsageError(message: "WORD is empty", path: context.invocation.path)
     }
-    let names = try context.open(.use(reason: "find entries")).entries.list().map(\.name)
+    let names = try context.open(.use(reason: "find entries")).entries.listing().map(\.name)
     let found = FuzzyMatch.rank(names, words: words)
     if context.flag(Keys.json) {
       let rows = found.map {
@@ -21,7 +21,7 @@ enum FindCommandRun {
       }
       Output.print(JSONOutput.array(rows).rendered + "\n")
     } else if !found.isEmpty {
-      var out = OutputBuffer()
+      var out = ListingOutput()
       for match in found { out.line(listing: match.name) }
       out.finish()
     }

@@ -39,5 +39,5 @@ enum NameSuggestion {
 extension Context {
   /// The entry names of the vault this command opened with its key; nil when it opened none, or
   /// when they cannot be read (the failure being reported stays the one shown).
-  func openedNames() -> [String]? { try? opened?.entries.list().map(\.name) }
+  func openedNames() -> [String]? { try? opened?.entries.listing().map(\.name) }
 }

@@ -49,27 +49,28 @@ public enum AEAD {
   /// - Throws: `VaultError.integrity` when the box is too short or verification fails (wrong key,
   ///   wrong associated data, or modified bytes).
   public static func open(
-    _ box: [UInt8], key: SymmetricKey, associatedData: [UInt8], what: String, packed: Bool = false
+    _ box: [UInt8], key: SymmetricKey, associatedData: [UInt8], what: @autoclosure () -> String,
+    packed: Bool = false
   ) throws -> SecureBytes {
     guard box.count >= Nonce.byteCount + tagByteCount else {
-      throw VaultError.integrity("\(what) is truncated")
+      throw VaultError.integrity("\(what()) is truncated")
     }
     let nonce = try Nonce(Array(box[0..<Nonce.byteCount]))
     return try open(
       ciphertext: Array(box[Nonce.byteCount...]), key: key, nonce: nonce,
-      associatedData: associatedData, what: what, packed: packed)
+      associatedData: associatedData, what: what(), packed: packed)
   }
 
   /// Opens `ciphertext || tag` with an explicit nonce.
   ///
   /// - Throws: `VaultError.integrity` when verification fails.
   public static func open(
-    ciphertext: [UInt8], key: SymmetricKey, nonce: Nonce, associatedData: [UInt8], what: String,
-    packed: Bool = false
+    ciphertext: [UInt8], key: SymmetricKey, nonce: Nonce, associatedData: [UInt8],
+    what: @autoclosure () -> String, packed: Bool = false
   ) throws -> SecureBytes {
     _ = Sodium.ready
     guard ciphertext.count >= tagByteCount else {
-      throw VaultError.integrity("\(what) is truncated")
+      throw VaultError.integrity("\(what()) is truncated")
     }
     let out = SecureBytes(count: ciphertext.count - tagByteCount, packed: packed)
     var outLength: UInt64 = 0
@@ -77,7 +78,7 @@ public enum AEAD {
       out.pointer.assumingMemoryBound(to: UInt8.self), &outLength, nil, ciphertext,
       UInt64(ciphertext.count), associatedData, UInt64(associatedData.count), nonce.bytes,
       key.bytes.bytePointer)
-    guard rc == 0 else { throw VaultError.integrity("\(what) failed authentication") }
+    guard rc == 0 else { throw VaultError.integrity("\(what()) failed authentication") }
     return out
   }
 }

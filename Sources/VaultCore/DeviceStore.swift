@@ -46,18 +46,23 @@ public struct PINAttempts: Codable, Equatable, Sendable {
     lastAttemptAt = try c.decodeIfPresent(Double.self, forKey: .lastAttemptAt)
     previousAttemptAt = try c.decodeIfPresent(Double.self, forKey: .previousAttemptAt)
     inFlight = try c.decodeIfPresent([Double].self, forKey: .inFlight)
-    let times = 0...Self.maximumTime
-    guard (0...Int(Int32.max)).contains(failures),
-      [lastAttemptAt, previousAttemptAt, lastWrongTagUntil].allSatisfy({
-        $0.map(times.contains) ?? true
-      }),
-      (inFlight?.count ?? 0) <= Self.maximumInFlight,
-      (inFlight ?? []).allSatisfy(times.contains),
-      lastWrongTag.map({ (try? [UInt8](base64: $0, count: 32, field: "tag")) != nil }) ?? true
-    else {
+    guard isWellFormed else {
       throw DecodingError.dataCorrupted(
         .init(codingPath: decoder.codingPath, debugDescription: "PIN attempts out of bounds"))
     }
+  }
+
+  /// True when every field is within what the limiter writes: a count up to `Int32.max`, times
+  /// from 0 to `maximumTime`, at most `maximumInFlight` attempts in flight, a 32-byte tag.
+  var isWellFormed: Bool {
+    let times = 0...Self.maximumTime
+    return (0...Int(Int32.max)).contains(failures)
+      && [lastAttemptAt, previousAttemptAt, lastWrongTagUntil].allSatisfy({
+        $0.map(times.contains) ?? true
+      })
+      && (inFlight?.count ?? 0) <= Self.maximumInFlight
+      && (inFlight ?? []).allSatisfy(times.contains)
+      && (lastWrongTag.map({ (try? [UInt8](base64: $0, count: 32, field: "tag")) != nil }) ?? true)
   }
 
   /// The largest time a record holds, seconds since the epoch (10¹¹).
@@ -108,11 +113,14 @@ public struct PendingDisable: Codable, Equatable, Sendable {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     reason = try c.decode(String.self, forKey: .reason)
     at = try c.decode(String.self, forKey: .at)
-    guard reason == Self.emptiedEnrollment, Timestamp.isUTC(at) else {
+    guard isWellFormed else {
       throw DecodingError.dataCorrupted(
         .init(codingPath: decoder.codingPath, debugDescription: "malformed pending disable"))
     }
   }
+
+  /// True for the one reason this release records, at a UTC time.
+  var isWellFormed: Bool { reason == Self.emptiedEnrollment && Timestamp.isUTC(at) }
 }
 
 /// The latest state of a vault this device produced or verified (`vault(5)`, STATE).
@@ -140,12 +148,16 @@ public struct RememberedState: Codable, Equatable, Sendable {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     generation = try c.decode(Int64.self, forKey: .generation)
     mac = try c.decode(String.self, forKey: .mac)
-    guard (1...(Int64(1) << 62)).contains(generation),
-      (try? [UInt8](base64: mac, count: 32, field: "state")) != nil
-    else {
+    guard isWellFormed else {
       throw DecodingError.dataCorrupted(
         .init(codingPath: decoder.codingPath, debugDescription: "malformed remembered state"))
     }
+  }
+
+  /// True for a generation from 1 to 2^62 and a 32-byte MAC.
+  var isWellFormed: Bool {
+    (1...(Int64(1) << 62)).contains(generation)
+      && (try? [UInt8](base64: mac, count: 32, field: "state")) != nil
   }
 }
 
@@ -188,13 +200,18 @@ public struct WriterRecord: Codable, Equatable, Sendable {
     deviceID = try c.decode(String.self, forKey: .deviceID)
     secretKey = try c.decode(String.self, forKey: .secretKey)
     sequence = try c.decode(UInt64.self, forKey: .sequence)
-    guard sequence <= UInt64(1) << 62,
-      (try? [UInt8](base64: deviceID, count: 16, field: "writer")) != nil,
-      (try? [UInt8](base64: secretKey, count: Signing.secretKeyByteCount, field: "writer")) != nil
-    else {
+    guard isWellFormed else {
       throw DecodingError.dataCorrupted(
         .init(codingPath: decoder.codingPath, debugDescription: "malformed journal writer"))
     }
+  }
+
+  /// True for a sequence up to 2^62, a 16-byte device id and an Ed25519 secret key.
+  var isWellFormed: Bool {
+    sequence <= UInt64(1) << 62
+      && (try? [UInt8](base64: deviceID, count: 16, field: "writer")) != nil
+      && (try? [UInt8](base64: secretKey, count: Signing.secretKeyByteCount, field: "writer"))
+        != nil
   }
 }
 
@@ -268,10 +285,6 @@ public struct DeviceState: Codable, Equatable, Sendable {
     pinAttempts = try c.decode([String: PINAttempts].self, forKey: .pinAttempts)
     sensor = try c.decodeIfPresent(JSONValue.self, forKey: .sensor)
     lastGuardedRead = try c.decodeIfPresent([String: Double].self, forKey: .lastGuardedRead) ?? [:]
-    guard lastGuardedRead.values.allSatisfy((0...1e10).contains) else {
-      throw DecodingError.dataCorrupted(
-        .init(codingPath: decoder.codingPath, debugDescription: "guarded-read times out of bounds"))
-    }
     journalKeys = try c.decodeIfPresent([String: String].self, forKey: .journalKeys) ?? [:]
     pendingDisables =
       try c.decodeIfPresent([String: PendingDisable].self, forKey: .pendingDisables) ?? [:]
@@ -280,10 +293,16 @@ public struct DeviceState: Codable, Equatable, Sendable {
     shortPINs = try c.decodeIfPresent(Set<String>.self, forKey: .shortPINs) ?? []
     states = try c.decodeIfPresent([String: RememberedState].self, forKey: .states) ?? [:]
     writers = try c.decodeIfPresent([String: WriterRecord].self, forKey: .writers) ?? [:]
-    guard guessSeconds.values.allSatisfy((0...1e6).contains) else {
+    guard timesAreWithinBounds else {
       throw DecodingError.dataCorrupted(
-        .init(codingPath: decoder.codingPath, debugDescription: "guess costs out of bounds"))
+        .init(codingPath: decoder.codingPath, debugDescription: "times out of bounds"))
     }
+  }
+
+  /// True when the guarded-read times (0 to 1e10 s) and guess costs (0 to 1e6 s) are in bounds.
+  var timesAreWithinBounds: Bool {
+    lastGuardedRead.values.allSatisfy((0...1e10).contains)
+      && guessSeconds.values.allSatisfy((0...1e6).contains)
   }
 
   /// Encodes every field; empty optional maps are left out.
@@ -377,8 +396,7 @@ public struct DeviceStore: Sendable {
     // The device secret is in here: refused when others could read or replace it.
     try FileSafety.checkPrivateFolder(directory)
     try FileSafety.checkPrivateFile(path)
-    guard let state = try? JSONDecoder().decode(DeviceState.self, from: Data(raw)),
-      state.schema == 1
+    guard let state = DeviceState(decoding: raw), state.schema == 1
     else {
       throw VaultError.integrity("the device state \(path) is corrupt")
     }

@@ -1,5 +1,22 @@
 import Foundation
 
+/// What a listing of every entry keeps of each: its name, times and guard.
+public struct EntryListing: Equatable, Sendable {
+  /// The NFC-normalized name.
+  public var name: String
+  /// Creation time, ISO 8601 UTC.
+  public var created: String
+  /// Last content change, ISO 8601 UTC.
+  public var updated: String
+  /// True when each read needs a fresh biometric match.
+  public var guarded: Bool
+}
+
+/// A listed value with a name to sort by.
+protocol NamedListing { var name: String { get } }
+extension EntryMetadata: NamedListing {}
+extension EntryListing: NamedListing {}
+
 /// Decrypted metadata of one entry.
 public struct EntryMetadata: Equatable, Sendable {
   /// The NFC-normalized name.
@@ -206,7 +223,8 @@ public struct EntryStore {
     let opened = try boxes.open(
       row, kind: .entry, what: "the metadata of entry \(row.recordID.hex.prefix(8))",
       packed: packed)
-    guard let body = Body(decoding: opened.body), Self.isValid(body, revision: row.revision)
+    guard let body = Body(decoding: opened.plain, range: opened.bodyRange),
+      Self.isValid(body, revision: row.revision)
     else { throw VaultError.integrity("an entry's metadata is malformed") }
     return Found(
       row: row, body: body, metadata: Self.metadata(body, revision: row.revision),
@@ -682,16 +700,34 @@ public struct EntryStore {
   ///
   /// - Throws: `VaultError.integrity` when a record or the state fails authentication.
   public func list(prefix: String = "") throws -> [EntryMetadata] {
+    try scanEntries(prefix: prefix) { $0.metadata }
+  }
+
+  /// What `vault list`, `find` and completion show of every entry whose name starts with
+  /// `prefix`, sorted by name (UTF-8 byte order), after verifying every bucket: each entry's
+  /// record is opened and checked as `list` does, and only this much of it is kept.
+  ///
+  /// - Throws: `VaultError.integrity` when a record or the state fails authentication.
+  public func listing(prefix: String = "") throws -> [EntryListing] {
+    try scanEntries(prefix: prefix) {
+      EntryListing(
+        name: $0.body.name, created: $0.body.created, updated: $0.body.updated,
+        guarded: $0.body.guarded)
+    }
+  }
+
+  /// `keep` of every entry whose name starts with `prefix` (as bytes: `e` is a prefix of `e` +
+  /// a joiner, as of any path), in one scan of the records, sorted by name.
+  private func scanEntries<T: NamedListing>(prefix: String, _ keep: (Found) -> T) throws -> [T] {
     let normalized = prefix.canonicallyComposed
     return try vault.reading(masterKey: masterKey) { snapshot in
-      var out: [EntryMetadata] = []
-      try snapshot.scanRows(db: db, rowKey: rowKey) { row in
-        guard row.kind == RecordKind.entry.rawValue else { return }
-        let metadata = try open(row, packed: true).metadata
-        // Bytes, not characters: `e` is a prefix of `e` + a joiner, as of any path.
-        if metadata.name.utf8.starts(with: normalized.utf8) { out.append(metadata) }
+      var out = try snapshot.mapRows(db: db, rowKey: rowKey) { row -> T? in
+        guard row.kind == RecordKind.entry.rawValue else { return nil }
+        let found = try open(row, packed: true)
+        return found.body.name.utf8.starts(with: normalized.utf8) ? keep(found) : nil
       }
-      return out.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+      out.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+      return out
     }
   }
 

@@ -79,6 +79,20 @@ public struct GuardedJSON {
       children.map { (storage.keys[Int(storage.nodes[$0.index].key)], $0) }
     }
 
+    /// Hands each member of an object to `body` in the order written, with its key, building
+    /// no array (nothing for any other kind); `body` returns false to stop.
+    public func forEachMember(_ body: (String, Value) throws -> Bool) rethrows {
+      guard kind == .object else { return }
+      var child = index + 1
+      for _ in 0..<Int(node.count) {
+        let member = storage.nodes[child]
+        guard try body(storage.keys[Int(member.key)], Value(storage: storage, index: child)) else {
+          return
+        }
+        child = Int(member.next)
+      }
+    }
+
     /// The elements of an array in order; empty for any other kind.
     public var elements: [Value] { kind == .array ? children : [] }
 
@@ -130,6 +144,22 @@ public struct GuardedJSON {
             into: UnsafeMutableRawBufferPointer(target))
         }
         return Int(node.count)
+      }
+    }
+
+    /// A number as the nearest `Double` (what `JSONDecoder` reads a number as); nil for any
+    /// other kind.
+    public var double: Double? { numberText.flatMap(Double.init) }
+
+    /// A whole number from 0 to `UInt64.max`, as written; nil otherwise.
+    public var unsigned: UInt64? { numberText.flatMap { UInt64($0) } }
+
+    /// A number's text as written (JSON syntax, already checked).
+    private var numberText: String? {
+      guard kind == .number else { return nil }
+      let node = self.node
+      return storage.source.withBytes { bytes in
+        String(decoding: bytes[Int(node.start)..<Int(node.end)], as: UTF8.self)
       }
     }
 
@@ -404,7 +434,10 @@ public struct GuardedJSON {
           }
           let repeated: Bool
           if count < Self.linearKeyCheck {
-            repeated = earlier.contains { $0.utf8.elementsEqual(key.utf8) }
+            let length = key.utf8.count
+            repeated = earlier.contains {
+              $0.utf8.count == length && $0.utf8.elementsEqual(key.utf8)
+            }
             earlier.append(key)
             if count + 1 == Self.linearKeyCheck { seen = Set(earlier.map { Array($0.utf8) }) }
           } else {

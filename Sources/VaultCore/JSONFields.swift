@@ -20,6 +20,22 @@ struct JSONFields {
     members = value.members
   }
 
+  /// The keys in the order written.
+  var keys: [String] { members.map(\.key) }
+
+  /// A number member, as the nearest `Double`.
+  func number(_ key: String) throws -> Double {
+    guard let number = try optionalNumber(key) else { throw Mismatch() }
+    return number
+  }
+
+  /// A number member, or nil when absent or null.
+  func optionalNumber(_ key: String) throws -> Double? {
+    guard let member = value(key) else { return nil }
+    guard let number = member.double else { throw Mismatch() }
+    return number
+  }
+
   /// The first key (in sorted order) that is not one of `known`, if any.
   func unknownKey(_ known: [String]) -> String? {
     members.map(\.key).filter { !known.contains($0) }.min()
@@ -156,9 +172,11 @@ extension EntryStore.Body {
   /// are skipped, a null optional is absent), by hand and in one pass over its members: `list`
   /// decodes one per entry.
   ///
-  /// - Returns: nil when it is not such a JSON object.
-  init?(decoding body: SecureBytes) {
-    guard let root = try? GuardedJSON(parsing: body).root, root.kind == .object else {
+  /// - Returns: nil when the bytes `range` of `body` (all by default) are not such a JSON
+  ///   object.
+  init?(decoding body: SecureBytes, range: Range<Int>? = nil) {
+    guard let root = try? GuardedJSON(parsing: body, range: range).root, root.kind == .object
+    else {
       return nil
     }
     var name: String?
@@ -171,24 +189,30 @@ extension EntryStore.Body {
     var change: String?
     var stream: Bool?
     var contentID: String?
-    for (key, value) in root.members where value.kind != .null {
+    var wellFormed = true
+    root.forEachMember { key, value in
+      guard value.kind != .null else { return true }
+      wellFormed = false
       switch key {
-      case "name": guard let text = value.text() else { return nil }; name = text
-      case "created": guard let text = value.text() else { return nil }; created = text
-      case "updated": guard let text = value.text() else { return nil }; updated = text
-      case "guarded": guard let flag = value.bool else { return nil }; guarded = flag
-      case "length": guard let number = value.integer else { return nil }; length = number
+      case "name": guard let text = value.text() else { return false }; name = text
+      case "created": guard let text = value.text() else { return false }; created = text
+      case "updated": guard let text = value.text() else { return false }; updated = text
+      case "guarded": guard let flag = value.bool else { return false }; guarded = flag
+      case "length": guard let number = value.integer else { return false }; length = number
       case "content_revision":
-        guard let number = value.integer else { return nil }
+        guard let number = value.integer else { return false }
         contentRevision = number
-      case "changed": guard let text = value.text() else { return nil }; changed = text
-      case "change": guard let text = value.text() else { return nil }; change = text
-      case "stream": guard let flag = value.bool else { return nil }; stream = flag
-      case "content_id": guard let text = value.text() else { return nil }; contentID = text
-      default: continue
+      case "changed": guard let text = value.text() else { return false }; changed = text
+      case "change": guard let text = value.text() else { return false }; change = text
+      case "stream": guard let flag = value.bool else { return false }; stream = flag
+      case "content_id": guard let text = value.text() else { return false }; contentID = text
+      default: break
       }
+      wellFormed = true
+      return true
     }
-    guard let name, let created, let updated, let guarded, let length, let contentRevision
+    guard wellFormed, let name, let created, let updated, let guarded, let length,
+      let contentRevision
     else { return nil }
     self.init(
       name: name, created: created, updated: updated, guarded: guarded, length: length,

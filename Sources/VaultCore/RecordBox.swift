@@ -10,8 +10,15 @@ struct RecordBox {
     let deviceID: [UInt8]
     /// The hybrid logical clock of the write.
     let hlc: UInt64
-    /// The JSON body, in guarded memory.
-    let body: SecureBytes
+    /// The whole plaintext (clock, device id, length, body, padding), in guarded memory.
+    let plain: SecureBytes
+    /// Where the JSON body lies in `plain`.
+    let bodyRange: Range<Int>
+
+    /// The JSON body, copied into guarded memory of its own.
+    var body: SecureBytes {
+      plain.withBytes { SecureBytes(copying: $0[bodyRange], packed: plain.isPacked) }
+    }
   }
 
   /// Record plaintexts are padded to a multiple of this.
@@ -80,26 +87,25 @@ struct RecordBox {
   ///
   /// - Throws: `VaultError.integrity` when it does not open (`what` names it), or its layout or
   ///   padding is wrong.
-  func open(_ row: RecordRow, kind: RecordKind, what: String, packed: Bool = false) throws
-    -> Opened
-  {
+  func open(
+    _ row: RecordRow, kind: RecordKind, what: @autoclosure () -> String, packed: Bool = false
+  ) throws -> Opened {
     let plain = try AEAD.open(
       row.box, key: key,
       associatedData: recordAD(recordID: row.recordID, kind: kind, revision: row.revision),
-      what: what, packed: packed)
+      what: what(), packed: packed)
     return try plain.withBytes { bytes -> Opened in
       let head = 16 + 8 + 4
       guard bytes.count >= head, bytes.count % Self.block == 0 else {
-        throw VaultError.integrity("\(what) is malformed")
+        throw VaultError.integrity("\(what()) is malformed")
       }
       let length = bytes[24..<28].reduce(0) { $0 << 8 | Int($1) }
       guard head + length <= bytes.count, bytes[(head + length)...].allSatisfy({ $0 == 0 }) else {
-        throw VaultError.integrity("\(what) is malformed")
+        throw VaultError.integrity("\(what()) is malformed")
       }
       let hlc = bytes[16..<24].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
       return Opened(
-        deviceID: Array(bytes[0..<16]), hlc: hlc,
-        body: SecureBytes(copying: bytes[head..<head + length], packed: packed))
+        deviceID: Array(bytes[0..<16]), hlc: hlc, plain: plain, bodyRange: head..<head + length)
     }
   }
 

@@ -15,7 +15,7 @@ public struct SessionStore: Sendable {
   public static let hardLimit: Double = 8 * 3600
   /// A use renews the idle timer when the last renewal is at least this old (seconds): reads
   /// stay free of writes, and a session may end up to this much before its full idle timeout.
-  public static let renewalInterval: Double = 30
+  public static let renewalInterval: Double = 60
 
   /// Size in bytes of every session file (`vault(5)`, SESSIONS).
   public static let recordByteCount = SessionRecord.byteCount

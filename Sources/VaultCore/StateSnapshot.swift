@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 /// The newest state of a format-2 vault as read in one transaction, verified under the key: its
 /// link's MAC, and its summary against the header and the aggregate as stored.
 ///
@@ -184,6 +187,97 @@ struct StateSnapshot {
     }
   }
 
+  /// The `transform` of every `records` row, in one scan of the table checked as `allRows`
+  /// checks it.
+  ///
+  /// The rows are read in batches of `batchSize`, and each batch's row hashes and transforms
+  /// (opening and decoding a record) are spread over up to `workers` threads, so a listing of
+  /// 100,000 entries uses every core. Results are in table order; nil ones dropped.
+  ///
+  /// `transform` runs on several threads at once: it must use nothing but its row and
+  /// thread-safe state (keys it only reads, guarded memory from shared slabs).
+  ///
+  /// - Throws: as `scanRows`; then the first error `transform` threw (in table order), once the
+  ///   scan and its checks are done (`transform` is not run again after one).
+  func mapRows<T>(
+    db: SQLiteDatabase, rowKey: SymmetricKey, batchSize: Int = 1024,
+    workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+    _ transform: (RecordRow) throws -> T?
+  ) throws -> [T] {
+    let workers = max(1, min(workers, 8))
+    let hashers = (0..<workers).map { _ in RowHash.Hasher(key: rowKey) }
+    let sums = BucketSums(workers: workers)
+    var ids = Set<UInt64>()
+    var lookups = Set<UInt64>()
+    var prefixRepeats = false
+    var out: [T] = []
+    var failure: Error?
+    var batch: [RecordRow] = []
+    batch.reserveCapacity(batchSize)
+    func flush() {
+      let transforming = failure == nil
+      let results = Self.spread(batch, workers: workers) { worker, row in
+        sums.add(hashers[worker].hash(table: RowHash.records, columns: row.columns), worker, row)
+        return transforming ? try transform(row) : nil
+      }
+      for result in results where failure == nil {
+        switch result {
+        case .success(let value?): out.append(value)
+        case .success(nil): break
+        case .failure(let error): failure = error
+        }
+      }
+      batch.removeAll(keepingCapacity: true)
+    }
+    try db.forEachRow(
+      "SELECT \(RecordRow.selectColumns) FROM records NOT INDEXED"
+        + " WHERE length(box) <= \(RecordRow.maximumBoxSize)"
+    ) { values in
+      let row = try RecordRow(values)
+      if !ids.insert(Self.prefix(row.recordID)).inserted { prefixRepeats = true }
+      if let lookup = row.lookup, !lookups.insert(Self.prefix(lookup)).inserted {
+        prefixRepeats = true
+      }
+      batch.append(row)
+      if batch.count == batchSize { flush() }
+    }
+    flush()
+    guard constantTimeEqual(sums.total(), buckets) else {
+      throw VaultError.integrity(Self.missingRows)
+    }
+    if prefixRepeats { try Self.requireDistinct(allRowsUnchecked(db: db)) }
+    if let failure { throw failure }
+    return out
+  }
+
+  /// Every `records` row as stored, unchecked (for the distinctness check after a scan).
+  private func allRowsUnchecked(db: SQLiteDatabase) throws -> [RecordRow] {
+    try db.query(
+      "SELECT \(RecordRow.selectColumns) FROM records NOT INDEXED"
+        + " WHERE length(box) <= \(RecordRow.maximumBoxSize)"
+    ).map(RecordRow.init)
+  }
+
+  /// `body(worker, row)` of every row, worker `w` taking rows `w`, `w + workers`, …, all at
+  /// once on `workers` threads; each row's result or error, in order.
+  private static func spread<T>(
+    _ rows: [RecordRow], workers: Int, _ body: (Int, RecordRow) throws -> T?
+  ) -> [Result<T?, Error>] {
+    let results = UnsafeMutableBufferPointer<Result<T?, Error>?>.allocate(capacity: rows.count)
+    results.initialize(repeating: nil)
+    defer {
+      results.deinitialize()
+      results.deallocate()
+    }
+    withoutActuallyEscaping(body) { body in
+      let work = SpreadWork(rows: rows, results: results, body: body)
+      DispatchQueue.concurrentPerform(iterations: min(workers, max(rows.count, 1))) { worker in
+        work.run(worker: worker, workers: workers)
+      }
+    }
+    return results.map { $0 ?? .success(nil) }
+  }
+
   /// The first 8 bytes of an id or a name index (both at least 16 bytes), as one integer.
   private static func prefix(_ bytes: [UInt8]) -> UInt64 {
     bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
@@ -240,5 +334,54 @@ struct StateSnapshot {
           + " changed, deleted, added or put back)")
     }
     return other
+  }
+}
+
+/// What the threads of one `StateSnapshot.spread` share: the rows, the results (each slot
+/// written by one thread) and the work.
+private final class SpreadWork<T>: @unchecked Sendable {
+  let rows: [RecordRow]
+  let results: UnsafeMutableBufferPointer<Result<T?, Error>?>
+  let body: (Int, RecordRow) throws -> T?
+
+  init(
+    rows: [RecordRow], results: UnsafeMutableBufferPointer<Result<T?, Error>?>,
+    body: @escaping (Int, RecordRow) throws -> T?
+  ) {
+    self.rows = rows
+    self.results = results
+    self.body = body
+  }
+
+  func run(worker: Int, workers: Int) {
+    for index in stride(from: worker, to: rows.count, by: workers) {
+      results[index] = Result { try body(worker, rows[index]) }
+    }
+  }
+}
+
+/// The sum of the row hashes of each bucket, one set of sums per worker (each touched by its
+/// own thread only), added up at the end.
+private final class BucketSums: @unchecked Sendable {
+  /// One worker's sums.
+  final class Part {
+    var sums = [Aggregate](repeating: .zero, count: StateSnapshot.bucketCount)
+  }
+
+  private let parts: [Part]
+
+  init(workers: Int) { parts = (0..<workers).map { _ in Part() } }
+
+  func add(_ hash: [UInt8], _ worker: Int, _ row: RecordRow) {
+    parts[worker].sums[row.bucket].add(hash)
+  }
+
+  /// Every bucket's sum, in bucket order (`StateSnapshot.buckets`' layout).
+  func total() -> [UInt8] {
+    var total = parts[0].sums
+    for part in parts.dropFirst() {
+      for bucket in 0..<total.count { total[bucket].add(part.sums[bucket].bytes) }
+    }
+    return total.flatMap(\.bytes)
   }
 }

@@ -64,23 +64,26 @@ final class SessionRecordCLITests: XCTestCase {
       Array(record[69..<77]), Self.bigEndian(UInt32(900)) + Self.bigEndian(UInt32(28800)))
     XCTAssertNil(String(bytes: record, encoding: .utf8).flatMap { $0.range(of: token) })
     // A renewal rewrites it at the same size, with the new last use and a new box.
-    XCTAssertEqual(get(boot: "1040.5").stdoutText, "hello")
+    // Not within the minute after the last renewal; then once.
+    XCTAssertEqual(get(boot: "1059.9").stdoutText, "hello")
+    XCTAssertEqual(try bytes(path), record)
+    XCTAssertEqual(get(boot: "1060.5").stdoutText, "hello")
     let renewed = try bytes(path)
     XCTAssertEqual(renewed.count, 149)
-    XCTAssertEqual(Array(renewed[61..<69]), Self.bigEndian(UInt64(1_040_500)))
+    XCTAssertEqual(Array(renewed[61..<69]), Self.bigEndian(UInt64(1_060_500)))
     XCTAssertNotEqual(Array(renewed[77...]), Array(record[77...]))
   }
 
   func testEditingATimerOrTheBootIDIsRefusedAsAnEdit() throws {
     let (_, path) = try sessionFile()
-    // Renewed at second 1040: created 1000000, last_used 1040000.
-    XCTAssertEqual(get(boot: "1040").stdoutText, "hello")
+    // Renewed at second 1060: created 1000000, last_used 1060000.
+    XCTAssertEqual(get(boot: "1060").stdoutText, "hello")
     let original = try bytes(path)
     // Each edit stays within the bounds, so only the box can tell: a later start, a later last
     // use, a longer idle timeout, a shorter hard limit (the field itself), the hash of another
     // boot (a session carried over a reboot), another path, and the box.
     let edits: [(field: String, offset: Int, value: [UInt8])] = [
-      ("created", 53, Self.bigEndian(UInt64(1_040_000))),
+      ("created", 53, Self.bigEndian(UInt64(1_060_000))),
       ("last_used", 61, Self.bigEndian(UInt64(1_000_000 + 8 * 3600 * 1000))),
       ("idle", 69, Self.bigEndian(UInt32(28800))),
       ("hard", 73, Self.bigEndian(UInt32(3600))),
@@ -93,7 +96,7 @@ final class SessionRecordCLITests: XCTestCase {
       edited.replaceSubrange(edit.offset..<edit.offset + edit.value.count, with: edit.value)
       XCTAssertNotEqual(edited, original, edit.field)
       try write(edited, path)
-      let result = get(boot: "1050", bootID: edit.field == "boot" ? "boot-B" : "boot-A")
+      let result = get(boot: "1070", bootID: edit.field == "boot" ? "boot-B" : "boot-A")
       XCTAssertEqual(result.status, 17, "\(edit.field): \(result.stderrText)")
       XCTAssertEqual(result.stdout, [], edit.field)
       XCTAssertEqual(
@@ -105,9 +108,9 @@ final class SessionRecordCLITests: XCTestCase {
       XCTAssertTrue(FileManager.default.fileExists(atPath: path), edit.field)
     }
     try write(original, path)
-    XCTAssertEqual(get(boot: "1050").stdoutText, "hello")
+    XCTAssertEqual(get(boot: "1070").stdoutText, "hello")
     // Unedited, the same file after a reboot has expired (and is removed).
-    let rebooted = get(boot: "1050", bootID: "boot-B")
+    let rebooted = get(boot: "1070", bootID: "boot-B")
     XCTAssertEqual(rebooted.status, 10)
     XCTAssertEqual(rebooted.errorLines.first, "vault: error: locked: the session has expired")
     XCTAssertFalse(FileManager.default.fileExists(atPath: path))

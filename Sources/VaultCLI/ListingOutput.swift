@@ -7,7 +7,7 @@ import VaultCore
 /// Names go out exactly as stored to a pipe or a file and through `Output.printable` on a
 /// terminal, which is asked once. Every piece is wiped once written; `finish` writes the rest.
 /// Write failures are `Output.write`'s (141 in silence for a closed pipe).
-struct OutputBuffer {
+struct ListingOutput {
   /// Bytes gathered before a write.
   static let capacity = 64 * 1024
 

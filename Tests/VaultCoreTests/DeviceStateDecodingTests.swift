@@ -1,0 +1,80 @@
+import Foundation
+import XCTest
+
+@testable import VaultCore
+
+/// `device.json` is decoded by hand on every command: it reads as its `Codable` conformance
+/// reads it, and refuses what that refuses.
+final class DeviceStateDecodingTests: XCTestCase {
+  func stored(_ state: DeviceState) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    return String(decoding: try encoder.encode(state), as: UTF8.self)
+  }
+
+  func rich() -> DeviceState {
+    var state = DeviceState.fresh()
+    var attempts = PINAttempts()
+    attempts.failures = 3
+    attempts.lastWrongTag = [UInt8](repeating: 7, count: 32).base64
+    attempts.lastWrongTagUntil = 1_700_000_123.25
+    attempts.lastAttemptAt = 1_700_000_000
+    attempts.previousAttemptAt = 0.5
+    attempts.inFlight = [1.0, 2.5, 1e10]
+    state.pinAttempts = ["aa": attempts, "bb": PINAttempts()]
+    state.sensor = .object([
+      "enrolled": .array([.string("finger-1"), .integer(-4), .number(2.75), .bool(true), .null]),
+      "big": .unsigned(UInt64.max), "nested": .object(["x": .integer(Int64.max)]),
+    ])
+    state.lastGuardedRead = ["aa": 12.5]
+    state.journalKeys = ["aa": [UInt8](repeating: 1, count: 32).base64]
+    state.pendingDisables = [
+      "aa": PendingDisable(reason: PendingDisable.emptiedEnrollment, at: "2026-12-02T05:00:00Z")
+    ]
+    state.headerDigests = ["aa": [UInt8](repeating: 2, count: 32).base64]
+    state.guessSeconds = ["aa": 0.42]
+    state.shortPINs = ["aa", "cc"]
+    state.states = ["aa": RememberedState(generation: 41, mac: [UInt8](repeating: 3, count: 32))]
+    state.writers = [
+      "aa": WriterRecord(
+        deviceID: [UInt8](repeating: 4, count: 16).base64,
+        secretKey: SecureBytes(copying: [UInt8](repeating: 5, count: 64)), sequence: 1 << 62)
+    ]
+    return state
+  }
+
+  func testEveryFieldReadsAsCodableReadsIt() throws {
+    for state in [rich(), DeviceState.fresh()] {
+      let text = try stored(state)
+      let byHand = try XCTUnwrap(DeviceState(decoding: Array(text.utf8)))
+      XCTAssertEqual(byHand, state)
+      XCTAssertEqual(byHand, try JSONDecoder().decode(DeviceState.self, from: Data(text.utf8)))
+    }
+  }
+
+  func testWhatCodableRefusesIsRefused() throws {
+    let text = try stored(rich())
+    let changes: [(String, String)] = [
+      ("\"failures\" : 3", "\"failures\" : -1"),
+      ("\"failures\" : 3", "\"failures\" : \"3\""),
+      ("\"sequence\" : 4611686018427387904", "\"sequence\" : 4611686018427387905"),
+      ("\"generation\" : 41", "\"generation\" : 0"),
+      ("the enrollment was emptied", "the enrollment was changed"),
+      ("\"aa\" : 0.42", "\"aa\" : 10000000"),
+      ("\"aa\" : 12.5", "\"aa\" : -1"),
+      ("\"schema\" : 1", "\"schema\" : null"),
+      ("\"short_pins\" : [", "\"short_pins\" : [1,"),
+    ]
+    for (old, new) in changes {
+      XCTAssertTrue(text.contains(old), old)
+      let changed = Array(text.replacingOccurrences(of: old, with: new).utf8)
+      XCTAssertNil(DeviceState(decoding: changed), new)
+      XCTAssertNil(try? JSONDecoder().decode(DeviceState.self, from: Data(changed)), new)
+    }
+    let secret = try XCTUnwrap(text.range(of: "\"device_secret\" : \""))
+    var short = text
+    short.insert(contentsOf: "AAAA", at: secret.upperBound)
+    XCTAssertNil(DeviceState(decoding: Array(short.utf8)))
+    XCTAssertNil(DeviceState(decoding: Array("[]".utf8)))
+  }
+}
