@@ -268,8 +268,8 @@ public struct EntryStore {
   ///
   /// - Throws: `VaultError.notFound`, `.integrity`.
   func verifiedFind(_ name: EntryName, in snapshot: StateSnapshot) throws -> Found {
-    let rows = try snapshot.rows(inBucket: bucket(name), db: db, rowKey: rowKey)
-    switch try record(named: name, in: rows) {
+    let row = try snapshot.row(lookup: lookup(name), db: db, rowKey: rowKey)
+    switch try record(named: name, in: row.map { [$0] } ?? []) {
     case .entry(let found): return found
     case .tombstone(let tombstone) where tombstone.body.purged == true:
       throw VaultError.purged(name.value)

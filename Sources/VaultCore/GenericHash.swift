@@ -140,6 +140,24 @@ public enum GenericHash {
       memory = SecureBytes(count: (crypto_generichash_statebytes() + 63) / 64 * 64)
     }
 
+    /// Keyed BLAKE2b, 32 bytes, of what `absorb` feeds to the function it is given (bytes that
+    /// need not be gathered in one array first), as a public value.
+    public func hash(_ absorb: ((UnsafeRawBufferPointer) -> Void) -> Void) -> [UInt8] {
+      let state = OpaquePointer(memory.pointer)
+      var out = [UInt8](repeating: 0, count: 32)
+      key.withBytes { k in
+        _ = crypto_generichash_init(
+          state, k.baseAddress?.assumingMemoryBound(to: UInt8.self), k.count, 32)
+      }
+      absorb { bytes in
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        _ = crypto_generichash_update(
+          state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
+      }
+      _ = crypto_generichash_final(state, &out, 32)
+      return out
+    }
+
     /// Keyed BLAKE2b of `parts` concatenated, 32 bytes, as a public value; the state is wiped
     /// with the hasher.
     public func hash(_ parts: [[UInt8]]) -> [UInt8] {

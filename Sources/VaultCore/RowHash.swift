@@ -58,6 +58,33 @@ public enum RowHash {
     /// A hasher for the master key's `.rows` subkey `key`.
     public init(key: SymmetricKey) { hasher = GenericHash.Hasher(key: key.bytes) }
 
+    /// The same value as `RowHash.hash(key:table:columns:)` of a `records` row's five columns
+    /// as SQLite holds them (`lookup` nil for NULL), encoded as `encode` does without an array.
+    func hashRecord(
+      recordID: UnsafeRawBufferPointer, lookup: UnsafeRawBufferPointer?, kind: Int64,
+      revision: Int64, box: UnsafeRawBufferPointer
+    ) -> [UInt8] {
+      hasher.hash { update in
+        DomainLabel.row.bytes.withUnsafeBytes(update)
+        func byte(_ value: UInt8) { withUnsafeBytes(of: value, update) }
+        func blob(_ bytes: UnsafeRawBufferPointer) {
+          byte(0x02)
+          withUnsafeBytes(of: UInt32(bytes.count).bigEndian, update)
+          update(bytes)
+        }
+        func integer(_ value: Int64) {
+          byte(0x01)
+          withUnsafeBytes(of: value.bigEndian, update)
+        }
+        byte(RowHash.records)
+        blob(recordID)
+        if let lookup { blob(lookup) } else { byte(0x00) }
+        integer(kind)
+        integer(revision)
+        blob(box)
+      }
+    }
+
     /// The same value as `RowHash.hash(key:table:columns:)`.
     public func hash(table: UInt8, columns: [Column]) -> [UInt8] {
       hasher.hash([DomainLabel.row.bytes, RowHash.encode(table: table, columns: columns)])

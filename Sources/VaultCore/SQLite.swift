@@ -186,6 +186,37 @@ final class SQLiteDatabase {
       }
     }
 
+    /// Binds `parameters` and hands each row to `body` as SQLite holds it (`RawRow`: its
+    /// columns are valid only during the call), copying nothing.
+    ///
+    /// - Throws: as `SQLiteDatabase.forEachRow`.
+    func forEachRawRow(_ parameters: [Value], _ body: (RawRow) throws -> Void) throws {
+      defer {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+      }
+      let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+      for (offset, value) in parameters.enumerated() {
+        let index = Int32(offset + 1)
+        switch value {
+        case .blob(let bytes):
+          _ = try bytes.withUnsafeBytes {
+            try database.check(
+              sqlite3_bind_blob(
+                handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                Int32($0.count), transient))
+          }
+        case .integer(let number): try database.check(sqlite3_bind_int64(handle, index, number))
+        case .text(let string):
+          try database.check(sqlite3_bind_text(handle, index, string, -1, transient))
+        case .null: try database.check(sqlite3_bind_null(handle, index))
+        }
+      }
+      while try database.check(sqlite3_step(handle), [SQLITE_ROW, SQLITE_DONE]) == SQLITE_ROW {
+        try body(RawRow(handle: handle))
+      }
+    }
+
     /// The first row for `parameters`, or nil when there is none.
     ///
     /// - Throws: as `forEachRow`.
@@ -256,4 +287,25 @@ extension SQLiteDatabase.Value {
   var integer: Int64? { if case .integer(let i) = self { i } else { nil } }
   /// The text, or nil for any other type.
   var string: String? { if case .text(let t) = self { t } else { nil } }
+}
+
+/// One result row of a statement as SQLite holds it, valid only while the statement stays on it.
+struct RawRow {
+  fileprivate let handle: OpaquePointer?
+
+  /// True when column `index` is SQL NULL.
+  func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+
+  /// Column `index` as an integer, or nil when it is not one.
+  func integer(_ index: Int32) -> Int64? {
+    sqlite3_column_type(handle, index) == SQLITE_INTEGER
+      ? sqlite3_column_int64(handle, index) : nil
+  }
+
+  /// Column `index`'s bytes when it is a blob (empty for an empty one), or nil for another type.
+  func blob(_ index: Int32) -> UnsafeRawBufferPointer? {
+    guard sqlite3_column_type(handle, index) == SQLITE_BLOB else { return nil }
+    let count = Int(sqlite3_column_bytes(handle, index))
+    return UnsafeRawBufferPointer(start: sqlite3_column_blob(handle, index), count: count)
+  }
 }

@@ -122,6 +122,62 @@ struct StateSnapshot {
     return rows
   }
 
+  /// The row whose name index is `lookup` (32 bytes), if any, from its bucket verified as
+  /// `rows(inBucket:)` verifies it, keeping no other row: each is hashed as SQLite holds it
+  /// (what a `vault get` reads, whatever the size of the vault).
+  ///
+  /// - Throws: as `rows(inBucket:)`.
+  func row(lookup wanted: [UInt8], db: SQLiteDatabase, rowKey: SymmetricKey) throws -> RecordRow? {
+    let bucket = Int(wanted[0])
+    let (lower, upper) = RecordRow.bucketRange(bucket)
+    let range = upper == nil ? " >= ?" : " >= ? AND %@ < ?"
+    let bounds: [SQLiteDatabase.Value] = [.blob(lower)] + (upper.map { [.blob($0)] } ?? [])
+    let bounded = " AND length(box) <= \(RecordRow.maximumBoxSize)"
+    let hasher = RowHash.Hasher(key: rowKey)
+    var sum = Aggregate.zero
+    var ids = Set<UInt64>()
+    var lookups = Set<UInt64>()
+    var prefixRepeats = false
+    var found: RecordRow?
+    for (column, condition) in [("lookup", ""), ("record_id", "lookup IS NULL AND ")] {
+      try db.prepare(
+        "SELECT \(RecordRow.selectColumns) FROM records WHERE \(condition)\(column)"
+          + range.replacingOccurrences(of: "%@", with: column) + bounded
+      ).forEachRawRow(bounds) { row in
+        guard let recordID = row.blob(0), recordID.count == 16, let kind = row.integer(2),
+          let revision = row.integer(3), revision >= 1, let box = row.blob(4)
+        else { throw VaultError.integrity("a record row of the vault is malformed") }
+        let lookup = row.isNull(1) ? nil : row.blob(1)
+        guard row.isNull(1) || lookup?.count == 32 else {
+          throw VaultError.integrity("a record row of the vault is malformed")
+        }
+        guard Int(lookup?.first ?? recordID[0]) == bucket else {
+          throw VaultError.integrity(Self.missingRows)
+        }
+        sum.add(
+          hasher.hashRecord(
+            recordID: recordID, lookup: lookup, kind: kind, revision: revision, box: box))
+        if !ids.insert(Self.prefix(recordID)).inserted { prefixRepeats = true }
+        if let lookup {
+          if !lookups.insert(Self.prefix(lookup)).inserted { prefixRepeats = true }
+          if lookup.elementsEqual(wanted) {
+            found = RecordRow(
+              recordID: Array(recordID), lookup: Array(lookup), kind: kind, revision: revision,
+              box: Array(box))
+            found?.rowid = row.integer(5)
+          }
+        }
+      }
+    }
+    guard constantTimeEqual(sum.bytes, self.bucket(bucket)) else {
+      throw VaultError.integrity(Self.missingRows)
+    }
+    if prefixRepeats {
+      return try rows(inBucket: bucket, db: db, rowKey: rowKey).first { $0.lookup == wanted }
+    }
+    return found
+  }
+
   static let missingRows =
     "the vault's records are not the ones its state authenticates (a record was deleted, added"
     + " or put back from an older copy)"
@@ -279,7 +335,7 @@ struct StateSnapshot {
   }
 
   /// The first 8 bytes of an id or a name index (both at least 16 bytes), as one integer.
-  private static func prefix(_ bytes: [UInt8]) -> UInt64 {
+  private static func prefix<C: Collection>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
     bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
   }
 

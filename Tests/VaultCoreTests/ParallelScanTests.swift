@@ -3,9 +3,12 @@ import XCTest
 
 @testable import VaultCore
 
+/// The scans a listing and a read make.
+///
 /// `StateSnapshot.mapRows` spreads each batch of rows over threads: results come back in table
 /// order whatever the number of workers and batch size, the first error in table order is the one
-/// thrown, and a changed row still fails the whole scan.
+/// thrown, and a changed row still fails the whole scan. `StateSnapshot.row(lookup:)` (every
+/// `vault get`) verifies the bucket as `rows(inBucket:)` does, keeping one row.
 final class ParallelScanTests: XCTestCase {
   var home: TemporaryHome!
 
@@ -61,6 +64,39 @@ final class ParallelScanTests: XCTestCase {
           return nil
         }
       ) { XCTAssertEqual($0 as? Stop, Stop(index: 37), "\(workers) workers") }
+    }
+  }
+
+  func testALookupVerifiesItsBucketAndKeepsOneRow() throws {
+    let store = try store(600)
+    try store.vault.reading(masterKey: store.masterKey) { snapshot in
+      for index in stride(from: 0, to: 600, by: 7) {
+        let lookup = store.lookup(try EntryName(String(format: "e%05d", index)))
+        let all = try snapshot.rows(inBucket: Int(lookup[0]), db: store.db, rowKey: store.rowKey)
+        let one = try snapshot.row(lookup: lookup, db: store.db, rowKey: store.rowKey)
+        XCTAssertEqual(one, all.first { $0.lookup == lookup })
+        XCTAssertNotNil(one)
+      }
+      let absent = store.lookup(try EntryName("absent"))
+      XCTAssertNil(try snapshot.row(lookup: absent, db: store.db, rowKey: store.rowKey))
+    }
+    // Another row of the same bucket changed: the lookup fails, though its own row is intact.
+    let shared = try (0..<600).map { String(format: "e%05d", $0) }.first { name in
+      let lookup = store.lookup(try EntryName(name))
+      guard lookup[0] < 255 else { return false }
+      return try store.vault.reading(masterKey: store.masterKey) {
+        try $0.rows(inBucket: Int(lookup[0]), db: store.db, rowKey: store.rowKey).count >= 2
+      }
+    }
+    let name = try XCTUnwrap(shared)
+    let target = store.lookup(try EntryName(name))
+    let db = try SQLiteDatabase(path: home.vaultPath, create: false)
+    _ = try db.query(
+      "UPDATE records SET revision = revision + 1 WHERE lookup >= ? AND lookup < ? AND lookup != ?",
+      [.blob([target[0]]), .blob([target[0] &+ 1]), .blob(target)])
+    XCTAssertEqual(try db.query("SELECT changes()").first?.first?.integer.map { $0 >= 1 }, true)
+    XCTAssertThrowsError(try store.get(EntryName(name))) {
+      XCTAssertEqual($0 as? VaultError, .integrity(StateSnapshot.missingRows))
     }
   }
 
