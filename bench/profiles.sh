@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures what a user waits for, on the release build, and prints a table (milliseconds,
-# median of N runs). Usage: bench/run.sh [N]   (run from the repository root)
+# median of N runs). Usage: bench/profiles.sh [N]   (run from the repository root)
 set -euo pipefail
 runs=${1:-5}
 swift build -c release >/dev/null
