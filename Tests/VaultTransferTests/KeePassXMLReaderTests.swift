@@ -129,6 +129,12 @@ final class KeePassXMLReaderTests: XCTestCase {
       TransferError("the document is not a KeePass XML file (its root is Database)", at: .line(2)))
     assertError(
       "", TransferError("the document is not a KeePass XML file (no KeePassFile element)"))
+    // From the new-user review: a jsonl file given as XML is no empty document.
+    assertError(
+      "{\"name\": \"a\", \"content\": \"b\"}\n",
+      TransferError(
+        "the XML is not well-formed (no XML element where the document begins, libxml2 error 4)",
+        at: .line(1)))
     assertError(
       "<?xml version=\"1.0\"?>\n<!DOCTYPE KeePassFile [<!ENTITY e \"x\">]>\n<KeePassFile/>",
       TransferError(
