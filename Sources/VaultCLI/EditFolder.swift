@@ -53,9 +53,10 @@ final class EditFolder {
     return type == tmpfsMagic || type == ramfsMagic
   }
 
-  /// The file that says an edit folder may be left over: touched before each folder is made and
-  /// removed by `removeStale` once it finds none, so that the other commands (each runs
-  /// `removeStale`) look in no folder at all.
+  /// The file that says an edit folder may be left over, and where: each folder's root is added
+  /// to it (one absolute path a line) and its time touched before the folder is made; removed by
+  /// `removeStale` once none is found, so that the other commands (each runs `removeStale`) look
+  /// in no folder at all.
   static func markerPath(_ environment: VaultEnvironment) -> String {
     environment.stateDirectory + "/edit-folders"
   }
@@ -70,8 +71,12 @@ final class EditFolder {
   static func create(in root: String, environment: VaultEnvironment) throws -> EditFolder {
     try PrivateFiles.ensurePrivateDirectory(environment.stateDirectory)
     let marker = markerPath(environment)
-    let fd = open(marker, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0, futimens(fd, nil) == 0 else {
+    let line = Array((root + "\n").utf8)
+    let listed = recordedRoots(marker).contains(root)
+    let fd = open(marker, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard fd >= 0, listed || Glibc.write(fd, line, line.count) == line.count,
+      futimens(fd, nil) == 0
+    else {
       if fd >= 0 { close(fd) }
       throw VaultError.storage("cannot write \(marker): \(errnoText())")
     }
@@ -134,17 +139,22 @@ final class EditFolder {
 
   /// Removes every `vault-edit-*` folder of this user whose owning process has ended.
   ///
-  /// Looks under each place an edit folder can be made, and only while the marker says one may be
-  /// there (one `lstat` otherwise); removes the marker when it finds none of this user's left and
-  /// the marker is older than `markerGrace`. Never fails: a folder that cannot be judged is left
-  /// alone, and keeps the marker.
+  /// Looks under each place an edit folder can be made here and each root the marker lists, and
+  /// only while the marker says one may be there (one `lstat` otherwise); removes the marker when
+  /// it finds none of this user's left, the marker is older than `markerGrace`, and it did not
+  /// change during the scan. Never fails: a folder that cannot be judged is left alone, and keeps
+  /// the marker.
   static func removeStale(_ environment: VaultEnvironment) {
     let marker = markerPath(environment)
     var mark = stat()
     guard lstat(marker, &mark) == 0 else { return }
     let started = time(nil)
     var remaining = false
-    for root in Set(memoryRoots(environment) + [diskRoot(environment)]) {
+    // The roots the edits used (a command run with another environment looks there too), and
+    // this environment's.
+    let roots = Set(
+      recordedRoots(marker) + memoryRoots(environment) + [diskRoot(environment)])
+    for root in roots {
       guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else {
         continue
       }
@@ -157,7 +167,20 @@ final class EditFolder {
         if !isStale(name) || vault_remove_tree(path) != 0 { remaining = true }
       }
     }
-    if !remaining && mark.st_mtim.tv_sec < started - markerGrace { unlink(marker) }
+    guard !remaining && mark.st_mtim.tv_sec < started - markerGrace else { return }
+    // An edit that began meanwhile touched it (or added its root): it stays.
+    var now = stat()
+    guard lstat(marker, &now) == 0, now.st_ino == mark.st_ino, now.st_size == mark.st_size,
+      now.st_mtim.tv_sec == mark.st_mtim.tv_sec, now.st_mtim.tv_nsec == mark.st_mtim.tv_nsec
+    else { return }
+    unlink(marker)
+  }
+
+  /// The absolute roots listed in the marker (at most its first 64 KiB).
+  private static func recordedRoots(_ marker: String) -> [String] {
+    guard let bytes = (try? PrivateFiles.read(marker)) ?? nil else { return [] }
+    return String(decoding: bytes.prefix(64 * 1024), as: UTF8.self)
+      .split(separator: "\n").map(String.init).filter { $0.hasPrefix("/") }
   }
 
   /// True when the folder name's owner (`<pid>-<start>`) is no longer running.

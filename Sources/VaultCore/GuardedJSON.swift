@@ -148,8 +148,11 @@ public struct GuardedJSON {
     }
 
     /// A number as the nearest `Double` (what `JSONDecoder` reads a number as); nil for any
-    /// other kind.
-    public var double: Double? { numberText.flatMap(Double.init) }
+    /// other kind, and for one too large for a `Double` (`1e400`), which `JSONDecoder` refuses.
+    public var double: Double? {
+      guard let number = numberText.flatMap(Double.init), number.isFinite else { return nil }
+      return number
+    }
 
     /// A whole number from 0 to `UInt64.max`, as written; nil otherwise.
     public var unsigned: UInt64? { numberText.flatMap { UInt64($0) } }

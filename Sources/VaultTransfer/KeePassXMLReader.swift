@@ -96,6 +96,7 @@ public enum KeePassXMLReader: ImportReader {
   /// The message for a libxml2 error code (`xmlParserErrors`), in words for the usual ones.
   static func notWellFormed(code: Int) -> String {
     let words: [Int: String] = [
+      2: "a value over libxml2's 10 MB limit, or no memory",
       4: "no XML element where the document begins", 5: "the document does not end where it should",
       9: "a byte that is no UTF-8 character", 26: "an undeclared entity",
       73: "a tag is not closed by '>'", 76: "an end tag does not match its start tag",

@@ -42,6 +42,13 @@ final class XMLTextReader {
   private typealias NodeLine = @convention(c) (OpaquePointer?) -> Int
   private typealias ReaderFree = @convention(c) (OpaquePointer?) -> Void
   private typealias LastError = @convention(c) () -> UnsafeRawPointer?
+  /// `xmlStructuredErrorFunc`: `void (*)(void *userData, xmlErrorPtr error)`.
+  fileprivate typealias ErrorHandler =
+    @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
+  private typealias SetReaderHandler =
+    @convention(c) (OpaquePointer?, ErrorHandler?, UnsafeMutableRawPointer?) -> Void
+  private typealias SetGlobalHandler =
+    @convention(c) (UnsafeMutableRawPointer?, ErrorHandler?) -> Void
   private typealias ResetError = @convention(c) () -> Void
 
   /// libxml2's functions, looked up once.
@@ -59,6 +66,8 @@ final class XMLTextReader {
     let free: ReaderFree
     let lastError: LastError
     let resetError: ResetError
+    let setReaderHandler: SetReaderHandler
+    let setGlobalHandler: SetGlobalHandler
   }
 
   /// `XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NONET`.
@@ -89,7 +98,10 @@ final class XMLTextReader {
         lineNumber: try symbol("xmlGetLineNo", as: NodeLine.self),
         free: try symbol("xmlFreeTextReader", as: ReaderFree.self),
         lastError: try symbol("xmlGetLastError", as: LastError.self),
-        resetError: try symbol("xmlResetLastError", as: ResetError.self))
+        resetError: try symbol("xmlResetLastError", as: ResetError.self),
+        setReaderHandler: try symbol(
+          "xmlTextReaderSetStructuredErrorHandler", as: SetReaderHandler.self),
+        setGlobalHandler: try symbol("xmlSetStructuredErrorFunc", as: SetGlobalHandler.self))
     }.mapError { $0 as? Failure ?? .unavailable("\($0)") }
   }()
 
@@ -103,11 +115,17 @@ final class XMLTextReader {
     library = try Self.library.get()
     guard document.count <= Int(Int32.max) else { throw Failure.parse(code: 1, line: 0) }
     library.resetError()
+    // Errors libxml2 raises outside what the options silence (a text node over 10 MB) would be
+    // printed on standard error with the line of the document around them, a piece of a secret:
+    // a handler that drops them, for the reader and for the parser behind it. The error itself
+    // is still kept for `lastFailure`.
+    library.setGlobalHandler(nil, silence)
     let base = document.baseAddress?.assumingMemoryBound(to: CChar.self)
     guard
       let made = library.readerForMemory(
         base, Int32(document.count), nil, "UTF-8", Self.options)
     else { throw Self.lastFailure(library) }
+    library.setReaderHandler(made, silence, nil)
     reader = made
   }
 
@@ -158,3 +176,6 @@ final class XMLTextReader {
     return .parse(code: code, line: line)
   }
 }
+
+/// The error handler given to libxml2: it prints nothing (the reader reports the error).
+private let silence: XMLTextReader.ErrorHandler = { _, _ in }

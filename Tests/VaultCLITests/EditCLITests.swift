@@ -236,9 +236,24 @@ final class EditCLITests: XCTestCase {
     mkdir(runtime + "/vault-edit-999999999-1-Gone01", 0o700)
     XCTAssertEqual(box.vault(["status"]).status, 0)
     XCTAssertEqual(editFolders(), ["vault-edit-999999999-1-Gone01"], "no marker: nothing scanned")
+    rmdir(runtime + "/vault-edit-999999999-1-Gone01")
     XCTAssertEqual(edit(editor("touch.sh", "exit 0")).status, 0)
-    XCTAssertEqual(box.vault(["status"]).status, 0)
-    XCTAssertEqual(editFolders(), [], "an edit marks again, and the next command cleans")
+    XCTAssertEqual(String(decoding: try bytes(mark), as: UTF8.self), runtime + "\n")
+    // From the attack review: a command run with another runtime folder (over ssh, from cron)
+    // found nothing in its own and removed the marker, so the folder of an edit killed here was
+    // never cleaned. The marker lists the roots the edits used, and they are looked at too.
+    XCTAssertEqual(edit(editor("kill-vault.sh", "kill -9 $PPID")).status, 137)
+    XCTAssertEqual(leftovers().count, 1)
+    XCTAssertEqual(utimensat(AT_FDCWD, mark, &old, 0), 0)
+    let elsewhere = box.home + "/elsewhere"
+    mkdir(elsewhere, 0o700)
+    XCTAssertEqual(box.vault(["status"], env: ["XDG_RUNTIME_DIR": elsewhere]).status, 0)
+    XCTAssertEqual(leftovers(), [], "the other environment cleans the listed root")
+    XCTAssertEqual(editFolders(), [])
+  }
+
+  func bytes(_ path: String) throws -> [UInt8] {
+    try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
   }
 
   func testAGuardedEntryNeedsItsBiometricCheckBeforeTheEditorOpens() {

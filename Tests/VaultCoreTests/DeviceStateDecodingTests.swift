@@ -64,6 +64,10 @@ final class DeviceStateDecodingTests: XCTestCase {
       ("\"aa\" : 12.5", "\"aa\" : -1"),
       ("\"schema\" : 1", "\"schema\" : null"),
       ("\"short_pins\" : [", "\"short_pins\" : [1,"),
+      // From the attack review: a number beyond a Double is refused, in the sensor's section too
+      // (it was read as infinity, and every later write failed to encode it).
+      ("\"aa\" : 0.42", "\"aa\" : 1e400"),
+      ("2.75", "1e400"),
     ]
     for (old, new) in changes {
       XCTAssertTrue(text.contains(old), old)

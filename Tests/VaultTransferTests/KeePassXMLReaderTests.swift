@@ -142,6 +142,29 @@ final class KeePassXMLReaderTests: XCTestCase {
           + " does not"))
   }
 
+  /// From the attack review: libxml2 printed a refused value's line (a piece of the secret) on
+  /// standard error; the error is vault's line alone.
+  func testAValueOverLibxml2sLimitIsRefusedWithNothingPrinted() throws {
+    let secret = String(repeating: "s", count: 11 << 20)
+    let capture = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "keepass-stderr-\(getpid())"
+    ).path
+    let fd = open(capture, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+    XCTAssertGreaterThanOrEqual(fd, 0)
+    let saved = dup(2)
+    dup2(fd, 2)
+    assertError(
+      document(entry([("Title", "T"), ("Password", secret)])),
+      TransferError(
+        "the XML is not well-formed (a value over libxml2's 10 MB limit, or no memory, libxml2"
+          + " error 2)", at: .line(6)))
+    dup2(saved, 2)
+    close(saved)
+    close(fd)
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: capture)).count, 0)
+    unlink(capture)
+  }
+
   func testBytesThatAreNotUTF8AreNotWellFormed() {
     let bytes =
       Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<KeePassFile>\n<a>".utf8)
