@@ -144,46 +144,7 @@ final class SQLiteDatabase {
     ///
     /// - Throws: as `SQLiteDatabase.forEachRow`.
     func forEachRow(_ parameters: [Value], _ body: ([Value]) throws -> Void) throws {
-      defer {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
-      }
-      let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-      for (offset, value) in parameters.enumerated() {
-        let index = Int32(offset + 1)
-        switch value {
-        case .blob(let bytes):
-          _ = try bytes.withUnsafeBytes {
-            try database.check(
-              sqlite3_bind_blob(
-                handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
-                Int32($0.count), transient))
-          }
-        case .integer(let number): try database.check(sqlite3_bind_int64(handle, index, number))
-        case .text(let string):
-          try database.check(sqlite3_bind_text(handle, index, string, -1, transient))
-        case .null: try database.check(sqlite3_bind_null(handle, index))
-        }
-      }
-      while try database.check(sqlite3_step(handle), [SQLITE_ROW, SQLITE_DONE]) == SQLITE_ROW {
-        var row: [Value] = []
-        for column in 0..<sqlite3_column_count(handle) {
-          switch sqlite3_column_type(handle, column) {
-          case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(handle, column)))
-          case SQLITE_NULL: row.append(.null)
-          case SQLITE_TEXT:
-            row.append(.text(String(cString: sqlite3_column_text(handle, column))))
-          default:
-            let count = Int(sqlite3_column_bytes(handle, column))
-            if let base = sqlite3_column_blob(handle, column), count > 0 {
-              row.append(.blob(Array(UnsafeRawBufferPointer(start: base, count: count))))
-            } else {
-              row.append(.blob([]))
-            }
-          }
-        }
-        try body(row)
-      }
+      try forEachRawRow(parameters) { try body($0.values()) }
     }
 
     /// Binds `parameters` and hands each row to `body` as SQLite holds it (`RawRow`: its
@@ -292,6 +253,21 @@ extension SQLiteDatabase.Value {
 /// One result row of a statement as SQLite holds it, valid only while the statement stays on it.
 struct RawRow {
   fileprivate let handle: OpaquePointer?
+
+  /// Every column copied out, in order (a blob as bytes, an empty blob as `[]`).
+  func values() -> [SQLiteDatabase.Value] {
+    (0..<sqlite3_column_count(handle)).map { column in
+      switch sqlite3_column_type(handle, column) {
+      case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+      case SQLITE_NULL: return .null
+      case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(handle, column)))
+      default:
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard let base = sqlite3_column_blob(handle, column), count > 0 else { return .blob([]) }
+        return .blob(Array(UnsafeRawBufferPointer(start: base, count: count)))
+      }
+    }
+  }
 
   /// True when column `index` is SQL NULL.
   func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
