@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import VaultCore
 
 /// The simulator's controls (`biosim` commands): each is one read-modify-write of the device

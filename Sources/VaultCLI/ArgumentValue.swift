@@ -54,9 +54,15 @@ extension ChoiceValue {
 
   /// `bash, zsh or fish`.
   public static var choiceList: String {
+    // Joined by hand: the generic `joined(separator:)` resolves associated types at run time,
+    // and every command builds these lists for its table.
     let words = visibleChoices
-    guard words.count > 1 else { return words.joined() }
-    return words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+    var list = ""
+    for (index, word) in words.enumerated() {
+      if index > 0 { list += index == words.count - 1 ? " or " : ", " }
+      list += word
+    }
+    return list
   }
 
   /// Parses one of the raw values.

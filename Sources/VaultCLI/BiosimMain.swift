@@ -1,5 +1,6 @@
 import Biometry
-import Foundation
+import FoundationEssentials
+import Glibc
 import VaultCore
 
 /// Entry point of the `biosim` executable: the simulated sensor's controls.

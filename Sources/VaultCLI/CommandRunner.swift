@@ -98,8 +98,8 @@ enum CommandRunner {
   /// A hint that names a vault command, made to name the same vault as `--vault PATH` did.
   static func forVault(_ hint: String, _ path: String?) -> String {
     guard let path, !path.isEmpty else { return hint }
-    let quoted = "'" + path.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-    return hint.replacingOccurrences(of: "vault unlock", with: "vault unlock --vault \(quoted)")
+    let quoted = "'" + path.replacing("'", with: #"'\''"#) + "'"
+    return hint.replacing("vault unlock", with: "vault unlock --vault \(quoted)")
   }
 
   /// Prints a usage error with its hint and the command's usage line; returns 64.

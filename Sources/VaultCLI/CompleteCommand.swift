@@ -65,7 +65,7 @@ enum CompleteCommand {
       let typed = prefix.hasPrefix("@") ? String(prefix.dropFirst()) : prefix
       let entries = try JournalStore(vault: unlocked.vault, masterKey: unlocked.masterKey).entries()
       return JournalTags.counts(entries).map(\.key).filter { $0.hasPrefix(typed.lowercased()) }
-        .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        .sorted { $0.precedesInByteOrder($1) }
     }
     let store = EntryStore(vault: unlocked.vault, masterKey: unlocked.masterKey)
     return try store.listing(prefix: prefix).map(\.name)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import VaultCore
 
@@ -28,7 +28,7 @@ struct Editor {
   init(environment: VaultEnvironment) {
     variables = environment.variables
     let configured = [variables["VISUAL"], variables["EDITOR"]].compactMap { $0 }
-    let chosen = configured.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    let chosen = configured.first { !$0.allSatisfy(\.isWhitespace) }
     command = chosen ?? "vi"
     isFallback = chosen == nil
   }

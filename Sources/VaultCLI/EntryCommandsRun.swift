@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import VaultCore
 
@@ -142,13 +142,20 @@ enum EntryCommandsRun {
     }
     let entries = try context.open(.use(reason: "list entries")).entries.listing(prefix: prefix)
     if context.flag(Keys.json) {
-      let rows = entries.map {
-        JSONOutput.object([
-          ("name", .string($0.name)), ("created", .string($0.created)),
-          ("updated", .string($0.updated)), ("guarded", .bool($0.guarded)),
-        ])
+      // The array written object by object (the bytes `JSONOutput.array(…).rendered` makes),
+      // never the whole text in memory.
+      var out = ListingOutput()
+      out.append("[")
+      for (index, entry) in entries.enumerated() {
+        if index > 0 { out.append(",") }
+        out.append(
+          JSONOutput.object([
+            ("name", .string(entry.name)), ("created", .string(entry.created)),
+            ("updated", .string(entry.updated)), ("guarded", .bool(entry.guarded)),
+          ]).rendered)
       }
-      Output.print(JSONOutput.array(rows).rendered + "\n")
+      out.append("]\n")
+      out.finish()
     } else if tree {
       Output.print(FindCommandRun.tree(entries.map(\.name), prefix: prefix))
     } else {

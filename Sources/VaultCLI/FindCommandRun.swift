@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import VaultCore
 
 /// `vault find`, and the `--tree` drawing of `vault list`.

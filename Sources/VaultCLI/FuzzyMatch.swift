@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Fuzzy subsequence matching of entry names for `vault find`, in the manner of gopass.
 ///
@@ -30,7 +31,7 @@ enum FuzzyMatch {
       .sorted { a, b in
         if a.score != b.score { return a.score > b.score }
         if a.name.count != b.name.count { return a.name.count < b.name.count }
-        return Array(a.name.utf8).lexicographicallyPrecedes(Array(b.name.utf8))
+        return a.name.precedesInByteOrder(b.name)
       }
   }
 

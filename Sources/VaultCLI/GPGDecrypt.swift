@@ -1,5 +1,6 @@
 import CPlatform
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import VaultCore
 import VaultTransfer
@@ -176,6 +177,9 @@ private final class StandardError: @unchecked Sendable {
     let shown = String(
       String.UnicodeScalarView(
         last.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
-    return shown.trimmingCharacters(in: .whitespaces)
+    guard let first = shown.firstIndex(where: { !$0.isWhitespace }),
+      let last = shown.lastIndex(where: { !$0.isWhitespace })
+    else { return "" }
+    return String(shown[first...last])
   }
 }

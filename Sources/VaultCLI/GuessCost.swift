@@ -12,10 +12,10 @@ enum GuessCost {
     for (name, size) in units where seconds >= size {
       let value = seconds / size
       if value >= 1e6 { return "more than a million \(name)" }
-      return (value < 10 ? String(format: "%.1f", value) : String(Int(value.rounded())))
+      return (value < 10 ? NumberText.fixed(value, places: 1) : String(Int(value.rounded())))
         + " \(name)"
     }
-    return String(format: "%.2f s", seconds)
+    return NumberText.fixed(seconds, places: 2) + " s"
   }
 
   /// One line: what a full search of PINs of `pin`'s length and kind costs at `seconds` a guess.
@@ -24,6 +24,6 @@ enum GuessCost {
     let count = space >= 1e15 ? "more than 10^15" : String(Int(space))
     return "A search of all \(count) PINs of this length and kind would cost about"
       + " \(duration(space * seconds)) to someone holding both the vault and the device state"
-      + " (\(String(format: "%.2f", seconds)) s of one core a guess here)."
+      + " (\(NumberText.fixed(seconds, places: 2)) s of one core a guess here)."
   }
 }

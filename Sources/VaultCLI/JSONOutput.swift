@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A small JSON value with a deterministic rendering (keys in the order given, no escaped slashes),
 /// for `--json` output whose shape is documented in the manual.
@@ -24,6 +25,11 @@ indirect enum JSONOutput {
   }
 
   static func quote(_ s: String) -> String {
+    // Most names and times are printable ASCII with nothing to escape: as they are.
+    let plain = s.utf8.allSatisfy {
+      (0x20..<0x7f).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+    }
+    if plain { return "\"" + s + "\"" }
     var out = "\""
     for scalar in s.unicodeScalars {
       switch scalar {
@@ -35,7 +41,7 @@ indirect enum JSONOutput {
       default:
         if scalar.value < 0x20 || scalar.value == 0x7f || Output.hides(scalar) {
           // The same string to a JSON reader, but nothing a terminal hides or acts on.
-          for unit in String(scalar).utf16 { out += String(format: "\\u%04x", unit) }
+          for unit in String(scalar).utf16 { out += "\\u" + NumberText.hex4(unit) }
         } else {
           out.unicodeScalars.append(scalar)
         }

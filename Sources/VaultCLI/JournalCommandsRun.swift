@@ -77,7 +77,7 @@ enum JournalCommandsRun {
       return
     }
     for (entry, id) in rows {
-      let when = entry.stamp.description.replacingOccurrences(of: "T", with: " ")
+      let when = entry.stamp.description.replacing("T", with: " ")
       // An entry migrated from format 1 is marked: format 1 could not tell who wrote it.
       let mark = entry.fromFormatOne ? "(format 1) " : ""
       Output.print("\(id)  \(when)  \(mark)\(Output.listed(entry.firstLine()))\n")

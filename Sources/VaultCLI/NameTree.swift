@@ -25,7 +25,7 @@ enum NameTree {
     /// Entries and folders in drawing order: by segment, an entry before its folder.
     var items: [(label: String, folder: Folder?)] {
       let segments = Set(entries).union(folders.keys).sorted {
-        Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8))
+        $0.precedesInByteOrder($1)
       }
       return segments.flatMap { segment -> [(label: String, folder: Folder?)] in
         var out: [(label: String, folder: Folder?)] = []

@@ -22,6 +22,8 @@ public enum Output {
   /// separator characters, and the other default-ignorable ones (fillers such as U+3164), but
   /// not the joiner and variation selectors that emoji are made of.
   static func hides(_ scalar: Unicode.Scalar) -> Bool {
+    // Printable ASCII is never hidden: answered without the Unicode property tables.
+    if (0x20..<0x7f).contains(scalar.value) { return false }
     if scalar == "\u{200D}" || (0xFE00...0xFE0F).contains(scalar.value) { return false }
     switch scalar.properties.generalCategory {
     case .control, .format, .lineSeparator, .paragraphSeparator: return true

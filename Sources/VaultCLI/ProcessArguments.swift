@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The process's arguments, decoded strictly.
 ///
@@ -14,6 +15,22 @@ enum ProcessArguments {
       out.append(text)
     }
     return .success(out)
+  }
+
+  /// The environment as `environ` holds it: each `NAME=value` entry, the first of a repeated
+  /// name winning as `getenv(3)` finds it; an entry without `=` is left out. (Read here rather
+  /// than through `ProcessInfo`, whose set-up every command would pay at its start.)
+  static func environment() -> [String: String] {
+    var variables: [String: String] = [:]
+    var cursor = environ
+    while let entry = cursor.pointee {
+      cursor += 1
+      let text = String(cString: entry)
+      guard let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) else { continue }
+      let name = String(text[..<equals])
+      if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
+    }
+    return variables
   }
 
   /// An argument that is not valid UTF-8.
@@ -38,7 +55,7 @@ extension VaultMain {
   /// The `vault` process: strict arguments and the real environment.
   public static func main() -> Int32 {
     ProcessArguments.run(program: "vault") {
-      run($0, environment: ProcessInfo.processInfo.environment)
+      run($0, environment: ProcessArguments.environment())
     }
   }
 }
@@ -47,7 +64,7 @@ extension BiosimMain {
   /// The `biosim` process: strict arguments and the real environment.
   public static func main() -> Int32 {
     ProcessArguments.run(program: "biosim") {
-      run($0, environment: ProcessInfo.processInfo.environment)
+      run($0, environment: ProcessArguments.environment())
     }
   }
 }

@@ -10,7 +10,7 @@ enum ShellWord {
   static func argument(_ text: String) -> String {
     let word =
       !text.isEmpty && text.allSatisfy(plain.contains)
-      ? text : "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+      ? text : "'" + text.replacing("'", with: #"'\''"#) + "'"
     return text.hasPrefix("-") ? "-- " + word : word
   }
 }

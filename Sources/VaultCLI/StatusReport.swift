@@ -142,7 +142,7 @@ struct StatusReport {
     lines.append(
       "PIN guess cost:   "
         + (guessSeconds.map {
-          "\(String(format: "%.2f", $0)) s of one core per guess here (with both the vault and"
+          "\(NumberText.fixed($0, places: 2)) s of one core per guess here (with both the vault and"
             + " the device state)"
         } ?? "not measured on this device yet"))
     if shortPIN {
@@ -200,7 +200,7 @@ struct StatusReport {
         "pin",
         .object([
           ("consecutive_failures", .number(pinFailures)), ("delay_seconds", .number(pinDelay)),
-          ("guess_seconds", guessSeconds.map { .string(String(format: "%.3f", $0)) } ?? .null),
+          ("guess_seconds", guessSeconds.map { .string(NumberText.fixed($0, places: 3)) } ?? .null),
           ("shorter_than_minimum", .bool(shortPIN)),
         ])
       ),

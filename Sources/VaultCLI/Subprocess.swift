@@ -1,5 +1,6 @@
 import CPlatform
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 
 /// Runs a program with `posix_spawn`: used by `vault tour` and by the tests that run the built binaries.

@@ -1,5 +1,5 @@
 import Biometry
-import Foundation
+import FoundationEssentials
 import Glibc
 import VaultCore
 

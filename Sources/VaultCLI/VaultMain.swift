@@ -1,5 +1,5 @@
 import CPlatform
-import Foundation
+import FoundationEssentials
 import Glibc
 import VaultCore
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Array where Element == UInt8 {
   /// Standard base64 with padding.

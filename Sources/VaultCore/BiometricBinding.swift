@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The biometric half of the vault's rules (`biometry.md` section 8): the sealed domain state,
 /// a fresh evaluation compared with it in constant time, disabling on a mismatch (with every

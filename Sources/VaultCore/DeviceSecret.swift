@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The per-device secret: 32 random bytes entangled with every PIN-derived KEK (so the vault file
 /// alone cannot be attacked offline) and keying the simulated domain state.

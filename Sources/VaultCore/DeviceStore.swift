@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Per-vault PIN attempt record in the device-side store.
 public struct PINAttempts: Codable, Equatable, Sendable {

@@ -64,7 +64,7 @@ extension EntryStore {
         entries.append(ExportedEntry(metadata: found.metadata, store: self, recordID: row.recordID))
       }
       let byName: (String, String) -> Bool = {
-        Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8))
+        $0.precedesInByteOrder($1)
       }
       return try body(
         ExportSelection(

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What made a version of an entry: the `change` of an entry body (`vault(5)`, RECORDS).
 public enum EntryChange: String, CaseIterable, Sendable {
@@ -551,7 +552,7 @@ extension EntryStore {
       }.map { try openTombstone($0).body }.filter {
         $0.purged != true && $0.name.utf8.starts(with: normalized.utf8)
       }.map { ($0.name, $0.removed) }.sorted {
-        Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8))
+        $0.name.precedesInByteOrder($1.name)
       }
     }
   }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A validated, NFC-normalized entry name such as `mail/work` or `journal/2026-11-29`.
 public struct EntryName: Equatable, Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a listing of every entry keeps of each: its name, times and guard.
 public struct EntryListing: Equatable, Sendable {
@@ -726,7 +727,7 @@ public struct EntryStore {
         let found = try open(row, packed: true)
         return found.body.name.utf8.starts(with: normalized.utf8) ? keep(found) : nil
       }
-      out.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+      out.sort { $0.name.precedesInByteOrder($1.name) }
       return out
     }
   }

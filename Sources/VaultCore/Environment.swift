@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where the vault, the device-side state and sessions live, and which clock is used.
 ///
@@ -37,7 +38,12 @@ public struct VaultEnvironment: Sendable {
     return FileLockWait.defaultLimit
   }
 
-  private var home: String { variables["HOME"] ?? NSHomeDirectory() }
+  private var home: String {
+    if let home = variables["HOME"] { return home }
+    // No HOME: the home folder of the account, as the password database has it.
+    guard let entry = getpwuid(getuid()), let folder = entry.pointee.pw_dir else { return "/" }
+    return String(cString: folder)
+  }
 
   private func xdg(_ name: String, default fallback: String) -> String {
     if let value = variables[name], value.hasPrefix("/") { return value }
@@ -102,8 +108,9 @@ public struct Clock: Sendable {
   public var bootID: String {
     if let bootIDOverride { return bootIDOverride }
     let raw = (try? PrivateFiles.read("/proc/sys/kernel/random/boot_id")) ?? nil
-    return raw.map { String(decoding: $0, as: UTF8.self) }?
-      .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
+    guard let raw else { return "unknown" }
+    let text = String(decoding: raw, as: UTF8.self).filter { !$0.isWhitespace }
+    return text.isEmpty ? "unknown" : text
   }
 
   /// The current wall-clock time.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The header of a format-1 vault (release 0.1.0), read only to migrate it to format 2.
 ///
@@ -76,11 +77,11 @@ public struct FormatOneHeader: Codable, Equatable, Sendable {
     if let unknown = object.keys.first(where: { !known.contains($0) }) {
       throw VaultError.malformedHeader("unknown header field '\(unknown)'")
     }
-    if let policy = object["policy"] as? String, Policy(rawValue: policy) == nil {
+    if let policy = try? object.optionalString("policy"), Policy(rawValue: policy) == nil {
       throw VaultError.malformedHeader("unknown policy '\(policy)'")
     }
-    if let biometry = object["biometry"] as? [String: Any],
-      let state = biometry["state"] as? String,
+    if let biometry = object.value("biometry").flatMap({ try? JSONFields($0) }),
+      let state = try? biometry.optionalString("state"),
       BiometryState(rawValue: state) == nil
     {
       throw VaultError.malformedHeader("unknown biometry state '\(state)'")

@@ -1,8 +1,5 @@
-import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import FoundationEssentials
+import Glibc
 
 /// Migrates a format-1 vault to format 2 in place, at its first unlock (`vault(5)`, Migration).
 ///

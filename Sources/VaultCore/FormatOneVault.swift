@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A format-1 vault file (release 0.1.0), opened only to be unlocked and migrated to format 2.
 ///

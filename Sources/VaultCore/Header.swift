@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The format-2 vault header: everything needed to unlock, stored in the clear and authenticated.
 ///
@@ -267,13 +268,17 @@ enum HeaderJSON {
   ///
   /// - Throws: `VaultError.malformedHeader` for a body over 64 KiB, not a JSON object, or without
   ///   a format.
-  static func object(_ body: [UInt8]) throws -> (object: [String: Any], format: Int) {
+  static func object(_ body: [UInt8]) throws -> (object: JSONFields, format: Int) {
     guard body.count <= 64 * 1024 else {
       throw VaultError.malformedHeader("the header is larger than 64 KiB")
     }
-    guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
-    else { throw VaultError.malformedHeader("the header is not a JSON object") }
-    guard let format = object["format"] as? Int else {
+    let object: JSONFields
+    do {
+      object = try JSONFields(GuardedJSON(parsing: SecureBytes(copying: body)).root)
+    } catch {
+      throw VaultError.malformedHeader("the header is not a JSON object")
+    }
+    guard let format = try? object.integer("format") else {
       throw VaultError.malformedHeader("the header has no format version")
     }
     return (object, format)

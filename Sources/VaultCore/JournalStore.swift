@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One decrypted journal entry.
 public struct JournalEntry: Sendable {

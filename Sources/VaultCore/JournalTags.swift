@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The tags of journal entries: words that start with `@`, as jrnl reads them.
 ///
@@ -74,7 +75,7 @@ public enum JournalTags {
     }
     return counts.map { (key: $0.key, count: $0.value) }.sorted {
       $0.count != $1.count
-        ? $0.count > $1.count : Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8))
+        ? $0.count > $1.count : $0.key.precedesInByteOrder($1.key)
     }
   }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The counter records of HOTP codes (`vault(5)` ONE-TIME CODE COUNTERS): one per entry and
 /// secret, named `hotp:` || hex(entry record id) || `:` || hex(BLAKE2b-16(label || secret)),

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A PIN or passphrase in guarded memory, NFC-normalized.
 ///
@@ -70,7 +71,7 @@ public struct PIN: Sendable, CustomStringConvertible {
     guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
       throw VaultError.invalidInput("the PIN contains a control character")
     }
-    var normalized = Array(text.precomposedStringWithCanonicalMapping.utf8)
+    var normalized = Array(text.canonicallyComposed.utf8)
     defer { wipe(&normalized) }
     guard text.unicodeScalars.count >= Self.minimumLength else {
       throw VaultError.invalidInput("the PIN must have at least \(Self.minimumLength) characters")

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Counts consecutive wrong PINs in the device-side store and enforces Apple's delay schedule.
 ///

@@ -69,7 +69,7 @@ public struct PasswordAlphabet: Equatable, Sendable {
   public init(charset: String, noAmbiguous: Bool) throws {
     var names = Substring(charset)
     var literal: [UInt8] = []
-    if let marker = charset.range(of: Self.literalMarker) {
+    if let marker = charset.firstRange(of: Self.literalMarker) {
       names = charset[..<marker.lowerBound]
       literal = Array(charset[marker.upperBound...].utf8)
       guard !literal.isEmpty else {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What `vault audit` found about one entry's password (its first line).
 public struct PasswordFinding: Equatable, Sendable {

@@ -1,8 +1,6 @@
-import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import CSodium
+import FoundationEssentials
+import Glibc
 
 /// Owner-only files and folders, written atomically and durably.
 ///
@@ -16,9 +14,11 @@ public enum PrivateFiles {
   ///
   /// - Throws: `VaultError.storage` when a component cannot be created.
   public static func ensureDirectory(_ path: String) throws {
-    var isDir: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
-      guard isDir.boolValue else { throw VaultError.storage("\(path) exists and is not a folder") }
+    var info = stat()
+    if stat(path, &info) == 0 {
+      guard info.st_mode & S_IFMT == S_IFDIR else {
+        throw VaultError.storage("\(path) exists and is not a folder")
+      }
       // An existing folder is the user's (it may be /tmp): never change its mode.
       return
     }
@@ -92,6 +92,9 @@ public enum PrivateFiles {
 
   /// Reads a whole file, or nil when it does not exist.
   ///
+  /// Through a 16 KiB buffer on the stack (no zeroed heap buffer for the small files every
+  /// command reads), wiped before it returns, since such a file may hold the device secret.
+  ///
   /// - Throws: `VaultError.storage` when it exists but cannot be read.
   public static func read(_ path: String) throws -> [UInt8]? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -101,13 +104,17 @@ public enum PrivateFiles {
     }
     defer { close(fd) }
     var out: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      if n < 0 { throw VaultError.storage("cannot read \(path): \(errnoText())") }
-      if n == 0 { break }
-      out.append(contentsOf: buffer[0..<n])
+    try withUnsafeTemporaryAllocation(byteCount: 16 * 1024, alignment: 16) { buffer in
+      var used = 0
+      defer { if let base = buffer.baseAddress { sodium_memzero(base, used) } }
+      while true {
+        let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+        if n < 0 && errno == EINTR { continue }
+        if n < 0 { throw VaultError.storage("cannot read \(path): \(errnoText())") }
+        if n == 0 { break }
+        used = max(used, n)
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+      }
     }
     return out
   }

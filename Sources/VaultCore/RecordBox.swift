@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The sealing of format-2 records and content chunks (`vault(5)`, RECORDS): XChaCha20-Poly1305
 /// under the `records` subkey, with the record's id, kind and revision (or the chunk's place and

@@ -71,6 +71,27 @@ struct RecordRow: Equatable {
     rowid = values[5].integer
   }
 
+  /// Parses a row read with `selectColumns` as SQLite holds it, with the checks of
+  /// `init(_ values:)` (one copy of each blob, no array of values in between).
+  ///
+  /// - Throws: as `init(_ values:)`.
+  init(_ row: RawRow) throws {
+    guard let recordID = row.blob(0), recordID.count == 16, let kind = row.integer(2),
+      let revision = row.integer(3), revision >= 1, let box = row.blob(4)
+    else { throw VaultError.integrity("a record row of the vault is malformed") }
+    let lookup: [UInt8]?
+    if row.isNull(1) {
+      lookup = nil
+    } else if let bytes = row.blob(1), bytes.count == 32 {
+      lookup = Array(bytes)
+    } else {
+      throw VaultError.integrity("a record row of the vault is malformed")
+    }
+    self.init(
+      recordID: Array(recordID), lookup: lookup, kind: kind, revision: revision, box: Array(box))
+    rowid = row.integer(5)
+  }
+
   init(recordID: [UInt8], lookup: [UInt8]?, kind: Int64, revision: Int64, box: [UInt8]) {
     self.recordID = recordID
     self.lookup = lookup

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The format-2 recovery slot, with a verifier and a tag keyed by the recovery code itself.
 ///

@@ -1,5 +1,6 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A minimal SQLite connection: prepared statements with bound parameters, one `check(rc)` that
 /// turns result codes into `VaultError.storage`, and transactions.
@@ -40,8 +41,11 @@ final class SQLiteDatabase {
   deinit { sqlite3_close(handle) }
 
   /// Maps a SQLite result code to an error unless it is one of `ok` (default `SQLITE_OK`).
+  ///
+  /// An array, not a `Set`: a set of `Int32` makes the Swift runtime look up `Int32`'s
+  /// `Hashable` conformance at run time, in every process, for two or three codes.
   @discardableResult
-  func check(_ rc: Int32, _ ok: Set<Int32> = [SQLITE_OK]) throws -> Int32 {
+  func check(_ rc: Int32, _ ok: [Int32] = [SQLITE_OK]) throws -> Int32 {
     guard ok.contains(rc) else {
       if rc == SQLITE_NOTADB || rc & 0xff == SQLITE_CORRUPT {
         throw VaultError.integrity("the vault file is not a valid database")

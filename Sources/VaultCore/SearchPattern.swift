@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// What `vault grep` looks for: a POSIX extended regular expression (`regcomp` with
@@ -63,7 +63,7 @@ public final class SearchPattern {
     if ignoreCase {
       let haystack = String(decoding: line, as: UTF8.self)
       let pattern = String(decoding: needle, as: UTF8.self)
-      return haystack.range(of: pattern, options: [.caseInsensitive]) != nil
+      return haystack.lowercased().contains(pattern.lowercased())
     }
     guard needle.count <= line.count else { return false }
     for start in 0...(line.count - needle.count)

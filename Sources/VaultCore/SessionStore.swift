@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Unlock sessions: a 256-bit token held by the shell, a file holding the master key wrapped under
 /// a key derived from that token.

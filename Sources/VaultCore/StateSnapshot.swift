@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The newest state of a format-2 vault as read in one transaction, verified under the key: its
 /// link's MAC, and its summary against the header and the aggregate as stored.
@@ -97,17 +98,17 @@ struct StateSnapshot {
   /// - Throws: `VaultError.integrity` on a mismatch, a malformed row, or two rows with one name.
   func rows(inBucket bucket: Int, db: SQLiteDatabase, rowKey: SymmetricKey) throws -> [RecordRow] {
     let (lower, upper) = RecordRow.bucketRange(bucket)
-    let range = upper == nil ? " >= ?" : " >= ? AND %@ < ?"
+    let range = { (column: String) in upper == nil ? " >= ?" : " >= ? AND \(column) < ?" }
     let bounds: [SQLiteDatabase.Value] = [.blob(lower)] + (upper.map { [.blob($0)] } ?? [])
     // A row too long for any record (planted to exhaust memory) is left unread: the bucket then
     // does not add up, an integrity failure.
     let bounded = " AND length(box) <= \(RecordRow.maximumBoxSize)"
     let named = try db.query(
       "SELECT \(RecordRow.selectColumns) FROM records WHERE lookup"
-        + range.replacingOccurrences(of: "%@", with: "lookup") + bounded, bounds)
+        + range("lookup") + bounded, bounds)
     let unnamed = try db.query(
       "SELECT \(RecordRow.selectColumns) FROM records WHERE lookup IS NULL AND record_id"
-        + range.replacingOccurrences(of: "%@", with: "record_id") + bounded, bounds)
+        + range("record_id") + bounded, bounds)
     let rows = try (named + unnamed).map(RecordRow.init)
     let hasher = RowHash.Hasher(key: rowKey)
     var sum = Aggregate.zero
@@ -130,19 +131,20 @@ struct StateSnapshot {
   func row(lookup wanted: [UInt8], db: SQLiteDatabase, rowKey: SymmetricKey) throws -> RecordRow? {
     let bucket = Int(wanted[0])
     let (lower, upper) = RecordRow.bucketRange(bucket)
-    let range = upper == nil ? " >= ?" : " >= ? AND %@ < ?"
+    let range = { (column: String) in upper == nil ? " >= ?" : " >= ? AND \(column) < ?" }
     let bounds: [SQLiteDatabase.Value] = [.blob(lower)] + (upper.map { [.blob($0)] } ?? [])
     let bounded = " AND length(box) <= \(RecordRow.maximumBoxSize)"
     let hasher = RowHash.Hasher(key: rowKey)
     var sum = Aggregate.zero
-    var ids = Set<UInt64>()
-    var lookups = Set<UInt64>()
-    var prefixRepeats = false
+    // Arrays sorted once, not sets: a bucket has a few hundred rows, and a `Set<UInt64>` would
+    // make every `get` look up `UInt64`'s `Hashable` conformance at run time.
+    var ids: [UInt64] = []
+    var lookups: [UInt64] = []
     var found: RecordRow?
     for (column, condition) in [("lookup", ""), ("record_id", "lookup IS NULL AND ")] {
       try db.prepare(
         "SELECT \(RecordRow.selectColumns) FROM records WHERE \(condition)\(column)"
-          + range.replacingOccurrences(of: "%@", with: column) + bounded
+          + range(column) + bounded
       ).forEachRawRow(bounds) { row in
         guard let recordID = row.blob(0), recordID.count == 16, let kind = row.integer(2),
           let revision = row.integer(3), revision >= 1, let box = row.blob(4)
@@ -157,9 +159,9 @@ struct StateSnapshot {
         sum.add(
           hasher.hashRecord(
             recordID: recordID, lookup: lookup, kind: kind, revision: revision, box: box))
-        if !ids.insert(Self.prefix(recordID)).inserted { prefixRepeats = true }
+        ids.append(Self.prefix(recordID))
         if let lookup {
-          if !lookups.insert(Self.prefix(lookup)).inserted { prefixRepeats = true }
+          lookups.append(Self.prefix(lookup))
           if lookup.elementsEqual(wanted) {
             found = RecordRow(
               recordID: Array(recordID), lookup: Array(lookup), kind: kind, revision: revision,
@@ -172,10 +174,19 @@ struct StateSnapshot {
     guard constantTimeEqual(sum.bytes, self.bucket(bucket)) else {
       throw VaultError.integrity(Self.missingRows)
     }
-    if prefixRepeats {
+    if Self.hasRepeat(&ids) || Self.hasRepeat(&lookups) {
       return try rows(inBucket: bucket, db: db, rowKey: rowKey).first { $0.lookup == wanted }
     }
     return found
+  }
+
+  /// True when `values` (sorted in place) holds one value twice.
+  private static func hasRepeat(_ values: inout [UInt64]) -> Bool {
+    values.sort()
+    for index in values.indices.dropFirst() where values[index] == values[index - 1] {
+      return true
+    }
+    return false
   }
 
   static let missingRows =
@@ -215,25 +226,22 @@ struct StateSnapshot {
   {
     var sums = [Aggregate](repeating: .zero, count: Self.bucketCount)
     let hasher = RowHash.Hasher(key: rowKey)
-    var ids = Set<UInt64>()
-    var lookups = Set<UInt64>()
-    var prefixRepeats = false
-    try db.forEachRow(
+    var ids: [UInt64] = []
+    var lookups: [UInt64] = []
+    try db.prepare(
       "SELECT \(RecordRow.selectColumns) FROM records NOT INDEXED"
         + " WHERE length(box) <= \(RecordRow.maximumBoxSize)"
-    ) { values in
-      let row = try RecordRow(values)
+    ).forEachRawRow([]) { raw in
+      let row = try RecordRow(raw)
       sums[row.bucket].add(hasher.hash(table: RowHash.records, columns: row.columns))
-      if !ids.insert(Self.prefix(row.recordID)).inserted { prefixRepeats = true }
-      if let lookup = row.lookup, !lookups.insert(Self.prefix(lookup)).inserted {
-        prefixRepeats = true
-      }
+      ids.append(Self.prefix(row.recordID))
+      if let lookup = row.lookup { lookups.append(Self.prefix(lookup)) }
       try each(row)
     }
     guard constantTimeEqual(sums.flatMap(\.bytes), buckets) else {
       throw VaultError.integrity(Self.missingRows)
     }
-    if prefixRepeats {
+    if Self.hasRepeat(&ids) || Self.hasRepeat(&lookups) {
       var whole: [RecordRow] = []
       try db.forEachRow(
         "SELECT \(RecordRow.selectColumns) FROM records NOT INDEXED"
@@ -247,8 +255,9 @@ struct StateSnapshot {
   /// checks it.
   ///
   /// The rows are read in batches of `batchSize`, and each batch's row hashes and transforms
-  /// (opening and decoding a record) are spread over up to `workers` threads, so a listing of
-  /// 100,000 entries uses every core. Results are in table order; nil ones dropped.
+  /// (opening and decoding a record) are spread over up to `workers` threads while the calling
+  /// thread reads the next batch, so a listing of 100,000 entries keeps every core busy.
+  /// Results are in table order; nil ones dropped.
   ///
   /// `transform` runs on several threads at once: it must use nothing but its row and
   /// thread-safe state (keys it only reads, guarded memory from shared slabs).
@@ -263,45 +272,61 @@ struct StateSnapshot {
     let workers = max(1, min(workers, 8))
     let hashers = (0..<workers).map { _ in RowHash.Hasher(key: rowKey) }
     let sums = BucketSums(workers: workers)
-    var ids = Set<UInt64>()
-    var lookups = Set<UInt64>()
-    var prefixRepeats = false
+    var ids: [UInt64] = []
+    var lookups: [UInt64] = []
     var out: [T] = []
     var failure: Error?
     var batch: [RecordRow] = []
     batch.reserveCapacity(batchSize)
-    func flush() {
-      let transforming = failure == nil
-      let results = Self.spread(batch, workers: workers) { worker, row in
-        sums.add(hashers[worker].hash(table: RowHash.records, columns: row.columns), worker, row)
-        return transforming ? try transform(row) : nil
-      }
-      for result in results where failure == nil {
-        switch result {
-        case .success(let value?): out.append(value)
-        case .success(nil): break
-        case .failure(let error): failure = error
+    try withoutActuallyEscaping(transform) { transform in
+      // The batch being processed, if any: one at a time, so each worker's sums stay its own.
+      var inFlight: InFlightBatch<T>?
+      func collect() {
+        guard let running = inFlight else { return }
+        inFlight = nil
+        for result in running.finish() where failure == nil {
+          switch result {
+          case .success(let value?): out.append(value)
+          case .success(nil): break
+          case .failure(let error): failure = error
+          }
         }
       }
-      batch.removeAll(keepingCapacity: true)
-    }
-    try db.forEachRow(
-      "SELECT \(RecordRow.selectColumns) FROM records NOT INDEXED"
-        + " WHERE length(box) <= \(RecordRow.maximumBoxSize)"
-    ) { values in
-      let row = try RecordRow(values)
-      if !ids.insert(Self.prefix(row.recordID)).inserted { prefixRepeats = true }
-      if let lookup = row.lookup, !lookups.insert(Self.prefix(lookup)).inserted {
-        prefixRepeats = true
+      func launch() {
+        collect()
+        guard !batch.isEmpty else { return }
+        let transforming = failure == nil
+        inFlight = InFlightBatch(rows: batch) { rows in
+          Self.spread(rows, workers: workers) { worker, row in
+            sums.add(
+              hashers[worker].hash(table: RowHash.records, columns: row.columns), worker, row)
+            return transforming ? try transform(row) : nil
+          }
+        }
+        batch = []
+        batch.reserveCapacity(batchSize)
       }
-      batch.append(row)
-      if batch.count == batchSize { flush() }
+      // A row that fails to read ends the scan, but never while a batch still uses `transform`.
+      defer { _ = inFlight?.finish() }
+      try db.prepare(
+        "SELECT \(RecordRow.selectColumns) FROM records NOT INDEXED"
+          + " WHERE length(box) <= \(RecordRow.maximumBoxSize)"
+      ).forEachRawRow([]) { raw in
+        let row = try RecordRow(raw)
+        ids.append(Self.prefix(row.recordID))
+        if let lookup = row.lookup { lookups.append(Self.prefix(lookup)) }
+        batch.append(row)
+        if batch.count == batchSize { launch() }
+      }
+      launch()
+      collect()
     }
-    flush()
     guard constantTimeEqual(sums.total(), buckets) else {
       throw VaultError.integrity(Self.missingRows)
     }
-    if prefixRepeats { try Self.requireDistinct(allRowsUnchecked(db: db)) }
+    if Self.hasRepeat(&ids) || Self.hasRepeat(&lookups) {
+      try Self.requireDistinct(allRowsUnchecked(db: db))
+    }
     if let failure { throw failure }
     return out
   }
@@ -413,6 +438,39 @@ private final class SpreadWork<T>: @unchecked Sendable {
     for index in stride(from: worker, to: rows.count, by: workers) {
       results[index] = Result { try body(worker, rows[index]) }
     }
+  }
+}
+
+/// One batch of `mapRows`, processed on a thread of its own while the next is read.
+private final class InFlightBatch<T>: @unchecked Sendable {
+  private let done = DispatchSemaphore(value: 0)
+  private let rows: [RecordRow]
+  /// Released before the batch signals it is done: the queue may keep this object a moment
+  /// longer, and `mapRows` lends `process` (over its non-escaping `transform`) only until then.
+  private var process: (([RecordRow]) -> [Result<T?, Error>])?
+  private var results: [Result<T?, Error>] = []
+  private var finished = false
+
+  /// Starts `process(rows)` on another thread.
+  init(rows: [RecordRow], process: @escaping ([RecordRow]) -> [Result<T?, Error>]) {
+    self.rows = rows
+    self.process = process
+    DispatchQueue.global().async { self.run() }
+  }
+
+  private func run() {
+    results = process?(rows) ?? []
+    process = nil
+    done.signal()
+  }
+
+  /// Waits for the batch (once; later calls return at once) and returns its results.
+  func finish() -> [Result<T?, Error>] {
+    if !finished {
+      done.wait()
+      finished = true
+    }
+    return results
   }
 }
 

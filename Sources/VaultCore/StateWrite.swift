@@ -193,7 +193,7 @@ final class StateWrite {
       count += 1
     }
     try db.query(
-      sql.replacingOccurrences(of: "SELECT \(columns)", with: "DELETE"), parameters)
+      sql.replacing("SELECT \(columns)", with: "DELETE"), parameters)
     return count
   }
 

@@ -1,9 +1,6 @@
 import CSQLite
-import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import FoundationEssentials
+import Glibc
 
 /// A format-2 vault file: one SQLite database holding the authenticated header, the records and
 /// the state that authenticates them as a whole.

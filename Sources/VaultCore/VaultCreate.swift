@@ -1,8 +1,5 @@
-import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import FoundationEssentials
+import Glibc
 
 extension Vault {
   /// What `create` hands back: the open vault, its master key and the one-time recovery code.
@@ -159,7 +156,7 @@ extension Vault {
       try build(temporary)
     } catch VaultError.storage(let message) {
       unlink(temporary)
-      throw VaultError.storage(message.replacingOccurrences(of: temporary, with: path))
+      throw VaultError.storage(message.replacing(temporary, with: path))
     } catch {
       unlink(temporary)
       throw error

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The constants of the `vault` export format (`vault(5)` EXPORT FORMAT): a header in the clear,
 /// then one `crypto_secretstream_xchacha20poly1305` stream under a key derived from a passphrase.
@@ -107,7 +108,7 @@ public struct ExportPassphrase: Sendable, CustomStringConvertible {
     }
     guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
     else { throw VaultError.invalidInput("the passphrase contains a control character") }
-    var normalized = Array(text.precomposedStringWithCanonicalMapping.utf8)
+    var normalized = Array(text.canonicallyComposed.utf8)
     defer { wipe(&normalized) }
     guard normalized.count <= Self.maximumByteCount else { throw Self.tooLong }
     bytes = SecureBytes(copying: normalized)

@@ -1,8 +1,5 @@
-import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import FoundationEssentials
+import Glibc
 
 extension Vault {
   /// What a master-key rotation did.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Vault {
   /// The checks of a PIN unlock that need no PIN: this device has a record, its KDF parameters

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Each journal writer's counter record (kind `counter`, `vault(5)` RECORDS): the highest
 /// sequence number folded into the state, and the ranges below it never received.

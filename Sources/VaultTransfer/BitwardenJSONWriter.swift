@@ -40,7 +40,7 @@ public final class BitwardenJSONWriter {
       let segments = name.split(separator: "/", omittingEmptySubsequences: false).dropLast()
       for depth in segments.indices { paths.insert(segments[...depth].joined(separator: "/")) }
     }
-    folders = paths.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    folders = paths.sorted { $0.precedesInByteOrder($1) }
     self.identifier = identifier
     out = OutputBuffer(sink)
   }

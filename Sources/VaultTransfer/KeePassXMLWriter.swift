@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import VaultCore
 
 /// Writes KeePass 2 XML (`KeePassFile` with `Meta` and `Root`), as KeePass's "KeePass XML (2.x)"

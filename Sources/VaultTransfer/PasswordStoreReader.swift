@@ -34,7 +34,7 @@ public enum PasswordStoreReader: ImportReader {
     }
     var files: [String] = []
     try walk(root, into: &files)
-    files.sort { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    files.sort { $0.precedesInByteOrder($1) }
     var entries: [TransferEntry] = []
     for file in files {
       let at = SourceLocation.file(file)

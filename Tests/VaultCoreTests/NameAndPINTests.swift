@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import VaultCore
@@ -10,13 +11,32 @@ final class NameAndPINTests: XCTestCase {
     XCTAssertEqual(try EntryName("-x").value, "-x")
   }
 
-  /// ASCII skips Foundation's normalization; anything else goes through it.
+  /// ASCII is returned as it is; anything else goes through the standard library's normalizer.
   func testCanonicalCompositionOfASCIIAndOfOtherText() {
     XCTAssertEqual(
       Array("site-000042/login".canonicallyComposed.utf8), Array("site-000042/login".utf8))
     XCTAssertEqual(Array("\u{212B}".canonicallyComposed.utf8), [0xC3, 0x85])
     XCTAssertEqual(Array("a/e\u{301}".canonicallyComposed.utf8), [0x61, 0x2F, 0xC3, 0xA9])
     XCTAssertEqual(Array("".canonicallyComposed.utf8), [])
+  }
+
+  /// The standard library's NFC (what vault uses, without Foundation) gives the bytes
+  /// Foundation's (ICU's) gives, which releases up to 0.6.0 stored names and PINs in: singletons,
+  /// reordered and blocked combining marks, Hangul syllables from jamo, compatibility characters
+  /// NFC leaves alone, exclusions, emoji with modifiers, and text already in NFC.
+  func testCompositionMatchesFoundationsNFC() {
+    let samples = [
+      "\u{212B}", "\u{2126}", "e\u{301}\u{323}", "e\u{323}\u{301}", "a\u{308}\u{304}",
+      "\u{1100}\u{1161}\u{11A8}", "\u{1112}\u{1161}\u{11AB}/\u{1100}\u{1173}\u{11AF}", "\u{FB01}",
+      "\u{0958}", "\u{2ADC}", "\u{1F44D}\u{1F3FD}", "\u{0344}", "o\u{31B}\u{301}",
+      "\u{05D0}\u{05B7}\u{05BC}", "caf\u{e9}/na\u{ef}ve", "\u{0041}\u{030A}\u{0301}",
+      "\u{0DD9}\u{0DCF}", "\u{1E0B}\u{0323}", "\u{0F73}", "\u{3099}\u{304B}\u{3099}",
+    ]
+    for text in samples {
+      XCTAssertEqual(
+        Array(text.canonicallyComposed.utf8),
+        Array(text.precomposedStringWithCanonicalMapping.utf8), text.debugDescription)
+    }
   }
 
   func testBadNamesAreRefusedWithTheReason() {

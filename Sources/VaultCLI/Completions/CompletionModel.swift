@@ -59,14 +59,14 @@ extension ProgramSpec {
 enum ShellQuote {
   /// `text` as one single-quoted POSIX shell word (bash and zsh): `'it'\''s'`.
   static func posix(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    "'" + text.replacing("'", with: #"'\''"#) + "'"
   }
 
   /// `text` as one single-quoted fish word: `'it\'s'`.
   static func fish(_ text: String) -> String {
     "'"
-      + text.replacingOccurrences(of: #"\"#, with: #"\\"#)
-      .replacingOccurrences(of: "'", with: #"\'"#) + "'"
+      + text.replacing(#"\"#, with: #"\\"#)
+      .replacing("'", with: #"\'"#) + "'"
   }
 }
 

@@ -86,7 +86,7 @@ public enum ZshCompletion {
     var out = "\(program.functionName(node.path, suffix: "_commands"))() {\n"
     out += "  local -a commands=(\n"
     for sub in node.subcommands {
-      let item = sub.name.replacingOccurrences(of: ":", with: #"\:"#) + ":" + sub.abstract
+      let item = sub.name.replacing(":", with: #"\:"#) + ":" + sub.abstract
       out += "    \(ShellQuote.posix(item))\n"
     }
     out += "  )\n  _describe -t commands \(ShellQuote.posix(label)) commands\n}\n\n"
@@ -128,13 +128,13 @@ public enum ZshCompletion {
   }
 
   private static func escapeDescription(_ text: String) -> String {
-    text.replacingOccurrences(of: #"\"#, with: #"\\"#)
-      .replacingOccurrences(of: "[", with: #"\["#)
-      .replacingOccurrences(of: "]", with: #"\]"#)
+    text.replacing(#"\"#, with: #"\\"#)
+      .replacing("[", with: #"\["#)
+      .replacing("]", with: #"\]"#)
   }
 
   private static func escapeMessage(_ text: String) -> String {
-    text.replacingOccurrences(of: #"\"#, with: #"\\"#).replacingOccurrences(of: ":", with: #"\:"#)
+    text.replacing(#"\"#, with: #"\\"#).replacing(":", with: #"\:"#)
   }
 
   private static func journalTagsFunction(_ name: String) -> String {
