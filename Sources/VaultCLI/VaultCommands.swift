@@ -188,7 +188,7 @@ public enum VaultCommands {
         version,
       ]),
     globalOptions: [Keys.vault.spec, Keys.pinFD.spec, Keys.help.spec, Keys.version.spec],
-    version: "0.6.0",
+    version: "0.7.0",
     example: "printf 'hunter2' | vault add mail/work; vault get mail/work",
     otherToolWords: otherToolWords
   ).completingHelp()

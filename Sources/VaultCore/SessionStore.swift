@@ -14,9 +14,17 @@ public struct SessionStore: Sendable {
   public static let defaultIdle: Double = 15 * 60
   /// Hard limit from issue: 8 hours.
   public static let hardLimit: Double = 8 * 3600
-  /// A use renews the idle timer when the last renewal is at least this old (seconds): reads
-  /// stay free of writes, and a session may end up to this much before its full idle timeout.
+  /// A use renews the idle timer when the last renewal is at least this old (seconds), or a
+  /// quarter of the idle timeout when that is shorter (`renewalInterval(idle:)`): reads stay
+  /// free of writes, and a session may end up to this much before its full idle timeout.
   public static let renewalInterval: Double = 60
+
+  /// How old the last renewal of a session with an idle timeout of `idle` seconds must be for a
+  /// use to renew it (milliseconds): `renewalInterval`, or a quarter of `idle` when that is
+  /// shorter, so a session used more often than its timeout never ends while it is used.
+  static func renewalMilliseconds(idle: UInt32) -> UInt64 {
+    min(UInt64(renewalInterval * 1000), UInt64(idle) * 1000 / 4)
+  }
 
   /// Size in bytes of every session file (`vault(5)`, SESSIONS).
   public static let recordByteCount = SessionRecord.byteCount
@@ -185,10 +193,10 @@ public struct SessionStore: Sendable {
       unlink(path)
       throw VaultError.locked("the session has expired")
     }
-    // Renewed lazily (at most once per `renewalInterval`) and never at the cost of the read: a
-    // full disk or a file-size limit must not turn a read into a failure.
+    // Renewed lazily (at most once per `renewalMilliseconds`) and never at the cost of the read:
+    // a full disk or a file-size limit must not turn a read into a failure.
     var current = record
-    if renew && now - record.lastUsed >= UInt64(Self.renewalInterval * 1000) {
+    if renew && now - record.lastUsed >= Self.renewalMilliseconds(idle: record.idle) {
       var renewed = record
       renewed.lastUsed = now
       renewed = Self.sealed(renewed, masterKey: key, token: token, vaultID: vaultID, sessionID: id)

@@ -74,6 +74,32 @@ final class SessionRecordCLITests: XCTestCase {
     XCTAssertNotEqual(Array(renewed[77...]), Array(record[77...]))
   }
 
+  /// A timeout shorter than a minute is renewed every quarter of it, so a session used every
+  /// 12 seconds under a 30-second timeout stays open; 30 seconds after its last renewal it ends.
+  func testAShortTimeoutIsRenewedByUseAndEndsWhenIdle() throws {
+    let unlocked = box.vaultPIN(["unlock", "--raw", "--timeout", "30s"])
+    XCTAssertEqual(unlocked.status, 0, unlocked.stderrText)
+    session = ["VAULT_SESSION": unlocked.stdoutText.trimmingCharacters(in: .newlines)]
+    XCTAssertEqual(SessionStore.renewalMilliseconds(idle: 30), 7_500)
+    XCTAssertEqual(SessionStore.renewalMilliseconds(idle: 900), 60_000)
+    for second in stride(from: 1012, through: 1072, by: 12) {
+      let read = get(boot: "\(second)")
+      XCTAssertEqual(read.status, 0, "at \(second): \(read.stderrText)")
+      XCTAssertEqual(read.stdoutText, "hello")
+    }
+    // A use 7 s after the last renewal (second 1072) is under a quarter and renews nothing: the
+    // session then ends 30 s after 1072, though 1079 was used.
+    XCTAssertEqual(get(boot: "1079").status, 0)
+    let idle = get(boot: "1102.5")
+    XCTAssertEqual(idle.status, 10)
+    XCTAssertEqual(
+      idle.errorLines,
+      [
+        "vault: error: locked: the session has expired",
+        #"vault: hint: unlock first with: eval "$(vault unlock)""#,
+      ])
+  }
+
   func testEditingATimerOrTheBootIDIsRefusedAsAnEdit() throws {
     let (_, path) = try sessionFile()
     // Renewed at second 1060: created 1000000, last_used 1060000.
