@@ -120,7 +120,9 @@ final class EditFolder {
   ///
   /// - Throws: `VaultError.storage` when it cannot be read or is not a regular file.
   func read(_ file: String) throws -> SecureBytes? {
-    let fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    // Non-blocking, so a FIFO the editor left in its place opens at once and is refused below
+    // instead of waiting for a writer forever (reads of a regular file are unaffected).
+    let fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
     if fd < 0 && errno == ENOENT { return nil }
     guard fd >= 0 else { throw VaultError.storage("cannot read \(file): \(errnoText())") }
     defer { close(fd) }

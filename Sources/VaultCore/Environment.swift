@@ -39,8 +39,9 @@ public struct VaultEnvironment: Sendable {
   }
 
   private var home: String {
-    if let home = variables["HOME"], !home.isEmpty { return home }
-    // No HOME (or an empty one): the home folder of the account, as the password database has it.
+    if let home = variables["HOME"], home.hasPrefix("/") { return home }
+    // No HOME (or an empty or relative one): the account's home folder, as the password
+    // database has it.
     guard let entry = getpwuid(getuid()), let folder = entry.pointee.pw_dir else { return "/" }
     return String(cString: folder)
   }

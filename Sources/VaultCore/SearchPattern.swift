@@ -49,6 +49,11 @@ public final class SearchPattern {
     matches(line, scratch: regex == nil ? nil : SecureBytes(count: line.count + 1))
   }
 
+  /// `text` with case differences removed for a fixed-string search: upper-cased, then
+  /// lower-cased, so a final sigma matches a sigma and "ß" matches "SS" (the standard library
+  /// has no case folding of its own; this is its full case mappings, one after the other).
+  static func folded(_ text: String) -> String { text.uppercased().lowercased() }
+
   /// `matches`, copying the line for `regexec` into `scratch` (at least one byte longer than the
   /// line, and zero past it), so one guarded buffer serves a whole entry.
   private func matches(_ line: UnsafeRawBufferPointer, scratch: SecureBytes?) -> Bool {
@@ -63,7 +68,7 @@ public final class SearchPattern {
     if ignoreCase {
       let haystack = String(decoding: line, as: UTF8.self)
       let pattern = String(decoding: needle, as: UTF8.self)
-      return haystack.lowercased().contains(pattern.lowercased())
+      return Self.folded(haystack).contains(Self.folded(pattern))
     }
     guard needle.count <= line.count else { return false }
     for start in 0...(line.count - needle.count)

@@ -1,6 +1,6 @@
-import Dispatch
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// The newest state of a format-2 vault as read in one transaction, verified under the key: its
 /// link's MAC, and its summary against the header and the aggregate as stored.
@@ -352,9 +352,19 @@ struct StateSnapshot {
     }
     withoutActuallyEscaping(body) { body in
       let work = SpreadWork(rows: rows, results: results, body: body)
-      DispatchQueue.concurrentPerform(iterations: min(workers, max(rows.count, 1))) { worker in
-        work.run(worker: worker, workers: workers)
+      // Worker 0 here, the others on threads of their own; a worker no thread can be had for
+      // runs here too, after (each worker's share is still run by one thread at a time).
+      var started: [WorkerThread] = []
+      var here = [0]
+      for worker in 1..<min(workers, max(rows.count, 1)) {
+        if let thread = WorkerThread.start({ work.run(worker: worker, workers: workers) }) {
+          started.append(thread)
+        } else {
+          here.append(worker)
+        }
       }
+      for worker in here { work.run(worker: worker, workers: workers) }
+      for thread in started { thread.join() }
     }
     return results.map { $0 ?? .success(nil) }
   }
@@ -443,31 +453,47 @@ private final class SpreadWork<T>: @unchecked Sendable {
 
 /// One batch of `mapRows`, processed on a thread of its own while the next is read.
 private final class InFlightBatch<T>: @unchecked Sendable {
-  private let done = DispatchSemaphore(value: 0)
+  /// Who runs the batch: its thread if that starts first, else `finish` on the caller's (and
+  /// always the caller when no thread can be had, under a limit of processes or memory).
+  private enum Stage { case waiting, running, done }
+
+  private let stage = Mutex(Stage.waiting)
   private let rows: [RecordRow]
-  /// Released before the batch signals it is done: the queue may keep this object a moment
-  /// longer, and `mapRows` lends `process` (over its non-escaping `transform`) only until then.
+  /// Released once run: `mapRows` lends `process` (over its non-escaping `transform`) only
+  /// until the batch is finished.
   private var process: (([RecordRow]) -> [Result<T?, Error>])?
   private var results: [Result<T?, Error>] = []
+  /// Touched by the thread that made the batch only.
+  private var thread: WorkerThread?
   private var finished = false
 
-  /// Starts `process(rows)` on another thread.
+  /// Starts `process(rows)` on another thread when one can be had.
   init(rows: [RecordRow], process: @escaping ([RecordRow]) -> [Result<T?, Error>]) {
     self.rows = rows
     self.process = process
-    DispatchQueue.global().async { self.run() }
+    thread = WorkerThread.start { self.runIfWaiting() }
   }
 
-  private func run() {
+  /// Runs the batch unless another thread has taken it.
+  private func runIfWaiting() {
+    let claimed = stage.withLock { stage in
+      guard stage == .waiting else { return false }
+      stage = .running
+      return true
+    }
+    guard claimed else { return }
     results = process?(rows) ?? []
     process = nil
-    done.signal()
+    stage.withLock { $0 = .done }
   }
 
-  /// Waits for the batch (once; later calls return at once) and returns its results.
+  /// Runs the batch here if its thread has not started it, waits for that thread, and returns
+  /// the results (once; later calls return them at once).
   func finish() -> [Result<T?, Error>] {
     if !finished {
-      done.wait()
+      runIfWaiting()
+      thread?.join()
+      thread = nil
       finished = true
     }
     return results

@@ -180,6 +180,14 @@ final class EditCLITests: XCTestCase {
         "vault: error: the editor was interrupted; nothing was written"
       ),
     ]
+    // A FIFO left in the file's place is refused at once (it waited for a writer forever).
+    let fifo = edit(editor("fifo.sh", "rm \"$1\"; mkfifo \"$1\""))
+    XCTAssertEqual(fifo.status, 1)
+    XCTAssertEqual(fifo.errorLines.count, 1, fifo.stderrText)
+    XCTAssertTrue(
+      fifo.errorLines.first?.hasSuffix(" is no longer a regular file") == true, fifo.stderrText)
+    XCTAssertEqual(note(), "\(marker)\nline two\n")
+    XCTAssertEqual(editFolders(), [])
     for (name, body, status, message) in cases {
       let result = edit(editor(name, body))
       XCTAssertEqual(result.status, status, name)
