@@ -88,18 +88,7 @@ public struct Header: Codable, Equatable, Sendable {
   /// - Throws: `VaultError.unsupportedVersion` for another format, `VaultError.malformedHeader`
   ///   for anything else out of place.
   public static func parse(_ body: [UInt8]) throws -> Header {
-    guard body.count <= 64 * 1024 else {
-      throw VaultError.malformedHeader("the header is larger than 64 KiB")
-    }
-    let fields: JSONFields
-    do {
-      fields = try JSONFields(GuardedJSON(parsing: SecureBytes(copying: body)).root)
-    } catch {
-      throw VaultError.malformedHeader("the header is not a JSON object")
-    }
-    guard let format = try? fields.integer("format") else {
-      throw VaultError.malformedHeader("the header has no format version")
-    }
+    let (fields, format) = try HeaderJSON.object(body)
     guard format == currentFormat else { throw VaultError.unsupportedVersion(format) }
     try refuseUnknownFields(fields)
     let header: Header
