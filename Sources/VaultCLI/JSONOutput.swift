@@ -24,6 +24,22 @@ indirect enum JSONOutput {
     }
   }
 
+  /// Scalars a terminal shows as nothing or as a box that `Output.hides` leaves for emoji and
+  /// text (the joiner, variation selectors) or does not class as hidden (private use,
+  /// noncharacters, unassigned, U+FFFC and U+FFFD): escaped in JSON, which means the same string
+  /// to a reader, so two names never look alike there (`a\u200db` is not `ab`).
+  static func invisibleInJSON(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar == "\u{200D}" || (0xFE00...0xFE0F).contains(scalar.value)
+      || scalar.value == 0xFFFC || scalar.value == 0xFFFD
+    {
+      return true
+    }
+    switch scalar.properties.generalCategory {
+    case .privateUse, .unassigned: return true
+    default: return scalar.properties.isNoncharacterCodePoint
+    }
+  }
+
   static func quote(_ s: String) -> String {
     // Most names and times are printable ASCII with nothing to escape: as they are.
     let plain = s.utf8.allSatisfy {
@@ -39,7 +55,9 @@ indirect enum JSONOutput {
       case "\r": out += "\\r"
       case "\t": out += "\\t"
       default:
-        if scalar.value < 0x20 || scalar.value == 0x7f || Output.hides(scalar) {
+        if scalar.value < 0x20 || scalar.value == 0x7f || Output.hides(scalar)
+          || Self.invisibleInJSON(scalar)
+        {
           // The same string to a JSON reader, but nothing a terminal hides or acts on.
           for unit in String(scalar).utf16 { out += "\\u" + NumberText.hex4(unit) }
         } else {

@@ -270,6 +270,15 @@ extension TerminalTests {
     XCTAssertEqual(
       try drive(box, ["list", "e"], script: []).output, "e\u{200D}mo\u{FE0F}\r\n",
       "the joiner and variation selectors of emoji are shown")
+    // In JSON they are escaped, as are private-use and noncharacter code points: a name that
+    // looks like another on a terminal (`e` + ZWJ + `mo`) cannot in JSON.
+    XCTAssertEqual(box.vault(["add", "p/\u{E000}\u{FFFE}\u{FFFD}"], stdin: [0x61]).status, 0)
+    XCTAssertEqual(
+      box.vault(["list", "--json", "e"]).stdoutText.split(separator: ",").first,
+      #"[{"name":"e\u200dmo\ufe0f""#)
+    XCTAssertEqual(
+      box.vault(["list", "--json", "p/"]).stdoutText.split(separator: ",").first,
+      #"[{"name":"p/\ue000\ufffe\ufffd""#)
     XCTAssertEqual(
       box.vault(["get", "bank/x"]).errorLines.first, "vault: error: no entry named 'bank/x'")
   }
