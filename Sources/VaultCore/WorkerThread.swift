@@ -11,8 +11,13 @@ final class WorkerThread {
 
   private init() {}
 
-  /// Starts `body` on a new thread; nil when the system refuses one (`pthread_create` failed).
+  /// Starts `body` on a new thread; nil when the system refuses one (`pthread_create` failed,
+  /// or in debug builds `VAULT_TEST_NO_THREADS` is set).
   static func start(_ body: @escaping () -> Void) -> WorkerThread? {
+    #if DEBUG
+      // Tests stand in for a system that refuses every thread.
+      if getenv("VAULT_TEST_NO_THREADS") != nil { return nil }
+    #endif
     let worker = WorkerThread()
     let context = Unmanaged.passRetained(Box(body)).toOpaque()
     let created = pthread_create(
