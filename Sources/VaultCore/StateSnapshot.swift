@@ -97,18 +97,9 @@ struct StateSnapshot {
   ///
   /// - Throws: `VaultError.integrity` on a mismatch, a malformed row, or two rows with one name.
   func rows(inBucket bucket: Int, db: SQLiteDatabase, rowKey: SymmetricKey) throws -> [RecordRow] {
-    let (lower, upper) = RecordRow.bucketRange(bucket)
-    let range = { (column: String) in upper == nil ? " >= ?" : " >= ? AND \(column) < ?" }
-    let bounds: [SQLiteDatabase.Value] = [.blob(lower)] + (upper.map { [.blob($0)] } ?? [])
-    // A row too long for any record (planted to exhaust memory) is left unread: the bucket then
-    // does not add up, an integrity failure.
-    let bounded = " AND length(box) <= \(RecordRow.maximumBoxSize)"
-    let named = try db.query(
-      "SELECT \(RecordRow.selectColumns) FROM records WHERE lookup"
-        + range("lookup") + bounded, bounds)
-    let unnamed = try db.query(
-      "SELECT \(RecordRow.selectColumns) FROM records WHERE lookup IS NULL AND record_id"
-        + range("record_id") + bounded, bounds)
+    let (queries, bounds) = Self.bucketQueries(bucket)
+    let named = try db.query(queries.named, bounds)
+    let unnamed = try db.query(queries.unnamed, bounds)
     let rows = try (named + unnamed).map(RecordRow.init)
     let hasher = RowHash.Hasher(key: rowKey)
     var sum = Aggregate.zero
@@ -130,10 +121,7 @@ struct StateSnapshot {
   /// - Throws: as `rows(inBucket:)`.
   func row(lookup wanted: [UInt8], db: SQLiteDatabase, rowKey: SymmetricKey) throws -> RecordRow? {
     let bucket = Int(wanted[0])
-    let (lower, upper) = RecordRow.bucketRange(bucket)
-    let range = { (column: String) in upper == nil ? " >= ?" : " >= ? AND \(column) < ?" }
-    let bounds: [SQLiteDatabase.Value] = [.blob(lower)] + (upper.map { [.blob($0)] } ?? [])
-    let bounded = " AND length(box) <= \(RecordRow.maximumBoxSize)"
+    let (queries, bounds) = Self.bucketQueries(bucket)
     let hasher = RowHash.Hasher(key: rowKey)
     var sum = Aggregate.zero
     // Arrays sorted once, not sets: a bucket has a few hundred rows, and a `Set<UInt64>` would
@@ -141,11 +129,8 @@ struct StateSnapshot {
     var ids: [UInt64] = []
     var lookups: [UInt64] = []
     var found: RecordRow?
-    for (column, condition) in [("lookup", ""), ("record_id", "lookup IS NULL AND ")] {
-      try db.prepare(
-        "SELECT \(RecordRow.selectColumns) FROM records WHERE \(condition)\(column)"
-          + range(column) + bounded
-      ).forEachRawRow(bounds) { row in
+    for query in [queries.named, queries.unnamed] {
+      try db.prepare(query).forEachRawRow(bounds) { row in
         guard let recordID = row.blob(0), recordID.count == 16, let kind = row.integer(2),
           let revision = row.integer(3), revision >= 1, let box = row.blob(4)
         else { throw VaultError.integrity("a record row of the vault is malformed") }
@@ -187,6 +172,27 @@ struct StateSnapshot {
       return true
     }
     return false
+  }
+
+  /// The two queries of bucket `bucket`'s rows (those with a name index in its range, those
+  /// without one whose record id is), and the range's bounds, their parameters.
+  ///
+  /// A row too long for any record (planted to exhaust memory) is left unread: the bucket then
+  /// does not add up, an integrity failure.
+  private static func bucketQueries(_ bucket: Int) -> (
+    queries: (named: String, unnamed: String), bounds: [SQLiteDatabase.Value]
+  ) {
+    let (lower, upper) = RecordRow.bucketRange(bucket)
+    let range = { (column: String) in upper == nil ? " >= ?" : " >= ? AND \(column) < ?" }
+    let bounded = " AND length(box) <= \(RecordRow.maximumBoxSize)"
+    let select = "SELECT \(RecordRow.selectColumns) FROM records WHERE "
+    return (
+      (
+        select + "lookup" + range("lookup") + bounded,
+        select + "lookup IS NULL AND record_id" + range("record_id") + bounded
+      ),
+      [.blob(lower)] + (upper.map { [.blob($0)] } ?? [])
+    )
   }
 
   static let missingRows =
