@@ -74,7 +74,7 @@ _biosim_command() {
   'reset')
     commands=''
     offered=''
-    options='-h --help'
+    options='-y --yes -h --help'
     valued=''
     arguments=0 variadic=0
     ;;

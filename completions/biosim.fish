@@ -138,6 +138,7 @@ complete -c biosim -n '__biosim_at "next" 0' -a 'match no-match cancel system-ca
 # biosim os-upgrade: Simulate a major OS upgrade (the domain state changes).
 
 # biosim reset: Erase the device: new device secret, no enrollment, no PIN counters.
+complete -c biosim -n '__biosim_in "reset"' -s y -l yes -d 'Do not ask for confirmation.'
 
 # biosim help: Show help for a command.
 complete -c biosim -n '__biosim_at "help" 0 more' -a 'status hardware availability enroll unenroll next force-lockout os-upgrade reset help'

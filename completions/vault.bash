@@ -131,14 +131,14 @@ _vault_command() {
   'status')
     commands=''
     offered=''
-    options='--json --vault --pin-fd -h --help'
+    options='--json --check --vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
     ;;
   'unlock')
     commands=''
     offered=''
-    options='--timeout --shell --raw --vault --pin-fd -h --help'
+    options='--timeout --shell-session --shell --raw -f --force --vault --pin-fd -h --help'
     valued=' --timeout --shell --vault --pin-fd '
     arguments=0 variadic=0
     ;;

@@ -289,9 +289,9 @@ complete -c vault -n '__vault_at "" 0' -a import -d 'Bring in entries and journa
 complete -c vault -n '__vault_at "" 0' -a passwd -d 'Change the PIN (the master key is re-wrapped, entries are untouched).'
 complete -c vault -n '__vault_at "" 0' -a recover -d 'Set a new PIN with the recovery code (also on another machine).'
 complete -c vault -n '__vault_at "" 0' -a rekey -d 'Replace the master key, the journal keys and the recovery code.'
-complete -c vault -n '__vault_at "" 0' -a status -d 'Show the vault\'s policy, biometry, PIN delay and session without unlocking.'
-complete -c vault -n '__vault_at "" 0' -a unlock -d 'Start a session and print the shell code that exports VAULT_SESSION.'
-complete -c vault -n '__vault_at "" 0' -a lock -d 'Revoke every session of the vault at once.'
+complete -c vault -n '__vault_at "" 0' -a status -d 'Show the vault\'s policy, biometry, PIN delay, agent and session without unlocking.'
+complete -c vault -n '__vault_at "" 0' -a unlock -d 'Hand the vault\'s key to your unlock agent, for every shell of yours.'
+complete -c vault -n '__vault_at "" 0' -a lock -d 'Lock the vault: the agent lets it go and every session is revoked.'
 complete -c vault -n '__vault_at "" 0' -a biometry -d 'Activate, deactivate or inspect biometric unlock.'
 complete -c vault -n '__vault_at "" 0' -a edit -d 'Edit an entry in your editor, leaving no plaintext on disk.'
 complete -c vault -n '__vault_at "" 0' -a journal -d 'Write a journal entry without unlocking; list, show or edit entries.'
@@ -381,15 +381,18 @@ complete -c vault -n '__vault_at "import" 0' -r -F
 
 # vault rekey: Replace the master key, the journal keys and the recovery code.
 
-# vault status: Show the vault's policy, biometry, PIN delay and session without unlocking.
+# vault status: Show the vault's policy, biometry, PIN delay, agent and session without unlocking.
 complete -c vault -n '__vault_in "status"' -l json -d 'Print JSON instead of text.'
+complete -c vault -n '__vault_in "status"' -l check -d 'Print nothing; exit 0 when the agent holds the vault or VAULT_SESSION is valid, 10 when not.'
 
-# vault unlock: Start a session and print the shell code that exports VAULT_SESSION.
+# vault unlock: Hand the vault's key to your unlock agent, for every shell of yours.
 complete -c vault -n '__vault_in "unlock"' -l timeout -x -d 'Idle timeout: 90s, 15m (default), 1h, or plain seconds; 8h at most.'
+complete -c vault -n '__vault_in "unlock"' -l shell-session -d 'Issue a session for this shell (VAULT_SESSION) instead of handing the key to the agent.'
 complete -c vault -n '__vault_in "unlock"' -l shell -x -a 'bash zsh fish' -d 'Shell syntax to print: bash, zsh or fish (default bash).'
-complete -c vault -n '__vault_in "unlock"' -l raw -d 'Print the token alone.'
+complete -c vault -n '__vault_in "unlock"' -l raw -d 'Print the token alone (implies --shell-session).'
+complete -c vault -n '__vault_in "unlock"' -s f -l force -d 'Ask for the PIN and the match even when the agent holds the vault.'
 
-# vault lock: Revoke every session of the vault at once.
+# vault lock: Lock the vault: the agent lets it go and every session is revoked.
 
 # vault biometry: Activate, deactivate or inspect biometric unlock.
 complete -c vault -n '__vault_at "biometry" 0' -a activate -d 'Seal the current enrollment\'s domain state (PIN, then a match).'

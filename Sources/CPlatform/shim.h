@@ -151,3 +151,162 @@ static inline int vault_start_writeback(int fd) {
   return 0;
 #endif
 }
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <string.h>
+
+/* The unlock agent's socket calls: the CMSG_* macros and struct ucred are not visible to Swift. */
+
+/* Sends `length` bytes of `bytes` on the stream socket `sock` in one sendmsg(2), with the `count`
+   descriptors of `fds` attached as SCM_RIGHTS (at most 8). Returns the bytes sent, or -1 with
+   errno. MSG_NOSIGNAL: a closed peer is EPIPE, never SIGPIPE. */
+static inline long vault_send_with_fds(int sock, const void *bytes, unsigned long length,
+                                       const int *fds, int count) {
+  struct iovec io = {(void *)bytes, length};
+  struct msghdr message;
+  memset(&message, 0, sizeof message);
+  message.msg_iov = &io;
+  message.msg_iovlen = 1;
+  union {
+    char buffer[CMSG_SPACE(8 * sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  if (count > 8) { errno = EINVAL; return -1; }
+  if (count > 0) {
+    memset(&control, 0, sizeof control);
+    message.msg_control = control.buffer;
+    message.msg_controllen = CMSG_SPACE((unsigned long)count * sizeof(int));
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN((unsigned long)count * sizeof(int));
+    memcpy(CMSG_DATA(header), fds, (unsigned long)count * sizeof(int));
+  }
+  return (long)sendmsg(sock, &message, MSG_NOSIGNAL);
+}
+
+/* Receives up to `length` bytes from `sock` into `bytes` with recvmsg(2), and the descriptors
+   that came with them (SCM_RIGHTS, close-on-exec) into `fds`, at most `capacity` of them (at most
+   8); `*count` is how many arrived. Descriptors beyond `capacity`, or a truncated control
+   message, are closed and reported as -1 with errno EMSGSIZE. Returns the bytes received (0 at
+   end of file), or -1 with errno. */
+static inline long vault_receive_with_fds(int sock, void *bytes, unsigned long length, int *fds,
+                                          int capacity, int *count) {
+  struct iovec io = {bytes, length};
+  struct msghdr message;
+  memset(&message, 0, sizeof message);
+  message.msg_iov = &io;
+  message.msg_iovlen = 1;
+  union {
+    char buffer[CMSG_SPACE(8 * sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  memset(&control, 0, sizeof control);
+  message.msg_control = control.buffer;
+  message.msg_controllen = sizeof control.buffer;
+  *count = 0;
+  long got = (long)recvmsg(sock, &message, MSG_CMSG_CLOEXEC);
+  if (got < 0) return -1;
+  int refused = (message.msg_flags & MSG_CTRUNC) != 0;
+  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header;
+       header = CMSG_NXTHDR(&message, header)) {
+    if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+    int n = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+    int *incoming = (int *)CMSG_DATA(header);
+    for (int i = 0; i < n; i++) {
+      if (*count < capacity && *count < 8 && !refused) {
+        fds[(*count)++] = incoming[i];
+      } else {
+        close(incoming[i]);
+        refused = 1;
+      }
+    }
+  }
+  if (refused) {
+    for (int i = 0; i < *count; i++) close(fds[i]);
+    *count = 0;
+    errno = EMSGSIZE;
+    return -1;
+  }
+  return got;
+}
+
+/* The process id and user id of the peer of the Unix socket `sock` (SO_PEERCRED, as it was
+   when the peer connected). Returns 0, or -1 with errno. */
+/* struct ucred of <sys/socket.h>, declared there only under _GNU_SOURCE. */
+struct vault_ucred {
+  pid_t pid;
+  uid_t uid;
+  gid_t gid;
+};
+
+static inline int vault_peer_credentials(int sock, int *pid, unsigned int *uid) {
+  struct vault_ucred credentials;
+  socklen_t size = sizeof credentials;
+  if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) return -1;
+  *pid = credentials.pid;
+  *uid = credentials.uid;
+  return 0;
+}
+
+/* Binds (`listen_too` nonzero: and listens on) or connects the socket `sock` to the Unix socket
+   path `path`. -1 with ENAMETOOLONG when the path does not fit sun_path. */
+static inline int vault_unix_address(int sock, const char *path, int bind_it) {
+  struct sockaddr_un address;
+  memset(&address, 0, sizeof address);
+  address.sun_family = AF_UNIX;
+  if (strlen(path) >= sizeof address.sun_path) { errno = ENAMETOOLONG; return -1; }
+  strcpy(address.sun_path, path);
+  if (bind_it) {
+    if (bind(sock, (struct sockaddr *)&address, sizeof address) != 0) return -1;
+    return listen(sock, 64);
+  }
+  return connect(sock, (struct sockaddr *)&address, sizeof address);
+}
+
+/* The longest Unix socket path, in bytes, without its terminating zero. */
+static inline int vault_unix_path_limit(void) {
+  struct sockaddr_un address;
+  return (int)sizeof address.sun_path - 1;
+}
+
+/* pidfd_open(2) (Linux 5.3): a descriptor that polls readable when the child `pid` ends. */
+static inline int vault_pidfd_open(int pid) {
+#ifdef SYS_pidfd_open
+  return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+  (void)pid;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+/* POSIX_SPAWN_SETSID (glibc 2.26), which spawn.h names only under _GNU_SOURCE: the child starts
+   a session of its own, with no controlling terminal. */
+static inline int vault_spawnattr_setsid(posix_spawnattr_t *attributes) {
+  return posix_spawnattr_setflags(attributes, 0x80 /* POSIX_SPAWN_SETSID */);
+}
+
+/* fork(2) for the agent, which is single-threaded when it forks a worker. */
+static inline int vault_fork(void) { return (int)fork(); }
+
+/* pipe2(2), accept4(2) and O_PATH, which glibc declares only under _GNU_SOURCE. */
+static inline int vault_pipe_cloexec_nonblock(int fds[2]) {
+  return (int)syscall(SYS_pipe2, fds, O_CLOEXEC | O_NONBLOCK);
+}
+
+static inline int vault_accept_cloexec(int sock) {
+  return (int)syscall(SYS_accept4, sock, 0, 0, SOCK_CLOEXEC);
+}
+
+#ifdef O_PATH
+#define VAULT_O_PATH O_PATH
+#else
+#define VAULT_O_PATH __O_PATH
+#endif
+
+/* The folder `path` as an O_PATH descriptor (no read permission needed), for fchdir. */
+static inline int vault_open_folder_path(const char *path) {
+  return open(path, VAULT_O_PATH | O_DIRECTORY | O_CLOEXEC);
+}

@@ -38,7 +38,10 @@ public enum BiosimCommands {
           run: runs(BiosimCommandsRun.osUpgrade)),
         CommandSpec(
           "reset", "Erase the device: new device secret, no enrollment, no PIN counters.",
-          run: runs(BiosimCommandsRun.reset)),
+          discussion: """
+            On a terminal it asks you to type 'erase' first, since every vault then needs its \
+            recovery code on this device; --yes skips the question.
+            """, options: [Keys.yes.spec], run: runs(BiosimCommandsRun.reset)),
         CommandSpec(
           "help", "Show help for a command.", arguments: [Keys.command.spec],
           run: { try HelpCommand.run($0, program: BiosimCommands.program) }),

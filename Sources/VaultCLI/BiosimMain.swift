@@ -82,8 +82,20 @@ enum BiosimCommandsRun {
   }
 
   static func reset(_ context: Context) throws {
+    // On a terminal, erasing the device is confirmed first: every vault then needs its recovery
+    // code on this device.
+    if isatty(0) == 1, !context.flag(Keys.yes), let terminal = context.terminal {
+      terminal.say(
+        "This erases the simulated device: a new device secret, nothing enrolled, no PIN"
+          + " counters. Every vault then needs its recovery code here ('vault recover').\n")
+      let answer = try terminal.readVisible(prompt: "Type 'erase' to go on: ")
+      guard answer == "erase" else {
+        throw VaultError.cancelled("nothing was erased")
+      }
+    }
     try controls(context).reset()
-    // An erased device keeps no session of any vault.
+    // An erased device keeps no session of any vault, and the agent holds none of them.
+    AgentClient(environment: context.environment).forget(vaultID: nil, vaultPath: nil)
     try? FileManager.default.removeItem(atPath: context.environment.sessionDirectory)
     Output.error(
       "The device was erased: new device secret, nothing enrolled, every session ended. Each"

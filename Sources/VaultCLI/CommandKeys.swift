@@ -239,7 +239,16 @@ enum Keys {
     in: 1...Int(SessionStore.hardLimit))
   static let shell = Option<ShellSyntax>(
     "shell", "SHELL", "Shell syntax to print: \(ShellSyntax.choiceList) (default bash).")
-  static let raw = Flag("raw", "Print the token alone.")
+  static let raw = Flag("raw", "Print the token alone (implies --shell-session).")
+  static let yes = Flag("yes", short: "y", "Do not ask for confirmation.")
+  static let shellSession = Flag(
+    "shell-session",
+    "Issue a session for this shell (VAULT_SESSION) instead of handing the key to the agent.")
+  static let unlockAgain = Flag(
+    "force", short: "f", "Ask for the PIN and the match even when the agent holds the vault.")
+  static let check = Flag(
+    "check",
+    "Print nothing; exit 0 when the agent holds the vault or VAULT_SESSION is valid, 10 when not.")
 
   // biometry deactivate
   static let recovery = Flag("recovery", "Authorize with the recovery code instead.")

@@ -52,6 +52,13 @@ enum CommandRunner {
       let context = try Context(
         invocation: invocation, environment: VaultEnvironment(variables: environment))
       opened = context
+      if program.agentCommands.contains(invocation.path) {
+        if command.silent {
+          if let code = try? AgentForwarding.run(context, arguments: arguments) { return code }
+        } else if let code = try AgentForwarding.run(context, arguments: arguments) {
+          return code
+        }
+      }
       if command.silent { return (try? handler(context)) ?? ExitCode.success.rawValue }
       prepare(context)
       return try handler(context)

@@ -152,6 +152,9 @@ public struct ProgramSpec: Sendable {
   /// A one-line example for the short help the program prints when run without a command
   /// (none: the usage error instead).
   public var example: String = ""
+  /// The commands (canonical paths) that the unlock agent runs when it holds the vault and no
+  /// session is given (`AgentForwarding`): every command that may use a session.
+  public var agentCommands: [[String]] = []
   /// Words that name no command but that users bring from other tools, each with the hint shown
   /// instead of a "did you mean" (so `vault git` never suggests `get`).
   public var otherToolWords: [String: String] = [:]

@@ -85,7 +85,24 @@ public final class Context {
   }
 
   /// A new PIN: asked twice on a terminal, one line from --pin-fd.
+  ///
+  /// On a terminal, a PIN too short to set or a repetition that differs is said and asked again,
+  /// up to 3 times in all.
+  ///
+  /// - Throws: `VaultError.invalidInput` for the last (or, from --pin-fd, the only) refusal.
   func readNewPIN() throws -> PIN {
+    var tries = 0
+    while true {
+      tries += 1
+      do {
+        return try readNewPINOnce()
+      } catch VaultError.invalidInput(let why) where pinFD == nil && tries < Self.promptTries {
+        terminal?.say("\(why)\n")
+      }
+    }
+  }
+
+  private func readNewPINOnce() throws -> PIN {
     let first = try readPIN(prompt: "New PIN: ")
     guard first.isLongEnoughToSet else {
       throw VaultError.invalidInput(
@@ -100,6 +117,9 @@ public final class Context {
     }
     return first
   }
+
+  /// How many times a prompt on the terminal asks again after a mistake, in all.
+  static let promptTries = 3
 
   /// The access policy over `vault`, with this command's sensor.
   func access(_ vault: Vault) -> VaultAccess { VaultAccess(vault: vault, gate: gate()) }
@@ -134,6 +154,14 @@ extension Context: CredentialSource {
   /// True when a PIN can be obtained (from --pin-fd or the terminal).
   public var canAskForPIN: Bool { pinFD != nil || terminal != nil }
 
+  /// 3 on a terminal, 1 from --pin-fd.
+  public var pinTries: Int { pinFD == nil && terminal != nil ? Self.promptTries : 1 }
+
+  /// Says on the terminal that the PIN was wrong, before it is asked for again.
+  public func pinRejected(_ error: VaultError) {
+    terminal?.say("\(ExitStatus.report(error).message); try again\n")
+  }
+
   /// The PIN, from --pin-fd or hidden on the terminal, with a prompt that says what it is for.
   public func pin(_ request: PINRequest) throws -> PIN {
     switch request {
@@ -145,11 +173,39 @@ extension Context: CredentialSource {
     }
   }
 
+  /// The agent's key, in the agent's worker for this command's vault.
+  public var heldKey: HeldKey? {
+    guard let held = AgentWorker.heldKey, SessionStore.absolute(vaultPath) == AgentWorker.vaultPath
+    else { return nil }
+    return held
+  }
+
+  /// The agent lets the vault go.
+  public func heldKeyRejected() {
+    AgentClient(environment: environment).forget(
+      vaultID: AgentWorker.heldKey?.vaultID, vaultPath: vaultPath)
+  }
+
   /// Keeps the vault whose key was released, for `opened`.
   public func keyReleased(_ vault: UnlockedVault) { opened = vault }
 
   /// The recovery code, from --pin-fd or hidden on the terminal, in canonical form.
+  ///
+  /// On a terminal, a code of the wrong length or alphabet (or a mistyped check group) is said
+  /// and asked again before anything is derived, up to 3 times in all.
   public func recoveryCode() throws -> SecureBytes {
-    try RecoveryCode.parse(readSecretLine(prompt: "Recovery code: "))
+    var tries = 0
+    while true {
+      tries += 1
+      do {
+        return try RecoveryCode.parse(readSecretLine(prompt: "Recovery code: "))
+      } catch let error as VaultError where pinFD == nil && tries < Self.promptTries {
+        switch error {
+        case .wrongRecoveryCode, .invalidInput:
+          terminal?.say("\(ExitStatus.report(error).message); try again\n")
+        default: throw error
+        }
+      }
+    }
   }
 }

@@ -190,7 +190,7 @@ public enum ExitStatus {
       return (
         .locked,
         "this vault is in format 1 (release 0.1.0); it is upgraded at its next unlock with the"
-          + " PIN", "run: eval \"$(vault unlock)\""
+          + " PIN", "run: vault unlock"
       )
     case .notFound(let name):
       return (.noSuchEntry, "no entry named '\(name)'", "see 'vault list'")
@@ -250,7 +250,7 @@ public enum ExitStatus {
     case .vaultExists(let path):
       return (.exists, "\(path) already exists; vault never overwrites a file", nil)
     case .locked(let why):
-      return (.locked, "locked: \(why)", "unlock first with: eval \"$(vault unlock)\"")
+      return (.locked, "locked: \(why)", "unlock first with: vault unlock")
     case .noTerminal(let why, let hint):
       return (.locked, why, hint)
     case .biometricNotRecognised:
@@ -306,7 +306,7 @@ public enum ExitStatus {
       return (
         .locked,
         "this device has never unlocked this vault, so its journal key is not trusted; nothing"
-          + " was written", "unlock it once: eval \"$(vault unlock)\""
+          + " was written", "unlock it once: vault unlock"
       )
     case .vaultChanged(let what):
       return (.vaultChanged, "the vault changed while the command ran: \(what); run it again", nil)

@@ -73,7 +73,7 @@ enum ExportCommandRun {
     var journalCount = 0
     var written = 0
     let (summary, guardedLeftOut) = try unlocked.entries.exporting(
-      prefix: prefix, includeGuarded: unlocked.source != .session
+      prefix: prefix, includeGuarded: !unlocked.source.isHeld
     ) { selection in
       var journal: [TransferJournalEntry] = []
       if prefix.isEmpty {

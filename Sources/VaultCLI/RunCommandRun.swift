@@ -65,6 +65,11 @@ enum RunCommandRun {
         variables[assignment.variable] = String(decoding: value.unprotectedBytes, as: UTF8.self)
       }
     }
+    // In the agent's worker, the client replaces itself with the program: it runs in the
+    // user's shell, with its terminal and process group.
+    if AgentWorker.heldKey != nil {
+      AgentWorker.handOff(path: path, arguments: command, environment: variables)
+    }
     Hardening.restoreInherited()
     if vault_cloexec_from(3) != 0 { markInheritedCloseOnExec() }
     let arguments = CStringVector(command)

@@ -28,7 +28,7 @@ struct SecretReference: Equatable {
   ///   fresh check; `.invalidInput` for contents that are not text.
   func value(in unlocked: UnlockedVault) throws -> SecureBytes {
     let (metadata, content) = try unlocked.entries.get(name)
-    if metadata.guarded && unlocked.source == .session {
+    if metadata.guarded && unlocked.source.isHeld {
       throw VaultError.noTerminal(
         "'\(name)' is guarded: every read needs fresh authentication, which a session does"
           + " not give", hint: "run the command without VAULT_SESSION, or use 'vault get'")

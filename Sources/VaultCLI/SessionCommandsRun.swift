@@ -6,22 +6,38 @@ import VaultCore
 enum SessionCommandsRun {
   static func unlock(_ context: Context) throws {
     let idle = try context.value(Keys.timeout).map { Double($0.value) } ?? SessionStore.defaultIdle
-    let shell = try context.value(Keys.shell) ?? .bash
-    let unlocked = try context.open(.startSession)
+    let shellSyntax = try context.value(Keys.shell)
+    let shellSession =
+      context.flag(Keys.shellSession) || context.flag(Keys.raw) || shellSyntax != nil
+    if !shellSession {
+      try unlockAgent(context, idle: idle)
+      return
+    }
+    let shell = shellSyntax ?? .bash
+    let raw = context.flag(Keys.raw)
+    // Shell code on the screen helps nobody and shows the token: say how to use it instead.
+    if !raw && isatty(1) == 1 {
+      throw ShellCodeOnTerminal(shell: shell)
+    }
+    let unlocked: UnlockedVault
+    do {
+      unlocked = try context.open(.startSession)
+    } catch {
+      // Shell code that fails when run, so `eval "$(vault unlock --shell-session)" && ...`
+      // stops (the one case where standard output carries something on a failure).
+      if !raw { Output.print("false\n") }
+      throw error
+    }
     let vault = unlocked.vault
     let sessions = SessionStore(environment: context.environment)
     let token = try unlocked.issueSession(idle: idle)
     let text: String
-    if context.flag(Keys.raw) {
+    if raw {
       text = token + "\n"
     } else if shell == .fish {
       text = "set -gx VAULT_SESSION \(token);\n"
     } else {
       text = "export VAULT_SESSION=\(token);\n"
-    }
-    if isatty(1) == 1 {
-      Output.error(
-        "vault: hint: this prints the session for your shell to run: eval \"$(vault unlock)\"")
     }
     var bytes = Array(text.utf8)
     defer { wipe(&bytes) }
@@ -37,11 +53,60 @@ enum SessionCommandsRun {
     }
   }
 
+  /// `vault unlock` without `--shell-session`: the PIN and the match, then the key goes to the agent.
+  ///
+  /// The agent is started when none runs. Nothing is printed on standard output.
+  private static func unlockAgent(_ context: Context, idle: Double) throws {
+    let agent = AgentClient(environment: context.environment)
+    // Held, and still good: the agent's worker checks the key against the header, the state
+    // and the biometric binding (an enrollment changed since disables it here, and the agent
+    // lets the vault go).
+    if !context.flag(Keys.unlockAgain), try agent.status(vaultPath: context.vaultPath) != nil,
+      try AgentForwarding.run(context, arguments: verifyHeldArguments(context))
+        == ExitCode.success.rawValue,
+      let held = try agent.status(vaultPath: context.vaultPath)
+    {
+      let vault = try context.openVault()
+      Output.error(
+        "The agent already holds \(vault.path) (it locks \(lockTime(idle: held.idle, hard: held.hard)));"
+          + " nothing asked. 'vault unlock --force' unlocks again.")
+      return
+    }
+    let unlocked = try context.open(.startSession)
+    let vault = unlocked.vault
+    try AgentLauncher.ensureRunning(context.environment)
+    try agent.hold(
+      vaultID: vault.vaultID, vaultPath: vault.path, key: unlocked.masterKey, idle: idle)
+    let seconds = Int(max(1, min(idle, SessionStore.hardLimit)))
+    Output.error(
+      "Unlocked \(vault.path) for every shell of yours: it locks after \(ExitStatus.duration(seconds))"
+        + " without use (at most 8 h), or with 'vault lock'.")
+  }
+
+  /// `vault __verify-held` for the vault this command names.
+  private static func verifyHeldArguments(_ context: Context) -> [String] {
+    ["__verify-held", "--vault", context.vaultPath]
+  }
+
+  /// `vault __verify-held`, run by the agent: 0 when its key opens the vault, 10 when not.
+  ///
+  /// The checks are a session key's (header, state, biometric binding). Silent.
+  static func verifyHeld(_ context: Context) -> Int32 {
+    guard AgentWorker.heldKey != nil, (try? context.open(.use(reason: "unlock the vault"))) != nil
+    else { return ExitCode.locked.rawValue }
+    return ExitCode.success.rawValue
+  }
+
+  /// When a held vault locks, in words: "in 14 min" (the earlier of its two timers).
+  static func lockTime(idle: Int, hard: Int) -> String {
+    "in " + ExitStatus.duration(min(idle, hard))
+  }
+
   static func lock(_ context: Context) throws {
     let vault = try context.openVault()
     try SessionStore(environment: context.environment).revokeAll(
       vaultID: vault.vaultID, vaultPath: vault.path)
-    Output.error("Every session of \(vault.path) was revoked.")
+    Output.error("Locked \(vault.path): the agent let it go and every session was revoked.")
   }
 
   static func activate(_ context: Context) throws {
@@ -79,6 +144,21 @@ enum SessionCommandsRun {
       }
       Output.print(lines.joined(separator: "\n") + "\n")
     }
+  }
+}
+
+/// `vault unlock --shell-session` with standard output on a terminal: the code is for a shell to
+/// run, so nothing is asked and the usage is shown instead (64).
+struct ShellCodeOnTerminal: ReportableError {
+  let shell: ShellSyntax
+  var exitCode: ExitCode { .usage }
+  var message: String {
+    let run =
+      shell == .fish
+      ? "vault unlock --shell fish | source"
+      : "eval \"$(vault unlock --shell-session)\""
+    return "--shell-session prints shell code for your shell to run, not for the screen: \(run)"
+      + " (or 'vault unlock' alone, for every shell)"
   }
 }
 

@@ -13,6 +13,9 @@ struct StatusReport {
   var pinDelay: Int
   var session: SessionStore.Expiry?
   var sessionGiven: Bool
+  /// What the unlock agent holds for this vault: seconds before its idle timeout and its hard
+  /// limit; nil when it does not hold it (or no agent runs).
+  var agent: SessionStore.Expiry? = nil
   var boundHere: Bool
   var guessSeconds: Double?
   var shortPIN: Bool
@@ -35,7 +38,7 @@ struct StatusReport {
     }
     switch try Vault.openAny(path: context.vaultPath, environment: context.environment) {
     case .current(let vault):
-      return StatusReport(
+      var report = StatusReport(
         path: vault.path, format: vault.header.format, policy: vault.header.policy,
         kdf: vault.header.kdf, sensor: try device.sensorState(),
         biometry: VaultAccess.biometryStatus(of: vault, device: device),
@@ -45,6 +48,8 @@ struct StatusReport {
         guessSeconds: device.guessSeconds[vault.vaultID.hex],
         shortPIN: device.shortPINs.contains(vault.vaultID.hex),
         headerVerified: vault.headerIsAuthenticatedHere(device))
+      report.agent = agentExpiry(context, vault.vaultID)
+      return report
     case .formatOne(let old):
       // Release 0.1.0's vault, upgraded at its next unlock: shown from its own header.
       return StatusReport(
@@ -57,6 +62,16 @@ struct StatusReport {
         guessSeconds: device.guessSeconds[old.vaultID.hex],
         shortPIN: device.shortPINs.contains(old.vaultID.hex), headerVerified: false)
     }
+  }
+
+  /// What the agent holds for `vaultID` at the context's vault path, without unlocking.
+  static func agentExpiry(_ context: Context, _ vaultID: VaultID) -> SessionStore.Expiry? {
+    guard
+      let held = try? AgentClient(environment: context.environment).status(
+        vaultPath: context.vaultPath),
+      held.vaultID == vaultID
+    else { return nil }
+    return SessionStore.Expiry(idle: held.idle, hard: held.hard)
   }
 
   var biometricPolicy: Bool { policy.requiresBiometry }
@@ -150,6 +165,13 @@ struct StatusReport {
         "warning:          the PIN is shorter than \(PIN.minimumNewLength) characters; set a"
           + " longer one with 'vault passwd'")
     }
+    if let agent {
+      lines.append(
+        "agent:            holds the vault; locks in \(ExitStatus.duration(min(agent.idle, agent.hard)))"
+          + " unless used (ends in \(ExitStatus.duration(agent.hard)) at most)")
+    } else {
+      lines.append("agent:            does not hold the vault")
+    }
     if let session {
       lines.append(
         "session:          valid; idle expiry in \(ExitStatus.duration(session.idle)), "
@@ -203,6 +225,12 @@ struct StatusReport {
           ("guess_seconds", guessSeconds.map { .string(NumberText.fixed($0, places: 3)) } ?? .null),
           ("shorter_than_minimum", .bool(shortPIN)),
         ])
+      ),
+      (
+        "agent",
+        agent.map {
+          .object([("idle_seconds", .number($0.idle)), ("hard_seconds", .number($0.hard))])
+        } ?? .null
       ),
       (
         "session",

@@ -48,8 +48,13 @@ public final class Terminal {
 
   deinit { close(fd) }
 
-  /// Opens `/dev/tty`, or returns nil when the process has no controlling terminal.
+  /// Opens `/dev/tty`, or returns nil when the process has no controlling terminal; in the
+  /// agent's worker, the client's terminal that came with the request.
   public static func open() -> Terminal? {
+    if AgentWorker.terminalFD >= 0 {
+      let fd = fcntl(AgentWorker.terminalFD, F_DUPFD_CLOEXEC, 3)
+      return fd >= 0 ? Terminal(fd: fd) : nil
+    }
     let fd = Glibc.open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
     guard fd >= 0, isatty(fd) == 1 else {
       if fd >= 0 { close(fd) }
@@ -120,6 +125,15 @@ public final class Terminal {
     say("\n")
     guard let line else { throw VaultError.cancelled("no input") }
     return line
+  }
+
+  /// Shows `prompt` and reads one line with echo on (a confirmation, never a secret).
+  ///
+  /// - Throws: `VaultError.cancelled` on end of file (Ctrl-D), `.invalidInput` past 4096 bytes.
+  public func readVisible(prompt: String) throws -> String {
+    let line = try withMode(prompt: prompt, { _ in }) { try LineReader.readLine(fd: fd) }
+    guard let line else { throw VaultError.cancelled("nothing was typed") }
+    return String(decoding: line.unprotectedBytes, as: UTF8.self)
   }
 
   /// The simulated sensor's prompt: one key, no echo.

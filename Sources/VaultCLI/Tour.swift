@@ -43,9 +43,10 @@ enum Tour {
     step 0 'biosim next match'
     step 0 'printf "correct horse battery staple" | vault add mail/work --pin-fd 3 3<"$PIN_FILE"'
     echo
-    echo '# Unlock once (PIN, then a match), read in pipelines.'
+    echo '# Unlock once (PIN, then a match): the agent holds the key for every shell.'
     step 0 'biosim next match'
-    step 0 'eval "$(vault unlock --pin-fd 3 3<"$PIN_FILE")"'
+    step 0 'vault unlock --pin-fd 3 3<"$PIN_FILE"'
+    step 0 'vault status --check'
     step 0 'vault list'
     step 0 'vault journal show today | grep -n river'
     step 0 'vault get mail/work | wc -c'
@@ -61,7 +62,7 @@ enum Tour {
     echo '# Someone enrolls another finger: the domain state changes.'
     step 0 'biosim enroll --label left-index'
     step 0 'biosim next match'
-    step 15 'vault unlock --pin-fd 3 3<"$PIN_FILE" >/dev/null'
+    step 15 'vault unlock --pin-fd 3 3<"$PIN_FILE"'
     step 10 'vault get mail/work'
     step 0 'vault biometry status'
     echo
@@ -69,9 +70,10 @@ enum Tour {
     step 0 'biosim next match'
     step 0 'vault biometry activate --pin-fd 3 3<"$PIN_FILE"'
     step 0 'biosim next match'
-    step 0 'eval "$(vault unlock --pin-fd 3 3<"$PIN_FILE")"'
+    step 0 'vault unlock --pin-fd 3 3<"$PIN_FILE"'
     step 0 'vault journal show today'
     step 0 'vault lock'
+    step 10 'vault status --check'
     step 10 'vault get mail/work'
     echo
     echo '# Tour complete: every step gave the exit status shown.'

@@ -99,21 +99,37 @@ public enum VaultCommands {
             --pin-fd when given).
             """, run: runs(RekeyCommandRun.run)),
         CommandSpec(
-          "status", "Show the vault's policy, biometry, PIN delay and session without unlocking.",
-          options: [Keys.json.spec], run: runs(VaultCommandsRun.status)),
+          "status",
+          "Show the vault's policy, biometry, PIN delay, agent and session without unlocking.",
+          options: [Keys.json.spec, Keys.check.spec], run: VaultCommandsRun.status),
         CommandSpec(
-          "unlock", "Start a session and print the shell code that exports VAULT_SESSION.",
+          "unlock", "Hand the vault's key to your unlock agent, for every shell of yours.",
           discussion: """
-            Checks the PIN, then the biometric match against the sealed domain state, and \
-            issues a session: run eval "$(vault unlock)" in bash or zsh, or \
-            vault unlock --shell fish | source. A session ends after its idle timeout (renewed \
-            on use), after 8 hours, at reboot, with 'vault lock', a PIN change or a \
-            re-activation, and at its next use after the enrollment changed.
+            Checks the PIN, then the biometric match against the sealed domain state, and hands \
+            the master key to the unlock agent (started on demand): every shell of yours then \
+            reads without a prompt, so 'vault unlock && vault get NAME' just works. The agent \
+            lets the vault go after its idle timeout (renewed on use), after 8 hours, with \
+            'vault lock', a PIN change, a recovery or a rotation, and at the first use after \
+            the enrollment changed. When it already holds the vault, unlock says so and asks \
+            nothing (--force asks anyway). With --shell-session (implied by --shell and --raw) \
+            it issues a session for one shell instead: eval "$(vault unlock --shell-session)" \
+            in bash or zsh, vault unlock --shell fish | source.
             """,
-          options: [Keys.timeout.spec, Keys.shell.spec, Keys.raw.spec],
+          options: [
+            Keys.timeout.spec, Keys.shellSession.spec, Keys.shell.spec, Keys.raw.spec,
+            Keys.unlockAgain.spec,
+          ],
           run: runs(SessionCommandsRun.unlock)),
         CommandSpec(
-          "lock", "Revoke every session of the vault at once.", run: runs(SessionCommandsRun.lock)),
+          "lock", "Lock the vault: the agent lets it go and every session is revoked.",
+          run: runs(SessionCommandsRun.lock)),
+        CommandSpec(
+          "__agent", "Run the unlock agent (started by 'vault unlock').", hidden: true,
+          run: AgentServer.run),
+        CommandSpec(
+          "__verify-held",
+          "Exit 0 when the agent's key still opens the vault and its binding holds, 10 if not.",
+          hidden: true, silent: true, run: SessionCommandsRun.verifyHeld),
         CommandSpec(
           "biometry", aliases: ["bio"], "Activate, deactivate or inspect biometric unlock.",
           subcommands: [
@@ -190,6 +206,22 @@ public enum VaultCommands {
     globalOptions: [Keys.vault.spec, Keys.pinFD.spec, Keys.help.spec, Keys.version.spec],
     version: "0.7.0",
     example: "printf 'hunter2' | vault add mail/work; vault get mail/work",
+    agentCommands: agentCommands,
     otherToolWords: otherToolWords
   ).completingHelp()
+}
+
+extension VaultCommands {
+  /// The commands the unlock agent runs when it holds the vault (`ProgramSpec.agentCommands`).
+  ///
+  /// Every one that reads or changes entries or the journal with a session's key. `unlock`,
+  /// `passwd`, `recover`, `rekey` and `biometry` always ask for their own credentials, and
+  /// `journal` alone writes without a key.
+  static let agentCommands: [[String]] = [
+    ["add"], ["get"], ["list"], ["rm"], ["mv"], ["edit"], ["grep"], ["generate"], ["find"],
+    ["set"], ["unset"], ["otp"], ["run"], ["inject"], ["audit"], ["export"], ["import"],
+    ["history"], ["restore"], ["purge"], ["settings"], ["check"], ["journal", "list"],
+    ["journal", "show"], ["journal", "edit"], ["journal", "tags"], ["__complete"],
+    ["__complete-fields"], ["__verify-held"],
+  ]
 }

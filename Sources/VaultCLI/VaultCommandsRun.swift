@@ -76,8 +76,24 @@ enum VaultCommandsRun {
     }
   }
 
-  static func status(_ context: Context) throws {
+  static func status(_ context: Context) throws -> Int32 {
+    if context.flag(Keys.check) {
+      return unlockedHere(context) ? ExitCode.success.rawValue : ExitCode.locked.rawValue
+    }
     let info = try StatusReport.gather(context)
     Output.print(context.flag(Keys.json) ? info.json.rendered + "\n" : info.text)
+    return ExitCode.success.rawValue
+  }
+
+  /// `status --check`: the agent holds the vault, or `VAULT_SESSION` is a valid session of it
+  /// whose key opens its header; nothing is unlocked, renewed or printed.
+  private static func unlockedHere(_ context: Context) -> Bool {
+    guard let vault = try? context.openVault() else { return false }
+    if StatusReport.agentExpiry(context, vault.vaultID) != nil { return true }
+    guard let token = context.sessionToken, !token.isEmpty,
+      let opened = try? SessionStore(environment: context.environment).open(
+        token: token, vaultID: vault.vaultID, renew: false)
+    else { return false }
+    return (try? vault.verifyHeader(masterKey: opened.masterKey)) != nil
   }
 }

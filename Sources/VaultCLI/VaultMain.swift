@@ -8,6 +8,19 @@ public enum VaultMain {
   /// Runs `vault` with `arguments` (without the program name) and returns the exit code.
   public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
     Hardening.apply()
+    return runHardened(arguments, environment: environment)
+  }
+
+  /// A command in the unlock agent's worker (`AgentWorker`), already hardened by the agent: a
+  /// program it starts gets `umask` back, the client's.
+  static func runInWorker(_ arguments: [String], environment: [String: String], umask: UInt32)
+    -> Int32
+  {
+    Hardening.inherit(umask: mode_t(umask))
+    return runHardened(arguments, environment: environment)
+  }
+
+  private static func runHardened(_ arguments: [String], environment: [String: String]) -> Int32 {
     SecureBytes.lockFailureHandler = { limit in
       let shown = limit.map { "its limit is \($0 / 1024) KiB, 'ulimit -l'" } ?? "see 'ulimit -l'"
       Output.error(
@@ -62,6 +75,12 @@ enum Hardening {
 
   /// The signals the Swift runtime reports crashes for; vault leaves them their default action.
   static let crashSignals = [SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT]
+
+  /// The umask the process was started with (077 before `apply`).
+  static var inheritedUmask: mode_t { inherited?.umask ?? 0o077 }
+
+  /// Records `umask` as the one the process was started with (a worker runs for a client).
+  static func inherit(umask: mode_t) { inherited?.umask = umask }
 
   /// Gives back the umask, the dispositions of SIGPIPE and SIGXFSZ, the signal mask and the
   /// core-file limit the process was started with.

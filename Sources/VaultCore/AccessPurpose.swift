@@ -26,10 +26,16 @@ public enum AccessPurpose: Equatable, Sendable {
 public enum KeySource: Equatable, Sendable {
   /// From a valid session.
   case session
+  /// From the unlock agent, in whose worker the command runs.
+  case agent
   /// From the PIN (and the match the policy requires), in this command.
   case pin
   /// From the recovery code, in this command.
   case recoveryCode
+
+  /// True for a key released by an earlier unlock (a session or the agent): reads never write,
+  /// and a guarded entry needs its fresh check.
+  public var isHeld: Bool { self == .session || self == .agent }
 }
 
 /// What the biometric side of a vault is, as far as can be told without its key.

@@ -13,14 +13,26 @@ public enum PINRequest: Equatable, Sendable {
 /// Where the vault's credentials come from: a session token, a PIN, a recovery code.
 ///
 /// The PIN is typed on the terminal or read from a descriptor. The command line supplies one
-/// source; an agent will be another.
+/// source; a command the unlock agent runs for a client also has the agent's key
+/// (`heldKey`).
 ///
 /// `VaultAccess` decides which of them a command needs and when to ask.
 public protocol CredentialSource {
   /// The session token this process was given (`VAULT_SESSION`), or nil.
   var sessionToken: String? { get }
+  /// The master key the unlock agent holds, when this command runs in the agent's worker for
+  /// the vault it was unlocked for; nil otherwise.
+  var heldKey: HeldKey? { get }
+  /// Told that the held key no longer fits the vault at its path (another vault there, an
+  /// edited header, a state that does not verify, a disabled biometry): the agent lets it go.
+  func heldKeyRejected()
   /// True when a PIN can be asked for at all (a terminal or a PIN descriptor).
   var canAskForPIN: Bool { get }
+  /// How many PINs one command may ask for before a wrong one ends it: 3 on a terminal, 1 from a
+  /// descriptor (a script's PIN does not change by asking again).
+  var pinTries: Int { get }
+  /// Told that the PIN just typed was wrong and that it will be asked for again.
+  func pinRejected(_ error: VaultError)
   /// Asks for a PIN.
   ///
   /// - Throws: `VaultError.noTerminal` when there is no way to ask; `.cancelled` or
@@ -39,4 +51,26 @@ public protocol CredentialSource {
 extension CredentialSource {
   /// Nothing to keep.
   public func keyReleased(_ vault: UnlockedVault) {}
+  /// One PIN.
+  public var pinTries: Int { 1 }
+  /// Nothing to say.
+  public func pinRejected(_ error: VaultError) {}
+  /// No agent.
+  public var heldKey: HeldKey? { nil }
+  /// No agent to tell.
+  public func heldKeyRejected() {}
+}
+
+/// A master key the unlock agent holds, and the vault it was released for.
+public struct HeldKey {
+  /// The vault id the key was released for.
+  public let vaultID: VaultID
+  /// The master key.
+  public let key: SymmetricKey
+
+  /// A held key.
+  public init(vaultID: VaultID, key: SymmetricKey) {
+    self.vaultID = vaultID
+    self.key = key
+  }
 }

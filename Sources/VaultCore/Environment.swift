@@ -82,7 +82,9 @@ public struct Clock: Sendable {
   private let bootOverride: Double?
   private let bootIDOverride: String?
 
-  init(variables: [String: String]) {
+  /// The clock of a process with these environment variables (only a debug build reads the
+  /// test overrides).
+  public init(variables: [String: String]) {
     #if DEBUG
       wallOverride = variables["VAULT_TEST_WALLCLOCK"].flatMap(Double.init)
       bootOverride = variables["VAULT_TEST_BOOTCLOCK"].flatMap(Double.init)

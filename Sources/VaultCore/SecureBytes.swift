@@ -74,6 +74,12 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
     lockFailureHandler?(known ? UInt64(limit.rlim_cur) : nil)
   }
 
+  /// Locks the memory again (`sodium_mlock`).
+  ///
+  /// A child made by `fork` inherits the pages but not their lock. A refusal goes to
+  /// `lockFailureHandler` as at allocation.
+  public func lockAgain() { Self.checkLocked(pointer, count: count) }
+
   private init(raw: UnsafeMutableRawPointer, count: Int, slab: SecureSlab?) {
     self.pointer = raw
     self.count = count

@@ -30,16 +30,31 @@ public struct SessionStore: Sendable {
   public static let recordByteCount = SessionRecord.byteCount
 
   let environment: VaultEnvironment
+  /// The folder of the session files: `environment.sessionDirectory`, or the other folder a
+  /// session may have been issued in (`revokeAll(vaultID:vaultPath:)`).
+  let directory: String
 
   /// Sessions in `environment.sessionDirectory`.
   public init(environment: VaultEnvironment) {
+    self.init(environment: environment, directory: environment.sessionDirectory)
+  }
+
+  private init(environment: VaultEnvironment, directory: String) {
     self.environment = environment
+    self.directory = directory
+  }
+
+  /// Every folder a session of this user may be in: `$XDG_RUNTIME_DIR/vault` when that is set,
+  /// and the fallback under the state folder (used by a shell without `XDG_RUNTIME_DIR`).
+  var everyDirectory: [String] {
+    let fallback = environment.stateDirectory + "/sessions"
+    return directory == fallback ? [directory] : [directory, fallback]
   }
 
   private var clock: Clock { environment.clock }
 
   func folder(_ vaultID: VaultID) -> String {
-    environment.sessionDirectory + "/" + vaultID.hex
+    directory + "/" + vaultID.hex
   }
 
   static func tokenKey(_ token: SecureBytes, vaultID: VaultID) -> SymmetricKey {
@@ -108,7 +123,7 @@ public struct SessionStore: Sendable {
         path: Self.pathHash(Self.absolute(vaultPath)), created: now, lastUsed: now,
         idle: idleSeconds, hard: UInt32(Self.hardLimit), box: []),
       masterKey: masterKey.bytes, token: token, vaultID: vaultID, sessionID: id)
-    try PrivateFiles.ensurePrivateDirectory(environment.sessionDirectory)
+    try PrivateFiles.ensurePrivateDirectory(directory)
     try PrivateFiles.ensurePrivateDirectory(folder(vaultID))
     try PrivateFiles.atomicWrite(record.bytes, to: folder(vaultID) + "/" + id.hex)
     return token.unprotectedBytes.hex
@@ -120,6 +135,12 @@ public struct SessionStore: Sendable {
     public var idle: Int
     /// Seconds until the hard limit.
     public var hard: Int
+
+    /// Seconds left on each timer.
+    public init(idle: Int, hard: Int) {
+      self.idle = idle
+      self.hard = hard
+    }
   }
 
   /// Opens the session named by `token`, renews its idle timer and returns the master key.
@@ -148,7 +169,7 @@ public struct SessionStore: Sendable {
     // A session folder others can use or replace is refused, never read.
     var info = stat()
     if lstat(folder(vaultID), &info) == 0 {
-      try FileSafety.checkPrivateFolder(environment.sessionDirectory)
+      try FileSafety.checkPrivateFolder(directory)
       try FileSafety.checkPrivateFolder(folder(vaultID))
       if lstat(path, &info) == 0 { try FileSafety.checkPrivateFile(path) }
     }
@@ -225,7 +246,7 @@ public struct SessionStore: Sendable {
   }
 
   /// The absolute form of `path` (its folder resolved), as sessions record it.
-  static func absolute(_ path: String) -> String {
+  public static func absolute(_ path: String) -> String {
     let folder = PrivateFiles.parentFolder(of: path)
     let name = String(path.split(separator: "/").last ?? Substring(path))
     guard let resolved = realpath(folder, nil) else { return path }
@@ -242,7 +263,7 @@ public struct SessionStore: Sendable {
   /// behind. Files that are not well-formed records are passed over.
   func filesIssued(for vaultPath: String, id: String? = nil) -> [(folder: String, file: String)] {
     let target = Self.pathHash(Self.absolute(vaultPath))
-    let root = environment.sessionDirectory
+    let root = directory
     let manager = FileManager.default
     var found: [(folder: String, file: String)] = []
     for folder in (try? manager.contentsOfDirectory(atPath: root)) ?? []
@@ -260,10 +281,20 @@ public struct SessionStore: Sendable {
     return found
   }
 
-  /// Removes every session of the vault, winning against any concurrent renewal.
+  /// Removes every session of the vault in every session folder of this user, winning against
+  /// any concurrent renewal, and has the
+  /// unlock agent let the vault go (`AgentClient.forget`).
   ///
   /// - Throws: `VaultError.storage` when the folder cannot be moved out of the way.
   public func revokeAll(vaultID: VaultID) throws {
+    AgentClient(environment: environment).forget(vaultID: vaultID, vaultPath: nil)
+    for directory in everyDirectory {
+      try SessionStore(environment: environment, directory: directory).revokeFolder(
+        vaultID: vaultID)
+    }
+  }
+
+  private func revokeFolder(vaultID: VaultID) throws {
     let path = folder(vaultID)
     // The folder is first renamed out of the way, in one step: a renewal racing this can no
     // longer put a session file back (it writes by path into a folder that is gone), so the
@@ -274,19 +305,24 @@ public struct SessionStore: Sendable {
       throw VaultError.storage(
         "cannot revoke the sessions in \(path): \(String(cString: strerror(errno)))")
     }
-    PrivateFiles.syncDirectory(environment.sessionDirectory)
+    PrivateFiles.syncDirectory(directory)
     try? FileManager.default.removeItem(atPath: doomed)
   }
 
   /// Removes every session of the vault id and every session issued for the vault file at
-  /// `vaultPath` under any other id: what `vault lock` does, since without the key the header's
-  /// vault id is not authenticated.
+  /// `vaultPath` under any other id, in every session folder of this user (`everyDirectory`),
+  /// and has the agent let go of both: what `vault lock` does, since without the key the
+  /// header's vault id is not authenticated.
   ///
   /// - Throws: as `revokeAll(vaultID:)`.
   public func revokeAll(vaultID: VaultID, vaultPath: String) throws {
-    try revokeAll(vaultID: vaultID)
-    for (folder, _) in filesIssued(for: vaultPath) {
-      try revokeAll(vaultID: VaultID(hexDigits: folder))
+    AgentClient(environment: environment).forget(vaultID: vaultID, vaultPath: vaultPath)
+    for directory in everyDirectory {
+      let store = SessionStore(environment: environment, directory: directory)
+      try store.revokeFolder(vaultID: vaultID)
+      for (folder, _) in store.filesIssued(for: vaultPath) {
+        try store.revokeFolder(vaultID: VaultID(hexDigits: folder))
+      }
     }
   }
 

@@ -35,11 +35,11 @@ public final class UnlockedVault {
     if purpose == .acceptOlderState {
       acceptedState = try vault.acceptOlderState(masterKey: masterKey)
     } else {
-      try vault.verifyState(masterKey: masterKey, checkedHeader: source != .session)
+      try vault.verifyState(masterKey: masterKey, checkedHeader: !source.isHeld)
     }
     // Only a header whose state verified is this device's reference from now on (its journal
     // key, its digest for the refusals made before a PIN).
-    if source != .session {
+    if !source.isHeld {
       try vault.device.update { vault.recordAuthenticatedHeader(in: &$0) }
     }
   }

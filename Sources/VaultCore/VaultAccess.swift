@@ -137,7 +137,7 @@ public struct VaultAccess {
   /// session: reading with a session never writes).
   private func settle(_ unlocked: UnlockedVault) throws {
     try recordPendingDisable(unlocked)
-    if unlocked.source != .session {
+    if !unlocked.source.isHeld {
       try vault.refreshOwnRecord(masterKey: unlocked.masterKey)
       try unlocked.journal().fold()
     }
@@ -156,6 +156,9 @@ public struct VaultAccess {
   private func fromSessionOrPIN(
     _ purpose: AccessPurpose, reason: String, _ credentials: CredentialSource
   ) throws -> UnlockedVault {
+    if let held = credentials.heldKey {
+      return try fromAgent(held, purpose, credentials)
+    }
     var sessionProblem: VaultError?
     if let token = credentials.sessionToken, !token.isEmpty {
       do {
@@ -189,6 +192,42 @@ public struct VaultAccess {
     return try withPIN(purpose, reason: reason, request: .unlock, credentials)
   }
 
+  /// The agent's key, checked as a session's.
+  ///
+  /// The vault id it was released for, the header's MAC, the biometric binding, the state: any
+  /// of them failing makes the agent let it go.
+  private func fromAgent(
+    _ held: HeldKey, _ purpose: AccessPurpose, _ credentials: CredentialSource
+  ) throws -> UnlockedVault {
+    do {
+      guard held.vaultID == vault.vaultID else {
+        throw VaultError.locked(
+          "the file at \(vault.path) is no longer the vault the agent was unlocked for")
+      }
+      do {
+        try vault.verifyHeader(masterKey: held.key)
+      } catch VaultError.integrity
+        where (try? vault.device.read()).map(vault.headerIsAuthenticatedHere) == true
+      {
+        throw VaultError.locked(
+          "the agent held a master key this vault no longer uses (it was rotated)")
+      }
+      if vault.header.policy.requiresBiometry {
+        try binding.checkSession(masterKey: held.key)
+      }
+      return try UnlockedVault(
+        vault: vault, gate: gate, masterKey: held.key, source: .agent, purpose: purpose)
+    } catch let error as VaultError {
+      switch error {
+      case .locked, .integrity, .malformedHeader, .staleState, .vaultChanged, .enrollmentChanged,
+        .biometryDisabled, .biometryNotActivated:
+        credentials.heldKeyRejected()
+      default: break
+      }
+      throw error
+    }
+  }
+
   /// The PIN, then the match the policy requires; every check that needs no key comes first.
   private func withPIN(
     _ purpose: AccessPurpose, reason: String, request: PINRequest,
@@ -198,7 +237,7 @@ public struct VaultAccess {
     let biometric = vault.header.policy.requiresBiometry
     if biometric { try checkBiometryBeforePIN(device) }
     _ = try vault.checkBeforePIN(device)
-    let key = try vault.unlock(pin: credentials.pin(request))
+    let key = try unlockAskingAgain(request, credentials)
     try gate.credentialVerified()
     if biometric { try binding.checkPresence(masterKey: key, reason: reason) }
     return try UnlockedVault(
@@ -211,7 +250,7 @@ public struct VaultAccess {
     let device = try vault.device.read()
     try preflight(allowLockout: true)
     _ = try vault.checkBeforePIN(device)
-    let key = try vault.unlock(pin: credentials.pin(.unlock))
+    let key = try unlockAskingAgain(.unlock, credentials)
     try gate.credentialVerified()
     return try UnlockedVault(
       vault: vault, gate: gate, masterKey: key, source: .pin, purpose: .activateBiometry)
@@ -252,7 +291,7 @@ public struct VaultAccess {
   func guardCheck(
     _ name: EntryName, _ unlocked: UnlockedVault, _ credentials: CredentialSource
   ) throws {
-    guard unlocked.source == .session else { return }
+    guard unlocked.source.isHeld else { return }
     let clock = vault.environment.clock
     let key = vault.vaultID.hex + ":" + unlocked.entries.indexTag(name)
     let now = clock.bootNow
@@ -288,12 +327,33 @@ public struct VaultAccess {
     -> SymmetricKey
   {
     _ = try vault.checkBeforePIN(vault.device.read())
-    return try vault.unlock(pin: credentials.pin(request))
+    return try unlockAskingAgain(request, credentials)
+  }
+
+  /// The PIN asked for and checked, and asked again after a wrong one.
+  ///
+  /// Up to `credentials.pinTries` in all. Each wrong one is counted by the attempt limiter as ever;
+  /// one that starts a delay (`.wrongPINDelayed`) ends the command, as does a delay in force.
+  ///
+  /// - Throws: the last attempt's error; `.wrongPINDelayed`, `.pinDelay` at once.
+  private func unlockAskingAgain(_ request: PINRequest, _ credentials: CredentialSource) throws
+    -> SymmetricKey
+  {
+    var tries = 0
+    while true {
+      tries += 1
+      do {
+        return try vault.unlock(pin: credentials.pin(request))
+      } catch let error as VaultError {
+        guard case .wrongPIN = error, tries < credentials.pinTries else { throw error }
+        credentials.pinRejected(error)
+      }
+    }
   }
 
   /// A disable this device found without a key is written into the header once a key is here.
   private func recordPendingDisable(_ unlocked: UnlockedVault) throws {
-    guard unlocked.source != .session, vault.biometry?.state == .active,
+    guard !unlocked.source.isHeld, vault.biometry?.state == .active,
       let pending = try vault.device.read().pendingDisables[vault.vaultID.hex],
       unlocked.purpose != .activateBiometry
     else { return }

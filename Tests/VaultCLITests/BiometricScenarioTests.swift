@@ -47,7 +47,7 @@ final class BiometricScenarioTests: XCTestCase {
     box.initBiometric()
     XCTAssertEqual(biometry()["state"] as? String, "active")
     box.biosim(["next", "match"])
-    let result = box.vaultPIN(["unlock"])
+    let result = box.vaultPIN(["unlock", "--shell-session"])
     XCTAssertEqual(result.status, 0, result.stderrText)
     let output = result.stdoutText
     XCTAssertTrue(output.hasPrefix("export VAULT_SESSION="), output)
@@ -393,7 +393,7 @@ final class AccessReviewTests: XCTestCase {
       [
         "vault: error: this device has never unlocked this vault, so its journal key is not"
           + " trusted; nothing was written",
-        "vault: hint: unlock it once: eval \"$(vault unlock)\"",
+        "vault: hint: unlock it once: vault unlock",
       ])
   }
 }

@@ -111,7 +111,8 @@ final class BiometryCommandTests: XCTestCase {
       "$ vault list --tree\n├── mail/\n│   └── work\n└── web/\n    └── example\n",
       "$ vault find wex\nweb/example\n",
       "$ vault audit web/\nweb/example: short: 7 characters (fewer than 12)\n",
-      "$ vault unlock --pin-fd 3 3<\"$PIN_FILE\" >/dev/null\n[exit 15]\n",
+      "$ vault unlock --pin-fd 3 3<\"$PIN_FILE\"\n[exit 15]\n",
+      "$ vault status --check\n[exit 10]\n",
       "$ vault get mail/work\n[exit 10]\n",
       "# Tour complete: every step gave the exit status shown.\n",
     ] {

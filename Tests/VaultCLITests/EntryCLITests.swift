@@ -154,7 +154,7 @@ final class EntryCLITests: XCTestCase {
       result.errorLines,
       [
         "vault: error: locked: no valid session and no terminal to ask on",
-        #"vault: hint: unlock first with: eval "$(vault unlock)""#,
+        "vault: hint: unlock first with: vault unlock",
       ])
   }
 

@@ -105,7 +105,7 @@ final class RobustnessCLITests: XCTestCase {
     XCTAssertEqual(result.status, 10)
     XCTAssertEqual(
       result.errorLines.last,
-      #"vault: hint: unlock first with: eval "$(vault unlock --vault '\#(box.vaultPath)')""#)
+      #"vault: hint: unlock first with: vault unlock --vault '\#(box.vaultPath)'"#)
   }
 
   func testTheFifthWrongPINSaysHowLongToWait() {

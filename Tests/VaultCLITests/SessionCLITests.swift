@@ -29,7 +29,7 @@ final class SessionCLITests: XCTestCase {
 
   func testShellSyntaxes() {
     for (arguments, prefix, suffix) in [
-      (["unlock"], "export VAULT_SESSION=", ";\n"),
+      (["unlock", "--shell-session"], "export VAULT_SESSION=", ";\n"),
       (["unlock", "--shell", "zsh"], "export VAULT_SESSION=", ";\n"),
       (["unlock", "--shell=fish"], "set -gx VAULT_SESSION ", ";\n"),
       (["unlock", "--raw"], "", "\n"),
@@ -47,7 +47,7 @@ final class SessionCLITests: XCTestCase {
       bad.errorLines,
       [
         "vault: error: invalid value 'tcsh' for --shell (bash, zsh or fish)",
-        "Usage: vault unlock [--timeout DURATION] [--shell SHELL] [--raw]",
+        "Usage: vault unlock [--timeout DURATION] [--shell-session] [--shell SHELL] [--raw] [--force]",
       ])
   }
 
@@ -91,7 +91,9 @@ final class SessionCLITests: XCTestCase {
     XCTAssertEqual(get(token, boot: 1010).status, 0)
     let lock = box.vault(["lock"])
     XCTAssertEqual(lock.status, 0)
-    XCTAssertEqual(lock.errorLines, ["Every session of \(box.vaultPath) was revoked."])
+    XCTAssertEqual(
+      lock.errorLines,
+      ["Locked \(box.vaultPath): the agent let it go and every session was revoked."])
     let after = get(token, boot: 1020)
     XCTAssertEqual(after.status, 10)
     XCTAssertEqual(after.stdout, [])
@@ -99,7 +101,7 @@ final class SessionCLITests: XCTestCase {
       after.errorLines,
       [
         "vault: error: locked: the session is unknown or was revoked",
-        #"vault: hint: unlock first with: eval "$(vault unlock)""#,
+        "vault: hint: unlock first with: vault unlock",
       ])
   }
 

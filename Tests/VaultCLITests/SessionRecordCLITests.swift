@@ -96,7 +96,7 @@ final class SessionRecordCLITests: XCTestCase {
       idle.errorLines,
       [
         "vault: error: locked: the session has expired",
-        #"vault: hint: unlock first with: eval "$(vault unlock)""#,
+        "vault: hint: unlock first with: vault unlock",
       ])
   }
 
@@ -187,7 +187,7 @@ final class SessionRecordCLITests: XCTestCase {
       result.errorLines,
       [
         "vault: error: locked: the session was issued by an older release of vault; unlock again",
-        #"vault: hint: unlock first with: eval "$(vault unlock)""#,
+        "vault: hint: unlock first with: vault unlock",
       ])
     XCTAssertFalse(FileManager.default.fileExists(atPath: path))
     // With the PIN at hand, the command goes on with it, as for any session that ended.

@@ -150,7 +150,8 @@ final class TerminalTests: XCTestCase {
     XCTAssertEqual(run.echoes, [false, false])
     XCTAssertTrue(
       run.output.contains("[simulated Touch ID sensor] unlock the vault (attempt 1 of 3)"))
-    XCTAssertTrue(run.output.contains("export VAULT_SESSION="), run.output)
+    XCTAssertTrue(
+      run.output.contains("Unlocked \(box.vaultPath) for every shell of yours"), run.output)
     XCTAssertFalse(run.output.contains(Sandbox.pin), "the PIN is never echoed")
     XCTAssertTrue(run.echo_after)
   }

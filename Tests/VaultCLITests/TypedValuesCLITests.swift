@@ -35,7 +35,7 @@ final class TypedValuesCLITests: XCTestCase {
         [
           "vault: error: invalid value 'zhs' for --shell (bash, zsh or fish)",
           "vault: hint: did you mean 'zsh'?",
-          "Usage: vault unlock [--timeout DURATION] [--shell SHELL] [--raw]",
+          "Usage: vault unlock [--timeout DURATION] [--shell-session] [--shell SHELL] [--raw] [--force]",
         ]
       ),
       (
@@ -50,14 +50,14 @@ final class TypedValuesCLITests: XCTestCase {
         ["unlock", "--timeout", "9h"],
         [
           "vault: error: --timeout must be from 1 s to 8 h, not '9h'",
-          "Usage: vault unlock [--timeout DURATION] [--shell SHELL] [--raw]",
+          "Usage: vault unlock [--timeout DURATION] [--shell-session] [--shell SHELL] [--raw] [--force]",
         ]
       ),
       (
         ["unlock", "--timeout", "soon"],
         [
           "vault: error: invalid duration 'soon' for --timeout (such as 90s, 15m or 1h)",
-          "Usage: vault unlock [--timeout DURATION] [--shell SHELL] [--raw]",
+          "Usage: vault unlock [--timeout DURATION] [--shell-session] [--shell SHELL] [--raw] [--force]",
         ]
       ),
     ] {
@@ -185,7 +185,7 @@ final class CommandLineReviewTests: XCTestCase {
       result.errorLines,
       [
         "vault: error: invalid value 'x?y?[31m' for --shell (bash, zsh or fish)",
-        "Usage: vault unlock [--timeout DURATION] [--shell SHELL] [--raw]",
+        "Usage: vault unlock [--timeout DURATION] [--shell-session] [--shell SHELL] [--raw] [--force]",
       ])
   }
 

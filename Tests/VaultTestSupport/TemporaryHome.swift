@@ -42,8 +42,20 @@ public final class TemporaryHome: Sendable {
   }
 
   deinit {
+    stopAgent()
     try? FileManager.default.removeItem(atPath: path)
     if !runtime.hasPrefix(path + "/") { try? FileManager.default.removeItem(atPath: runtime) }
+  }
+
+  /// Ends the unlock agent a test started in this home, if one listens (its pid from
+  /// `SO_PEERCRED`), and waits up to two seconds for its socket to go.
+  public func stopAgent() {
+    let environment = environment()
+    // The connection is closed before waiting: the agent reads a request from it first.
+    guard let pid = (try? AgentSocket.connect(environment))??.peer()?.pid else { return }
+    kill(pid, SIGTERM)
+    let socketPath = AgentSocket.path(environment)
+    for _ in 0..<200 where FileManager.default.fileExists(atPath: socketPath) { usleep(10_000) }
   }
 
   /// `HOME` and the three XDG folders, for a child process's environment.

@@ -1,0 +1,77 @@
+import CPlatform
+import Glibc
+import VaultCore
+
+/// A command the unlock agent runs for a client, in a child it forked: the client's standard
+/// descriptors, working folder, terminal and PIN descriptor, the client's environment and
+/// umask, and the one master key held for the vault the request named (`HeldKey`).
+///
+/// The worker is not dumpable (fork keeps the agent's setting) and locks the key's memory again
+/// (fork does not pass locks on). `vault run` hands its final command line back to the client,
+/// which replaces itself with it (`AgentMessage.exec`), so the program runs in the user's shell.
+enum AgentWorker {
+  /// The held key, in a worker; nil in every other process.
+  nonisolated(unsafe) static var heldKey: HeldKey?
+  /// The client's terminal, in a worker that was given one; -1 otherwise.
+  nonisolated(unsafe) static var terminalFD: Int32 = -1
+  /// The connection to the client, in a worker; -1 otherwise.
+  nonisolated(unsafe) static var connectionFD: Int32 = -1
+  /// The vault file's absolute path the worker was started for.
+  nonisolated(unsafe) static var vaultPath = ""
+
+  /// Sets the worker up and runs the command; never returns.
+  static func run(
+    _ request: AgentRunRequest, descriptors: [Int32], connection: Int32, held: HeldKey,
+    environment: VaultEnvironment
+  ) -> Never {
+    for number in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD] { signal(number, SIG_DFL) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    sigprocmask(SIG_SETMASK, &none, nil)
+    // Descriptors: 0-2 are the client's; the terminal and the connection keep their (high)
+    // numbers, moved out of the PIN descriptor's way first.
+    var fds = descriptors
+    var link = connection
+    let pinFD = request.pinFD
+    if pinFD > 2 {
+      func away(_ fd: inout Int32) {
+        guard fd == pinFD else { return }
+        fd = fcntl(fd, F_DUPFD_CLOEXEC, pinFD + 1)
+      }
+      away(&link)
+      for index in fds.indices { away(&fds[index]) }
+    }
+    for (index, fd) in fds.prefix(3).enumerated() { dup2(fd, Int32(index)) }
+    guard fchdir(fds[3]) == 0 else {
+      Output.error("vault: error: the agent cannot enter the working folder of the command")
+      exit(ExitCode.failure.rawValue)
+    }
+    var next = 4
+    if request.hasTerminal {
+      terminalFD = fds[next]
+      next += 1
+    }
+    if pinFD > 2 {
+      dup2(fds[next], pinFD)
+      close(fds[next])
+    }
+    for fd in fds.prefix(4) where fd > 2 { close(fd) }
+    umask(mode_t(request.umask))
+    connectionFD = link
+    held.key.bytes.lockAgain()
+    heldKey = held
+    vaultPath = request.path
+    exit(
+      VaultMain.runInWorker(
+        request.arguments, environment: request.environment, umask: request.umask))
+  }
+
+  /// `vault run` in a worker: sends the program, its arguments and its environment to the
+  /// client, which replaces itself with it; then the worker ends.
+  static func handOff(path: String, arguments: [String], environment: [String: String]) -> Never {
+    let socket = AgentSocket(fd: connectionFD)
+    let entries = environment.map { $0.key + "=" + $0.value }
+    let sent = (try? socket.send(.exec(path: path, arguments: arguments, environment: entries)))
+    exit(sent == nil ? ExitCode.failure.rawValue : ExitCode.success.rawValue)
+  }
+}

@@ -1,0 +1,309 @@
+import Glibc
+
+/// One message between a vault command and the unlock agent (vault(5), AGENT PROTOCOL).
+///
+/// On the socket a message is `u32be(length) || type (1 byte) || fields`, `length` counting the
+/// type and the fields, at most `AgentMessage.maximumByteCount`. A field is a `u32be` or a byte
+/// string `u32be(length) || bytes`; a list is `u32be(count)` strings. Descriptors travel beside
+/// the first bytes of a `run` request (`SCM_RIGHTS`).
+public enum AgentMessage: Equatable {
+  /// Keep `key` for the vault `vaultID` at the absolute path `path`, idle timeout `idle`
+  /// seconds (renewed by use), hard limit `AgentHoldings.hardLimit`. `clock` is the caller's
+  /// `VAULT_TEST_BOOTCLOCK` (empty when unset), which only a debug build's agent reads.
+  case hold(vaultID: VaultID, path: String, idle: UInt32, key: SecureBytes, clock: String)
+  /// Is the vault at the absolute path `path` held? Answered by `held` or `notHeld`. `clock` as
+  /// for `hold`.
+  case status(path: String, clock: String)
+  /// Let go of the vault `vaultID` (when given) and of whatever vault is held for `path` (when
+  /// given); of every vault when neither is given. Answered by `done`.
+  case forget(vaultID: VaultID?, path: String?)
+  /// Run a command on the vault at `path` with the held key: answered at once by `notHeld`, or,
+  /// after the command, by `exited` or `signalled` (and `exec` before them for `vault run`).
+  case run(AgentRunRequest)
+  /// Pass the signal on to the command the agent runs for this connection.
+  case signal(Int32)
+  /// Done.
+  case done
+  /// The vault is held: seconds until its idle timeout and its hard limit.
+  case held(vaultID: VaultID, idleLeft: UInt32, hardLeft: UInt32)
+  /// The vault is not held (never, or no more).
+  case notHeld
+  /// The command asks its caller to replace itself with `path` (`vault run`): the arguments and
+  /// the environment (`NAME=value` strings, secrets among them).
+  case exec(path: String, arguments: [String], environment: [String])
+  /// The command ended with this exit code.
+  case exited(Int32)
+  /// The command was ended by this signal.
+  case signalled(Int32)
+
+  /// The largest message accepted, in bytes (an environment and a command line fit in it).
+  public static let maximumByteCount = 4 << 20
+
+  enum Kind: UInt8 {
+    case hold = 1, status, forget, run, signal
+    case done = 0x41, held, notHeld, exec, exited, signalled
+  }
+
+  /// The message's bytes, length first, in guarded memory (a `hold` carries a key, an `exec`
+  /// secrets).
+  ///
+  /// - Throws: `VaultError.invalidInput` when the message is larger than `maximumByteCount`.
+  public func encoded() throws -> SecureBytes {
+    var out = FrameWriter()
+    defer { out.wipe() }
+    switch self {
+    case .hold(let id, let path, let idle, let key, let clock):
+      out.kind(.hold)
+      out.bytes(id.bytes)
+      out.string(path)
+      out.integer(idle)
+      key.withBytes { out.bytes(Array($0)) }
+      out.string(clock)
+    case .status(let path, let clock):
+      out.kind(.status)
+      out.string(path)
+      out.string(clock)
+    case .forget(let id, let path):
+      out.kind(.forget)
+      out.bytes(id?.bytes ?? [])
+      out.string(path ?? "")
+    case .run(let request):
+      out.kind(.run)
+      request.write(&out)
+    case .signal(let number):
+      out.kind(.signal)
+      out.integer(UInt32(bitPattern: number))
+    case .done: out.kind(.done)
+    case .held(let id, let idle, let hard):
+      out.kind(.held)
+      out.bytes(id.bytes)
+      out.integer(idle)
+      out.integer(hard)
+    case .notHeld: out.kind(.notHeld)
+    case .exec(let path, let arguments, let environment):
+      out.kind(.exec)
+      out.string(path)
+      out.list(arguments)
+      out.list(environment)
+    case .exited(let code):
+      out.kind(.exited)
+      out.integer(UInt32(bitPattern: code))
+    case .signalled(let number):
+      out.kind(.signalled)
+      out.integer(UInt32(bitPattern: number))
+    }
+    guard out.body.count <= Self.maximumByteCount else {
+      throw VaultError.invalidInput("the request to the agent is larger than 4 MiB")
+    }
+    let frame = SecureBytes(count: 4 + out.body.count)
+    frame.withMutableBytes { buffer in
+      let length = UInt32(out.body.count)
+      for index in 0..<4 { buffer[index] = UInt8(truncatingIfNeeded: length >> (24 - 8 * index)) }
+      for (index, byte) in out.body.enumerated() { buffer[4 + index] = byte }
+    }
+    return frame
+  }
+
+  /// Reads a message body (the bytes after the length).
+  ///
+  /// - Throws: `AgentProtocolError` for an unknown type, a field out of bounds, a wrong key
+  ///   length or bytes left over.
+  public static func decode(_ body: SecureBytes) throws -> AgentMessage {
+    try body.withBytes { raw in
+      var reader = FrameReader(raw)
+      let message: AgentMessage
+      switch Kind(rawValue: try reader.byte()) {
+      case .hold:
+        let id = try VaultID(reader.bytes())
+        let path = try reader.string()
+        let idle = try reader.integer()
+        let key = try reader.secret(count: SymmetricKey.byteCount)
+        message = .hold(vaultID: id, path: path, idle: idle, key: key, clock: try reader.string())
+      case .status: message = .status(path: try reader.string(), clock: try reader.string())
+      case .forget:
+        let id = try reader.bytes()
+        let path = try reader.string()
+        message = .forget(
+          vaultID: id.isEmpty ? nil : try VaultID(id), path: path.isEmpty ? nil : path)
+      case .run: message = .run(try AgentRunRequest(&reader))
+      case .signal: message = .signal(Int32(bitPattern: try reader.integer()))
+      case .done: message = .done
+      case .held:
+        message = .held(
+          vaultID: try VaultID(reader.bytes()), idleLeft: try reader.integer(),
+          hardLeft: try reader.integer())
+      case .notHeld: message = .notHeld
+      case .exec:
+        message = .exec(
+          path: try reader.string(), arguments: try reader.list(),
+          environment: try reader.list())
+      case .exited: message = .exited(Int32(bitPattern: try reader.integer()))
+      case .signalled: message = .signalled(Int32(bitPattern: try reader.integer()))
+      case nil: throw AgentProtocolError("unknown message type")
+      }
+      guard reader.atEnd else { throw AgentProtocolError("bytes after the message") }
+      return message
+    }
+  }
+}
+
+/// What a `run` request carries: the command line, the caller's environment and umask, and
+/// which descriptors come with it.
+///
+/// The descriptors are, in order: standard input, output and error, the working folder, then the
+/// terminal when `hasTerminal`, then the PIN descriptor when `pinFD` is above 2 (to be put at
+/// that number; 0 to 2 are the standard ones already sent).
+public struct AgentRunRequest: Equatable, Sendable {
+  /// The absolute path of the vault file the command uses.
+  public var path: String
+  /// The arguments after the program name.
+  public var arguments: [String]
+  /// The caller's environment.
+  public var environment: [String: String]
+  /// The umask the caller was started with.
+  public var umask: UInt32
+  /// True when the caller's terminal comes with the request.
+  public var hasTerminal: Bool
+  /// The number `--pin-fd` named, or -1.
+  public var pinFD: Int32
+
+  /// A request.
+  public init(
+    path: String, arguments: [String], environment: [String: String], umask: UInt32,
+    hasTerminal: Bool, pinFD: Int32
+  ) {
+    self.path = path
+    self.arguments = arguments
+    self.environment = environment
+    self.umask = umask
+    self.hasTerminal = hasTerminal
+    self.pinFD = pinFD
+  }
+
+  /// How many descriptors come with it.
+  public var descriptorCount: Int { 4 + (hasTerminal ? 1 : 0) + (pinFD > 2 ? 1 : 0) }
+
+  fileprivate func write(_ out: inout FrameWriter) {
+    out.string(path)
+    out.list(arguments)
+    out.list(environment.map { $0.key + "=" + $0.value }.sorted())
+    out.integer(umask)
+    out.integer(hasTerminal ? 1 : 0)
+    out.integer(UInt32(bitPattern: pinFD))
+  }
+
+  fileprivate init(_ reader: inout FrameReader) throws {
+    path = try reader.string()
+    arguments = try reader.list()
+    var variables: [String: String] = [:]
+    for entry in try reader.list() {
+      guard let equals = entry.utf8.firstIndex(of: UInt8(ascii: "=")) else {
+        throw AgentProtocolError("an environment entry without '='")
+      }
+      let name = String(entry[..<equals])
+      if variables[name] == nil { variables[name] = String(entry[entry.index(after: equals)...]) }
+    }
+    environment = variables
+    umask = try reader.integer() & 0o777
+    let terminal = try reader.integer()
+    guard terminal <= 1 else { throw AgentProtocolError("a terminal flag out of bounds") }
+    hasTerminal = terminal == 1
+    pinFD = Int32(bitPattern: try reader.integer())
+    guard (-1...1023).contains(pinFD) else {
+      throw AgentProtocolError("a PIN descriptor out of bounds")
+    }
+  }
+}
+
+/// A message that breaks `AgentMessage`'s layout.
+public struct AgentProtocolError: Error, Equatable {
+  /// What was wrong.
+  public let reason: String
+  init(_ reason: String) { self.reason = reason }
+}
+
+/// Builds a message body; wiped by its owner.
+struct FrameWriter {
+  var body: [UInt8] = []
+
+  mutating func kind(_ kind: AgentMessage.Kind) { body.append(kind.rawValue) }
+
+  mutating func integer(_ value: UInt32) {
+    for shift in stride(from: 24, through: 0, by: -8) {
+      body.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
+    }
+  }
+
+  mutating func bytes(_ bytes: [UInt8]) {
+    integer(UInt32(bytes.count))
+    body += bytes
+  }
+
+  mutating func string(_ text: String) { bytes(Array(text.utf8)) }
+
+  mutating func list(_ items: [String]) {
+    integer(UInt32(items.count))
+    for item in items { string(item) }
+  }
+
+  mutating func wipe() { VaultCore.wipe(&body) }
+}
+
+/// Reads a message body, every length checked against what is left.
+struct FrameReader {
+  let raw: UnsafeRawBufferPointer
+  var offset = 0
+
+  init(_ raw: UnsafeRawBufferPointer) { self.raw = raw }
+
+  var atEnd: Bool { offset == raw.count }
+
+  mutating func byte() throws -> UInt8 {
+    guard offset < raw.count else { throw AgentProtocolError("the message ends early") }
+    defer { offset += 1 }
+    return raw[offset]
+  }
+
+  mutating func integer() throws -> UInt32 {
+    guard raw.count - offset >= 4 else { throw AgentProtocolError("the message ends early") }
+    var value: UInt32 = 0
+    for index in 0..<4 { value = value << 8 | UInt32(raw[offset + index]) }
+    offset += 4
+    return value
+  }
+
+  private mutating func span() throws -> Range<Int> {
+    let count = Int(try integer())
+    guard count <= raw.count - offset else { throw AgentProtocolError("a field ends early") }
+    defer { offset += count }
+    return offset..<offset + count
+  }
+
+  mutating func bytes() throws -> [UInt8] { Array(raw[try span()]) }
+
+  mutating func string() throws -> String {
+    let range = try span()
+    guard let text = String(validating: raw[range], as: UTF8.self), !text.utf8.contains(0) else {
+      throw AgentProtocolError("a text field that is not UTF-8")
+    }
+    return text
+  }
+
+  mutating func list() throws -> [String] {
+    let count = Int(try integer())
+    // Each item takes at least its four length bytes.
+    guard count <= (raw.count - offset) / 4 else { throw AgentProtocolError("a list ends early") }
+    return try (0..<count).map { _ in try string() }
+  }
+
+  /// A field of exactly `count` bytes, copied into guarded memory.
+  mutating func secret(count: Int) throws -> SecureBytes {
+    let range = try span()
+    guard range.count == count else { throw AgentProtocolError("a key of the wrong length") }
+    let out = SecureBytes(count: count)
+    out.withMutableBytes { buffer in
+      for index in 0..<count { buffer[index] = raw[range.lowerBound + index] }
+    }
+    return out
+  }
+}

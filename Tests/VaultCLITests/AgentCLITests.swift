@@ -1,0 +1,270 @@
+import Foundation
+import XCTest
+
+@testable import VaultCLI
+@testable import VaultCore
+
+/// The unlock agent through the built binaries: one `vault unlock` serves every shell of the
+/// user until a timer, `vault lock`, a mismatch, a PIN change or a changed file ends it.
+final class AgentCLITests: XCTestCase {
+  var box: Sandbox!
+
+  override func setUp() {
+    box = Sandbox(extra: ["VAULT_TEST_BOOTCLOCK": "1000"])
+    box.initBiometric()
+    box.biosim(["next", "match"])
+    XCTAssertEqual(
+      box.vaultPIN(["add", "mail/work"], stdin: Array("s3cret\nuser: ada\n".utf8)).status, 0)
+  }
+
+  override func tearDown() {
+    box = nil
+  }
+
+  /// `biosim next match`, then `vault unlock` with the sandbox PIN (no session flag).
+  @discardableResult
+  func unlockAgent(
+    _ extra: [String] = [], env: [String: String] = [:], file: StaticString = #filePath,
+    line: UInt = #line
+  ) -> Subprocess.Result {
+    box.biosim(["next", "match"])
+    let result = box.vaultPIN(["unlock"] + extra, env: env)
+    XCTAssertEqual(result.status, 0, result.stderrText, file: file, line: line)
+    return result
+  }
+
+  var socketPath: String { box.folder.runtime + "/vault/agent.sock" }
+
+  /// The agent's pid, from `SO_PEERCRED` of a connection to its socket.
+  func agentPID() -> pid_t? {
+    guard let socket = try? AgentSocket.connect(box.folder.environment()) else { return nil }
+    return socket.peer()?.pid
+  }
+
+  /// Waits up to two seconds for the agent's socket to be gone.
+  func socketGone() -> Bool {
+    for _ in 0..<200 {
+      if !FileManager.default.fileExists(atPath: socketPath) { return true }
+      usleep(10_000)
+    }
+    return false
+  }
+
+  func get(_ name: String = "mail/work", env: [String: String] = [:]) -> Subprocess.Result {
+    box.vault(["get", name], env: env)
+  }
+
+  func testUnlockHandsTheKeyToTheAgentAndCommandsWithoutASessionRead() throws {
+    let unlocked = unlockAgent()
+    XCTAssertEqual(unlocked.stdout, [], "nothing for a shell to eval")
+    XCTAssertEqual(
+      unlocked.errorLines,
+      [
+        "Unlocked \(box.vaultPath) for every shell of yours: it locks after 15 min without use"
+          + " (at most 8 h), or with 'vault lock'."
+      ])
+    // No terminal, no session, no PIN: the agent runs the command.
+    let read = get()
+    XCTAssertEqual(read.status, 0, read.stderrText)
+    XCTAssertEqual(read.stdoutText, "s3cret\nuser: ada\n")
+    XCTAssertEqual(box.vault(["get", "mail/work", "--field", "user"]).stdoutText, "ada")
+    XCTAssertEqual(
+      box.vault(["add", "web/site"], stdin: Array("pw".utf8)).status, 0, "writes too")
+    XCTAssertEqual(box.vault(["list"]).stdoutText, "mail/work\nweb/site\n")
+    let missing = box.vault(["get", "mail/wrok"])
+    XCTAssertEqual(missing.status, 3)
+    XCTAssertEqual(
+      missing.errorLines,
+      ["vault: error: no entry named 'mail/wrok'", "vault: hint: did you mean 'mail/work'?"])
+    // The documented one-liner: no eval.
+    let chained = box.shell(
+      #"vault unlock --pin-fd 3 3<<EOF && vault get web/site"# + "\n$PIN\nEOF")
+    XCTAssertEqual(chained.status, 0, chained.stderrText)
+    XCTAssertEqual(chained.stdoutText, "pw")
+    XCTAssertEqual(
+      chained.errorLines.first.map { $0.hasPrefix("The agent already holds \(box.vaultPath)") },
+      true, chained.stderrText)
+  }
+
+  func testStatusShowsTheAgentAndCheckExitsZeroOrTen() throws {
+    XCTAssertEqual(box.vault(["status", "--check"]).status, 10)
+    XCTAssertEqual(box.vault(["status", "--check"]).stdout, [])
+    let before = box.statusJSON()
+    XCTAssertTrue(before["agent"] is NSNull)
+    unlockAgent(["--timeout", "10m"])
+    let check = box.vault(["status", "--check"])
+    XCTAssertEqual(check.status, 0)
+    XCTAssertEqual(check.stdout + check.stderr, [])
+    let agent = box.statusJSON()["agent"] as? [String: Any]
+    XCTAssertEqual(agent?["idle_seconds"] as? Int, 600)
+    XCTAssertEqual(agent?["hard_seconds"] as? Int, 28800)
+    let later = box.vault(["status"], env: ["VAULT_TEST_BOOTCLOCK": "1090"]).stdoutText
+    XCTAssertTrue(
+      later.contains(
+        "agent:            holds the vault; locks in 8 min 30 s unless used (ends in 7 h 58 min"
+          + " at most)\n"), later)
+    XCTAssertTrue(later.contains("session:          none\n"))
+  }
+
+  func testTheIdleTimeoutIsRenewedByUseAndTheHardLimitEndsIt() {
+    unlockAgent()
+    XCTAssertEqual(get(env: ["VAULT_TEST_BOOTCLOCK": "1899"]).status, 0, "899 s idle")
+    XCTAssertEqual(get(env: ["VAULT_TEST_BOOTCLOCK": "2798"]).status, 0, "renewed at 1899")
+    let expired = get(env: ["VAULT_TEST_BOOTCLOCK": "3699"])
+    XCTAssertEqual(expired.status, 10, "901 s after the last use")
+    XCTAssertEqual(
+      box.vault(["status", "--check"], env: ["VAULT_TEST_BOOTCLOCK": "3699"]).status, 10)
+
+    unlockAgent(["--force", "--timeout", "8h"], env: ["VAULT_TEST_BOOTCLOCK": "5000"])
+    XCTAssertEqual(get(env: ["VAULT_TEST_BOOTCLOCK": "33799"]).status, 0, "8 h less 1 s")
+    XCTAssertEqual(get(env: ["VAULT_TEST_BOOTCLOCK": "33800"]).status, 10, "the hard limit")
+  }
+
+  func testUnlockWhenHeldAsksNothingAndForceAsksAgain() {
+    unlockAgent()
+    // No PIN given: asked for, it would fail with 10 (no terminal).
+    let again = box.vault(["unlock"])
+    XCTAssertEqual(again.status, 0, again.stderrText)
+    XCTAssertEqual(
+      again.errorLines,
+      [
+        "The agent already holds \(box.vaultPath) (it locks in 15 min); nothing asked."
+          + " 'vault unlock --force' unlocks again."
+      ])
+    XCTAssertEqual(box.vault(["unlock", "--force"]).status, 10, "--force asks for the PIN")
+    XCTAssertEqual(box.sensor()["queue"] as? [String], [])
+  }
+
+  func testLockEndsItForEveryShellAndTheAgentExits() throws {
+    unlockAgent()
+    let pid = try XCTUnwrap(agentPID())
+    XCTAssertEqual(kill(pid, 0), 0)
+    let lock = box.vault(["lock"])
+    XCTAssertEqual(lock.status, 0)
+    XCTAssertEqual(
+      lock.errorLines,
+      ["Locked \(box.vaultPath): the agent let it go and every session was revoked."])
+    XCTAssertEqual(get().status, 10)
+    XCTAssertEqual(box.vault(["status", "--check"]).status, 10)
+    XCTAssertTrue(socketGone(), "an agent that holds nothing ends")
+  }
+
+  func testAnEnrollmentChangeEndsItAtItsNextUse() {
+    unlockAgent()
+    box.biosim(["enroll", "--label", "left-index"])
+    let read = get()
+    XCTAssertEqual(read.status, 15, read.stderrText)
+    XCTAssertEqual(
+      read.errorLines.first,
+      "vault: error: the biometric enrollment changed since biometric unlock was activated; it is"
+        + " now disabled and every session was revoked; run 'vault biometry activate'")
+    XCTAssertEqual(get().status, 10, "the agent let it go")
+    XCTAssertEqual(box.vault(["status", "--check"]).status, 10)
+  }
+
+  func testAPINChangeEndsIt() {
+    unlockAgent()
+    box.biosim(["next", "match"])
+    let passwd = box.vault(["passwd"], pin: [Sandbox.pin, "1357900"])
+    XCTAssertEqual(passwd.status, 0, passwd.stderrText)
+    XCTAssertEqual(get().status, 10)
+  }
+
+  func testAnotherVaultAtThePathIsNeverServed() throws {
+    unlockAgent()
+    let other = Sandbox()
+    other.initPINOnly()
+    try FileManager.default.removeItem(atPath: box.vaultPath)
+    try FileManager.default.copyItem(atPath: other.vaultPath, toPath: box.vaultPath)
+    let read = get()
+    XCTAssertEqual(read.status, 10, read.stderrText)
+    XCTAssertEqual(box.vault(["status", "--check"]).status, 10)
+  }
+
+  func testAGuardedEntryNeedsAFreshMatchInTheAgent() {
+    box.biosim(["next", "match"])
+    XCTAssertEqual(
+      box.vaultPIN(["add", "--guard", "bank"], stdin: Array("1234".utf8)).status, 0)
+    unlockAgent()
+    let refused = get("bank")
+    XCTAssertEqual(refused.status, 10, "no queued answer and no terminal: no match")
+    box.biosim(["next", "match"])
+    let read = get("bank", env: ["VAULT_TEST_BOOTCLOCK": "1010"])
+    XCTAssertEqual(read.status, 0, read.stderrText)
+    XCTAssertEqual(read.stdoutText, "1234")
+    XCTAssertEqual(box.sensor()["queue"] as? [String], [])
+  }
+
+  func testRunReplacesTheCallerSoTheProgramIsTheShellsChild() {
+    unlockAgent()
+    let run = box.shell(
+      #"vault run --env X=mail/work:user -- sh -c 'echo "$X $PPID"'; echo "shell $$""#)
+    XCTAssertEqual(run.status, 0, run.stderrText)
+    let lines = run.stdoutText.split(separator: "\n").map(String.init)
+    XCTAssertEqual(lines.count, 2)
+    XCTAssertEqual(lines.first?.split(separator: " ").first, "ada")
+    XCTAssertEqual(
+      lines.first?.split(separator: " ").last, lines.last?.split(separator: " ").last,
+      "the program's parent is the shell that ran vault run")
+  }
+
+  func testAKilledAgentLeavesNothingAndTheNextCommandAsksAgain() throws {
+    unlockAgent()
+    let pid = try XCTUnwrap(agentPID())
+    kill(pid, SIGKILL)
+    for _ in 0..<200 where kill(pid, 0) == 0 { usleep(10_000) }
+    let left = try FileManager.default.contentsOfDirectory(atPath: box.folder.runtime + "/vault")
+    XCTAssertEqual(left.sorted(), ["agent.lock", "agent.sock"], "no key, only the dead socket")
+    let read = get()
+    XCTAssertEqual(read.status, 10)
+    XCTAssertEqual(
+      read.errorLines,
+      [
+        "vault: error: locked: no valid session and no terminal to ask on",
+        "vault: hint: unlock first with: vault unlock",
+      ])
+    unlockAgent()
+    XCTAssertEqual(get().stdoutText, "s3cret\nuser: ada\n")
+  }
+
+  func testAnotherUserGetsNothingFromTheSocket() throws {
+    try XCTSkipUnless(geteuid() == 0, "dropping to another uid needs root")
+    unlockAgent()
+    // As nobody, through the folder's own modes: refused by the file system.
+    let script = """
+      import os, socket, sys
+      os.setgid(65534); os.setuid(65534)
+      s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+      try:
+          s.connect(sys.argv[1])
+      except PermissionError:
+          print("refused by the file system"); sys.exit(0)
+      s.settimeout(5)
+      try:
+          s.sendall(bytes.fromhex(sys.argv[2]))
+          data = s.recv(4096)
+      except (ConnectionResetError, BrokenPipeError):
+          data = b""
+      print("answer", len(data))
+      """
+    let status = try AgentMessage.status(path: box.vaultPath, clock: "").encoded().unprotectedBytes
+    func asNobody() -> String {
+      Subprocess.run(
+        "/usr/bin/env", ["python3", "-c", script, socketPath, status.hex], environment: [:]
+      ).stdoutText
+    }
+    XCTAssertEqual(asNobody(), "refused by the file system\n")
+    // With the modes opened on purpose, the agent itself refuses the peer (SO_PEERCRED): the
+    // connection is closed with no byte sent.
+    chmod(box.folder.path, 0o711)
+    chmod(box.folder.runtime, 0o711)
+    chmod(box.folder.runtime + "/vault", 0o711)
+    chmod(socketPath, 0o666)
+    XCTAssertEqual(asNobody(), "answer 0\n")
+    chmod(socketPath, 0o600)
+    chmod(box.folder.runtime + "/vault", 0o700)
+    chmod(box.folder.runtime, 0o700)
+    chmod(box.folder.path, 0o700)
+    XCTAssertEqual(get().status, 0, "the agent still serves its own user")
+  }
+}
