@@ -95,6 +95,27 @@ function __biosim_at
     end
 end
 
+# Prints `--vault` and the PATH typed earlier on the line (the last one, a leading ~/
+# expanded), or nothing, so that names come from that vault.
+function __biosim_vault_option
+    set -l words (commandline -opc)
+    set -l path
+    set -l i 2
+    while test $i -le (count $words)
+        if test "$words[$i]" = --vault
+            set i (math $i + 1)
+            test $i -le (count $words); and set path $words[$i]
+        else if string match -q -- '--vault=*' $words[$i]
+            set path (string replace -- --vault= '' $words[$i])
+        end
+        set i (math $i + 1)
+    end
+    if test -n "$path"
+        echo --vault
+        string replace -r -- '^~/' "$HOME/" $path
+    end
+end
+
 complete -c biosim -f
 
 # Global options, accepted by every command.

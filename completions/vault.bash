@@ -342,8 +342,17 @@ _vault_value() {
   'unlock|--shell' | 'completions|0')
     mapfile -t COMPREPLY < <(compgen -W 'bash zsh fish' -- "$3")
     ;;
+  'journal list|--since' | 'journal list|--until')
+    mapfile -t COMPREPLY < <(compgen -W 'today yesterday' -- "$3")
+    ;;
   'journal list|--tag')
     _vault_journal_tags "$3"
+    ;;
+  'journal show|0')
+    _vault_journal_entries "$3" 1
+    ;;
+  'journal edit|0')
+    _vault_journal_entries "$3" 0
     ;;
   'settings|0')
     mapfile -t COMPREPLY < <(compgen -W 'history_keep history_days' -- "$3")
@@ -410,6 +419,8 @@ _vault_quote() {
 # only: it never prompts, and prints nothing while the vault is locked.
 _vault_entry_names() {
   local unquoted quote before quoted entry lead='' program=${COMP_WORDS[0]}
+  local -a vault_option
+  _vault_vault_option
   _vault_unquote "$1"
   if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
   # In a bare word, readline replaces only the text after the last '=' or ':'.
@@ -422,28 +433,66 @@ _vault_entry_names() {
       if [[ -n $lead && $quoted == "$lead"* ]]; then quoted=${quoted#"$lead"}; fi
     fi
     COMPREPLY+=("$quoted")
-  done < <("$program" __complete -- "$unquoted" 2>/dev/null)
+  done < <("$program" "${vault_option[@]}" __complete -- "$unquoted" 2>/dev/null)
+}
+
+# Sets the caller's vault_option to the `--vault PATH` typed earlier on the line (the last
+# one, unquoted, a leading ~/ expanded), or to nothing, so that names come from that vault.
+# Readline splits `--vault=PATH` into `--vault`, `=`, `PATH`.
+_vault_vault_option() {
+  local i unquoted quote before value=''
+  vault_option=()
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    [[ ${COMP_WORDS[i]} == --vault ]] || continue
+    if [[ ${COMP_WORDS[i + 1]} == = ]]; then i=$((i + 1)); fi
+    ((i + 1 < COMP_CWORD)) || break
+    _vault_unquote "${COMP_WORDS[i + 1]}"
+    value=$unquoted
+    if [[ $value == '~/'* ]]; then value=$HOME/${value#'~/'}; fi
+    vault_option=(--vault "$value")
+  done
 }
 
 # Offers the field keys that start with the word $1 of the entry named earlier on the line,
 # from `vault __complete-fields`, which reads a valid VAULT_SESSION only.
 _vault_field_keys() {
   local unquoted quote before program=${COMP_WORDS[0]} word
-  local -a line=()
+  local -a line=() vault_option
+  _vault_vault_option
   if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
   for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
     _vault_unquote "$word"
     line+=("$unquoted")
   done
-  mapfile -t COMPREPLY < <("$program" __complete-fields -- "$1" "${line[@]}" 2>/dev/null)
+  mapfile -t COMPREPLY < <(
+    "$program" "${vault_option[@]}" __complete-fields -- "$1" "${line[@]}" 2>/dev/null)
 }
 
 # Offers the journal tags (without their '@') that start with the word $1. They come from
 # `vault __complete --tags`, which reads a valid VAULT_SESSION only, as for entry names.
 _vault_journal_tags() {
   local program=${COMP_WORDS[0]}
+  local -a vault_option
+  _vault_vault_option
   if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
-  mapfile -t COMPREPLY < <("$program" __complete --tags -- "${1#@}" 2>/dev/null)
+  mapfile -t COMPREPLY < <(
+    "$program" "${vault_option[@]}" __complete --tags -- "${1#@}" 2>/dev/null)
+}
+
+# Offers the journal entries' short ids that start with the word $1 and, when $2 is 1, the
+# date words. The ids come from `vault __complete --journal`, as names do.
+_vault_journal_entries() {
+  local program=${COMP_WORDS[0]} word
+  local -a vault_option
+  _vault_vault_option
+  if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
+  mapfile -t COMPREPLY < <(
+    "$program" "${vault_option[@]}" __complete --journal -- "$1" 2>/dev/null)
+  if [[ $2 == 1 ]]; then
+    for word in today yesterday; do
+      if [[ $word == "$1"* ]]; then COMPREPLY+=("$word"); fi
+    done
+  fi
 }
 
 # Offers file names that start with the word $1.

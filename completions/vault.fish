@@ -244,25 +244,54 @@ function __vault_at
     end
 end
 
+# Prints `--vault` and the PATH typed earlier on the line (the last one, a leading ~/
+# expanded), or nothing, so that names come from that vault.
+function __vault_vault_option
+    set -l words (commandline -opc)
+    set -l path
+    set -l i 2
+    while test $i -le (count $words)
+        if test "$words[$i]" = --vault
+            set i (math $i + 1)
+            test $i -le (count $words); and set path $words[$i]
+        else if string match -q -- '--vault=*' $words[$i]
+            set path (string replace -- --vault= '' $words[$i])
+        end
+        set i (math $i + 1)
+    end
+    if test -n "$path"
+        echo --vault
+        string replace -r -- '^~/' "$HOME/" $path
+    end
+end
+
 # Prints the entry names from `vault __complete`, which reads a valid VAULT_SESSION only: it
 # never prompts, and prints nothing while the vault is locked. fish escapes each name.
 function __vault_entry_names
     set -l program (commandline -opc)[1]
-    $program __complete 2>/dev/null
+    $program (__vault_vault_option) __complete 2>/dev/null
+end
+
+# Prints the journal entries' short ids from `vault __complete --journal`, as for names,
+# and when $argv[1] is 1 the date words.
+function __vault_journal_entries
+    set -l program (commandline -opc)[1]
+    $program (__vault_vault_option) __complete --journal 2>/dev/null
+    test "$argv[1]" = 1; and printf '%s\n' today yesterday
 end
 
 # Prints the field keys of the entry named earlier on the line, from
 # `vault __complete-fields`, which reads a valid VAULT_SESSION only.
 function __vault_field_keys
     set -l words (commandline -opc)
-    $words[1] __complete-fields -- '' $words[2..-1] 2>/dev/null
+    $words[1] (__vault_vault_option) __complete-fields -- '' $words[2..-1] 2>/dev/null
 end
 
 # Prints the journal tags (without their '@') from `vault __complete --tags`, which reads
 # a valid VAULT_SESSION only, as for entry names.
 function __vault_journal_tags
     set -l program (commandline -opc)[1]
-    $program __complete --tags 2>/dev/null
+    $program (__vault_vault_option) __complete --tags 2>/dev/null
 end
 
 complete -c vault -f
@@ -419,8 +448,8 @@ complete -c vault -n '__vault_at "journal" 0' -a edit -d 'Edit a journal entry i
 complete -c vault -n '__vault_in "journal"' -l allow-disk-temp -d 'Use $TMPDIR when there is no RAM-backed folder (the plaintext may then reach the disk).'
 
 # vault journal list: List entries, newest last: ID, date and time, first line.
-complete -c vault -n '__vault_in "journal/list"' -l since -x -d 'Only entries written on or after DATE (YYYY-MM-DD, today, yesterday or Nd (N days ago)).'
-complete -c vault -n '__vault_in "journal/list"' -l until -x -d 'Only entries written on or before DATE.'
+complete -c vault -n '__vault_in "journal/list"' -l since -x -a 'today yesterday' -d 'Only entries written on or after DATE (YYYY-MM-DD, today, yesterday or Nd (N days ago)).'
+complete -c vault -n '__vault_in "journal/list"' -l until -x -a 'today yesterday' -d 'Only entries written on or before DATE.'
 complete -c vault -n '__vault_in "journal/list"' -s n -l count -x -d 'Only the newest N entries (still newest last).'
 complete -c vault -n '__vault_in "journal/list"' -l tag -x -a '(__vault_journal_tags)' -d 'Only entries with this tag (@TAG or TAG, any case); repeat to need each.'
 complete -c vault -n '__vault_in "journal/list"' -l json -d 'Print JSON instead of text.'
@@ -429,9 +458,11 @@ complete -c vault -n '__vault_in "journal/list"' -l json -d 'Print JSON instead 
 complete -c vault -n '__vault_in "journal/tags"' -l json -d 'Print JSON instead of text.'
 
 # vault journal show: Print an entry exactly, or every entry of a day.
+complete -c vault -n '__vault_at "journal/show" 0' -a '(__vault_journal_entries 1)'
 
 # vault journal edit: Edit a journal entry in your editor; its ID and time stay.
 complete -c vault -n '__vault_in "journal/edit"' -l allow-disk-temp -d 'Use $TMPDIR when there is no RAM-backed folder (the plaintext may then reach the disk).'
+complete -c vault -n '__vault_at "journal/edit" 0' -a '(__vault_journal_entries 0)'
 
 # vault grep: Search entry names, contents and journal entries for a pattern.
 complete -c vault -n '__vault_in "grep"' -s i -l ignore-case -d 'Ignore case.'

@@ -34,6 +34,7 @@ enum AgentServer {
     }
     chmod(path, 0o600)
     var loop = AgentLoop(listener: listener, socketPath: path, environment: environment)
+    loop.persistent = context.flag(Keys.persistent)
     loop.serve()
     // Only the socket this agent made is removed (a later agent may have replaced it).
     var info = stat()
@@ -87,6 +88,8 @@ struct AgentLoop {
 
   /// The boot clock, without test overrides.
   private static let realClock = Clock(variables: [:])
+  /// Started by a service manager (`--persistent`): holding nothing never ends it.
+  var persistent = false
   /// True once a key was handed over: from then on, holding nothing ends the agent.
   private var everHeld = false
   /// False only in a debug build's agent started with a test clock.
@@ -101,7 +104,8 @@ struct AgentLoop {
     for number in [SIGTERM, SIGINT, SIGHUP] { signal(number, agentStopHandler) }
     while true {
       if expiresOnItsOwn { holdings.expire(now: now) }
-      if holdings.isEmpty && jobs.isEmpty && (everHeld || now - started >= AgentServer.startupGrace)
+      if !persistent, holdings.isEmpty, jobs.isEmpty,
+        everHeld || now - started >= AgentServer.startupGrace
       {
         break
       }
@@ -142,7 +146,7 @@ struct AgentLoop {
   private func timeout() -> Int32 {
     var wait = 60.0
     if expiresOnItsOwn, let deadline = holdings.nextDeadline { wait = min(wait, deadline - now) }
-    if holdings.isEmpty && jobs.isEmpty && !everHeld {
+    if holdings.isEmpty && jobs.isEmpty && !everHeld && !persistent {
       wait = min(wait, started + AgentServer.startupGrace - now)
     }
     return Int32(max(0, wait) * 1000) + 1

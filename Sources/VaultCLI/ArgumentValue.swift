@@ -136,6 +136,6 @@ public struct JournalDay: ArgumentValue, Equatable {
   /// The local date this names, with `now` (seconds since the epoch) as the present.
   public func date(now: Double) throws -> CivilDate { try JournalDate.parse(text, now: now) }
 
-  /// Nothing to offer.
-  public static var completion: CompletionKind { .none }
+  /// The date words.
+  public static var completion: CompletionKind { .values(JournalDate.words) }
 }

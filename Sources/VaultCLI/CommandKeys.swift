@@ -241,6 +241,8 @@ enum Keys {
     "shell", "SHELL", "Shell syntax to print: \(ShellSyntax.choiceList) (default bash).")
   static let raw = Flag("raw", "Print the token alone (implies --shell-session).")
   static let yes = Flag("yes", short: "y", "Do not ask for confirmation.")
+  static let persistent = Flag(
+    "persistent", "Keep running while nothing is held (a service manager starts it).")
   static let shellSession = Flag(
     "shell-session",
     "Issue a session for this shell (VAULT_SESSION) instead of handing the key to the agent.")
@@ -260,8 +262,11 @@ enum Keys {
   static let count = Option.integer(
     "count", short: "n", "Only the newest N entries (still newest last).", in: 1...Int.max)
   static let journalEntry = Argument<String>(
-    "ENTRY", "An entry ID (a unique prefix) or a DATE (\(JournalDate.forms)).")
+    "ENTRY", "An entry ID (a unique prefix) or a DATE (\(JournalDate.forms))."
+  )
+  .completing(.journalEntry(dates: true))
   static let journalID = Argument<String>("ID", "An entry ID or a unique prefix of one.")
+    .completing(.journalEntry(dates: false))
 
   // grep
   static let ignoreCase = Flag("ignore-case", short: "i", "Ignore case.")
@@ -358,6 +363,8 @@ enum Keys {
     "WORD", "Letters to find in a name, in order, not necessarily adjacent (any case).",
     variadic: true)
   static let completeTags = Flag("tags", "Print journal tags instead.", hidden: true)
+  static let completeJournal = Flag(
+    "journal", "Print the journal entries' short ids instead.", hidden: true)
   static let tag = Option<JournalTagWord>(
     "tag", "TAG", "Only entries with this tag (@TAG or TAG, any case); repeat to need each.")
 

@@ -12,6 +12,9 @@ public enum CompletionKind: Equatable, Sendable {
   case fieldKey
   /// A journal tag, without its `@` (through `vault __complete --tags`).
   case journalTag
+  /// A journal entry's short id (through `vault __complete --journal`), and with `dates` the
+  /// date words (`today`, `yesterday`).
+  case journalEntry(dates: Bool)
 }
 
 /// One option: `--long`, an optional `-s`, and either a flag or a value.

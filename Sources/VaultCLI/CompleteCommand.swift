@@ -3,13 +3,14 @@ import VaultCore
 /// `vault __complete [--tags] [PREFIX]` and `vault __complete-fields PREFIX WORD...`: entry
 /// names (or journal tags) and field keys for the shell completion scripts.
 ///
-/// It reads a valid `VAULT_SESSION` only, without renewing it: it never prompts, never reads a PIN
-/// and never opens the terminal. Locked, or on any failure, it prints nothing at all and exits 0,
-/// so a completion never disturbs the line being edited.
+/// It reads the key the unlock agent holds (it runs in the agent's worker) or a valid
+/// `VAULT_SESSION`, without renewing it: it never prompts, never reads a PIN and never opens the
+/// terminal. Locked, or on any failure, it prints nothing at all and exits 0, so a completion
+/// never disturbs the line being edited.
 enum CompleteCommand {
   /// Prints the names starting with the first argument, one per line (with `--tags`, the
-  /// journal's tags without their `@`, sorted); always returns 0 (the command is `silent`: the
-  /// runner swallows its errors).
+  /// journal's tags without their `@`, sorted; with `--journal`, the journal entries' short ids,
+  /// oldest first); always returns 0 (the command is `silent`: the runner swallows its errors).
   static func run(_ context: Context) throws -> Int32 {
     let names = try names(context)
     if !names.isEmpty { Output.print(names.map { $0 + "\n" }.joined()) }
@@ -44,11 +45,18 @@ enum CompleteCommand {
     return ExitCode.success.rawValue
   }
 
-  /// The vault and its key from a valid `VAULT_SESSION` (not renewed), or nil without one.
+  /// The vault and its key from the agent or a valid `VAULT_SESSION` (not renewed), or nil
+  /// without either.
   private static func sessionKey(_ context: Context) throws -> (
     vault: Vault, masterKey: SymmetricKey
   )? {
     let environment = context.environment
+    if let held = context.heldKey {
+      let vault = try context.openVault()
+      guard held.vaultID == vault.vaultID else { return nil }
+      try vault.verifyHeader(masterKey: held.key)
+      return (vault, held.key)
+    }
     guard let token = environment.variables["VAULT_SESSION"], !token.isEmpty else { return nil }
     let vault = try context.openVault()
     let (masterKey, _) = try SessionStore(environment: environment).open(
@@ -66,6 +74,10 @@ enum CompleteCommand {
       let entries = try JournalStore(vault: unlocked.vault, masterKey: unlocked.masterKey).entries()
       return JournalTags.counts(entries).map(\.key).filter { $0.hasPrefix(typed.lowercased()) }
         .sorted { $0.precedesInByteOrder($1) }
+    }
+    if context.flag(Keys.completeJournal) {
+      let entries = try JournalStore(vault: unlocked.vault, masterKey: unlocked.masterKey).entries()
+      return JournalStore.shortIDs(entries).filter { $0.hasPrefix(prefix.lowercased()) }
     }
     let store = EntryStore(vault: unlocked.vault, masterKey: unlocked.masterKey)
     return try store.listing(prefix: prefix).map(\.name)

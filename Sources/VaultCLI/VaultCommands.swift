@@ -124,8 +124,8 @@ public enum VaultCommands {
           "lock", "Lock the vault: the agent lets it go and every session is revoked.",
           run: runs(SessionCommandsRun.lock)),
         CommandSpec(
-          "__agent", "Run the unlock agent (started by 'vault unlock').", hidden: true,
-          run: AgentServer.run),
+          "__agent", "Run the unlock agent (started by 'vault unlock').",
+          options: [Keys.persistent.spec], hidden: true, run: AgentServer.run),
         CommandSpec(
           "__verify-held",
           "Exit 0 when the agent's key still opens the vault and its binding holds, 10 if not.",
@@ -192,7 +192,8 @@ public enum VaultCommands {
           arguments: [Keys.shellArgument.spec], run: CompletionsCommand.print),
         CommandSpec(
           "__complete", "Print the entry names starting with PREFIX, for completion scripts.",
-          options: [Keys.completeTags.spec], arguments: [Keys.prefix.spec], hidden: true,
+          options: [Keys.completeTags.spec, Keys.completeJournal.spec],
+          arguments: [Keys.prefix.spec], hidden: true,
           silent: true, run: CompleteCommand.run),
         CommandSpec(
           "__complete-fields", "Print the field keys of the entry a command line names.",

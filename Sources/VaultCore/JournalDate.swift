@@ -3,6 +3,8 @@
 public enum JournalDate {
   /// The accepted forms, as quoted in error messages.
   public static let forms = "YYYY-MM-DD, today, yesterday or Nd (N days ago)"
+  /// The forms that are words, for shell completion.
+  public static let words = ["today", "yesterday"]
 
   /// Longest `Nd` accepted: about 270 years.
   public static let maximumDaysAgo = 100_000

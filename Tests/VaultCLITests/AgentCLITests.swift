@@ -267,4 +267,96 @@ final class AgentCLITests: XCTestCase {
     chmod(box.folder.path, 0o700)
     XCTAssertEqual(get().status, 0, "the agent still serves its own user")
   }
+
+  func testEveryForwardedPathIsACommandAndUnlockingOnesAreNot() {
+    let program = VaultCommands.program
+    for path in VaultCommands.agentCommands {
+      XCTAssertNotNil(program.command(at: path)?.run, path.joined(separator: " "))
+    }
+    for own in [["unlock"], ["lock"], ["passwd"], ["recover"], ["rekey"], ["init"], ["status"]] {
+      XCTAssertFalse(VaultCommands.agentCommands.contains(own), own.joined(separator: " "))
+    }
+  }
+
+  func testAPersistentAgentStaysWhenItHoldsNothing() throws {
+    let agent = Process()
+    agent.executableURL = URL(fileURLWithPath: Sandbox.binDirectory + "/vault")
+    agent.arguments = ["__agent", "--persistent"]
+    agent.environment = box.environment
+    try agent.run()
+    for _ in 0..<200 where !FileManager.default.fileExists(atPath: socketPath) { usleep(10_000) }
+    XCTAssertEqual(agentPID(), agent.processIdentifier)
+    unlockAgent()
+    XCTAssertEqual(agentPID(), agent.processIdentifier, "unlock used the running agent")
+    XCTAssertEqual(box.vault(["lock"]).status, 0)
+    XCTAssertEqual(get().status, 10)
+    usleep(300_000)
+    XCTAssertTrue(agent.isRunning, "a service's agent stays after the last vault is let go")
+    agent.terminate()
+    agent.waitUntilExit()
+    XCTAssertFalse(FileManager.default.fileExists(atPath: socketPath), "SIGTERM removes the socket")
+  }
+
+  // MARK: - Completion with the agent
+
+  /// The bash completion of `words` (the last is the word completed), through the committed
+  /// script and the built binaries, without any session.
+  func bashCompletion(
+    _ words: [String], typed: String? = nil, file: StaticString = #filePath, line: UInt = #line
+  ) throws -> [String] {
+    var environment = box.environment
+    environment["PATH"] = Sandbox.binDirectory + ":/usr/bin:/bin"
+    let (replies, errors) = try ShellCompletionTests.bash(
+      words, line: typed, environment: environment)
+    XCTAssertEqual(errors, "", file: file, line: line)
+    return replies
+  }
+
+  func testNamesAndJournalIDsCompleteWhileTheAgentHoldsTheVaultAndNothingWhenLocked() throws {
+    let journal = box.vault(["journal"], stdin: Array("Walked at dawn.\n".utf8))
+    XCTAssertEqual(journal.status, 0, journal.stderrText)
+    XCTAssertEqual(try bashCompletion(["vault", "get", ""]), [], "locked: nothing offered")
+    XCTAssertEqual(try bashCompletion(["vault", "journal", "show", ""]), ["today", "yesterday"])
+    unlockAgent()
+    XCTAssertEqual(try bashCompletion(["vault", "get", ""]), ["mail/work"])
+    XCTAssertEqual(try bashCompletion(["vault", "get", "--field", ""]), [])
+    let id = try XCTUnwrap(
+      box.vault(["journal", "list", "--json"]).stdoutText.split(separator: "\"").dropFirst(3)
+        .first.map(String.init))
+    XCTAssertEqual(id.count, 8, id)
+    XCTAssertEqual(
+      try bashCompletion(["vault", "journal", "show", ""]), [id, "today", "yesterday"])
+    XCTAssertEqual(try bashCompletion(["vault", "journal", "edit", ""]), [id])
+    XCTAssertEqual(
+      try bashCompletion(["vault", "journal", "list", "--since", "y"]), ["yesterday"])
+    box.vault(["lock"])
+    XCTAssertEqual(try bashCompletion(["vault", "get", ""]), [])
+  }
+
+  func testATypedVaultPathIsHonouredByCompletion() throws {
+    let other = box.home + "/other.db"
+    let created = box.vault(
+      ["init", "--kdf", "test", "--no-biometry", "--vault", other], pin: ["999900"])
+    XCTAssertEqual(created.status, 0, created.stderrText)
+    XCTAssertEqual(
+      box.vault(["add", "bank/card", "--vault", other], stdin: Array("1".utf8), pin: ["999900"])
+        .status, 0)
+    XCTAssertEqual(box.vault(["unlock", "--vault", other], pin: ["999900"]).status, 0)
+    XCTAssertEqual(try bashCompletion(["vault", "get", ""]), [], "the default vault is locked")
+    XCTAssertEqual(try bashCompletion(["vault", "--vault", other, "get", ""]), ["bank/card"])
+    XCTAssertEqual(try bashCompletion(["vault", "get", "--vault", other, "b"]), ["bank/card"])
+    XCTAssertEqual(
+      try bashCompletion(
+        ["vault", "get", "--vault", "=", other, ""], typed: "vault get --vault=\(other) "),
+      ["bank/card"])
+    XCTAssertEqual(box.vault(["get", "bank/card", "--vault", other]).stdoutText, "1")
+    var environment = box.environment
+    environment["PATH"] = Sandbox.binDirectory + ":/usr/bin:/bin"
+    let fish = try ShellCompletionTests.fish(
+      "vault --vault \(other) get ", environment: environment)
+    XCTAssertEqual(fish.errors, "")
+    XCTAssertEqual(fish.candidates, ["bank/card"])
+    XCTAssertEqual(
+      try ShellCompletionTests.fish("vault get ", environment: environment).candidates, [])
+  }
 }

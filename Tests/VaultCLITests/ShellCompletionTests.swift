@@ -104,6 +104,15 @@ final class ShellCompletionTests: XCTestCase {
     _ words: [String], line: String? = nil, environment: [String: String],
     file: StaticString = #filePath, lineNumber: UInt = #line
   ) throws -> [String] {
+    let (replies, errors) = try Self.bash(words, line: line, environment: environment)
+    XCTAssertEqual(errors, "", file: file, line: lineNumber)
+    return replies
+  }
+
+  /// As `bash(_:line:environment:)`, with what bash wrote on standard error.
+  static func bash(_ words: [String], line: String? = nil, environment: [String: String]) throws
+    -> (replies: [String], errors: String)
+  {
     let bash = try GeneratorTestSupport.tool("bash", package: "bash")
     let library = "/usr/share/bash-completion/bash_completion"
     try GeneratorTestSupport.requireFile(library, package: "bash-completion")
@@ -124,11 +133,14 @@ final class ShellCompletionTests: XCTestCase {
     if let line { environment["COMP_LINE_GIVEN"] = line }
     let result = Subprocess.run(
       bash,
-      ["--norc", "--noprofile", "-c", script, "bash", "\(completions)/\(words[0]).bash"]
+      [
+        "--norc", "--noprofile", "-c", script, "bash",
+        "\(GeneratorTestSupport.packageRoot)/completions/\(words[0]).bash",
+      ]
         + words, environment: environment)
-    XCTAssertEqual(result.stderrText, "", file: file, line: lineNumber)
-    return result.stdoutText.split(separator: "\0", omittingEmptySubsequences: true)
+    let replies = result.stdoutText.split(separator: "\0", omittingEmptySubsequences: true)
       .map(String.init)
+    return (replies, result.stderrText)
   }
 
   func testBashCompletesCommandsOptionsAndValues() throws {
@@ -178,19 +190,28 @@ final class ShellCompletionTests: XCTestCase {
   // MARK: - fish through complete -C
 
   func fish(_ line: String, environment: [String: String]) throws -> [String] {
+    let (candidates, errors) = try Self.fish(line, environment: environment)
+    XCTAssertEqual(errors, "", line)
+    return candidates
+  }
+
+  /// The candidates fish offers for `line` (`complete -C`), and what it wrote on standard error.
+  static func fish(_ line: String, environment: [String: String]) throws
+    -> (candidates: [String], errors: String)
+  {
     let fish = try GeneratorTestSupport.tool("fish", package: "fish")
     let program = String(line.prefix { $0 != " " })
     let result = Subprocess.run(
       fish,
       [
         "--no-config", "-c", "source $argv[1]; complete -C $argv[2]",
-        "\(completions)/\(program).fish", line,
+        "\(GeneratorTestSupport.packageRoot)/completions/\(program).fish", line,
       ],
       environment: environment)
-    XCTAssertEqual(result.stderrText, "", line)
-    return result.stdoutText.split(separator: "\n").map {
+    let candidates = result.stdoutText.split(separator: "\n").map {
       String($0.prefix { $0 != "\t" })
     }
+    return (candidates, result.stderrText)
   }
 
   func testFishCompletesCommandsOptionsValuesAndNames() throws {

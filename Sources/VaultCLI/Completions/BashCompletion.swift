@@ -21,9 +21,16 @@ public enum BashCompletion {
     out += commandFunction(program, nodes)
     out += valueFunction(program, nodes)
     let kinds = nodes.flatMap(kinds)
-    if kinds.contains(.entryName) || kinds.contains(.fieldKey) { out += entryNamesFunction(name) }
+    let journal = kinds.contains { if case .journalEntry = $0 { true } else { false } }
+    let fromVault = [CompletionKind.entryName, .fieldKey, .journalTag].contains(
+      where: kinds.contains)
+    if fromVault || journal {
+      out += entryNamesFunction(name)
+      out += vaultOptionFunction(name)
+    }
     if kinds.contains(.fieldKey) { out += fieldKeysFunction(name) }
     if kinds.contains(.journalTag) { out += journalTagsFunction(name) }
+    if journal { out += journalEntriesFunction(name) }
     if kinds.contains(.file) { out += filesFunction(name) }
     out += mainFunction(name)
     out += "complete -F _\(name) \(name)\n"
@@ -110,6 +117,7 @@ public enum BashCompletion {
     case .entryName: "_\(program)_entry_names \"$3\""
     case .fieldKey: "_\(program)_field_keys \"$3\""
     case .journalTag: "_\(program)_journal_tags \"$3\""
+    case .journalEntry(let dates): "_\(program)_journal_entries \"$3\" \(dates ? 1 : 0)"
     case .values(let words):
       "mapfile -t COMPREPLY < <(compgen -W \(ShellQuote.posix(words.joined(separator: " "))) -- \"$3\")"
     }
@@ -170,6 +178,8 @@ public enum BashCompletion {
     # only: it never prompts, and prints nothing while the vault is locked.
     _\#(name)_entry_names() {
       local unquoted quote before quoted entry lead='' program=${COMP_WORDS[0]}
+      local -a vault_option
+      _\#(name)_vault_option
       _\#(name)_unquote "$1"
       if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
       # In a bare word, readline replaces only the text after the last '=' or ':'.
@@ -182,7 +192,7 @@ public enum BashCompletion {
           if [[ -n $lead && $quoted == "$lead"* ]]; then quoted=${quoted#"$lead"}; fi
         fi
         COMPREPLY+=("$quoted")
-      done < <("$program" __complete -- "$unquoted" 2>/dev/null)
+      done < <("$program" "${vault_option[@]}" __complete -- "$unquoted" 2>/dev/null)
     }
 
 
@@ -195,13 +205,15 @@ public enum BashCompletion {
     # from `\#(name) __complete-fields`, which reads a valid VAULT_SESSION only.
     _\#(name)_field_keys() {
       local unquoted quote before program=${COMP_WORDS[0]} word
-      local -a line=()
+      local -a line=() vault_option
+      _\#(name)_vault_option
       if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
       for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
         _\#(name)_unquote "$word"
         line+=("$unquoted")
       done
-      mapfile -t COMPREPLY < <("$program" __complete-fields -- "$1" "${line[@]}" 2>/dev/null)
+      mapfile -t COMPREPLY < <(
+        "$program" "${vault_option[@]}" __complete-fields -- "$1" "${line[@]}" 2>/dev/null)
     }
 
 
@@ -214,8 +226,56 @@ public enum BashCompletion {
     # `\#(name) __complete --tags`, which reads a valid VAULT_SESSION only, as for entry names.
     _\#(name)_journal_tags() {
       local program=${COMP_WORDS[0]}
+      local -a vault_option
+      _\#(name)_vault_option
       if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
-      mapfile -t COMPREPLY < <("$program" __complete --tags -- "${1#@}" 2>/dev/null)
+      mapfile -t COMPREPLY < <(
+        "$program" "${vault_option[@]}" __complete --tags -- "${1#@}" 2>/dev/null)
+    }
+
+
+    """#
+  }
+
+  private static func vaultOptionFunction(_ name: String) -> String {
+    #"""
+    # Sets the caller's vault_option to the `--vault PATH` typed earlier on the line (the last
+    # one, unquoted, a leading ~/ expanded), or to nothing, so that names come from that vault.
+    # Readline splits `--vault=PATH` into `--vault`, `=`, `PATH`.
+    _\#(name)_vault_option() {
+      local i unquoted quote before value=''
+      vault_option=()
+      for ((i = 1; i < COMP_CWORD; i++)); do
+        [[ ${COMP_WORDS[i]} == --vault ]] || continue
+        if [[ ${COMP_WORDS[i + 1]} == = ]]; then i=$((i + 1)); fi
+        ((i + 1 < COMP_CWORD)) || break
+        _\#(name)_unquote "${COMP_WORDS[i + 1]}"
+        value=$unquoted
+        if [[ $value == '~/'* ]]; then value=$HOME/${value#'~/'}; fi
+        vault_option=(--vault "$value")
+      done
+    }
+
+
+    """#
+  }
+
+  private static func journalEntriesFunction(_ name: String) -> String {
+    #"""
+    # Offers the journal entries' short ids that start with the word $1 and, when $2 is 1, the
+    # date words. The ids come from `\#(name) __complete --journal`, as names do.
+    _\#(name)_journal_entries() {
+      local program=${COMP_WORDS[0]} word
+      local -a vault_option
+      _\#(name)_vault_option
+      if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
+      mapfile -t COMPREPLY < <(
+        "$program" "${vault_option[@]}" __complete --journal -- "$1" 2>/dev/null)
+      if [[ $2 == 1 ]]; then
+        for word in today yesterday; do
+          if [[ $word == "$1"* ]]; then COMPREPLY+=("$word"); fi
+        done
+      fi
     }
 
 

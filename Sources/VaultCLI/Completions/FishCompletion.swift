@@ -18,7 +18,14 @@ public enum FishCompletion {
 
       """
     out += stateFunctions(program, nodes)
+    let journal = nodes.contains { node in
+      (node.command.arguments.map(\.completion) + node.parsedOptions.map(\.completion)).contains {
+        if case .journalEntry = $0 { true } else { false }
+      }
+    }
+    out += vaultOptionFunction(name)
     if nodes.contains(where: usesEntryNames) { out += entryNamesFunction(name) }
+    if journal { out += journalEntriesFunction(name) }
     if nodes.contains(where: { $0.parsedOptions.contains { $0.completion == .fieldKey } }) {
       out += fieldKeysFunction(name)
     }
@@ -91,6 +98,8 @@ public enum FishCompletion {
     case .entryName: "-a " + ShellQuote.fish("(__\(name)_entry_names)")
     case .fieldKey: "-a " + ShellQuote.fish("(__\(name)_field_keys)")
     case .journalTag: "-a " + ShellQuote.fish("(__\(name)_journal_tags)")
+    case .journalEntry(let dates):
+      "-a " + ShellQuote.fish("(__\(name)_journal_entries \(dates ? 1 : 0))")
     case .values(let words): "-a " + ShellQuote.fish(words.joined(separator: " "))
     }
   }
@@ -193,7 +202,7 @@ public enum FishCompletion {
     # a valid VAULT_SESSION only, as for entry names.
     function __\(name)_journal_tags
         set -l program (commandline -opc)[1]
-        $program __complete --tags 2>/dev/null
+        $program (__\(name)_vault_option) __complete --tags 2>/dev/null
     end
 
 
@@ -206,7 +215,48 @@ public enum FishCompletion {
     # never prompts, and prints nothing while the vault is locked. fish escapes each name.
     function __\(name)_entry_names
         set -l program (commandline -opc)[1]
-        $program __complete 2>/dev/null
+        $program (__\(name)_vault_option) __complete 2>/dev/null
+    end
+
+
+    """
+  }
+
+  private static func vaultOptionFunction(_ name: String) -> String {
+    """
+    # Prints `--vault` and the PATH typed earlier on the line (the last one, a leading ~/
+    # expanded), or nothing, so that names come from that vault.
+    function __\(name)_vault_option
+        set -l words (commandline -opc)
+        set -l path
+        set -l i 2
+        while test $i -le (count $words)
+            if test "$words[$i]" = --vault
+                set i (math $i + 1)
+                test $i -le (count $words); and set path $words[$i]
+            else if string match -q -- '--vault=*' $words[$i]
+                set path (string replace -- --vault= '' $words[$i])
+            end
+            set i (math $i + 1)
+        end
+        if test -n "$path"
+            echo --vault
+            string replace -r -- '^~/' "$HOME/" $path
+        end
+    end
+
+
+    """
+  }
+
+  private static func journalEntriesFunction(_ name: String) -> String {
+    """
+    # Prints the journal entries' short ids from `\(name) __complete --journal`, as for names,
+    # and when $argv[1] is 1 the date words.
+    function __\(name)_journal_entries
+        set -l program (commandline -opc)[1]
+        $program (__\(name)_vault_option) __complete --journal 2>/dev/null
+        test "$argv[1]" = 1; and printf '%s\\n' today yesterday
     end
 
 
@@ -219,7 +269,7 @@ public enum FishCompletion {
     # `\(name) __complete-fields`, which reads a valid VAULT_SESSION only.
     function __\(name)_field_keys
         set -l words (commandline -opc)
-        $words[1] __complete-fields -- '' $words[2..-1] 2>/dev/null
+        $words[1] (__\(name)_vault_option) __complete-fields -- '' $words[2..-1] 2>/dev/null
     end
 
 

@@ -33,6 +33,12 @@ public enum ZshCompletion {
     if nodes.contains(where: { $0.parsedOptions.contains { $0.completion == .journalTag } }) {
       out += journalTagsFunction(name)
     }
+    let journal = nodes.contains { node in
+      (node.command.arguments.map(\.completion) + node.parsedOptions.map(\.completion)).contains {
+        if case .journalEntry = $0 { true } else { false }
+      }
+    }
+    if journal { out += journalEntriesFunction(name) }
     out += """
       if [[ $funcstack[1] == _\(name) ]]; then
         _\(name) "$@"
@@ -50,7 +56,24 @@ public enum ZshCompletion {
     var out = "# \(([program.name] + node.path).joined(separator: " ")): \(node.command.abstract)\n"
     out += "\(function)() {\n"
     if node.path.isEmpty {
-      out += "  local _\(program.name)_program=${(Q)words[1]}\n"
+      // The program, and the `--vault PATH` typed before the cursor (the last one), kept for
+      // the functions that ask the program for names: later functions see only their own words.
+      let prefix = "_\(program.name)"
+      out += """
+          local \(prefix)_program=${(Q)words[1]} \(prefix)_i
+          local -a \(prefix)_vault_option=()
+          for (( \(prefix)_i = 2; \(prefix)_i < CURRENT; \(prefix)_i++ )); do
+            case $words[\(prefix)_i] in
+              (--vault) (( \(prefix)_i + 1 < CURRENT )) &&
+                \(prefix)_vault_option=(--vault ${(Q)words[\(prefix)_i+1]}) ;;
+              (--vault=*) \(prefix)_vault_option=(--vault ${(Q)${words[\(prefix)_i]#--vault=}}) ;;
+            esac
+          done
+          if [[ $\(prefix)_vault_option[2] == '~/'* ]]; then
+            \(prefix)_vault_option[2]=$HOME/${\(prefix)_vault_option[2]#'~/'}
+          fi
+
+        """
     }
     guard !node.subcommands.isEmpty else {
       specs += node.command.arguments.map { argumentSpec($0, program.name) }
@@ -123,6 +146,7 @@ public enum ZshCompletion {
     case .entryName: "_\(program)_entry_names"
     case .fieldKey: "_\(program)_field_keys"
     case .journalTag: "_\(program)_journal_tags"
+    case .journalEntry(let dates): "_\(program)_journal_entries \(dates ? 1 : 0)"
     case .values(let words): "(" + words.joined(separator: " ") + ")"
     }
   }
@@ -145,8 +169,25 @@ public enum ZshCompletion {
       local program=${_\(name)_program:-\(name)} expl
       local -a tags
       if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
-      tags=(${(f)"$($program __complete --tags 2>/dev/null)"})
+      tags=(${(f)"$($program $_\(name)_vault_option __complete --tags 2>/dev/null)"})
       _wanted journal-tags expl 'journal tag' compadd -a tags
+    }
+
+
+    """
+  }
+
+  private static func journalEntriesFunction(_ name: String) -> String {
+    """
+    # Offers the journal entries' short ids from `\(name) __complete --journal`, as for names,
+    # and when $1 is 1 the date words.
+    _\(name)_journal_entries() {
+      local program=${_\(name)_program:-\(name)} expl
+      local -a ids
+      if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
+      ids=(${(f)"$($program $_\(name)_vault_option __complete --journal 2>/dev/null)"})
+      (( $1 )) && ids+=(today yesterday)
+      _wanted journal-entries expl 'journal entry' compadd -a ids
     }
 
 
@@ -161,7 +202,7 @@ public enum ZshCompletion {
       local program=${_\(name)_program:-\(name)} expl
       local -a names
       if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
-      names=(${(f)"$($program __complete 2>/dev/null)"})
+      names=(${(f)"$($program $_\(name)_vault_option __complete 2>/dev/null)"})
       _wanted entry-names expl 'entry name' compadd -a names
     }
 
@@ -178,7 +219,8 @@ public enum ZshCompletion {
       local program=${_\(name)_program:-\(name)} expl
       local -a keys
       if [[ $program == '~/'* ]]; then program=$HOME/${program#'~/'}; fi
-      keys=(${(f)"$($program __complete-fields -- '' "${(Q@)words[1,CURRENT-1]}" 2>/dev/null)"})
+      keys=(${(f)"$($program $_\(name)_vault_option __complete-fields -- '' \\
+        "${(Q@)words[1,CURRENT-1]}" 2>/dev/null)"})
       _wanted field-keys expl 'field key' compadd -a keys
     }
 
