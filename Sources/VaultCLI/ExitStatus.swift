@@ -260,7 +260,8 @@ public enum ExitStatus {
     case .biometricLockout:
       return (
         .tooManyAttempts, "the biometric sensor is locked out after too many failed matches",
-        "enter your PIN (any command that asks for it) to re-enable biometrics"
+        "the lockout ends the next time the PIN is verified: run the command again, and the"
+          + " match is asked after the PIN"
       )
     case .enrollmentChanged(let reason):
       return (

@@ -77,6 +77,7 @@ enum SessionCommandsRun {
     try AgentLauncher.ensureRunning(context.environment)
     try agent.hold(
       vaultID: vault.vaultID, vaultPath: vault.path, key: unlocked.masterKey, idle: idle)
+    SessionStore(environment: context.environment).clearRevocation(vault.vaultID)
     let seconds = Int(max(1, min(idle, SessionStore.hardLimit)))
     Output.error(
       "Unlocked \(vault.path) for every shell of yours: it locks after \(ExitStatus.duration(seconds))"
@@ -105,7 +106,7 @@ enum SessionCommandsRun {
   static func lock(_ context: Context) throws {
     let vault = try context.openVault()
     try SessionStore(environment: context.environment).revokeAll(
-      vaultID: vault.vaultID, vaultPath: vault.path)
+      vaultID: vault.vaultID, vaultPath: vault.path, reason: .lock)
     Output.error("Locked \(vault.path): the agent let it go and every session was revoked.")
   }
 

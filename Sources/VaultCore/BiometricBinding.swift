@@ -66,7 +66,7 @@ struct BiometricBinding {
       seal = try activeSeal(masterKey: masterKey)
     } catch let error as VaultError {
       if case .integrity = error { throw error }
-      try sessions.revokeAll(vaultID: vault.vaultID)
+      try sessions.revokeAll(vaultID: vault.vaultID, reason: .biometricChange)
       throw error
     }
     let now: BiometricMatch
@@ -149,7 +149,7 @@ struct BiometricBinding {
       }
     }
     try vault.device.update { $0.pendingDisables[vault.vaultID.hex] = nil }
-    try sessions.revokeAll(vaultID: vault.vaultID)
+    try sessions.revokeAll(vaultID: vault.vaultID, reason: .biometricChange)
   }
 
   /// Biometric unlock found dead before any key is at hand (nothing enrolled): every session is
@@ -161,7 +161,7 @@ struct BiometricBinding {
     try vault.device.update {
       $0.pendingDisables[vault.vaultID.hex] = PendingDisable(reason: reason, at: now)
     }
-    try sessions.revokeAll(vaultID: vault.vaultID)
+    try sessions.revokeAll(vaultID: vault.vaultID, reason: .biometricChange)
     throw VaultError.enrollmentChanged(reason)
   }
 
@@ -196,7 +196,7 @@ struct BiometricBinding {
     try vault.device.update { $0.pendingDisables[vault.vaultID.hex] = nil }
     // Sessions were authorized under the old binding (perhaps before another finger was
     // enrolled): they end with it.
-    try sessions.revokeAll(vaultID: vault.vaultID)
+    try sessions.revokeAll(vaultID: vault.vaultID, reason: nil)
     return seal
   }
 
@@ -209,7 +209,7 @@ struct BiometricBinding {
     for index in header.devices.indices { header.devices[index].biometry = nil }
     try vault.writeHeader(header, masterKey: masterKey)
     try vault.device.update { $0.pendingDisables[vault.vaultID.hex] = nil }
-    try sessions.revokeAll(vaultID: vault.vaultID)
+    try sessions.revokeAll(vaultID: vault.vaultID, reason: .biometryOff)
   }
 
   /// Maps a sensor failure to the vault's error (and so to its exit code).

@@ -126,6 +126,7 @@ public struct SessionStore: Sendable {
     try PrivateFiles.ensurePrivateDirectory(directory)
     try PrivateFiles.ensurePrivateDirectory(folder(vaultID))
     try PrivateFiles.atomicWrite(record.bytes, to: folder(vaultID) + "/" + id.hex)
+    clearRevocation(vaultID)
     return token.unprotectedBytes.hex
   }
 
@@ -179,6 +180,7 @@ public struct SessionStore: Sendable {
           "the vault id in the header changed since this session was issued (the file was"
             + " edited or damaged)")
       }
+      if let reason = revocation(of: vaultID) { throw VaultError.locked(reason.explanation) }
       throw VaultError.locked("the session is unknown or was revoked")
     }
     // The file of this token exists: anything unreadable or out of bounds in it is damage.
@@ -281,17 +283,72 @@ public struct SessionStore: Sendable {
     return found
   }
 
+  /// Why every session of a vault was revoked, kept beside the session folders.
+  ///
+  /// The marker is `<vault id hex>.revoked`, one byte, so that a later use of a session, or a
+  /// command the agent no longer serves, says why it is locked; a new unlock removes it.
+  public enum Revocation: UInt8, Sendable {
+    /// `vault lock`.
+    case lock = 1
+    /// A new PIN (`vault passwd` or `vault recover`).
+    case pinChange
+    /// A biometric check found the enrollment changed, or biometry was disabled or re-activated.
+    case biometricChange
+    /// `vault rekey`.
+    case rotation
+    /// Biometric unlock was turned off.
+    case biometryOff
+
+    /// The words after "locked: ".
+    public var explanation: String {
+      switch self {
+      case .lock: "the vault was locked with 'vault lock'"
+      case .pinChange: "every session was revoked when the PIN was changed"
+      case .biometricChange:
+        "every session was revoked when the biometric enrollment changed (or biometric unlock"
+          + " was re-activated)"
+      case .rotation: "every session was revoked when the master key was rotated"
+      case .biometryOff: "every session was revoked when biometric unlock was turned off"
+      }
+    }
+  }
+
   /// Removes every session of the vault in every session folder of this user, winning against
-  /// any concurrent renewal, and has the
-  /// unlock agent let the vault go (`AgentClient.forget`).
+  /// any concurrent renewal, has the unlock agent let the vault go (`AgentClient.forget`), and
+  /// records `reason` (nil: nothing to say, as for an activation, which follows a disable that
+  /// said it already, or a new vault's first one).
   ///
   /// - Throws: `VaultError.storage` when the folder cannot be moved out of the way.
-  public func revokeAll(vaultID: VaultID) throws {
+  public func revokeAll(vaultID: VaultID, reason: Revocation?) throws {
     AgentClient(environment: environment).forget(vaultID: vaultID, vaultPath: nil)
     for directory in everyDirectory {
       try SessionStore(environment: environment, directory: directory).revokeFolder(
         vaultID: vaultID)
     }
+    if let reason { record(reason, vaultID: vaultID) }
+  }
+
+  private func markerPath(_ vaultID: VaultID) -> String {
+    directory + "/" + vaultID.hex + ".revoked"
+  }
+
+  /// Best effort: a marker that cannot be written only makes a later message less precise.
+  private func record(_ reason: Revocation, vaultID: VaultID) {
+    guard (try? PrivateFiles.ensurePrivateDirectory(directory)) != nil else { return }
+    try? PrivateFiles.atomicWrite([reason.rawValue], to: markerPath(vaultID))
+  }
+
+  /// Forgets the last revocation's reason (a new unlock), in every session folder.
+  public func clearRevocation(_ vaultID: VaultID) {
+    for directory in everyDirectory { unlink(directory + "/" + vaultID.hex + ".revoked") }
+  }
+
+  /// Why every session of the vault was last revoked, when no unlock came since.
+  public func revocation(of vaultID: VaultID) -> Revocation? {
+    guard (try? FileSafety.checkPrivateFolder(directory)) != nil,
+      let bytes = try? PrivateFiles.read(markerPath(vaultID)), bytes.count == 1
+    else { return nil }
+    return Revocation(rawValue: bytes[0])
   }
 
   private func revokeFolder(vaultID: VaultID) throws {
@@ -314,8 +371,8 @@ public struct SessionStore: Sendable {
   /// and has the agent let go of both: what `vault lock` does, since without the key the
   /// header's vault id is not authenticated.
   ///
-  /// - Throws: as `revokeAll(vaultID:)`.
-  public func revokeAll(vaultID: VaultID, vaultPath: String) throws {
+  /// - Throws: as `revokeAll(vaultID:reason:)`.
+  public func revokeAll(vaultID: VaultID, vaultPath: String, reason: Revocation) throws {
     AgentClient(environment: environment).forget(vaultID: vaultID, vaultPath: vaultPath)
     for directory in everyDirectory {
       let store = SessionStore(environment: environment, directory: directory)
@@ -324,6 +381,7 @@ public struct SessionStore: Sendable {
         try store.revokeFolder(vaultID: VaultID(hexDigits: folder))
       }
     }
+    record(reason, vaultID: vaultID)
   }
 
   /// Ends one session (its file is removed); unknown tokens are ignored.

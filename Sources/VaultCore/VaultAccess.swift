@@ -187,7 +187,11 @@ public struct VaultAccess {
     // A command that could have used a session and cannot ask says so first (exit 10), whatever
     // else is wrong: the session is what it lacks.
     guard credentials.canAskForPIN else {
-      throw sessionProblem ?? VaultError.locked("no valid session and no terminal to ask on")
+      if let sessionProblem { throw sessionProblem }
+      if let reason = sessions.revocation(of: vault.vaultID) {
+        throw VaultError.locked(reason.explanation + ", and there is no terminal to ask on")
+      }
+      throw VaultError.locked("no valid session and no terminal to ask on")
     }
     return try withPIN(purpose, reason: reason, request: .unlock, credentials)
   }

@@ -140,7 +140,8 @@ extension Vault {
       state.writers[vaultID.hex] = WriterRecord(
         deviceID: own.deviceID, secretKey: writer.secretKey, sequence: sequence)
     }
-    try SessionStore(environment: environment).revokeAll(vaultID: vaultID, vaultPath: path)
+    try SessionStore(environment: environment).revokeAll(
+      vaultID: vaultID, vaultPath: path, reason: .rotation)
     return Rekeyed(
       masterKey: new, records: counts.records, chunks: counts.chunks,
       devices: updated.devices.count, droppedPending: droppedPending)

@@ -177,7 +177,7 @@ extension Vault {
       $0.guessSeconds[vaultID.hex] = seconds
       $0.shortPINs.remove(vaultID.hex)
     }
-    try SessionStore(environment: environment).revokeAll(vaultID: vaultID)
+    try SessionStore(environment: environment).revokeAll(vaultID: vaultID, reason: .pinChange)
     return seconds
   }
 

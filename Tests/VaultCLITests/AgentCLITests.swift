@@ -144,7 +144,12 @@ final class AgentCLITests: XCTestCase {
     XCTAssertEqual(
       lock.errorLines,
       ["Locked \(box.vaultPath): the agent let it go and every session was revoked."])
-    XCTAssertEqual(get().status, 10)
+    let locked = get()
+    XCTAssertEqual(locked.status, 10)
+    XCTAssertEqual(
+      locked.errorLines.first,
+      "vault: error: locked: the vault was locked with 'vault lock', and there is no terminal to"
+        + " ask on")
     XCTAssertEqual(box.vault(["status", "--check"]).status, 10)
     XCTAssertTrue(socketGone(), "an agent that holds nothing ends")
   }
@@ -158,7 +163,12 @@ final class AgentCLITests: XCTestCase {
       read.errorLines.first,
       "vault: error: the biometric enrollment changed since biometric unlock was activated; it is"
         + " now disabled and every session was revoked; run 'vault biometry activate'")
-    XCTAssertEqual(get().status, 10, "the agent let it go")
+    let after = get()
+    XCTAssertEqual(after.status, 10, "the agent let it go")
+    XCTAssertEqual(
+      after.errorLines.first,
+      "vault: error: locked: every session was revoked when the biometric enrollment changed (or"
+        + " biometric unlock was re-activated), and there is no terminal to ask on")
     XCTAssertEqual(box.vault(["status", "--check"]).status, 10)
   }
 
@@ -295,6 +305,66 @@ final class AgentCLITests: XCTestCase {
     agent.terminate()
     agent.waitUntilExit()
     XCTAssertFalse(FileManager.default.fileExists(atPath: socketPath), "SIGTERM removes the socket")
+  }
+
+  // MARK: - Terminals
+
+  func drive(_ sandbox: Sandbox, _ arguments: [String], script: [String]) throws
+    -> TerminalTests.Run
+  {
+    let result = Subprocess.run(
+      "/usr/bin/env",
+      ["python3", "-c", TerminalTests.driver, Sandbox.binDirectory + "/vault"] + arguments,
+      environment: sandbox.environment,
+      stdin: Array((script.joined(separator: "\n") + "\n").utf8))
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    return try JSONDecoder().decode(TerminalTests.Run.self, from: Data(result.stdout))
+  }
+
+  func testTwoTerminalsShareOneUnlockAndLockEndsItForBoth() throws {
+    // Terminal 1 unlocks: the PIN, then Enter at the simulated sensor's prompt.
+    let unlock = try drive(
+      box, ["unlock"],
+      script: ["expect PIN: ", "send \(Sandbox.pin)\\n", "expect Ctrl-C: cancel", "send \\r"])
+    XCTAssertEqual(unlock.status, 0, unlock.output)
+    XCTAssertTrue(
+      unlock.output.contains("Unlocked \(box.vaultPath) for every shell"), unlock.output)
+    // Terminal 2 reads without any prompt.
+    let read = try drive(box, ["get", "mail/work", "--field", "user"], script: ["expect ada"])
+    XCTAssertEqual(read.status, 0, read.output)
+    XCTAssertEqual(read.output, "ada\r\n", "no prompt, the value and a newline on a terminal")
+    // Locked from terminal 1, terminal 2 is asked for the PIN again.
+    XCTAssertEqual(try drive(box, ["lock"], script: ["expect Locked"]).status, 0)
+    let asked = try drive(
+      box, ["get", "mail/work"], script: ["expect PIN: ", "echo", "send \\x03"])
+    XCTAssertEqual(asked.status, 130, asked.output)
+    XCTAssertEqual(asked.output, "PIN: \r\n")
+    XCTAssertTrue(asked.echo_after)
+  }
+
+  func testCtrlCAtAPromptTheAgentsWorkerShowsEndsItAndRestoresTheTerminal() throws {
+    let pinOnly = Sandbox()
+    pinOnly.initPINOnly()
+    XCTAssertEqual(
+      pinOnly.vaultPIN(["add", "--guard", "bank"], stdin: Array("1234".utf8)).status, 0)
+    XCTAssertEqual(pinOnly.vaultPIN(["unlock"]).status, 0)
+    let run = try drive(
+      pinOnly, ["get", "bank"],
+      script: ["expect PIN for guarded 'bank': ", "echo", "send \\x03"])
+    XCTAssertEqual(run.status, 130, run.output)
+    XCTAssertEqual(run.echoes, [false], "the worker turned echo off on the client's terminal")
+    XCTAssertTrue(run.echo_after, "and the worker restored it when the signal was passed on")
+    XCTAssertTrue(run.icanon_after)
+    XCTAssertEqual(pinOnly.vault(["get", "a-missing-one"]).status, 3, "the agent still serves")
+  }
+
+  func testRefusalsThatNeedNoKeyComeBeforeAnyPrompt() throws {
+    box.biosim(["enroll", "--label", "left-index"])
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["get", "mail/work"]).status, 15, "the change disables it")
+    let run = try drive(box, ["get", "mail/work"], script: ["expect activate"])
+    XCTAssertEqual(run.status, 15, run.output)
+    XCTAssertFalse(run.output.contains("PIN"), run.output)
   }
 
   // MARK: - Completion with the agent

@@ -124,8 +124,12 @@ final class BiometricScenarioTests: XCTestCase {
     let locked = box.vaultPIN(["unlock"])
     XCTAssertEqual(locked.status, 14, locked.stderrText)
     XCTAssertEqual(
-      locked.errorLines.first,
-      "vault: error: the biometric sensor is locked out after too many failed matches")
+      locked.errorLines,
+      [
+        "vault: error: the biometric sensor is locked out after too many failed matches",
+        "vault: hint: the lockout ends the next time the PIN is verified: run the command again,"
+          + " and the match is asked after the PIN",
+      ], "the PIN was just typed: the hint does not ask for it as if it had not been")
     XCTAssertEqual(box.sensor()["locked_out"] as? Bool, true)
 
     box.biosim(["next", "match"])

@@ -100,7 +100,7 @@ final class SessionCLITests: XCTestCase {
     XCTAssertEqual(
       after.errorLines,
       [
-        "vault: error: locked: the session is unknown or was revoked",
+        "vault: error: locked: the vault was locked with 'vault lock'",
         "vault: hint: unlock first with: vault unlock",
       ])
   }

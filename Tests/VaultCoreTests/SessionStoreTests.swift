@@ -93,9 +93,9 @@ final class SessionStoreTests: XCTestCase {
     XCTAssertThrowsError(try store.open(token: "xyz", vaultID: vaultID)) {
       XCTAssertEqual($0 as? VaultError, .locked("the session token is malformed"))
     }
-    try store.revokeAll(vaultID: vaultID)
+    try store.revokeAll(vaultID: vaultID, reason: .lock)
     XCTAssertThrowsError(try store.open(token: token, vaultID: vaultID)) {
-      XCTAssertEqual($0 as? VaultError, .locked("the session is unknown or was revoked"))
+      XCTAssertEqual($0 as? VaultError, .locked("the vault was locked with 'vault lock'"))
     }
   }
 

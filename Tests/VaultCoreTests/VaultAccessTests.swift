@@ -94,14 +94,16 @@ final class VaultAccessTests: XCTestCase {
       .issueSession(idle: 900)
   }
 
-  func assertSessionRevoked(_ token: String, file: StaticString = #filePath, line: UInt = #line)
-    throws
-  {
+  /// The session is gone, and a use of it says why (`SessionStore.Revocation`).
+  func assertSessionRevoked(
+    _ token: String, by reason: SessionStore.Revocation, file: StaticString = #filePath,
+    line: UInt = #line
+  ) throws {
     XCTAssertThrowsError(
       try SessionStore(environment: environment).open(token: token, vaultID: reopened().vaultID),
       file: file, line: line
     ) {
-      XCTAssertEqual($0 as? VaultError, .locked("the session is unknown or was revoked"))
+      XCTAssertEqual($0 as? VaultError, .locked(reason.explanation), file: file, line: line)
     }
   }
 
@@ -212,7 +214,7 @@ final class VaultAccessTests: XCTestCase {
       XCTAssertEqual($0 as? VaultError, .enrollmentChanged("the enrollment was emptied"))
     }
     XCTAssertEqual(credentials.requests, [])
-    try assertSessionRevoked(token)
+    try assertSessionRevoked(token, by: .biometricChange)
     let device = try DeviceStore(environment: environment).read()
     guard case .disabled(_, let reason) = VaultAccess.biometryStatus(of: vault, device: device)
     else { return XCTFail("not disabled") }
@@ -240,7 +242,7 @@ final class VaultAccessTests: XCTestCase {
     ) {
       XCTAssertEqual($0 as? VaultError, .enrollmentChanged("the biometric enrollment changed"))
     }
-    try assertSessionRevoked(token)
+    try assertSessionRevoked(token, by: .biometricChange)
     XCTAssertEqual(try reopened().biometry?.state, .disabled)
   }
 
@@ -251,7 +253,7 @@ final class VaultAccessTests: XCTestCase {
     let unlocked = try access(vault).open(
       for: .administer(reason: "change"), via: ScriptedCredentials(pins: ["123400"]))
     XCTAssertEqual(try unlocked.changePIN(to: pin("567800")).disabledForeignSeal, false)
-    try assertSessionRevoked(token)
+    try assertSessionRevoked(token, by: .pinChange)
   }
 
   func testARecoveryRevokesEverySessionAndDisablesAForeignSeal() throws {
@@ -268,7 +270,7 @@ final class VaultAccessTests: XCTestCase {
     let unlocked = try access(reopened()).open(for: .recover, via: credentials)
     XCTAssertEqual(unlocked.source, .recoveryCode)
     XCTAssertEqual(try unlocked.changePIN(to: pin("222200")).disabledForeignSeal, true)
-    try assertSessionRevoked(token)
+    try assertSessionRevoked(token, by: .pinChange)
     XCTAssertEqual(
       try reopened().biometry?.reason, "the vault was recovered on another device")
   }
