@@ -310,3 +310,10 @@ static inline int vault_accept_cloexec(int sock) {
 static inline int vault_open_folder_path(const char *path) {
   return open(path, VAULT_O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
+
+/* 1 when the signal `sig` is ignored (SIG_IGN) in this process, else 0. */
+static inline int vault_signal_ignored(int sig) {
+  struct sigaction current;
+  if (sigaction(sig, 0, &current) != 0) return 0;
+  return current.sa_handler == SIG_IGN;
+}

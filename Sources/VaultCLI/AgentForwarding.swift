@@ -57,7 +57,11 @@ enum AgentForwarding {
     var fds: [Int32] = [-1, -1]
     _ = vault_pipe_cloexec_nonblock(&fds)
     forwardedSignalPipe = fds[1]
-    let previous = passedOn.map { signal($0, forwardSignalHandler) }
+    // A signal this process was started ignoring (a background job's SIGINT) stays ignored.
+    let ignored = passedOn.filter { vault_signal_ignored($0) == 1 }
+    let previous = passedOn.map { number in
+      ignored.contains(number) ? signal(number, SIG_IGN) : signal(number, forwardSignalHandler)
+    }
     defer {
       for (number, handler) in zip(passedOn, previous) { signal(number, handler) }
       close(fds[0])

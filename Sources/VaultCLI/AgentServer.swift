@@ -207,9 +207,12 @@ struct AgentLoop {
     let pid = vault_fork()
     if pid == 0 {
       for fd in inherited { close(fd) }
+      let held = HeldKey(vaultID: holding.vaultID, key: holding.key)
+      // The worker's copy of every other vault's key is freed (and so wiped) at once.
+      holdings.removeAll()
       AgentWorker.run(
-        request, descriptors: descriptors, connection: connection.fd,
-        held: HeldKey(vaultID: holding.vaultID, key: holding.key), environment: environment)
+        request, descriptors: descriptors, connection: connection.fd, held: held,
+        environment: environment)
     }
     guard pid > 0 else {
       try? connection.send(.notHeld)
