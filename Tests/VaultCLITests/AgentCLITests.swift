@@ -191,6 +191,23 @@ final class AgentCLITests: XCTestCase {
     XCTAssertEqual(box.vault(["status", "--check"]).status, 10)
   }
 
+  func testTwoVaultsAreHeldAtOnceEachByItsID() {
+    let other = box.home + "/other.db"
+    XCTAssertEqual(
+      box.vault(["init", "--kdf", "test", "--no-biometry", "--vault", other], pin: ["999900"])
+        .status, 0)
+    XCTAssertEqual(
+      box.vault(["add", "x", "--vault", other], stdin: Array("o".utf8), pin: ["999900"]).status, 0)
+    unlockAgent()
+    XCTAssertEqual(box.vault(["unlock", "--vault", other], pin: ["999900"]).status, 0)
+    XCTAssertEqual(get().stdoutText, "s3cret\nuser: ada\n")
+    XCTAssertEqual(box.vault(["get", "x", "--vault", other]).stdoutText, "o")
+    XCTAssertEqual(box.vault(["lock"]).status, 0)
+    XCTAssertEqual(get().status, 10, "the default vault is let go")
+    XCTAssertEqual(box.vault(["get", "x", "--vault", other]).stdoutText, "o", "the other is not")
+    XCTAssertEqual(box.vault(["status", "--check", "--vault", other]).status, 0)
+  }
+
   func testAGuardedEntryNeedsAFreshMatchInTheAgent() {
     box.biosim(["next", "match"])
     XCTAssertEqual(
