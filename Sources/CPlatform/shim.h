@@ -317,3 +317,8 @@ static inline int vault_signal_ignored(int sig) {
   if (sigaction(sig, 0, &current) != 0) return 0;
   return current.sa_handler == SIG_IGN;
 }
+
+/* prctl(PR_SET_PDEATHSIG, sig): the calling process gets `sig` when its parent ends. */
+static inline int vault_set_parent_death_signal(int sig) {
+  return prctl(PR_SET_PDEATHSIG, (unsigned long)sig, 0, 0, 0);
+}

@@ -14,8 +14,12 @@ import VaultCore
 enum AgentServer {
   /// Seconds an agent that was never handed a key waits before it ends.
   static let startupGrace: Double = 10
-  /// Seconds the agent waits for a client's whole request.
-  static let requestTimeout = 5
+  /// Seconds a connected client has to start its request before it is closed on.
+  static let requestTimeout = 5.0
+  /// Seconds the agent waits for the rest of a request once its first bytes came.
+  static let frameTimeout = 1
+  /// Connections waiting for their request, at most; the oldest is closed on beyond it.
+  static let pendingLimit = 64
 
   static func run(_ context: Context) throws -> Int32 {
     let environment = context.environment
@@ -59,6 +63,9 @@ struct AgentLoop {
     let connection: AgentSocket
     let pid: pid_t
     let pidfd: Int32
+    /// The vault it runs on.
+    let vaultID: VaultID
+    let path: String
     /// The client hung up: its connection is no longer polled.
     var clientGone = false
   }
@@ -69,6 +76,9 @@ struct AgentLoop {
   private(set) var socketInode: ino_t = 0
   var holdings = AgentHoldings()
   var jobs: [Job] = []
+  /// Connections of this user whose request has not come yet, with when they were accepted: each
+  /// is read only once poll says it has bytes, so a silent client blocks nobody.
+  var pending: [(connection: AgentSocket, since: Double)] = []
   let started: Double
   private var stopFDs: [Int32] = [-1, -1]
 
@@ -112,6 +122,8 @@ struct AgentLoop {
       // Its socket removed or replaced (the folder was deleted): nobody can reach it any more.
       var info = stat()
       if stat(socketPath, &info) != 0 || info.st_ino != socketInode { break }
+      let time = now
+      pending.removeAll { time - $0.since > AgentServer.requestTimeout }
       var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
       fds.append(pollfd(fd: stopFDs[0], events: Int16(POLLIN), revents: 0))
       for job in jobs {
@@ -119,14 +131,23 @@ struct AgentLoop {
           pollfd(fd: job.clientGone ? -1 : job.connection.fd, events: Int16(POLLIN), revents: 0))
         fds.append(pollfd(fd: job.pidfd, events: Int16(POLLIN), revents: 0))
       }
+      let firstPending = fds.count
+      for waiting in pending {
+        fds.append(pollfd(fd: waiting.connection.fd, events: Int16(POLLIN), revents: 0))
+      }
       let ready = poll(&fds, nfds_t(fds.count), timeout())
       if ready < 0 {
         if errno == EINTR { continue }
         break
       }
       if fds[1].revents != 0 { break }
-      // Jobs first, from the end, so indices stay valid while finished ones are removed.
-      for index in jobs.indices.reversed() {
+      // Requests that came, from the end, so indices stay valid while they are removed.
+      for index in pending.indices.reversed() where fds[firstPending + index].revents != 0 {
+        let connection = pending.remove(at: index).connection
+        answer(connection)
+      }
+      // Jobs from the end too (finished ones are removed). A forget above may have ended some.
+      for index in jobs.indices.reversed() where index < (firstPending - 2) / 2 {
         let connection = fds[2 + 2 * index]
         let pidfd = fds[3 + 2 * index]
         if pidfd.revents != 0 {
@@ -149,6 +170,9 @@ struct AgentLoop {
     if holdings.isEmpty && jobs.isEmpty && !everHeld && !persistent {
       wait = min(wait, started + AgentServer.startupGrace - now)
     }
+    if let oldest = pending.map(\.since).min() {
+      wait = min(wait, oldest + AgentServer.requestTimeout - now)
+    }
     return Int32(max(0, wait) * 1000) + 1
   }
 
@@ -158,10 +182,16 @@ struct AgentLoop {
     let connection = AgentSocket(fd: fd)
     // Another user's process is closed on before a byte is read.
     guard let peer = connection.peer(), peer.uid == geteuid() else { return }
-    connection.setTimeout(seconds: AgentServer.requestTimeout)
+    if pending.count >= AgentServer.pendingLimit { pending.removeFirst() }
+    pending.append((connection, now))
+  }
+
+  /// Reads the request of a connection that has bytes to read, and answers it.
+  private mutating func answer(_ connection: AgentSocket) {
+    connection.setTimeout(seconds: AgentServer.frameTimeout)
     guard let (message, descriptors) = try? connection.receive(capacity: 6) else { return }
     switch message {
-    case .hold(let vaultID, let path, let idle, let key, let clock):
+    case .hold(let vaultID, let path, let idle, let key, let clock) where path.hasPrefix("/"):
       holdings.hold(
         vaultID: vaultID, path: path, key: SymmetricKey(key), idle: Double(idle),
         now: Self.clock(clock))
@@ -178,6 +208,14 @@ struct AgentLoop {
       }
     case .forget(let vaultID, let path):
       holdings.forget(vaultID: vaultID, path: path)
+      // A command still running on a vault let go ends too (a guarded read at its prompt, an
+      // edit), except the one that asked (a worker that found the mismatch says so itself).
+      let asking = connection.peer()?.pid
+      for job in jobs where job.pid != asking {
+        if (vaultID == nil && path == nil) || job.vaultID == vaultID || job.path == path {
+          kill(job.pid, SIGTERM)
+        }
+      }
       try? connection.send(.done)
     case .run(let request):
       start(request, descriptors: descriptors, connection: connection)
@@ -204,8 +242,13 @@ struct AgentLoop {
     holdings.renew(path: request.path, now: time)
     let inherited =
       [listener, stopFDs[0], stopFDs[1]] + jobs.flatMap { [$0.connection.fd, $0.pidfd] }
+    let agent = getpid()
     let pid = vault_fork()
     if pid == 0 {
+      // The worker ends with the agent (SIGTERM restores a terminal it changed).
+      if vault_set_parent_death_signal(SIGTERM) != 0 || getppid() != agent {
+        exit(ExitCode.failure.rawValue)
+      }
       for fd in inherited { close(fd) }
       let held = HeldKey(vaultID: holding.vaultID, key: holding.key)
       // The worker's copy of every other vault's key is freed (and so wiped) at once.
@@ -226,8 +269,11 @@ struct AgentLoop {
       try? connection.send(Self.outcome(status))
       return
     }
-    fcntl(pidfd, F_SETFD, FD_CLOEXEC)
-    jobs.append(Job(connection: connection, pid: pid, pidfd: pidfd))
+    _ = fcntl(pidfd, F_SETFD, FD_CLOEXEC)
+    jobs.append(
+      Job(
+        connection: connection, pid: pid, pidfd: pidfd, vaultID: holding.vaultID,
+        path: holding.path))
   }
 
   /// A worker ended: its status goes to the client.

@@ -71,7 +71,11 @@ enum AgentWorker {
   static func handOff(path: String, arguments: [String], environment: [String: String]) -> Never {
     let socket = AgentSocket(fd: connectionFD)
     let entries = environment.map { $0.key + "=" + $0.value }
-    let sent = (try? socket.send(.exec(path: path, arguments: arguments, environment: entries)))
-    exit(sent == nil ? ExitCode.failure.rawValue : ExitCode.success.rawValue)
+    do {
+      try socket.send(.exec(path: path, arguments: arguments, environment: entries))
+      exit(ExitCode.success.rawValue)
+    } catch {
+      exit(ExitCode.failure.rawValue)
+    }
   }
 }

@@ -38,7 +38,7 @@ enum AuditCommandRun {
     if report.skippedGuarded > 0 {
       Output.error(
         "vault: note: \(report.skippedGuarded) guarded entr\(report.skippedGuarded == 1 ? "y was" : "ies were")"
-          + " left out; run 'vault audit' without a session to check them too")
+          + " left out; run 'vault audit' \(unlocked.source.bypass) to check them too")
     }
     return entries == 0 ? ExitCode.success.rawValue : ExitCode.failure.rawValue
   }

@@ -180,10 +180,14 @@ extension Context: CredentialSource {
     return held
   }
 
-  /// The agent lets the vault go.
-  public func heldKeyRejected() {
-    AgentClient(environment: environment).forget(
-      vaultID: AgentWorker.heldKey?.vaultID, vaultPath: vaultPath)
+  /// The agent lets the vault go, or every vault.
+  public func heldKeyRejected(everything: Bool) {
+    let agent = AgentClient(environment: environment)
+    if everything {
+      agent.forget(vaultID: nil, vaultPath: nil)
+    } else {
+      agent.forget(vaultID: AgentWorker.heldKey?.vaultID, vaultPath: vaultPath)
+    }
   }
 
   /// Keeps the vault whose key was released, for `opened`.

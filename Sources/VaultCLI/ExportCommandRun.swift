@@ -121,7 +121,8 @@ enum ExportCommandRun {
     }
     let complete = report(
       summary, format: format, to: output, guardedLeftOut: guardedLeftOut,
-      journalLeftOut: format.carriesJournal ? 0 : journalCount, prefix: prefix)
+      journalLeftOut: format.carriesJournal ? 0 : journalCount, prefix: prefix,
+      source: unlocked.source)
     // An export that left an entry out is written, but a script must not take it for the vault.
     return (complete ? ExitCode.success : ExitCode.invalidInput).rawValue
   }
@@ -166,7 +167,7 @@ enum ExportCommandRun {
   @discardableResult
   static func report(
     _ summary: ExportSummary, format: ExportFormat, to output: String?, guardedLeftOut: [String],
-    journalLeftOut: Int, prefix: String
+    journalLeftOut: Int, prefix: String, source: KeySource = .session
   ) -> Bool {
     func quoted(_ names: [String]) -> String {
       names.map { "'\(Output.printable($0))'" }.joined(separator: ", ")
@@ -174,9 +175,9 @@ enum ExportCommandRun {
     if !guardedLeftOut.isEmpty {
       let count = guardedLeftOut.count
       Output.error(
-        "vault: note: \(count) guarded entr\(count == 1 ? "y was" : "ies were") left out (a"
-          + " session does not read them); run the export without a session to include them: "
-          + quoted(guardedLeftOut))
+        "vault: note: \(count) guarded entr\(count == 1 ? "y was" : "ies were") left out"
+          + " (\(source.holder) does not read them); run the export \(source.bypass) to include"
+          + " them: " + quoted(guardedLeftOut))
     }
     for left in summary.leftOut {
       Output.error("vault: note: '\(Output.printable(left.name))' was left out: \(left.reason)")

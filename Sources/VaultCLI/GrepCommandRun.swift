@@ -45,7 +45,7 @@ enum GrepCommandRun {
     if skipped > 0 {
       Output.error(
         "vault: note: the content of \(skipped) guarded entr\(skipped == 1 ? "y was" : "ies were")"
-          + " not searched; guarded entries need 'vault get' or a search without a session")
+          + " not searched; guarded entries need 'vault get' or a search \(unlocked.source.bypass)")
     }
     if !large.isEmpty {
       let names = large.map { "'\(Output.printable($0))'" }.joined(separator: ", ")

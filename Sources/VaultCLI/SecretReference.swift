@@ -29,9 +29,11 @@ struct SecretReference: Equatable {
   func value(in unlocked: UnlockedVault) throws -> SecureBytes {
     let (metadata, content) = try unlocked.entries.get(name)
     if metadata.guarded && unlocked.source.isHeld {
+      let bypass = unlocked.source == .agent ? "after 'vault lock'" : "without VAULT_SESSION"
       throw VaultError.noTerminal(
-        "'\(name)' is guarded: every read needs fresh authentication, which a session does"
-          + " not give", hint: "run the command without VAULT_SESSION, or use 'vault get'")
+        "'\(name)' is guarded: every read needs fresh authentication, which"
+          + " \(unlocked.source.holder) does not give",
+        hint: "run the command \(bypass), or use 'vault get'")
     }
     return try EntrySelection.field(field).select(from: content, name: name.value)
   }

@@ -60,15 +60,27 @@ public struct AgentClient {
     return (id, Int(idle), Int(hard))
   }
 
-  /// Asks the agent to let go of the vault `vaultID` and of whatever it holds for the file at
-  /// `vaultPath`; returns false only when an agent runs and did not confirm it.
+  /// Asks every agent of this user to let go of the vault `vaultID` and of the file `vaultPath`.
+  ///
+  /// The agents are those of `AgentSocket.everyFolder`; with both nil, only this environment's
+  /// is asked, to let go of everything. Returns false when an agent runs and did not confirm it.
   @discardableResult
   public func forget(vaultID: VaultID?, vaultPath: String?) -> Bool {
-    guard let socket = try? connect() else { return true }
     let path = vaultPath.map(SessionStore.absolute)
-    guard (try? socket.send(.forget(vaultID: vaultID, path: path))) != nil,
-      case .done? = try? socket.receive().0
-    else { return false }
-    return true
+    var confirmed = true
+    let everything = vaultID == nil && vaultPath == nil
+    let folders =
+      everything ? [AgentSocket.folder(environment)] : AgentSocket.everyFolder(environment)
+    for folder in folders {
+      guard let socket = try? AgentSocket.connect(folder: folder) else { continue }
+      socket.setTimeout(seconds: Self.answerTimeout)
+      guard (try? socket.send(.forget(vaultID: vaultID, path: path))) != nil,
+        case .done? = try? socket.receive().0
+      else {
+        confirmed = false
+        continue
+      }
+    }
+    return confirmed
   }
 }

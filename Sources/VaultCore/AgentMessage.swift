@@ -194,6 +194,7 @@ public struct AgentRunRequest: Equatable, Sendable {
 
   fileprivate init(_ reader: inout FrameReader) throws {
     path = try reader.string()
+    guard path.hasPrefix("/") else { throw AgentProtocolError("a vault path that is not absolute") }
     arguments = try reader.list()
     var variables: [String: String] = [:]
     for entry in try reader.list() {
@@ -204,7 +205,8 @@ public struct AgentRunRequest: Equatable, Sendable {
       if variables[name] == nil { variables[name] = String(entry[entry.index(after: equals)...]) }
     }
     environment = variables
-    umask = try reader.integer() & 0o777
+    umask = try reader.integer()
+    guard umask <= 0o777 else { throw AgentProtocolError("a umask out of bounds") }
     let terminal = try reader.integer()
     guard terminal <= 1 else { throw AgentProtocolError("a terminal flag out of bounds") }
     hasTerminal = terminal == 1

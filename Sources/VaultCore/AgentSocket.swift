@@ -38,6 +38,20 @@ public final class AgentSocket {
     folder(environment) + "/agent.sock"
   }
 
+  /// Every folder an agent of this user may listen in, this environment's first.
+  ///
+  /// A shell without `XDG_RUNTIME_DIR` (cron, some ssh logins) or with another one may have
+  /// started its own, and `vault lock` must reach them all. `/run/user/UID/vault` is the usual
+  /// runtime folder.
+  public static func everyFolder(_ environment: VaultEnvironment) -> [String] {
+    var folders = [folder(environment)]
+    for other in ["/run/user/\(getuid())/vault", environment.stateDirectory]
+    where !folders.contains(other) {
+      folders.append(other)
+    }
+    return folders
+  }
+
   /// Connects to the agent of `environment`, or returns nil when none listens there.
   ///
   /// The folder must be private to this user (0700, owned) before anything is sent, and the
@@ -46,10 +60,15 @@ public final class AgentSocket {
   /// - Throws: `VaultError.unsafePermissions` for a folder others could use or replace;
   ///   `VaultError.integrity` when the socket's peer is another user.
   public static func connect(_ environment: VaultEnvironment) throws -> AgentSocket? {
-    let path = path(environment)
+    try connect(folder: folder(environment))
+  }
+
+  /// Connects to the agent listening in `folder`, as `connect(_:)` does.
+  public static func connect(folder: String) throws -> AgentSocket? {
+    let path = folder + "/agent.sock"
     var info = stat()
     guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }
-    try FileSafety.checkPrivateFolder(folder(environment))
+    try FileSafety.checkPrivateFolder(folder)
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { return nil }
     let connection = AgentSocket(fd: fd)

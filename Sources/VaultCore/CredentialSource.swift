@@ -24,8 +24,9 @@ public protocol CredentialSource {
   /// the vault it was unlocked for; nil otherwise.
   var heldKey: HeldKey? { get }
   /// Told that the held key no longer fits the vault at its path (another vault there, an
-  /// edited header, a state that does not verify, a disabled biometry): the agent lets it go.
-  func heldKeyRejected()
+  /// edited header, a state that does not verify, a disabled biometry): the agent lets it go;
+  /// with `everything`, after a biometric mismatch, the agent lets every vault go.
+  func heldKeyRejected(everything: Bool)
   /// True when a PIN can be asked for at all (a terminal or a PIN descriptor).
   var canAskForPIN: Bool { get }
   /// How many PINs one command may ask for before a wrong one ends it: 3 on a terminal, 1 from a
@@ -58,7 +59,7 @@ extension CredentialSource {
   /// No agent.
   public var heldKey: HeldKey? { nil }
   /// No agent to tell.
-  public func heldKeyRejected() {}
+  public func heldKeyRejected(everything: Bool) {}
 }
 
 /// A master key the unlock agent holds, and the vault it was released for.

@@ -44,11 +44,16 @@ public struct SessionStore: Sendable {
     self.directory = directory
   }
 
-  /// Every folder a session of this user may be in: `$XDG_RUNTIME_DIR/vault` when that is set,
-  /// and the fallback under the state folder (used by a shell without `XDG_RUNTIME_DIR`).
+  /// Every folder a session of this user may be in: this environment's, the usual runtime folder
+  /// `/run/user/UID/vault`, and the fallback under the state folder (used by a shell without
+  /// `XDG_RUNTIME_DIR`).
   var everyDirectory: [String] {
-    let fallback = environment.stateDirectory + "/sessions"
-    return directory == fallback ? [directory] : [directory, fallback]
+    var all = [directory]
+    for other in ["/run/user/\(getuid())/vault", environment.stateDirectory + "/sessions"]
+    where !all.contains(other) {
+      all.append(other)
+    }
+    return all
   }
 
   private var clock: Clock { environment.clock }

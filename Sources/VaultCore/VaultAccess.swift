@@ -59,8 +59,19 @@ public struct VaultAccess {
     case .readEntry(let name, let revision):
       unlocked = try fromSessionOrPIN(purpose, reason: "read '\(name)'", credentials)
       credentials.keyReleased(unlocked)
-      try unlocked.openEntry(name, revision: revision) {
-        try guardCheck(name, unlocked, credentials)
+      do {
+        try unlocked.openEntry(name, revision: revision) {
+          try guardCheck(name, unlocked, credentials)
+        }
+      } catch let error as VaultError where unlocked.source == .agent {
+        // A guarded read that found a finger or face that does not match, a lockout or a
+        // changed enrollment: the agent lets every vault go (someone else may be at the keys).
+        switch error {
+        case .biometricNotRecognised, .biometricLockout, .enrollmentChanged, .biometryDisabled:
+          credentials.heldKeyRejected(everything: true)
+        default: break
+        }
+        throw error
       }
     case .startSession:
       unlocked = try withPIN(purpose, reason: "unlock the vault", request: .unlock, credentials)
@@ -214,7 +225,8 @@ public struct VaultAccess {
         where (try? vault.device.read()).map(vault.headerIsAuthenticatedHere) == true
       {
         throw VaultError.locked(
-          "the agent held a master key this vault no longer uses (it was rotated)")
+          "the agent held a master key that does not open this vault (it was rotated, or the key"
+            + " handed to the agent was not this vault's)")
       }
       if vault.header.policy.requiresBiometry {
         try binding.checkSession(masterKey: held.key)
@@ -223,9 +235,11 @@ public struct VaultAccess {
         vault: vault, gate: gate, masterKey: held.key, source: .agent, purpose: purpose)
     } catch let error as VaultError {
       switch error {
-      case .locked, .integrity, .malformedHeader, .staleState, .vaultChanged, .enrollmentChanged,
-        .biometryDisabled, .biometryNotActivated:
-        credentials.heldKeyRejected()
+      case .enrollmentChanged:
+        credentials.heldKeyRejected(everything: true)
+      case .locked, .integrity, .malformedHeader, .staleState, .vaultChanged, .biometryDisabled,
+        .biometryNotActivated:
+        credentials.heldKeyRejected(everything: false)
       default: break
       }
       throw error

@@ -208,6 +208,63 @@ final class AgentCLITests: XCTestCase {
     XCTAssertEqual(box.vault(["status", "--check", "--vault", other]).status, 0)
   }
 
+  func testAFailedMatchAtAGuardedReadLetsEveryVaultGo() {
+    box.biosim(["next", "match"])
+    XCTAssertEqual(
+      box.vaultPIN(["add", "--guard", "bank"], stdin: Array("1234".utf8)).status, 0)
+    unlockAgent()
+    box.biosim(["next", "no-match"])
+    let refused = get("bank")
+    XCTAssertEqual(refused.status, 12, refused.stderrText)
+    XCTAssertEqual(box.vault(["status", "--check"]).status, 10, "someone else may be at the keys")
+    XCTAssertEqual(get().status, 10)
+  }
+
+  func testALockEndsACommandTheAgentIsStillRunning() throws {
+    box.biosim(["next", "match"])
+    XCTAssertEqual(
+      box.vaultPIN(["add", "--guard", "bank"], stdin: Array("GUARDED-1234".utf8)).status, 0)
+    unlockAgent()
+    let vault = Sandbox.binDirectory + "/vault"
+    let run = try drive(
+      box, ["get", "bank"],
+      script: ["expect Ctrl-C: cancel", "shell '\(vault)' lock", "send \\r"])
+    XCTAssertEqual(run.status, 128 + Int(SIGTERM), run.output)
+    XCTAssertFalse(run.output.contains("GUARDED-1234"), run.output)
+    XCTAssertTrue(run.echo_after)
+  }
+
+  func testASilentClientBlocksNobody() throws {
+    unlockAgent()
+    let silent = try (0..<3).map { _ in try XCTUnwrap(AgentSocket.connect(box.folder.environment()))
+    }
+    let started = Date()
+    let read = get()
+    XCTAssertEqual(read.status, 0, read.stderrText)
+    XCTAssertLessThan(
+      Date().timeIntervalSince(started), 3, "three silent connections would have cost 15 s")
+    withExtendedLifetime(silent) {}
+  }
+
+  func testLockReachesAnAgentStartedWithoutTheRuntimeFolder() {
+    var noRuntime = box.environment
+    noRuntime["XDG_RUNTIME_DIR"] = nil
+    box.biosim(["next", "match"])
+    let unlock = Subprocess.run(
+      Sandbox.binDirectory + "/vault", ["unlock", "--pin-fd", "3"], environment: noRuntime,
+      extra: (fd: 3, data: Array((Sandbox.pin + "\n").utf8)), directory: box.home)
+    XCTAssertEqual(unlock.status, 0, unlock.stderrText)
+    let held = Subprocess.run(
+      Sandbox.binDirectory + "/vault", ["get", "mail/work"], environment: noRuntime,
+      directory: box.home)
+    XCTAssertEqual(held.stdoutText, "s3cret\nuser: ada\n")
+    XCTAssertEqual(box.vault(["lock"]).status, 0, "run where XDG_RUNTIME_DIR is set")
+    let after = Subprocess.run(
+      Sandbox.binDirectory + "/vault", ["get", "mail/work"], environment: noRuntime,
+      directory: box.home)
+    XCTAssertEqual(after.status, 10, "the other folder's agent let it go too")
+  }
+
   func testAGuardedEntryNeedsAFreshMatchInTheAgent() {
     box.biosim(["next", "match"])
     XCTAssertEqual(

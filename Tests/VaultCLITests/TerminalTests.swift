@@ -11,7 +11,8 @@ final class TerminalTests: XCTestCase {
   /// Script lines on stdin: `expect TEXT` waits for TEXT in the output, `send TEXT` types it (\\n,
   /// \\r and \\x03 escapes), `sendre REGEX` types the last text of the output REGEX matches
   /// (`sendre-typo` with its sixth character changed, `sendre-swap` with two neighbours
-  /// swapped) and Enter, `echo` records whether ECHO is on now. Prints a JSON object: exit
+  /// swapped) and Enter, `echo` records whether ECHO is on now, `shell CMD` runs CMD with
+  /// /bin/sh (no terminal) and waits for it. Prints a JSON object: exit
   /// status, the echo flags recorded, echo/icanon after exit, output.
   static let driver = #"""
     import json, os, pty, select, signal, sys, termios, time
@@ -53,6 +54,10 @@ final class TerminalTests: XCTestCase {
                 text = text[:i] + text[i + 1] + text[i] + text[i + 2:]
             time.sleep(0.05)
             os.write(fd, (text + "\r").encode())
+        elif kind == "shell":
+            import subprocess
+            subprocess.run(["/bin/sh", "-c", arg], stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         elif kind == "tstp":
             os.kill(pid, signal.SIGTSTP)
             time.sleep(0.2)

@@ -1,0 +1,71 @@
+import XCTest
+
+@testable import VaultCore
+
+/// The agent's wire format (vault(5) AGENT PROTOCOL): exact bytes, round trips, and the bounds
+/// a request is refused for.
+final class AgentMessageTests: XCTestCase {
+  /// The body after the length, as `AgentMessage.decode` reads it.
+  func body(_ message: AgentMessage) throws -> SecureBytes {
+    try message.encoded().suffix(from: 4)
+  }
+
+  func testAStatusRequestIsItsDocumentedBytes() throws {
+    let frame = try AgentMessage.status(path: "/v", clock: "").encoded().unprotectedBytes
+    XCTAssertEqual(frame, [0, 0, 0, 11, 0x02, 0, 0, 0, 2, 0x2f, 0x76, 0, 0, 0, 0])
+  }
+
+  func testEveryMessageRoundTrips() throws {
+    let id = VaultID.random()
+    let request = AgentRunRequest(
+      path: "/home/ada/v.db", arguments: ["get", "mail/work"],
+      environment: ["HOME": "/home/ada", "X": "a=b"], umask: 0o022, hasTerminal: true, pinFD: 7)
+    let messages: [AgentMessage] = [
+      .hold(vaultID: id, path: "/v", idle: 900, key: SecureBytes.random(count: 32), clock: "5"),
+      .status(path: "/v", clock: ""), .forget(vaultID: id, path: nil),
+      .forget(vaultID: nil, path: nil), .run(request), .signal(SIGINT), .done,
+      .held(vaultID: id, idleLeft: 10, hardLeft: 20), .notHeld,
+      .exec(path: "/bin/sh", arguments: ["sh", "-c", "x"], environment: ["A=1"]), .exited(3),
+      .signalled(15),
+    ]
+    for message in messages {
+      XCTAssertEqual(try AgentMessage.decode(body(message)), message)
+    }
+    XCTAssertEqual(request.descriptorCount, 6, "0-2, the folder, the terminal, the PIN's")
+  }
+
+  func testARunRequestWithARelativePathOrAWideUmaskIsRefused() throws {
+    for request in [
+      AgentRunRequest(
+        path: "v.db", arguments: [], environment: [:], umask: 0o022, hasTerminal: false,
+        pinFD: -1),
+      AgentRunRequest(
+        path: "/v.db", arguments: [], environment: [:], umask: 0o1777, hasTerminal: false,
+        pinFD: -1),
+      AgentRunRequest(
+        path: "/v.db", arguments: [], environment: [:], umask: 0o022, hasTerminal: false,
+        pinFD: 1024),
+    ] {
+      XCTAssertThrowsError(try AgentMessage.decode(body(.run(request)))) {
+        XCTAssertTrue($0 is AgentProtocolError, "\($0)")
+      }
+    }
+  }
+
+  func testTruncatedAndOversizedBodiesAreRefused() throws {
+    let whole = try body(.status(path: "/v", clock: "")).unprotectedBytes
+    for cut in 0..<whole.count {
+      XCTAssertThrowsError(try AgentMessage.decode(SecureBytes(copying: Array(whole.prefix(cut)))))
+    }
+    XCTAssertThrowsError(try AgentMessage.decode(SecureBytes(copying: whole + [0])), "bytes after")
+    XCTAssertThrowsError(try AgentMessage.decode(SecureBytes(copying: [0x7f])), "unknown type")
+    // A list count larger than the bytes left cannot make the reader allocate for it.
+    XCTAssertThrowsError(
+      try AgentMessage.decode(SecureBytes(copying: [0x44, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff])))
+    let key = SecureBytes.random(count: 31)
+    XCTAssertThrowsError(
+      try AgentMessage.decode(
+        body(.hold(vaultID: .random(), path: "/v", idle: 1, key: key, clock: ""))),
+      "a key of 31 bytes")
+  }
+}
