@@ -27,7 +27,10 @@ enum AgentForwarding {
   ///   `.programNotStarted` when a program `vault run` handed back cannot be started; as
   ///   `AgentSocket.connect`.
   static func run(_ context: Context, arguments: [String]) throws -> Int32? {
+    // A closed standard descriptor would be taken by the socket itself: run here, where the
+    // command reports it as it always did.
     guard AgentWorker.heldKey == nil, context.sessionToken?.isEmpty ?? true,
+      (0...2).allSatisfy({ fcntl($0, F_GETFD) != -1 }),
       let socket = try AgentSocket.connect(context.environment)
     else { return nil }
     let cwd = vault_open_folder_path(".")
@@ -91,7 +94,9 @@ enum AgentForwarding {
         message = try socket.receive().0
       } catch {
         if sentSignal != 0 { return 128 + sentSignal }
-        throw VaultError.storage("the unlock agent ended while it ran the command")
+        throw VaultError.storage(
+          "the unlock agent ended while it ran the command, which may or may not have finished;"
+            + " check, and run it again if needed")
       }
       switch message {
       case .notHeld: return nil
@@ -133,6 +138,18 @@ enum AgentForwarding {
 
 /// Starts the agent when none listens (`vault unlock`).
 enum AgentLauncher {
+  /// Refuses, before any prompt, a socket path that a Unix socket cannot have.
+  ///
+  /// - Throws: `VaultError.storage` naming the path and the limit (107 bytes on Linux).
+  static func checkSocketPath(_ environment: VaultEnvironment) throws {
+    let path = AgentSocket.path(environment)
+    guard path.utf8.count <= Int(vault_unix_path_limit()) else {
+      throw VaultError.storage(
+        "the agent's socket path \(path) is longer than \(vault_unix_path_limit()) bytes; set"
+          + " XDG_RUNTIME_DIR to a shorter folder, or use 'vault unlock --shell-session'")
+    }
+  }
+
   /// Seconds `ensureRunning` waits for a new agent's socket.
   static let startTimeout = 5.0
 
@@ -145,11 +162,7 @@ enum AgentLauncher {
   ///   as `AgentSocket.connect`.
   static func ensureRunning(_ environment: VaultEnvironment) throws {
     if try AgentSocket.connect(environment) != nil { return }
-    let path = AgentSocket.path(environment)
-    guard path.utf8.count <= Int(vault_unix_path_limit()) else {
-      throw VaultError.storage(
-        "the agent's socket path \(path) is longer than \(vault_unix_path_limit()) bytes")
-    }
+    try checkSocketPath(environment)
     try PrivateFiles.ensurePrivateDirectory(AgentSocket.folder(environment))
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)

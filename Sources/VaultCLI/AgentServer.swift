@@ -245,10 +245,13 @@ struct AgentLoop {
     let agent = getpid()
     let pid = vault_fork()
     if pid == 0 {
-      // The worker ends with the agent (SIGTERM restores a terminal it changed).
+      // The worker ends with the agent (SIGTERM restores a terminal it changed), and leads a
+      // process group of its own, so that a Ctrl-C passed on reaches the editor it runs too, as
+      // the terminal's would.
       if vault_set_parent_death_signal(SIGTERM) != 0 || getppid() != agent {
         exit(ExitCode.failure.rawValue)
       }
+      setpgid(0, 0)
       for fd in inherited { close(fd) }
       let held = HeldKey(vaultID: holding.vaultID, key: holding.key)
       // The worker's copy of every other vault's key is freed (and so wiped) at once.
@@ -293,7 +296,8 @@ struct AgentLoop {
     job.connection.setTimeout(seconds: 1)
     switch try? job.connection.receive().0 {
     case .signal(let number)? where [SIGINT, SIGTERM, SIGHUP, SIGQUIT].contains(number):
-      kill(job.pid, number)
+      // To the worker's process group: an editor it waits for gets it too.
+      if kill(-job.pid, number) != 0 { kill(job.pid, number) }
     case .signal?:
       break
     default:

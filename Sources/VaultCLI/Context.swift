@@ -103,12 +103,17 @@ public final class Context {
   }
 
   private func readNewPINOnce() throws -> PIN {
-    let first = try readPIN(prompt: "New PIN: ")
-    guard first.isLongEnoughToSet else {
-      throw VaultError.invalidInput(
-        "a new PIN needs at least \(PIN.minimumNewLength) characters (a PIN set before still"
-          + " unlocks)")
+    let tooShort = VaultError.invalidInput(
+      "a new PIN needs at least \(PIN.minimumNewLength) characters (a PIN set before still"
+        + " unlocks)")
+    let first: PIN
+    do {
+      first = try readPIN(prompt: "New PIN: ")
+    } catch VaultError.invalidInput(let why) where why.hasPrefix("the PIN must have at least") {
+      // Too short even to be an old PIN: the rule for a new one is the one to show.
+      throw tooShort
     }
+    guard first.isLongEnoughToSet else { throw tooShort }
     if pinFD == nil {
       let second = try readPIN(prompt: "Repeat the new PIN: ")
       guard first.bytes == second.bytes else {

@@ -72,7 +72,20 @@ enum SessionCommandsRun {
           + " nothing asked. 'vault unlock --force' unlocks again.")
       return
     }
-    let unlocked = try context.open(.startSession)
+    try AgentLauncher.checkSocketPath(context.environment)
+    let unlocked: UnlockedVault
+    do {
+      unlocked = try context.open(.startSession)
+    } catch let error as VaultError {
+      // A finger or face that does not match (or a lockout, a changed enrollment) while the
+      // agent may hold vaults: it lets every one go.
+      switch error {
+      case .biometricNotRecognised, .biometricLockout, .enrollmentChanged:
+        agent.forget(vaultID: nil, vaultPath: nil)
+      default: break
+      }
+      throw error
+    }
     let vault = unlocked.vault
     try AgentLauncher.ensureRunning(context.environment)
     try agent.hold(
@@ -105,9 +118,15 @@ enum SessionCommandsRun {
 
   static func lock(_ context: Context) throws {
     let vault = try context.openVault()
+    let held =
+      (try? AgentClient(environment: context.environment).status(vaultPath: vault.path))
+      .flatMap { $0 } != nil
     try SessionStore(environment: context.environment).revokeAll(
       vaultID: vault.vaultID, vaultPath: vault.path, reason: .lock)
-    Output.error("Locked \(vault.path): the agent let it go and every session was revoked.")
+    Output.error(
+      held
+        ? "Locked \(vault.path): the agent let it go and every session was revoked."
+        : "Locked \(vault.path): every session was revoked (the agent did not hold it).")
   }
 
   static func activate(_ context: Context) throws {

@@ -144,6 +144,9 @@ final class AgentCLITests: XCTestCase {
     XCTAssertEqual(
       lock.errorLines,
       ["Locked \(box.vaultPath): the agent let it go and every session was revoked."])
+    XCTAssertEqual(
+      box.vault(["lock"]).errorLines,
+      ["Locked \(box.vaultPath): every session was revoked (the agent did not hold it)."])
     let locked = get()
     XCTAssertEqual(locked.status, 10)
     XCTAssertEqual(
@@ -263,6 +266,60 @@ final class AgentCLITests: XCTestCase {
       Sandbox.binDirectory + "/vault", ["get", "mail/work"], environment: noRuntime,
       directory: box.home)
     XCTAssertEqual(after.status, 10, "the other folder's agent let it go too")
+  }
+
+  func testAClosedStandardDescriptorIsNeverTakenByTheSocket() {
+    unlockAgent()
+    let closedOut = box.shell("vault get mail/work >&-")
+    XCTAssertEqual(closedOut.status, 10, closedOut.stderrText)
+    XCTAssertEqual(
+      closedOut.errorLines.first,
+      "vault: error: locked: no valid session and no terminal to ask on",
+      "run here, as without the agent")
+    let closedIn = box.shell("vault add q <&-")
+    XCTAssertEqual(closedIn.status, 1, closedIn.stderrText)
+    XCTAssertEqual(closedIn.errorLines, ["vault: error: cannot read standard input"], "no hang")
+    XCTAssertEqual(get().status, 0, "the agent still holds the vault")
+  }
+
+  func testAFailedMatchAtAnUnlockLetsEveryVaultGo() {
+    unlockAgent()
+    box.biosim(["next", "no-match"])
+    let failed = box.vaultPIN(["unlock", "--force"])
+    XCTAssertEqual(failed.status, 12, failed.stderrText)
+    XCTAssertEqual(box.vault(["status", "--check"]).status, 10)
+  }
+
+  func testASocketPathTooLongIsRefusedBeforeAnyPrompt() throws {
+    let long = box.home + "/" + String(repeating: "r", count: 120)
+    XCTAssertEqual(mkdir(long, 0o700), 0)
+    box.biosim(["next", "match"])
+    let refused = box.vaultPIN(["unlock"], env: ["XDG_RUNTIME_DIR": long])
+    XCTAssertEqual(refused.status, 1)
+    XCTAssertEqual(
+      refused.errorLines,
+      [
+        "vault: error: the agent's socket path \(long)/vault/agent.sock is longer than 107 bytes;"
+          + " set XDG_RUNTIME_DIR to a shorter folder, or use 'vault unlock --shell-session'"
+      ])
+    XCTAssertEqual(box.sensor()["queue"] as? [String], ["match"], "no match was asked for")
+  }
+
+  func testCtrlCDuringAnEditThroughTheAgentReachesTheEditor() throws {
+    unlockAgent()
+    let editor = box.home + "/editor.sh"
+    XCTAssertTrue(
+      FileManager.default.createFile(
+        atPath: editor,
+        contents: Data(
+          "#!/bin/sh\ntrap 'exit 1' INT\necho editing\nsleep 5\necho new > \"$1\"\n".utf8)))
+    chmod(editor, 0o700)
+    box.environment["EDITOR"] = editor
+    box.environment["VISUAL"] = nil
+    let run = try drive(box, ["edit", "mail/work"], script: ["expect editing", "send \\x03"])
+    XCTAssertEqual(run.status, 13, run.output)
+    XCTAssertTrue(run.output.contains("nothing was written"), run.output)
+    XCTAssertEqual(get().stdoutText, "s3cret\nuser: ada\n")
   }
 
   func testAGuardedEntryNeedsAFreshMatchInTheAgent() {

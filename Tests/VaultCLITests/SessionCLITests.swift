@@ -93,7 +93,7 @@ final class SessionCLITests: XCTestCase {
     XCTAssertEqual(lock.status, 0)
     XCTAssertEqual(
       lock.errorLines,
-      ["Locked \(box.vaultPath): the agent let it go and every session was revoked."])
+      ["Locked \(box.vaultPath): every session was revoked (the agent did not hold it)."])
     let after = get(token, boot: 1020)
     XCTAssertEqual(after.status, 10)
     XCTAssertEqual(after.stdout, [])
