@@ -9,8 +9,8 @@
 _biosim_command() {
   case $1 in
   '')
-    commands=' status=status hardware=hardware availability=availability enroll=enroll unenroll=unenroll next=next force-lockout=force-lockout os-upgrade=os-upgrade reset=reset help=help '
-    offered='status hardware availability enroll unenroll next force-lockout os-upgrade reset help'
+    commands=' status=status hardware=hardware availability=availability enroll=enroll unenroll=unenroll passcode=passcode profile=profile next=next unlock-device=unlock-device credential-verified=credential-verified force-lockout=force-lockout os-upgrade=os-upgrade reset=reset help=help '
+    offered='status hardware availability enroll unenroll passcode profile next unlock-device credential-verified force-lockout os-upgrade reset help'
     options='-h --help --version'
     valued=''
     arguments=0 variadic=0
@@ -25,7 +25,7 @@ _biosim_command() {
   'hardware')
     commands=''
     offered=''
-    options='-h --help'
+    options='--external -h --help'
     valued=''
     arguments=1 variadic=0
     ;;
@@ -50,12 +50,40 @@ _biosim_command() {
     valued=' --label '
     arguments=0 variadic=0
     ;;
+  'passcode')
+    commands=''
+    offered=''
+    options='--keep-enrollment -h --help'
+    valued=''
+    arguments=1 variadic=0
+    ;;
+  'profile')
+    commands=''
+    offered=''
+    options='-h --help'
+    valued=''
+    arguments=1 variadic=0
+    ;;
   'next')
     commands=''
     offered=''
-    options='--count -h --help'
+    options='--count --clear -h --help'
     valued=' --count '
     arguments=1 variadic=0
+    ;;
+  'unlock-device')
+    commands=''
+    offered=''
+    options='-h --help'
+    valued=''
+    arguments=0 variadic=0
+    ;;
+  'credential-verified')
+    commands=''
+    offered=''
+    options='-h --help'
+    valued=''
+    arguments=0 variadic=0
     ;;
   'force-lockout')
     commands=''
@@ -96,13 +124,19 @@ _biosim_value() {
     mapfile -t COMPREPLY < <(compgen -W 'none touch-id face-id optic-id' -- "$3")
     ;;
   'availability|0')
-    mapfile -t COMPREPLY < <(compgen -W 'available unavailable disconnected' -- "$3")
+    mapfile -t COMPREPLY < <(compgen -W 'available unavailable disconnected not-paired' -- "$3")
+    ;;
+  'passcode|0')
+    mapfile -t COMPREPLY < <(compgen -W 'set clear' -- "$3")
+    ;;
+  'profile|0')
+    mapfile -t COMPREPLY < <(compgen -W 'apple android' -- "$3")
     ;;
   'next|0')
-    mapfile -t COMPREPLY < <(compgen -W 'match no-match cancel system-cancel timeout' -- "$3")
+    mapfile -t COMPREPLY < <(compgen -W 'match no-match retry cancel fallback system-cancel app-cancel timeout' -- "$3")
     ;;
   'help|0')
-    mapfile -t COMPREPLY < <(compgen -W 'status hardware availability enroll unenroll next force-lockout os-upgrade reset help' -- "$3")
+    mapfile -t COMPREPLY < <(compgen -W 'status hardware availability enroll unenroll passcode profile next unlock-device credential-verified force-lockout os-upgrade reset help' -- "$3")
     ;;
   esac
 }

@@ -16,8 +16,16 @@ function __biosim_subcommand
             echo enroll
         case ':unenroll'
             echo unenroll
+        case ':passcode'
+            echo passcode
+        case ':profile'
+            echo profile
         case ':next'
             echo next
+        case ':unlock-device'
+            echo unlock-device
+        case ':credential-verified'
+            echo credential-verified
         case ':force-lockout'
             echo force-lockout
         case ':os-upgrade'
@@ -124,11 +132,15 @@ complete -c biosim -s h -l help -d 'Show help for the command.'
 # biosim: Control the simulated biometric sensor that vault uses.
 complete -c biosim -n '__biosim_at "" 0' -a status -d 'Show the sensor\'s state.'
 complete -c biosim -n '__biosim_at "" 0' -a hardware -d 'Choose the sensor type (changing it wipes the enrollment).'
-complete -c biosim -n '__biosim_at "" 0' -a availability -d 'Make the sensor available, unavailable or disconnected.'
-complete -c biosim -n '__biosim_at "" 0' -a enroll -d 'Enroll a finger or face (the domain state changes).'
+complete -c biosim -n '__biosim_at "" 0' -a availability -d 'Make the sensor available, unavailable, disconnected or not paired.'
+complete -c biosim -n '__biosim_at "" 0' -a enroll -d 'Enroll a finger, face or iris (the domain state changes).'
 complete -c biosim -n '__biosim_at "" 0' -a unenroll -d 'Remove one template, or all (the domain state changes).'
-complete -c biosim -n '__biosim_at "" 0' -a next -d 'Queue the sensor\'s next answers.'
-complete -c biosim -n '__biosim_at "" 0' -a force-lockout -d 'Lock the sensor as after five failed matches elsewhere.'
+complete -c biosim -n '__biosim_at "" 0' -a passcode -d 'Set or remove the device passcode.'
+complete -c biosim -n '__biosim_at "" 0' -a profile -d 'Follow Apple\'s or Android\'s lockout rules.'
+complete -c biosim -n '__biosim_at "" 0' -a next -d 'Queue the sensor\'s next answers, or drop them with --clear.'
+complete -c biosim -n '__biosim_at "" 0' -a unlock-device -d 'Unlock the device with a matching finger or face at its lock screen.'
+complete -c biosim -n '__biosim_at "" 0' -a credential-verified -d 'Enter the device passcode at the lock screen (ends a lockout).'
+complete -c biosim -n '__biosim_at "" 0' -a force-lockout -d 'Lock the sensor as after too many failed matches elsewhere.'
 complete -c biosim -n '__biosim_at "" 0' -a os-upgrade -d 'Simulate a major OS upgrade (the domain state changes).'
 complete -c biosim -n '__biosim_at "" 0' -a reset -d 'Erase the device: new device secret, no enrollment, no PIN counters.'
 complete -c biosim -n '__biosim_at "" 0' -a help -d 'Show help for a command.'
@@ -138,23 +150,36 @@ complete -c biosim -n '__biosim_in ""' -l version -d 'Show the version.'
 complete -c biosim -n '__biosim_in "status"' -l json -d 'Print JSON instead of text.'
 
 # biosim hardware: Choose the sensor type (changing it wipes the enrollment).
+complete -c biosim -n '__biosim_in "hardware"' -l external -d 'A removable sensor (a keyboard with Touch ID), which can be disconnected.'
 complete -c biosim -n '__biosim_at "hardware" 0' -a 'none touch-id face-id optic-id'
 
-# biosim availability: Make the sensor available, unavailable or disconnected.
-complete -c biosim -n '__biosim_at "availability" 0' -a 'available unavailable disconnected'
+# biosim availability: Make the sensor available, unavailable, disconnected or not paired.
+complete -c biosim -n '__biosim_at "availability" 0' -a 'available unavailable disconnected not-paired'
 
-# biosim enroll: Enroll a finger or face (the domain state changes).
+# biosim enroll: Enroll a finger, face or iris (the domain state changes).
 complete -c biosim -n '__biosim_in "enroll"' -l label -x -d 'A name for the template (default finger-N, face-N or iris-N).'
 
 # biosim unenroll: Remove one template, or all (the domain state changes).
 complete -c biosim -n '__biosim_in "unenroll"' -l label -x -d 'The template to remove.'
 complete -c biosim -n '__biosim_in "unenroll"' -l all -d 'Remove every template.'
 
-# biosim next: Queue the sensor's next answers.
-complete -c biosim -n '__biosim_in "next"' -l count -x -d 'Queue the answer N times (1-100, default 1).'
-complete -c biosim -n '__biosim_at "next" 0' -a 'match no-match cancel system-cancel timeout'
+# biosim passcode: Set or remove the device passcode.
+complete -c biosim -n '__biosim_in "passcode"' -l keep-enrollment -d 'With clear: keep the enrolled templates (preflight: passcodeNotSet).'
+complete -c biosim -n '__biosim_at "passcode" 0' -a 'set clear'
 
-# biosim force-lockout: Lock the sensor as after five failed matches elsewhere.
+# biosim profile: Follow Apple's or Android's lockout rules.
+complete -c biosim -n '__biosim_at "profile" 0' -a 'apple android'
+
+# biosim next: Queue the sensor's next answers, or drop them with --clear.
+complete -c biosim -n '__biosim_in "next"' -l count -x -d 'Queue the answer N times (1-100, default 1).'
+complete -c biosim -n '__biosim_in "next"' -l clear -d 'Drop every queued answer instead.'
+complete -c biosim -n '__biosim_at "next" 0' -a 'match no-match retry cancel fallback system-cancel app-cancel timeout'
+
+# biosim unlock-device: Unlock the device with a matching finger or face at its lock screen.
+
+# biosim credential-verified: Enter the device passcode at the lock screen (ends a lockout).
+
+# biosim force-lockout: Lock the sensor as after too many failed matches elsewhere.
 
 # biosim os-upgrade: Simulate a major OS upgrade (the domain state changes).
 
@@ -162,4 +187,4 @@ complete -c biosim -n '__biosim_at "next" 0' -a 'match no-match cancel system-ca
 complete -c biosim -n '__biosim_in "reset"' -s y -l yes -d 'Do not ask for confirmation.'
 
 # biosim help: Show help for a command.
-complete -c biosim -n '__biosim_at "help" 0 more' -a 'status hardware availability enroll unenroll next force-lockout os-upgrade reset help'
+complete -c biosim -n '__biosim_at "help" 0 more' -a 'status hardware availability enroll unenroll passcode profile next unlock-device credential-verified force-lockout os-upgrade reset help'

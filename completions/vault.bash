@@ -355,7 +355,7 @@ _vault_value() {
     _vault_journal_entries "$3" 0
     ;;
   'settings|0')
-    mapfile -t COMPREPLY < <(compgen -W 'history_keep history_days' -- "$3")
+    mapfile -t COMPREPLY < <(compgen -W 'history_keep history_days biometric_reuse_seconds' -- "$3")
     ;;
   'export|--to')
     mapfile -t COMPREPLY < <(compgen -W 'vault bitwarden-json keepass-xml jsonl csv' -- "$3")

@@ -330,7 +330,7 @@ complete -c vault -n '__vault_at "" 0' -a otp -d 'Print the current one-time cod
 complete -c vault -n '__vault_at "" 0' -a history -d 'List the kept versions of an entry, newest first.'
 complete -c vault -n '__vault_at "" 0' -a restore -d 'Bring back a kept version of an entry, also after \'vault rm\'.'
 complete -c vault -n '__vault_at "" 0' -a purge -d 'Remove an entry and its history for good, or every kept revision.'
-complete -c vault -n '__vault_at "" 0' -a settings -d 'Show or change the vault\'s settings (history retention).'
+complete -c vault -n '__vault_at "" 0' -a settings -d 'Show or change the vault\'s settings (history retention, biometric reuse).'
 complete -c vault -n '__vault_at "" 0' -a export -d 'Write the entries (and the journal) in another format, to leave or to move.'
 complete -c vault -n '__vault_at "" 0' -a check -d 'Verify the vault\'s state and every record, and report any damage.'
 complete -c vault -n '__vault_at "" 0' -a backup -d 'Write a consistent copy of the vault file (still encrypted) to PATH.'
@@ -501,8 +501,8 @@ complete -c vault -n '__vault_at "restore" 0' -a '(__vault_entry_names)'
 complete -c vault -n '__vault_in "purge"' -l history -d 'Drop every kept revision of every entry instead (current versions stay).'
 complete -c vault -n '__vault_at "purge" 0' -a '(__vault_entry_names)'
 
-# vault settings: Show or change the vault's settings (history retention).
-complete -c vault -n '__vault_at "settings" 0' -a 'history_keep history_days'
+# vault settings: Show or change the vault's settings (history retention, biometric reuse).
+complete -c vault -n '__vault_at "settings" 0' -a 'history_keep history_days biometric_reuse_seconds'
 
 # vault export: Write the entries (and the journal) in another format, to leave or to move.
 complete -c vault -n '__vault_in "export"' -l to -x -a 'vault bitwarden-json keepass-xml jsonl csv' -d 'The format to write: vault, bitwarden-json, keepass-xml, jsonl or csv (needed).'

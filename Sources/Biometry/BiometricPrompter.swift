@@ -5,9 +5,18 @@ public protocol BiometricPrompter: Sendable {
   /// - Parameters:
   ///   - reason: Why the app asks, shown to the person (never empty).
   ///   - type: The sensor being simulated.
-  ///   - attempt: This attempt's number, from 1.
+  ///   - attempt: This attempt's number, from 1 (a retried scan keeps its number).
   ///   - of: The evaluation's attempt limit (`type.attemptsPerEvaluation`).
   /// - Returns: The outcome, or nil when there is no terminal to ask (the evaluation then ends
   ///   with `LAError.notInteractive`).
   func present(reason: String, type: BiometryType, attempt: Int, of: Int) -> Outcome?
+
+  /// After a Face ID or Optic ID prompt's last failed attempt: shows the fallback button and
+  /// returns true when the person chose it (`userFallback`), false when they closed the prompt.
+  func offerFallback(reason: String, type: BiometryType) -> Bool
+}
+
+extension BiometricPrompter {
+  /// Never chooses the fallback.
+  public func offerFallback(reason: String, type: BiometryType) -> Bool { false }
 }

@@ -10,4 +10,12 @@ public enum BiometryControlError: Error, Equatable, Sendable {
   case invalidCount(Int)
   /// A label that is empty, longer than 64 bytes, has control characters or surrounding spaces.
   case invalidLabel(String)
+  /// The sensor holds as many templates as its type allows (Touch ID 5, Face ID 2, Optic ID 1).
+  case enrollmentFull(BiometryType, limit: Int)
+  /// Enrolling needs a device passcode, which is not set.
+  case passcodeNotSet
+  /// Only a removable (external) sensor can be disconnected or not paired.
+  case notExternal(SensorAvailability)
+  /// The device cannot be unlocked with biometry now; the text says why.
+  case cannotUnlockDevice(String)
 }

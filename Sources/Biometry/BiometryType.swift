@@ -42,6 +42,10 @@ public enum BiometryType: String, CaseIterable, Sendable {
     }
   }
 
+  /// What the sensor reads, and the prefix of a default template label: `finger`, `face` or
+  /// `iris`.
+  public var templateWord: String { templateNoun }
+
   /// Prefix of the default template label: `finger`, `face` or `iris`.
   var templateNoun: String {
     switch self {

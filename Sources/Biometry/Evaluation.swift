@@ -2,8 +2,10 @@ import VaultCore
 
 /// How one attempt's outcome changes the sensor, and what the evaluation does next.
 enum Evaluation {
-  /// Consecutive failed matches that lock the sensor (Apple: five, device-wide).
+  /// Consecutive failed matches that lock the sensor in the Apple profile (five, device-wide).
   static let lockoutThreshold = 5
+  /// Scans too poor to judge (`retry`) one evaluation accepts before it ends as failed.
+  static let retryLimit = SensorState.retryLimit
 
   /// What follows one attempt.
   enum Step {
@@ -11,20 +13,43 @@ enum Evaluation {
     case ask
     /// A failed match with attempts left.
     case next
+    /// A scan to take again: no attempt used.
+    case again
     /// A match; carries the domain state at that moment.
     case matched([UInt8])
     /// The evaluation ends with this error.
     case failed(LAError)
+    /// The queued answer cannot answer this prompt (a script error); it was dropped.
+    case refused(BiometryScriptError)
   }
 
-  /// Applies `outcome` of attempt `attempt` (of `limit`) to `state`.
+  /// What is known of the prompt an outcome answers.
+  struct Prompt {
+    /// The attempt, from 1.
+    var attempt: Int
+    /// The evaluation's attempt limit.
+    var limit: Int
+    /// Failed matches so far in this evaluation.
+    var failures: Int
+    /// `retry` answers so far in this evaluation.
+    var retries: Int
+    /// The sensor type.
+    var type: BiometryType
+
+    /// True when the fallback button shows: after one failed attempt on Touch ID, two on Face ID
+    /// and Optic ID (Apple's prompt).
+    var fallbackShown: Bool { failures >= (type == .touchID ? 1 : 2) }
+  }
+
+  /// Applies `outcome` to `sensor` for `prompt`, at boot time `now`.
   ///
-  /// A match clears the failure count; a failed match adds one and locks at the threshold; the
-  /// cancellations change no counter. Never throws for the outcome itself, so the caller's store
-  /// update is written before the evaluation's error is thrown.
+  /// A match clears the failure count; a failed match adds one and locks at the profile's
+  /// threshold (Android: 30 s at every fifth); a retry, a cancellation or the fallback change no
+  /// counter. Never throws for the outcome itself, so the caller's store update is written before
+  /// the evaluation's error is thrown.
   static func record(
-    _ outcome: Outcome, attempt: Int, of limit: Int, sensor: inout SensorState,
-    secret: DeviceSecret, appID: String
+    _ outcome: Outcome, _ prompt: Prompt, sensor: inout SensorState, secret: DeviceSecret,
+    appID: String, now: Double
   ) -> Step {
     switch outcome {
     case .match:
@@ -35,18 +60,29 @@ enum Evaluation {
       return .matched(domain)
     case .noMatch:
       sensor.consecutiveFailures += 1
-      if sensor.consecutiveFailures >= lockoutThreshold {
+      let failures = sensor.consecutiveFailures
+      let profile = sensor.sensorProfile
+      if failures >= profile.permanentThreshold {
         sensor.lockedOut = true
         return .failed(.biometryLockout)
       }
-      return attempt >= limit ? .failed(.authenticationFailed) : .next
+      if profile == .android, failures % SensorProfile.timedEvery == 0 {
+        sensor.lockedUntil = now + SensorProfile.timedSeconds
+        return .failed(.biometryLockout)
+      }
+      return prompt.attempt >= prompt.limit ? .failed(.authenticationFailed) : .next
+    case .retry:
+      return prompt.retries >= retryLimit ? .failed(.authenticationFailed) : .again
+    case .fallback:
+      return prompt.fallbackShown ? .failed(.userFallback) : .refused(.fallbackNotShown)
     case .cancel: return .failed(.userCancel)
     case .systemCancel: return .failed(.systemCancel)
-    case .timeout: return .failed(.appCancel)
+    case .appCancel, .timeout: return .failed(.appCancel)
     }
   }
 
-  /// Removes and returns the next queued outcome of `state`, or nil when the queue is empty.
+  /// Removes and returns the next queued outcome of `sensor` (a `refreshed` state, so every
+  /// answer in it is live), or nil when the queue is empty.
   ///
   /// - Throws: `VaultError.integrity` when the queued value is not an outcome (a hand-edited
   ///   state file); the queue is then left as it was.
@@ -57,6 +93,20 @@ enum Evaluation {
         "the simulated sensor's queue holds an unknown outcome \(raw.debugDescription)")
     }
     sensor.queue.removeFirst()
+    if !sensor.queuedAt.isEmpty { sensor.queuedAt.removeFirst() }
     return outcome
   }
+
+  /// The next queued outcome without taking it.
+  static func peek(_ sensor: SensorState) -> Outcome? {
+    sensor.queue.first.flatMap(Outcome.init(rawValue:))
+  }
+}
+
+/// A scripted answer that no real prompt could have received (biometry.md §7.7,
+/// `sim_script_error`); the answer was dropped from the queue.
+public enum BiometryScriptError: Error, Equatable, Sendable {
+  /// `fallback` answered a prompt that shows no fallback button yet (Touch ID shows it after one
+  /// failed attempt, Face ID and Optic ID after two).
+  case fallbackNotShown
 }

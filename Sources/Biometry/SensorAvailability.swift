@@ -6,4 +6,9 @@ public enum SensorAvailability: String, CaseIterable, Sendable {
   case unavailable
   /// A removable sensor is paired but not connected: preflight reports `biometryDisconnected`.
   case disconnected
+  /// A removable sensor is not paired with this device: preflight reports `biometryNotPaired`.
+  case notPaired = "not-paired"
+
+  /// True for the states only a removable (external) sensor can be in.
+  public var needsExternalSensor: Bool { self == .disconnected || self == .notPaired }
 }

@@ -22,12 +22,19 @@ public struct SensorControls: Sendable {
     self.clock = clock
   }
 
-  /// Replaces the sensor with one of `type`, as a different device model would.
+  /// Replaces the sensor with one of `type`, as a different device model would; `external`
+  /// makes it a removable one (a keyboard with Touch ID), the only kind that can be disconnected
+  /// or not paired.
   ///
   /// A change of type wipes the enrollment (bumping the generation when it was not empty) and
-  /// clears the failure count and lockout; choosing the current type changes nothing.
-  public func setHardware(_ type: BiometryType) throws {
-    try store.updateSensor { sensor, _ in
+  /// clears the failure count and lockout; a built-in sensor is always connected and paired.
+  /// Choosing the current type and kind changes nothing.
+  public func setHardware(_ type: BiometryType, external: Bool = false) throws {
+    try store.updateSensor(clock: clock) { sensor, _ in
+      if !external, sensor.sensorAvailability.needsExternalSensor {
+        sensor.availability = SensorAvailability.available.rawValue
+      }
+      sensor.external = external && type != .none
       guard sensor.hardware != type.rawValue else { return }
       sensor.hardware = type.rawValue
       if !sensor.enrolled.isEmpty {
@@ -36,12 +43,23 @@ public struct SensorControls: Sendable {
       }
       sensor.consecutiveFailures = 0
       sensor.lockedOut = false
+      sensor.lockedUntil = nil
+      sensor.lastDeviceUnlock = nil
     }
   }
 
-  /// Sets whether the sensor is available, disabled or disconnected; enrollment is kept.
+  /// Sets whether the sensor is available, disabled, disconnected or not paired; enrollment is
+  /// kept.
+  ///
+  /// - Throws: `BiometryControlError.notExternal` for `disconnected` or `not-paired` on a
+  ///   built-in sensor.
   public func setAvailability(_ availability: SensorAvailability) throws {
-    try store.updateSensor { sensor, _ in sensor.availability = availability.rawValue }
+    try store.updateSensor(clock: clock) { sensor, _ in
+      if availability.needsExternalSensor, !sensor.external {
+        throw BiometryControlError.notExternal(availability)
+      }
+      sensor.availability = availability.rawValue
+    }
   }
 
   /// Enrolls a new finger, face or iris and bumps the enrollment generation.
@@ -49,15 +67,21 @@ public struct SensorControls: Sendable {
   /// - Parameter label: A unique label; nil picks the first free `finger-N`, `face-N` or `iris-N`
   ///   (N from 1) for the hardware type.
   /// - Returns: The new template, with a random 16-byte base64 id and the current UTC time.
-  /// - Throws: `BiometryControlError.noHardware` when the type is `none`, `.invalidLabel` or
+  /// - Throws: `BiometryControlError.noHardware` when the type is `none`, `.passcodeNotSet`
+  ///   without a device passcode, `.enrollmentFull` at the type's limit, `.invalidLabel` or
   ///   `.duplicateLabel` for a bad label.
   @discardableResult
   public func enroll(label: String?) throws -> SensorState.Template {
     if let label { try Self.validate(label: label) }
     let enrolledAt = Timestamp.utc(clock.wallNow)
-    return try store.updateSensor { sensor, _ in
+    return try store.updateSensor(clock: clock) { sensor, _ in
       let type = sensor.biometryType
       guard type != .none else { throw BiometryControlError.noHardware }
+      guard sensor.passcodeSet else { throw BiometryControlError.passcodeNotSet }
+      let limit = SensorState.enrollmentLimit(type)
+      guard sensor.enrolled.count < limit else {
+        throw BiometryControlError.enrollmentFull(type, limit: limit)
+      }
       let taken = Set(sensor.enrolled.map(\.label))
       let chosen: String
       if let label {
@@ -81,7 +105,7 @@ public struct SensorControls: Sendable {
   ///
   /// - Throws: `BiometryControlError.noSuchTemplate` when no template has that label.
   public func unenroll(label: String) throws {
-    try store.updateSensor { sensor, _ in
+    try store.updateSensor(clock: clock) { sensor, _ in
       guard let index = sensor.enrolled.firstIndex(where: { $0.label == label }) else {
         throw BiometryControlError.noSuchTemplate(label)
       }
@@ -92,45 +116,115 @@ public struct SensorControls: Sendable {
 
   /// Removes every template; bumps the generation when anything was enrolled.
   public func unenrollAll() throws {
-    try store.updateSensor { sensor, _ in
+    try store.updateSensor(clock: clock) { sensor, _ in
       guard !sensor.enrolled.isEmpty else { return }
       sensor.enrolled = []
       try SensorState.increment(&sensor.enrollmentGeneration, "enrollment_generation")
     }
   }
 
-  /// Appends `count` copies of `outcome` to the sensor's first-in first-out answer queue.
+  /// Appends `count` copies of `outcome` to the sensor's first-in first-out answer queue, each
+  /// valid for `SensorState.answerValidity` seconds.
   ///
   /// - Throws: `BiometryControlError.invalidCount` unless `count` is in 1...100.
   public func queue(_ outcome: Outcome, count: Int) throws {
     guard (1...Self.maximumQueueCount).contains(count) else {
       throw BiometryControlError.invalidCount(count)
     }
-    try store.updateSensor { sensor, _ in
+    let now = clock.bootNow
+    try store.updateSensor(clock: clock) { sensor, _ in
       sensor.queue.append(contentsOf: Array(repeating: outcome.rawValue, count: count))
+      sensor.queuedAt.append(contentsOf: Array(repeating: now, count: count))
     }
   }
 
-  /// Locks the sensor as five failures elsewhere would: failures 5, locked out.
+  /// Drops every queued answer.
+  ///
+  /// - Returns: How many live answers were dropped.
+  @discardableResult
+  public func clearQueue() throws -> Int {
+    try store.updateSensor(clock: clock) { sensor, _ in
+      defer {
+        sensor.queue = []
+        sensor.queuedAt = []
+      }
+      return sensor.queue.count
+    }
+  }
+
+  /// Locks the sensor as failures elsewhere would, until the device credential: failures 5 (20
+  /// in the Android profile), locked out.
   public func forceLockout() throws {
-    try store.updateSensor { sensor, _ in
-      sensor.consecutiveFailures = Evaluation.lockoutThreshold
+    try store.updateSensor(clock: clock) { sensor, _ in
+      sensor.consecutiveFailures = sensor.sensorProfile.permanentThreshold
       sensor.lockedOut = true
     }
   }
 
-  /// Records that the device credential (PIN) was verified: failures 0, lockout cleared.
+  /// Records that the device credential (the passcode at the lock screen, or the vault PIN) was
+  /// verified: the failure count goes to 0, whether it had reached a lockout or not, and any
+  /// lockout ends (biometry.md §7.5 step 7; Android's strong authentication does the same).
   public func clearLockout() throws {
-    try store.updateSensor { sensor, _ in
+    try store.updateSensor(clock: clock) { sensor, _ in
       sensor.consecutiveFailures = 0
       sensor.lockedOut = false
+      sensor.lockedUntil = nil
+    }
+  }
+
+  /// Sets or removes the device passcode.
+  ///
+  /// Removing it deletes every keychain item stored "when passcode set, this device only" and,
+  /// unless `keepEnrollment`, the enrollment (bumping the generation), as iOS requires a passcode
+  /// for biometry and Android invalidates its keys when the secure lock screen goes.
+  public func setPasscode(_ set: Bool, keepEnrollment: Bool = false) throws {
+    try store.updateSensor(clock: clock) { sensor, _ in
+      guard sensor.passcodeSet != set else { return }
+      sensor.passcodeSet = set
+      guard !set else { return }
+      sensor.keychain = []
+      sensor.lastDeviceUnlock = nil
+      if !keepEnrollment, !sensor.enrolled.isEmpty {
+        sensor.enrolled = []
+        try SensorState.increment(&sensor.enrollmentGeneration, "enrollment_generation")
+      }
+    }
+  }
+
+  /// Chooses the lockout rules: `apple` or `android`; the failure count and lockout start over.
+  public func setProfile(_ profile: SensorProfile) throws {
+    try store.updateSensor(clock: clock) { sensor, _ in
+      guard sensor.profile != profile.rawValue else { return }
+      sensor.profile = profile.rawValue
+      sensor.consecutiveFailures = 0
+      sensor.lockedOut = false
+      sensor.lockedUntil = nil
+    }
+  }
+
+  /// Unlocks the device at its lock screen with a matching finger or face: the anchor of the
+  /// reuse window (`touchIDAuthenticationAllowableReuseDuration`); as any match, it clears the
+  /// failure count.
+  ///
+  /// - Throws: `BiometryControlError.cannotUnlockDevice` when biometry cannot be used now (no
+  ///   hardware, unavailable, nothing enrolled, locked out, no passcode).
+  public func unlockDevice() throws {
+    let now = clock.bootNow
+    try store.updateSensor(clock: clock) { sensor, _ in
+      if let error = Preflight.error(for: sensor) {
+        throw BiometryControlError.cannotUnlockDevice(error.words)
+      }
+      sensor.lastDeviceUnlock = now
+      sensor.consecutiveFailures = 0
     }
   }
 
   /// Simulates a major OS upgrade: the OS epoch grows by one, so every domain state changes while
   /// the enrollment does not.
   public func osUpgrade() throws {
-    try store.updateSensor { sensor, _ in try SensorState.increment(&sensor.osEpoch, "os_epoch") }
+    try store.updateSensor(clock: clock) { sensor, _ in
+      try SensorState.increment(&sensor.osEpoch, "os_epoch")
+    }
   }
 
   /// Makes a brand-new device: a new random 32-byte device secret, a fresh sensor (touch-id,
@@ -144,9 +238,10 @@ public struct SensorControls: Sendable {
     }
   }
 
-  /// The sensor's current state.
+  /// The sensor's state now: expired answers, an ended timed lockout and an old device unlock
+  /// left out.
   public func status() throws -> SensorState {
-    try store.readSensor().sensor
+    try store.readSensor(clock: clock).sensor
   }
 
   /// Checks a user-chosen template label.

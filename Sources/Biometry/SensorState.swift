@@ -4,7 +4,10 @@ import VaultCore
 /// which only this module reads.
 ///
 /// Plain data: the behaviour (preflight, evaluation, controls) lives beside it. The stored key
-/// names are fixed: release 0.1.0 wrote them, and the domain state is computed from these values.
+/// names are fixed: release 0.1.0 wrote the first eight, and the domain state is computed from
+/// these values; the keys added since (`queued_at`, `boot_id`, `passcode_set`, `external`,
+/// `profile`, `locked_until`, `last_device_unlock`, `keychain`) may be missing from an older file
+/// and take their defaults.
 public struct SensorState: Codable, Equatable, Sendable {
   /// One enrolled finger or face.
   public struct Template: Codable, Equatable, Sendable {
@@ -30,7 +33,7 @@ public struct SensorState: Codable, Equatable, Sendable {
 
   /// `none`, `touch-id`, `face-id` or `optic-id`.
   public var hardware: String = "touch-id"
-  /// `available`, `unavailable` or `disconnected`.
+  /// `available`, `unavailable`, `disconnected` or `not-paired`.
   public var availability: String = "available"
   /// The enrolled set.
   public var enrolled: [Template] = []
@@ -40,17 +43,41 @@ public struct SensorState: Codable, Equatable, Sendable {
   public var osEpoch: UInt32 = 1
   /// Consecutive failed matches across evaluations.
   public var consecutiveFailures: Int = 0
-  /// True after five consecutive failures until the PIN (device credential) is verified.
+  /// True after the failures that lock the sensor until the device credential (the PIN) is
+  /// verified: five in the Apple profile, twenty in the Android one.
   public var lockedOut: Bool = false
   /// Scripted outcomes, answered first-in first-out.
   public var queue: [String] = []
+  /// When each answer of `queue` was queued: CLOCK_BOOTTIME seconds of boot `bootID`.
+  ///
+  /// An answer without a time (a file of release 0.8 or earlier) is stale.
+  public var queuedAt: [Double] = []
+  /// The boot that `queuedAt`, `lockedUntil` and `lastDeviceUnlock` were measured in; a new
+  /// boot makes them all stale.
+  public var bootID: String?
+  /// Whether the device has a passcode (the device credential); biometry needs one.
+  public var passcodeSet: Bool = true
+  /// True for a removable sensor (a keyboard with Touch ID), the only kind that can be
+  /// disconnected or not paired.
+  public var external: Bool = false
+  /// `apple` or `android`: which platform's lockout rules apply.
+  public var profile: String = "apple"
+  /// End of an Android timed lockout, CLOCK_BOOTTIME seconds of boot `bootID`; nil when none.
+  public var lockedUntil: Double?
+  /// When the device was last unlocked with biometry at its lock screen (`biosim unlock-device`),
+  /// CLOCK_BOOTTIME seconds of boot `bootID`: the anchor of the reuse window.
+  public var lastDeviceUnlock: Double?
+  /// Ids of the keychain items stored "when passcode set, this device only": removing the
+  /// passcode deletes them all.
+  public var keychain: [String] = []
 
-  /// A new device: touch-id hardware, available, nothing enrolled.
+  /// A new device: touch-id hardware, available, a passcode set, nothing enrolled.
   public init() {}
 
-  /// Decodes a stored sensor, refusing a failure count no evaluation could have reached.
+  /// Decodes a stored sensor, refusing values no control or evaluation could have written.
   ///
-  /// - Throws: `DecodingError.dataCorrupted` for a count outside 0...2³¹−1.
+  /// - Throws: `DecodingError.dataCorrupted` for a failure count outside 0...2³¹−1, a time that
+  ///   is not finite and non-negative, or more times than queued answers.
   public init(from decoder: Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     hardware = try c.decode(String.self, forKey: .hardware)
@@ -61,9 +88,20 @@ public struct SensorState: Codable, Equatable, Sendable {
     consecutiveFailures = try c.decode(Int.self, forKey: .consecutiveFailures)
     lockedOut = try c.decode(Bool.self, forKey: .lockedOut)
     queue = try c.decode([String].self, forKey: .queue)
-    guard (0...Int(Int32.max)).contains(consecutiveFailures) else {
+    queuedAt = try c.decodeIfPresent([Double].self, forKey: .queuedAt) ?? []
+    bootID = try c.decodeIfPresent(String.self, forKey: .bootID)
+    passcodeSet = try c.decodeIfPresent(Bool.self, forKey: .passcodeSet) ?? true
+    external = try c.decodeIfPresent(Bool.self, forKey: .external) ?? false
+    profile = try c.decodeIfPresent(String.self, forKey: .profile) ?? "apple"
+    lockedUntil = try c.decodeIfPresent(Double.self, forKey: .lockedUntil)
+    lastDeviceUnlock = try c.decodeIfPresent(Double.self, forKey: .lastDeviceUnlock)
+    keychain = try c.decodeIfPresent([String].self, forKey: .keychain) ?? []
+    let times = queuedAt + [lockedUntil, lastDeviceUnlock].compactMap { $0 }
+    guard (0...Int(Int32.max)).contains(consecutiveFailures),
+      times.allSatisfy({ $0.isFinite && $0 >= 0 }), queuedAt.count <= queue.count
+    else {
       throw DecodingError.dataCorrupted(
-        .init(codingPath: decoder.codingPath, debugDescription: "failure count out of bounds"))
+        .init(codingPath: decoder.codingPath, debugDescription: "sensor values out of bounds"))
     }
   }
 
@@ -80,10 +118,15 @@ public struct SensorState: Codable, Equatable, Sendable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case hardware, availability, enrolled, queue
+    case hardware, availability, enrolled, queue, external, profile, keychain
     case enrollmentGeneration = "enrollment_generation"
     case osEpoch = "os_epoch"
     case consecutiveFailures = "consecutive_failures"
     case lockedOut = "locked_out"
+    case queuedAt = "queued_at"
+    case bootID = "boot_id"
+    case passcodeSet = "passcode_set"
+    case lockedUntil = "locked_until"
+    case lastDeviceUnlock = "last_device_unlock"
   }
 }

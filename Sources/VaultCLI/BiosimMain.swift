@@ -26,17 +26,77 @@ enum BiosimCommandsRun {
     // A look creates nothing: a device that was never used shows as a new one.
     let state = try context.deviceStore.peek() ?? DeviceState.fresh()
     Output.print(
-      context.flag(Keys.json) ? try statusJSON(state).rendered + "\n" : try statusText(state))
+      context.flag(Keys.json)
+        ? try statusJSON(state, context.environment.clock).rendered + "\n"
+        : try statusText(state, context.environment.clock))
   }
 
   static func hardware(_ context: Context) throws {
     let type = try context.argument(Keys.sensorType)
-    let before = try context.deviceStore.readSensor().sensor
-    try controls(context).setHardware(type)
+    let external = context.flag(Keys.external)
+    guard !(external && type == .none) else {
+      throw UsageError(message: "--external needs a sensor type, not none", path: ["hardware"])
+    }
+    let before = try controls(context).status()
+    try controls(context).setHardware(type, external: external)
     let wiped = before.biometryType != type && !before.enrolled.isEmpty
     Output.error(
-      "The sensor is now \(type.displayName) (simulated)"
+      "The sensor is now \(external ? "a removable " : "")\(type.displayName) (simulated)"
         + (wiped ? "; the enrollment was wiped." : "."))
+  }
+
+  static func passcode(_ context: Context) throws {
+    let action = try context.argument(Keys.passcodeAction)
+    let keep = context.flag(Keys.keepEnrollment)
+    guard action == .clear || !keep else {
+      throw UsageError(message: "--keep-enrollment goes with clear", path: ["passcode"])
+    }
+    let before = try controls(context).status()
+    try controls(context).setPasscode(action == .set, keepEnrollment: keep)
+    switch action {
+    case .set:
+      Output.error(before.passcodeSet ? "A passcode was already set." : "A passcode is set.")
+    case .clear:
+      guard before.passcodeSet else {
+        Output.error("No passcode was set.")
+        return
+      }
+      let wiped = !keep && !before.enrolled.isEmpty
+      Output.error(
+        "The passcode was removed: biometry cannot be used without one, and every keychain item"
+          + " bound to it is gone" + (wiped ? "; the enrollment was wiped." : "."))
+    }
+  }
+
+  static func profile(_ context: Context) throws {
+    let profile = try context.argument(Keys.profile)
+    try controls(context).setProfile(profile)
+    switch profile {
+    case .apple:
+      Output.error("Apple's lockout: 5 consecutive failed matches lock biometry until the PIN.")
+    case .android:
+      Output.error(
+        "Android's lockout: every 5th consecutive failed match locks biometry for 30 s, the 20th"
+          + " until the PIN.")
+    }
+  }
+
+  static func unlockDevice(_ context: Context) throws {
+    try controls(context).unlockDevice()
+    Output.error(
+      "The device was unlocked with biometry; a vault that allows reuse accepts it for"
+        + " \(Int(SensorState.maximumReuse)) s at most.")
+  }
+
+  static func credentialVerified(_ context: Context) throws {
+    let before = try controls(context).status()
+    guard before.passcodeSet else {
+      throw VaultError.invalidInput("no device passcode is set; set one with 'biosim passcode set'")
+    }
+    try controls(context).clearLockout()
+    Output.error(
+      before.isLockedOut
+        ? "The passcode was entered; the lockout ended." : "The passcode was entered.")
   }
 
   static func availability(_ context: Context) throws {
@@ -67,13 +127,28 @@ enum BiosimCommandsRun {
   }
 
   static func next(_ context: Context) throws {
-    let outcome = try context.argument(Keys.outcome)
+    let outcome = try context.argumentIfGiven(Keys.outcome)
+    if context.flag(Keys.clearQueue) {
+      guard outcome == nil, try context.value(Keys.outcomeCount) == nil else {
+        throw UsageError(message: "--clear takes no OUTCOME and no --count", path: ["next"])
+      }
+      let dropped = try controls(context).clearQueue()
+      Output.error(
+        dropped == 0
+          ? "No answer was queued."
+          : "Dropped \(dropped) queued answer\(dropped == 1 ? "" : "s").")
+      return
+    }
+    guard let outcome else {
+      throw UsageError(message: "say which answer to queue, or --clear", path: ["next"])
+    }
     try controls(context).queue(outcome, count: context.value(Keys.outcomeCount) ?? 1)
   }
 
   static func forceLockout(_ context: Context) throws {
     try controls(context).forceLockout()
-    Output.error("The sensor is locked out; a correct vault PIN clears it.")
+    Output.error(
+      "The sensor is locked out; a correct vault PIN or 'biosim credential-verified' clears it.")
   }
 
   static func osUpgrade(_ context: Context) throws {
@@ -107,32 +182,54 @@ enum BiosimCommandsRun {
       .map { Array($0.prefix(8)).hex }
   }
 
-  static func statusText(_ state: DeviceState) throws -> String {
-    let sensor = try state.sensorState()
+  static func statusText(_ state: DeviceState, _ clock: Clock) throws -> String {
+    let sensor = try state.sensorState(clock: clock)
+    let now = clock.bootNow
     let domain = domainStatePrefix(sensor, state.deviceSecret).map { $0 + "…" } ?? "nil"
     let type =
       BiometryType(rawValue: sensor.hardware)?.displayName ?? Output.printable(sensor.hardware)
     let labels = Output.printable(sensor.enrolled.map(\.label).joined(separator: ", "))
+    let pending = sensor.pendingAnswers(now: now)
+    let queue =
+      pending.isEmpty
+      ? "empty"
+      : pending.map {
+        "\(Output.printable($0.outcome)) (\(Int($0.secondsLeft.rounded(.up))) s left)"
+      }
+      .joined(separator: ", ")
+    var lockout = sensor.lockedOut ? "yes, until the PIN" : "no"
+    if !sensor.lockedOut, let left = sensor.timedLockoutLeft(now: now) {
+      lockout = "yes, \(Int(left.rounded(.up))) s left (or the PIN)"
+    }
+    let unlocked = sensor.lastDeviceUnlock.map { "\(Int((now - $0).rounded(.down))) s ago" } ?? "no"
     return """
-      sensor:        \(type) (simulated)
+      sensor:        \(type)\(sensor.external ? ", removable" : "") (simulated)
       availability:  \(Output.printable(sensor.availability))
+      passcode:      \(sensor.passcodeSet ? "set" : "not set")
+      profile:       \(Output.printable(sensor.profile))
       enrolled:      \(sensor.enrolled.count)\(labels.isEmpty ? "" : " (\(labels))")
       generation:    \(sensor.enrollmentGeneration)
       os epoch:      \(sensor.osEpoch)
-      lockout:       \(sensor.lockedOut ? "yes" : "no") (\(sensor.consecutiveFailures) consecutive failures)
-      queue:         \(sensor.queue.isEmpty ? "empty" : Output.printable(sensor.queue.joined(separator: ", ")))
+      lockout:       \(lockout) (\(sensor.consecutiveFailures) consecutive failures)
+      queue:         \(queue)
+      device unlock: \(unlocked)
       domain state:  \(domain)
 
       """
   }
 
-  static func statusJSON(_ state: DeviceState) throws -> JSONOutput {
-    let sensor = try state.sensorState()
+  static func statusJSON(_ state: DeviceState, _ clock: Clock) throws -> JSONOutput {
+    let sensor = try state.sensorState(clock: clock)
+    let now = clock.bootNow
     let domain = domainStatePrefix(sensor, state.deviceSecret)
+    let pending = sensor.pendingAnswers(now: now)
     return .object([
       ("type", .string(sensor.hardware)),
       ("simulated", .bool(true)),
+      ("external", .bool(sensor.external)),
       ("availability", .string(sensor.availability)),
+      ("passcode_set", .bool(sensor.passcodeSet)),
+      ("profile", .string(sensor.profile)),
       (
         "enrolled",
         .array(
@@ -143,8 +240,19 @@ enum BiosimCommandsRun {
       ("enrollment_generation", .number(Int(sensor.enrollmentGeneration))),
       ("os_epoch", .number(Int(sensor.osEpoch))),
       ("consecutive_failures", .number(sensor.consecutiveFailures)),
-      ("locked_out", .bool(sensor.lockedOut)),
-      ("queue", .array(sensor.queue.map { .string($0) })),
+      ("locked_out", .bool(sensor.isLockedOut)),
+      (
+        "lockout_seconds_left",
+        sensor.lockedOut
+          ? .null : sensor.timedLockoutLeft(now: now).map { .number(Int($0.rounded(.up))) } ?? .null
+      ),
+      ("queue", .array(pending.map { .string($0.outcome) })),
+      ("queue_seconds_left", .array(pending.map { .number(Int($0.secondsLeft.rounded(.up))) })),
+      (
+        "device_unlocked_seconds_ago",
+        sensor.lastDeviceUnlock.map { .number(Int((now - $0).rounded(.down))) } ?? .null
+      ),
+      ("keychain_items", .number(sensor.keychain.count)),
       ("domain_state_prefix", domain.map { .string($0) } ?? .null),
     ])
   }

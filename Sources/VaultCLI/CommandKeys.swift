@@ -69,12 +69,15 @@ public enum SettingName: String, ChoiceValue {
   case historyKeep = "history_keep"
   /// `VaultSettings.historyDays`.
   case historyDays = "history_days"
+  /// `VaultSettings.biometricReuse`.
+  case biometricReuse = "biometric_reuse_seconds"
 
   /// The setting's key in the record.
   public var key: VaultSettings.Key {
     switch self {
     case .historyKeep: VaultSettings.historyKeep
     case .historyDays: VaultSettings.historyDays
+    case .biometricReuse: VaultSettings.biometricReuse
     }
   }
 }
@@ -144,6 +147,15 @@ extension ExportFormat: ChoiceValue {}
 extension BiometryType: ChoiceValue {}
 extension SensorAvailability: ChoiceValue {}
 extension Outcome: ChoiceValue {}
+extension SensorProfile: ChoiceValue {}
+
+/// `set` or `clear`, the argument of `biosim passcode`.
+public enum PasscodeAction: String, ChoiceValue {
+  /// Set a device passcode.
+  case set
+  /// Remove it.
+  case clear
+}
 extension Clipboard.Tool: ChoiceValue {}
 extension ImportFormat: ChoiceValue {}
 
@@ -377,7 +389,14 @@ enum Keys {
   static let unenrollLabel = Option<TemplateLabel>("label", "LABEL", "The template to remove.")
   static let all = Flag("all", "Remove every template.")
   static let outcome = Argument<Outcome>(
-    "OUTCOME", "\(Outcome.choiceList).")
+    "OUTCOME", "\(Outcome.choiceList).", optional: true)
+  static let clearQueue = Flag("clear", "Drop every queued answer instead.")
+  static let external = Flag(
+    "external", "A removable sensor (a keyboard with Touch ID), which can be disconnected.")
+  static let passcodeAction = Argument<PasscodeAction>("ACTION", "\(PasscodeAction.choiceList).")
+  static let keepEnrollment = Flag(
+    "keep-enrollment", "With clear: keep the enrolled templates (preflight: passcodeNotSet).")
+  static let profile = Argument<SensorProfile>("PROFILE", "\(SensorProfile.choiceList).")
   static let outcomeCount = Option.integer(
     "count", "Queue the answer N times (1-100, default 1).",
     in: 1...SensorControls.maximumQueueCount)

@@ -154,6 +154,17 @@ extension BiometryControlError: ReportableError {
       "the label \(label.debugDescription) is not valid: use 1 to "
         + "\(SensorControls.maximumLabelBytes) bytes, no control characters, "
         + "no leading or trailing spaces"
+    case .enrollmentFull(let type, let limit):
+      "\(type.displayName) holds \(limit) \(type.templateWord)"
+        + (limit == 1 ? "" : type == .faceID ? "s (an appearance and one alternate)" : "s")
+        + " at most; remove one first with `biosim unenroll --label LABEL`"
+    case .passcodeNotSet:
+      "enrolling needs a device passcode; set one with `biosim passcode set`"
+    case .notExternal(let availability):
+      "only a removable sensor can be \(availability.rawValue); choose one with"
+        + " `biosim hardware TYPE --external`"
+    case .cannotUnlockDevice(let why):
+      "the device cannot be unlocked with biometry now: \(why)"
     }
   }
 }

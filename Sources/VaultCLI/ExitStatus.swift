@@ -3,7 +3,7 @@ import VaultCore
 /// Every exit code of `vault` and `biosim`, in one place: `vault(1)` EXIT STATUS, the README and
 /// every error report are drawn from it, so no two meanings share a number.
 ///
-/// Stable: scripts rely on them. Codes 18 to 21 are reserved for the features that report them.
+/// Stable: scripts rely on them. Code 21 is reserved for the feature that reports it.
 public enum ExitCode: Int32, CaseIterable, Sendable {
   /// 0.
   case success = 0
@@ -34,11 +34,11 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
   case biometryUnavailable = 16
   /// 17.
   case integrity = 17
-  /// 18: reserved for the vault changing under a running command.
+  /// 18: the vault changed under a running command.
   case vaultChanged = 18
-  /// 19: reserved for unsafe permissions or ownership.
+  /// 19: unsafe permissions or ownership.
   case unsafePermissions = 19
-  /// 20: reserved for the biometric prompt's fallback button.
+  /// 20: the biometric prompt's fallback button.
   case fallbackChosen = 20
   /// 21: reserved for `vault sync`.
   case syncFailed = 21
@@ -56,7 +56,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
   /// Reserved for a feature that is not built yet: documented so that no other meaning takes
   /// the number, and reported by no command so far.
   public var isReserved: Bool {
-    [.fallbackChosen, .syncFailed].contains(self)
+    [.syncFailed].contains(self)
   }
 
   /// One sentence for the manual and `--help`.
@@ -85,14 +85,17 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
       "Wrong PIN, recovery code or export passphrase, or a PIN bound to another device (the hint"
         + " says which)."
     case .notRecognised: "Biometric not recognised."
-    case .cancelled: "Cancelled at a prompt, by the system, or timed out."
+    case .cancelled:
+      "Cancelled at a prompt, by the system, or timed out; or a guarded read repeated within a"
+        + " second (nothing asked or counted)."
     case .tooManyAttempts:
-      "Too many attempts: a PIN delay runs, the sensor is locked out, or a guarded read came"
-        + " within a second of the last."
+      "Too many attempts: a PIN delay runs, the sensor is locked out, or this vault's failed"
+        + " matches need the recovery code."
     case .enrollmentChanged:
       "Biometric enrollment changed: biometric unlock is disabled until re-activation."
     case .biometryUnavailable:
-      "Biometry unavailable, not enrolled, or not activated for this vault."
+      "Biometry unavailable, not paired, disconnected, not enrolled, without a device passcode,"
+        + " or not activated for this vault."
     case .integrity:
       "Integrity failure (the file was edited or corrupted) or unsupported format."
     case .vaultChanged:
@@ -254,20 +257,52 @@ public enum ExitStatus {
     case .noTerminal(let why, let hint):
       return (.locked, why, hint)
     case .biometricNotRecognised:
-      return (.notRecognised, "biometric not recognised (simulated sensor)", nil)
+      return (
+        .notRecognised,
+        "authentication failed (LAError -1): biometric not recognised (simulated sensor)", nil
+      )
+    case .biometricCancelled(let code, let why):
+      return (.cancelled, "\(code): \(why)", nil)
+    case .biometricFallback:
+      return (
+        .fallbackChosen,
+        "user fallback (LAError -3): the fallback button was chosen; vault has no PIN-only path,"
+          + " so a match is still needed",
+        "run the command again and present a matching finger or face"
+      )
     case .cancelled(let why):
       return (.cancelled, "cancelled: \(why)", nil)
     case .biometricLockout:
       return (
-        .tooManyAttempts, "the biometric sensor is locked out after too many failed matches",
+        .tooManyAttempts,
+        "biometry lockout (LAError -8): the biometric sensor is locked out after too many failed"
+          + " matches",
         "the lockout ends the next time the PIN is verified: run the command again, and the"
           + " match is asked after the PIN"
       )
+    case .biometricLockoutNeedsRecovery(let failures):
+      return (
+        .tooManyAttempts,
+        "biometry lockout (LAError -8): \(failures) failed matches within 24 hours for this vault"
+          + " (\(BiometricStrikes.limit / 5) lockouts), so the PIN no longer clears the lockout",
+        "run 'vault recover' with the recovery code; it sets a new PIN too, as someone may know"
+          + " this one"
+      )
+    case .passcodeNotSet:
+      return (
+        .biometryUnavailable,
+        "passcode not set (LAError -5): biometry needs a device passcode, and none is set"
+          + " (simulated)", "set one with: biosim passcode set"
+      )
+    case .sensorScript(let why):
+      return (.usage, "simulated sensor script: \(why)", nil)
     case .enrollmentChanged(let reason):
+      let enroll =
+        reason == PendingDisable.emptiedEnrollment ? "enroll ('biosim enroll'), then " : ""
       return (
         .enrollmentChanged,
         "\(reason) since biometric unlock was activated; it is now disabled and every session"
-          + " was revoked; run '\(reactivate)'", nil
+          + " was revoked; \(enroll)run '\(reactivate)'", nil
       )
     case .biometryDisabled(let since, let reason):
       return (
@@ -281,16 +316,19 @@ public enum ExitStatus {
       )
     case .notEnrolled:
       return (
-        .biometryUnavailable, "no finger or face is enrolled on the sensor; run 'biosim enroll'",
-        nil
+        .biometryUnavailable,
+        "biometry not enrolled (LAError -7): no finger or face is enrolled on the sensor; run"
+          + " 'biosim enroll'", nil
       )
     case .biometricNotInteractive:
       return (
-        .locked, "a biometric match is needed and there is no terminal to ask on",
+        .locked,
+        "not interactive (LAError -1004): a biometric match is needed and there is no terminal to"
+          + " ask on",
         "run it on a terminal, or queue the simulated sensor's answer: biosim next match"
       )
-    case .biometryUnavailable(let why):
-      return (.biometryUnavailable, why, nil)
+    case .biometryUnavailable(let why, let code):
+      return (.biometryUnavailable, code.map { "\($0): \(why)" } ?? why, nil)
     case .notAJournalID(let word):
       return (
         .invalidInput,
@@ -298,8 +336,9 @@ public enum ExitStatus {
       )
     case .duplicateRequest:
       return (
-        .tooManyAttempts,
-        "a guarded read came less than a second after the last one; refused as a duplicate", nil
+        .cancelled,
+        "cancelled: a guarded read came less than a second after the last one, so it was taken"
+          + " for the same request repeated; nothing was asked or counted", nil
       )
     case .unsafePermissions(let what, let fix):
       return (.unsafePermissions, "\(what); refusing to use it", fix.map { "run: \($0)" })

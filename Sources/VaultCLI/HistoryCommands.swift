@@ -38,14 +38,16 @@ extension VaultCommands {
     run: runs(HistoryCommandsRun.purge))
 
   static let settings = CommandSpec(
-    "settings", "Show or change the vault's settings (history retention).",
+    "settings", "Show or change the vault's settings (history retention, biometric reuse).",
     discussion: """
       Alone, prints every setting as KEY VALUE. With KEY, prints its value; with KEY VALUE, \
       sets it (a whole number) and applies it at once. history_keep (default 10) keeps that \
       many newest revisions of each entry whatever their age; history_days (default 90) keeps \
       every revision replaced less than that many days ago (the current version is never \
       counted). A revision is dropped only when it is beyond both, when its entry is next \
-      changed or a setting changes; 0 and 0 keep no history.
+      changed or a setting changes; 0 and 0 keep no history. biometric_reuse_seconds (default \
+      0, at most 300) lets a device unlock with biometry that recent ('biosim unlock-device') \
+      stand in for the match of 'vault unlock'; see BIOMETRICS in vault(1).
       """,
     arguments: [Keys.setting.spec, Keys.settingValue.spec],
     run: runs(HistoryCommandsRun.settings))

@@ -8,10 +8,18 @@ struct SensorGate: BiometricGate {
   let clock: Clock
   let terminal: Terminal?
 
-  private func context(prompting: Bool) -> SimulatedContext {
-    SimulatedContext(
-      store: store, appID: DomainState.vaultAppID,
-      prompter: prompting ? terminal.map { TerminalPrompter(terminal: $0) } : nil)
+  /// The sensor, once any command of this process asked it something: `vault` then says on
+  /// stderr, as it ends, when answers queued with `biosim next` are still waiting.
+  nonisolated(unsafe) static var consulted: (store: DeviceStore, clock: Clock)?
+
+  private func context(
+    prompting: Bool, observer: SimulatedContext.AttemptObserver? = nil
+  ) -> SimulatedContext {
+    Self.consulted = (store, clock)
+    return SimulatedContext(
+      store: store, clock: clock, appID: DomainState.vaultAppID,
+      prompter: prompting ? terminal.map { TerminalPrompter(terminal: $0) } : nil,
+      observer: observer)
   }
 
   func preflight() throws -> BiometricMatch {
@@ -28,56 +36,139 @@ struct SensorGate: BiometricGate {
     return BiometricMatch(domainState: state, type: context.biometryType.rawValue)
   }
 
-  func evaluate(reason: String) throws -> BiometricMatch {
-    let context = context(prompting: true)
+  func evaluate(
+    reason: String, reuse: Double, count: ((inout DeviceState, AttemptVerdict) -> Void)?
+  ) throws -> BiometricMatch {
+    let context = context(prompting: true) { state, outcome in
+      switch outcome {
+      case .match: count?(&state, .matched)
+      case .noMatch: count?(&state, .failed)
+      default: break
+      }
+    }
+    context.touchIDAuthenticationAllowableReuseDuration = reuse
     defer { context.invalidate() }
     do {
       try context.canEvaluatePolicy()
-      let state = try context.evaluatePolicy(localizedReason: reason)
-      return BiometricMatch(domainState: state, type: context.biometryType.rawValue)
+      // A success by reuse carries no domain state of its own: the preflight's stands in, so an
+      // enrollment change is still found.
+      let preflightState = context.evaluatedPolicyDomainState
+      let type = context.biometryType.rawValue
+      if let state = try context.evaluatePolicy(localizedReason: reason) {
+        return BiometricMatch(domainState: state, type: type)
+      }
+      guard let preflightState else { throw BiometricFailure.notEnrolled }
+      return BiometricMatch(domainState: preflightState, type: type, reused: true)
     } catch let error as LAError {
+      throw Self.map(error)
+    } catch let error as BiometryScriptError {
       throw Self.map(error)
     }
   }
 
-  /// Clears an active lockout only: consecutive failures below the threshold keep counting across
-  /// runs, as they do on the device until a match.
+  /// The vault PIN (or the recovery code) was verified: a lockout ends (5 → 0, as the device
+  /// passcode ends it), but a partial count stays until a match (4 stays 4).
+  ///
+  /// The vault's own rule, stricter than the platform's: the lock-screen passcode
+  /// (`biosim credential-verified`, biometry.md §7.5 `credential-verified`) and a credential
+  /// success under `.deviceOwnerAuthentication` (§7.5 step 7) reset any count, but the PIN is half
+  /// of the vault's secret, so typing it must not buy fresh attempts: five failed matches across
+  /// unlocks still lock the sensor (§8 scenario 8).
   func credentialVerified() throws {
-    if try store.readSensor().sensor.lockedOut {
+    if try store.readSensor(clock: clock).sensor.isLockedOut {
       try SensorControls(store: store, clock: clock).clearLockout()
     }
   }
 
   func currentType() throws -> String {
-    try store.readSensor().sensor.hardware
+    try store.readSensor(clock: clock).sensor.hardware
+  }
+
+  func bindToPasscode(_ id: String) throws {
+    do {
+      try SimulatedKeychain(store: store, clock: clock).add(id)
+    } catch let error as LAError {
+      throw Self.map(error)
+    }
+  }
+
+  func isBoundToPasscode(_ id: String) throws -> Bool {
+    try SimulatedKeychain(store: store, clock: clock).contains(id)
+  }
+
+  func unbindFromPasscode(_ id: String) throws {
+    try SimulatedKeychain(store: store, clock: clock).delete(id)
+  }
+
+  /// The sensor's code as an error line names it.
+  static func code(_ error: LAError) -> SensorCode {
+    SensorCode(words: error.words, raw: error.code)
   }
 
   static func map(_ error: LAError) -> BiometricFailure {
     switch error {
     case .authenticationFailed: .notRecognised
-    case .userCancel: .cancelled("the biometric prompt was cancelled")
-    case .systemCancel: .cancelled("the system interrupted the biometric prompt")
-    case .appCancel: .cancelled("timed out waiting for the biometric sensor")
-    case .invalidContext: .cancelled("the authentication context was reused")
+    case .userCancel: .cancelled(code(error), "the biometric prompt was cancelled")
+    case .userFallback: .fallback
+    case .systemCancel: .cancelled(code(error), "the system interrupted the biometric prompt")
+    case .appCancel:
+      .cancelled(code(error), "the prompt was ended by vault, or timed out waiting for the sensor")
+    case .invalidContext: .cancelled(code(error), "the authentication context was reused")
     case .notInteractive: .notInteractive
     case .biometryLockout: .lockout
     case .biometryNotEnrolled: .notEnrolled
-    case .biometryNotAvailable: .notAvailable("no biometric sensor is available (simulated)")
-    case .biometryDisconnected: .notAvailable("the biometric sensor is disconnected (simulated)")
+    case .passcodeNotSet: .passcodeNotSet
+    case .biometryNotAvailable:
+      .notAvailable(code(error), "no biometric sensor is available (simulated)")
+    case .biometryNotPaired:
+      .notAvailable(code(error), "no biometric accessory is paired (simulated)")
+    case .biometryDisconnected:
+      .notAvailable(code(error), "the biometric sensor is disconnected (simulated)")
     }
+  }
+
+  static func map(_ error: BiometryScriptError) -> BiometricFailure {
+    switch error {
+    case .fallbackNotShown:
+      .script(
+        "the queued answer 'fallback' cannot answer this prompt: the fallback button shows only"
+          + " after a failed match (Touch ID one, Face ID and Optic ID two); it was dropped")
+    }
+  }
+
+  /// The note `vault` prints as it ends when the sensor was asked something and answers queued
+  /// with `biosim next` are still waiting for a prompt; nil otherwise.
+  static func waitingAnswersNote() -> String? {
+    guard let (store, clock) = consulted,
+      let sensor = try? store.readSensor(clock: clock).sensor
+    else { return nil }
+    let pending = sensor.pendingAnswers(now: clock.bootNow)
+    guard let last = pending.last else { return nil }
+    let shown = pending.prefix(5).map { Output.printable($0.outcome) }.joined(separator: ", ")
+    let count = pending.count
+    return
+      "vault: note: \(count) sensor answer\(count == 1 ? "" : "s") queued with 'biosim next'"
+      + " \(count == 1 ? "is" : "are") still waiting (\(shown)\(count > 5 ? ", ..." : "")): the"
+      + " next prompt takes \(count == 1 ? "it" : "them") within"
+      + " \(Int(last.secondsLeft.rounded(.up))) s; 'biosim next --clear' drops"
+      + " \(count == 1 ? "it" : "them")"
   }
 }
 
-/// Asks on the terminal, saying plainly that the sensor is simulated: Enter is a matching finger
-/// or face, `n` a non-matching one, Ctrl-C, Ctrl-D or Escape cancels.
+/// Asks on the terminal, saying plainly that the sensor is simulated: Enter is a matching finger,
+/// face or iris, `n` a non-matching one, `r` a scan to take again, `f` the fallback button once it
+/// shows, Ctrl-C, Ctrl-D or Escape cancels.
 struct TerminalPrompter: BiometricPrompter, @unchecked Sendable {
   let terminal: Terminal
 
   func present(reason: String, type: BiometryType, attempt: Int, of total: Int) -> Outcome? {
-    let thing = type == .touchID ? "finger" : "face"
+    let thing = type.templateWord
+    // Touch ID shows the fallback button after the first failed attempt.
+    let fallback = type == .touchID && attempt > 1
     let prompt =
       "[simulated \(type.displayName) sensor] \(reason) (attempt \(attempt) of \(total))\n"
-      + "  Enter: matching \(thing)   n: non-matching \(thing)   Ctrl-C: cancel "
+      + "  Enter: matching \(thing)   n: non-matching \(thing)   r: poor scan"
+      + (fallback ? "   f: Enter PIN (fallback)" : "") + "   Ctrl-C: cancel "
     defer { terminal.say("\n") }
     var shown = prompt
     while true {
@@ -86,10 +177,23 @@ struct TerminalPrompter: BiometricPrompter, @unchecked Sendable {
       switch terminal.readSensorKey(prompt: shown) {
       case 10, 13: return .match
       case UInt8(ascii: "n"), UInt8(ascii: "N"): return .noMatch
+      case UInt8(ascii: "r"), UInt8(ascii: "R"): return .retry
+      case UInt8(ascii: "f") where fallback, UInt8(ascii: "F") where fallback: return .fallback
       case 3, 4, 27: return .cancel
       case nil: return nil
       default: shown = ""
       }
+    }
+  }
+
+  func offerFallback(reason: String, type: BiometryType) -> Bool {
+    let prompt =
+      "[simulated \(type.displayName) sensor] \(type.displayName) not recognised.\n"
+      + "  f: Enter PIN (fallback)   any other key: close "
+    defer { terminal.say("\n") }
+    switch terminal.readSensorKey(prompt: prompt) {
+    case UInt8(ascii: "f"), UInt8(ascii: "F"): return true
+    default: return false
     }
   }
 }

@@ -80,7 +80,8 @@ enum SessionCommandsRun {
       // A finger or face that does not match (or a lockout, a changed enrollment) while the
       // agent may hold vaults: it lets every one go.
       switch error {
-      case .biometricNotRecognised, .biometricLockout, .enrollmentChanged:
+      case .biometricNotRecognised, .biometricLockout, .biometricLockoutNeedsRecovery,
+        .enrollmentChanged:
         agent.forget(vaultID: nil, vaultPath: nil)
       default: break
       }
@@ -143,7 +144,8 @@ enum SessionCommandsRun {
     let known = vault.headerIsAuthenticatedHere(device)
     switch known ? VaultAccess.biometryStatus(of: vault, device: device) : .notActivated {
     case .off:
-      throw VaultError.biometryUnavailable("biometric unlock is already off for this vault")
+      throw VaultError.biometryUnavailable(
+        "biometric unlock is already off for this vault", code: nil)
     case .disabled where !recovery:
       throw DeactivateRefused()
     default: break

@@ -17,6 +17,18 @@ struct StatusReport {
   /// limit; nil when it does not hold it (or no agent runs).
   var agent: SessionStore.Expiry? = nil
   var boundHere: Bool
+  /// What the sensor's preflight (`canEvaluatePolicy`) reports now: nil when biometry can be
+  /// evaluated.
+  var preflight: LAError? = nil
+  /// Whether the sensor's domain state now equals the one sealed here (from the device state's
+  /// digest); nil when unknown (nothing sealed here, or sealed before release 0.9.0 and not
+  /// checked since).
+  var domainMatches: Bool? = nil
+  /// True when the seal is bound to the device passcode and its keychain item is gone.
+  var passcodeRemoved = false
+  /// This vault's failed matches within 24 hours, and whether they require the recovery code.
+  var strikes = 0
+  var recoveryRequired = false
   var guessSeconds: Double?
   var shortPIN: Bool
   var headerVerified: Bool
@@ -49,10 +61,11 @@ struct StatusReport {
         shortPIN: device.shortPINs.contains(vault.vaultID.hex),
         headerVerified: vault.headerIsAuthenticatedHere(device))
       report.agent = agentExpiry(context, vault.vaultID)
+      try report.checkSensor(context, device: device, vaultID: vault.vaultID)
       return report
     case .formatOne(let old):
       // Release 0.1.0's vault, upgraded at its next unlock: shown from its own header.
-      return StatusReport(
+      var report = StatusReport(
         path: old.path, format: old.header.format, policy: old.header.policy,
         kdf: old.header.kdf, sensor: try device.sensorState(),
         biometry: old.biometryStatus(device),
@@ -61,6 +74,38 @@ struct StatusReport {
         boundHere: old.isBound(to: device.deviceSecret),
         guessSeconds: device.guessSeconds[old.vaultID.hex],
         shortPIN: device.shortPINs.contains(old.vaultID.hex), headerVerified: false)
+      try report.checkSensor(context, device: device, vaultID: old.vaultID)
+      return report
+    }
+  }
+
+  /// The sensor's preflight now, and what the device state tells of this vault's seal and
+  /// failed matches: all without the key.
+  mutating func checkSensor(_ context: Context, device: DeviceState, vaultID: VaultID) throws {
+    let clock = context.environment.clock
+    sensor = try device.sensorState(clock: clock)
+    let probe = SimulatedContext(
+      store: context.deviceStore, clock: clock, appID: DomainState.vaultAppID, prompter: nil)
+    do {
+      try probe.canEvaluatePolicy()
+    } catch let error as LAError {
+      preflight = error
+    }
+    let strikeRecord = device.biometricStrikes[vaultID.hex]
+    strikes = strikeRecord?.recent(at: clock.wallNow) ?? 0
+    recoveryRequired = strikeRecord?.recoveryRequiredSince != nil
+    guard case .active = biometry, boundHere, let sealed = device.sealedDomains[vaultID.hex]
+    else { return }
+    if sealed.passcodeBound, !sensor.keychain.contains("vault:" + vaultID.hex) {
+      passcodeRemoved = true
+    }
+    if let now = DomainState.compute(
+      sensor: sensor, deviceSecret: device.deviceSecret, appID: DomainState.vaultAppID)
+    {
+      let digest = SealedDomainDigest.of(now, vaultID: vaultID, deviceSecret: device.deviceSecret)
+      domainMatches = constantTimeEqual(Array(digest.utf8), Array(sealed.digest.utf8))
+    } else {
+      domainMatches = false
     }
   }
 
@@ -134,6 +179,19 @@ struct StatusReport {
       "sensor:           \(sensorName), \(Output.printable(sensor.availability)),"
         + " \(sensor.enrolled.count) enrolled")
     switch biometry {
+    case _ where biometricPolicy && !boundHere:
+      // A reset device, or a copied vault: this device has no record of its own yet.
+      lines.append(
+        "biometric unlock: not set up on this device (the PIN is bound to another device); after"
+          + " 'vault recover', run 'vault biometry activate'")
+    case .active(let since) where passcodeRemoved:
+      lines.append(
+        "biometric unlock: active since \(Output.printable(since)), but the device passcode was"
+          + " removed since; biometric unlock will be disabled at the next unlock")
+    case .active(let since) where domainMatches == false:
+      lines.append(
+        "biometric unlock: active since \(Output.printable(since)), but the enrollment changed"
+          + " since activation; biometric unlock will be disabled at the next unlock")
     case .active(let since):
       lines.append("biometric unlock: active since \(Output.printable(since))")
     case .disabled(let since, let reason):
@@ -145,10 +203,24 @@ struct StatusReport {
     case .off:
       lines.append("biometric unlock: off (PIN-only vault)")
     }
+    if biometricPolicy {
+      lines.append(
+        "sensor check:     "
+          + (preflight.map { "\($0.words) (LAError \($0.code))" } ?? "available"))
+    }
     lines.append(
       "sensor lockout:   "
-        + (sensor.lockedOut ? "yes: enter your PIN to re-enable biometrics" : "no")
+        + (sensor.isLockedOut ? "yes: enter your PIN to re-enable biometrics" : "no")
         + " (\(sensor.consecutiveFailures) consecutive failed matches)")
+    if recoveryRequired {
+      lines.append(
+        "vault lockout:    biometric checks need the recovery code ('vault recover'): too many"
+          + " failed matches within 24 h")
+    } else if biometricPolicy {
+      lines.append(
+        "vault lockout:    \(strikes) of \(BiometricStrikes.limit) failed matches within 24 h"
+          + " before the recovery code is needed")
+    }
     lines.append(
       "PIN:              "
         + (pinDelay > 0
@@ -188,6 +260,13 @@ struct StatusReport {
       ("state", .string(biometryState)),
       ("since", biometrySince.map { .string($0) } ?? .null),
       ("reason", biometryReason.map { .string($0) } ?? .null),
+      ("preflight", .string(preflight?.name ?? "available")),
+      ("preflight_code", preflight.map { .number($0.code) } ?? .null),
+      ("biometry_type", .string(sensor.biometryType.rawValue)),
+      ("domain_state_matches", domainMatches.map { .bool($0) } ?? .null),
+      ("passcode_removed", .bool(passcodeRemoved)),
+      ("failed_matches_24h", .number(strikes)),
+      ("recovery_required", .bool(recoveryRequired)),
       ("sensor", sensorJSON),
     ])
   }
@@ -198,7 +277,8 @@ struct StatusReport {
       ("simulated", .bool(true)),
       ("availability", .string(sensor.availability)),
       ("enrolled", .number(sensor.enrolled.count)),
-      ("locked_out", .bool(sensor.lockedOut)),
+      ("passcode_set", .bool(sensor.passcodeSet)),
+      ("locked_out", .bool(sensor.isLockedOut)),
       ("consecutive_failures", .number(sensor.consecutiveFailures)),
     ])
   }

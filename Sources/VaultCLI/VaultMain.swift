@@ -30,9 +30,13 @@ public enum VaultMain {
     FileLockWait.waitingHandler = {
       Output.error("vault: waiting for another vault command that is using the vault file...")
     }
-    return CommandRunner.run(
+    let status = CommandRunner.run(
       arguments, program: VaultCommands.program, environment: environment,
       prepare: { EditFolder.removeStale($0.environment) })
+    // An answer queued for a prompt this command never showed (a wrong PIN ended it first, say)
+    // would otherwise answer a later, unrelated one.
+    if let note = SensorGate.waitingAnswersNote() { Output.error(note) }
+    return status
   }
 }
 

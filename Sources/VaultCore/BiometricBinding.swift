@@ -25,16 +25,25 @@ struct BiometricBinding {
     return device
   }
 
+  /// The keychain item an activation on this device stores, bound to the device passcode.
+  var passcodeItem: String { "vault:" + vault.vaultID.hex }
+
   /// A fresh biometrics-only evaluation whose domain state must equal the sealed one.
   ///
+  /// - Parameter reuse: The reuse window in seconds (0 for every check but an unlock's): a
+  ///   success by reuse witnessed no match, so the domain state compared is the one the
+  ///   context's preflight reported.
   /// - Throws: `.biometryNotActivated`, `.biometryDisabled`; `.enrollmentChanged` after
-  ///   disabling on a mismatch, an emptied enrollment or a changed type; `.integrity` when the
-  ///   seal does not open or is malformed; the mapped `BiometricFailure` otherwise.
-  func checkPresence(masterKey: SymmetricKey, reason: String) throws {
+  ///   disabling on a mismatch, an emptied enrollment, a changed type or a removed passcode;
+  ///   `.biometricLockoutNeedsRecovery` when this failure reached the vault's lockout rule (every
+  ///   session revoked); `.integrity` when the seal does not open or is malformed; the mapped
+  ///   `BiometricFailure` otherwise.
+  func checkPresence(masterKey: SymmetricKey, reason: String, reuse: Double = 0) throws {
     let seal = try activeSeal(masterKey: masterKey)
+    try checkPasscodeItem(seal, masterKey: masterKey)
     let match: BiometricMatch
     do {
-      match = try gate.evaluate(reason: reason)
+      match = try evaluate(reason: reason, reuse: reuse)
     } catch BiometricFailure.notEnrolled {
       try disable(masterKey: masterKey, reason: Self.emptied)
     } catch let failure as BiometricFailure {
@@ -49,7 +58,65 @@ struct BiometricBinding {
     guard constantTimeEqual(sealed, match.domainState) else {
       try disable(masterKey: masterKey, reason: "the biometric enrollment changed")
     }
+    try rememberSealedDomain(sealed, passcodeBound: seal.passcodeBound == true)
   }
+
+  /// The gate's evaluation, each attempt counted for the vault's lockout rule in the sensor's own
+  /// write.
+  ///
+  /// - Throws: `.biometricLockoutNeedsRecovery` (every session revoked) when a failure reached
+  ///   the rule; the gate's `BiometricFailure` otherwise.
+  private func evaluate(reason: String, reuse: Double) throws -> BiometricMatch {
+    let vaultID = vault.vaultID
+    let now = vault.environment.clock.wallNow
+    do {
+      return try gate.evaluate(reason: reason, reuse: reuse) { state, verdict in
+        state.countAttempt(verdict, vaultID: vaultID, at: now)
+      }
+    } catch let failure as BiometricFailure {
+      if failure == .notRecognised || failure == .lockout,
+        let strikes = try vault.device.read().biometricStrikes[vaultID.hex],
+        strikes.recoveryRequiredSince != nil
+      {
+        try sessions.revokeAll(vaultID: vaultID, reason: .biometricChange)
+        throw VaultError.biometricLockoutNeedsRecovery(failures: strikes.failures.count)
+      }
+      throw failure
+    }
+  }
+
+  /// Refuses before any prompt when the vault's lockout rule requires the recovery code.
+  ///
+  /// - Throws: `.biometricLockoutNeedsRecovery`.
+  func checkStrikes(_ device: DeviceState) throws {
+    if let strikes = device.biometricStrikes[vault.vaultID.hex],
+      strikes.recoveryRequiredSince != nil
+    {
+      throw VaultError.biometricLockoutNeedsRecovery(failures: strikes.failures.count)
+    }
+  }
+
+  /// Keeps the device-side digest of the sealed domain state current, for `vault status`.
+  private func rememberSealedDomain(_ sealed: [UInt8], passcodeBound: Bool) throws {
+    let id = vault.vaultID
+    let device = try vault.device.read()
+    let record = SealedDomainRecord(
+      digest: SealedDomainDigest.of(sealed, vaultID: id, deviceSecret: device.deviceSecret),
+      passcodeBound: passcodeBound)
+    guard device.sealedDomains[id.hex] != record else { return }
+    try vault.device.update { $0.sealedDomains[id.hex] = record }
+  }
+
+  /// A seal bound to the device passcode whose keychain item is gone: the passcode was removed
+  /// since activation, and biometric unlock is disabled as for an enrollment change.
+  private func checkPasscodeItem(_ seal: BiometricSeal, masterKey: SymmetricKey) throws {
+    guard seal.passcodeBound == true, try !gate.isBoundToPasscode(passcodeItem) else { return }
+    try disable(masterKey: masterKey, reason: Self.passcodeRemoved)
+  }
+
+  /// Why biometric unlock is disabled when the passcode-bound keychain item is gone.
+  static let passcodeRemoved =
+    "the device passcode was removed (the keychain item bound to it is gone)"
 
   /// A session of a biometric vault is only as good as the binding it was issued under: the
   /// sensor's domain state now (from a preflight, no prompt) must still equal the sealed one.
@@ -69,6 +136,7 @@ struct BiometricBinding {
       try sessions.revokeAll(vaultID: vault.vaultID, reason: .biometricChange)
       throw error
     }
+    try checkPasscodeItem(seal, masterKey: masterKey)
     let now: BiometricMatch
     do {
       now = try gate.preflight()
@@ -79,8 +147,8 @@ struct BiometricBinding {
       try disable(
         masterKey: masterKey, reason: "the biometry type changed from \(seal.type) to none")
     } catch is BiometricFailure {
-      // Unavailable or disconnected for now, or locked out: no verdict; the binding is checked
-      // again at the next use.
+      // Unavailable or disconnected for now, locked out, or without a passcode: no verdict; the
+      // binding is checked again at the next use.
       return
     }
     guard now.type == seal.type else {
@@ -91,6 +159,7 @@ struct BiometricBinding {
     guard constantTimeEqual(sealed, now.domainState) else {
       try disable(masterKey: masterKey, reason: "the biometric enrollment changed")
     }
+    try rememberSealedDomain(sealed, passcodeBound: seal.passcodeBound == true)
   }
 
   /// Why biometric unlock is disabled when the sensor has nothing enrolled.
@@ -148,7 +217,10 @@ struct BiometricBinding {
         try vault.verifyHeader(masterKey: masterKey)
       }
     }
-    try vault.device.update { $0.pendingDisables[vault.vaultID.hex] = nil }
+    try vault.device.update {
+      $0.pendingDisables[vault.vaultID.hex] = nil
+      $0.sealedDomains[vault.vaultID.hex] = nil
+    }
     try sessions.revokeAll(vaultID: vault.vaultID, reason: .biometricChange)
   }
 
@@ -174,12 +246,14 @@ struct BiometricBinding {
   func activate(masterKey: SymmetricKey, reason: String) throws -> BiometricSeal {
     let match: BiometricMatch
     do {
-      match = try gate.evaluate(reason: reason)
+      match = try evaluate(reason: reason, reuse: 0)
+      try gate.bindToPasscode(passcodeItem)
     } catch let failure as BiometricFailure {
       throw Self.map(failure)
     }
     let now = Timestamp.utc(vault.environment.clock.wallNow)
-    let seal = BiometricSeal(domainState: match.domainState, type: match.type, activatedAt: now)
+    let seal = BiometricSeal(
+      domainState: match.domainState, type: match.type, activatedAt: now, passcodeBound: true)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     var json = try [UInt8](encoder.encode(seal))
@@ -194,6 +268,7 @@ struct BiometricBinding {
     header.setDevice(device)
     try vault.writeHeader(header, masterKey: masterKey)
     try vault.device.update { $0.pendingDisables[vault.vaultID.hex] = nil }
+    try rememberSealedDomain(match.domainState, passcodeBound: true)
     // Sessions were authorized under the old binding (perhaps before another finger was
     // enrolled): they end with it.
     try sessions.revokeAll(vaultID: vault.vaultID, reason: nil)
@@ -208,7 +283,11 @@ struct BiometricBinding {
     header.policy = .pinOnly
     for index in header.devices.indices { header.devices[index].biometry = nil }
     try vault.writeHeader(header, masterKey: masterKey)
-    try vault.device.update { $0.pendingDisables[vault.vaultID.hex] = nil }
+    try vault.device.update {
+      $0.pendingDisables[vault.vaultID.hex] = nil
+      $0.sealedDomains[vault.vaultID.hex] = nil
+    }
+    try? gate.unbindFromPasscode(passcodeItem)
     try sessions.revokeAll(vaultID: vault.vaultID, reason: .biometryOff)
   }
 
@@ -216,11 +295,21 @@ struct BiometricBinding {
   static func map(_ failure: BiometricFailure) -> VaultError {
     switch failure {
     case .notRecognised: .biometricNotRecognised
-    case .cancelled(let why): .cancelled(why)
+    case .cancelled(let code, let why): .biometricCancelled(code: code, why: why)
+    case .fallback: .biometricFallback
     case .lockout: .biometricLockout
     case .notInteractive: .biometricNotInteractive
-    case .notAvailable(let why): .biometryUnavailable(why)
+    case .notAvailable(let code, let why): .biometryUnavailable(why, code: code)
     case .notEnrolled: .notEnrolled
+    case .passcodeNotSet: .passcodeNotSet
+    case .script(let why): .sensorScript(why)
     }
+  }
+}
+
+extension VaultError {
+  /// The vault's error for a sensor failure: what decides the exit code and the message.
+  public static func biometric(_ failure: BiometricFailure) -> VaultError {
+    BiometricBinding.map(failure)
   }
 }

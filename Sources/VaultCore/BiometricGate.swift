@@ -1,14 +1,37 @@
+/// A platform error code of the sensor, as an error line names it: `biometry lockout (LAError
+/// -8)`.
+public struct SensorCode: Equatable, Sendable, CustomStringConvertible {
+  /// The code's name in words, such as `biometry lockout`.
+  public var words: String
+  /// Its raw value, such as -8.
+  public var raw: Int
+
+  /// A code.
+  public init(words: String, raw: Int) {
+    self.words = words
+    self.raw = raw
+  }
+
+  /// `words (LAError raw)`.
+  public var description: String { "\(words) (LAError \(raw))" }
+}
+
 /// What a successful biometrics-only evaluation yields.
 public struct BiometricMatch: Sendable {
-  /// The domain state read from that same evaluation (32 bytes).
+  /// The domain state (32 bytes): from that same evaluation after a match; after a success by
+  /// reuse (`reused`), which carries none, the one the preflight of the same context reported.
   public var domainState: [UInt8]
   /// The biometry type that matched (`touch-id`, `face-id`, `optic-id`).
   public var type: String
+  /// True when a recent device unlock satisfied the evaluation without a prompt (the reuse
+  /// window): no match was witnessed.
+  public var reused: Bool
 
   /// Creates a match result.
-  public init(domainState: [UInt8], type: String) {
+  public init(domainState: [UInt8], type: String, reused: Bool = false) {
     self.domainState = domainState
     self.type = type
+    self.reused = reused
   }
 }
 
@@ -16,16 +39,30 @@ public struct BiometricMatch: Sendable {
 public enum BiometricFailure: Error, Equatable, Sendable {
   /// The attempts of one evaluation were used up (`authenticationFailed`).
   case notRecognised
-  /// The user, the system or a timeout ended the prompt.
-  case cancelled(String)
-  /// Five consecutive failures locked the sensor (`biometryLockout`).
+  /// The user, the system, the app or a timeout ended the prompt; the code says which.
+  case cancelled(SensorCode, String)
+  /// The person chose the prompt's fallback button (`userFallback`).
+  case fallback
+  /// Too many consecutive failures locked the sensor (`biometryLockout`).
   case lockout
   /// A prompt was needed and there is no terminal (`notInteractive`).
   case notInteractive
-  /// No hardware, or it is unavailable or disconnected.
-  case notAvailable(String)
+  /// No hardware, or it is unavailable, not paired or disconnected.
+  case notAvailable(SensorCode, String)
   /// Nothing is enrolled (`biometryNotEnrolled`).
   case notEnrolled
+  /// No device passcode is set (`passcodeNotSet`).
+  case passcodeNotSet
+  /// A scripted answer no prompt could receive; the text says which and why.
+  case script(String)
+}
+
+/// One attempt's verdict, as an app counts attempts.
+public enum AttemptVerdict: Sendable {
+  /// The finger or face matched.
+  case matched
+  /// A failed match.
+  case failed
 }
 
 /// The biometric side of authentication, shaped after `LAContext`: a fresh context per call, biometrics-only policy, no fallback.
@@ -37,15 +74,32 @@ public protocol BiometricGate {
   ///
   /// - Returns: the domain state and type the preflight reports (as `evaluatedPolicyDomainState`
   ///   after a successful `canEvaluatePolicy`): a session compares it with the seal.
-  /// - Throws: `BiometricFailure` (`notAvailable`, `notEnrolled`, `lockout`).
+  /// - Throws: `BiometricFailure` (`notAvailable`, `notEnrolled`, `lockout`, `passcodeNotSet`).
   @discardableResult
   func preflight() throws -> BiometricMatch
   /// Preflight, then evaluate; returns the domain state from that evaluation.
   ///
+  /// - Parameters:
+  ///   - reason: Shown by the prompt.
+  ///   - reuse: The reuse window in seconds (`touchIDAuthenticationAllowableReuseDuration`,
+  ///     0 to 300); 0 always asks for a match.
+  ///   - count: Told of each attempt's verdict in the same write as the sensor's count.
   /// - Throws: `BiometricFailure`.
-  func evaluate(reason: String) throws -> BiometricMatch
-  /// The device credential (the vault PIN) was verified: clear a biometric lockout.
+  func evaluate(
+    reason: String, reuse: Double, count: ((inout DeviceState, AttemptVerdict) -> Void)?
+  ) throws -> BiometricMatch
+  /// The device credential (the vault PIN, or the recovery code) was verified: a lockout of the
+  /// sensor ends; a partial failure count stays until a match.
   func credentialVerified() throws
   /// The sensor type now (`none`, `touch-id`…), for `status`.
   func currentType() throws -> String
+  /// Stores the keychain item `id` "when passcode set, this device only": removing the device
+  /// passcode deletes it.
+  ///
+  /// - Throws: `BiometricFailure.passcodeNotSet` without a passcode.
+  func bindToPasscode(_ id: String) throws
+  /// True when the keychain item `id` is still stored.
+  func isBoundToPasscode(_ id: String) throws -> Bool
+  /// Removes the keychain item `id`, if stored.
+  func unbindFromPasscode(_ id: String) throws
 }

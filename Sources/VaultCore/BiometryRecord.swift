@@ -46,11 +46,17 @@ public struct BiometricSeal: Codable, Equatable, Sendable {
   public var type: String
   /// Activation time, ISO 8601 UTC.
   public var activatedAt: String
+  /// True when activation stored a passcode-bound keychain item (release 0.9.0 and later).
+  ///
+  /// The item is kept "when passcode set, this device only": its absence then means the device
+  /// passcode was removed. Nil in older seals, which are not bound to the passcode.
+  public var passcodeBound: Bool?
 
   /// Creates a seal.
-  public init(domainState: [UInt8], type: String, activatedAt: String) {
+  public init(domainState: [UInt8], type: String, activatedAt: String, passcodeBound: Bool?) {
     self.domainState = Data(domainState).base64EncodedString()
     self.type = type
     self.activatedAt = activatedAt
+    self.passcodeBound = passcodeBound
   }
 }

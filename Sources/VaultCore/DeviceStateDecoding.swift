@@ -38,6 +38,14 @@ extension DeviceState {
     writers =
       try fields.optionalObject("writers").map { try Self.map($0, WriterRecord.init(fields:)) }
       ?? [:]
+    biometricStrikes =
+      try fields.optionalObject("biometric_strikes").map {
+        try Self.map($0, BiometricStrikes.init(fields:))
+      } ?? [:]
+    sealedDomains =
+      try fields.optionalObject("sealed_domains").map {
+        try Self.map($0, SealedDomainRecord.init(fields:))
+      } ?? [:]
     guard timesAreWithinBounds else { throw JSONFields.Mismatch() }
   }
 
@@ -63,6 +71,29 @@ extension DeviceState {
     var out: [String: Double] = [:]
     for key in fields.keys { out[key] = try fields.number(key) }
     return out
+  }
+}
+
+extension BiometricStrikes {
+  fileprivate init(fields: JSONFields) throws {
+    self.init()
+    guard let times = try fields.optionalArray("failures") else { throw JSONFields.Mismatch() }
+    failures = try times.map {
+      guard let number = $0.double else { throw JSONFields.Mismatch() }
+      return number
+    }
+    recoveryRequiredSince = try fields.optionalNumber("recovery_required_since")
+    let all = failures + [recoveryRequiredSince].compactMap { $0 }
+    guard failures.count <= 1000, all.allSatisfy({ (0...1e11).contains($0) }) else {
+      throw JSONFields.Mismatch()
+    }
+  }
+}
+
+extension SealedDomainRecord {
+  fileprivate init(fields: JSONFields) throws {
+    guard let bound = fields.value("passcode_bound")?.bool else { throw JSONFields.Mismatch() }
+    self.init(digest: try fields.string("digest"), passcodeBound: bound)
   }
 }
 

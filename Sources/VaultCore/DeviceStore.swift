@@ -251,6 +251,12 @@ public struct DeviceState: Codable, Equatable, Sendable {
   public var states: [String: RememberedState] = [:]
   /// This device's journal writer of each vault id (hex).
   public var writers: [String: WriterRecord] = [:]
+  /// Failed matches of each vault's own evaluations (vault id, hex), for the vault's lockout
+  /// rule (`BiometricStrikes`).
+  public var biometricStrikes: [String: BiometricStrikes] = [:]
+  /// What each vault id (hex) sealed on this device, so that `vault status` can tell an
+  /// enrollment change or a removed passcode without the key (`SealedDomainRecord`).
+  public var sealedDomains: [String: SealedDomainRecord] = [:]
 
   /// Removes every vault's repeat tag that is not live at wall-clock time `now` (seconds): done
   /// by every `DeviceStore` update before anything else.
@@ -276,6 +282,8 @@ public struct DeviceState: Codable, Equatable, Sendable {
     case guessSeconds = "guess_seconds"
     case shortPINs = "short_pins"
     case states, writers
+    case biometricStrikes = "biometric_strikes"
+    case sealedDomains = "sealed_domains"
   }
 
   /// Decodes a stored document; maps added after schema 1 began may be absent.
@@ -294,6 +302,10 @@ public struct DeviceState: Codable, Equatable, Sendable {
     shortPINs = try c.decodeIfPresent(Set<String>.self, forKey: .shortPINs) ?? []
     states = try c.decodeIfPresent([String: RememberedState].self, forKey: .states) ?? [:]
     writers = try c.decodeIfPresent([String: WriterRecord].self, forKey: .writers) ?? [:]
+    biometricStrikes =
+      try c.decodeIfPresent([String: BiometricStrikes].self, forKey: .biometricStrikes) ?? [:]
+    sealedDomains =
+      try c.decodeIfPresent([String: SealedDomainRecord].self, forKey: .sealedDomains) ?? [:]
     guard timesAreWithinBounds else {
       throw DecodingError.dataCorrupted(
         .init(codingPath: decoder.codingPath, debugDescription: "times out of bounds"))
@@ -321,6 +333,8 @@ public struct DeviceState: Codable, Equatable, Sendable {
     if !shortPINs.isEmpty { try c.encode(shortPINs.sorted(), forKey: .shortPINs) }
     if !states.isEmpty { try c.encode(states, forKey: .states) }
     if !writers.isEmpty { try c.encode(writers, forKey: .writers) }
+    if !biometricStrikes.isEmpty { try c.encode(biometricStrikes, forKey: .biometricStrikes) }
+    if !sealedDomains.isEmpty { try c.encode(sealedDomains, forKey: .sealedDomains) }
   }
 }
 

@@ -88,6 +88,8 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case exportKey = "vault.export-key.v1"
   /// An export's stream messages.
   case export = "vault.export.v1"
+  /// The digest of a sealed domain state kept in the device state.
+  case sealedDomain = "vault.sealed-domain.v1"
   /// Every label, in the order `vault(5)` lists them.
   public static var all: [DomainLabel] { allCases }
 
@@ -195,6 +197,9 @@ public enum DomainLabel: String, CaseIterable, Sendable {
     case .export:
       "The prefix of the associated data of each message of an export, followed by its 81-byte"
         + " header (crypto_secretstream_xchacha20poly1305 under the export's stream key)."
+    case .sealedDomain:
+      "The prefix of the device state's digest of a sealed domain state, followed by the vault"
+        + " id and the domain state (BLAKE2b keyed with the device secret)."
     }
   }
 }

@@ -109,8 +109,15 @@ public struct VaultSettings: Equatable, Sendable {
   public static let historyDays = Key(
     name: "history_days", range: 0...36_500, defaultValue: 90,
     meaning: "for how many days after it was replaced a revision is kept, whatever its rank")
+  /// For how many seconds a device unlock with biometry stands in for the match of an unlock
+  /// (`touchIDAuthenticationAllowableReuseDuration`, at most 300 as on Apple platforms).
+  public static let biometricReuse = Key(
+    name: "biometric_reuse_seconds", range: 0...300, defaultValue: 0,
+    meaning:
+      "for how many seconds after the device was unlocked with biometry ('biosim unlock-device')"
+      + " that unlock stands in for the match 'vault unlock' asks for (0, never, by default)")
   /// Every setting this version knows.
-  public static let keys = [historyKeep, historyDays]
+  public static let keys = [historyKeep, historyDays, biometricReuse]
 
   /// The stored values, including any a later version wrote (kept as they are).
   public var values: [String: Int64] = [:]

@@ -67,7 +67,8 @@ public struct VaultAccess {
         // A guarded read that found a finger or face that does not match, a lockout or a
         // changed enrollment: the agent lets every vault go (someone else may be at the keys).
         switch error {
-        case .biometricNotRecognised, .biometricLockout, .enrollmentChanged, .biometryDisabled:
+        case .biometricNotRecognised, .biometricLockout, .biometricLockoutNeedsRecovery,
+          .enrollmentChanged, .biometryDisabled:
           credentials.heldKeyRejected(everything: true)
         default: break
         }
@@ -85,6 +86,10 @@ public struct VaultAccess {
     case .recover:
       let code = try credentials.recoveryCode()
       let key = try vault.unlock(recoveryCode: code)
+      // The recovery code is the strongest credential: it ends the vault's own lockout and the
+      // sensor's.
+      try vault.device.update { $0.biometricStrikes[vault.vaultID.hex] = nil }
+      try gate.credentialVerified()
       unlocked = try UnlockedVault(
         vault: vault, gate: gate, masterKey: key, source: .recoveryCode, purpose: purpose)
     }
@@ -257,15 +262,31 @@ public struct VaultAccess {
     _ = try vault.checkBeforePIN(device)
     let key = try unlockAskingAgain(request, credentials)
     try gate.credentialVerified()
-    if biometric { try binding.checkPresence(masterKey: key, reason: reason) }
+    if biometric {
+      try binding.checkPresence(
+        masterKey: key, reason: reason, reuse: try reuseWindow(purpose, masterKey: key))
+    }
     return try UnlockedVault(
       vault: vault, gate: gate, masterKey: key, source: .pin, purpose: purpose)
+  }
+
+  /// The reuse window an unlock allows (the `biometric_reuse_seconds` setting); 0 for every other
+  /// purpose: a guarded read, an activation and an administrative change always ask for a match.
+  private func reuseWindow(_ purpose: AccessPurpose, masterKey: SymmetricKey) throws -> Double {
+    switch purpose {
+    case .startSession, .use:
+      let settings = try EntryStore(vault: vault, masterKey: masterKey).settings()
+      return Double(settings.value(VaultSettings.biometricReuse))
+    default:
+      return 0
+    }
   }
 
   /// The PIN before an activation: the sensor must be able to evaluate (a lockout is cleared by
   /// the PIN), and no match is asked here; `UnlockedVault.activateBiometry` asks for it.
   private func forActivation(_ credentials: CredentialSource) throws -> UnlockedVault {
     let device = try vault.device.read()
+    try binding.checkStrikes(device)
     try preflight(allowLockout: true)
     _ = try vault.checkBeforePIN(device)
     let key = try unlockAskingAgain(.unlock, credentials)
@@ -278,6 +299,7 @@ public struct VaultAccess {
   /// is one this device authenticated (an edited header goes on to the PIN, whose check of the
   /// header MAC reports the edit as an integrity failure).
   private func checkBiometryBeforePIN(_ device: DeviceState) throws {
+    try binding.checkStrikes(device)
     guard vault.headerIsAuthenticatedHere(device) else { return }
     switch Self.biometryStatus(of: vault, device: device) {
     case .off: return

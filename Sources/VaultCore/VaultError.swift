@@ -65,8 +65,21 @@ public enum VaultError: Error, Equatable, Sendable {
   case biometricNotRecognised
   /// The user or the system cancelled, or the prompt timed out.
   case cancelled(String)
-  /// The simulated sensor is locked out after five consecutive failed matches.
+  /// The biometric prompt was cancelled by the user, the system, the app or a timeout (the
+  /// sensor's `code` says which, `why` in words); no counter changed.
+  case biometricCancelled(code: SensorCode, why: String)
+  /// The biometric prompt's fallback button was chosen (`userFallback`): vault has no PIN-only
+  /// path to fall back to.
+  case biometricFallback
+  /// The simulated sensor is locked out after too many consecutive failed matches.
   case biometricLockout
+  /// This vault's own lockout rule (`BiometricStrikes`): `failures` failed matches within 24
+  /// hours, so its biometric checks need the recovery code; the PIN no longer clears the lockout.
+  case biometricLockoutNeedsRecovery(failures: Int)
+  /// No device passcode is set, and biometry cannot be used without one (`passcodeNotSet`).
+  case passcodeNotSet
+  /// A scripted sensor answer (`biosim next`) that no prompt could receive; it was dropped.
+  case sensorScript(String)
   /// The enrollment (domain state) differs from the sealed value, for the reason given (such as
   /// "the biometric enrollment changed"); biometric unlock is now disabled and every session was
   /// revoked.
@@ -80,8 +93,9 @@ public enum VaultError: Error, Equatable, Sendable {
   case notEnrolled
   /// A biometric match is needed and there is no one to ask (no terminal, nothing queued).
   case biometricNotInteractive
-  /// The sensor is unavailable (no hardware, disabled, disconnected): the text says which.
-  case biometryUnavailable(String)
+  /// The sensor is unavailable (no hardware, disabled, not paired, disconnected): the text says
+  /// which, and `code` is the sensor's error when it reported one.
+  case biometryUnavailable(String, code: SensorCode?)
   /// A guarded read came less than a second after the previous one and was refused.
   case duplicateRequest
   /// The entry changed (or went away) while it was being edited; the edit was not applied.

@@ -15,6 +15,15 @@ enum PlaceholderValues {
     let exitStatus = ExitStatus.table.map { ManualBlock.item("`\($0.code)`", [$0.meaning]) }
     return ManPage.commandTable(VaultCommands.program).merging(shared) { $1 }.merging([
       "exit-status": .blocks(exitStatus),
+      "biometric-errors": .blocks(
+        BiometricErrorTable.rows.map { row in
+          ManualBlock.item(
+            "`\(row.error.name)` (\(row.error.code))"
+              + (row.error.android.map { "; Android \($0)" } ?? ""),
+            ["Exit \(row.exit): \(row.message)", row.note])
+        }),
+      "strike-limit": .text("\(BiometricStrikes.limit)"),
+      "reuse-maximum": .text("\(VaultSettings.biometricReuse.range.upperBound)"),
       "pin-delays": .text(list(delays)),
       "pin-delay-last": .text(delays.last ?? ""),
       "session-idle": .text(ExitStatus.duration(Int(SessionStore.defaultIdle))),
@@ -33,7 +42,20 @@ enum PlaceholderValues {
 
   /// `biosim(1)`: its command table only.
   static func biosimCommand() -> [String: Placeholder] {
-    ManPage.commandTable(BiosimCommands.program)
+    ManPage.commandTable(BiosimCommands.program).merging([
+      "answer-validity": .text("\(Int(SensorState.answerValidity))"),
+      "touch-id-attempts": .text("\(BiometryType.touchID.attemptsPerEvaluation)"),
+      "face-id-attempts": .text("\(BiometryType.faceID.attemptsPerEvaluation)"),
+      "retry-limit": .text("\(SensorState.retryLimit)"),
+      "apple-lockout": .text("\(SensorProfile.apple.permanentThreshold)"),
+      "android-timed-every": .text("\(SensorProfile.timedEvery)"),
+      "android-timed-seconds": .text("\(Int(SensorProfile.timedSeconds))"),
+      "android-permanent": .text("\(SensorProfile.android.permanentThreshold)"),
+      "touch-id-limit": .text("\(SensorState.enrollmentLimit(.touchID))"),
+      "face-id-limit": .text("\(SensorState.enrollmentLimit(.faceID))"),
+      "optic-id-limit": .text("\(SensorState.enrollmentLimit(.opticID))"),
+      "maximum-reuse": .text("\(Int(SensorState.maximumReuse))"),
+    ]) { $1 }
   }
 
   /// `vault(5)`: the format's constants, schema, subkeys and domain labels.

@@ -25,7 +25,7 @@ import VaultCore
     let context = fixture.context()
     let value = try context.evaluatePolicy(localizedReason: "unlock")
     #expect(value == (try fixture.domainState()))
-    #expect(value.count == 32)
+    #expect(value?.count == 32)
     #expect(context.evaluatedPolicyDomainState == value)
     #expect(try fixture.sensor().consecutiveFailures == 0)
     #expect(try fixture.sensor().queue.isEmpty)
@@ -81,7 +81,7 @@ import VaultCore
   ])
   func cancellationsLeaveTheCounters(outcome: Outcome, error: LAError) throws {
     let fixture = try Fixture.enrolled(.touchID)
-    try fixture.store.updateSensor { sensor, _ in sensor.consecutiveFailures = 3 }
+    try fixture.edit { sensor in sensor.consecutiveFailures = 3 }
     try fixture.controls.queue(.noMatch, count: 1)
     try fixture.controls.queue(outcome, count: 1)
     try fixture.controls.queue(.match, count: 1)
@@ -209,14 +209,15 @@ import VaultCore
 
   @Test func unknownQueuedOutcomeIsACorruptState() throws {
     let fixture = try Fixture.enrolled()
-    try fixture.store.updateSensor { sensor, _ in sensor.queue = ["retry"] }
+    try fixture.controls.queue(.match, count: 1)
+    try fixture.edit { sensor in sensor.queue = ["wobble"] }
     #expect(
       throws: VaultError.integrity(
-        "the simulated sensor's queue holds an unknown outcome \"retry\"")
+        "the simulated sensor's queue holds an unknown outcome \"wobble\"")
     ) {
       try fixture.context().evaluatePolicy(localizedReason: "x")
     }
-    #expect(try fixture.sensor().queue == ["retry"])
+    #expect(try fixture.sensor().queue == ["wobble"])
   }
 }
 

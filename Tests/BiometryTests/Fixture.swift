@@ -10,20 +10,45 @@ final class Fixture {
 
   let home = TemporaryHome(prefix: "biometry-test")
   let store: DeviceStore
-  let controls: SensorControls
+  private(set) var clock: Clock
+  private(set) var controls: SensorControls
 
-  init() throws {
-    let environment = home.environment(["VAULT_TEST_WALLCLOCK": Self.wallClock])
+  /// A fixture at boot time `boot` seconds (CLOCK_BOOTTIME through the test switch).
+  init(boot: Double = 1000) throws {
+    let environment = home.environment([
+      "VAULT_TEST_WALLCLOCK": Self.wallClock, "VAULT_TEST_BOOTCLOCK": "\(boot)",
+      "VAULT_TEST_BOOT_ID": "boot-1",
+    ])
     store = DeviceStore(environment: environment)
-    controls = SensorControls(store: store, clock: environment.clock)
+    clock = environment.clock
+    controls = SensorControls(store: store, clock: clock)
+  }
+
+  /// Moves the boot clock to `boot` seconds (and to another boot when `bootID` is given).
+  func travel(to boot: Double, bootID: String = "boot-1") {
+    let environment = home.environment([
+      "VAULT_TEST_WALLCLOCK": Self.wallClock, "VAULT_TEST_BOOTCLOCK": "\(boot)",
+      "VAULT_TEST_BOOT_ID": bootID,
+    ])
+    clock = environment.clock
+    controls = SensorControls(store: store, clock: clock)
   }
 
   func context(
     app: String = "com.example.vault", prompter: BiometricPrompter? = nil,
-    interactionNotAllowed: Bool = false
+    interactionNotAllowed: Bool = false, reuse: Double = 0,
+    observer: SimulatedContext.AttemptObserver? = nil
   ) -> SimulatedContext {
-    SimulatedContext(
-      store: store, appID: app, prompter: prompter, interactionNotAllowed: interactionNotAllowed)
+    let context = SimulatedContext(
+      store: store, clock: clock, appID: app, prompter: prompter,
+      interactionNotAllowed: interactionNotAllowed, observer: observer)
+    context.touchIDAuthenticationAllowableReuseDuration = reuse
+    return context
+  }
+
+  /// Changes the stored sensor directly, as a hand edit would.
+  func edit(_ body: (inout SensorState) -> Void) throws {
+    try store.updateSensor(clock: clock) { sensor, _ in body(&sensor) }
   }
 
   func sensor() throws -> SensorState { try controls.status() }
@@ -46,6 +71,15 @@ final class Fixture {
 
 /// A prompter that answers from a script and records every call.
 final class FakePrompter: BiometricPrompter, @unchecked Sendable {
+  /// The answer to the fallback offer after a Face ID or Optic ID prompt's last failure.
+  var choosesFallback = false
+  private(set) var fallbackOffers = 0
+
+  func offerFallback(reason: String, type: BiometryType) -> Bool {
+    lock.withLock { fallbackOffers += 1 }
+    return choosesFallback
+  }
+
   struct Call: Equatable {
     var reason: String
     var type: BiometryType

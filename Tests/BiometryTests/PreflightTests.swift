@@ -13,12 +13,16 @@ import VaultCore
   @Test func errorsInOrder() throws {
     let fixture = try Fixture()
     let context = fixture.context()
-    // Everything wrong at once: unavailable, not enrolled, locked out.
-    try fixture.controls.setHardware(.faceID)
+    // Everything wrong at once: unavailable, not enrolled, locked out, no passcode.
+    try fixture.controls.setHardware(.faceID, external: true)
     try fixture.controls.setAvailability(.unavailable)
     try fixture.controls.forceLockout()
+    try fixture.controls.setPasscode(false)
     #expect(throws: LAError.biometryNotAvailable) { try context.canEvaluatePolicy() }
     #expect(context.biometryType == .faceID)
+
+    try fixture.controls.setAvailability(.notPaired)
+    #expect(throws: LAError.biometryNotPaired) { try context.canEvaluatePolicy() }
 
     try fixture.controls.setAvailability(.disconnected)
     #expect(throws: LAError.biometryDisconnected) { try context.canEvaluatePolicy() }
@@ -26,11 +30,17 @@ import VaultCore
     try fixture.controls.setAvailability(.available)
     #expect(throws: LAError.biometryNotEnrolled) { try context.canEvaluatePolicy() }
 
+    try fixture.controls.setPasscode(true)
     try fixture.controls.enroll(label: nil)
+    try fixture.controls.setPasscode(false, keepEnrollment: true)
     #expect(throws: LAError.biometryLockout) { try context.canEvaluatePolicy() }
     #expect(context.evaluatedPolicyDomainState == nil)
 
     try fixture.controls.clearLockout()
+    #expect(throws: LAError.passcodeNotSet) { try context.canEvaluatePolicy() }
+    #expect(context.evaluatedPolicyDomainState == nil)
+
+    try fixture.controls.setPasscode(true)
     try context.canEvaluatePolicy()
     #expect(context.biometryType == .faceID)
     #expect(context.evaluatedPolicyDomainState == (try fixture.domainState()))
@@ -39,8 +49,9 @@ import VaultCore
 
   @Test func noHardwareComesFirst() throws {
     let fixture = try Fixture.enrolled(.touchID)
-    try fixture.controls.setHardware(.none)
+    try fixture.controls.setHardware(.touchID, external: true)
     try fixture.controls.setAvailability(.disconnected)
+    try fixture.controls.setHardware(.none)
     try fixture.controls.forceLockout()
     let context = fixture.context()
     #expect(throws: LAError.biometryNotAvailable) { try context.canEvaluatePolicy() }
@@ -70,6 +81,7 @@ import VaultCore
 
   @Test func evaluationRerunsPreflightWithoutConsumingTheQueue() throws {
     let fixture = try Fixture()
+    try fixture.controls.setHardware(.touchID, external: true)
     try fixture.controls.queue(.match, count: 1)
     let cases: [(() throws -> Void, LAError)] = [
       ({ try fixture.controls.setAvailability(.unavailable) }, .biometryNotAvailable),

@@ -7,7 +7,9 @@ import VaultCore
   @Test func freshDevice() throws {
     let fixture = try Fixture()
     let sensor = try fixture.sensor()
-    #expect(sensor == SensorState())
+    var fresh = SensorState()
+    fresh.bootID = "boot-1"
+    #expect(sensor == fresh)
     #expect(sensor.hardware == "touch-id")
     #expect(sensor.enrollmentGeneration == 1)
     #expect(sensor.osEpoch == 1)
@@ -103,11 +105,25 @@ import VaultCore
   @Test func setAvailability() throws {
     let fixture = try Fixture()
     try fixture.controls.enroll(label: nil)
+    // A built-in sensor is always connected and paired.
+    for availability in [SensorAvailability.disconnected, .notPaired] {
+      #expect(throws: BiometryControlError.notExternal(availability)) {
+        try fixture.controls.setAvailability(availability)
+      }
+    }
+    #expect(try fixture.sensor().availability == "available")
+    try fixture.controls.setHardware(.touchID, external: true)
     for availability in SensorAvailability.allCases.reversed() {
       try fixture.controls.setAvailability(availability)
       #expect(try fixture.sensor().availability == availability.rawValue)
       #expect(try fixture.sensor().sensorAvailability == availability)
     }
+    #expect(try fixture.sensor().enrolled.count == 1)
+    // Back to a built-in sensor: connected again, enrollment kept (same type).
+    try fixture.controls.setAvailability(.notPaired)
+    try fixture.controls.setHardware(.touchID)
+    #expect(try fixture.sensor().availability == "available")
+    #expect(try fixture.sensor().external == false)
     #expect(try fixture.sensor().enrolled.count == 1)
   }
 

@@ -27,7 +27,8 @@ final class AgentCLITests: XCTestCase {
     _ extra: [String] = [], env: [String: String] = [:], file: StaticString = #filePath,
     line: UInt = #line
   ) -> Subprocess.Result {
-    box.biosim(["next", "match"])
+    // Queued at the unlock's own boot time: an answer waits 120 s at most.
+    box.biosim(["next", "match"], env: env)
     let result = box.vaultPIN(["unlock"] + extra, env: env)
     XCTAssertEqual(result.status, 0, result.stderrText, file: file, line: line)
     return result

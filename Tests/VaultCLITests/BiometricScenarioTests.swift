@@ -25,10 +25,12 @@ final class BiometricScenarioTests: XCTestCase {
     let result = box.vaultPIN(["unlock"])
     XCTAssertEqual(result.status, 15, result.stderrText, file: file, line: line)
     XCTAssertEqual(result.stdout, [], file: file, line: line)
+    // An emptied enrollment sends the user to enroll first, as the guarded screen it models does.
+    let enroll = reason == "the enrollment was emptied" ? "enroll ('biosim enroll'), then " : ""
     XCTAssertEqual(
       result.errorLines.first,
       "vault: error: \(reason) since biometric unlock was activated; it is now disabled and every"
-        + " session was revoked; run 'vault biometry activate'", file: file, line: line)
+        + " session was revoked; \(enroll)run 'vault biometry activate'", file: file, line: line)
     XCTAssertEqual(biometry()["state"] as? String, "disabled", file: file, line: line)
     XCTAssertEqual(biometry()["reason"] as? String, reason, file: file, line: line)
     // Until re-activation, the PIN alone never unlocks.
@@ -114,7 +116,11 @@ final class BiometricScenarioTests: XCTestCase {
     box.biosim(["next", "no-match", "--count", "2"])
     let first = box.vaultPIN(["unlock"])
     XCTAssertEqual(first.status, 12, first.stderrText)
-    XCTAssertEqual(first.errorLines, ["vault: error: biometric not recognised (simulated sensor)"])
+    XCTAssertEqual(
+      first.errorLines,
+      [
+        "vault: error: authentication failed (LAError -1): biometric not recognised (simulated sensor)"
+      ])
     XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 2)
 
     box.biosim(["next", "no-match", "--count", "2"])
@@ -126,7 +132,8 @@ final class BiometricScenarioTests: XCTestCase {
     XCTAssertEqual(
       locked.errorLines,
       [
-        "vault: error: the biometric sensor is locked out after too many failed matches",
+        "vault: error: biometry lockout (LAError -8): the biometric sensor is locked out after"
+          + " too many failed matches",
         "vault: hint: the lockout ends the next time the PIN is verified: run the command again,"
           + " and the match is asked after the PIN",
       ], "the PIN was just typed: the hint does not ask for it as if it had not been")
@@ -146,7 +153,8 @@ final class BiometricScenarioTests: XCTestCase {
     let result = box.vaultPIN(["unlock"])
     XCTAssertEqual(result.status, 13)
     XCTAssertEqual(
-      result.errorLines, ["vault: error: cancelled: the biometric prompt was cancelled"])
+      result.errorLines,
+      ["vault: error: user cancel (LAError -2): the biometric prompt was cancelled"])
     XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 0)
     let pin = box.statusJSON()["pin"] as? [String: Any]
     XCTAssertEqual(pin?["consecutive_failures"] as? Int, 0)
@@ -166,7 +174,8 @@ final class BiometricScenarioTests: XCTestCase {
     XCTAssertEqual(
       result.errorLines,
       [
-        "vault: error: a biometric match is needed and there is no terminal to ask on",
+        "vault: error: not interactive (LAError -1004): a biometric match is needed and there is no"
+          + " terminal to ask on",
         "vault: hint: run it on a terminal, or queue the simulated sensor's answer: biosim next"
           + " match",
       ])
@@ -180,7 +189,15 @@ final class BiometricScenarioTests: XCTestCase {
     box.biosim(["next", "match"])
     let activated = box.vaultPIN(["biometry", "activate"])
     XCTAssertEqual(activated.status, 0, activated.stderrText)
-    XCTAssertEqual(activated.errorLines, ["Biometric unlock activated (simulated Touch ID)."])
+    // assertRefusedWith15 queued a match its refused unlock never took: the note says so.
+    XCTAssertEqual(activated.errorLines.count, 2, activated.stderrText)
+    XCTAssertEqual(activated.errorLines.first, "Biometric unlock activated (simulated Touch ID).")
+    let note = activated.errorLines.last ?? ""
+    XCTAssertTrue(
+      note.hasPrefix(
+        "vault: note: 1 sensor answer queued with 'biosim next' is still waiting (match): the next"
+          + " prompt takes it within 1"), note)
+    XCTAssertTrue(note.hasSuffix(" s; 'biosim next --clear' drops it"), note)
     XCTAssertEqual(biometry()["state"] as? String, "active")
     XCTAssertEqual(box.unlock().count, 64)
   }
@@ -296,7 +313,7 @@ final class RefusalsBeforeThePINTests: XCTestCase {
       refused.errorLines,
       [
         "vault: error: the enrollment was emptied since biometric unlock was activated; it is now"
-          + " disabled and every session was revoked; run 'vault biometry activate'"
+          + " disabled and every session was revoked; enroll ('biosim enroll'), then run 'vault biometry activate'"
       ])
     XCTAssertEqual(pinFailures(), 0)
     XCTAssertEqual(box.vault(["list"], env: ["VAULT_SESSION": token]).status, 10)
@@ -317,7 +334,10 @@ final class RefusalsBeforeThePINTests: XCTestCase {
     XCTAssertEqual(refused.status, 16)
     XCTAssertEqual(
       refused.errorLines,
-      ["vault: error: no finger or face is enrolled on the sensor; run 'biosim enroll'"])
+      [
+        "vault: error: biometry not enrolled (LAError -7): no finger or face is enrolled on the"
+          + " sensor; run 'biosim enroll'"
+      ])
     XCTAssertEqual(pinFailures(), 0)
   }
 }

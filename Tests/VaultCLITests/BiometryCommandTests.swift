@@ -51,8 +51,8 @@ final class BiometryCommandTests: XCTestCase {
     XCTAssertEqual(
       result.errorLines.suffix(2),
       [
-        "vault: error: the vault was created but biometric unlock was not activated: cancelled:"
-          + " the biometric prompt was cancelled",
+        "vault: error: the vault was created but biometric unlock was not activated: user cancel"
+          + " (LAError -2): the biometric prompt was cancelled",
         "vault: hint: run 'vault biometry activate'",
       ])
     XCTAssertEqual(biometry()["state"] as? String, "not-activated")
@@ -88,8 +88,21 @@ final class BiometryCommandTests: XCTestCase {
   func testBiometryStatusJSONShape() {
     box.initBiometric()
     let json = biometry()
-    XCTAssertEqual(Set(json.keys), ["policy", "state", "since", "reason", "sensor"])
+    XCTAssertEqual(
+      Set(json.keys),
+      [
+        "policy", "state", "since", "reason", "preflight", "preflight_code", "biometry_type",
+        "domain_state_matches", "passcode_removed", "failed_matches_24h", "recovery_required",
+        "sensor",
+      ])
     XCTAssertTrue(json["reason"] is NSNull)
+    XCTAssertEqual(json["preflight"] as? String, "available")
+    XCTAssertTrue(json["preflight_code"] is NSNull)
+    XCTAssertEqual(json["biometry_type"] as? String, "touch-id")
+    XCTAssertEqual(json["domain_state_matches"] as? Bool, true)
+    XCTAssertEqual(json["passcode_removed"] as? Bool, false)
+    XCTAssertEqual(json["failed_matches_24h"] as? Int, 0)
+    XCTAssertEqual(json["recovery_required"] as? Bool, false)
     let sensor = json["sensor"] as? [String: Any]
     XCTAssertEqual(sensor?["type"] as? String, "touch-id")
     XCTAssertEqual(sensor?["simulated"] as? Bool, true)

@@ -216,11 +216,13 @@ final class HistoryCLITests: XCTestCase {
   func testChangingASettingAppliesItAtOnce() {
     add("s", Array("1".utf8))
     for value in 2...4 { add("s", Array("\(value)".utf8), force: true) }
-    XCTAssertEqual(run(["settings"]).stdoutText, "history_keep 10\nhistory_days 90\n")
+    XCTAssertEqual(
+      run(["settings"]).stdoutText, "history_keep 10\nhistory_days 90\nbiometric_reuse_seconds 0\n")
     XCTAssertEqual(run(["settings", "history_keep", "1"]).stderrText, "Set history_keep to 1.\n")
     let set = run(["settings", "history_days", "0"])
     XCTAssertEqual(set.stderrText, "Set history_days to 0; dropped 2 kept revisions.\n")
-    XCTAssertEqual(run(["settings"]).stdoutText, "history_keep 1\nhistory_days 0\n")
+    XCTAssertEqual(
+      run(["settings"]).stdoutText, "history_keep 1\nhistory_days 0\nbiometric_reuse_seconds 0\n")
     XCTAssertEqual(run(["settings", "history_keep"]).stdoutText, "1\n")
     XCTAssertEqual(revisions("s"), [4, 3])
     let bad = run(["settings", "history_days", "36501"])
@@ -230,7 +232,8 @@ final class HistoryCLITests: XCTestCase {
       "vault: error: history_days is a whole number from 0 to 36500, not '36501'\n")
     XCTAssertEqual(run(["settings", "history_days", "-1"]).status, 64)
     XCTAssertEqual(run(["settings", "colour", "1"]).status, 64)
-    XCTAssertEqual(run(["settings"]).stdoutText, "history_keep 1\nhistory_days 0\n")
+    XCTAssertEqual(
+      run(["settings"]).stdoutText, "history_keep 1\nhistory_days 0\nbiometric_reuse_seconds 0\n")
   }
 
   func testPurgeShrinksTheFile() throws {

@@ -64,9 +64,10 @@ final class Sandbox {
   }
 
   @discardableResult
-  func biosim(_ arguments: [String]) -> Subprocess.Result {
+  func biosim(_ arguments: [String], env: [String: String] = [:]) -> Subprocess.Result {
     Subprocess.run(
-      Self.binDirectory + "/biosim", arguments, environment: environment, directory: home)
+      Self.binDirectory + "/biosim", arguments, environment: environment.merging(env) { $1 },
+      directory: home)
   }
 
   /// Runs a shell pipeline with the binaries first on PATH.
@@ -131,8 +132,8 @@ final class Sandbox {
   }
 
   /// The sensor state as `biosim status --json` reports it.
-  func sensor() -> [String: Any] {
-    let out = biosim(["status", "--json"]).stdout
+  func sensor(env: [String: String] = [:]) -> [String: Any] {
+    let out = biosim(["status", "--json"], env: env).stdout
     return (try? JSONSerialization.jsonObject(with: Data(out)) as? [String: Any]) ?? [:]
   }
 

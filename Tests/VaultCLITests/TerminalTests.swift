@@ -161,6 +161,35 @@ final class TerminalTests: XCTestCase {
     XCTAssertTrue(run.echo_after)
   }
 
+  func testAnOpticIDPromptAsksForAnIris() throws {
+    let box = Sandbox()
+    box.biosim(["hardware", "optic-id"])
+    box.initBiometric()
+    let run = try drive(
+      box, ["unlock"],
+      script: ["expect PIN: ", "send \(Sandbox.pin)\\n", "expect Ctrl-C: cancel", "send \\r"])
+    XCTAssertEqual(run.status, 0, run.output)
+    XCTAssertTrue(
+      run.output.contains(
+        "[simulated Optic ID sensor] unlock the vault (attempt 1 of 2)\r\n"
+          + "  Enter: matching iris   n: non-matching iris   r: poor scan   Ctrl-C: cancel"),
+      run.output)
+  }
+
+  func testTheFallbackKeyShowsAfterAFailedAttempt() throws {
+    let box = Sandbox()
+    box.initBiometric()
+    let run = try drive(
+      box, ["unlock"],
+      script: [
+        "expect PIN: ", "send \(Sandbox.pin)\\n", "expect Ctrl-C: cancel", "send f", "send r",
+        "expect attempt 1 of 3", "send n", "expect f: Enter PIN (fallback)", "send f",
+      ])
+    XCTAssertEqual(run.status, 20, run.output)
+    XCTAssertTrue(run.output.contains("user fallback (LAError -3)"), run.output)
+    XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 1, "f before a failure is ignored")
+  }
+
   func testCtrlCAtTheSensorPromptCancelsWithExit13() throws {
     let box = Sandbox()
     box.initBiometric()
@@ -168,7 +197,9 @@ final class TerminalTests: XCTestCase {
       box, ["unlock"],
       script: ["expect PIN: ", "send \(Sandbox.pin)\\n", "expect Ctrl-C: cancel", "send \\x03"])
     XCTAssertEqual(run.status, 13, run.output)
-    XCTAssertTrue(run.output.contains("cancelled: the biometric prompt was cancelled"))
+    XCTAssertTrue(
+      run.output.contains("user cancel (LAError -2): the biometric prompt was cancelled"),
+      run.output)
     XCTAssertTrue(run.echo_after)
     XCTAssertTrue(run.icanon_after)
     XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 0)

@@ -76,22 +76,23 @@ final class TypedValuesCLITests: XCTestCase {
         ["hardware", "face"],
         [
           "biosim: error: invalid value 'face' for TYPE (none, touch-id, face-id or optic-id)",
-          "biosim: hint: did you mean 'face-id'?", "Usage: biosim hardware TYPE",
+          "biosim: hint: did you mean 'face-id'?", "Usage: biosim hardware [--external] TYPE",
         ]
       ),
       (
         ["next", "matc"],
         [
-          "biosim: error: invalid value 'matc' for OUTCOME (match, no-match, cancel,"
-            + " system-cancel or timeout)",
-          "biosim: hint: did you mean 'match'?", "Usage: biosim next [--count N] OUTCOME",
+          "biosim: error: invalid value 'matc' for OUTCOME (match, no-match, retry, cancel,"
+            + " fallback, system-cancel, app-cancel or timeout)",
+          "biosim: hint: did you mean 'match'?",
+          "Usage: biosim next [--count N] [--clear] [OUTCOME]",
         ]
       ),
       (
         ["next", "match", "--count", "101"],
         [
           "biosim: error: --count needs a whole number from 1 to 100, not '101'",
-          "Usage: biosim next [--count N] OUTCOME",
+          "Usage: biosim next [--count N] [--clear] [OUTCOME]",
         ]
       ),
     ] {
@@ -134,7 +135,7 @@ final class TypedValuesCLITests: XCTestCase {
       [0, 1, 3, 4, 5, 6, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 64, 126, 127, 130, 141])
     XCTAssertEqual(
       ExitCode.allCases.filter(\.isReserved),
-      [.fallbackChosen, .syncFailed])
+      [.syncFailed])
     XCTAssertEqual(ExitStatus.table.map(\.code), codes)
     let readme = try String(
       contentsOfFile: GeneratorTestSupport.packageRoot + "/README.md", encoding: .utf8)

@@ -40,6 +40,14 @@ final class DeviceStateDecodingTests: XCTestCase {
         deviceID: [UInt8](repeating: 4, count: 16).base64,
         secretKey: SecureBytes(copying: [UInt8](repeating: 5, count: 64)), sequence: 1 << 62)
     ]
+    var strikes = BiometricStrikes()
+    strikes.failures = [1_700_000_000, 1_700_000_001.5]
+    strikes.recoveryRequiredSince = 1_700_000_002
+    state.biometricStrikes = ["aa": strikes, "bb": BiometricStrikes()]
+    state.sealedDomains = [
+      "aa": SealedDomainRecord(
+        digest: [UInt8](repeating: 6, count: 32).base64, passcodeBound: true)
+    ]
     return state
   }
 
@@ -68,6 +76,9 @@ final class DeviceStateDecodingTests: XCTestCase {
       // (it was read as infinity, and every later write failed to encode it).
       ("\"aa\" : 0.42", "\"aa\" : 1e400"),
       ("2.75", "1e400"),
+      ("1700000001.5", "-1"),
+      ("\"recovery_required_since\" : 1700000002", "\"recovery_required_since\" : 1e12"),
+      ("\"passcode_bound\" : true", "\"passcode_bound\" : 1"),
     ]
     for (old, new) in changes {
       XCTAssertTrue(text.contains(old), old)

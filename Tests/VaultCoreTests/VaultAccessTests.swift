@@ -17,7 +17,9 @@ final class ScriptedGate: BiometricGate, @unchecked Sendable {
     return current
   }
 
-  func evaluate(reason: String) throws -> BiometricMatch {
+  func evaluate(
+    reason: String, reuse: Double, count: ((inout DeviceState, AttemptVerdict) -> Void)?
+  ) throws -> BiometricMatch {
     evaluations += 1
     guard !answers.isEmpty else { throw BiometricFailure.notInteractive }
     return try answers.removeFirst().get()
@@ -26,6 +28,15 @@ final class ScriptedGate: BiometricGate, @unchecked Sendable {
   func credentialVerified() throws { credentialsVerified += 1 }
 
   func currentType() throws -> String { "touch-id" }
+
+  /// The keychain items stored "when passcode set".
+  var keychain: Set<String> = []
+
+  func bindToPasscode(_ id: String) throws { keychain.insert(id) }
+
+  func isBoundToPasscode(_ id: String) throws -> Bool { keychain.contains(id) }
+
+  func unbindFromPasscode(_ id: String) throws { keychain.remove(id) }
 }
 
 /// Credentials from a script, counting every request.
@@ -178,9 +189,10 @@ final class VaultAccessTests: XCTestCase {
     try device.update { $0.pendingDisables = [:] }
 
     // An unusable sensor.
-    gate.preflightFailure = .notAvailable("off")
+    let off = SensorCode(words: "biometry not available", raw: -6)
+    gate.preflightFailure = .notAvailable(off, "off")
     XCTAssertThrowsError(try access(reopened()).open(for: .use(reason: "r"), via: credentials)) {
-      XCTAssertEqual($0 as? VaultError, .biometryUnavailable("off"))
+      XCTAssertEqual($0 as? VaultError, .biometryUnavailable("off", code: off))
     }
 
     // A lockout is not a refusal: the PIN clears it.
@@ -301,7 +313,8 @@ final class VaultAccessTests: XCTestCase {
       path: home.vaultPath, pin: pin("123400"), kdf: .test, policy: .pinAndBiometry,
       environment: environment)
     // A seal whose domain state is not 32 bytes of base64, sealed under the right key.
-    var seal = BiometricSeal(domainState: [1, 2, 3], type: "touch-id", activatedAt: "T")
+    var seal = BiometricSeal(
+      domainState: [1, 2, 3], type: "touch-id", activatedAt: "T", passcodeBound: nil)
     seal.domainState = "not base64!"
     let json = try JSONEncoder().encode(seal)
     var device = try XCTUnwrap(created.vault.localDevice)

@@ -1,0 +1,116 @@
+/// The vault's own lockout rule, on top of the sensor's (biometry.md §8 and `vault(1)`
+/// SECURITY): the failed matches of one vault's evaluations on this device, whatever cleared the
+/// sensor's count in between.
+///
+/// The sensor follows the platform: a verified device credential (the vault PIN) clears its
+/// count and its lockout. Since the PIN is half of the vault's secret, someone who knows it could
+/// otherwise try fingers or faces without end; so each vault also counts its failed matches, and
+/// `limit` of them within `window` seconds (three lockouts' worth) make biometric checks of that
+/// vault need the recovery code (`vault recover`), which the PIN no longer replaces. A match
+/// in this vault starts the count over. The record lives in the device state, written in the
+/// same locked write as the sensor's count; restoring an old copy of that file resets it.
+public struct BiometricStrikes: Codable, Equatable, Sendable {
+  /// Failed matches that require the recovery code: 15, three lockouts of five.
+  public static let limit = 15
+  /// The window they are counted in: 24 hours, in seconds.
+  public static let window = 86_400.0
+
+  /// Wall-clock times (seconds since the epoch) of the failed matches since the last match,
+  /// within `window`.
+  public var failures: [Double] = []
+  /// When `limit` was reached (wall clock); nil until then.
+  ///
+  /// Cleared only by the recovery code.
+  public var recoveryRequiredSince: Double?
+
+  /// An empty record.
+  public init() {}
+
+  /// Decodes a record, refusing values no attempt could have written.
+  ///
+  /// - Throws: `DecodingError.dataCorrupted` for more than 1000 times or a time that is not
+  ///   finite, from 0 to 10¹¹ seconds.
+  public init(from decoder: Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    failures = try c.decode([Double].self, forKey: .failures)
+    recoveryRequiredSince = try c.decodeIfPresent(Double.self, forKey: .recoveryRequiredSince)
+    let times = failures + [recoveryRequiredSince].compactMap { $0 }
+    guard failures.count <= 1000, times.allSatisfy({ (0...1e11).contains($0) }) else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "strikes out of bounds"))
+    }
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case failures
+    case recoveryRequiredSince = "recovery_required_since"
+  }
+
+  /// The failed matches within `window` of wall-clock `now`.
+  public func recent(at now: Double) -> Int {
+    failures.filter { $0 <= now && now - $0 < Self.window }.count
+  }
+
+  /// Counts one attempt's `verdict` at wall-clock `now`.
+  public mutating func count(_ verdict: AttemptVerdict, at now: Double) {
+    switch verdict {
+    case .matched:
+      failures = []
+    case .failed:
+      failures =
+        failures.filter { $0 <= now && now - $0 < Self.window }.suffix(Self.limit - 1)
+        + [now]
+      if failures.count >= Self.limit, recoveryRequiredSince == nil {
+        recoveryRequiredSince = now
+      }
+    }
+  }
+}
+
+extension DeviceState {
+  /// Counts one attempt of vault `vaultID`'s evaluation, at wall-clock `now`.
+  public mutating func countAttempt(_ verdict: AttemptVerdict, vaultID: VaultID, at now: Double) {
+    var record = biometricStrikes[vaultID.hex] ?? BiometricStrikes()
+    record.count(verdict, at: now)
+    biometricStrikes[vaultID.hex] =
+      record.failures.isEmpty && record.recoveryRequiredSince == nil
+      ? nil : record
+  }
+}
+
+/// What the device state keeps of a vault's seal on this device, so that `vault status` can
+/// tell, without the key, whether it still holds.
+public struct SealedDomainRecord: Codable, Equatable, Sendable {
+  /// `SealedDomainDigest.of` the sealed domain state, base64.
+  public var digest: String
+  /// True when the seal is bound to the device passcode (its keychain item must exist).
+  public var passcodeBound: Bool
+
+  /// A record.
+  public init(digest: String, passcodeBound: Bool) {
+    self.digest = digest
+    self.passcodeBound = passcodeBound
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case digest
+    case passcodeBound = "passcode_bound"
+  }
+}
+
+/// The device state's digest of the domain state a vault sealed here.
+///
+/// Keyed BLAKE2b-256 (`crypto_generichash`, RFC 7693) with the device secret over
+/// `"vault.sealed-domain.v1" || vault id || domain state`. It tells `vault status` whether the
+/// sensor's domain state still matches the seal, without the master key.
+public enum SealedDomainDigest {
+  /// The digest, base64.
+  public static func of(_ domainState: [UInt8], vaultID: VaultID, deviceSecret: DeviceSecret)
+    -> String
+  {
+    let digest = GenericHash.keyed(
+      key: deviceSecret.bytes, parts: [DomainLabel.sealedDomain.bytes, vaultID.bytes, domainState],
+      outputLength: 32)
+    return digest.base64
+  }
+}

@@ -1,0 +1,372 @@
+import Foundation
+import XCTest
+
+/// The platform behaviours of release 0.9.0 through the built binaries: answers that expire,
+/// the device passcode, the fallback button and the other outcomes, removable sensors, the
+/// reuse window, the Android profile, enrollment limits, the vault's own lockout rule, and a
+/// status that tells what it knows without the key.
+final class BiometricFidelityCLITests: XCTestCase {
+  var box: Sandbox!
+
+  override func setUp() {
+    box = Sandbox(extra: ["VAULT_TEST_BOOTCLOCK": "1000"])
+  }
+
+  override func tearDown() { box = nil }
+
+  func at(_ boot: Int) -> [String: String] { ["VAULT_TEST_BOOTCLOCK": "\(boot)"] }
+
+  func biometry(env: [String: String] = [:]) -> [String: Any] {
+    let out = box.vault(["biometry", "status", "--json"], env: env).stdout
+    return (try? JSONSerialization.jsonObject(with: Data(out)) as? [String: Any]) ?? [:]
+  }
+
+  // MARK: - Queued answers
+
+  func testAnAnswerLeftByAFailedCommandIsReportedAndExpires() {
+    box.initBiometric()
+    box.biosim(["next", "match"])
+    let wrong = box.vault(["unlock"], pin: ["999999"])
+    XCTAssertEqual(wrong.status, 11)
+    XCTAssertEqual(
+      wrong.errorLines,
+      [
+        "vault: error: wrong PIN (4 attempts left before a delay)",
+        "vault: note: 1 sensor answer queued with 'biosim next' is still waiting (match): the next"
+          + " prompt takes it within 120 s; 'biosim next --clear' drops it",
+      ])
+    XCTAssertEqual(box.sensor()["queue_seconds_left"] as? [Int], [120])
+    // 121 s later it answers nothing: the activation's no-match is the one taken.
+    XCTAssertEqual(box.sensor(env: at(1121))["queue"] as? [String], [])
+    box.biosim(["next", "no-match"], env: at(1121))
+    let unlock = box.vaultPIN(["unlock"], env: at(1121))
+    XCTAssertEqual(unlock.status, 12, unlock.stderrText)
+    XCTAssertEqual(box.sensor(env: at(1121))["consecutive_failures"] as? Int, 1)
+  }
+
+  func testNextClearDropsTheQueue() {
+    box.biosim(["next", "match", "--count", "2"])
+    let cleared = box.biosim(["next", "--clear"])
+    XCTAssertEqual(cleared.status, 0)
+    XCTAssertEqual(cleared.stderrText, "Dropped 2 queued answers.\n")
+    XCTAssertEqual(box.sensor()["queue"] as? [String], [])
+    XCTAssertEqual(box.biosim(["next", "--clear"]).stderrText, "No answer was queued.\n")
+    let both = box.biosim(["next", "--clear", "match"])
+    XCTAssertEqual(both.status, 64)
+    XCTAssertEqual(both.errorLines.first, "biosim: error: --clear takes no OUTCOME and no --count")
+    let neither = box.biosim(["next"])
+    XCTAssertEqual(neither.status, 64)
+    XCTAssertEqual(neither.errorLines.first, "biosim: error: say which answer to queue, or --clear")
+  }
+
+  func testStatusShowsHowLongEachAnswerWaits() {
+    box.biosim(["next", "match"])
+    box.biosim(["next", "no-match"], env: at(1030))
+    let text = box.biosim(["status"], env: at(1040)).stdoutText
+    XCTAssertTrue(text.contains("queue:         match (80 s left), no-match (110 s left)\n"), text)
+    XCTAssertTrue(text.contains("passcode:      set\n"), text)
+    XCTAssertTrue(text.contains("profile:       apple\n"), text)
+  }
+
+  // MARK: - Device passcode
+
+  func testNoPasscodeIsPasscodeNotSetAndItsRemovalDisablesTheActivation() {
+    box.initBiometric()
+    XCTAssertEqual(box.biosim(["passcode", "clear", "--keep-enrollment"]).status, 0)
+    box.biosim(["next", "match"])
+    let refused = box.vaultPIN(["unlock"])
+    XCTAssertEqual(refused.status, 16, refused.stderrText)
+    XCTAssertEqual(
+      refused.errorLines.prefix(2),
+      [
+        "vault: error: passcode not set (LAError -5): biometry needs a device passcode, and none"
+          + " is set (simulated)",
+        "vault: hint: set one with: biosim passcode set",
+      ])
+    var status = biometry()
+    XCTAssertEqual(status["preflight"] as? String, "passcodeNotSet")
+    XCTAssertEqual(status["preflight_code"] as? Int, -5)
+    XCTAssertEqual(status["passcode_removed"] as? Bool, true)
+    XCTAssertTrue(
+      box.vault(["status"]).stdoutText.contains(
+        "but the device passcode was removed since; biometric unlock will be disabled at the next"
+          + " unlock"))
+    // With a passcode again, the keychain item the activation stored is still gone.
+    XCTAssertEqual(box.biosim(["passcode", "set"]).status, 0)
+    let disabled = box.vaultPIN(["unlock"])
+    XCTAssertEqual(disabled.status, 15, disabled.stderrText)
+    XCTAssertEqual(
+      disabled.errorLines.first,
+      "vault: error: the device passcode was removed (the keychain item bound to it is gone)"
+        + " since biometric unlock was activated; it is now disabled and every session was"
+        + " revoked; run 'vault biometry activate'")
+    status = biometry()
+    XCTAssertEqual(status["state"] as? String, "disabled")
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["biometry", "activate"]).status, 0)
+    XCTAssertEqual(box.unlock().count, 64)
+  }
+
+  func testClearingThePasscodeWipesTheEnrollment() {
+    box.initBiometric()
+    let cleared = box.biosim(["passcode", "clear"])
+    XCTAssertEqual(
+      cleared.stderrText,
+      "The passcode was removed: biometry cannot be used without one, and every keychain item"
+        + " bound to it is gone; the enrollment was wiped.\n")
+    XCTAssertEqual((box.sensor()["enrolled"] as? [Any])?.count, 0)
+    XCTAssertEqual(box.vault(["unlock"]).status, 15, "an emptied enrollment, before the PIN")
+    let enroll = box.biosim(["enroll"])
+    XCTAssertEqual(enroll.status, 5)
+    XCTAssertEqual(
+      enroll.errorLines,
+      ["biosim: error: enrolling needs a device passcode; set one with `biosim passcode set`"])
+  }
+
+  // MARK: - Outcomes
+
+  func testTheFallbackButtonIsItsOwnOutcome() {
+    box.initBiometric()
+    box.biosim(["next", "no-match"])
+    box.biosim(["next", "fallback"])
+    let fallback = box.vaultPIN(["unlock"])
+    XCTAssertEqual(fallback.status, 20, fallback.stderrText)
+    XCTAssertEqual(
+      fallback.errorLines,
+      [
+        "vault: error: user fallback (LAError -3): the fallback button was chosen; vault has no"
+          + " PIN-only path, so a match is still needed",
+        "vault: hint: run the command again and present a matching finger or face",
+      ])
+    XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 1)
+    // Before any failure the button is not there: a script error, and the answer is dropped.
+    box.biosim(["next", "fallback"])
+    box.biosim(["next", "match"])
+    let early = box.vaultPIN(["unlock"])
+    XCTAssertEqual(early.status, 64, early.stderrText)
+    XCTAssertEqual(
+      early.errorLines.first,
+      "vault: error: simulated sensor script: the queued answer 'fallback' cannot answer this"
+        + " prompt: the fallback button shows only after a failed match (Touch ID one, Face ID"
+        + " and Optic ID two); it was dropped")
+    XCTAssertEqual(box.sensor()["queue"] as? [String], ["match"])
+  }
+
+  func testRetriesAppCancelAndSystemCancel() {
+    box.initBiometric()
+    box.biosim(["next", "retry", "--count", "3"])
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 0)
+    for (answer, line) in [
+      (
+        "app-cancel",
+        "app cancel (LAError -9): the prompt was ended by vault, or timed out waiting"
+          + " for the sensor"
+      ),
+      (
+        "timeout",
+        "app cancel (LAError -9): the prompt was ended by vault, or timed out waiting"
+          + " for the sensor"
+      ),
+      ("system-cancel", "system cancel (LAError -4): the system interrupted the biometric prompt"),
+    ] {
+      box.biosim(["next", answer])
+      let result = box.vaultPIN(["unlock", "--force"])
+      XCTAssertEqual(result.status, 13, answer)
+      XCTAssertEqual(result.errorLines, ["vault: error: " + line], answer)
+    }
+    XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 0)
+  }
+
+  func testOnlyARemovableSensorCanBeDisconnectedOrNotPaired() {
+    box.initBiometric()
+    let builtIn = box.biosim(["availability", "not-paired"])
+    XCTAssertEqual(builtIn.status, 5)
+    XCTAssertEqual(
+      builtIn.errorLines,
+      [
+        "biosim: error: only a removable sensor can be not-paired; choose one with"
+          + " `biosim hardware TYPE --external`"
+      ])
+    XCTAssertEqual(box.biosim(["hardware", "touch-id", "--external"]).status, 0)
+    XCTAssertEqual(box.sensor()["external"] as? Bool, true)
+    XCTAssertEqual((box.sensor()["enrolled"] as? [Any])?.count, 1, "same type: kept")
+    for (state, line) in [
+      ("not-paired", "biometry not paired (LAError -12): no biometric accessory is paired"),
+      ("disconnected", "biometry disconnected (LAError -13): the biometric sensor is disconnected"),
+    ] {
+      XCTAssertEqual(box.biosim(["availability", state]).status, 0)
+      let refused = box.vaultPIN(["unlock"])
+      XCTAssertEqual(refused.status, 16, state)
+      XCTAssertEqual(refused.errorLines, ["vault: error: " + line + " (simulated)"], state)
+    }
+    box.biosim(["availability", "available"])
+    XCTAssertEqual(box.unlock().count, 64)
+  }
+
+  // MARK: - Reuse window
+
+  func testARecentDeviceUnlockStandsInForTheMatchOfAnUnlockOnly() {
+    box.initBiometric()
+    box.biosim(["next", "match"])
+    let set = box.vaultPIN(["settings", "biometric_reuse_seconds", "60"])
+    XCTAssertEqual(set.status, 0, set.stderrText)
+    XCTAssertEqual(box.vaultPIN(["settings", "biometric_reuse_seconds", "301"]).status, 5)
+    XCTAssertEqual(box.biosim(["unlock-device"], env: at(1000)).status, 0)
+    let reused = box.vaultPIN(["unlock", "--raw"], env: at(1060))
+    XCTAssertEqual(reused.status, 0, reused.stderrText)
+    let late = box.vaultPIN(["unlock", "--raw"], env: at(1061))
+    XCTAssertEqual(late.status, 10, "61 s: a match is asked, and there is no terminal")
+    // Never for an activation or a guarded read.
+    box.biosim(["unlock-device"], env: at(2000))
+    XCTAssertEqual(box.vaultPIN(["biometry", "activate"], env: at(2001)).status, 10)
+    XCTAssertEqual(
+      box.vaultPIN(["add", "--guard", "bank"], stdin: Array("4242".utf8), env: at(2002)).status, 0)
+    XCTAssertEqual(box.vaultPIN(["get", "bank"], env: at(2003)).status, 10)
+    // The preflight's domain state is compared: an enrollment change is still found.
+    box.biosim(["enroll"], env: at(3000))
+    box.biosim(["unlock-device"], env: at(3000))
+    let changed = box.vaultPIN(["unlock", "--raw"], env: at(3001))
+    XCTAssertEqual(changed.status, 15, changed.stderrText)
+  }
+
+  // MARK: - Lockout
+
+  func testTheAndroidProfileLocksFor30Seconds() {
+    box.biosim(["hardware", "face-id"])
+    box.initBiometric()
+    XCTAssertEqual(box.biosim(["profile", "android"]).status, 0)
+    box.biosim(["next", "no-match", "--count", "2"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 12)
+    box.biosim(["next", "no-match", "--count", "2"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 12)
+    box.biosim(["next", "no-match"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 14, "the fifth")
+    XCTAssertEqual(box.sensor()["locked_out"] as? Bool, true)
+    XCTAssertEqual(box.sensor()["lockout_seconds_left"] as? Int, 30)
+    XCTAssertEqual(box.sensor(env: at(1030))["locked_out"] as? Bool, false)
+    // The PIN ends it at once as well.
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 0)
+    box.biosim(["force-lockout"])
+    XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 20)
+    XCTAssertTrue(box.biosim(["status"]).stdoutText.contains("lockout:       yes, until the PIN"))
+  }
+
+  func testThePINEndsALockoutButNotAPartialCount() {
+    box.biosim(["hardware", "face-id"])
+    box.initBiometric()
+    box.biosim(["next", "no-match", "--count", "2"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 12)
+    box.biosim(["next", "no-match", "--count", "2"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 12)
+    XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 4)
+    box.biosim(["next", "cancel"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 13)
+    XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 4, "the PIN kept the count")
+    let passcode = box.biosim(["credential-verified"])
+    XCTAssertEqual(passcode.stderrText, "The passcode was entered.\n")
+    XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 0, "the lock screen resets it")
+  }
+
+  func testFifteenFailedMatchesInADayNeedTheRecoveryCode() {
+    box.biosim(["enroll"])
+    box.biosim(["next", "match"])
+    let code = box.vault(["init", "--kdf", "test"], pin: [Sandbox.pin]).errorLines[2]
+    let token = box.unlock()
+    // Touch ID: 3 attempts a prompt, a lockout at 5 that the PIN ends.
+    let expected = [12, 14, 12, 14, 12]
+    for (round, status) in expected.enumerated() {
+      box.biosim(["next", "no-match", "--count", "3"])
+      let result = box.vaultPIN(["unlock", "--force"])
+      XCTAssertEqual(result.status, Int32(status), "round \(round): \(result.stderrText)")
+      box.biosim(["next", "--clear"])
+    }
+    XCTAssertEqual(biometry()["failed_matches_24h"] as? Int, 13)
+    XCTAssertTrue(
+      box.vault(["status"]).stdoutText.contains(
+        "vault lockout:    13 of 15 failed matches within 24 h before the recovery code is needed"))
+    box.biosim(["next", "no-match", "--count", "3"])
+    let escalated = box.vaultPIN(["unlock", "--force"])
+    XCTAssertEqual(escalated.status, 14, escalated.stderrText)
+    let refusal = [
+      "vault: error: biometry lockout (LAError -8): 15 failed matches within 24 hours for this"
+        + " vault (3 lockouts), so the PIN no longer clears the lockout",
+      "vault: hint: run 'vault recover' with the recovery code; it sets a new PIN too, as someone"
+        + " may know this one",
+    ]
+    XCTAssertEqual(Array(escalated.errorLines.prefix(2)), refusal)
+    XCTAssertEqual(biometry()["recovery_required"] as? Bool, true)
+    // Refused before the PIN from now on, and the session is gone.
+    let again = box.vault(["unlock", "--force"])
+    XCTAssertEqual(again.status, 14)
+    XCTAssertEqual(Array(again.errorLines.prefix(2)), refusal)
+    XCTAssertEqual(box.vault(["list"], env: ["VAULT_SESSION": token]).status, 10)
+    // The recovery code ends it (and sets a new PIN).
+    box.biosim(["next", "--clear"])
+    box.biosim(["next", "match"])
+    let recovered = box.vault(["recover"], pin: [code, "135791"])
+    XCTAssertEqual(recovered.status, 0, recovered.stderrText)
+    XCTAssertEqual(biometry()["recovery_required"] as? Bool, false)
+    XCTAssertEqual(biometry()["failed_matches_24h"] as? Int, 0)
+    XCTAssertEqual(box.sensor()["locked_out"] as? Bool, false)
+    box.biosim(["next", "--clear"])
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vault(["unlock", "--raw"], pin: ["135791"]).status, 0)
+  }
+
+  // MARK: - Enrollment limits and types
+
+  func testEnrollmentLimits() {
+    for (type, limit, message) in [
+      ("touch-id", 5, "Touch ID holds 5 fingers at most"),
+      ("face-id", 2, "Face ID holds 2 faces (an appearance and one alternate) at most"),
+      ("optic-id", 1, "Optic ID holds 1 iris at most"),
+    ] {
+      box.biosim(["hardware", type])
+      for _ in 0..<limit { XCTAssertEqual(box.biosim(["enroll"]).status, 0, type) }
+      let full = box.biosim(["enroll"])
+      XCTAssertEqual(full.status, 5, type)
+      XCTAssertEqual(
+        full.errorLines,
+        ["biosim: error: \(message); remove one first with `biosim unenroll --label LABEL`"])
+      box.biosim(["unenroll", "--all"])
+    }
+  }
+
+  // MARK: - Status without the key
+
+  func testStatusTellsAnEnrollmentChangeBeforeTheNextUnlock() {
+    box.initBiometric()
+    XCTAssertEqual(biometry()["domain_state_matches"] as? Bool, true)
+    box.biosim(["enroll"])
+    XCTAssertEqual(biometry()["domain_state_matches"] as? Bool, false)
+    XCTAssertEqual(biometry()["state"] as? String, "active")
+    let text = box.vault(["status"]).stdoutText
+    XCTAssertTrue(
+      text.contains(
+        "biometric unlock: active since 2026-"), text)
+    XCTAssertTrue(
+      text.contains(
+        ", but the enrollment changed since activation; biometric unlock will be disabled at the"
+          + " next unlock\n"), text)
+    XCTAssertTrue(text.contains("sensor check:     available\n"), text)
+    box.biosim(["force-lockout"])
+    XCTAssertTrue(
+      box.vault(["status"]).stdoutText.contains("sensor check:     biometry lockout (LAError -8)\n")
+    )
+    XCTAssertEqual(biometry()["preflight"] as? String, "biometryLockout")
+    XCTAssertEqual(biometry()["preflight_code"] as? Int, -8)
+  }
+
+  func testStatusAfterAResetNamesTheOtherDevice() {
+    box.initBiometric()
+    XCTAssertEqual(box.biosim(["reset", "--yes"]).status, 0)
+    let text = box.vault(["status"]).stdoutText
+    XCTAssertTrue(
+      text.contains(
+        "biometric unlock: not set up on this device (the PIN is bound to another device); after"
+          + " 'vault recover', run 'vault biometry activate'\n"), text)
+    XCTAssertTrue(text.contains("sensor:           Touch ID (simulated), available, 0 enrolled\n"))
+  }
+}
