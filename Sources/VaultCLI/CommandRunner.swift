@@ -47,6 +47,8 @@ enum CommandRunner {
       return ExitCode.failure.rawValue
     }
     let vaultPath = invocation.value(Keys.vault.spec.long)
+    // A silent command (completion, the agent's check) never speaks, not even a note.
+    if command.silent { SensorGate.quiet = true }
     var opened: Context?
     do {
       let context = try Context(

@@ -11,6 +11,8 @@ struct SensorGate: BiometricGate {
   /// The sensor, once any command of this process asked it something: `vault` then says on
   /// stderr, as it ends, when answers queued with `biosim next` are still waiting.
   nonisolated(unsafe) static var consulted: (store: DeviceStore, clock: Clock)?
+  /// Set for a command that prints nothing on stderr (completion): no note then.
+  nonisolated(unsafe) static var quiet = false
 
   private func context(
     prompting: Bool, observer: SimulatedContext.AttemptObserver? = nil
@@ -139,7 +141,7 @@ struct SensorGate: BiometricGate {
   /// The note `vault` prints as it ends when the sensor was asked something and answers queued
   /// with `biosim next` are still waiting for a prompt; nil otherwise.
   static func waitingAnswersNote() -> String? {
-    guard let (store, clock) = consulted,
+    guard !quiet, let (store, clock) = consulted,
       let sensor = try? store.readSensor(clock: clock).sensor
     else { return nil }
     let pending = sensor.pendingAnswers(now: clock.bootNow)

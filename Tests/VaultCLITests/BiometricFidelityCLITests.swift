@@ -44,6 +44,19 @@ final class BiometricFidelityCLITests: XCTestCase {
     XCTAssertEqual(box.sensor(env: at(1121))["consecutive_failures"] as? Int, 1)
   }
 
+  func testCompletionNeverPrintsTheNote() {
+    box.initBiometric()
+    let env = ["VAULT_SESSION": box.unlock()]
+    XCTAssertEqual(box.vault(["add", "mail"], stdin: Array("pw".utf8), env: env).status, 0)
+    box.biosim(["next", "match"])
+    let names = box.vault(["__complete"], env: env)
+    XCTAssertEqual(names.stdoutText, "mail\n")
+    XCTAssertEqual(names.stderr, [], "a completion prints nothing on stderr")
+    let listed = box.vault(["list"], env: env)
+    XCTAssertEqual(listed.stdoutText, "mail\n")
+    XCTAssertEqual(listed.errorLines.count, 1, "the session's check asked the sensor")
+  }
+
   func testNextClearDropsTheQueue() {
     box.biosim(["next", "match", "--count", "2"])
     let cleared = box.biosim(["next", "--clear"])
@@ -204,6 +217,25 @@ final class BiometricFidelityCLITests: XCTestCase {
     XCTAssertEqual(box.unlock().count, 64)
   }
 
+  func testNoHardwareAndADisabledSensorAreBiometryNotAvailable() {
+    box.initBiometric()
+    for control in [["availability", "unavailable"], ["hardware", "none"]] {
+      XCTAssertEqual(box.biosim(control).status, 0)
+      let refused = box.vault(["unlock"])
+      XCTAssertEqual(refused.status, 16, control.joined(separator: " "))
+      XCTAssertEqual(
+        refused.errorLines,
+        [
+          "vault: error: biometry not available (LAError -6): no biometric sensor is available"
+            + " (simulated)"
+        ], control.joined(separator: " "))
+      XCTAssertEqual(biometry()["preflight"] as? String, "biometryNotAvailable")
+      XCTAssertEqual(biometry()["preflight_code"] as? Int, -6)
+      box.biosim(["availability", "available"])
+    }
+    XCTAssertEqual(biometry()["biometry_type"] as? String, "none")
+  }
+
   // MARK: - Reuse window
 
   func testARecentDeviceUnlockStandsInForTheMatchOfAnUnlockOnly() {
@@ -244,6 +276,9 @@ final class BiometricFidelityCLITests: XCTestCase {
     XCTAssertEqual(box.vaultPIN(["unlock"]).status, 14, "the fifth")
     XCTAssertEqual(box.sensor()["locked_out"] as? Bool, true)
     XCTAssertEqual(box.sensor()["lockout_seconds_left"] as? Int, 30)
+    XCTAssertTrue(
+      box.biosim(["status"], env: at(1010)).stdoutText.contains(
+        "lockout:       yes, 20 s left (or the PIN) (5 consecutive failures)\n"))
     XCTAssertEqual(box.sensor(env: at(1030))["locked_out"] as? Bool, false)
     // The PIN ends it at once as well.
     box.biosim(["next", "match"])
