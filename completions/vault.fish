@@ -67,6 +67,8 @@ function __vault_subcommand
             echo settings
         case ':export'
             echo export
+        case ':sync'
+            echo sync
         case ':check'
             echo check
         case ':backup'
@@ -93,6 +95,8 @@ function __vault_subcommand
             echo show
         case 'journal:edit'
             echo edit
+        case 'sync:init'
+            echo init
         case '*'
             return 1
     end
@@ -177,6 +181,10 @@ function __vault_valued
             printf '%s\n' --vault --pin-fd
         case 'export'
             printf '%s\n' --to --output --kdf --verify --vault --pin-fd
+        case 'sync'
+            printf '%s\n' --vault --pin-fd
+        case 'sync/init'
+            printf '%s\n' --vault --pin-fd
         case 'check'
             printf '%s\n' --vault --pin-fd
         case 'backup'
@@ -332,6 +340,7 @@ complete -c vault -n '__vault_at "" 0' -a restore -d 'Bring back a kept version 
 complete -c vault -n '__vault_at "" 0' -a purge -d 'Remove an entry and its history for good, or every kept revision.'
 complete -c vault -n '__vault_at "" 0' -a settings -d 'Show or change the vault\'s settings (history retention, biometric reuse).'
 complete -c vault -n '__vault_at "" 0' -a export -d 'Write the entries (and the journal) in another format, to leave or to move.'
+complete -c vault -n '__vault_at "" 0' -a sync -d 'Carry the vault between your devices through a git repository.'
 complete -c vault -n '__vault_at "" 0' -a check -d 'Verify the vault\'s state and every record, and report any damage.'
 complete -c vault -n '__vault_at "" 0' -a backup -d 'Write a consistent copy of the vault file (still encrypted) to PATH.'
 complete -c vault -n '__vault_at "" 0' -a tour -d 'Run every command on a throwaway vault and show what it does.'
@@ -513,6 +522,11 @@ complete -c vault -n '__vault_in "export"' -l kdf -x -a 'interactive moderate se
 complete -c vault -n '__vault_in "export"' -l verify -r -F -d 'Read the vault export PATH back instead (its passphrase asked once), check every record and say what it holds; needs no vault and writes nothing.'
 complete -c vault -n '__vault_at "export" 0' -a '(__vault_entry_names)'
 
+# vault sync: Carry the vault between your devices through a git repository.
+complete -c vault -n '__vault_at "sync" 0' -a init -d 'Set up sync with REMOTE and sync once.'
+
+# vault sync init: Set up sync with REMOTE and sync once.
+
 # vault check: Verify the vault's state and every record, and report any damage.
 complete -c vault -n '__vault_in "check"' -l accept-older -d 'Accept the file\'s state although it is older than the one this device last saw (a backup restored on purpose); needs the PIN.'
 
@@ -525,6 +539,6 @@ complete -c vault -n '__vault_at "backup" 0' -r -F
 complete -c vault -n '__vault_at "completions" 0' -a 'bash zsh fish'
 
 # vault help: Show help for a command.
-complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export check backup tour completions help version'
+complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export sync check backup tour completions help version'
 
 # vault version: Show the version (as --version).

@@ -356,6 +356,8 @@ enum Keys {
 
   // backup, completions, help, hidden commands
   static let backupPath = Argument<FilePath>("PATH", "The new file.")
+  static let syncRemote = Argument<String>(
+    "REMOTE", "A git remote: a path, or an ssh or https URL.")
   static let shellArgument = Argument<ShellSyntax>("SHELL", "\(ShellSyntax.choiceList).")
   static let command = Argument<String>(
     "COMMAND", "The command to describe.", optional: true, variadic: true)

@@ -3,7 +3,7 @@ import VaultCore
 /// Every exit code of `vault` and `biosim`, in one place: `vault(1)` EXIT STATUS, the README and
 /// every error report are drawn from it, so no two meanings share a number.
 ///
-/// Stable: scripts rely on them. Code 21 is reserved for the feature that reports it.
+/// Stable: scripts rely on them.
 public enum ExitCode: Int32, CaseIterable, Sendable {
   /// 0.
   case success = 0
@@ -40,7 +40,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
   case unsafePermissions = 19
   /// 20: the biometric prompt's fallback button.
   case fallbackChosen = 20
-  /// 21: reserved for `vault sync`.
+  /// 21: `vault sync`: git or the remote failed.
   case syncFailed = 21
   /// 64.
   case usage = 64
@@ -53,16 +53,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
   /// 141.
   case brokenPipe = 141
 
-  /// Reserved for a feature that is not built yet: documented so that no other meaning takes
-  /// the number, and reported by no command so far.
-  public var isReserved: Bool {
-    [.syncFailed].contains(self)
-  }
-
   /// One sentence for the manual and `--help`.
-  public var meaning: String {
-    isReserved ? description + " (Reserved: no command reports it yet.)" : description
-  }
+  public var meaning: String { description }
 
   private var description: String {
     switch self {
@@ -108,7 +100,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case .fallbackChosen:
       "The biometric prompt's fallback button was chosen (vault has no PIN-only path)."
     case .syncFailed:
-      "Sync failed: git or the remote refused or could not be reached; nothing was merged."
+      "'vault sync': git or the remote failed or could not be reached, or sync is not set up;"
+        + " nothing was merged."
     case .usage:
       "Usage error: unknown command or option, missing argument, or a bad option value."
     case .cannotRun:
@@ -360,6 +353,10 @@ public enum ExitStatus {
         "another vault command kept the vault file busy for more than \(seconds) s; nothing was"
           + " changed", "run it again when that command has ended"
       )
+    case .syncFailed(let what):
+      return (.syncFailed, "sync failed: \(what); nothing was merged", nil)
+    case .syncRefused(let what):
+      return (.integrity, "the sync remote was refused: \(what); nothing was merged", nil)
     }
   }
 

@@ -152,7 +152,7 @@ public enum VaultCommands {
               options: [Keys.json.spec], run: runs(SessionCommandsRun.biometryStatus)),
           ]),
         edit, journal, grep, generate, otp, history, restore, purge, settings, clipClear,
-        exportEntries,
+        exportEntries, sync,
         CommandSpec(
           "check", "Verify the vault's state and every record, and report any damage.",
           discussion: """
@@ -223,6 +223,6 @@ extension VaultCommands {
     ["set"], ["unset"], ["otp"], ["run"], ["inject"], ["audit"], ["export"], ["import"],
     ["history"], ["restore"], ["purge"], ["settings"], ["check"], ["journal", "list"],
     ["journal", "show"], ["journal", "edit"], ["journal", "tags"], ["__complete"],
-    ["__complete-fields"], ["__verify-held"],
+    ["__complete-fields"], ["__verify-held"], ["sync"],
   ]
 }

@@ -90,6 +90,18 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case export = "vault.export.v1"
   /// The digest of a sealed domain state kept in the device state.
   case sealedDomain = "vault.sealed-domain.v1"
+  /// The names of a sync repository's files.
+  case syncName = "vault.sync-name.v1"
+  /// The hashes of a sync repository's files.
+  case syncHash = "vault.sync-hash.v1"
+  /// A sync repository's record files.
+  case syncRecord = "vault.sync-record.v1"
+  /// The heads of a sync repository's content files.
+  case syncContent = "vault.sync-content.v1"
+  /// A sync repository's state file.
+  case syncState = "vault.sync-state.v1"
+  /// The record id of a device's sync record.
+  case syncDevice = "vault.sync-device.v1"
   /// Every label, in the order `vault(5)` lists them.
   public static var all: [DomainLabel] { allCases }
 
@@ -200,6 +212,24 @@ public enum DomainLabel: String, CaseIterable, Sendable {
     case .sealedDomain:
       "The prefix of the device state's digest of a sealed domain state, followed by the vault"
         + " id and the domain state (BLAKE2b keyed with the device secret)."
+    case .syncName:
+      "The prefix of the name of a sync repository's file, followed by \"r\" and a record id or"
+        + " \"c\" and a content's place (BLAKE2b-16, subkey 12)."
+    case .syncHash:
+      "The prefix of the hash of a sync repository's file, followed by its path and bytes"
+        + " (BLAKE2b-32, subkey 12)."
+    case .syncRecord:
+      "The prefix of the associated data of a sync repository's record file, followed by the"
+        + " vault id and its path (XChaCha20-Poly1305, subkey 11)."
+    case .syncContent:
+      "The prefix of the associated data of the head of a sync repository's content file,"
+        + " followed by the vault id and its path (XChaCha20-Poly1305, subkey 11)."
+    case .syncState:
+      "The prefix of the associated data of a sync repository's state file, followed by the"
+        + " vault id and the file's public part (XChaCha20-Poly1305, subkey 11)."
+    case .syncDevice:
+      "The prefix of the record id of a device's sync record, followed by its device id"
+        + " (BLAKE2b-16, subkey 2)."
     }
   }
 }

@@ -643,6 +643,10 @@ public struct EntryStore {
             throw VaultError.integrity(
               "counter record \(row.recordID.hex.prefix(8)) has a name of no known form")
           }
+        case .sync:
+          let opened = try boxes.open(row, kind: .sync, what: "a sync record")
+          _ = try SyncRecord(decoding: opened.body)
+          verified.syncRecords += 1
         case .journal: break
         case nil:
           throw VaultError.integrity("a record of the vault has an unknown kind (\(row.kind))")
@@ -805,6 +809,8 @@ public struct VerifiedRecords: Equatable, Sendable {
   public var revisions = 0
   /// Settings records (0 or 1).
   public var settings = 0
+  /// Sync records (one per device that synced here).
+  public var syncRecords = 0
   /// Content chunks verified, each once.
   public var chunks = 0
 }

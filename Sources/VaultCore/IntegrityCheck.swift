@@ -78,7 +78,8 @@ public enum IntegrityCheck {
     let rows = try vault.db.query("SELECT count(*) FROM records").first?.first?.integer ?? 0
     let accounted =
       Int64(
-        verified.entries + verified.tombstones + verified.revisions + verified.settings + folded)
+        verified.entries + verified.tombstones + verified.revisions + verified.settings
+          + verified.syncRecords + folded)
       + counters
     guard rows == accounted else {
       throw VaultError.integrity("\(rows - accounted) row(s) of the vault cannot be accounted for")

@@ -12,6 +12,8 @@ public enum RecordKind: Int64, CaseIterable, Sendable {
   case settings = 5
   /// A number that only grows.
   case counter = 6
+  /// A device's record of its last sync; never in the sync repository.
+  case sync = 7
 }
 
 /// One row of `records` exactly as stored: what the aggregate hashes.

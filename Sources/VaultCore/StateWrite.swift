@@ -55,6 +55,9 @@ final class StateWrite {
     hasher.hash(table: RowHash.records, columns: row.columns)
   }
 
+  /// The keyed hash of `row` that its bucket's aggregate sums.
+  func rowHash(_ row: RecordRow) -> [UInt8] { hash(row) }
+
   /// The rows of each bucket read so far: verified against the state this write extends, then
   /// kept current with this write's inserts and deletes.
   private var current: [Int: [RecordRow]] = [:]

@@ -27,6 +27,10 @@ public enum Subkey: CaseIterable, Sendable {
   /// Keys the `crypto_secretstream_xchacha20poly1305` streams of large contents (context
   /// `vaultstr`, id 10).
   case streams
+  /// Seals the files of a sync repository (context `vaultsyn`, id 11).
+  case sync
+  /// Names and hashes the files of a sync repository (context `vaultsyx`, id 12).
+  case syncIndex
 
   /// The 8-byte `crypto_kdf` context.
   public var context: String {
@@ -41,6 +45,8 @@ public enum Subkey: CaseIterable, Sendable {
     case .state: "vaultsta"
     case .rotation: "vaultrot"
     case .streams: "vaultstr"
+    case .sync: "vaultsyn"
+    case .syncIndex: "vaultsyx"
     }
   }
 
@@ -57,6 +63,8 @@ public enum Subkey: CaseIterable, Sendable {
     case .state: 8
     case .rotation: 9
     case .streams: 10
+    case .sync: 11
+    case .syncIndex: 12
     }
   }
 }

@@ -119,4 +119,10 @@ public enum VaultError: Error, Equatable, Sendable {
   case storage(String)
   /// Another process held the vault file's lock for longer than the command waits (`seconds`).
   case busy(seconds: Int)
+  /// `git` or the sync remote failed or could not be reached (`what` says which); nothing was
+  /// merged.
+  case syncFailed(String)
+  /// The sync remote was refused (`what` says why: a rolled-back or forked remote, a file that
+  /// does not verify, another vault); nothing was merged.
+  case syncRefused(String)
 }

@@ -241,6 +241,18 @@ private struct Resealing {
         key: newIndex.bytes, parts: [DomainLabel.counterID.bytes, Array(try name().utf8)],
         outputLength: 16)
     case .revision, .settings, .journal: break
+    case .sync:
+      // Every file of the sync repository is named and sealed under the new key: the next push
+      // replaces the whole tree.
+      out.recordID = SyncRecord.recordID(deviceID: opened.deviceID, indexKey: newIndex)
+      var record = try SyncRecord(decoding: opened.body)
+      record.full = true
+      var body = try record.encoded()
+      defer { wipe(&body) }
+      out.box = newBoxes.seal(
+        body, recordID: out.recordID, kind: kind, revision: row.revision,
+        deviceID: opened.deviceID, hlc: opened.hlc)
+      return out
     }
     var body = opened.body.unprotectedBytes
     defer { wipe(&body) }

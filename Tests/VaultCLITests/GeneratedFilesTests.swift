@@ -163,7 +163,7 @@ final class GeneratedFilesTests: XCTestCase {
         "OPTIONS",
         "JSON OUTPUT",
         "ENVIRONMENT",
-        "FILES", "BIOMETRICS", "EXIT STATUS", "SECURITY", "EXAMPLES", "SEE ALSO",
+        "FILES", "SYNC", "BIOMETRICS", "EXIT STATUS", "SECURITY", "EXAMPLES", "SEE ALSO",
       ])
     for (code, _) in ExitStatus.table { XCTAssertTrue(page.contains(".TP\n\\fB\(code)\\fR\n")) }
     for path in VaultCommands.program.allPaths() where !path.isEmpty {

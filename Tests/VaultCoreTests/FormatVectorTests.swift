@@ -125,6 +125,28 @@ final class FormatVectorTests: XCTestCase {
       ))
   }
 
+  func testSyncSubkeysFileNamesAndHash() {
+    XCTAssertEqual(
+      master.derive(.sync).bytes.unprotectedBytes.hex,
+      inPage("81be86b9c51c4cd06216ce2d372356798adab01d4d13b78e61fac598caedd587"))
+    XCTAssertEqual(
+      master.derive(.syncIndex).bytes.unprotectedBytes.hex,
+      inPage("01e80ffdd3be5e5e793bd5c65e3f99f4bb4b6edebe9bab48c098feae9025b6c2"))
+    let files = SyncFiles(vaultID: vaultID, masterKey: master)
+    let row = RecordRow(
+      recordID: recordID, lookup: nil, kind: 4, revision: 1, box: Array("box".utf8))
+    let name = inPage("dd7aa676ab21a9cb2cfab27c263b3cf7")
+    XCTAssertEqual(files.recordPath(row), "records/01/" + name)
+    let content = inPage("6a73d9059fa9828010f3c7a8f4531b26")
+    XCTAssertEqual(
+      files.contentPath(
+        recordID: recordID, revision: 3, contentID: [UInt8](repeating: 3, count: 16)),
+      "contents/6a/" + content)
+    XCTAssertEqual(
+      files.hash(path: "records/01/" + name, bytes: Array("box".utf8)).hex,
+      inPage("22bb5e6fa4498435b00da10f759bec9955d18f2b99d19092d5f91a1bc4d21d8f"))
+  }
+
   func testStreamsSubkeyAndMessageAssociatedData() {
     let contentID = [UInt8](repeating: 3, count: 16)
     XCTAssertEqual(

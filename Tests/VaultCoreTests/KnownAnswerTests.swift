@@ -60,6 +60,8 @@ final class KnownAnswerTests: XCTestCase {
       (.state, "9a6de6964316ac74efec0fc6c438dca9dc1a849fe112a033b58dbd9dc488fa00"),
       (.rotation, "20b606cc2c183e4a82212fefb3644b7d8d1cd7165bd70b447021486d33991de0"),
       (.streams, "27577cfeb56bc6e63d5e340dcfb3212d29c324c9b4b14fce8661158666e0468b"),
+      (.sync, "81be86b9c51c4cd06216ce2d372356798adab01d4d13b78e61fac598caedd587"),
+      (.syncIndex, "01e80ffdd3be5e5e793bd5c65e3f99f4bb4b6edebe9bab48c098feae9025b6c2"),
     ]
     XCTAssertEqual(expected.count, Subkey.allCases.count)
     for (subkey, value) in expected {

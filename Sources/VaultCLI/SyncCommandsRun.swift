@@ -1,0 +1,76 @@
+import CPlatform
+import Glibc
+import VaultCore
+
+/// `sync` and `sync init`.
+enum SyncCommandsRun {
+  /// `vault sync`: one sync with the remote set up by `sync init`.
+  static func sync(_ context: Context) throws {
+    let repository = try GitRepository(
+      path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
+    guard repository.exists else {
+      throw VaultError.syncFailed(
+        "this vault is not set up for sync (no \(Output.printable(repository.path))); run 'vault"
+          + " sync init REMOTE' first")
+    }
+    let unlocked = try context.open(.use(reason: "sync the vault"))
+    report(try VaultSync(unlocked, repository: repository).run(), remote: repository.remoteURL())
+  }
+
+  /// `vault sync init REMOTE`: the repository beside the vault, then a first sync; on failure
+  /// the repository is removed again, so the command can be run again.
+  static func initialize(_ context: Context) throws {
+    let remote = try context.argument(Keys.syncRemote)
+    guard !remote.isEmpty, !remote.hasPrefix("-"), !remote.contains("\n") else {
+      throw VaultError.invalidInput("REMOTE must be a git remote: a path or a URL")
+    }
+    let repository = try GitRepository(
+      path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
+    if repository.exists {
+      throw VaultError.syncFailed(
+        "this vault already syncs with \(Output.printable(repository.remoteURL() ?? "a remote"))"
+          + " (\(Output.printable(repository.path))); run 'vault sync'")
+    }
+    _ = try context.openVault()
+    let unlocked = try context.open(.use(reason: "set up sync"))
+    var made: String?
+    if isLocalPath(remote), access(remote, F_OK) != 0 {
+      try repository.createBare(at: remote)
+      made = remote
+    }
+    do {
+      try repository.create(remote: remote)
+      let done = try VaultSync(unlocked, repository: repository).run()
+      if let made { Output.error("Made a new bare repository at \(Output.printable(made)).") }
+      report(done, remote: remote)
+    } catch {
+      _ = remove(tree: repository.path)
+      if let made { _ = remove(tree: made) }
+      throw error
+    }
+  }
+
+  /// True for a remote git reads as a local path: no URL scheme and no `host:` of ssh's short
+  /// form before the first slash.
+  static func isLocalPath(_ remote: String) -> Bool {
+    if remote.contains("://") { return false }
+    guard let colon = remote.firstIndex(of: ":") else { return true }
+    guard let slash = remote.firstIndex(of: "/") else { return false }
+    return slash < colon
+  }
+
+  private static func remove(tree path: String) -> Bool {
+    vault_remove_tree_at(AT_FDCWD, path, 0) == 0
+  }
+
+  private static func report(_ done: SyncReport, remote: String?) {
+    let with = remote.map { " with \(Output.printable($0))" } ?? ""
+    if done.received == 0 && done.sent == 0 {
+      Output.error("Up to date\(with) (commit \(done.commit.prefix(12))).")
+      return
+    }
+    Output.error(
+      "Synced\(with): \(done.received) record\(done.received == 1 ? "" : "s") received, "
+        + "\(done.sent) file\(done.sent == 1 ? "" : "s") sent (commit \(done.commit.prefix(12))).")
+  }
+}

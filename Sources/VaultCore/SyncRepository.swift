@@ -1,0 +1,51 @@
+/// One file that differs between two commits of a sync repository: its blob in each (nil where
+/// it is absent).
+public struct SyncTreeChange: Equatable, Sendable {
+  /// The file's path in the tree.
+  public var path: String
+  /// Its blob id in the older commit, nil when it was added.
+  public var oldBlob: String?
+  /// Its blob id in the newer commit, nil when it was removed.
+  public var newBlob: String?
+
+  /// A change of `path` from `oldBlob` to `newBlob`.
+  public init(path: String, oldBlob: String?, newBlob: String?) {
+    self.path = path
+    self.oldBlob = oldBlob
+    self.newBlob = newBlob
+  }
+}
+
+/// What `VaultSync` needs of the repository that carries the vault (git, run by vault(1)): the
+/// remote's commit, the files of commits and their differences, a new commit, and a push.
+///
+/// Commits and blobs are named by their ids (hex). Every method throws `VaultError.syncFailed`
+/// when the repository or the remote fails.
+public protocol SyncRepository: AnyObject {
+  /// Fetches the remote's branch.
+  ///
+  /// - Returns: its commit, nil when the remote has none yet.
+  func fetch() throws -> String?
+  /// The files of `commit` under any of `folders` (paths that start with a folder and "/"),
+  /// with their blob ids.
+  func files(of commit: String, under folders: [String]) throws -> [(path: String, blob: String)]
+  /// The blob ids of those of `paths` that `commit` has.
+  func blobs(of commit: String, paths: [String]) throws -> [String: String]
+  /// The files that differ from `old` (nil: the empty tree) to `new`.
+  func changes(from old: String?, to new: String) throws -> [SyncTreeChange]
+  /// The bytes of each blob of `blobs`, by id.
+  func read(_ blobs: [String]) throws -> [String: [UInt8]]
+  /// Makes a commit after `parent` (nil: the first), with every file of the parent (none when
+  /// `replacingAll`), less `removing`, with `writing`.
+  ///
+  /// - Returns: the commit's id.
+  func commit(
+    after parent: String?, replacingAll: Bool, writing: [(path: String, bytes: [UInt8])],
+    removing: [String]
+  ) throws -> String
+  /// Pushes `commit` to the remote's branch without force.
+  ///
+  /// - Returns: false when the remote refused it because its branch moved since `expected`
+  ///   (nil: it had none).
+  func push(_ commit: String, over expected: String?) throws -> Bool
+}

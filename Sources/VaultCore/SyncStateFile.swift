@@ -1,0 +1,178 @@
+import FoundationEssentials
+
+/// A version vector: for each device that wrote a commit of the sync repository (hex device id),
+/// how many it wrote.
+///
+/// A state includes everything another state saw exactly when it is at least as large in every
+/// count: a rolled-back or forked remote fails `includes`.
+public struct VersionVector: Codable, Equatable, Sendable {
+  /// Commits per hex device id.
+  public var counts: [String: Int64]
+
+  /// A vector with `counts`.
+  public init(_ counts: [String: Int64] = [:]) { self.counts = counts }
+
+  /// True when every count of `other` is at most this vector's.
+  public func includes(_ other: VersionVector) -> Bool {
+    other.counts.allSatisfy { device, count in (counts[device] ?? 0) >= count }
+  }
+
+  /// This vector with `device`'s count one more.
+  func advanced(by device: String) -> VersionVector {
+    var next = self
+    next.counts[device, default: 0] += 1
+    return next
+  }
+
+  /// Bounds: hex ids of 16 bytes, counts from 1 to 2^62, at most `Header.maximumDevices * 16`
+  /// devices (revoked ones stay).
+  var isWellFormed: Bool {
+    counts.count <= Header.maximumDevices * 16
+      && counts.allSatisfy { id, count in
+        id.utf8.count == 32
+          && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+          && count >= 1 && count <= 1 << 62
+      }
+  }
+
+  /// Decodes the JSON object of counts.
+  public init(from decoder: Decoder) throws {
+    counts = try decoder.singleValueContainer().decode([String: Int64].self)
+  }
+
+  /// Encodes the JSON object of counts.
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(counts)
+  }
+}
+
+/// The state file of a sync repository (`vault(5)` SYNC REPOSITORY): a public part a joining
+/// device reads before it has the key (the vault id, the KDF parameters and the recovery slot),
+/// then, sealed under the `sync` subkey with that part in the associated data, the vault's
+/// header and its MAC, the files aggregate of the tree, and the version vector.
+public struct SyncStateFile: Equatable {
+  /// The file's magic, `VAULTSYN`, followed by its version 1.
+  static let magic = Array("VAULTSYN".utf8) + [1]
+
+  /// What a device joining with the recovery code reads first.
+  public struct Public: Codable, Equatable, Sendable {
+    /// The vault's id.
+    public var vaultID: VaultID
+    /// The Argon2id parameters of the recovery slot.
+    public var kdf: KDFParameters
+    /// The recovery slot, as in the header.
+    public var recovery: RecoverySlot
+
+    enum CodingKeys: String, CodingKey {
+      case kdf, recovery
+      case vaultID = "vault_id"
+    }
+  }
+
+  /// The public part.
+  public var publicPart: Public
+  /// The vault header's body, as stored in the vault file.
+  public var header: [UInt8]
+  /// Its MAC.
+  public var headerMAC: [UInt8]
+  /// The files aggregate of the tree (32 bytes).
+  public var files: [UInt8]
+  /// The version vector.
+  public var vector: VersionVector
+
+  private struct Body: Codable {
+    var files: String
+    var header: String
+    var headerMAC: String
+    var vector: VersionVector
+
+    enum CodingKeys: String, CodingKey {
+      case files, header, vector
+      case headerMAC = "header_mac"
+    }
+  }
+
+  private static func json<T: Encodable>(_ value: T) throws -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    do {
+      return try [UInt8](encoder.encode(value))
+    } catch {
+      throw VaultError.storage("the sync state cannot be encoded")
+    }
+  }
+
+  private static func associatedData(_ vaultID: VaultID, prefix: [UInt8]) -> [UInt8] {
+    DomainLabel.syncState.bytes + vaultID.bytes + prefix
+  }
+
+  /// The file's bytes, its body sealed under `files.sealKey`.
+  ///
+  /// - Throws: `VaultError.storage` when it cannot be encoded.
+  func encoded(with codec: SyncFiles) throws -> [UInt8] {
+    let publicBytes = try Self.json(publicPart)
+    let prefix = Self.magic + Bytes.u32(publicBytes.count) + publicBytes
+    var body = try Self.json(
+      Body(
+        files: files.base64, header: header.base64, headerMAC: headerMAC.base64, vector: vector))
+    body += [UInt8](repeating: 0, count: (256 - body.count % 256) % 256)
+    defer { wipe(&body) }
+    return prefix
+      + AEAD.seal(
+        body, key: codec.sealKey,
+        associatedData: Self.associatedData(publicPart.vaultID, prefix: prefix))
+  }
+
+  /// The public part of a state file, read without any key.
+  ///
+  /// - Throws: `VaultError.integrity` when the file is not a state file or its public part does
+  ///   not parse.
+  public static func readPublic(_ bytes: [UInt8]) throws -> Public {
+    try split(bytes).publicPart
+  }
+
+  private static func split(_ bytes: [UInt8]) throws -> (
+    publicPart: Public, prefix: [UInt8], box: [UInt8]
+  ) {
+    let why = "the sync repository's state file is not one vault writes"
+    guard bytes.count > magic.count + 4, bytes.starts(with: magic) else {
+      throw VaultError.integrity(why)
+    }
+    let length = bytes[magic.count..<(magic.count + 4)].reduce(0) { $0 << 8 | Int($1) }
+    let end = magic.count + 4 + length
+    guard length <= 65536, bytes.count > end else { throw VaultError.integrity(why) }
+    guard
+      let publicPart = try? JSONDecoder().decode(
+        Public.self, from: Data(bytes[(magic.count + 4)..<end]))
+    else { throw VaultError.integrity(why) }
+    return (publicPart, Array(bytes[0..<end]), Array(bytes[end...]))
+  }
+
+  /// Opens a state file of `codec`'s vault.
+  ///
+  /// - Throws: `VaultError.integrity` when it is not a state file, belongs to another vault,
+  ///   does not open, or its body is malformed.
+  static func open(_ bytes: [UInt8], codec: SyncFiles) throws -> SyncStateFile {
+    let (publicPart, prefix, box) = try split(bytes)
+    guard publicPart.vaultID == codec.vaultID else {
+      throw VaultError.integrity("the sync repository holds another vault")
+    }
+    let plain = try AEAD.open(
+      box, key: codec.sealKey,
+      associatedData: associatedData(codec.vaultID, prefix: prefix),
+      what: "the sync repository's state file")
+    let body = plain.withBytes { raw -> Body? in
+      let bytes = Array(raw)
+      let end = bytes.lastIndex { $0 != 0 }.map { $0 + 1 } ?? 0
+      return try? JSONDecoder().decode(Body.self, from: Data(bytes[0..<end]))
+    }
+    guard let body, body.vector.isWellFormed,
+      let files = try? [UInt8](base64: body.files, count: 32, field: "files"),
+      let header = try? [UInt8](base64: body.header, field: "header"),
+      let mac = try? [UInt8](base64: body.headerMAC, count: 32, field: "header_mac")
+    else { throw VaultError.integrity("the sync repository's state file is malformed") }
+    return SyncStateFile(
+      publicPart: publicPart, header: header, headerMAC: mac, files: files, vector: body.vector)
+  }
+}

@@ -1,0 +1,693 @@
+import FoundationEssentials
+import Glibc
+
+/// What one sync did.
+public struct SyncReport: Equatable, Sendable {
+  /// Records and contents taken from the remote.
+  public var received: Int
+  /// Files of this device's changes written to the remote.
+  public var sent: Int
+  /// The commit the vault is in step with now.
+  public var commit: String
+  /// Pushes refused because the remote moved meanwhile, after which the sync began again.
+  public var retries: Int
+}
+
+/// `vault sync` (`vault(5)` Synchronizing): fetch the remote, verify it, merge it record by
+/// record into the vault in one write, commit this device's changes after it, push, and record
+/// the new base.
+///
+/// Git is behind `SyncRepository`; everything that reads or writes the vault is here.
+public final class VaultSync {
+  /// How many times a sync begins again when the remote moved before its push.
+  public static let maximumAttempts = 5
+
+  let vault: Vault
+  let masterKey: SymmetricKey
+  let repository: SyncRepository
+  let codec: SyncFiles
+  let store: EntryStore
+  let boxes: RecordBox
+  let deviceID: [UInt8]
+  let syncID: [UInt8]
+  let journal: JournalStore
+
+  /// A sync of `unlocked`'s vault through `repository`.
+  ///
+  /// - Throws: `VaultError.locked` when this device has no record in the header; as
+  ///   `UnlockedVault.journal`.
+  public init(_ unlocked: UnlockedVault, repository: SyncRepository) throws {
+    vault = unlocked.vault
+    masterKey = unlocked.masterKey
+    self.repository = repository
+    codec = SyncFiles(vaultID: vault.vaultID, masterKey: masterKey)
+    store = unlocked.entries
+    boxes = RecordBox(vaultID: vault.vaultID, masterKey: masterKey)
+    guard let device = vault.localDevice else {
+      throw VaultError.locked("this device has no record in the vault's header")
+    }
+    deviceID = device.deviceIDBytes
+    syncID = SyncRecord.recordID(deviceID: deviceID, indexKey: masterKey.derive(.nameIndex))
+    journal = try unlocked.journal()
+  }
+
+  /// Runs the sync.
+  ///
+  /// - Throws: `VaultError.syncRefused` for a remote that does not verify or is not a
+  ///   descendant of the base (nothing merged); `.syncFailed` when git or the remote fails;
+  ///   `.conflict` for a change this release does not merge; the errors of a write.
+  public func run() throws -> SyncReport {
+    _ = try journal.fold()
+    var retries = 0
+    while true {
+      let remote = try repository.fetch()
+      let (record, changed) = try vault.reading(masterKey: masterKey) { snapshot in
+        let rows = try snapshot.rows(
+          inBucket: Int(syncID[0]), db: vault.db, rowKey: masterKey.derive(.rows))
+        let row = rows.first { $0.recordID == syncID && $0.kind == RecordKind.sync.rawValue }
+        let record = try row.map(openRecord)
+        let hasher = RowHash.Hasher(key: masterKey.derive(.rows))
+        return (
+          record,
+          changedBuckets(
+            record,
+            syncRowHash: row.map { hasher.hash(table: RowHash.records, columns: $0.columns) }
+          ) { snapshot.bucket($0) }
+        )
+      }
+      if let record, remote == nil {
+        throw VaultError.syncRefused(
+          "the remote has no vault branch, but this device synced commit \(record.base.prefix(12))"
+            + " with it (the branch was deleted or the remote replaced)")
+      }
+      if let record, remote == record.base, changed.isEmpty, !record.full {
+        return SyncReport(received: 0, sent: 0, commit: record.base, retries: retries)
+      }
+      let incoming = try remote.flatMap { commit in
+        commit == record?.base ? nil : try verify(commit, base: record)
+      }
+      let plan = try merge(incoming, remote: remote, expected: record)
+      crash(at: "sync-after-merge")
+      guard let push = plan.push else {
+        return SyncReport(
+          received: plan.received, sent: 0, commit: remote ?? "", retries: retries)
+      }
+      let commit = try repository.commit(
+        after: remote, replacingAll: push.replacingAll, writing: push.writing,
+        removing: push.removing)
+      crash(at: "sync-after-commit")
+      if try repository.push(commit, over: remote) {
+        crash(at: "sync-after-push")
+        try recordPushed(commit, plan: plan, push: push)
+        return SyncReport(
+          received: plan.received, sent: push.writing.count + push.removing.count - 2,
+          commit: commit, retries: retries)
+      }
+      retries += 1
+      guard retries < Self.maximumAttempts else {
+        throw VaultError.syncFailed(
+          "the remote moved \(retries) times while this device merged; run 'vault sync' again")
+      }
+    }
+  }
+
+  /// The test-only crash points (`VaultEnvironment.crashPoint`): SIGKILL there.
+  private func crash(at point: String) {
+    if vault.environment.crashPoint == point { kill(getpid(), SIGKILL) }
+  }
+
+  // MARK: - The sync record
+
+  private func openRecord(_ row: RecordRow) throws -> SyncRecord {
+    let opened = try boxes.open(row, kind: .sync, what: "this device's sync record")
+    return try SyncRecord(decoding: opened.body)
+  }
+
+  private func sealRecord(_ record: SyncRecord, replacing old: RecordRow?) throws -> RecordRow {
+    var body = try record.encoded()
+    defer { wipe(&body) }
+    let revision = (old?.revision ?? 0) + 1
+    let hlc = RecordBox.hlc(now: vault.environment.clock.wallNow, after: nil)
+    return RecordRow(
+      recordID: syncID, lookup: nil, kind: RecordKind.sync.rawValue, revision: revision,
+      box: boxes.seal(
+        body, recordID: syncID, kind: .sync, revision: revision, deviceID: deviceID, hlc: hlc))
+  }
+
+  /// The buckets that may hold changes since the base: every bucket without a record (or after
+  /// a rotation), else those whose aggregate (this record's row left out) differs from the
+  /// recorded one, and the marked ones.
+  private func changedBuckets(
+    _ record: SyncRecord?, syncRowHash: [UInt8]?, current: (Int) -> [UInt8]
+  ) -> [Int] {
+    guard let record, !record.full else { return Array(0..<StateSnapshot.bucketCount) }
+    var out: [Int] = []
+    for bucket in 0..<StateSnapshot.bucketCount {
+      var sum = Aggregate(bytes: current(bucket)) ?? .zero
+      if bucket == Int(syncID[0]), let syncRowHash { sum.subtract(syncRowHash) }
+      if sum.bytes != record.bucket(bucket) || record.marked.contains(bucket) { out.append(bucket) }
+    }
+    return out
+  }
+
+  // MARK: - Verifying the remote
+
+  /// True for the paths the files aggregate covers.
+  private static func isSynced(_ path: String) -> Bool {
+    path.hasPrefix(SyncFiles.recordsFolder + "/") || path.hasPrefix(SyncFiles.contentsFolder + "/")
+  }
+
+  /// `remote`, verified against the base as `vault(5)` Synchronizing says.
+  private func verify(_ remote: String, base record: SyncRecord?) throws -> IncomingCommit {
+    if let record, record.full {
+      throw VaultError.conflict(
+        "another device synced since this vault's master key was rotated here; its changes"
+          + " cannot be merged until that device has the new key")
+    }
+    let changes = try repository.changes(from: record?.base, to: remote)
+      .filter { Self.isSynced($0.path) }
+    guard
+      let stateBlob = try repository.blobs(of: remote, paths: [SyncFiles.statePath])[
+        SyncFiles.statePath]
+    else { throw VaultError.syncRefused("the remote's commit has no state file") }
+    let wanted = [stateBlob] + changes.flatMap { [$0.oldBlob, $0.newBlob].compactMap { $0 } }
+    let blobs = try repository.read(wanted)
+    func bytes(_ blob: String?) throws -> [UInt8]? {
+      guard let blob else { return nil }
+      guard let bytes = blobs[blob] else {
+        throw VaultError.syncFailed("git did not give the file \(blob.prefix(12))")
+      }
+      return bytes
+    }
+    return try refusing {
+      let state = try SyncStateFile.open(try bytes(stateBlob) ?? [], codec: codec)
+      guard constantTimeEqual(Header.mac(state.header, masterKey: masterKey), state.headerMAC)
+      else { throw VaultError.integrity("the vault header it carries failed authentication") }
+      let header = try Header.parse(state.header)
+      guard header.vaultID == vault.vaultID else {
+        throw VaultError.integrity("it carries another vault's header")
+      }
+      if let record, !state.vector.includes(record.vector) {
+        throw VaultError.integrity(
+          "it is older than commit \(record.base.prefix(12)), which this device synced (the"
+            + " remote was rolled back or forked)")
+      }
+      var sum = record.flatMap { Aggregate(bytes: $0.files) } ?? .zero
+      for change in changes {
+        if let old = try bytes(change.oldBlob) {
+          sum.subtract(codec.hash(path: change.path, bytes: old))
+        }
+        if let new = try bytes(change.newBlob) {
+          sum.add(codec.hash(path: change.path, bytes: new))
+        }
+      }
+      guard sum.bytes == state.files else {
+        throw VaultError.integrity(
+          "its files are not the ones its state names (a file was changed, removed or put back)")
+      }
+      var incoming = IncomingCommit(
+        commit: remote, state: state, records: [:], addedContents: [:], removedContents: [:])
+      for change in changes {
+        let old = try bytes(change.oldBlob)
+        let new = try bytes(change.newBlob)
+        if change.path.hasPrefix(SyncFiles.recordsFolder + "/") {
+          let name = String(change.path.split(separator: "/").last ?? "")
+          if let old {
+            incoming.records[name, default: SyncRecordChange()].old = (
+              change.path, try codec.openRecord(path: change.path, bytes: old)
+            )
+          }
+          if let new {
+            let row = try codec.openRecord(path: change.path, bytes: new)
+            try checkOpens(row)
+            incoming.records[name, default: SyncRecordChange()].new = (change.path, row)
+          }
+        } else {
+          if let old {
+            incoming.removedContents[change.path] = try codec.openContent(
+              path: change.path, bytes: old)
+          }
+          if let new {
+            incoming.addedContents[change.path] = try codec.openContent(
+              path: change.path, bytes: new)
+          }
+        }
+      }
+      return incoming
+    }
+  }
+
+  /// `body`, with an integrity failure of what the remote holds reported as a refused remote.
+  private func refusing<R>(_ body: () throws -> R) throws -> R {
+    do {
+      return try body()
+    } catch VaultError.integrity(let why) {
+      throw VaultError.syncRefused(why)
+    } catch VaultError.malformedHeader(let why) {
+      throw VaultError.syncRefused("the vault header it carries is malformed: \(why)")
+    } catch VaultError.unsupportedVersion(let version) {
+      throw VaultError.syncRefused("the vault header it carries is of format \(version)")
+    }
+  }
+
+  /// Refuses a record whose own box does not open under the vault's key (a journal entry's is
+  /// opened by the journal's checks).
+  private func checkOpens(_ row: RecordRow) throws {
+    guard let kind = RecordKind(rawValue: row.kind), kind != .journal else { return }
+    _ = try boxes.open(row, kind: kind, what: "the record \(row.recordID.hex.prefix(8))")
+  }
+
+  // MARK: - Merging
+
+  /// What this device has to push after a merge.
+  struct Push {
+    var writing: [(path: String, bytes: [UInt8])]
+    var removing: [String]
+    var replacingAll: Bool
+    /// The files aggregate of the new commit's tree.
+    var files: [UInt8]
+    /// Its version vector.
+    var vector: VersionVector
+  }
+
+  /// What a merge did, and what it leaves to push.
+  struct Plan {
+    var received: Int
+    var push: Push?
+    /// The sync record the merge wrote (nil when there was no base yet).
+    var recorded: SyncRecord?
+    /// The bucket aggregates as the merge left them, the sync record left out.
+    var buckets: [UInt8]
+  }
+
+  /// The merge write: the local changes since the base, the remote's applied, the header
+  /// merged, the sync record updated, and the files this device has to push.
+  private func merge(_ incoming: IncomingCommit?, remote: String?, expected: SyncRecord?) throws
+    -> Plan
+  {
+    let plan = try vault.write(masterKey: masterKey) { write -> Plan in
+      let syncRow = try write.unnamedRecord(syncID)
+      let record = try syncRow.map(openRecord)
+      guard record?.base == expected?.base else {
+        throw VaultError.vaultChanged("another sync of this vault ran meanwhile")
+      }
+      let baseCommit = record?.base
+      let full = record?.full ?? false
+      var local = try localChanges(
+        in: write, record: record, syncRow: syncRow, base: full ? nil : baseCommit)
+      var received = 0
+      if let incoming {
+        received = try apply(incoming, to: write, local: &local)
+      }
+      try mergeHeader(incoming, base: baseCommit, in: write)
+      if let syncRow { try write.delete(syncRow) }
+      let push = try pushPlan(
+        local, in: write, target: remote, full: full, incoming: incoming, record: record)
+      let buckets = write.buckets.flatMap(\.bytes)
+      var recorded: SyncRecord?
+      if let base = remote {
+        let marked = push == nil ? [] : Self.buckets(of: local)
+        let next = SyncRecord(
+          base: base, files: incoming?.state.files ?? record?.files ?? Aggregate.zero.bytes,
+          vector: incoming?.state.vector ?? record?.vector ?? VersionVector(), buckets: buckets,
+          marked: marked, full: full)
+        try write.insert(try sealRecord(next, replacing: syncRow))
+        recorded = next
+      } else if let syncRow {
+        try write.insert(syncRow.unstored)
+      }
+      return Plan(received: received, push: push, recorded: recorded, buckets: buckets)
+    }
+    try vault.reloadHeader()
+    try vault.device.update { vault.recordAuthenticatedHeader(in: &$0) }
+    return plan
+  }
+
+  /// The buckets a set of changes touches, before and after.
+  private static func buckets(of changes: [String: SyncRecordChange]) -> [Int] {
+    var out = Set<Int>()
+    for change in changes.values {
+      if let old = change.old { out.insert(old.row.bucket) }
+      if let new = change.new { out.insert(new.row.bucket) }
+    }
+    return out.sorted()
+  }
+
+  /// The records changed here since the base: each changed bucket's rows against the base's
+  /// files of its folder (all rows are new without a base).
+  private func localChanges(
+    in write: StateWrite, record: SyncRecord?, syncRow: RecordRow?, base: String?
+  ) throws -> [String: SyncRecordChange] {
+    let changed = changedBuckets(record, syncRowHash: syncRow.map(write.rowHash)) {
+      write.buckets[$0].bytes
+    }
+    var baseRows: [Int: [(path: String, row: RecordRow)]] = [:]
+    if let base, !changed.isEmpty {
+      let folders = changed.map { SyncFiles.recordsFolder + "/" + [UInt8($0)].hex }
+      let files = try repository.files(of: base, under: folders)
+      let blobs = try repository.read(files.map(\.blob))
+      for file in files {
+        guard let bytes = blobs[file.blob] else {
+          throw VaultError.syncFailed("git did not give the file \(file.blob.prefix(12))")
+        }
+        let row = try codec.openRecord(path: file.path, bytes: bytes)
+        baseRows[row.bucket, default: []].append((file.path, row))
+      }
+    }
+    var changes: [String: SyncRecordChange] = [:]
+    for bucket in changed {
+      let rows = try write.rows(inBucket: bucket).filter { $0.kind != RecordKind.sync.rawValue }
+      let old = baseRows[bucket] ?? []
+      for row in rows {
+        let before = old.first { $0.row.recordID == row.recordID }
+        if row.isStored(as: before?.row) { continue }
+        let name = codec.recordName(row.recordID)
+        changes[name, default: SyncRecordChange()].new = (codec.recordPath(row), row)
+        if let before { changes[name, default: SyncRecordChange()].old = before }
+      }
+      for before in old where !rows.contains(where: { $0.recordID == before.row.recordID }) {
+        changes[codec.recordName(before.row.recordID), default: SyncRecordChange()].old = before
+      }
+    }
+    return changes
+  }
+
+  /// Applies the remote's changes that this device did not make too: removals first, then
+  /// the new rows, then contents.
+  ///
+  /// - Returns: how many records and contents were stored.
+  private func apply(
+    _ incoming: IncomingCommit, to write: StateWrite, local: inout [String: SyncRecordChange]
+  ) throws -> Int {
+    var taken: [SyncRecordChange] = []
+    for (name, change) in incoming.records.sorted(by: { $0.key < $1.key }) {
+      if let mine = local[name] {
+        // The same change on both sides (a push this device made and did not record).
+        if mine.new?.row.isStored(as: change.new?.row) ?? (change.new == nil) {
+          local[name] = nil
+          continue
+        }
+        throw VaultError.conflict(
+          "this device and the remote both changed the record \(name.prefix(8)) since the last"
+            + " sync; this release does not merge that, and nothing was changed")
+      }
+      taken.append(change)
+    }
+    for change in taken {
+      guard let old = change.old?.row else { continue }
+      let rows = try write.rows(inBucket: old.bucket)
+      guard let current = rows.first(where: { $0.recordID == old.recordID }),
+        current.isStored(as: old)
+      else {
+        throw VaultError.conflict(
+          "the record \(codec.recordName(old.recordID).prefix(8)) is not here as the last sync"
+            + " left it; nothing was changed")
+      }
+      try write.delete(current)
+    }
+    for change in taken {
+      guard let new = change.new?.row else { continue }
+      let rows = try write.rows(inBucket: new.bucket)
+      if rows.contains(where: {
+        $0.recordID == new.recordID || (new.lookup != nil && $0.lookup == new.lookup)
+      }) {
+        throw VaultError.conflict(
+          "an entry of the remote has the name of an entry made here since the last sync; this"
+            + " release does not merge that, and nothing was changed")
+      }
+      try write.insert(new.unstored)
+    }
+    var inserted = 0
+    for (_, content) in incoming.addedContents.sorted(by: { $0.key < $1.key }) {
+      let stored = try chunkBoxes(content.recordID, revision: content.revision)
+      if stored == content.boxes { continue }
+      inserted += 1
+      guard stored.isEmpty else {
+        throw VaultError.conflict(
+          "a content of the remote has the place of one written here since the last sync;"
+            + " nothing was changed")
+      }
+      for (index, box) in content.boxes.enumerated() {
+        try write.insert(
+          ChunkRow(
+            recordID: content.recordID, revision: content.revision, index: Int64(index), box: box))
+      }
+    }
+    for (path, content) in incoming.removedContents where incoming.addedContents[path] == nil {
+      if try !isReferenced(content.recordID, revision: content.revision, in: write) {
+        try write.deleteChunks(content.recordID, revision: content.revision)
+      }
+    }
+    return taken.count + inserted
+  }
+
+  /// The boxes of the stored chunks of `recordID` at content revision `revision`, in order.
+  private func chunkBoxes(_ recordID: [UInt8], revision: Int64) throws -> [[UInt8]] {
+    try vault.db.query(
+      "SELECT box FROM chunks WHERE record_id = ? AND revision = ? ORDER BY idx",
+      [.blob(recordID), .integer(revision)]
+    ).map { $0[0].blob ?? [] }
+  }
+
+  /// True when the entry `recordID` or one of its kept revisions names content revision
+  /// `revision`, among the verified rows of their buckets.
+  private func isReferenced(_ recordID: [UInt8], revision: Int64, in write: StateWrite) throws
+    -> Bool
+  {
+    let lookup = try vault.db.query(
+      "SELECT lookup FROM records WHERE record_id = ?", [.blob(recordID)]
+    ).first?.first?.blob
+    let bucket = Int(lookup?.first ?? recordID[0])
+    if let row = try write.rows(inBucket: bucket).first(where: {
+      $0.recordID == recordID && $0.kind == RecordKind.entry.rawValue
+    }), try store.open(row).metadata.contentRevision == revision {
+      return true
+    }
+    return try store.revisions(of: recordID, in: write.rows(inBucket: Int(recordID[0])))
+      .contains { $0.metadata.contentRevision == revision }
+  }
+
+  /// The contents a row names (an entry's current one, a revision's), as paths with their
+  /// place.
+  private func contents(of row: RecordRow) throws -> [(path: String, place: ContentPlace)] {
+    let named: (recordID: [UInt8], metadata: EntryMetadata)
+    switch RecordKind(rawValue: row.kind) {
+    case .entry: named = (row.recordID, try store.open(row).metadata)
+    case .revision:
+      let kept = try store.openRevision(row)
+      named = (kept.entryID, kept.metadata)
+    default: return []
+    }
+    let place = ContentPlace(
+      recordID: named.recordID, revision: named.metadata.contentRevision,
+      contentID: named.metadata.contentID)
+    return [
+      (
+        codec.contentPath(
+          recordID: place.recordID, revision: place.revision, contentID: place.contentID),
+        place
+      )
+    ]
+  }
+
+  /// Where a content's chunks are, and the content id its path is made from.
+  struct ContentPlace {
+    var recordID: [UInt8]
+    var revision: Int64
+    var contentID: [UInt8]?
+  }
+
+  // MARK: - The header
+
+  /// Merges the remote's header into the vault's (`vault(5)` Synchronizing): the side that
+  /// changed it since the base; when both did, the union of their device records with the
+  /// other fields equal.
+  private func mergeHeader(_ incoming: IncomingCommit?, base: String?, in write: StateWrite) throws
+  {
+    guard let incoming, incoming.state.header != write.headerBody else { return }
+    let baseHeader = try base.flatMap { try header(at: $0) }
+    let localBody = write.headerBody
+    let local = try Header.parse(localBody)
+    let remote = try Header.parse(incoming.state.header)
+    var merged = remote
+    func withoutDevices(_ header: Header) -> Header {
+      var out = header
+      out.devices = []
+      return out
+    }
+    let (l, r) = (withoutDevices(local), withoutDevices(remote))
+    if l != r {
+      if let baseHeader, withoutDevices(baseHeader) == r {
+        merged = local
+      } else if baseHeader.map(withoutDevices) != l {
+        throw VaultError.conflict(
+          "this device and the remote both changed the vault's keys or settings since the last"
+            + " sync (a rotation, a recovery code or the policy); nothing was changed")
+      }
+    }
+    let mine = local.devices.first { $0.deviceIDBytes == deviceID }
+    var ids = local.devices.map(\.deviceID)
+    for device in remote.devices where !ids.contains(device.deviceID) {
+      ids.append(device.deviceID)
+    }
+    merged.devices = ids.compactMap { id -> DeviceRecord? in
+      if id == mine?.deviceID { return mine }
+      let (ours, theirs) = (local.device(id: id), remote.device(id: id))
+      let before = baseHeader?.device(id: id)
+      if ours == theirs || ours == before { return theirs }
+      if theirs == before { return ours }
+      return theirs
+    }
+    if merged == remote {
+      try write.replaceHeader(
+        expecting: (localBody, write.headerMAC),
+        with: (incoming.state.header, incoming.state.headerMAC))
+    } else if merged != local {
+      merged.chunkHash = .tag
+      let body = try merged.encoded()
+      try write.replaceHeader(
+        expecting: (localBody, write.headerMAC),
+        with: (body, Header.mac(body, masterKey: masterKey)))
+    }
+  }
+
+  /// The header of the state file of `commit`, nil when it has none that opens.
+  private func header(at commit: String) throws -> Header? {
+    guard
+      let blob = try repository.blobs(of: commit, paths: [SyncFiles.statePath])[
+        SyncFiles.statePath],
+      let bytes = try repository.read([blob])[blob],
+      let state = try? SyncStateFile.open(bytes, codec: codec)
+    else { return nil }
+    return try? Header.parse(state.header)
+  }
+
+  // MARK: - Pushing
+
+  /// The files this device's changes make on top of `target` (nil: a first commit), and the
+  /// new state file; nil when there is nothing to push.
+  private func pushPlan(
+    _ local: [String: SyncRecordChange], in write: StateWrite, target: String?, full: Bool,
+    incoming: IncomingCommit?, record: SyncRecord?
+  ) throws -> Push? {
+    // After a rotation the target's state is sealed under the old key: the tree is replaced.
+    let targetState = full ? nil : try incoming?.state ?? target.flatMap { try stateFile(at: $0) }
+    let headerChanged = targetState.map { $0.header != write.headerBody } ?? true
+    if local.isEmpty && !headerChanged && !full && target != nil { return nil }
+    var sum =
+      full
+      ? Aggregate.zero
+      : (targetState.flatMap { Aggregate(bytes: $0.files) } ?? Aggregate.zero)
+    var writing: [String: [UInt8]] = [:]
+    var removing = Set<String>()
+    var removedBytes: [String: [UInt8]] = [:]
+    var needed: [String: ContentPlace] = [:]
+    var dropped: [String: ContentPlace] = [:]
+    // Old record bytes are the base's, which the target still has (the remote did not change
+    // these records).
+    var oldPaths: [String] = []
+    for change in local.values {
+      if let old = change.old, !full {
+        oldPaths.append(old.path)
+        for content in try contents(of: old.row) { dropped[content.path] = content.place }
+      }
+      if let new = change.new {
+        let (path, bytes) = codec.sealRecord(new.row)
+        writing[path] = bytes
+        for content in try contents(of: new.row) { needed[content.path] = content.place }
+      }
+    }
+    if let target, !full {
+      let present = try repository.blobs(of: target, paths: oldPaths)
+      let read = try repository.read(Array(present.values))
+      for (path, blob) in present {
+        removedBytes[path] = read[blob]
+        if writing[path] == nil { removing.insert(path) }
+      }
+      // Contents: add those no file holds yet; remove those no record here names any more.
+      let existing = try repository.blobs(
+        of: target, paths: Array(needed.keys) + Array(dropped.keys))
+      for path in needed.keys where existing[path] != nil { needed[path] = nil }
+      var gone: [String: String] = [:]
+      for (path, place) in dropped where needed[path] == nil && existing[path] != nil {
+        if try chunkBoxes(place.recordID, revision: place.revision).isEmpty {
+          gone[path] = existing[path]
+        }
+      }
+      let goneBytes = try repository.read(Array(gone.values))
+      for (path, blob) in gone {
+        removing.insert(path)
+        removedBytes[path] = goneBytes[blob]
+      }
+    }
+    for (path, place) in needed {
+      let boxes = try chunkBoxes(place.recordID, revision: place.revision)
+      guard !boxes.isEmpty else {
+        throw VaultError.integrity("a content of the vault is missing its chunks")
+      }
+      writing[path] = codec.sealContent(
+        SyncFiles.Content(
+          recordID: place.recordID, contentID: place.contentID, revision: place.revision,
+          boxes: boxes),
+        path: path)
+    }
+    for (path, bytes) in removedBytes { sum.subtract(codec.hash(path: path, bytes: bytes)) }
+    for (path, bytes) in writing { sum.add(codec.hash(path: path, bytes: bytes)) }
+    let header = try Header.parse(write.headerBody)
+    let vector = (incoming?.state.vector ?? record?.vector ?? VersionVector()).advanced(
+      by: deviceID.hex)
+    let state = SyncStateFile(
+      publicPart: SyncStateFile.Public(
+        vaultID: header.vaultID, kdf: header.kdf, recovery: header.recovery),
+      header: write.headerBody, headerMAC: write.headerMAC, files: sum.bytes, vector: vector)
+    writing[SyncFiles.statePath] = try state.encoded(with: codec)
+    writing[SyncFiles.attributes.path] = Array(SyncFiles.attributes.text.utf8)
+    return Push(
+      writing: writing.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+      removing: removing.sorted(), replacingAll: full || target == nil, files: sum.bytes,
+      vector: vector)
+  }
+
+  /// The state file of `commit`, opened.
+  private func stateFile(at commit: String) throws -> SyncStateFile? {
+    guard
+      let blob = try repository.blobs(of: commit, paths: [SyncFiles.statePath])[
+        SyncFiles.statePath],
+      let bytes = try repository.read([blob])[blob]
+    else { return nil }
+    return try refusing { try SyncStateFile.open(bytes, codec: codec) }
+  }
+
+  /// After the push: the new commit is the base, and only the buckets changed since the merge
+  /// (by another command meanwhile) stay marked.
+  private func recordPushed(_ commit: String, plan: Plan, push: Push) throws {
+    try vault.write(masterKey: masterKey) { write in
+      let syncRow = try write.unnamedRecord(syncID)
+      let record = try syncRow.map(openRecord)
+      guard record?.base == plan.recorded?.base else { return }
+      var marked: [Int] = []
+      let rowHash = syncRow.map(write.rowHash)
+      for bucket in 0..<StateSnapshot.bucketCount {
+        var sum = write.buckets[bucket]
+        if bucket == Int(syncID[0]), let rowHash { sum.subtract(rowHash) }
+        if sum.bytes != Array(plan.buckets[(bucket * 32)..<(bucket * 32 + 32)]) {
+          marked.append(bucket)
+        }
+      }
+      if let syncRow { try write.delete(syncRow) }
+      let next = SyncRecord(
+        base: commit, files: push.files, vector: push.vector, buckets: plan.buckets,
+        marked: marked, full: false)
+      try write.insert(try sealRecord(next, replacing: syncRow))
+    }
+  }
+}
+
+extension RecordRow {
+  /// The row as a new insert (no rowid).
+  var unstored: RecordRow {
+    var row = self
+    row.rowid = nil
+    return row
+  }
+}
