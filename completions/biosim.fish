@@ -138,7 +138,7 @@ complete -c biosim -n '__biosim_at "" 0' -a unenroll -d 'Remove one template, or
 complete -c biosim -n '__biosim_at "" 0' -a passcode -d 'Set or remove the device passcode.'
 complete -c biosim -n '__biosim_at "" 0' -a profile -d 'Follow Apple\'s or Android\'s lockout rules.'
 complete -c biosim -n '__biosim_at "" 0' -a next -d 'Queue the sensor\'s next answers, or drop them with --clear.'
-complete -c biosim -n '__biosim_at "" 0' -a unlock-device -d 'Unlock the device with a matching finger or face at its lock screen.'
+complete -c biosim -n '__biosim_at "" 0' -a unlock-device -d 'Unlock the device with a matching finger, face or iris at its lock screen.'
 complete -c biosim -n '__biosim_at "" 0' -a credential-verified -d 'Enter the device passcode at the lock screen (ends a lockout).'
 complete -c biosim -n '__biosim_at "" 0' -a force-lockout -d 'Lock the sensor as after too many failed matches elsewhere.'
 complete -c biosim -n '__biosim_at "" 0' -a os-upgrade -d 'Simulate a major OS upgrade (the domain state changes).'
@@ -175,7 +175,7 @@ complete -c biosim -n '__biosim_in "next"' -l count -x -d 'Queue the answer N ti
 complete -c biosim -n '__biosim_in "next"' -l clear -d 'Drop every queued answer instead.'
 complete -c biosim -n '__biosim_at "next" 0' -a 'match no-match retry cancel fallback system-cancel app-cancel timeout'
 
-# biosim unlock-device: Unlock the device with a matching finger or face at its lock screen.
+# biosim unlock-device: Unlock the device with a matching finger, face or iris at its lock screen.
 
 # biosim credential-verified: Enter the device passcode at the lock screen (ends a lockout).
 

@@ -68,8 +68,16 @@ public struct SensorState: Codable, Equatable, Sendable {
   /// CLOCK_BOOTTIME seconds of boot `bootID`: the anchor of the reuse window.
   public var lastDeviceUnlock: Double?
   /// Ids of the keychain items stored "when passcode set, this device only": removing the
-  /// passcode deletes them all.
-  public var keychain: [String] = []
+  /// passcode deletes them all. Nil in a file from before release 0.9.0, which had no keychain:
+  /// its items count as present while a passcode is set (`holdsKeychainItem`), so an older
+  /// file never reads as a removed passcode.
+  public var keychain: [String]?
+
+  /// True when the keychain item `id` is stored: listed, or (in a file from before the
+  /// keychain) a passcode is set.
+  public func holdsKeychainItem(_ id: String) -> Bool {
+    keychain.map { $0.contains(id) } ?? passcodeSet
+  }
 
   /// A new device: touch-id hardware, available, a passcode set, nothing enrolled.
   public init() {}
@@ -95,7 +103,7 @@ public struct SensorState: Codable, Equatable, Sendable {
     profile = try c.decodeIfPresent(String.self, forKey: .profile) ?? "apple"
     lockedUntil = try c.decodeIfPresent(Double.self, forKey: .lockedUntil)
     lastDeviceUnlock = try c.decodeIfPresent(Double.self, forKey: .lastDeviceUnlock)
-    keychain = try c.decodeIfPresent([String].self, forKey: .keychain) ?? []
+    keychain = try c.decodeIfPresent([String].self, forKey: .keychain)
     let times = queuedAt + [lockedUntil, lastDeviceUnlock].compactMap { $0 }
     guard (0...Int(Int32.max)).contains(consecutiveFailures),
       times.allSatisfy({ $0.isFinite && $0 >= 0 }), queuedAt.count <= queue.count

@@ -21,7 +21,9 @@ public struct SimulatedKeychain: Sendable {
   public func add(_ id: String) throws {
     try store.updateSensor(clock: clock) { sensor, _ in
       guard sensor.passcodeSet else { throw LAError.passcodeNotSet }
-      if !sensor.keychain.contains(id) { sensor.keychain.append(id) }
+      var items = sensor.keychain ?? []
+      if !items.contains(id) { items.append(id) }
+      sensor.keychain = items
     }
   }
 
@@ -29,13 +31,15 @@ public struct SimulatedKeychain: Sendable {
   ///
   /// - Throws: `VaultError` when the device store cannot be read.
   public func contains(_ id: String) throws -> Bool {
-    try store.readSensor(clock: clock).sensor.keychain.contains(id)
+    try store.readSensor(clock: clock).sensor.holdsKeychainItem(id)
   }
 
   /// Removes the item `id`, if stored.
   ///
   /// - Throws: `VaultError` when the device store cannot be read or written.
   public func delete(_ id: String) throws {
-    try store.updateSensor(clock: clock) { sensor, _ in sensor.keychain.removeAll { $0 == id } }
+    try store.updateSensor(clock: clock) { sensor, _ in
+      if sensor.keychain != nil { sensor.keychain?.removeAll { $0 == id } }
+    }
   }
 }

@@ -62,7 +62,8 @@ public enum BiosimCommands {
             """, options: [Keys.outcomeCount.spec, Keys.clearQueue.spec],
           arguments: [Keys.outcome.spec], run: runs(BiosimCommandsRun.next)),
         CommandSpec(
-          "unlock-device", "Unlock the device with a matching finger or face at its lock screen.",
+          "unlock-device",
+          "Unlock the device with a matching finger, face or iris at its lock screen.",
           discussion: """
             The anchor of the reuse window (touchIDAuthenticationAllowableReuseDuration): a \
             vault whose biometric_reuse_seconds setting is above 0 accepts it for 'vault \

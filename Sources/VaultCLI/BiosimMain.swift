@@ -25,6 +25,13 @@ enum BiosimCommandsRun {
   static func status(_ context: Context) throws {
     // A look creates nothing: a device that was never used shows as a new one.
     let state = try context.deviceStore.peek() ?? DeviceState.fresh()
+    // A queued value no control writes is a corrupt state, as an evaluation finds it (exit 17).
+    if let sensor = try? state.sensorState(clock: context.environment.clock),
+      let unknown = sensor.queue.first(where: { Outcome(rawValue: $0) == nil })
+    {
+      throw VaultError.integrity(
+        "the simulated sensor's queue holds an unknown outcome \(unknown.debugDescription)")
+    }
     Output.print(
       context.flag(Keys.json)
         ? try statusJSON(state, context.environment.clock).rendered + "\n"
@@ -252,7 +259,7 @@ enum BiosimCommandsRun {
         "device_unlocked_seconds_ago",
         sensor.lastDeviceUnlock.map { .number(Int((now - $0).rounded(.down))) } ?? .null
       ),
-      ("keychain_items", .number(sensor.keychain.count)),
+      ("keychain_items", .number(sensor.keychain?.count ?? 0)),
       ("domain_state_prefix", domain.map { .string($0) } ?? .null),
     ])
   }

@@ -65,7 +65,7 @@ public final class Context {
   /// One secret line: from --pin-fd when given, else hidden on the terminal.
   ///
   /// - Throws: `VaultError.locked` when there is neither (piped data is never read as a PIN).
-  func readSecretLine(prompt: String) throws -> SecureBytes {
+  func readSecretLine(prompt: String, what: String = "the PIN") throws -> SecureBytes {
     if let pinFD {
       guard let line = try LineReader.readLine(fd: pinFD) else {
         throw VaultError.invalidInput("--pin-fd \(pinFD) ended before a line was read")
@@ -74,8 +74,8 @@ public final class Context {
     }
     guard let terminal else {
       throw VaultError.noTerminal(
-        "no terminal to ask for the PIN and no --pin-fd",
-        hint: "run it on a terminal, or give the PIN with --pin-fd N")
+        "no terminal to ask for \(what) and no --pin-fd",
+        hint: "run it on a terminal, or give \(what) with --pin-fd N")
     }
     return try terminal.readHidden(prompt: prompt)
   }
@@ -207,7 +207,8 @@ extension Context: CredentialSource {
     while true {
       tries += 1
       do {
-        return try RecoveryCode.parse(readSecretLine(prompt: "Recovery code: "))
+        return try RecoveryCode.parse(
+          readSecretLine(prompt: "Recovery code: ", what: "the recovery code"))
       } catch let error as VaultError where pinFD == nil && tries < Self.promptTries {
         switch error {
         case .wrongRecoveryCode, .invalidInput:

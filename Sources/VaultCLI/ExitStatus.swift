@@ -103,7 +103,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
       "'vault sync': git or the remote failed or could not be reached, or sync is not set up;"
         + " nothing was merged."
     case .usage:
-      "Usage error: unknown command or option, missing argument, or a bad option value."
+      "Usage error: unknown command or option, missing argument, or a bad option value; also a"
+        + " queued 'biosim next' answer that cannot answer the prompt on screen (a test script's"
+        + " error)."
     case .cannotRun:
       "'vault run' found COMMAND but could not start it, or 'vault import' could not start gpg."
     case .commandNotFound:
@@ -261,7 +263,7 @@ public enum ExitStatus {
         .fallbackChosen,
         "user fallback (LAError -3): the fallback button was chosen; vault has no PIN-only path,"
           + " so a match is still needed",
-        "run the command again and present a matching finger or face"
+        "run the command again and present a matching finger, face or iris"
       )
     case .cancelled(let why):
       return (.cancelled, "cancelled: \(why)", nil)

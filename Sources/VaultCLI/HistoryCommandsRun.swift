@@ -107,7 +107,13 @@ enum HistoryCommandsRun {
       }
       value = number
     }
-    let store = try context.open(.use(reason: "read or change the vault's settings")).entries
+    // Widening the reuse window is a change of policy: the PIN and a fresh match in this
+    // command, never a session or a success by reuse.
+    let purpose: AccessPurpose =
+      setting == .biometricReuse && value != nil
+      ? .administer(reason: "change the reuse window of biometric unlock")
+      : .use(reason: "read or change the vault's settings")
+    let store = try context.open(purpose).entries
     if let setting, let value {
       let (_, pruned) = try store.set(setting.key, to: value)
       Output.error(

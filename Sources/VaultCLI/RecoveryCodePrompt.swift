@@ -53,7 +53,8 @@ extension Context {
   /// - Throws: as `confirmNewRecoveryCode`.
   func typeBackRecoveryCode(_ code: SecureBytes, tell: (String) -> Void) throws {
     for attempt in 1...Self.recoveryCodeTries {
-      let typed = try readSecretLine(prompt: "Type the new recovery code back: ")
+      let typed = try readSecretLine(
+        prompt: "Type the new recovery code back: ", what: "the new recovery code")
       let problem: String
       do {
         if try RecoveryCode.parse(typed) == code { return }

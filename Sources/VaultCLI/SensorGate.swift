@@ -170,7 +170,7 @@ struct TerminalPrompter: BiometricPrompter, @unchecked Sendable {
     let prompt =
       "[simulated \(type.displayName) sensor] \(reason) (attempt \(attempt) of \(total))\n"
       + "  Enter: matching \(thing)   n: non-matching \(thing)   r: poor scan"
-      + (fallback ? "   f: Enter PIN (fallback)" : "") + "   Ctrl-C: cancel "
+      + (fallback ? "   f: fallback button (no PIN-only path)" : "") + "   Ctrl-C: cancel "
     defer { terminal.say("\n") }
     var shown = prompt
     while true {
@@ -191,7 +191,7 @@ struct TerminalPrompter: BiometricPrompter, @unchecked Sendable {
   func offerFallback(reason: String, type: BiometryType) -> Bool {
     let prompt =
       "[simulated \(type.displayName) sensor] \(type.displayName) not recognised.\n"
-      + "  f: Enter PIN (fallback)   any other key: close "
+      + "  f: fallback button (no PIN-only path)   any other key: close "
     defer { terminal.say("\n") }
     switch terminal.readSensorKey(prompt: prompt) {
     case UInt8(ascii: "f"), UInt8(ascii: "F"): return true

@@ -96,7 +96,7 @@ struct StatusReport {
     recoveryRequired = strikeRecord?.recoveryRequiredSince != nil
     guard case .active = biometry, boundHere, let sealed = device.sealedDomains[vaultID.hex]
     else { return }
-    if sealed.passcodeBound, !sensor.keychain.contains("vault:" + vaultID.hex) {
+    if sealed.passcodeBound, !sensor.holdsKeychainItem("vault:" + vaultID.hex) {
       passcodeRemoved = true
     }
     if let now = DomainState.compute(

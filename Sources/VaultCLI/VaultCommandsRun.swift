@@ -49,7 +49,10 @@ enum VaultCommandsRun {
       Output.error(
         "vault: error: the vault was created but biometric unlock was not activated: "
           + report.message)
-      Output.error("vault: hint: run 'vault biometry activate'")
+      // What to do first (set a passcode, enroll), then the activation.
+      Output.error(
+        "vault: hint: " + (report.hint.map { "\($0), then run" } ?? "run")
+          + " 'vault biometry activate'")
       return report.code.rawValue
     }
   }

@@ -120,6 +120,72 @@ final class BiometricFidelityCLITests: XCTestCase {
     XCTAssertEqual(box.unlock().count, 64)
   }
 
+  /// A device state written before release 0.9.0 has no keychain: its items count as present
+  /// while a passcode is set, so it never reads as a removed passcode (new-user review).
+  func testAnOlderDeviceStateIsNotARemovedPasscode() throws {
+    box.initBiometric()
+    let path = box.home + "/state/vault/device.json"
+    var state = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+        as? [String: Any])
+    var sensor = try XCTUnwrap(state["sensor"] as? [String: Any])
+    for key in ["keychain", "boot_id", "passcode_set", "external", "profile", "queued_at"] {
+      sensor[key] = nil
+    }
+    sensor["queue"] = [String]()
+    state["sensor"] = sensor
+    try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: path))
+    XCTAssertEqual(biometry()["passcode_removed"] as? Bool, false)
+    XCTAssertFalse(box.vault(["status"]).stdoutText.contains("passcode was removed"))
+    XCTAssertEqual(box.unlock().count, 64)
+    XCTAssertEqual(biometry()["state"] as? String, "active")
+    // Removing the passcode now still disables it.
+    XCTAssertEqual(box.biosim(["passcode", "clear", "--keep-enrollment"]).status, 0)
+    XCTAssertEqual(box.biosim(["passcode", "set"]).status, 0)
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 15)
+  }
+
+  /// Findings of the new-user review: a queued value no control writes is a corrupt state for
+  /// biosim status as for an evaluation; widening the reuse window needs a fresh match; an init
+  /// without a passcode says what to do first.
+  func testReviewFindingsOnCorruptQueuesTheReuseSettingAndInitHints() throws {
+    box.biosim(["enroll", "--label", "x"])
+    XCTAssertEqual(box.biosim(["passcode", "clear", "--keep-enrollment"]).status, 0)
+    let created = box.vault(["init", "--kdf", "test"], pin: [Sandbox.pin])
+    XCTAssertEqual(created.status, 16, created.stderrText)
+    XCTAssertEqual(
+      created.errorLines.last,
+      "vault: hint: set one with: biosim passcode set, then run 'vault biometry activate'")
+    XCTAssertEqual(box.biosim(["passcode", "set"]).status, 0)
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["biometry", "activate"]).status, 0)
+    // A success by reuse unlocks, but never widens the window.
+    XCTAssertEqual(box.biosim(["next", "match"]).status, 0)
+    XCTAssertEqual(
+      box.vaultPIN(["settings", "biometric_reuse_seconds", "60"]).status, 0)
+    XCTAssertEqual(box.biosim(["unlock-device"]).status, 0)
+    let widened = box.vaultPIN(["settings", "biometric_reuse_seconds", "300"])
+    XCTAssertEqual(widened.status, 10, widened.stderrText)
+    XCTAssertEqual(box.vaultPIN(["settings", "biometric_reuse_seconds"]).stdoutText, "60\n")
+    // The corrupt queue.
+    let path = box.home + "/state/vault/device.json"
+    var state = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+        as? [String: Any])
+    var sensor = try XCTUnwrap(state["sensor"] as? [String: Any])
+    sensor["queue"] = ["bogus"]
+    sensor["queued_at"] = [1000.0]
+    state["sensor"] = sensor
+    try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: path))
+    let status = box.biosim(["status"])
+    XCTAssertEqual(status.status, 17, status.stderrText)
+    XCTAssertEqual(
+      status.stderrText,
+      "biosim: error: integrity failure: the simulated sensor's queue holds an unknown outcome"
+        + " \"bogus\"\n")
+  }
+
   func testClearingThePasscodeWipesTheEnrollment() {
     box.initBiometric()
     let cleared = box.biosim(["passcode", "clear"])
@@ -149,7 +215,7 @@ final class BiometricFidelityCLITests: XCTestCase {
       [
         "vault: error: user fallback (LAError -3): the fallback button was chosen; vault has no"
           + " PIN-only path, so a match is still needed",
-        "vault: hint: run the command again and present a matching finger or face",
+        "vault: hint: run the command again and present a matching finger, face or iris",
       ])
     XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 1)
     // Before any failure the button is not there: a script error, and the answer is dropped.

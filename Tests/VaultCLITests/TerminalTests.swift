@@ -183,7 +183,7 @@ final class TerminalTests: XCTestCase {
       box, ["unlock"],
       script: [
         "expect PIN: ", "send \(Sandbox.pin)\\n", "expect Ctrl-C: cancel", "send f", "send r",
-        "expect attempt 1 of 3", "send n", "expect f: Enter PIN (fallback)", "send f",
+        "expect attempt 1 of 3", "send n", "expect f: fallback button (no PIN-only path)", "send f",
       ])
     XCTAssertEqual(run.status, 20, run.output)
     XCTAssertTrue(run.output.contains("user fallback (LAError -3)"), run.output)
