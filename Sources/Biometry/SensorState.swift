@@ -67,8 +67,9 @@ public struct SensorState: Codable, Equatable, Sendable {
   /// When the device was last unlocked with biometry at its lock screen (`biosim unlock-device`),
   /// CLOCK_BOOTTIME seconds of boot `bootID`: the anchor of the reuse window.
   public var lastDeviceUnlock: Double?
-  /// Ids of the keychain items stored "when passcode set, this device only": removing the
-  /// passcode deletes them all. Nil in a file from before release 0.9.0, which had no keychain:
+  /// Ids of the keychain items stored "when passcode set, this device only".
+  ///
+  /// Removing the passcode deletes them all. Nil in a file from before release 0.9.0, which had no keychain:
   /// its items count as present while a passcode is set (`holdsKeychainItem`), so an older
   /// file never reads as a removed passcode.
   public var keychain: [String]?
