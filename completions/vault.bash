@@ -276,13 +276,20 @@ _vault_command() {
     arguments=1 variadic=0
     ;;
   'sync')
-    commands=' init=init '
-    offered='init'
+    commands=' init=init clone=clone '
+    offered='init clone'
     options='--vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
     ;;
   'sync init')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
+  'sync clone')
     commands=''
     offered=''
     options='--vault --pin-fd -h --help'

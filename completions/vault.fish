@@ -97,6 +97,8 @@ function __vault_subcommand
             echo edit
         case 'sync:init'
             echo init
+        case 'sync:clone'
+            echo clone
         case '*'
             return 1
     end
@@ -184,6 +186,8 @@ function __vault_valued
         case 'sync'
             printf '%s\n' --vault --pin-fd
         case 'sync/init'
+            printf '%s\n' --vault --pin-fd
+        case 'sync/clone'
             printf '%s\n' --vault --pin-fd
         case 'check'
             printf '%s\n' --vault --pin-fd
@@ -524,8 +528,11 @@ complete -c vault -n '__vault_at "export" 0' -a '(__vault_entry_names)'
 
 # vault sync: Carry the vault between your devices through a git repository.
 complete -c vault -n '__vault_at "sync" 0' -a init -d 'Set up sync with REMOTE and sync once.'
+complete -c vault -n '__vault_at "sync" 0' -a clone -d 'Join this device to a vault synced at REMOTE, with its recovery code.'
 
 # vault sync init: Set up sync with REMOTE and sync once.
+
+# vault sync clone: Join this device to a vault synced at REMOTE, with its recovery code.
 
 # vault check: Verify the vault's state and every record, and report any damage.
 complete -c vault -n '__vault_in "check"' -l accept-older -d 'Accept the file\'s state although it is older than the one this device last saw (a backup restored on purpose); needs the PIN.'

@@ -9,6 +9,9 @@ public final class Context {
   let environment: VaultEnvironment
   private(set) lazy var terminal: Terminal? = Terminal.open()
   private(set) var pinFD: Int32?
+  /// A recovery code this command already read and checked (`vault sync clone`), given once to
+  /// the next `recoveryCode()` instead of asking again.
+  var givenRecoveryCode: SecureBytes?
   /// `--vault PATH`, else `$VAULT_PATH` (an empty variable counts as unset), else the default.
   let vaultPath: String
 
@@ -203,6 +206,10 @@ extension Context: CredentialSource {
   /// On a terminal, a code of the wrong length or alphabet (or a mistyped check group) is said
   /// and asked again before anything is derived, up to 3 times in all.
   public func recoveryCode() throws -> SecureBytes {
+    if let given = givenRecoveryCode {
+      givenRecoveryCode = nil
+      return given
+    }
     var tries = 0
     while true {
       tries += 1

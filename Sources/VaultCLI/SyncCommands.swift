@@ -19,7 +19,18 @@ extension VaultCommands {
           origin, and syncs: into an empty remote the whole vault is pushed; a remote that \
           holds this vault is merged. A remote that holds another vault is refused.
           """,
-        arguments: [Keys.syncRemote.spec], run: runs(SyncCommandsRun.initialize))
+        arguments: [Keys.syncRemote.spec], run: runs(SyncCommandsRun.initialize)),
+      CommandSpec(
+        "clone", "Join this device to a vault synced at REMOTE, with its recovery code.",
+        discussion: """
+          For a device with no vault yet: fetches REMOTE, asks for the vault's recovery code \
+          (which opens it; a wrong code is refused before anything is written), verifies \
+          every file, makes the vault file, then asks for a new PIN for this device twice (or \
+          reads the code and the PIN as two lines from --pin-fd) and syncs, so the other \
+          devices learn of this one. This device gets its own PIN keyslot, journal writer key \
+          and, with 'vault biometry activate', its own biometric activation.
+          """,
+        arguments: [Keys.syncRemote.spec], run: runs(SyncCommandsRun.clone)),
     ],
     run: runs(SyncCommandsRun.sync))
 }

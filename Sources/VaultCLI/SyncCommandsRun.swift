@@ -20,10 +20,7 @@ enum SyncCommandsRun {
   /// `vault sync init REMOTE`: the repository beside the vault, then a first sync; on failure
   /// the repository is removed again, so the command can be run again.
   static func initialize(_ context: Context) throws {
-    let remote = try context.argument(Keys.syncRemote)
-    guard !remote.isEmpty, !remote.hasPrefix("-"), !remote.contains("\n") else {
-      throw VaultError.invalidInput("REMOTE must be a git remote: a path or a URL")
-    }
+    let remote = try checkedRemote(context)
     let repository = try GitRepository(
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
     if repository.exists {
@@ -48,6 +45,51 @@ enum SyncCommandsRun {
       if let made { _ = remove(tree: made) }
       throw error
     }
+  }
+
+  /// `vault sync clone REMOTE`: a new device joins.
+  ///
+  /// The vault file made from the remote with the recovery code, a new PIN for this device (as
+  /// `vault recover` sets it), then a sync that publishes this device's record. A failure before
+  /// the vault file exists leaves nothing behind.
+  static func clone(_ context: Context) throws {
+    let remote = try checkedRemote(context)
+    if access(context.vaultPath, F_OK) == 0 { throw VaultError.vaultExists(context.vaultPath) }
+    let folder = PrivateFiles.parentFolder(of: context.vaultPath)
+    try PrivateFiles.ensureDirectory(folder)
+    let repository = try GitRepository(
+      path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
+    if repository.exists {
+      throw VaultError.syncFailed(
+        "\(Output.printable(repository.path)) exists already; remove it or use 'vault sync'")
+    }
+    let cloned: VaultSync.Cloned
+    do {
+      try repository.create(remote: remote)
+      let code = try context.recoveryCode()
+      cloned = try VaultSync.clone(
+        into: context.vaultPath, environment: context.environment, repository: repository,
+        recoveryCode: code)
+      context.givenRecoveryCode = code
+    } catch {
+      _ = remove(tree: repository.path)
+      throw error
+    }
+    Output.error(
+      "Made \(Output.printable(context.vaultPath)) from \(Output.printable(remote)) (commit"
+        + " \(cloned.commit.prefix(12)), \(cloned.files) file\(cloned.files == 1 ? "" : "s")).")
+    let unlocked = try VaultCommandsRun.recover(context)
+    report(try VaultSync(unlocked, repository: repository).run(), remote: remote)
+  }
+
+  /// REMOTE, refused when it is empty, holds a newline or starts with '-' (git would read an
+  /// option).
+  private static func checkedRemote(_ context: Context) throws -> String {
+    let remote = try context.argument(Keys.syncRemote)
+    guard !remote.isEmpty, !remote.hasPrefix("-"), !remote.contains("\n") else {
+      throw VaultError.invalidInput("REMOTE must be a git remote: a path or a URL")
+    }
+    return remote
   }
 
   /// True for a remote git reads as a local path: no URL scheme and no `host:` of ssh's short

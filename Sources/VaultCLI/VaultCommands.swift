@@ -84,7 +84,7 @@ public enum VaultCommands {
             shown without a check group (8 groups, by an earlier release) is typed as shown. The \
             new PIN is bound to this machine's device secret, so a vault file copied from another \
             machine becomes usable here.
-            """, run: runs(VaultCommandsRun.recover)),
+            """, run: runs { _ = try VaultCommandsRun.recover($0) }),
         CommandSpec(
           "rekey", "Replace the master key, the journal keys and the recovery code.",
           discussion: """

@@ -65,7 +65,9 @@ enum VaultCommandsRun {
     Output.error(GuessCost.line(for: newPIN, seconds: change.guessSeconds))
   }
 
-  static func recover(_ context: Context) throws {
+  /// `vault recover`; the vault it unlocked, for a command that goes on with it (`sync clone`).
+  @discardableResult
+  static func recover(_ context: Context) throws -> UnlockedVault {
     let unlocked = try context.open(.recover)
     let newPIN = try context.readNewPIN()
     let change = try unlocked.changePIN(to: newPIN)
@@ -77,6 +79,7 @@ enum VaultCommandsRun {
         "Biometric unlock was sealed on another device; activate it here with"
           + " 'vault biometry activate'.")
     }
+    return unlocked
   }
 
   static func status(_ context: Context) throws -> Int32 {

@@ -5,7 +5,8 @@ import Glibc
 public struct SyncReport: Equatable, Sendable {
   /// Records and contents taken from the remote.
   public var received: Int
-  /// Files of this device's changes written to the remote.
+  /// Files this device's commit wrote or removed on the remote (its state file included), 0 when
+  /// it pushed nothing.
   public var sent: Int
   /// The commit the vault is in step with now.
   public var commit: String
@@ -100,7 +101,7 @@ public final class VaultSync {
         crash(at: "sync-after-push")
         try recordPushed(commit, plan: plan, push: push)
         return SyncReport(
-          received: plan.received, sent: push.writing.count + push.removing.count - 2,
+          received: plan.received, sent: push.writing.count + push.removing.count - 1,
           commit: commit, retries: retries)
       }
       retries += 1
@@ -153,7 +154,7 @@ public final class VaultSync {
   // MARK: - Verifying the remote
 
   /// True for the paths the files aggregate covers.
-  private static func isSynced(_ path: String) -> Bool {
+  static func isSynced(_ path: String) -> Bool {
     path.hasPrefix(SyncFiles.recordsFolder + "/") || path.hasPrefix(SyncFiles.contentsFolder + "/")
   }
 
@@ -179,7 +180,7 @@ public final class VaultSync {
       }
       return bytes
     }
-    return try refusing {
+    return try Self.refusing {
       let state = try SyncStateFile.open(try bytes(stateBlob) ?? [], codec: codec)
       guard constantTimeEqual(Header.mac(state.header, masterKey: masterKey), state.headerMAC)
       else { throw VaultError.integrity("the vault header it carries failed authentication") }
@@ -238,7 +239,7 @@ public final class VaultSync {
   }
 
   /// `body`, with an integrity failure of what the remote holds reported as a refused remote.
-  private func refusing<R>(_ body: () throws -> R) throws -> R {
+  static func refusing<R>(_ body: () throws -> R) throws -> R {
     do {
       return try body()
     } catch VaultError.integrity(let why) {
@@ -655,7 +656,7 @@ public final class VaultSync {
         SyncFiles.statePath],
       let bytes = try repository.read([blob])[blob]
     else { return nil }
-    return try refusing { try SyncStateFile.open(bytes, codec: codec) }
+    return try Self.refusing { try SyncStateFile.open(bytes, codec: codec) }
   }
 
   /// After the push: the new commit is the base, and only the buckets changed since the merge

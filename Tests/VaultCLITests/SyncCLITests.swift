@@ -116,7 +116,7 @@ final class SyncCLITests: XCTestCase {
       made.errorLines,
       [
         "Made a new bare repository at \(pair.remote).",
-        "Synced with \(pair.remote): 0 records received, 2 files sent (commit"
+        "Synced with \(pair.remote): 0 records received, 3 files sent (commit"
           + " \(pair.head.prefix(12))).",
       ])
     XCTAssertEqual(
@@ -209,6 +209,52 @@ final class SyncCLITests: XCTestCase {
     XCTAssertEqual(
       Set(pair.git(["log", "--format=%s|%an|%at", "vault"]).stdoutText.split(separator: "\n")),
       ["vault sync|vault|0"])
+  }
+
+  /// A new device joins with `vault sync clone` and the recovery code: its own PIN keyslot,
+  /// journal writer and device record, which the other device learns of.
+  func testADeviceJoinsByCloneWithTheRecoveryCode() throws {
+    pair.initA()
+    pair.add(pair.a, "mail/work", [0, 1, 2, 3])
+    XCTAssertEqual(pair.a.vault(["journal"], stdin: Array("written on A\n".utf8)).status, 0)
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+
+    // A wrong code is refused before anything is made; so is a typo.
+    let wrong = pair.b.vault(
+      ["sync", "clone", pair.remote],
+      pin: ["0123-4567-89AB-CDEF-GHJK-MNPQ-RSTV-WXYZ-ME3R", "135790"])
+    XCTAssertEqual(wrong.status, 11, wrong.stderrText)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: pair.b.vaultPath))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: pair.b.vaultPath + ".sync"))
+
+    let cloned = pair.b.vault(
+      ["sync", "clone", pair.remote], pin: [pair.recoveryCode, SyncPair.pinB])
+    XCTAssertEqual(cloned.status, 0, cloned.stderrText)
+    XCTAssertEqual(
+      cloned.errorLines.first,
+      "Made \(pair.b.vaultPath) from \(pair.remote) (commit \(String(pair.git(["rev-parse", "vault^"]).stdoutText.prefix(12))), 4 files)."
+    )
+    XCTAssertEqual(cloned.errorLines[1], "New PIN set for this machine; every session was revoked.")
+    XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdout, [0, 1, 2, 3])
+    XCTAssertTrue(pair.read(pair.b, ["journal", "list"]).stdoutText.contains("written on A"))
+    XCTAssertEqual(pair.read(pair.b, ["check"]).status, 0)
+    // B's own PIN and journal writer; A learns of B and reads what B writes.
+    XCTAssertEqual(pair.b.vault(["get", "mail/work"], pin: [Sandbox.pin]).status, 11)
+    XCTAssertEqual(pair.b.vault(["journal"], stdin: Array("written on B\n".utf8)).status, 0)
+    pair.add(pair.b, "from/b", Array("bee".utf8))
+    XCTAssertEqual(pair.syncB().status, 0)
+    XCTAssertEqual(pair.syncA().status, 0)
+    XCTAssertEqual(pair.read(pair.a, ["get", "from/b"]).stdoutText, "bee")
+    XCTAssertTrue(pair.read(pair.a, ["journal", "list"]).stdoutText.contains("written on B"))
+    XCTAssertEqual(pair.read(pair.a, ["check"]).status, 0)
+    let status = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(pair.a.vault(["status", "--json"]).stdout))
+        as? [String: Any])
+    XCTAssertNotNil(status["policy"])
+    // A second clone over an existing vault is refused.
+    let again = pair.b.vault(
+      ["sync", "clone", pair.remote], pin: [pair.recoveryCode, SyncPair.pinB])
+    XCTAssertEqual(again.status, 4, again.stderrText)
   }
 
   func testATamperedTruncatedOrRemovedFileIsRefusedAndNothingIsMerged() throws {

@@ -1,0 +1,115 @@
+import FoundationEssentials
+
+extension VaultSync {
+  /// What a clone read from the remote.
+  public struct Cloned: Sendable {
+    /// The remote's commit the vault file was made from.
+    public var commit: String
+    /// The records and contents it holds.
+    public var files: Int
+  }
+
+  /// Makes the vault file at `path` from the remote's newest commit, for a device that joins
+  /// with the recovery code (`vault sync clone`).
+  ///
+  /// The state file's public part gives the recovery slot; the code opens it (so a wrong code is
+  /// refused before anything is read), then the state is verified as a sync verifies a remote
+  /// (its header MAC, the files aggregate of the whole tree) and the file is built, under a
+  /// temporary name, with the remote's header, every record and content, and a first state. The
+  /// device has no record in the header yet: a recovery on the new file gives it its PIN keyslot.
+  ///
+  /// - Throws: `VaultError.vaultExists` when `path` exists; `.syncFailed` when the remote holds
+  ///   no vault or git fails; `.wrongRecoveryCode`; `.syncRefused` for a remote that does not
+  ///   verify; `.storage`.
+  public static func clone(
+    into path: String, environment: VaultEnvironment, repository: SyncRepository,
+    recoveryCode: SecureBytes
+  ) throws -> Cloned {
+    if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path) }
+    guard let commit = try repository.fetch() else {
+      throw VaultError.syncFailed("the remote holds no vault yet (no branch 'vault')")
+    }
+    let changes = try repository.changes(from: nil, to: commit)
+    guard let stateBlob = changes.first(where: { $0.path == SyncFiles.statePath })?.newBlob else {
+      throw VaultError.syncRefused("the remote's commit has no state file")
+    }
+    guard let stateBytes = try repository.read([stateBlob])[stateBlob] else {
+      throw VaultError.syncFailed("git did not give the state file")
+    }
+    let publicPart = try refusing { try SyncStateFile.readPublic(stateBytes) }
+    let masterKey = try publicPart.recovery.open(
+      code: recoveryCode, vaultID: publicPart.vaultID, kdf: publicPart.kdf)
+    let codec = SyncFiles(vaultID: publicPart.vaultID, masterKey: masterKey)
+    let synced = changes.filter { isSynced($0.path) }
+    let blobs = try repository.read(synced.compactMap(\.newBlob))
+    let (state, rows, contents) = try refusing {
+      () -> (SyncStateFile, [RecordRow], [SyncFiles.Content]) in
+      let state = try SyncStateFile.open(stateBytes, codec: codec)
+      guard constantTimeEqual(Header.mac(state.header, masterKey: masterKey), state.headerMAC)
+      else { throw VaultError.integrity("the vault header it carries failed authentication") }
+      let header = try Header.parse(state.header)
+      guard header.vaultID == publicPart.vaultID else {
+        throw VaultError.integrity("it carries another vault's header")
+      }
+      var sum = Aggregate.zero
+      var rows: [RecordRow] = []
+      var contents: [SyncFiles.Content] = []
+      for change in synced {
+        guard let blob = change.newBlob, let bytes = blobs[blob] else {
+          throw VaultError.integrity("git did not give the file \(change.path)")
+        }
+        sum.add(codec.hash(path: change.path, bytes: bytes))
+        if change.path.hasPrefix(SyncFiles.recordsFolder + "/") {
+          rows.append(try codec.openRecord(path: change.path, bytes: bytes))
+        } else {
+          contents.append(try codec.openContent(path: change.path, bytes: bytes))
+        }
+      }
+      guard sum.bytes == state.files else {
+        throw VaultError.integrity(
+          "its files are not the ones its state names (a file was changed, removed or put back)")
+      }
+      return (state, rows, contents)
+    }
+    let folder = PrivateFiles.parentFolder(of: path)
+    try PrivateFiles.ensureDirectory(folder)
+    try FileSafety.checkVaultFolder(folder)
+    var first: StateLink?
+    try Vault.createExclusively(path) { temporary in
+      let db = try SQLiteDatabase(path: temporary, create: true)
+      try db.execute(
+        """
+        PRAGMA page_size = \(Vault.pageSize);
+        PRAGMA application_id = \(Vault.applicationID);
+        PRAGMA user_version = \(Vault.schemaVersion);
+        PRAGMA synchronous = FULL;
+        PRAGMA secure_delete = ON;
+        """)
+      try db.transaction {
+        try db.execute(Schema.v2)
+        try db.query(
+          "INSERT INTO header (id, body, mac) VALUES (1, ?, ?)",
+          [.blob(state.header), .blob(state.headerMAC)])
+        let write = StateWrite(
+          db: db, vaultID: publicPart.vaultID, masterKey: masterKey, base: nil)
+        write.setHeaderBody(state.header)
+        for row in rows { try write.insert(row, keepingBox: false) }
+        for content in contents {
+          for (index, box) in content.boxes.enumerated() {
+            try write.insert(
+              ChunkRow(
+                recordID: content.recordID, revision: content.revision, index: Int64(index),
+                box: box))
+          }
+        }
+        first = try write.finish(masterKey: masterKey)
+      }
+    }
+    let vault = try Vault.open(path: path, environment: environment)
+    try vault.device.update {
+      vault.recordAuthenticatedHeader(in: &$0)
+      if let first { vault.remember(first, in: &$0) }
+    }
+    return Cloned(commit: commit, files: rows.count + contents.count)
+  }
+}
