@@ -8,7 +8,7 @@ enum AuditCommandRun {
     let unlocked = try context.open(.use(reason: "audit passwords"))
     let report = try unlocked.entries.auditPasswords(
       prefix: prefix, now: context.environment.clock.wallNow,
-      includeGuarded: !unlocked.source.isHeld)
+      includeGuarded: !unlocked.source.withholdsGuarded)
     if context.flag(Keys.json) {
       let rows = report.findings.map { finding in
         JSONOutput.object([

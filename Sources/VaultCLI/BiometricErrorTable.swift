@@ -46,8 +46,8 @@ public enum BiometricErrorTable {
         + " instead (15, 'the enrollment was emptied'), before the PIN."
     case .biometryLockout:
       "At an unlock the PIN ends it and the match is asked after the PIN; at a guarded read the PIN"
-        + " stands in for the match. The 15th failed match of this vault within 24 hours exits 14"
-        + " and needs `vault recover`."
+        + " stands in for the match when this vault's own failures made the lockout, else 14. The"
+        + " 15th failed match of this vault within 24 hours exits 14 and needs `vault recover`."
     case .appCancel:
       "A timeout (`biosim next timeout`) or the prompt ended by vault (`app-cancel`); nothing counted."
     case .invalidContext:

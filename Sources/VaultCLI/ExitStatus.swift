@@ -275,6 +275,14 @@ public enum ExitStatus {
         "the lockout ends the next time the PIN is verified: run the command again, and the"
           + " match is asked after the PIN"
       )
+    case .biometricLockoutElsewhere:
+      return (
+        .tooManyAttempts,
+        "biometry lockout (LAError -8): the sensor was locked out by failed matches outside this"
+          + " vault, so the PIN does not stand in for this guarded entry's match",
+        "end the lockout with the PIN ('vault unlock' asks for it and then a match), then read"
+          + " the entry again"
+      )
     case .biometricLockoutNeedsRecovery(let failures):
       return (
         .tooManyAttempts,

@@ -73,7 +73,7 @@ enum ExportCommandRun {
     var journalCount = 0
     var written = 0
     let (summary, guardedLeftOut) = try unlocked.entries.exporting(
-      prefix: prefix, includeGuarded: !unlocked.source.isHeld
+      prefix: prefix, includeGuarded: !unlocked.source.withholdsGuarded
     ) { selection in
       var journal: [TransferJournalEntry] = []
       if prefix.isEmpty {

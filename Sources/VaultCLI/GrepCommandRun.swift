@@ -27,7 +27,7 @@ enum GrepCommandRun {
         Output.print("\(shown):0:\(shown)\n")
         matched = true
       }
-      if metadata.guarded && unlocked.source.isHeld {
+      if metadata.guarded && unlocked.source.withholdsGuarded {
         skipped += 1
         continue
       }

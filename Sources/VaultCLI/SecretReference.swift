@@ -28,8 +28,8 @@ struct SecretReference: Equatable {
   ///   fresh check; `.invalidInput` for contents that are not text.
   func value(in unlocked: UnlockedVault) throws -> SecureBytes {
     let (metadata, content) = try unlocked.entries.get(name)
-    if metadata.guarded && unlocked.source.isHeld {
-      let bypass = unlocked.source == .agent ? "after 'vault lock'" : "without VAULT_SESSION"
+    if metadata.guarded && unlocked.source.withholdsGuarded {
+      let bypass = unlocked.source == .session ? "without VAULT_SESSION" : unlocked.source.bypass
       throw VaultError.noTerminal(
         "'\(name)' is guarded: every read needs fresh authentication, which"
           + " \(unlocked.source.holder) does not give",

@@ -30,12 +30,20 @@ public enum KeySource: Equatable, Sendable {
   case agent
   /// From the PIN (and the match the policy requires), in this command.
   case pin
+  /// From the PIN and, for the match, a success by reuse of a recent device unlock (the
+  /// `biometric_reuse_seconds` window): no match was witnessed, so guarded entries are left out
+  /// or need their fresh check, as with a held key.
+  case pinByReuse
   /// From the recovery code, in this command.
   case recoveryCode
 
   /// True for a key released by an earlier unlock (a session or the agent): reads never write,
   /// and a guarded entry needs its fresh check.
   public var isHeld: Bool { self == .session || self == .agent }
+
+  /// True when a guarded entry needs its fresh check (or is left out of a bulk read): a held
+  /// key, or a success by reuse.
+  public var withholdsGuarded: Bool { isHeld || self == .pinByReuse }
 }
 
 /// What the biometric side of a vault is, as far as can be told without its key.

@@ -38,7 +38,10 @@ struct BiometricBinding {
   ///   `.biometricLockoutNeedsRecovery` when this failure reached the vault's lockout rule (every
   ///   session revoked); `.integrity` when the seal does not open or is malformed; the mapped
   ///   `BiometricFailure` otherwise.
-  func checkPresence(masterKey: SymmetricKey, reason: String, reuse: Double = 0) throws {
+  /// - Returns: true when the success was by reuse of a recent device unlock (no match was
+  ///   witnessed), which releases no guarded entry.
+  @discardableResult
+  func checkPresence(masterKey: SymmetricKey, reason: String, reuse: Double = 0) throws -> Bool {
     let seal = try activeSeal(masterKey: masterKey)
     try checkPasscodeItem(seal, masterKey: masterKey)
     let match: BiometricMatch
@@ -59,6 +62,7 @@ struct BiometricBinding {
       try disable(masterKey: masterKey, reason: "the biometric enrollment changed")
     }
     try rememberSealedDomain(sealed, passcodeBound: seal.passcodeBound == true)
+    return match.reused
   }
 
   /// The gate's evaluation, each attempt counted for the vault's lockout rule in the sensor's own
@@ -68,11 +72,21 @@ struct BiometricBinding {
   ///   the rule; the gate's `BiometricFailure` otherwise.
   private func evaluate(reason: String, reuse: Double) throws -> BiometricMatch {
     let vaultID = vault.vaultID
-    let now = vault.environment.clock.wallNow
+    let clock = vault.environment.clock
     do {
-      return try gate.evaluate(reason: reason, reuse: reuse) { state, verdict in
-        state.countAttempt(verdict, vaultID: vaultID, at: now)
+      // Each attempt is counted at its own time, in the locked write that records it.
+      let match = try gate.evaluate(reason: reason, reuse: reuse) { state, verdict in
+        state.countAttempt(verdict, vaultID: vaultID, at: clock.wallNow)
       }
+      // A failure of this prompt (or another command's, meanwhile) that reached the rule: a
+      // later match of the same prompt releases nothing.
+      if let strikes = try vault.device.read().biometricStrikes[vaultID.hex],
+        strikes.recoveryRequiredSince != nil
+      {
+        try sessions.revokeAll(vaultID: vaultID, reason: .biometricChange)
+        throw VaultError.biometricLockoutNeedsRecovery(failures: strikes.failures.count)
+      }
+      return match
     } catch let failure as BiometricFailure {
       if failure == .notRecognised || failure == .lockout,
         let strikes = try vault.device.read().biometricStrikes[vaultID.hex],

@@ -46,20 +46,34 @@ public struct BiometricStrikes: Codable, Equatable, Sendable {
     case recoveryRequiredSince = "recovery_required_since"
   }
 
-  /// The failed matches within `window` of wall-clock `now`.
+  /// Failed matches that lock the sensor (five on both platforms' profiles): the count at
+  /// which this vault's own failures, not another vault's, may have locked it.
+  public static let sensorLockout = 5
+
+  /// The time the window ends at: `now`, or the latest failure when the clock was set back
+  /// before it (a failure is never dropped for being later than the clock).
+  private func reference(_ now: Double) -> Double { max(now, failures.max() ?? now) }
+
+  /// The failed matches within `window` of wall-clock `now` (or of the latest failure, when
+  /// the clock is before it).
   public func recent(at now: Double) -> Int {
-    failures.filter { $0 <= now && now - $0 < Self.window }.count
+    let end = reference(now)
+    return failures.filter { end - $0 < Self.window }.count
   }
 
-  /// Counts one attempt's `verdict` at wall-clock `now`.
+  /// Counts one attempt's `verdict` at wall-clock `now`, the time of that attempt.
+  ///
+  /// A failure is kept whatever the times of the others (an older prompt answered late, a clock
+  /// set back): only failures more than `window` before the latest time known leave the count.
+  /// A match starts the count over, unless the rule already requires the recovery code.
   public mutating func count(_ verdict: AttemptVerdict, at now: Double) {
     switch verdict {
     case .matched:
-      failures = []
+      if recoveryRequiredSince == nil { failures = [] }
     case .failed:
-      failures =
-        failures.filter { $0 <= now && now - $0 < Self.window }.suffix(Self.limit - 1)
-        + [now]
+      let end = reference(now)
+      failures = (failures.filter { end - $0 < Self.window } + [now]).sorted()
+        .suffix(1000)
       if failures.count >= Self.limit, recoveryRequiredSince == nil {
         recoveryRequiredSince = now
       }

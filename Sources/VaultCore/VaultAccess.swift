@@ -262,12 +262,14 @@ public struct VaultAccess {
     _ = try vault.checkBeforePIN(device)
     let key = try unlockAskingAgain(request, credentials)
     try gate.credentialVerified()
+    var reused = false
     if biometric {
-      try binding.checkPresence(
+      reused = try binding.checkPresence(
         masterKey: key, reason: reason, reuse: try reuseWindow(purpose, masterKey: key))
     }
     return try UnlockedVault(
-      vault: vault, gate: gate, masterKey: key, source: .pin, purpose: purpose)
+      vault: vault, gate: gate, masterKey: key, source: reused ? .pinByReuse : .pin,
+      purpose: purpose)
   }
 
   /// The reuse window an unlock allows (the `biometric_reuse_seconds` setting); 0 for every other
@@ -331,7 +333,7 @@ public struct VaultAccess {
   func guardCheck(
     _ name: EntryName, _ unlocked: UnlockedVault, _ credentials: CredentialSource
   ) throws {
-    guard unlocked.source.isHeld else { return }
+    guard unlocked.source.withholdsGuarded else { return }
     let clock = vault.environment.clock
     let key = vault.vaultID.hex + ":" + unlocked.entries.indexTag(name)
     let now = clock.bootNow
@@ -356,7 +358,14 @@ public struct VaultAccess {
     do {
       try binding.checkPresence(masterKey: unlocked.masterKey, reason: "read guarded '\(name)'")
     } catch VaultError.biometricLockout {
-      // As `.deviceOwnerAuthentication`: the device credential stands in and clears the lockout.
+      // As `.deviceOwnerAuthentication`: the device credential stands in and clears the lockout,
+      // but only for a lockout this vault's own failed matches made. The sensor's lockout is the
+      // device's: failures in a vault of one's own must not buy guarded reads of this one.
+      let strikes = try vault.device.read().biometricStrikes[vault.vaultID.hex]
+      guard
+        (strikes?.recent(at: vault.environment.clock.wallNow) ?? 0)
+          >= BiometricStrikes.sensorLockout
+      else { throw VaultError.biometricLockoutElsewhere }
       _ = try pinAlone(.lockedOutGuardedEntry(name), credentials)
       try gate.credentialVerified()
     }

@@ -73,6 +73,9 @@ public enum VaultError: Error, Equatable, Sendable {
   case biometricFallback
   /// The simulated sensor is locked out after too many consecutive failed matches.
   case biometricLockout
+  /// A guarded read while the sensor is locked out by failed matches of other vaults (or of
+  /// biosim alone): the PIN does not stand in for this vault's match then.
+  case biometricLockoutElsewhere
   /// This vault's own lockout rule (`BiometricStrikes`): `failures` failed matches within 24
   /// hours, so its biometric checks need the recovery code; the PIN no longer clears the lockout.
   case biometricLockoutNeedsRecovery(failures: Int)

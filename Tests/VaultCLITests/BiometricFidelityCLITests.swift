@@ -416,6 +416,104 @@ final class BiometricFidelityCLITests: XCTestCase {
     XCTAssertEqual(box.vault(["unlock", "--raw"], pin: ["135791"]).status, 0)
   }
 
+  /// Attack review: a failed match answered in a prompt opened earlier (or with the clock set
+  /// back) is counted, and erases none of the failures recorded since.
+  func testALateOrEarlierStampedFailureStillCounts() {
+    box.initBiometric()
+    let now = Int(Date().timeIntervalSince1970)
+    let later = ["VAULT_TEST_WALLCLOCK": "\(now)"]
+    for _ in 0..<14 {
+      box.biosim(["next", "no-match"])
+      box.vaultPIN(["unlock", "--force"], env: later)
+      box.biosim(["next", "--clear"])
+    }
+    XCTAssertEqual(biometry(env: later)["failed_matches_24h"] as? Int, 14)
+    box.biosim(["next", "no-match"])
+    let earlier = box.vaultPIN(["unlock", "--force"], env: ["VAULT_TEST_WALLCLOCK": "\(now - 60)"])
+    XCTAssertEqual(earlier.status, 14, earlier.stderrText)
+    XCTAssertEqual(biometry(env: later)["failed_matches_24h"] as? Int, 15)
+    XCTAssertEqual(biometry(env: later)["recovery_required"] as? Bool, true)
+  }
+
+  /// Attack review: once the 15th failure is recorded, a match later in the same prompt
+  /// releases nothing (the sensor's own count had been cleared by `credential-verified`).
+  func testAMatchAfterTheFifteenthFailureReleasesNothing() {
+    box.initBiometric()
+    for _ in 0..<14 {
+      box.biosim(["next", "no-match"])
+      box.vaultPIN(["unlock", "--force"])
+      box.biosim(["next", "--clear"])
+    }
+    XCTAssertEqual(box.biosim(["credential-verified"]).status, 0)
+    box.biosim(["next", "no-match"])
+    box.biosim(["next", "match"])
+    let result = box.vaultPIN(["unlock", "--force"])
+    XCTAssertEqual(result.status, 14, result.stderrText)
+    XCTAssertTrue(
+      result.stderrText.hasPrefix(
+        "vault: error: biometry lockout (LAError -8): 15 failed matches within 24 hours"),
+      result.stderrText)
+    XCTAssertEqual(biometry()["recovery_required"] as? Bool, true)
+    XCTAssertEqual(biometry()["failed_matches_24h"] as? Int, 15)
+    XCTAssertEqual(box.vault(["status", "--check"]).status, 10)
+  }
+
+  /// Attack review: a sensor lockout made by failures in another vault does not let the PIN
+  /// stand in for a guarded read's match; one this vault's own failures made still does.
+  func testALockoutFromAnotherVaultBuysNoGuardedRead() {
+    box.initBiometric()
+    box.biosim(["next", "match"])
+    XCTAssertEqual(
+      box.vaultPIN(["add", "--guard", "g"], stdin: Array("guarded".utf8)).status, 0)
+    let token = box.unlock()
+    let session = ["VAULT_SESSION": token]
+    let other = ["VAULT_PATH": box.home + "/other.db"]
+    XCTAssertEqual(
+      box.vault(["init", "--kdf", "test", "--no-biometry"], pin: ["111111"], env: other).status, 0)
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vault(["biometry", "activate"], pin: ["111111"], env: other).status, 0)
+    for _ in 0..<2 {
+      box.biosim(["next", "no-match", "--count", "3"])
+      box.vault(["unlock", "--force"], pin: ["111111"], env: other)
+      box.biosim(["next", "--clear"])
+    }
+    XCTAssertEqual(box.sensor()["locked_out"] as? Bool, true)
+    let refused = box.vault(["get", "g"], pin: [Sandbox.pin], env: session)
+    XCTAssertEqual(refused.status, 14, refused.stderrText)
+    XCTAssertEqual(
+      refused.errorLines.first,
+      "vault: error: biometry lockout (LAError -8): the sensor was locked out by failed matches"
+        + " outside this vault, so the PIN does not stand in for this guarded entry's match")
+    XCTAssertEqual(biometry()["failed_matches_24h"] as? Int, 0)
+  }
+
+  /// Attack review: a success by reuse of a recent device unlock is no match, so a bulk read
+  /// with the PIN leaves guarded entries out as a held key does, and a reference to one needs
+  /// its fresh check.
+  func testASuccessByReuseReleasesNoGuardedEntry() {
+    box.initBiometric()
+    box.biosim(["next", "match", "--count", "2"])
+    XCTAssertEqual(
+      box.vaultPIN(["add", "--guard", "g"], stdin: Array("guarded-value".utf8)).status, 0)
+    XCTAssertEqual(box.vaultPIN(["add", "open"], stdin: Array("open-value".utf8)).status, 0)
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["settings", "biometric_reuse_seconds", "300"]).status, 0)
+    XCTAssertEqual(box.biosim(["unlock-device"]).status, 0)
+    let grep = box.vaultPIN(["grep", "value"])
+    XCTAssertEqual(grep.stdoutText, "open:1:open-value\n", grep.stderrText)
+    XCTAssertTrue(
+      grep.stderrText.contains("once the reuse window has passed, with a fresh match"),
+      grep.stderrText)
+    let exported = box.vaultPIN(["export", "--to", "jsonl", "--plaintext"])
+    XCTAssertFalse(exported.stdoutText.contains("guarded-value"), exported.stdoutText)
+    let run = box.vaultPIN(["run", "--env", "X=g", "--", "/bin/sh", "-c", "echo $X"])
+    XCTAssertNotEqual(run.status, 0)
+    XCTAssertFalse(run.stdoutText.contains("guarded-value"))
+    let injected = box.vaultPIN(["inject"], stdin: Array("v={{ vault g }}\n".utf8))
+    XCTAssertNotEqual(injected.status, 0)
+    XCTAssertFalse(injected.stdoutText.contains("guarded-value"))
+  }
+
   // MARK: - Enrollment limits and types
 
   func testEnrollmentLimits() {

@@ -175,7 +175,12 @@ final class SessionCLITests: XCTestCase {
     box.biosim(["next", "match"])
     XCTAssertEqual(box.vaultPIN(["add", "--guard", "bank"], stdin: Array("4242".utf8)).status, 0)
     let token = box.unlock()
-    box.biosim(["force-lockout"])
+    for _ in 0..<2 {
+      box.biosim(["next", "no-match", "--count", "3"])
+      box.vaultPIN(["unlock", "--force"])
+      box.biosim(["next", "--clear"])
+    }
+    XCTAssertEqual(box.sensor()["locked_out"] as? Bool, true, "this vault's own failures")
     let read = box.vaultPIN(
       ["get", "bank"], env: ["VAULT_SESSION": token, "VAULT_TEST_BOOTCLOCK": "1005"])
     XCTAssertEqual(read.status, 0, read.stderrText)
