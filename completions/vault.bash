@@ -276,8 +276,8 @@ _vault_command() {
     arguments=1 variadic=0
     ;;
   'sync')
-    commands=' init=init clone=clone '
-    offered='init clone'
+    commands=' init=init clone=clone devices=devices revoke=revoke '
+    offered='init clone devices revoke'
     options='--vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
@@ -290,6 +290,20 @@ _vault_command() {
     arguments=1 variadic=0
     ;;
   'sync clone')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
+  'sync devices')
+    commands=''
+    offered=''
+    options='--json --vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=0 variadic=0
+    ;;
+  'sync revoke')
     commands=''
     offered=''
     options='--vault --pin-fd -h --help'

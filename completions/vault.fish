@@ -99,6 +99,10 @@ function __vault_subcommand
             echo init
         case 'sync:clone'
             echo clone
+        case 'sync:devices'
+            echo devices
+        case 'sync:revoke'
+            echo revoke
         case '*'
             return 1
     end
@@ -188,6 +192,10 @@ function __vault_valued
         case 'sync/init'
             printf '%s\n' --vault --pin-fd
         case 'sync/clone'
+            printf '%s\n' --vault --pin-fd
+        case 'sync/devices'
+            printf '%s\n' --vault --pin-fd
+        case 'sync/revoke'
             printf '%s\n' --vault --pin-fd
         case 'check'
             printf '%s\n' --vault --pin-fd
@@ -529,10 +537,17 @@ complete -c vault -n '__vault_at "export" 0' -a '(__vault_entry_names)'
 # vault sync: Carry the vault between your devices through a git repository.
 complete -c vault -n '__vault_at "sync" 0' -a init -d 'Set up sync with REMOTE and sync once.'
 complete -c vault -n '__vault_at "sync" 0' -a clone -d 'Join this device to a vault synced at REMOTE, with its recovery code.'
+complete -c vault -n '__vault_at "sync" 0' -a devices -d 'List the devices that sync this vault.'
+complete -c vault -n '__vault_at "sync" 0' -a revoke -d 'Remove a device from the vault: its PIN keyslot and its writer key.'
 
 # vault sync init: Set up sync with REMOTE and sync once.
 
 # vault sync clone: Join this device to a vault synced at REMOTE, with its recovery code.
+
+# vault sync devices: List the devices that sync this vault.
+complete -c vault -n '__vault_in "sync/devices"' -l json -d 'Print JSON instead of text.'
+
+# vault sync revoke: Remove a device from the vault: its PIN keyslot and its writer key.
 
 # vault check: Verify the vault's state and every record, and report any damage.
 complete -c vault -n '__vault_in "check"' -l accept-older -d 'Accept the file\'s state although it is older than the one this device last saw (a backup restored on purpose); needs the PIN.'

@@ -358,6 +358,8 @@ enum Keys {
   static let backupPath = Argument<FilePath>("PATH", "The new file.")
   static let syncRemote = Argument<String>(
     "REMOTE", "A git remote: a path, or an ssh or https URL.")
+  static let syncDevice = Argument<String>(
+    "DEVICE", "4 to 32 hex digits of a device id, as 'vault sync devices' shows it.")
   static let shellArgument = Argument<ShellSyntax>("SHELL", "\(ShellSyntax.choiceList).")
   static let command = Argument<String>(
     "COMMAND", "The command to describe.", optional: true, variadic: true)

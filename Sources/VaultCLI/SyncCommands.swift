@@ -31,6 +31,26 @@ extension VaultCommands {
           and, with 'vault biometry activate', its own biometric activation.
           """,
         arguments: [Keys.syncRemote.spec], run: runs(SyncCommandsRun.clone)),
+      CommandSpec(
+        "devices", "List the devices that sync this vault.",
+        discussion: """
+          One line per device: the first 8 hex digits of its id, its biometric unlock \
+          (active, off or disabled), how many commits it pushed as of this device's last sync, \
+          and which is this one; then the revoked ones. Needs the key (a session will do).
+          """,
+        options: [Keys.json.spec], run: runs(SyncCommandsRun.devices)),
+      CommandSpec(
+        "revoke", "Remove a device from the vault: its PIN keyslot and its writer key.",
+        discussion: """
+          Needs the PIN and a match (never a session). Removes DEVICE's record from the \
+          vault's header, so its PIN opens nothing the next syncs carry, moves its journal \
+          writer key to the retired ones (its entries so far still verify, none it signs \
+          later is taken), and syncs, so every device learns it; a revoked device's own sync \
+          is then refused (exit 17). The revoked device still holds the master key and so \
+          everything synced until now: for a lost or stolen device, follow with 'vault \
+          rekey'.
+          """,
+        arguments: [Keys.syncDevice.spec], run: runs(SyncCommandsRun.revoke)),
     ],
     run: runs(SyncCommandsRun.sync))
 }

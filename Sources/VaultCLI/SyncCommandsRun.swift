@@ -82,6 +82,76 @@ enum SyncCommandsRun {
     report(try VaultSync(unlocked, repository: repository).run(), remote: remote)
   }
 
+  /// `vault sync devices [--json]`: the header's device records, with their commit counts as of
+  /// the last sync, then the revoked ids.
+  static func devices(_ context: Context) throws {
+    let unlocked = try context.open(.use(reason: "list the devices"))
+    let vault = unlocked.vault
+    let repository = try GitRepository(
+      path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
+    let vector =
+      repository.exists
+      ? try VaultSync(unlocked, repository: repository).lastSync()?.vector : nil
+    let own = vault.localDevice?.deviceID
+    let revoked = vault.header.revokedDeviceHexIDs
+    let rows = vault.header.devices.map { device in
+      let hex = device.deviceIDBytes.hex
+      return (
+        id: hex, biometry: device.biometry?.state.rawValue ?? "off",
+        commits: vector?.counts[hex] ?? 0, this: device.deviceID == own
+      )
+    }
+    if context.flag(Keys.json) {
+      let items =
+        rows.map { row in
+          JSONOutput.object([
+            ("device", .string(row.id)), ("this", .bool(row.this)),
+            ("biometry", .string(row.biometry)), ("commits", .number(Int(row.commits))),
+            ("revoked", .bool(false)),
+          ])
+        }
+        + revoked.map { id in
+          JSONOutput.object([
+            ("device", .string(id)), ("this", .bool(false)), ("biometry", .null),
+            ("commits", .number(Int(vector?.counts[id] ?? 0))), ("revoked", .bool(true)),
+          ])
+        }
+      Output.print(JSONOutput.array(items).rendered + "\n")
+      return
+    }
+    for row in rows {
+      let commits = "\(row.commits) commit\(row.commits == 1 ? "" : "s")"
+      Output.print(
+        "\(row.id.prefix(8))  \(row.biometry + String(repeating: " ", count: max(0, 8 - row.biometry.count)))"
+          + "  \(commits)\(row.this ? "  (this device)" : "")\n")
+    }
+    for id in revoked { Output.print("\(id.prefix(8))  revoked\n") }
+    if vector == nil {
+      Output.error("vault: note: this device has not synced yet; commits count from its first sync")
+    }
+  }
+
+  /// `vault sync revoke DEVICE`: the record removed with the PIN and a match, then a sync when
+  /// the vault syncs; a failed sync leaves the revocation for the next.
+  static func revoke(_ context: Context) throws {
+    let named = try context.argument(Keys.syncDevice)
+    _ = try context.openVault().device(named: named)
+    let unlocked = try context.open(.administer(reason: "revoke a device"))
+    let record = try unlocked.vault.device(named: named)
+    try unlocked.vault.revoke(record, masterKey: unlocked.masterKey)
+    let id = record.deviceIDBytes.hex.prefix(8)
+    Output.error("Revoked the device \(id): its PIN keyslot and writer key are gone.")
+    let repository = try GitRepository(
+      path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
+    guard repository.exists else { return }
+    do {
+      report(try VaultSync(unlocked, repository: repository).run(), remote: repository.remoteURL())
+    } catch {
+      Output.error("vault: note: the revocation is stored here; 'vault sync' publishes it")
+      throw error
+    }
+  }
+
   /// REMOTE, refused when it is empty, holds a newline or starts with '-' (git would read an
   /// option).
   private static func checkedRemote(_ context: Context) throws -> String {

@@ -38,6 +38,10 @@ public struct Header: Codable, Equatable, Sendable {
   /// The master-key rotations whose earlier keys the kept states still need, oldest first;
   /// nil when there are none.
   public var rotations: [KeyRotation]?
+  /// The ids (base64, 16 bytes) of the devices `vault sync revoke` removed, oldest first.
+  ///
+  /// Nil when none was. No record has one, and none is ever dropped.
+  public var revokedDevices: [String]?
   /// How the chunks' aggregate hashes a chunk row.
   ///
   /// `.tag` since release 0.6.0; nil (the whole row) in a vault no release since has written.
@@ -47,6 +51,8 @@ public struct Header: Codable, Equatable, Sendable {
   public static let maximumRotations = 16
   /// Most retired writer keys a header holds.
   public static let maximumRetiredWriters = 256
+  /// Most revoked device ids a header holds.
+  public static let maximumRevokedDevices = 256
 
   /// The writer id of the entries migrated from format 1 (no device has it).
   public static let formatOneWriterID = [UInt8](repeating: 0, count: 16)
@@ -59,6 +65,7 @@ public struct Header: Codable, Equatable, Sendable {
     case formatOneWriter = "format_one_writer"
     case retiredWriters = "retired_writers"
     case rotations
+    case revokedDevices = "revoked_devices"
     case chunkHash = "chunk_hash"
   }
 
@@ -105,6 +112,7 @@ public struct Header: Codable, Equatable, Sendable {
   static let fieldNames = [
     "format", "vault_id", "kdf", "policy", "devices", "recovery", "journal_public_key",
     "journal_secret_key", "format_one_writer", "retired_writers", "rotations", "chunk_hash",
+    "revoked_devices",
   ]
 
   /// Refuses, naming it, a field no release wrote (in the header, a rotation, a retired writer, a
@@ -173,6 +181,17 @@ public struct Header: Codable, Equatable, Sendable {
           base64: rotation.previousKey, count: Nonce.byteCount + 32 + AEAD.tagByteCount,
           field: "rotations")
       }
+    }
+    if let revokedDevices {
+      guard revokedDevices.count <= Self.maximumRevokedDevices,
+        Set(revokedDevices).count == revokedDevices.count,
+        !devices.contains(where: { revokedDevices.contains($0.deviceID) })
+      else {
+        throw VaultError.malformedHeader(
+          "the header's revoked_devices repeat an id, name a device it holds, or exceed"
+            + " \(Self.maximumRevokedDevices)")
+      }
+      for id in revokedDevices { _ = try [UInt8](base64: id, count: 16, field: "revoked_devices") }
     }
     if let retiredWriters {
       guard retiredWriters.count <= Self.maximumRetiredWriters else {
@@ -307,6 +326,10 @@ extension Header {
         return KeyRotation(
           generation: Int64(try rotation.integer("generation")),
           previousKey: try rotation.string("previous_key"))
+      },
+      revokedDevices: try fields.optionalArray("revoked_devices")?.map {
+        guard let id = $0.text() else { throw JSONFields.Mismatch() }
+        return id
       },
       chunkHash: chunkHash)
   }

@@ -19,12 +19,16 @@ struct SyncRecord: Equatable {
   var marked: [Int]
   /// True after a master-key rotation renamed every file: the next push replaces the tree.
   var full: Bool
+  /// BLAKE2b-32 of the header body as merged with the base; nil in a record from before
+  /// release 0.10.0 (the next sync then compares the header with the base's).
+  var header: [UInt8]?
 
   private struct Body: Codable {
     var base: String
     var buckets: String
     var files: String
     var full: Bool?
+    var header: String?
     var marked: [Int]
     var vector: VersionVector
   }
@@ -44,7 +48,7 @@ struct SyncRecord: Equatable {
         encoder.encode(
           Body(
             base: base, buckets: buckets.base64, files: files.base64, full: full ? true : nil,
-            marked: marked, vector: vector)))
+            header: header?.base64, marked: marked, vector: vector)))
     } catch {
       throw VaultError.storage("the sync record cannot be encoded")
     }
@@ -62,15 +66,21 @@ struct SyncRecord: Equatable {
       let buckets = try? [UInt8](
         base64: decoded.buckets, count: 32 * StateSnapshot.bucketCount, field: "buckets")
     else { throw bad }
+    var header: [UInt8]?
+    if let text = decoded.header {
+      guard let digest = try? [UInt8](base64: text, count: 32, field: "header") else { throw bad }
+      header = digest
+    }
     self.init(
       base: decoded.base, files: files, vector: decoded.vector, buckets: buckets,
-      marked: decoded.marked, full: decoded.full == true)
+      marked: decoded.marked, full: decoded.full == true, header: header)
   }
 
   init(
     base: String, files: [UInt8], vector: VersionVector, buckets: [UInt8], marked: [Int],
-    full: Bool
+    full: Bool, header: [UInt8]?
   ) {
+    self.header = header
     self.base = base
     self.files = files
     self.vector = vector
@@ -78,6 +88,9 @@ struct SyncRecord: Equatable {
     self.marked = marked
     self.full = full
   }
+
+  /// The digest `header` keeps of a header body.
+  static func headerDigest(_ body: [UInt8]) -> [UInt8] { GenericHash.hash(parts: [body]) }
 
   /// The aggregate of bucket `index` as recorded.
   func bucket(_ index: Int) -> [UInt8] { Array(buckets[(index * 32)..<(index * 32 + 32)]) }

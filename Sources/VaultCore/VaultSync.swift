@@ -81,7 +81,9 @@ public final class VaultSync {
           "the remote has no vault branch, but this device synced commit \(record.base.prefix(12))"
             + " with it (the branch was deleted or the remote replaced)")
       }
-      if let record, remote == record.base, changed.isEmpty, !record.full {
+      if let record, remote == record.base, changed.isEmpty, !record.full,
+        record.header == SyncRecord.headerDigest(vault.headerBody)
+      {
         return SyncReport(received: 0, sent: 0, commit: record.base, retries: retries)
       }
       let incoming = try remote.flatMap { commit in
@@ -118,6 +120,18 @@ public final class VaultSync {
   }
 
   // MARK: - The sync record
+
+  /// This device's last sync: the base commit and its version vector; nil before the first.
+  ///
+  /// - Throws: `VaultError.integrity` when the sync record does not open; `.storage`.
+  public func lastSync() throws -> (base: String, vector: VersionVector)? {
+    try vault.reading(masterKey: masterKey) { snapshot in
+      let rows = try snapshot.rows(
+        inBucket: Int(syncID[0]), db: vault.db, rowKey: masterKey.derive(.rows))
+      return try rows.first { $0.recordID == syncID && $0.kind == RecordKind.sync.rawValue }
+        .map(openRecord).map { ($0.base, $0.vector) }
+    }
+  }
 
   private func openRecord(_ row: RecordRow) throws -> SyncRecord {
     let opened = try boxes.open(row, kind: .sync, what: "this device's sync record")
@@ -269,6 +283,8 @@ public final class VaultSync {
     var files: [UInt8]
     /// Its version vector.
     var vector: VersionVector
+    /// The header body its state file holds.
+    var header: [UInt8]
   }
 
   /// What a merge did, and what it leaves to push.
@@ -311,7 +327,8 @@ public final class VaultSync {
         let next = SyncRecord(
           base: base, files: incoming?.state.files ?? record?.files ?? Aggregate.zero.bytes,
           vector: incoming?.state.vector ?? record?.vector ?? VersionVector(), buckets: buckets,
-          marked: marked, full: full)
+          marked: marked, full: full,
+          header: push == nil ? SyncRecord.headerDigest(write.headerBody) : nil)
         try write.insert(try sealRecord(next, replacing: syncRow))
         recorded = next
       } else if let syncRow {
@@ -500,9 +517,14 @@ public final class VaultSync {
 
   // MARK: - The header
 
-  /// Merges the remote's header into the vault's (`vault(5)` Synchronizing): the side that
-  /// changed it since the base; when both did, the union of their device records with the
-  /// other fields equal.
+  /// Merges the remote's header into the vault's (`vault(5)` Synchronizing).
+  ///
+  /// The side that changed it since the base; when both did, the union of their device
+  /// records, revoked ids and retired writer keys, with the other fields equal. Revoked devices
+  /// keep no record.
+  ///
+  /// - Throws: `VaultError.syncRefused` when the remote revoked this device; `.conflict` when
+  ///   both sides changed other fields.
   private func mergeHeader(_ incoming: IncomingCommit?, base: String?, in write: StateWrite) throws
   {
     guard let incoming, incoming.state.header != write.headerBody else { return }
@@ -510,28 +532,42 @@ public final class VaultSync {
     let localBody = write.headerBody
     let local = try Header.parse(localBody)
     let remote = try Header.parse(incoming.state.header)
+    let mine = local.devices.first { $0.deviceIDBytes == deviceID }
+    if let mine, remote.revokedDevices?.contains(mine.deviceID) == true {
+      throw VaultError.syncRefused(
+        "another device revoked this one (\(mine.deviceIDBytes.hex.prefix(8))) from the vault")
+    }
     var merged = remote
-    func withoutDevices(_ header: Header) -> Header {
+    func shared(_ header: Header) -> Header {
       var out = header
       out.devices = []
+      out.revokedDevices = nil
+      out.retiredWriters = nil
       return out
     }
-    let (l, r) = (withoutDevices(local), withoutDevices(remote))
+    let (l, r) = (shared(local), shared(remote))
     if l != r {
-      if let baseHeader, withoutDevices(baseHeader) == r {
+      if let baseHeader, shared(baseHeader) == r {
         merged = local
-      } else if baseHeader.map(withoutDevices) != l {
+      } else if baseHeader.map(shared) != l {
         throw VaultError.conflict(
           "this device and the remote both changed the vault's keys or settings since the last"
             + " sync (a rotation, a recovery code or the policy); nothing was changed")
       }
     }
-    let mine = local.devices.first { $0.deviceIDBytes == deviceID }
+    var revoked = local.revokedDevices ?? []
+    for id in remote.revokedDevices ?? [] where !revoked.contains(id) { revoked.append(id) }
+    merged.revokedDevices = revoked.isEmpty ? nil : revoked
+    var retired = local.retiredWriters ?? []
+    for writer in remote.retiredWriters ?? [] where !retired.contains(writer) {
+      retired.append(writer)
+    }
+    merged.retiredWriters = retired.isEmpty ? nil : retired
     var ids = local.devices.map(\.deviceID)
     for device in remote.devices where !ids.contains(device.deviceID) {
       ids.append(device.deviceID)
     }
-    merged.devices = ids.compactMap { id -> DeviceRecord? in
+    merged.devices = ids.filter { !revoked.contains($0) }.compactMap { id -> DeviceRecord? in
       if id == mine?.deviceID { return mine }
       let (ours, theirs) = (local.device(id: id), remote.device(id: id))
       let before = baseHeader?.device(id: id)
@@ -646,7 +682,7 @@ public final class VaultSync {
     return Push(
       writing: writing.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
       removing: removing.sorted(), replacingAll: full || target == nil, files: sum.bytes,
-      vector: vector)
+      vector: vector, header: write.headerBody)
   }
 
   /// The state file of `commit`, opened.
@@ -678,7 +714,8 @@ public final class VaultSync {
       if let syncRow { try write.delete(syncRow) }
       let next = SyncRecord(
         base: commit, files: push.files, vector: push.vector, buckets: plan.buckets,
-        marked: marked, full: false)
+        marked: marked, full: false,
+        header: write.headerBody == push.header ? SyncRecord.headerDigest(push.header) : nil)
       try write.insert(try sealRecord(next, replacing: syncRow))
     }
   }

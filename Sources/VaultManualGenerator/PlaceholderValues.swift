@@ -121,6 +121,7 @@ enum PlaceholderValues {
     }
     values["max-devices"] = .text("\(Header.maximumDevices)")
     values["max-retired-writers"] = .text("\(Header.maximumRetiredWriters)")
+    values["max-revoked-devices"] = .text("\(Header.maximumRevokedDevices)")
     values["max-rotations"] = .text("\(Header.maximumRotations)")
     values["state-history"] = .text("\(Vault.keptStates)")
     values["record-kinds"] = .text(

@@ -150,6 +150,31 @@ final class VaultFileTests: XCTestCase {
     }
   }
 
+  /// `revoked_devices` (vault(5) Devices): read back as written; a repeated id, the id of a
+  /// record the header holds, and an id of another length are malformed.
+  func testRevokedDevicesAreParsedStrictly() throws {
+    let created = try makeVault()
+    var header = created.vault.header
+    let other = [UInt8](repeating: 7, count: 16).base64
+    header.revokedDevices = [other]
+    XCTAssertEqual(try Header.parse(try header.encoded()).revokedDevices, [other])
+    XCTAssertEqual(
+      try Header.parse(try header.encoded()).revokedDeviceHexIDs,
+      [String(repeating: "07", count: 16)])
+    let why = VaultError.malformedHeader(
+      "the header's revoked_devices repeat an id, name a device it holds, or exceed 256")
+    for ids in [[other, other], [header.devices[0].deviceID]] {
+      header.revokedDevices = ids
+      XCTAssertThrowsError(try Header.parse(try header.encoded())) {
+        XCTAssertEqual($0 as? VaultError, why)
+      }
+    }
+    header.revokedDevices = [[UInt8](repeating: 7, count: 15).base64]
+    XCTAssertThrowsError(try Header.parse(try header.encoded())) {
+      XCTAssertEqual($0 as? VaultError, .malformedHeader("revoked_devices is not valid"))
+    }
+  }
+
   /// The header is decoded by hand (no Codable on every command's path): each member's type is
   /// checked as the Codable decoding of earlier releases checked it, and what it wrote reads back
   /// as it was.

@@ -1,0 +1,69 @@
+extension Vault {
+  /// The device record a user names by the hex digits of its id.
+  ///
+  /// - Parameter prefix: at least 4 hex digits (any case), the start of one device's 32.
+  /// - Returns: the one record whose hex id starts with them.
+  /// - Throws: `VaultError.invalidInput` when they are too few or not hex, when no record or
+  ///   more than one has them, or when they name a device already revoked.
+  public func device(named prefix: String) throws -> DeviceRecord {
+    let digits = prefix.lowercased()
+    guard digits.utf8.count >= 4, digits.utf8.count <= 32,
+      digits.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+    else {
+      throw VaultError.invalidInput(
+        "DEVICE is 4 to 32 hex digits of a device id, as 'vault sync devices' shows it")
+    }
+    let found = header.devices.filter { $0.deviceIDBytes.hex.hasPrefix(digits) }
+    guard found.count == 1 else {
+      if found.isEmpty,
+        header.revokedDeviceHexIDs.contains(where: { $0.hasPrefix(digits) })
+      {
+        throw VaultError.invalidInput("the device \(digits) was revoked already")
+      }
+      throw VaultError.invalidInput(
+        found.isEmpty
+          ? "no device of this vault has an id that starts with \(digits); 'vault sync devices'"
+            + " lists them"
+          : "\(found.count) devices have an id that starts with \(digits); give more digits")
+    }
+    return found[0]
+  }
+
+  /// Revokes another device (`vault(5)` Devices under SYNC REPOSITORY): its record leaves the
+  /// header, its id joins `revoked_devices` and its writer key `retired_writers`, in one write
+  /// that makes a new state.
+  ///
+  /// - Parameter record: a record of the header, not this device's.
+  /// - Throws: `VaultError.invalidInput` for this device's own record or when the header holds
+  ///   `Header.maximumRevokedDevices` ids already; `.vaultChanged`, `.storage` as `writeHeader`.
+  public func revoke(_ record: DeviceRecord, masterKey: SymmetricKey) throws {
+    guard record.deviceID != localDevice?.deviceID else {
+      throw VaultError.invalidInput(
+        "this is the device you are on; revoke it from another device, or delete its vault file")
+    }
+    var updated = header
+    let revoked = (updated.revokedDevices ?? []) + [record.deviceID]
+    guard revoked.count <= Header.maximumRevokedDevices else {
+      throw VaultError.invalidInput(
+        "the vault has revoked \(Header.maximumRevokedDevices) devices, as many as it records")
+    }
+    updated.devices.removeAll { $0.deviceID == record.deviceID }
+    updated.revokedDevices = revoked
+    let retired = RetiredWriter(deviceID: record.deviceID, writerKey: record.writerKey)
+    var writers = updated.retiredWriters ?? []
+    if !writers.contains(retired) { writers.append(retired) }
+    guard writers.count <= Header.maximumRetiredWriters else {
+      throw VaultError.invalidInput(
+        "the vault holds \(Header.maximumRetiredWriters) retired writer keys, as many as it can")
+    }
+    updated.retiredWriters = writers
+    try writeHeader(updated, masterKey: masterKey)
+  }
+}
+
+extension Header {
+  /// The revoked device ids in hex (32 digits each), oldest first.
+  public var revokedDeviceHexIDs: [String] {
+    (revokedDevices ?? []).map { ((try? [UInt8](base64: $0, field: "revoked_devices")) ?? []).hex }
+  }
+}
