@@ -177,6 +177,7 @@ enum SyncCommandsRun {
 
   private static func report(_ done: SyncReport, remote: String?) {
     let with = remote.map { " with \(Output.printable($0))" } ?? ""
+    for line in done.conflicts { Output.error(Output.printable(line)) }
     if done.received == 0 && done.sent == 0 {
       Output.error("Up to date\(with) (commit \(done.commit.prefix(12))).")
       return

@@ -224,20 +224,25 @@ extension EntryStore {
         version: found.body), entryID: found.row.recordID, in: write)
   }
 
-  private func insertRevision(_ body: RevisionBody, entryID: [UInt8], in write: StateWrite)
-    throws
+  /// Inserts a revision record of `body` under a new record id of `entryID`'s.
+  ///
+  /// - Returns: the row.
+  @discardableResult
+  func insertRevision(_ body: RevisionBody, entryID: [UInt8], in write: StateWrite) throws
+    -> RecordRow
   {
     let recordID =
       Array(entryID.prefix(Self.revisionPrefix))
       + Sodium.randomBytes(count: 16 - Self.revisionPrefix)
     var json = try encode(body)
     defer { wipe(&json) }
-    try write.insert(
-      RecordRow(
-        recordID: recordID, lookup: nil, kind: RecordKind.revision.rawValue, revision: 1,
-        box: boxes.seal(
-          json, recordID: recordID, kind: .revision, revision: 1, deviceID: deviceID,
-          hlc: RecordBox.hlc(now: vault.environment.clock.wallNow, after: nil))))
+    let row = RecordRow(
+      recordID: recordID, lookup: nil, kind: RecordKind.revision.rawValue, revision: 1,
+      box: boxes.seal(
+        json, recordID: recordID, kind: .revision, revision: 1, deviceID: deviceID,
+        hlc: RecordBox.hlc(now: vault.environment.clock.wallNow, after: nil)))
+    try write.insert(row)
+    return row
   }
 
   /// Replaces `old` (the entry or tombstone row of the same record) with a tombstone at the

@@ -12,6 +12,8 @@ public struct SyncReport: Equatable, Sendable {
   public var commit: String
   /// Pushes refused because the remote moved meanwhile, after which the sync began again.
   public var retries: Int
+  /// One line for each conflict the merge resolved (`conflict: NAME: …`), in the order met.
+  public var conflicts: [String] = []
 }
 
 /// `vault sync` (`vault(5)` Synchronizing): fetch the remote, verify it, merge it record by
@@ -22,6 +24,9 @@ public struct SyncReport: Equatable, Sendable {
 public final class VaultSync {
   /// How many times a sync begins again when the remote moved before its push.
   public static let maximumAttempts = 5
+  /// How far ahead of the merging device's wall clock a version's clock may be and still rank
+  /// by it, in seconds (`vault(5)` Merging).
+  public static let maximumClockSkew: Double = 300
 
   let vault: Vault
   let masterKey: SymmetricKey
@@ -56,7 +61,7 @@ public final class VaultSync {
   ///
   /// - Throws: `VaultError.syncRefused` for a remote that does not verify or is not a
   ///   descendant of the base (nothing merged); `.syncFailed` when git or the remote fails;
-  ///   `.conflict` for a change this release does not merge; the errors of a write.
+  ///   `.conflict` when both sides changed the keys or policy; the errors of a write.
   public func run() throws -> SyncReport {
     _ = try journal.fold()
     var retries = 0
@@ -93,7 +98,8 @@ public final class VaultSync {
       crash(at: "sync-after-merge")
       guard let push = plan.push else {
         return SyncReport(
-          received: plan.received, sent: 0, commit: remote ?? "", retries: retries)
+          received: plan.received, sent: 0, commit: remote ?? "", retries: retries,
+          conflicts: plan.conflicts)
       }
       let commit = try repository.commit(
         after: remote, replacingAll: push.replacingAll, writing: push.writing,
@@ -104,7 +110,7 @@ public final class VaultSync {
         try recordPushed(commit, plan: plan, push: push)
         return SyncReport(
           received: plan.received, sent: push.writing.count + push.removing.count - 1,
-          commit: commit, retries: retries)
+          commit: commit, retries: retries, conflicts: plan.conflicts)
       }
       retries += 1
       guard retries < Self.maximumAttempts else {
@@ -290,6 +296,7 @@ public final class VaultSync {
   /// What a merge did, and what it leaves to push.
   struct Plan {
     var received: Int
+    var conflicts: [String]
     var push: Push?
     /// The sync record the merge wrote (nil when there was no base yet).
     var recorded: SyncRecord?
@@ -313,8 +320,9 @@ public final class VaultSync {
       var local = try localChanges(
         in: write, record: record, syncRow: syncRow, base: full ? nil : baseCommit)
       var received = 0
+      var conflicts: [String] = []
       if let incoming {
-        received = try apply(incoming, to: write, local: &local)
+        (received, conflicts) = try apply(incoming, to: write, local: &local)
       }
       try mergeHeader(incoming, base: baseCommit, in: write)
       if let syncRow { try write.delete(syncRow) }
@@ -334,7 +342,9 @@ public final class VaultSync {
       } else if let syncRow {
         try write.insert(syncRow.unstored)
       }
-      return Plan(received: received, push: push, recorded: recorded, buckets: buckets)
+      return Plan(
+        received: received, conflicts: conflicts, push: push, recorded: recorded,
+        buckets: buckets)
     }
     try vault.reloadHeader()
     try vault.device.update { vault.recordAuthenticatedHeader(in: &$0) }
@@ -390,14 +400,16 @@ public final class VaultSync {
     return changes
   }
 
-  /// Applies the remote's changes that this device did not make too: removals first, then
-  /// the new rows, then contents.
+  /// Applies the remote's changes (`vault(5)` Merging): one-sided ones as they are, removals
+  /// first; records changed on both sides and records that reach one name by `SyncMerge`; then
+  /// the contents some record here names.
   ///
-  /// - Returns: how many records and contents were stored.
+  /// - Returns: how many records and contents were stored, and a line for each conflict.
   private func apply(
     _ incoming: IncomingCommit, to write: StateWrite, local: inout [String: SyncRecordChange]
-  ) throws -> Int {
+  ) throws -> (received: Int, notes: [String]) {
     var taken: [SyncRecordChange] = []
+    var both: [(String, SyncRecordChange, SyncRecordChange)] = []
     for (name, change) in incoming.records.sorted(by: { $0.key < $1.key }) {
       if let mine = local[name] {
         // The same change on both sides (a push this device made and did not record).
@@ -405,9 +417,8 @@ public final class VaultSync {
           local[name] = nil
           continue
         }
-        throw VaultError.conflict(
-          "this device and the remote both changed the record \(name.prefix(8)) since the last"
-            + " sync; this release does not merge that, and nothing was changed")
+        both.append((name, mine, change))
+        continue
       }
       taken.append(change)
     }
@@ -423,20 +434,20 @@ public final class VaultSync {
       }
       try write.delete(current)
     }
+    var merge = SyncMerge(sync: self, write: write, local: local)
     for change in taken {
       guard let new = change.new?.row else { continue }
-      let rows = try write.rows(inBucket: new.bucket)
-      if rows.contains(where: {
-        $0.recordID == new.recordID || (new.lookup != nil && $0.lookup == new.lookup)
-      }) {
-        throw VaultError.conflict(
-          "an entry of the remote has the name of an entry made here since the last sync; this"
-            + " release does not merge that, and nothing was changed")
-      }
-      try write.insert(new.unstored)
+      try merge.insertPlacing(new, remote: new)
     }
+    for (name, mine, theirs) in both {
+      try merge.resolve(name, mine: mine, theirs: theirs)
+    }
+    local = merge.local
     var inserted = 0
     for (_, content) in incoming.addedContents.sorted(by: { $0.key < $1.key }) {
+      let place = ContentPlace(
+        recordID: content.recordID, revision: content.revision, contentID: content.contentID)
+      guard try isReferenced(place, in: write) else { continue }
       let stored = try chunkBoxes(content.recordID, revision: content.revision)
       if stored == content.boxes { continue }
       inserted += 1
@@ -452,11 +463,13 @@ public final class VaultSync {
       }
     }
     for (path, content) in incoming.removedContents where incoming.addedContents[path] == nil {
-      if try !isReferenced(content.recordID, revision: content.revision, in: write) {
-        try write.deleteChunks(content.recordID, revision: content.revision)
+      let place = ContentPlace(
+        recordID: content.recordID, revision: content.revision, contentID: content.contentID)
+      if try !isReferenced(place, in: write) {
+        _ = try write.deleteChunks(content.recordID, revision: content.revision)
       }
     }
-    return taken.count + inserted
+    return (taken.count + both.count + inserted, merge.notes)
   }
 
   /// The boxes of the stored chunks of `recordID` at content revision `revision`, in order.
@@ -467,22 +480,25 @@ public final class VaultSync {
     ).map { $0[0].blob ?? [] }
   }
 
-  /// True when the entry `recordID` or one of its kept revisions names content revision
-  /// `revision`, among the verified rows of their buckets.
-  private func isReferenced(_ recordID: [UInt8], revision: Int64, in write: StateWrite) throws
-    -> Bool
-  {
+  /// True when the entry of `place.recordID` or one of its kept revisions names the content
+  /// at `place` (its content revision and content id), among the verified rows of their
+  /// buckets.
+  private func isReferenced(_ place: ContentPlace, in write: StateWrite) throws -> Bool {
+    let recordID = place.recordID
     let lookup = try vault.db.query(
       "SELECT lookup FROM records WHERE record_id = ?", [.blob(recordID)]
     ).first?.first?.blob
     let bucket = Int(lookup?.first ?? recordID[0])
+    func names(_ metadata: EntryMetadata) -> Bool {
+      metadata.contentRevision == place.revision && metadata.contentID == place.contentID
+    }
     if let row = try write.rows(inBucket: bucket).first(where: {
       $0.recordID == recordID && $0.kind == RecordKind.entry.rawValue
-    }), try store.open(row).metadata.contentRevision == revision {
+    }), names(try store.open(row).metadata) {
       return true
     }
     return try store.revisions(of: recordID, in: write.rows(inBucket: Int(recordID[0])))
-      .contains { $0.metadata.contentRevision == revision }
+      .contains { names($0.metadata) }
   }
 
   /// The contents a row names (an entry's current one, a revision's), as paths with their
@@ -647,7 +663,7 @@ public final class VaultSync {
       for path in needed.keys where existing[path] != nil { needed[path] = nil }
       var gone: [String: String] = [:]
       for (path, place) in dropped where needed[path] == nil && existing[path] != nil {
-        if try chunkBoxes(place.recordID, revision: place.revision).isEmpty {
+        if try !isReferenced(place, in: write) {
           gone[path] = existing[path]
         }
       }

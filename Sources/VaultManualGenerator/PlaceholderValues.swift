@@ -23,6 +23,7 @@ enum PlaceholderValues {
             ["Exit \(row.exit): \(row.message)", row.note])
         }),
       "strike-limit": .text("\(BiometricStrikes.limit)"),
+      "sync-maximum-skew": .text("\(Int(VaultSync.maximumClockSkew))"),
       "reuse-maximum": .text("\(VaultSettings.biometricReuse.range.upperBound)"),
       "pin-delays": .text(list(delays)),
       "pin-delay-last": .text(delays.last ?? ""),
@@ -121,6 +122,7 @@ enum PlaceholderValues {
     }
     values["max-devices"] = .text("\(Header.maximumDevices)")
     values["max-retired-writers"] = .text("\(Header.maximumRetiredWriters)")
+    values["sync-maximum-skew"] = .text("\(Int(VaultSync.maximumClockSkew))")
     values["max-revoked-devices"] = .text("\(Header.maximumRevokedDevices)")
     values["max-rotations"] = .text("\(Header.maximumRotations)")
     values["state-history"] = .text("\(Vault.keptStates)")
