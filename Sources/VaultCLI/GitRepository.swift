@@ -80,7 +80,11 @@ final class GitRepository: SyncRepository {
   }
 
   private static func failure(_ arguments: [String], _ result: Subprocess.Result) -> VaultError {
-    let line = result.stderrText.split(separator: "\n").last.map(String.init) ?? ""
+    // git's own reason: its first `fatal:` or `error:` line, else its first line (the
+    // last is often advice).
+    let lines = result.stderrText.split(separator: "\n").map(String.init)
+    let line =
+      lines.first { $0.hasPrefix("fatal: ") || $0.hasPrefix("error: ") } ?? lines.first ?? ""
     let command = arguments.first { !$0.hasPrefix("-") } ?? "git"
     return VaultError.syncFailed(
       "git \(command) exited with \(result.status)" + (line.isEmpty ? "" : ": \(line)"))
@@ -113,6 +117,10 @@ final class GitRepository: SyncRepository {
   /// - Throws: `VaultError.syncFailed` when git fails.
   func createBare(at remote: String) throws {
     try check(["init", "--bare", "-q", remote], inRepository: false)
+    // So that a plain `git clone` of it checks the branch out.
+    try check(
+      ["--git-dir=" + remote, "symbolic-ref", "HEAD", "refs/heads/\(Self.branch)"],
+      inRepository: false)
   }
 
   // MARK: - SyncRepository
@@ -163,8 +171,16 @@ final class GitRepository: SyncRepository {
 
   func changes(from old: String?, to new: String) throws -> [SyncTreeChange] {
     guard let old else {
-      return Self.treeEntries(try check(["ls-tree", "-r", "-z", new])).map {
-        SyncTreeChange(path: $0.path, oldBlob: nil, newBlob: $0.blob)
+      // `MODE TYPE ID` TAB `PATH` NUL for each entry, gitlinks and symlinks included.
+      return try check(["ls-tree", "-r", "-z", new]).split(separator: 0).compactMap { entry in
+        guard let tab = entry.firstIndex(of: 9) else { return nil }
+        let fields = entry[entry.startIndex..<tab].split(separator: 32).map {
+          String(decoding: $0, as: UTF8.self)
+        }
+        guard fields.count == 3 else { return nil }
+        return SyncTreeChange(
+          path: String(decoding: entry[(tab + 1)...], as: UTF8.self), oldBlob: nil,
+          newBlob: fields[2], newMode: fields[0])
       }
     }
     // `:MODE MODE OLD NEW STATUS` NUL `PATH` NUL for each file.
@@ -180,8 +196,8 @@ final class GitRepository: SyncRepository {
       let zero = { (id: String) in id.allSatisfy { $0 == "0" } }
       out.append(
         SyncTreeChange(
-          path: path, oldBlob: zero(head[2]) ? nil : head[2], newBlob: zero(head[3]) ? nil : head[3]
-        ))
+          path: path, oldBlob: zero(head[2]) ? nil : head[2],
+          newBlob: zero(head[3]) ? nil : head[3], newMode: head[1]))
     }
     return out
   }
@@ -237,8 +253,11 @@ final class GitRepository: SyncRepository {
       return true
     }
     let text = result.stdoutText + result.stderrText
+    // Refused because the remote moved: rejected as not a fast-forward, or (a push racing
+    // another into the same repository) the branch's lock taken or moved under git.
     if text.contains("[rejected]") || text.contains("non-fast-forward")
-      || text.contains("fetch first")
+      || text.contains("fetch first") || text.contains("cannot lock ref")
+      || text.contains("failed to update ref")
     {
       return false
     }

@@ -20,7 +20,16 @@ enum SyncCommandsRun {
   /// `vault sync init REMOTE`: the repository beside the vault, then a first sync; on failure
   /// the repository is removed again, so the command can be run again.
   static func initialize(_ context: Context) throws {
-    let remote = try checkedRemote(context)
+    var remote = try checkedRemote(context)
+    // A relative path is the one from here, wherever `vault sync` runs later.
+    if isLocalPath(remote), !remote.hasPrefix("/") {
+      var folder = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      guard getcwd(&folder, folder.count) != nil else {
+        throw VaultError.invalidInput(
+          "the current folder cannot be read; give REMOTE as a full path")
+      }
+      remote = String(cString: folder) + "/" + remote
+    }
     let repository = try GitRepository(
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
     if repository.exists {
@@ -37,7 +46,10 @@ enum SyncCommandsRun {
     }
     do {
       try repository.create(remote: remote)
-      let done = try VaultSync(unlocked, repository: repository).run()
+      let sync = try VaultSync(unlocked, repository: repository)
+      // A base from an earlier sync repository means nothing to this one.
+      if try sync.lastSync() != nil { try sync.forgetBase() }
+      let done = try sync.run()
       if let made { Output.error("Made a new bare repository at \(Output.printable(made)).") }
       report(done, remote: remote)
     } catch {

@@ -175,8 +175,16 @@ struct SyncMerge {
         (ours.hlc, try deviceOf(current), current), than: (theirs.hlc, try deviceOf(remote), remote)
       )
     }
+    // A purge on either side erased the versions up to the base: an edit against it keeps only
+    // what was made since.
+    let purge = [ours, theirs].contains {
+      if case .tombstone(let tombstone) = $0 { return tombstone.body.purged == true }
+      return false
+    }
     // This device's versions since the base, in order, each once.
-    var versions = mineSinceBase.map { ($0.body, $0.replacedText) }
+    var versions = mineSinceBase.filter { !purge || $0.entryRevision > baseRevision }.map {
+      ($0.body, $0.replacedText)
+    }
     let nowText = Timestamp.utc(now)
     if case .entry(let found) = ours, !localWins { versions.append((found.body, nowText)) }
     let othersBodies = others.map(\.body)
@@ -245,6 +253,19 @@ struct SyncMerge {
     }
     try write.delete(current)
     try insertPlacing(final, remote: remote)
+    if purge, final.kind == RecordKind.entry.rawValue {
+      let left = try store.revisions(of: entryID, in: write.rows(inBucket: Int(entryID[0])))
+      let erased = left.filter { $0.entryRevision <= baseRevision }
+      for kept in erased {
+        try write.delete(kept.row)
+        changed(nil, remote: kept.row, recordID: kept.row.recordID)
+      }
+      var named = Set(left.filter { $0.entryRevision > baseRevision }.map(\.body.contentRevision))
+      named.insert(try store.open(final).body.contentRevision)
+      for revision in Set(erased.map(\.body.contentRevision)) where !named.contains(revision) {
+        _ = try write.deleteChunks(entryID, revision: revision)
+      }
+    }
     switch (ours, theirs) {
     case (.entry, .entry):
       notes.append("conflict: \(finalName): kept both, see vault history \(finalName)")
@@ -322,14 +343,22 @@ struct SyncMerge {
     let row = record.row
     let device = try deviceOf(row).hex.prefix(8)
     let day = Timestamp.utc(Double(bounded(record.hlc) >> 16) / 1000).prefix(10)
-    var candidate = "\(record.name) (conflict \(device) \(day))"
+    // The name is shortened, by whole characters, so that the suffix fits.
+    func named(_ suffix: String) -> String {
+      var base = record.name
+      while base.utf8.count + suffix.utf8.count > EntryName.maximumByteCount {
+        base.removeLast()
+      }
+      return base + suffix
+    }
+    var candidate = named(" (conflict \(device) \(day))")
     var attempt = 1
     while try store.record(
       named: try EntryName(candidate),
       in: write.rows(inBucket: store.bucket(try EntryName(candidate)))) != nil
     {
       attempt += 1
-      candidate = "\(record.name) (conflict \(device) \(day)) \(attempt)"
+      candidate = named(" (conflict \(device) \(day)) \(attempt)")
     }
     switch record {
     case .entry(let found):

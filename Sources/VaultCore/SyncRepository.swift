@@ -7,12 +7,16 @@ public struct SyncTreeChange: Equatable, Sendable {
   public var oldBlob: String?
   /// Its blob id in the newer commit, nil when it was removed.
   public var newBlob: String?
+  /// Its git mode in the newer commit (six octal digits; `100644` for a plain file, which is
+  /// all vault writes).
+  public var newMode: String
 
-  /// A change of `path` from `oldBlob` to `newBlob`.
-  public init(path: String, oldBlob: String?, newBlob: String?) {
+  /// A change of `path` from `oldBlob` to `newBlob`, of mode `newMode` after it.
+  public init(path: String, oldBlob: String?, newBlob: String?, newMode: String = "100644") {
     self.path = path
     self.oldBlob = oldBlob
     self.newBlob = newBlob
+    self.newMode = newMode
   }
 }
 

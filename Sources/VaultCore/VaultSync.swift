@@ -127,6 +127,17 @@ public final class VaultSync {
 
   // MARK: - The sync record
 
+  /// Forgets this device's last sync (`vault sync init` with another remote, or after the
+  /// sync repository was removed): the next sync merges the remote record by record without a
+  /// base, or pushes the whole vault into an empty one.
+  ///
+  /// - Throws: the errors of a write.
+  public func forgetBase() throws {
+    try vault.write(masterKey: masterKey) { write in
+      if let row = try write.unnamedRecord(syncID) { try write.delete(row) }
+    }
+  }
+
   /// This device's last sync: the base commit and its version vector; nil before the first.
   ///
   /// - Throws: `VaultError.integrity` when the sync record does not open; `.storage`.
@@ -185,13 +196,17 @@ public final class VaultSync {
         "another device synced since this vault's master key was rotated here; its changes"
           + " cannot be merged until that device has the new key")
     }
-    let changes = try repository.changes(from: record?.base, to: remote)
-      .filter { Self.isSynced($0.path) }
+    let all = try repository.changes(from: record?.base, to: remote)
+    try Self.refusing { try Self.checkLayout(all) }
+    let changes = all.filter { Self.isSynced($0.path) }
     guard
       let stateBlob = try repository.blobs(of: remote, paths: [SyncFiles.statePath])[
         SyncFiles.statePath]
     else { throw VaultError.syncRefused("the remote's commit has no state file") }
-    let wanted = [stateBlob] + changes.flatMap { [$0.oldBlob, $0.newBlob].compactMap { $0 } }
+    let attributes = all.first { $0.path == SyncFiles.attributes.path }?.newBlob
+    let wanted =
+      [stateBlob] + (attributes.map { [$0] } ?? [])
+      + changes.flatMap { [$0.oldBlob, $0.newBlob].compactMap { $0 } }
     let blobs = try repository.read(wanted)
     func bytes(_ blob: String?) throws -> [UInt8]? {
       guard let blob else { return nil }
@@ -201,6 +216,9 @@ public final class VaultSync {
       return bytes
     }
     return try Self.refusing {
+      if let attributes, try bytes(attributes) != Array(SyncFiles.attributes.text.utf8) {
+        throw VaultError.integrity("its .gitattributes is not the one vault writes")
+      }
       let state = try SyncStateFile.open(try bytes(stateBlob) ?? [], codec: codec)
       guard constantTimeEqual(Header.mac(state.header, masterKey: masterKey), state.headerMAC)
       else { throw VaultError.integrity("the vault header it carries failed authentication") }
@@ -255,6 +273,34 @@ public final class VaultSync {
         }
       }
       return incoming
+    }
+  }
+
+  /// Refuses a change that makes the tree other than vault writes it (`vault(5)` SYNC
+  /// REPOSITORY): a file outside `records/` and `contents/` but the state file and
+  /// `.gitattributes`, a file that is not a plain one (a symlink, an executable, a submodule),
+  /// and a removed state file or `.gitattributes`.
+  static func checkLayout(_ changes: [SyncTreeChange]) throws {
+    func shown(_ path: String) -> String {
+      let plain = path.utf8.count <= 80 && path.utf8.allSatisfy { (32..<127).contains($0) }
+      return plain ? "'\(path)'" : "a file of an unprintable name"
+    }
+    for change in changes {
+      let path = change.path
+      let known =
+        isSynced(path) || path == SyncFiles.statePath || path == SyncFiles.attributes.path
+      guard known else {
+        throw VaultError.integrity(
+          "its commit holds a file vault does not write (\(shown(path)))")
+      }
+      if change.newBlob == nil && !isSynced(path) {
+        throw VaultError.integrity("its commit has no \(path) file")
+      }
+      if change.newBlob != nil && change.newMode != "100644" {
+        throw VaultError.integrity(
+          "its commit holds \(shown(path)) as other than a plain file (git mode"
+            + " \(change.newMode))")
+      }
     }
   }
 
@@ -571,16 +617,18 @@ public final class VaultSync {
             + " sync (a rotation, a recovery code or the policy); nothing was changed")
       }
     }
-    var revoked = local.revokedDevices ?? []
-    for id in remote.revokedDevices ?? [] where !revoked.contains(id) { revoked.append(id) }
+    // Unions in the remote's order, then this side's additions: both devices reach the same
+    // list, so a merged header settles instead of changing at every sync.
+    var revoked = remote.revokedDevices ?? []
+    for id in local.revokedDevices ?? [] where !revoked.contains(id) { revoked.append(id) }
     merged.revokedDevices = revoked.isEmpty ? nil : revoked
-    var retired = local.retiredWriters ?? []
-    for writer in remote.retiredWriters ?? [] where !retired.contains(writer) {
+    var retired = remote.retiredWriters ?? []
+    for writer in local.retiredWriters ?? [] where !retired.contains(writer) {
       retired.append(writer)
     }
     merged.retiredWriters = retired.isEmpty ? nil : retired
-    var ids = local.devices.map(\.deviceID)
-    for device in remote.devices where !ids.contains(device.deviceID) {
+    var ids = remote.devices.map(\.deviceID)
+    for device in local.devices where !ids.contains(device.deviceID) {
       ids.append(device.deviceID)
     }
     merged.devices = ids.filter { !revoked.contains($0) }.compactMap { id -> DeviceRecord? in

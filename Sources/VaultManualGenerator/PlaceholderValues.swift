@@ -123,6 +123,7 @@ enum PlaceholderValues {
     values["max-devices"] = .text("\(Header.maximumDevices)")
     values["max-retired-writers"] = .text("\(Header.maximumRetiredWriters)")
     values["sync-maximum-skew"] = .text("\(Int(VaultSync.maximumClockSkew))")
+    values["max-name-bytes"] = .text("\(EntryName.maximumByteCount)")
     values["max-revoked-devices"] = .text("\(Header.maximumRevokedDevices)")
     values["max-rotations"] = .text("\(Header.maximumRotations)")
     values["state-history"] = .text("\(Vault.keptStates)")

@@ -181,6 +181,30 @@ final class SyncMergeCLITests: XCTestCase {
     }
   }
 
+  /// Attack review: an edit against a purge keeps the edit, and only what was made since the
+  /// purge's base: the versions the purge erased do not come back, on either side.
+  func testAnEditAgainstAPurgeKeepsOnlyTheEdit() {
+    _ = twoDevices(["x", "y"])
+    cmd(pair.a, ["add", "--force", "x"], stdin: "second-x", at: 3)
+    cmd(pair.a, ["add", "--force", "y"], stdin: "second-y", at: 3)
+    cmd(pair.a, ["sync"], at: 4)
+    cmd(pair.b, ["sync"], at: 5)
+    cmd(pair.a, ["purge", "x"], at: 10)
+    cmd(pair.b, ["add", "--force", "x"], stdin: "b-edit", at: 20)
+    cmd(pair.b, ["purge", "y"], at: 10)
+    cmd(pair.a, ["add", "--force", "y"], stdin: "a-edit", at: 20)
+    cmd(pair.a, ["sync"], at: 30)
+    cmd(pair.b, ["sync"], at: 31)
+    cmd(pair.a, ["sync"], at: 32)
+    assertSameState()
+    for box in [pair.a, pair.b] {
+      XCTAssertEqual(history(box, "x"), ["b-edit"])
+      XCTAssertEqual(history(box, "y"), ["a-edit"])
+    }
+    let tree = pair.git(["ls-tree", "-r", "vault"]).stdoutText
+    XCTAssertEqual(tree.split(separator: "\n").filter { $0.contains("contents/") }.count, 2)
+  }
+
   func testAnEditAgainstARemovalKeepsTheEditWhicheverIsLater() {
     _ = twoDevices(["early", "late"])
     cmd(pair.b, ["add", "--force", "early"], stdin: "edited", at: 5)

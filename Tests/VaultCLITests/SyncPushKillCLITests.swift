@@ -1,0 +1,93 @@
+import Foundation
+import VaultTestSupport
+import XCTest
+
+@testable import VaultCLI
+
+/// `vault sync` killed (SIGKILL) while git pushes, and a push that loses the branch lock.
+///
+/// A `git` earlier on PATH kills its parent before the push, while it runs, or after it
+/// completed. Both vaults and the repository stay usable, and the next sync completes with
+/// nothing lost.
+final class SyncPushKillCLITests: XCTestCase {
+  var pair: SyncPair!
+  override func setUp() { pair = SyncPair() }
+  override func tearDown() { pair = nil }
+
+  /// A folder with a `git` that kills the process that started it around `git push`, as the
+  /// file `mode` in the same folder says (`before`, `during`, `after`; anything else: no kill).
+  private func killingGit() throws -> String {
+    let folder = pair.b.home + "/killing-git"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let script = """
+      #!/bin/sh
+      mode=$(cat '\(folder)/mode' 2>/dev/null)
+      for argument in "$@"; do
+        if [ "$argument" = push ]; then
+          case "$mode" in
+            before) kill -9 "$PPID"; exit 1 ;;
+            during) /usr/bin/git "$@" & child=$!; kill -9 "$PPID"; wait "$child"; exit $? ;;
+            after) /usr/bin/git "$@"; status=$?; kill -9 "$PPID"; exit $status ;;
+            locked)
+              echo none > '\(folder)/mode'
+              echo "error: cannot lock ref 'refs/heads/vault': is at 1 but expected 2" >&2
+              exit 1 ;;
+          esac
+        fi
+      done
+      exec /usr/bin/git "$@"
+
+      """
+    let path = folder + "/git"
+    try script.write(toFile: path, atomically: true, encoding: .utf8)
+    XCTAssertEqual(chmod(path, 0o755), 0)
+    return folder
+  }
+
+  /// Attack review: a push that loses the race for the remote's branch lock (git's "cannot lock
+  /// ref") is a remote that moved: the sync begins again from the fetch.
+  func testAPushThatLostTheBranchLockIsTriedAgain() throws {
+    let folder = try killingGit()
+    pair.initA()
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    pair.joinB()
+    pair.add(pair.b, "raced", Array("won".utf8))
+    try "locked".write(toFile: folder + "/mode", atomically: true, encoding: .utf8)
+    let synced = pair.syncB(env: ["PATH": folder + ":/usr/bin:/bin"])
+    XCTAssertEqual(synced.status, 0, synced.stderrText)
+    XCTAssertEqual(
+      try String(contentsOfFile: folder + "/mode", encoding: .utf8), "none\n", "it was raced")
+    XCTAssertEqual(pair.syncA().status, 0)
+    XCTAssertEqual(pair.read(pair.a, ["get", "raced"]).stdoutText, "won")
+  }
+
+  func testASyncKilledDuringTheGitPushIsCompletedByTheNext() throws {
+    let folder = try killingGit()
+    let path = ["PATH": folder + ":/usr/bin:/bin"]
+    pair.initA()
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    pair.joinB()
+    var expected: [String] = []
+    for mode in ["before", "during", "after"] {
+      pair.add(pair.a, "from-a/\(mode)", Array("a-\(mode)".utf8))
+      pair.add(pair.b, "from-b/\(mode)", Array("b-\(mode)".utf8))
+      expected += ["from-a/\(mode)", "from-b/\(mode)"]
+      XCTAssertEqual(pair.syncA().status, 0)
+      try mode.write(toFile: folder + "/mode", atomically: true, encoding: .utf8)
+      let killed = pair.syncB(env: path)
+      XCTAssertEqual(killed.status, 137, "\(mode): \(killed.stderrText)")
+      try "none".write(toFile: folder + "/mode", atomically: true, encoding: .utf8)
+      XCTAssertEqual(pair.read(pair.b, ["check"]).status, 0, mode)
+      XCTAssertEqual(pair.git(["fsck", "--strict"]).status, 0, mode)
+      let next = pair.syncB(env: path)
+      XCTAssertEqual(next.status, 0, "\(mode): \(next.stderrText)")
+      XCTAssertEqual(pair.syncA().status, 0, mode)
+      for box in [pair.a, pair.b] {
+        XCTAssertEqual(
+          pair.read(box, ["list"]).stdoutText, expected.sorted().joined(separator: "\n") + "\n",
+          mode)
+      }
+      XCTAssertEqual(pair.read(pair.a, ["get", "from-b/\(mode)"]).stdoutText, "b-\(mode)")
+    }
+  }
+}
