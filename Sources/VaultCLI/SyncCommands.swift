@@ -47,8 +47,9 @@ extension VaultCommands {
           writer key to the retired ones (its entries so far still verify, none it signs \
           later is taken), and syncs, so every device learns it; a revoked device's own sync \
           is then refused (exit 17). The revoked device still holds the master key and so \
-          everything synced until now: for a lost or stolen device, follow with 'vault \
-          rekey'.
+          everything synced until now, and anything synced later that it obtains; a rotation \
+          that shuts it out ('vault rekey') makes the other devices join again, see SYNC in \
+          vault(1).
           """,
         arguments: [Keys.syncDevice.spec], run: runs(SyncCommandsRun.revoke)),
     ],
