@@ -28,7 +28,8 @@ enum SyncCommandsRun {
         throw VaultError.invalidInput(
           "the current folder cannot be read; give REMOTE as a full path")
       }
-      remote = String(cString: folder) + "/" + remote
+      let here = folder.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+      remote = String(decoding: here, as: UTF8.self) + "/" + remote
     }
     let repository = try GitRepository(
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
@@ -90,7 +91,19 @@ enum SyncCommandsRun {
     Output.error(
       "Made \(Output.printable(context.vaultPath)) from \(Output.printable(remote)) (commit"
         + " \(cloned.commit.prefix(12)), \(cloned.files) file\(cloned.files == 1 ? "" : "s")).")
-    let unlocked = try VaultCommandsRun.recover(context)
+    let unlocked: UnlockedVault
+    do {
+      unlocked = try VaultCommandsRun.recover(context)
+    } catch {
+      // Without this device's PIN the new vault file opens for nobody here: it goes, with the
+      // repository, so that the command can simply be run again.
+      for suffix in ["", "-wal", "-shm", "-journal"] { unlink(context.vaultPath + suffix) }
+      _ = remove(tree: repository.path)
+      Output.error(
+        "vault: note: removed the new vault file and its sync repository; run 'vault sync"
+          + " clone' again")
+      throw error
+    }
     report(try VaultSync(unlocked, repository: repository).run(), remote: remote)
   }
 

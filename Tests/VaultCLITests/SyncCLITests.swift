@@ -226,6 +226,19 @@ final class SyncCLITests: XCTestCase {
     XCTAssertEqual(wrong.status, 11, wrong.stderrText)
     XCTAssertFalse(FileManager.default.fileExists(atPath: pair.b.vaultPath))
     XCTAssertFalse(FileManager.default.fileExists(atPath: pair.b.vaultPath + ".sync"))
+    // New-user review: a new PIN refused after the vault file was made leaves nothing behind,
+    // so the clone can simply be run again.
+    let short = pair.b.vault(["sync", "clone", pair.remote], pin: [pair.recoveryCode, "12"])
+    XCTAssertEqual(short.status, 5, short.stderrText)
+    XCTAssertEqual(
+      Array(short.errorLines.suffix(2)),
+      [
+        "vault: note: removed the new vault file and its sync repository; run 'vault sync clone'"
+          + " again",
+        "vault: error: a new PIN needs at least 6 characters (a PIN set before still unlocks)",
+      ])
+    XCTAssertFalse(FileManager.default.fileExists(atPath: pair.b.vaultPath))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: pair.b.vaultPath + ".sync"))
 
     let cloned = pair.b.vault(
       ["sync", "clone", pair.remote], pin: [pair.recoveryCode, SyncPair.pinB])
