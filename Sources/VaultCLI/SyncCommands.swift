@@ -26,7 +26,8 @@ extension VaultCommands {
           For a device with no vault yet: fetches REMOTE, asks for the vault's recovery code \
           (which opens it; a wrong code is refused before anything is written), verifies \
           every file, makes the vault file, then asks for a new PIN for this device twice (or \
-          reads the code and the PIN as two lines from --pin-fd) and syncs, so the other \
+          reads the code and the PIN as two lines from --pin-fd; a failure before the PIN is \
+          set removes the vault file and repository it made) and syncs, so the other \
           devices learn of this one. This device gets its own PIN keyslot, journal writer key \
           and, with 'vault biometry activate', its own biometric activation.
           """,
