@@ -202,6 +202,20 @@ final class GitRepository: SyncRepository {
     return out
   }
 
+  func sizes(_ blobs: [String]) throws -> [String: Int] {
+    let unique = Array(Set(blobs))
+    guard !unique.isEmpty else { return [:] }
+    let output = try check(
+      ["cat-file", "--batch-check"], input: Array(unique.map { $0 + "\n" }.joined().utf8))
+    // `ID TYPE SIZE` LF, or `ID missing` LF.
+    var out: [String: Int] = [:]
+    for line in output.split(separator: 10) {
+      let fields = line.split(separator: 32).map { String(decoding: $0, as: UTF8.self) }
+      if fields.count == 3, let size = Int(fields[2]) { out[fields[0]] = size }
+    }
+    return out
+  }
+
   func read(_ blobs: [String]) throws -> [String: [UInt8]] {
     let unique = Array(Set(blobs))
     guard !unique.isEmpty else { return [:] }

@@ -33,6 +33,8 @@ extension VaultSync {
     guard let stateBlob = changes.first(where: { $0.path == SyncFiles.statePath })?.newBlob else {
       throw VaultError.syncRefused("the remote's commit has no state file")
     }
+    try refusing { try checkLayout(changes) }
+    try checkSizes(changes, state: stateBlob, repository: repository)
     guard let stateBytes = try repository.read([stateBlob])[stateBlob] else {
       throw VaultError.syncFailed("git did not give the state file")
     }

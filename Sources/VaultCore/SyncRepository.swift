@@ -39,6 +39,8 @@ public protocol SyncRepository: AnyObject {
   func changes(from old: String?, to new: String) throws -> [SyncTreeChange]
   /// The bytes of each blob of `blobs`, by id.
   func read(_ blobs: [String]) throws -> [String: [UInt8]]
+  /// The size in bytes of each blob of `blobs`, by id, read without the bytes.
+  func sizes(_ blobs: [String]) throws -> [String: Int]
   /// Makes a commit after `parent` (nil: the first), with every file of the parent (none when
   /// `replacingAll`), less `removing`, with `writing`.
   ///

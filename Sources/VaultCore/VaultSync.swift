@@ -203,6 +203,7 @@ public final class VaultSync {
       let stateBlob = try repository.blobs(of: remote, paths: [SyncFiles.statePath])[
         SyncFiles.statePath]
     else { throw VaultError.syncRefused("the remote's commit has no state file") }
+    try Self.checkSizes(changes, state: stateBlob, repository: repository)
     let attributes = all.first { $0.path == SyncFiles.attributes.path }?.newBlob
     let wanted =
       [stateBlob] + (attributes.map { [$0] } ?? [])
@@ -301,6 +302,30 @@ public final class VaultSync {
           "its commit holds \(shown(path)) as other than a plain file (git mode"
             + " \(change.newMode))")
       }
+    }
+  }
+
+  /// The longest record file vault writes (a journal entry of
+  /// `JournalStore.maximumByteCount`, sealed, with room to spare), in bytes.
+  public static let maximumRecordFile = JournalStore.maximumByteCount + 1024 * 1024
+  /// The longest state file vault writes (a header of at most 64 KiB, twice in base64 and
+  /// the public part, with room to spare), in bytes.
+  public static let maximumStateFile = 1024 * 1024
+
+  /// Refuses, before any is read, a record file or state file longer than vault writes: a
+  /// hostile remote cannot make a sync hold gigabytes in memory to find out. (A content file
+  /// is as long as its content.)
+  static func checkSizes(
+    _ changes: [SyncTreeChange], state: String, repository: SyncRepository
+  ) throws {
+    let records = changes.filter { $0.path.hasPrefix(SyncFiles.recordsFolder + "/") }
+      .compactMap(\.newBlob)
+    let sizes = try repository.sizes(records + [state])
+    if (sizes[state] ?? 0) > maximumStateFile {
+      throw VaultError.syncRefused("its state file is longer than any vault writes")
+    }
+    if records.contains(where: { (sizes[$0] ?? 0) > maximumRecordFile }) {
+      throw VaultError.syncRefused("it holds a record file longer than any vault writes")
     }
   }
 

@@ -123,6 +123,8 @@ enum PlaceholderValues {
     values["max-devices"] = .text("\(Header.maximumDevices)")
     values["max-retired-writers"] = .text("\(Header.maximumRetiredWriters)")
     values["sync-maximum-skew"] = .text("\(Int(VaultSync.maximumClockSkew))")
+    values["sync-maximum-record-file"] = .text("\(VaultSync.maximumRecordFile)")
+    values["sync-maximum-state-file"] = .text("\(VaultSync.maximumStateFile)")
     values["max-name-bytes"] = .text("\(EntryName.maximumByteCount)")
     values["max-revoked-devices"] = .text("\(Header.maximumRevokedDevices)")
     values["max-rotations"] = .text("\(Header.maximumRotations)")

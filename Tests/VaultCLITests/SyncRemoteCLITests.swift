@@ -17,8 +17,9 @@ final class SyncRemoteCLITests: XCTestCase {
     pair.joinB()
   }
 
-  /// Attack review: a file vault does not write, a file that is not a plain one, and another
-  /// `.gitattributes` are refused (17) with nothing merged, instead of being carried forward.
+  /// Attack review: a file vault does not write, a file that is not a plain one, another
+  /// `.gitattributes`, and a record or state file longer than vault writes (found before it is
+  /// read) are refused (17) with nothing merged, instead of being carried forward or read whole.
   func testAFileVaultDoesNotWriteIsRefused() throws {
     synced()
     let good = pair.head
@@ -38,6 +39,22 @@ final class SyncRemoteCLITests: XCTestCase {
         "its .gitattributes is not the one vault writes",
         { work in
           try "* text\n".write(toFile: work + "/.gitattributes", atomically: true, encoding: .utf8)
+        }
+      ),
+      (
+        "it holds a record file longer than any vault writes",
+        { work in
+          let record = try XCTUnwrap(self.pair.recordFiles(in: work).first)
+          try Data(count: 18 * 1024 * 1024).write(to: URL(fileURLWithPath: record))
+        }
+      ),
+      (
+        "its state file is longer than any vault writes",
+        { work in
+          let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: work + "/state"))
+          try handle.seekToEnd()
+          try handle.write(contentsOf: Data(count: 2 * 1024 * 1024))
+          try handle.close()
         }
       ),
       (
