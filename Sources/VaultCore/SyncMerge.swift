@@ -382,27 +382,32 @@ extension EntryStore {
   func sealEntry(_ body: Body, recordID: [UInt8], revision: Int64, after: UInt64) throws
     -> RecordRow
   {
-    var json = try encode(body)
-    defer { wipe(&json) }
-    return RecordRow(
-      recordID: recordID, lookup: lookup(try EntryName(body.name)),
-      kind: RecordKind.entry.rawValue, revision: revision,
-      box: boxes.seal(
-        json, recordID: recordID, kind: .entry, revision: revision, deviceID: deviceID,
-        hlc: RecordBox.hlc(now: vault.environment.clock.wallNow, after: after)))
+    try sealNamed(
+      body, name: body.name, kind: .entry, recordID: recordID, revision: revision, after: after)
   }
 
   /// The tombstone row of `body` as `recordID` at `revision`, its clock after `after`.
   func sealTombstone(_ body: TombstoneBody, recordID: [UInt8], revision: Int64, after: UInt64)
     throws -> RecordRow
   {
+    try sealNamed(
+      body, name: body.name, kind: .tombstone, recordID: recordID, revision: revision,
+      after: after)
+  }
+
+  /// The row of a record under `name` (an entry or a tombstone): `body` sealed as `kind`, the
+  /// name's lookup, its clock after `after`.
+  private func sealNamed<T: Encodable>(
+    _ body: T, name: String, kind: RecordKind, recordID: [UInt8], revision: Int64,
+    after: UInt64
+  ) throws -> RecordRow {
     var json = try encode(body)
     defer { wipe(&json) }
     return RecordRow(
-      recordID: recordID, lookup: lookup(try EntryName(body.name)),
-      kind: RecordKind.tombstone.rawValue, revision: revision,
+      recordID: recordID, lookup: lookup(try EntryName(name)), kind: kind.rawValue,
+      revision: revision,
       box: boxes.seal(
-        json, recordID: recordID, kind: .tombstone, revision: revision, deviceID: deviceID,
+        json, recordID: recordID, kind: kind, revision: revision, deviceID: deviceID,
         hlc: RecordBox.hlc(now: vault.environment.clock.wallNow, after: after)))
   }
 }
