@@ -244,6 +244,10 @@ final class TamperSuiteTests: XCTestCase {
       "SELECT record_id, rowid FROM pending INDEXED BY sqlite_autoindex_pending_1",
     ]
     guard let file = try? VaultFileTamperer(path: path) else { return nil }
+    // One read transaction for every query: one shared lock and one look at the file header
+    // (and for a journal) instead of one per query.
+    guard (try? file.execute("BEGIN")) != nil else { return nil }
+    defer { _ = try? file.execute("ROLLBACK") }
     var out: [UInt8] = []
     func append(_ tag: UInt8, _ bytes: [UInt8]) {
       out.append(tag)
@@ -282,36 +286,98 @@ final class TamperSuiteTests: XCTestCase {
   /// A flip past the 100-byte file header that leaves everything SQLite hands a read as it was
   /// (`logicalContent`: a byte of free space in a page) cannot change what any read returns; in
   /// CI those are counted without running the reads. `VAULT_TAMPER_FULL=1` runs them on every
-  /// flip.
+  /// flip. The library reader shares nothing between files, so the flips are dealt out to one
+  /// copy of the file per core, each flipped and read on a thread of its own (the binary reader
+  /// works on the sandbox's own file, one flip at a time).
   func testEverySingleByteFlip() throws {
     let limit = ProcessInfo.processInfo.environment["VAULT_TAMPER_LIMIT"].flatMap(Int.init)
     let full = ProcessInfo.processInfo.environment["VAULT_TAMPER_FULL"] == "1"
     let pristine = try XCTUnwrap(Self.logicalContent(box.vaultPath))
-    var unchanged = 0
-    var tally = Tally()
-    let reader = self.reader
-    let fd = open(box.vaultPath, O_RDWR | O_CLOEXEC)
-    XCTAssertGreaterThanOrEqual(fd, 0)
-    defer { close(fd) }
     let bytes = [UInt8](current)
-    let started = Date()
-    for offset in 0..<min(bytes.count, limit ?? .max) {
-      var flipped = bytes[offset] ^ 0xff
-      var original = bytes[offset]
-      XCTAssertEqual(pwrite(fd, &flipped, 1, off_t(offset)), 1)
-      if !full && offset >= 100 && Self.same(Self.logicalContent(box.vaultPath), pristine) {
-        unchanged += 1
-        tally.cases += 1
-      } else {
-        tally.record("byte \(offset)", reads: reader.reads()) { reader.check() }
-      }
-      XCTAssertEqual(pwrite(fd, &original, 1, off_t(offset)), 1)
+    let count = min(bytes.count, limit ?? .max)
+    let workers =
+      Self.throughBinary ? 1 : max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+    var readers = [(path: box.vaultPath, reader: reader)]
+    for worker in 1..<max(workers, 1) {
+      let path = box.home + "/flips-\(worker).db"
+      try current.write(to: URL(fileURLWithPath: path))
+      XCTAssertEqual(chmod(path, 0o600), 0)
+      readers.append(
+        (
+          path,
+          LibraryReader(path: path, environment: box.folder.environment(), masterKey: masterKey)
+        ))
     }
+    let shares = FlipShares(readers)
+    let started = Date()
+    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      let (path, reader) = shares.readers[worker]
+      var share = FlipShares.Share()
+      let fd = open(path, O_RDWR | O_CLOEXEC)
+      guard fd >= 0 else {
+        share.failures.append("\(path): cannot open")
+        return shares.add(share)
+      }
+      defer { close(fd) }
+      for offset in stride(from: worker, to: count, by: workers) {
+        var flipped = bytes[offset] ^ 0xff
+        var original = bytes[offset]
+        if pwrite(fd, &flipped, 1, off_t(offset)) != 1 {
+          share.failures.append("byte \(offset): the flip was not written")
+        }
+        if !full && offset >= 100 && Self.same(Self.logicalContent(path), pristine) {
+          share.unchanged += 1
+          share.tally.cases += 1
+        } else {
+          share.tally.record("byte \(offset)", reads: reader.reads()) { reader.check() }
+        }
+        if pwrite(fd, &original, 1, off_t(offset)) != 1 {
+          share.failures.append("byte \(offset): the original byte was not put back")
+        }
+      }
+      shares.add(share)
+    }
+    let total = shares.total
+    XCTAssertEqual(total.failures, [])
     print(
       String(
-        format: "tamper: flips took %.1f s; %d left every row and index as it was%@",
-        Date().timeIntervalSince(started), unchanged, full ? "" : " (not read)"))
-    report("flips of \(bytes.count) bytes", tally)
+        format: "tamper: flips took %.1f s on %d threads; %d left every row and index as it was%@",
+        Date().timeIntervalSince(started), workers, total.unchanged, full ? "" : " (not read)"))
+    report("flips of \(bytes.count) bytes", total.tally)
+  }
+
+  /// The files and readers of the threads of `testEverySingleByteFlip` (each thread uses only its
+  /// own), and what they found, added up under a lock.
+  final class FlipShares: @unchecked Sendable {
+    struct Share {
+      var tally = Tally()
+      var unchanged = 0
+      var failures: [String] = []
+    }
+
+    let readers: [(path: String, reader: Reader)]
+    private let lock = NSLock()
+    private var sum = Share()
+
+    init(_ readers: [(path: String, reader: Reader)]) { self.readers = readers }
+
+    func add(_ share: Share) {
+      lock.lock()
+      defer { lock.unlock() }
+      sum.tally.cases += share.tally.cases
+      sum.tally.refused += share.tally.refused
+      sum.tally.wrong += share.tally.wrong
+      sum.tally.missed += share.tally.missed
+      sum.tally.unnoticed += share.tally.unnoticed
+      sum.unchanged += share.unchanged
+      sum.failures += share.failures
+    }
+
+    var total: Share {
+      lock.lock()
+      defer { lock.unlock() }
+      return sum
+    }
   }
 
   /// The rows of each table of the file at `path`, keyed by table and primary key.
