@@ -306,7 +306,7 @@ _vault_command() {
   'sync revoke')
     commands=''
     offered=''
-    options='--vault --pin-fd -h --help'
+    options='--rekey --vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=1 variadic=0
     ;;

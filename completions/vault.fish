@@ -548,6 +548,7 @@ complete -c vault -n '__vault_at "sync" 0' -a revoke -d 'Remove a device from th
 complete -c vault -n '__vault_in "sync/devices"' -l json -d 'Print JSON instead of text.'
 
 # vault sync revoke: Remove a device from the vault: its PIN keyslot and its writer key.
+complete -c vault -n '__vault_in "sync/revoke"' -l rekey -d 'Then rotate the master key (a new recovery code), so the device learns nothing new.'
 
 # vault check: Verify the vault's state and every record, and report any damage.
 complete -c vault -n '__vault_in "check"' -l accept-older -d 'Accept the file\'s state although it is older than the one this device last saw (a backup restored on purpose); needs the PIN.'

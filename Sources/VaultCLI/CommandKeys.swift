@@ -175,6 +175,8 @@ enum Keys {
   static let name = Argument<EntryName>(
     "NAME", "Entry name: UTF-8, '/' separates folders (a/b/c).")
   static let json = Flag("json", "Print JSON instead of text.")
+  static let rekey = Flag(
+    "rekey", "Then rotate the master key (a new recovery code), so the device learns nothing new.")
   static let acceptOlder = Flag(
     "accept-older",
     "Accept the file's state although it is older than the one this device last saw (a backup"

@@ -367,6 +367,12 @@ public enum ExitStatus {
       return (.syncFailed, "sync failed: \(what); nothing was merged", nil)
     case .syncRefused(let what):
       return (.integrity, "the sync remote was refused: \(what); nothing was merged", nil)
+    case .rotatedElsewhere(let what):
+      return (
+        .locked,
+        "the vault's master key was rotated on another device (\(what)); this device takes the"
+          + " new key with its PIN", "run 'vault sync' where it can ask for the PIN"
+      )
     }
   }
 

@@ -260,6 +260,10 @@ final class GitRepository: SyncRepository {
     return String(id.prefix { $0 != "\n" })
   }
 
+  func keep(_ commit: String) throws {
+    try check(["update-ref", "refs/vault/translated-base", commit])
+  }
+
   func push(_ commit: String, over expected: String?) throws -> Bool {
     let result = run(["push", "-q", "--porcelain", "origin", "\(commit):refs/heads/\(Self.branch)"])
     if result.status == 0 {

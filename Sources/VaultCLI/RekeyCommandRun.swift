@@ -24,7 +24,7 @@ enum RekeyCommandRun {
     }
   }
 
-  private static func report(_ done: Vault.Rekeyed) {
+  static func report(_ done: Vault.Rekeyed) {
     Output.error(
       "Rotated the master key: \(done.records) record\(done.records == 1 ? "" : "s") and"
         + " \(done.chunks) content chunk\(done.chunks == 1 ? "" : "s") sealed again, the key sealed"

@@ -14,7 +14,18 @@ enum SyncCommandsRun {
           + " sync init REMOTE' first")
     }
     let unlocked = try context.open(.use(reason: "sync the vault"))
-    report(try VaultSync(unlocked, repository: repository).run(), remote: repository.remoteURL())
+    let done: SyncReport
+    do {
+      done = try VaultSync(unlocked, repository: repository).run()
+    } catch VaultError.rotatedElsewhere(let by) {
+      // A key from a session or the agent cannot open the new key's box: the PIN can.
+      Output.error(
+        "The vault's master key was rotated on another device (\(by)); this device takes the"
+          + " new key with its PIN.")
+      let again = try context.open(.administer(reason: "take the vault's new master key"))
+      done = try VaultSync(again, repository: repository).run()
+    }
+    report(done, remote: repository.remoteURL())
   }
 
   /// `vault sync init REMOTE`: the repository beside the vault, then a first sync; on failure
@@ -160,17 +171,46 @@ enum SyncCommandsRun {
   /// the vault syncs; a failed sync leaves the revocation for the next.
   static func revoke(_ context: Context) throws {
     let named = try context.argument(Keys.syncDevice)
+    let rekey = context.flag(Keys.rekey)
     _ = try context.openVault().device(named: named)
     let unlocked = try context.open(.administer(reason: "revoke a device"))
-    let record = try unlocked.vault.device(named: named)
-    try unlocked.vault.revoke(record, masterKey: unlocked.masterKey)
-    let id = record.deviceIDBytes.hex.prefix(8)
-    Output.error("Revoked the device \(id): its PIN keyslot and writer key are gone.")
     let repository = try GitRepository(
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
+    var masterKey = unlocked.masterKey
+    let code = rekey ? RecoveryCode.generate() : nil
+    if let code {
+      // Everything the other devices pushed is merged first: a rotation pushed over changes
+      // it has not merged is refused until they have the new key.
+      if repository.exists {
+        do {
+          report(try VaultSync(unlocked, repository: repository).run(), remote: nil)
+        } catch {
+          Output.error("vault: note: nothing was revoked; the sync before the rotation failed")
+          throw error
+        }
+      }
+      do {
+        try context.confirmNewRecoveryCode(code, heading: RekeyCommandRun.heading)
+      } catch VaultError.invalidInput(let why) {
+        throw VaultError.invalidInput(why + "; nothing was revoked or rotated")
+      }
+    }
+    let record = try unlocked.vault.device(named: named)
+    try unlocked.vault.revoke(record, masterKey: masterKey)
+    let id = record.deviceIDBytes.hex.prefix(8)
+    Output.error("Revoked the device \(id): its PIN keyslot and writer key are gone.")
+    if let code {
+      try SignalHold.during(SignalHold.interrupts) {
+        let done = try unlocked.rekey(recoveryCode: code)
+        masterKey = done.masterKey
+        RekeyCommandRun.report(done)
+      }
+    }
     guard repository.exists else { return }
     do {
-      report(try VaultSync(unlocked, repository: repository).run(), remote: repository.remoteURL())
+      report(
+        try VaultSync(vault: unlocked.vault, masterKey: masterKey, repository: repository).run(),
+        remote: repository.remoteURL())
     } catch {
       Output.error("vault: note: the revocation is stored here; 'vault sync' publishes it")
       throw error
@@ -202,6 +242,11 @@ enum SyncCommandsRun {
 
   private static func report(_ done: SyncReport, remote: String?) {
     let with = remote.map { " with \(Output.printable($0))" } ?? ""
+    if done.tookRotation {
+      Output.error(
+        "Took the vault's new master key from the remote; every session of this vault was"
+          + " revoked (run 'vault unlock' again).")
+    }
     for line in done.conflicts { Output.error(Output.printable(line)) }
     if done.received == 0 && done.sent == 0 {
       Output.error("Up to date\(with) (commit \(done.commit.prefix(12))).")

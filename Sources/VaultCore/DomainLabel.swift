@@ -102,6 +102,10 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case syncState = "vault.sync-state.v1"
   /// The record id of a device's sync record.
   case syncDevice = "vault.sync-device.v1"
+  /// A master key's commitment in a rotation's link.
+  case keyCommitment = "vault.key-commitment.v1"
+  /// The message a rotation's link signs.
+  case keyHandoff = "vault.key-handoff.v1"
   /// Every label, in the order `vault(5)` lists them.
   public static var all: [DomainLabel] { allCases }
 
@@ -230,6 +234,12 @@ public enum DomainLabel: String, CaseIterable, Sendable {
     case .syncDevice:
       "The prefix of the record id of a device's sync record, followed by its device id"
         + " (BLAKE2b-16, subkey 2)."
+    case .keyCommitment:
+      "The prefix of a master key's commitment in a rotation's link (BLAKE2b keyed with that"
+        + " master key)."
+    case .keyHandoff:
+      "The prefix of the message a rotation's link signs (Ed25519, the rotating device's former"
+        + " writer key)."
     }
   }
 }

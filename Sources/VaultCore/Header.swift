@@ -38,6 +38,9 @@ public struct Header: Codable, Equatable, Sendable {
   /// The master-key rotations whose earlier keys the kept states still need, oldest first;
   /// nil when there are none.
   public var rotations: [KeyRotation]?
+  /// One link for each master-key rotation, oldest first, at most `maximumHandoffs`: how a
+  /// device holding an older key takes the newer one in a sync; nil before the first rotation.
+  public var handoffs: [KeyHandoff]?
   /// The ids (base64, 16 bytes) of the devices `vault sync revoke` removed, oldest first.
   ///
   /// Nil when none was. No record has one, and none is ever dropped.
@@ -49,6 +52,8 @@ public struct Header: Codable, Equatable, Sendable {
   public var chunkHash: ChunkHash?
   /// Most rotations a header holds.
   public static let maximumRotations = 16
+  /// Most rotation links a header holds.
+  public static let maximumHandoffs = 16
   /// Most retired writer keys a header holds.
   public static let maximumRetiredWriters = 256
   /// Most revoked device ids a header holds.
@@ -64,7 +69,7 @@ public struct Header: Codable, Equatable, Sendable {
     case journalSecretKey = "journal_secret_key"
     case formatOneWriter = "format_one_writer"
     case retiredWriters = "retired_writers"
-    case rotations
+    case rotations, handoffs
     case revokedDevices = "revoked_devices"
     case chunkHash = "chunk_hash"
   }
@@ -112,7 +117,7 @@ public struct Header: Codable, Equatable, Sendable {
   static let fieldNames = [
     "format", "vault_id", "kdf", "policy", "devices", "recovery", "journal_public_key",
     "journal_secret_key", "format_one_writer", "retired_writers", "rotations", "chunk_hash",
-    "revoked_devices",
+    "revoked_devices", "handoffs",
   ]
 
   /// Refuses, naming it, a field no release wrote (in the header, a rotation, a retired writer, a
@@ -123,6 +128,10 @@ public struct Header: Codable, Equatable, Sendable {
     for rotation in fields.value("rotations")?.elements ?? [] {
       guard let rotation = try? JSONFields(rotation) else { continue }
       try requireKnownKeys(rotation, ["generation", "previous_key"], what: "rotation")
+    }
+    for link in fields.value("handoffs")?.elements ?? [] {
+      guard let link = try? JSONFields(link) else { continue }
+      try requireKnownKeys(link, KeyHandoff.fieldNames, what: "handoff")
     }
     for retired in fields.value("retired_writers")?.elements ?? [] {
       guard let retired = try? JSONFields(retired) else { continue }
@@ -182,6 +191,13 @@ public struct Header: Codable, Equatable, Sendable {
           field: "rotations")
       }
     }
+    if let handoffs {
+      guard handoffs.count <= Self.maximumHandoffs else {
+        throw VaultError.malformedHeader(
+          "the header holds more than \(Self.maximumHandoffs) handoffs")
+      }
+      for link in handoffs { try link.validate() }
+    }
     if let revokedDevices {
       guard revokedDevices.count <= Self.maximumRevokedDevices,
         Set(revokedDevices).count == revokedDevices.count,
@@ -229,6 +245,19 @@ public struct Header: Codable, Equatable, Sendable {
   /// The `chunk_hash` of a header body that `parse` accepts (nil for one it refuses).
   static func chunkHash(of body: [UInt8]) -> ChunkHash? {
     (try? parse(body))?.chunkHash
+  }
+
+  /// The header as a sync repository's state file carries it (`vault(5)` SYNC REPOSITORY).
+  ///
+  /// `body` itself without `rotations`, else without them, encoded again. Rotations name
+  /// generations of one device's own state chain, which no other device shares.
+  ///
+  /// - Throws: what `parse` throws; `VaultError.storage` when it cannot be encoded.
+  static func published(_ body: [UInt8]) throws -> [UInt8] {
+    var header = try parse(body)
+    guard header.rotations != nil else { return body }
+    header.rotations = nil
+    return try header.encoded()
   }
 
   /// BLAKE2b-256 of the stored header bytes (`"vault.header.v1" || body`), as the state summary
@@ -326,6 +355,13 @@ extension Header {
         return KeyRotation(
           generation: Int64(try rotation.integer("generation")),
           previousKey: try rotation.string("previous_key"))
+      },
+      handoffs: try fields.optionalArray("handoffs")?.map {
+        let link = try JSONFields($0)
+        return KeyHandoff(
+          deviceID: try link.string("device_id"), previous: try link.string("previous"),
+          next: try link.string("next"), writerKey: try link.string("writer_key"),
+          signature: try link.string("signature"))
       },
       revokedDevices: try fields.optionalArray("revoked_devices")?.map {
         guard let id = $0.text() else { throw JSONFields.Mismatch() }

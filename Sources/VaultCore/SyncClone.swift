@@ -42,37 +42,11 @@ extension VaultSync {
     let masterKey = try publicPart.recovery.open(
       code: recoveryCode, vaultID: publicPart.vaultID, kdf: publicPart.kdf)
     let codec = SyncFiles(vaultID: publicPart.vaultID, masterKey: masterKey)
-    let synced = changes.filter { isSynced($0.path) }
-    let blobs = try repository.read(synced.compactMap(\.newBlob))
-    let (state, rows, contents) = try refusing {
-      () -> (SyncStateFile, [RecordRow], [SyncFiles.Content]) in
-      let state = try SyncStateFile.open(stateBytes, codec: codec)
-      guard constantTimeEqual(Header.mac(state.header, masterKey: masterKey), state.headerMAC)
-      else { throw VaultError.integrity("the vault header it carries failed authentication") }
-      let header = try Header.parse(state.header)
-      guard header.vaultID == publicPart.vaultID else {
-        throw VaultError.integrity("it carries another vault's header")
-      }
-      var sum = Aggregate.zero
-      var rows: [RecordRow] = []
-      var contents: [SyncFiles.Content] = []
-      for change in synced {
-        guard let blob = change.newBlob, let bytes = blobs[blob] else {
-          throw VaultError.integrity("git did not give the file \(change.path)")
-        }
-        sum.add(codec.hash(path: change.path, bytes: bytes))
-        if change.path.hasPrefix(SyncFiles.recordsFolder + "/") {
-          rows.append(try codec.openRecord(path: change.path, bytes: bytes))
-        } else {
-          contents.append(try codec.openContent(path: change.path, bytes: bytes))
-        }
-      }
-      guard sum.bytes == state.files else {
-        throw VaultError.integrity(
-          "its files are not the ones its state names (a file was changed, removed or put back)")
-      }
-      return (state, rows, contents)
-    }
+    let tree = try readWhole(
+      commit, stateBytes: stateBytes, codec: codec, masterKey: masterKey, repository: repository)
+    let (state, rows, contents) = (
+      tree.state, tree.records.map(\.row), tree.contents.map(\.content)
+    )
     let folder = PrivateFiles.parentFolder(of: path)
     try PrivateFiles.ensureDirectory(folder)
     try FileSafety.checkVaultFolder(folder)

@@ -49,6 +49,9 @@ public protocol SyncRepository: AnyObject {
     after parent: String?, replacingAll: Bool, writing: [(path: String, bytes: [UInt8])],
     removing: [String]
   ) throws -> String
+  /// Keeps `commit`, made by `commit(after:…)` and not pushed, from git's garbage collection
+  /// (the base of a rotation taken from another device), in place of any kept before.
+  func keep(_ commit: String) throws
   /// Pushes `commit` to the remote's branch without force.
   ///
   /// - Returns: false when the remote refused it because its branch moved since `expected`

@@ -63,10 +63,26 @@ public struct SyncStateFile: Equatable {
     public var kdf: KDFParameters
     /// The recovery slot, as in the header.
     public var recovery: RecoverySlot
+    /// What a device holding an older master key takes the newer one by; nil before the first
+    /// rotation.
+    public var handoff: Handoff?
 
     enum CodingKeys: String, CodingKey {
-      case kdf, recovery
+      case kdf, recovery, handoff
       case vaultID = "vault_id"
+    }
+  }
+
+  /// The header's rotation links and every device's master box (`vault(5)` Taking a rotation).
+  public struct Handoff: Codable, Equatable, Sendable {
+    /// The header's `handoffs`.
+    public var links: [KeyHandoff]
+    /// The `master_box` of each device record of the header, in its order.
+    public var masterBoxes: [String]
+
+    enum CodingKeys: String, CodingKey {
+      case links
+      case masterBoxes = "master_boxes"
     }
   }
 
@@ -174,5 +190,16 @@ public struct SyncStateFile: Equatable {
     else { throw VaultError.integrity("the sync repository's state file is malformed") }
     return SyncStateFile(
       publicPart: publicPart, header: header, headerMAC: mac, files: files, vector: body.vector)
+  }
+}
+
+extension SyncStateFile.Public {
+  /// The public part of a state file for `header`.
+  init(_ header: Header) {
+    self.init(
+      vaultID: header.vaultID, kdf: header.kdf, recovery: header.recovery,
+      handoff: header.handoffs.map {
+        SyncStateFile.Handoff(links: $0, masterBoxes: header.devices.map(\.masterBox))
+      })
   }
 }

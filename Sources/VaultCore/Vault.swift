@@ -32,6 +32,11 @@ public final class Vault {
   /// A recovery slot migrated from format 1 with the verifier and tag of the code that just
   /// opened it, written with the next PIN.
   var completedRecovery: RecoverySlot?
+  /// This device's X25519 secret key (guarded memory), once a PIN unlock in this process opened it.
+  ///
+  /// What taking a master key rotated on another device needs (`vault(5)` Taking a rotation).
+  /// Nil after an unlock by a session, the agent or the recovery code.
+  var deviceSecretKey: SecureBytes?
 
   /// The vault's id.
   public var vaultID: VaultID { header.vaultID }

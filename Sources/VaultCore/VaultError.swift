@@ -128,4 +128,7 @@ public enum VaultError: Error, Equatable, Sendable {
   /// The sync remote was refused (`what` says why: a rolled-back or forked remote, a file that
   /// does not verify, another vault); nothing was merged.
   case syncRefused(String)
+  /// The sync remote's master key was rotated on another device (`what` names it), and taking
+  /// the new key needs this device's PIN: the key at hand came from a session or the agent.
+  case rotatedElsewhere(String)
 }

@@ -35,6 +35,14 @@ extension Vault {
       throw VaultError.otherDevice
     }
     let writer = Signing.generate()
+    // The link other devices take the new key by is signed with the writer key they know.
+    guard let held = deviceState.writers[vaultID.hex], held.deviceID == own.deviceID,
+      let signer = try? held.keyPair(), signer.publicKey.base64 == own.writerKey
+    else {
+      throw VaultError.integrity(
+        "this device's writer key is not the one in the vault's header; unlock with the PIN"
+          + " once, then rotate")
+    }
     let journal = SealedBox.keyPair()
     var updated = header
     updated.devices = try header.devices.map {
@@ -54,6 +62,12 @@ extension Vault {
       JournalStore.sealSecretKey(journal.secretKey, masterKey: new, vaultID: vaultID).base64
     updated.recovery = try RecoverySlot.make(
       code: recoveryCode, masterKey: new, vaultID: vaultID, kdf: header.kdf)
+    updated.handoffs = Array(
+      ((header.handoffs ?? []) + [
+        KeyHandoff.make(
+          from: old, to: new, vaultID: vaultID, deviceID: own.deviceIDBytes, signer: signer,
+          newWriterKey: writer.publicKey)
+      ]).suffix(Header.maximumHandoffs))
     var counts = (records: 0, chunks: 0)
     var droppedPending = 0
     var next: StateLink?
@@ -184,7 +198,7 @@ extension Vault {
 }
 
 /// The sealing of one vault's rows again under a new master key, as `Vault.rekey` does it.
-private struct Resealing {
+struct Resealing {
   let vault: Vault
   let oldBoxes: RecordBox
   let newBoxes: RecordBox

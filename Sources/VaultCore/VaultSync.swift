@@ -14,6 +14,9 @@ public struct SyncReport: Equatable, Sendable {
   public var retries: Int
   /// One line for each conflict the merge resolved (`conflict: NAME: …`), in the order met.
   public var conflicts: [String] = []
+  /// True when the sync took a master key another device rotated to (`vault(5)` Taking a
+  /// rotation): every session of the vault was revoked.
+  public var tookRotation = false
 }
 
 /// `vault sync` (`vault(5)` Synchronizing): fetch the remote, verify it, merge it record by
@@ -42,19 +45,26 @@ public final class VaultSync {
   ///
   /// - Throws: `VaultError.locked` when this device has no record in the header; as
   ///   `UnlockedVault.journal`.
-  public init(_ unlocked: UnlockedVault, repository: SyncRepository) throws {
-    vault = unlocked.vault
-    masterKey = unlocked.masterKey
+  public convenience init(_ unlocked: UnlockedVault, repository: SyncRepository) throws {
+    try self.init(vault: unlocked.vault, masterKey: unlocked.masterKey, repository: repository)
+  }
+
+  /// A sync of `vault` under `masterKey` (verified) through `repository`.
+  ///
+  /// - Throws: as `init(_:repository:)`.
+  public init(vault: Vault, masterKey: SymmetricKey, repository: SyncRepository) throws {
+    self.vault = vault
+    self.masterKey = masterKey
     self.repository = repository
     codec = SyncFiles(vaultID: vault.vaultID, masterKey: masterKey)
-    store = unlocked.entries
+    store = EntryStore(vault: vault, masterKey: masterKey)
     boxes = RecordBox(vaultID: vault.vaultID, masterKey: masterKey)
     guard let device = vault.localDevice else {
       throw VaultError.locked("this device has no record in the vault's header")
     }
     deviceID = device.deviceIDBytes
     syncID = SyncRecord.recordID(deviceID: deviceID, indexKey: masterKey.derive(.nameIndex))
-    journal = try unlocked.journal()
+    journal = try JournalStore(vault: vault, masterKey: masterKey)
   }
 
   /// Runs the sync.
@@ -90,6 +100,14 @@ public final class VaultSync {
         record.header == SyncRecord.headerDigest(vault.headerBody)
       {
         return SyncReport(received: 0, sent: 0, commit: record.base, retries: retries)
+      }
+      if let remote, remote != record?.base, let rotation = try rotationElsewhere(remote) {
+        let new = try takeRotation(
+          remote, state: rotation.state, handoff: rotation.handoff, record: record)
+        var report = try VaultSync(vault: vault, masterKey: new, repository: repository).run()
+        report.retries += retries
+        report.tookRotation = true
+        return report
       }
       let incoming = try remote.flatMap { commit in
         commit == record?.base ? nil : try verify(commit, base: record)
@@ -614,7 +632,9 @@ public final class VaultSync {
   ///   both sides changed other fields.
   private func mergeHeader(_ incoming: IncomingCommit?, base: String?, in write: StateWrite) throws
   {
-    guard let incoming, incoming.state.header != write.headerBody else { return }
+    guard let incoming, incoming.state.header != (try Header.published(write.headerBody)) else {
+      return
+    }
     let baseHeader = try base.flatMap { try header(at: $0) }
     let localBody = write.headerBody
     let local = try Header.parse(localBody)
@@ -630,6 +650,7 @@ public final class VaultSync {
       out.devices = []
       out.revokedDevices = nil
       out.retiredWriters = nil
+      out.rotations = nil
       return out
     }
     let (l, r) = (shared(local), shared(remote))
@@ -652,6 +673,8 @@ public final class VaultSync {
       retired.append(writer)
     }
     merged.retiredWriters = retired.isEmpty ? nil : retired
+    // Rotations name generations of this device's own state chain: never another's.
+    merged.rotations = local.rotations
     var ids = remote.devices.map(\.deviceID)
     for device in local.devices where !ids.contains(device.deviceID) {
       ids.append(device.deviceID)
@@ -698,7 +721,8 @@ public final class VaultSync {
   ) throws -> Push? {
     // After a rotation the target's state is sealed under the old key: the tree is replaced.
     let targetState = full ? nil : try incoming?.state ?? target.flatMap { try stateFile(at: $0) }
-    let headerChanged = targetState.map { $0.header != write.headerBody } ?? true
+    let published = try Header.published(write.headerBody)
+    let headerChanged = targetState.map { $0.header != published } ?? true
     if local.isEmpty && !headerChanged && !full && target != nil { return nil }
     var sum =
       full
@@ -763,9 +787,11 @@ public final class VaultSync {
     let vector = (incoming?.state.vector ?? record?.vector ?? VersionVector()).advanced(
       by: deviceID.hex)
     let state = SyncStateFile(
-      publicPart: SyncStateFile.Public(
-        vaultID: header.vaultID, kdf: header.kdf, recovery: header.recovery),
-      header: write.headerBody, headerMAC: write.headerMAC, files: sum.bytes, vector: vector)
+      publicPart: SyncStateFile.Public(header),
+      header: published,
+      headerMAC: published == write.headerBody
+        ? write.headerMAC : Header.mac(published, masterKey: masterKey),
+      files: sum.bytes, vector: vector)
     writing[SyncFiles.statePath] = try state.encoded(with: codec)
     writing[SyncFiles.attributes.path] = Array(SyncFiles.attributes.text.utf8)
     return Push(

@@ -57,7 +57,9 @@ extension Vault {
         return .wrong(kek: kek)
       }
       do {
-        return .opened((try record.openMasterKey(secretKey: secretKey, vaultID: vaultID), seconds))
+        let key = try record.openMasterKey(secretKey: secretKey, vaultID: vaultID)
+        deviceSecretKey = secretKey
+        return .opened((key, seconds))
       } catch {
         // The PIN was right: an edited master box is never counted as a wrong PIN.
         try limiter.succeeded()

@@ -24,6 +24,7 @@ enum PlaceholderValues {
         }),
       "strike-limit": .text("\(BiometricStrikes.limit)"),
       "sync-maximum-skew": .text("\(Int(VaultSync.maximumClockSkew))"),
+      "max-handoffs": .text("\(Header.maximumHandoffs)"),
       "reuse-maximum": .text("\(VaultSettings.biometricReuse.range.upperBound)"),
       "pin-delays": .text(list(delays)),
       "pin-delay-last": .text(delays.last ?? ""),
@@ -128,6 +129,7 @@ enum PlaceholderValues {
     values["max-name-bytes"] = .text("\(EntryName.maximumByteCount)")
     values["max-revoked-devices"] = .text("\(Header.maximumRevokedDevices)")
     values["max-rotations"] = .text("\(Header.maximumRotations)")
+    values["max-handoffs"] = .text("\(Header.maximumHandoffs)")
     values["state-history"] = .text("\(Vault.keptStates)")
     values["record-kinds"] = .text(
       list(RecordKind.allCases.map { "\($0.rawValue) \(String(describing: $0))" }))

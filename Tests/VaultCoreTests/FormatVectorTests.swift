@@ -282,3 +282,94 @@ final class FormatVectorTests: XCTestCase {
     ) { XCTAssertEqual($0 as? VaultError, .wrongPassphrase) }
   }
 }
+
+/// The links of `handoffs` (`vault(5)` MASTER-KEY ROTATION): their vectors, and the walk a device
+/// holding an older key makes.
+final class KeyHandoffTests: XCTestCase {
+  let master = key(Array(0...31))
+  let other = key(Array(32...63))
+  let vaultID = try! VaultID([UInt8](repeating: 2, count: 16))
+  let device = [UInt8](repeating: 3, count: 16)
+
+  func inPage(_ hex: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+    XCTAssertTrue(
+      FormatVectorTests.vectors.contains(hex), "\(hex) is not in vault.5.in", file: file,
+      line: line)
+    return hex
+  }
+
+  func testCommitmentsAndTheSignedMessageAreThePageVectors() {
+    let previous = KeyHandoff.commitment(master, vaultID: vaultID)
+    let next = KeyHandoff.commitment(other, vaultID: vaultID)
+    XCTAssertEqual(
+      previous.hex,
+      inPage("067641c6b77150a0d391254f4c57e703d1df7d08559135b588a510cffcbce903"))
+    XCTAssertEqual(
+      next.hex,
+      inPage("7e96063e10b8bf4e24878611dca4c6aea1b3aeaecb4a70d44b9ea0cab9c203ac"))
+    let message = KeyHandoff.message(
+      vaultID: vaultID, previous: previous, next: next, deviceID: device,
+      writerKey: [UInt8](repeating: 4, count: 32))
+    XCTAssertEqual(message.count, 148)
+    XCTAssertEqual(
+      GenericHash.hash(parts: [message]).hex,
+      inPage("2a2d91a9e513e588c73b54e9172c0846dcbdcfbb03bba1b33c04507630e78cb3"))
+  }
+
+  func testTheWalkFollowsSignedLinksAndRefusesEveryBrokenOne() throws {
+    let writer = Signing.generate()
+    let writer2 = Signing.generate()
+    let third = key(Array(64...95))
+    let first = KeyHandoff.make(
+      from: master, to: other, vaultID: vaultID, deviceID: device, signer: writer,
+      newWriterKey: writer2.publicKey)
+    let second = KeyHandoff.make(
+      from: other, to: third, vaultID: vaultID, deviceID: device, signer: writer2,
+      newWriterKey: Signing.generate().publicKey)
+    let id = device.base64
+    func walk(
+      _ links: [KeyHandoff], trusted: [String: [UInt8]]? = nil, box: SymmetricKey? = nil
+    ) throws -> SymmetricKey {
+      try KeyHandoff.walk(
+        links, from: master, vaultID: vaultID, trusted: trusted ?? [id: writer.publicKey],
+        masterBoxes: ["box"]
+      ) { _ in box ?? third }
+    }
+    // Two rotations since this device's key: the second signed by the key the first names.
+    XCTAssertEqual(try walk([first, second]).bytes.unprotectedBytes, third.bytes.unprotectedBytes)
+    func refusal(_ body: () throws -> SymmetricKey) -> String {
+      do {
+        _ = try body()
+        return "taken"
+      } catch VaultError.integrity(let why) {
+        return why
+      } catch {
+        return "\(error)"
+      }
+    }
+    XCTAssertEqual(
+      refusal { try walk([second]) },
+      "the remote's master key was rotated from none this device holds (more than 16 rotations"
+        + " ago, or the remote is not this vault's)")
+    XCTAssertEqual(
+      refusal { try walk([first, second], trusted: [:]) },
+      "the remote's master key was rotated by a device this one does not know")
+    XCTAssertEqual(
+      refusal { try walk([first, second], trusted: [id: writer2.publicKey]) },
+      "a rotation of the remote's master key is not signed")
+    var forged = second
+    forged.next = KeyHandoff.commitment(key(Array(96...127)), vaultID: vaultID).base64
+    XCTAssertEqual(
+      refusal { try walk([first, forged]) }, "a rotation of the remote's master key is not signed")
+    XCTAssertEqual(
+      refusal { try walk([first, second], box: other) },
+      "the master key sealed to this device is not the rotated one")
+    XCTAssertEqual(
+      refusal {
+        try KeyHandoff.walk(
+          [first], from: master, vaultID: vaultID, trusted: [id: writer.publicKey],
+          masterBoxes: ["a", "b"]
+        ) { _ in nil }
+      }, "the remote's new master key is sealed to no key of this device")
+  }
+}

@@ -175,6 +175,35 @@ final class VaultFileTests: XCTestCase {
     }
   }
 
+  func testHandoffsAreParsedStrictly() throws {
+    let created = try makeVault()
+    var header = created.vault.header
+    let link = KeyHandoff.make(
+      from: created.masterKey, to: SymmetricKey.random(), vaultID: header.vaultID,
+      deviceID: header.devices[0].deviceIDBytes, signer: Signing.generate(),
+      newWriterKey: Signing.generate().publicKey)
+    header.handoffs = [link]
+    XCTAssertEqual(try Header.parse(try header.encoded()).handoffs, [link])
+    header.handoffs = Array(repeating: link, count: 17)
+    XCTAssertThrowsError(try Header.parse(try header.encoded())) {
+      XCTAssertEqual($0 as? VaultError, .malformedHeader("the header holds more than 16 handoffs"))
+    }
+    var short = link
+    short.signature = [UInt8](repeating: 1, count: 63).base64
+    header.handoffs = [short]
+    XCTAssertThrowsError(try Header.parse(try header.encoded())) {
+      XCTAssertEqual($0 as? VaultError, .malformedHeader("handoffs is not valid"))
+    }
+    header.handoffs = [link]
+    let body = String(decoding: try header.encoded(), as: UTF8.self).replacingOccurrences(
+      of: "\"device_id\":\"\(link.deviceID)\",\"next\"",
+      with: "\"device_id\":\"\(link.deviceID)\",\"extra\":1,\"next\"")
+    XCTAssertTrue(body.contains("\"extra\":1"))
+    XCTAssertThrowsError(try Header.parse(Array(body.utf8))) {
+      XCTAssertEqual($0 as? VaultError, .malformedHeader("unknown handoff field 'extra'"))
+    }
+  }
+
   /// The header is decoded by hand (no Codable on every command's path): each member's type is
   /// checked as the Codable decoding of earlier releases checked it, and what it wrote reads back
   /// as it was.

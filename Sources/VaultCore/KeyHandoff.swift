@@ -1,0 +1,131 @@
+import FoundationEssentials
+
+/// One link of the header's `handoffs` (`vault(5)` MASTER-KEY ROTATION): a rotation from one
+/// master key to the next, named by commitments that reveal neither key, and signed by the
+/// rotating device's writer key of before the rotation, so that a device holding the older key
+/// can take the newer one from a sync without trusting whoever can write the remote.
+public struct KeyHandoff: Codable, Equatable, Sendable {
+  /// The rotating device's id (16 bytes, base64).
+  public var deviceID: String
+  /// The old master key's commitment (32 bytes, base64).
+  public var previous: String
+  /// The new master key's commitment (32 bytes, base64).
+  public var next: String
+  /// The rotating device's writer public key after the rotation (32 bytes, base64).
+  public var writerKey: String
+  /// Ed25519 signature of `message` by the writer key before the rotation (64 bytes, base64).
+  public var signature: String
+
+  enum CodingKeys: String, CodingKey {
+    case previous, next, signature
+    case deviceID = "device_id"
+    case writerKey = "writer_key"
+  }
+
+  static let fieldNames = ["device_id", "previous", "next", "writer_key", "signature"]
+
+  /// `BLAKE2b-256(key: master key, "vault.key-commitment.v1" || vault id)`: a PRF output, so
+  /// it names the key without revealing anything of it (32 bytes).
+  public static func commitment(_ key: SymmetricKey, vaultID: VaultID) -> [UInt8] {
+    GenericHash.keyed(key: key.bytes, parts: [DomainLabel.keyCommitment.bytes, vaultID.bytes])
+  }
+
+  /// `"vault.key-handoff.v1" || vault id || previous || next || device id || writer key`
+  /// (148 bytes), what the signature signs.
+  static func message(
+    vaultID: VaultID, previous: [UInt8], next: [UInt8], deviceID: [UInt8], writerKey: [UInt8]
+  ) -> [UInt8] {
+    DomainLabel.keyHandoff.bytes + vaultID.bytes + previous + next + deviceID + writerKey
+  }
+
+  /// The link of a rotation from `old` to `new` made by the device `deviceID`, signed with its
+  /// writer key of before the rotation (`crypto_sign_detached`, Ed25519).
+  static func make(
+    from old: SymmetricKey, to new: SymmetricKey, vaultID: VaultID, deviceID: [UInt8],
+    signer: SigningKeyPair, newWriterKey: [UInt8]
+  ) -> KeyHandoff {
+    let previous = commitment(old, vaultID: vaultID)
+    let next = commitment(new, vaultID: vaultID)
+    let signed = message(
+      vaultID: vaultID, previous: previous, next: next, deviceID: deviceID,
+      writerKey: newWriterKey)
+    let signature = signed.withUnsafeBytes { signer.sign($0) }
+    return KeyHandoff(
+      deviceID: deviceID.base64, previous: previous.base64, next: next.base64,
+      writerKey: newWriterKey.base64, signature: signature.base64)
+  }
+
+  /// True when the signature verifies under `signerKey` (an Ed25519 public key).
+  func verifies(vaultID: VaultID, signerKey: [UInt8]) -> Bool {
+    guard let previous = try? bytes(previous, 32), let next = try? bytes(next, 32),
+      let deviceID = try? bytes(deviceID, 16), let writerKey = try? bytes(writerKey, 32),
+      let signature = try? bytes(signature, Signing.signatureByteCount)
+    else { return false }
+    let signed = Self.message(
+      vaultID: vaultID, previous: previous, next: next, deviceID: deviceID, writerKey: writerKey)
+    return signed.withUnsafeBytes {
+      Signing.verify(signature, message: $0, publicKey: signerKey)
+    }
+  }
+
+  private func bytes(_ text: String, _ count: Int) throws -> [UInt8] {
+    try [UInt8](base64: text, count: count, field: "handoffs")
+  }
+
+  /// - Throws: `VaultError.malformedHeader` for a value of the wrong length.
+  func validate() throws {
+    _ = try bytes(deviceID, 16)
+    _ = try bytes(previous, 32)
+    _ = try bytes(next, 32)
+    _ = try bytes(writerKey, 32)
+    _ = try bytes(signature, Signing.signatureByteCount)
+  }
+
+  /// The new master key a device holding `current` takes by `links` and `masterBoxes`
+  /// (`vault(5)` Taking a rotation).
+  ///
+  /// - Parameters:
+  ///   - trusted: each device id (base64) this device's header knows, not revoked, with its
+  ///     writer key (32 bytes).
+  ///   - openBox: opens one master box sealed to this device, nil for a box that is not.
+  /// - Returns: the newest key, its commitment the last link's `next`.
+  /// - Throws: `VaultError.integrity` when no link starts at `current`, a link does not follow
+  ///   the one before, a signer is unknown or its signature does not verify, no box opens for
+  ///   this device, or the key it holds is not the last link's.
+  static func walk(
+    _ links: [KeyHandoff], from current: SymmetricKey, vaultID: VaultID,
+    trusted: [String: [UInt8]], masterBoxes: [String], openBox: (String) -> SymmetricKey?
+  ) throws -> SymmetricKey {
+    let start = commitment(current, vaultID: vaultID).base64
+    guard let first = links.firstIndex(where: { $0.previous == start }) else {
+      throw VaultError.integrity(
+        "the remote's master key was rotated from none this device holds (more than"
+          + " \(Header.maximumHandoffs) rotations ago, or the remote is not this vault's)")
+    }
+    var writers = trusted
+    var expected = start
+    for link in links[first...] {
+      guard link.previous == expected else {
+        throw VaultError.integrity("the remote's rotations do not follow one another")
+      }
+      guard let key = writers[link.deviceID] else {
+        throw VaultError.integrity(
+          "the remote's master key was rotated by a device this one does not know")
+      }
+      guard link.verifies(vaultID: vaultID, signerKey: key) else {
+        throw VaultError.integrity("a rotation of the remote's master key is not signed")
+      }
+      writers[link.deviceID] = try link.bytes(link.writerKey, 32)
+      expected = link.next
+    }
+    guard let key = masterBoxes.lazy.compactMap(openBox).first else {
+      throw VaultError.integrity("the remote's new master key is sealed to no key of this device")
+    }
+    guard
+      constantTimeEqual(Array(commitment(key, vaultID: vaultID).base64.utf8), Array(expected.utf8))
+    else {
+      throw VaultError.integrity("the master key sealed to this device is not the rotated one")
+    }
+    return key
+  }
+}

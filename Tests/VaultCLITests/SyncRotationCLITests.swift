@@ -1,0 +1,171 @@
+import Foundation
+import VaultTestSupport
+import XCTest
+
+@testable import VaultCLI
+
+/// A master-key rotation over sync through the built binaries (`vault(5)` Taking a rotation):
+/// `vault sync revoke --rekey` on one device, the others taking the new key at their next sync
+/// with their PIN, nothing made meanwhile lost, and a forged or broken rotation refused.
+final class SyncRotationCLITests: XCTestCase {
+  var pair: SyncPair!
+  /// A third device, the one revoked.
+  var c: Sandbox!
+  static let pinC = "246801"
+
+  override func setUp() {
+    pair = SyncPair()
+    c = Sandbox()
+  }
+
+  override func tearDown() {
+    pair = nil
+    c = nil
+  }
+
+  /// A, B and C share one vault through the remote; returns their device ids.
+  private func threeDevices() -> [String] {
+    pair.initA()
+    pair.add(pair.a, "mail/work", Array("hunter2".utf8))
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    pair.joinB()
+    let folder = (c.vaultPath as NSString).deletingLastPathComponent
+    try? FileManager.default.createDirectory(
+      atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let cloned = c.vault(["sync", "clone", pair.remote], pin: [pair.recoveryCode, Self.pinC])
+    XCTAssertEqual(cloned.status, 0, cloned.stderrText)
+    XCTAssertEqual(pair.syncA().status, 0)
+    XCTAssertEqual(pair.syncB().status, 0)
+    let listed = pair.read(pair.a, ["sync", "devices", "--json"])
+    let json = (try? JSONSerialization.jsonObject(with: Data(listed.stdout))) as? [[String: Any]]
+    return (json ?? []).compactMap { $0["device"] as? String }
+  }
+
+  /// `vault sync revoke DEVICE --rekey` on A under a pty: the PIN, then the new recovery code
+  /// typed back.
+  private func revokeWithRekey(_ device: String) throws -> TerminalTests.Run {
+    let script = [
+      "expect PIN: ", "send \(Sandbox.pin)\\r",
+      "expect Type the new recovery code back: ", "sendre \(RekeyCLITests.shownCode)",
+    ]
+    let result = Subprocess.run(
+      "/usr/bin/env",
+      [
+        "python3", "-c", TerminalTests.driver, Sandbox.binDirectory + "/vault", "sync", "revoke",
+        "--rekey", device,
+      ],
+      environment: pair.a.environment, stdin: Array((script.joined(separator: "\n") + "\n").utf8))
+    XCTAssertEqual(result.status, 0, result.stderrText)
+    return try JSONDecoder().decode(TerminalTests.Run.self, from: Data(result.stdout))
+  }
+
+  func testRevokeWithRekeyShutsTheDeviceOutAndTheOthersTakeTheNewKey() throws {
+    let ids = threeDevices()
+    XCTAssertEqual(ids.count, 3)
+    let cID = String(ids[2].prefix(8))
+    // B makes changes before it sees the rotation: they must survive it.
+    pair.add(pair.b, "offline/b", Array("made on b".utf8))
+    pair.add(pair.b, "mail/work", Array("hunter3".utf8))
+    let token = pair.b.vault(["unlock", "--raw"], pin: [SyncPair.pinB]).stdoutText
+      .trimmingCharacters(in: .newlines)
+
+    let run = try revokeWithRekey(cID)
+    XCTAssertEqual(run.status, 0, run.output)
+    XCTAssertTrue(
+      run.output.contains("Revoked the device \(cID): its PIN keyslot and writer key are gone."),
+      run.output)
+    XCTAssertTrue(run.output.contains("Rotated the master key: "), run.output)
+    pair.add(pair.a, "after/rotation", Array("only the new key reads this".utf8))
+    XCTAssertEqual(pair.syncA().status, 0)
+
+    // B syncs with its session: the old key cannot open the new one's box, the PIN can.
+    let taken = pair.b.vault(["sync"], pin: [SyncPair.pinB], env: ["VAULT_SESSION": token])
+    XCTAssertEqual(taken.status, 0, taken.stderrText)
+    XCTAssertEqual(
+      taken.errorLines.first,
+      "The vault's master key was rotated on another device (by device"
+        + " \(ids[0].prefix(8))); this device takes the new key with its PIN.")
+    XCTAssertTrue(
+      taken.errorLines.contains(
+        "Took the vault's new master key from the remote; every session of this vault was"
+          + " revoked (run 'vault unlock' again)."), taken.stderrText)
+    // A only sealed mail/work again: B's edit is a change of one side, not a conflict.
+    XCTAssertFalse(taken.stderrText.contains("conflict"), taken.stderrText)
+    XCTAssertEqual(
+      taken.errorLines.last?.hasPrefix("Synced with \(pair.remote): 2 records received, "), true,
+      taken.stderrText)
+    XCTAssertEqual(pair.b.vault(["get", "mail/work"], env: ["VAULT_SESSION": token]).status, 10)
+    XCTAssertEqual(
+      pair.read(pair.b, ["get", "after/rotation"]).stdoutText, "only the new key reads this")
+    XCTAssertEqual(pair.read(pair.b, ["get", "offline/b"]).stdoutText, "made on b")
+    XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter3")
+    XCTAssertEqual(pair.read(pair.b, ["check"]).status, 0)
+
+    // A gets what B made before it saw the rotation; both end in the same state.
+    XCTAssertEqual(pair.syncA().status, 0)
+    XCTAssertEqual(pair.read(pair.a, ["get", "offline/b"]).stdoutText, "made on b")
+    XCTAssertEqual(pair.read(pair.a, ["get", "mail/work"]).stdoutText, "hunter3")
+    XCTAssertEqual(
+      pair.read(pair.a, ["get", "mail/work", "--revision", "1"]).stdoutText, "hunter2")
+    XCTAssertEqual(pair.read(pair.a, ["check"]).status, 0)
+    XCTAssertEqual(pair.syncB().status, 0)
+    XCTAssertEqual(
+      pair.read(pair.a, ["list"]).stdoutText, pair.read(pair.b, ["list"]).stdoutText)
+    XCTAssertEqual(pair.read(pair.a, ["list"]).stdoutText, "after/rotation\nmail/work\noffline/b\n")
+    let again = pair.syncB()
+    XCTAssertTrue(again.stderrText.hasPrefix("Up to date"), again.stderrText)
+
+    // C, revoked and with the old key, is refused and reads nothing written since.
+    let refused = c.vault(["sync"], pin: [Self.pinC])
+    XCTAssertEqual(refused.status, 17, refused.stderrText)
+    XCTAssertEqual(c.vault(["get", "after/rotation"], pin: [Self.pinC]).status, 3)
+  }
+
+  func testARotationWhoseLinkIsNotSignedIsRefusedAndChangesNothing() throws {
+    let ids = threeDevices()
+    let run = try revokeWithRekey(String(ids[2].prefix(8)))
+    XCTAssertEqual(run.status, 0, run.output)
+    pair.tamperRemote { work in
+      let path = work + "/state"
+      var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+      let marker = Array("\"signature\":\"".utf8)
+      guard
+        let at = (0..<(bytes.count - marker.count)).first(where: {
+          Array(bytes[$0..<($0 + marker.count)]) == marker
+        })
+      else { return XCTFail("no signature in the state file's public part") }
+      let index = at + marker.count
+      bytes[index] = bytes[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+    let before = try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath))
+    let refused = pair.syncB()
+    XCTAssertEqual(refused.status, 17, refused.stderrText)
+    XCTAssertEqual(
+      refused.errorLines.first,
+      "vault: error: the sync remote was refused: a rotation of the remote's master key is not"
+        + " signed; nothing was merged")
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath)), before)
+    XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
+  }
+
+  func testAPlainRekeyReachesTheOtherDeviceWithoutARevocation() throws {
+    pair.initA()
+    pair.add(pair.a, "mail/work", Array("hunter2".utf8))
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    pair.joinB()
+    XCTAssertEqual(pair.syncA().status, 0)
+    let (run, _) = try RekeyCLITests.rekey(pair.a)
+    XCTAssertEqual(run.status, 0, run.output)
+    XCTAssertEqual(pair.syncA().status, 0)
+    let taken = pair.syncB()
+    XCTAssertEqual(taken.status, 0, taken.stderrText)
+    XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
+    pair.add(pair.b, "from/b", Array("b".utf8))
+    XCTAssertEqual(pair.syncB().status, 0)
+    XCTAssertEqual(pair.syncA().status, 0)
+    XCTAssertEqual(pair.read(pair.a, ["get", "from/b"]).stdoutText, "b")
+    XCTAssertEqual(pair.read(pair.a, ["check"]).status, 0)
+    XCTAssertEqual(pair.read(pair.b, ["check"]).status, 0)
+  }
+}
