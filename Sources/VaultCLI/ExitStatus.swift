@@ -367,6 +367,8 @@ public enum ExitStatus {
       return (.syncFailed, "sync failed: \(what); nothing was merged", nil)
     case .syncRefused(let what):
       return (.integrity, "the sync remote was refused: \(what); nothing was merged", nil)
+    case .remoteMoved(let what):
+      return (.vaultChanged, what, "run 'vault sync', then rotate again")
     case .rotatedElsewhere(let what):
       return (
         .locked,

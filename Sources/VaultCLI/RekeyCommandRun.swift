@@ -16,11 +16,48 @@ enum RekeyCommandRun {
       throw VaultError.invalidInput(
         why + "; nothing was changed (the old recovery code still works)")
     }
-    // From the commit to the message that says the old code is dead, an interrupt waits: the
-    // user must never see the command end without learning which code is now in force.
-    // A signal that arrives meanwhile is delivered after the report.
-    try SignalHold.during(SignalHold.interrupts) {
-      report(try unlocked.rekey(recoveryCode: code))
+    _ = try rotate(context, unlocked, code: code)
+  }
+
+  /// The rotation, and in a vault that syncs its publication: a sync first, then the rotation,
+  /// which commits here only once it is pushed (`Vault.rekey`); a remote that moved meanwhile
+  /// is synced again, up to 3 times.
+  ///
+  /// - Returns: the new master key.
+  static func rotate(_ context: Context, _ unlocked: UnlockedVault, code: SecureBytes) throws
+    -> SymmetricKey
+  {
+    let repository = try GitRepository(
+      path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
+    var attempts = 0
+    while true {
+      attempts += 1
+      if repository.exists {
+        SyncCommandsRun.report(
+          try VaultSync(unlocked, repository: repository).run(), remote: repository.remoteURL())
+      }
+      do {
+        var key: SymmetricKey?
+        // From the commit to the message that says the old code is dead, an interrupt waits:
+        // the user must never see the command end without learning which code is now in force.
+        // A signal that arrives meanwhile is delivered after the report.
+        try SignalHold.during(SignalHold.interrupts) {
+          let done = try unlocked.rekey(
+            recoveryCode: code, sync: repository.exists ? repository : nil)
+          key = done.masterKey
+          report(done)
+          if let published = done.published {
+            Output.error(
+              "Pushed the rotation to \(Output.printable(repository.remoteURL() ?? "the remote"))"
+                + " (commit \(published.prefix(12))): each other device takes the new key at its"
+                + " next 'vault sync', with its PIN.")
+          }
+        }
+        guard let key else { throw VaultError.storage("the rotation returned no key") }
+        return key
+      } catch VaultError.remoteMoved where attempts < 3 {
+        continue
+      }
     }
   }
 

@@ -176,19 +176,8 @@ enum SyncCommandsRun {
     let unlocked = try context.open(.administer(reason: "revoke a device"))
     let repository = try GitRepository(
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
-    var masterKey = unlocked.masterKey
     let code = rekey ? RecoveryCode.generate() : nil
     if let code {
-      // Everything the other devices pushed is merged first: a rotation pushed over changes
-      // it has not merged is refused until they have the new key.
-      if repository.exists {
-        do {
-          report(try VaultSync(unlocked, repository: repository).run(), remote: nil)
-        } catch {
-          Output.error("vault: note: nothing was revoked; the sync before the rotation failed")
-          throw error
-        }
-      }
       do {
         try context.confirmNewRecoveryCode(code, heading: RekeyCommandRun.heading)
       } catch VaultError.invalidInput(let why) {
@@ -196,21 +185,23 @@ enum SyncCommandsRun {
       }
     }
     let record = try unlocked.vault.device(named: named)
-    try unlocked.vault.revoke(record, masterKey: masterKey)
+    try unlocked.vault.revoke(record, masterKey: unlocked.masterKey)
     let id = record.deviceIDBytes.hex.prefix(8)
     Output.error("Revoked the device \(id): its PIN keyslot and writer key are gone.")
     if let code {
-      try SignalHold.during(SignalHold.interrupts) {
-        let done = try unlocked.rekey(recoveryCode: code)
-        masterKey = done.masterKey
-        RekeyCommandRun.report(done)
+      do {
+        _ = try RekeyCommandRun.rotate(context, unlocked, code: code)
+      } catch {
+        Output.error(
+          "vault: note: the device is revoked here; the master key was not rotated (the old"
+            + " recovery code still works): run 'vault rekey'")
+        throw error
       }
+      return
     }
     guard repository.exists else { return }
     do {
-      report(
-        try VaultSync(vault: unlocked.vault, masterKey: masterKey, repository: repository).run(),
-        remote: repository.remoteURL())
+      report(try VaultSync(unlocked, repository: repository).run(), remote: repository.remoteURL())
     } catch {
       Output.error("vault: note: the revocation is stored here; 'vault sync' publishes it")
       throw error
@@ -240,7 +231,7 @@ enum SyncCommandsRun {
     vault_remove_tree_at(AT_FDCWD, path, 0) == 0
   }
 
-  private static func report(_ done: SyncReport, remote: String?) {
+  static func report(_ done: SyncReport, remote: String?) {
     let with = remote.map { " with \(Output.printable($0))" } ?? ""
     if done.tookRotation {
       Output.error(

@@ -314,3 +314,46 @@ extension Vault {
     }
   }
 }
+
+extension VaultSync {
+  /// Publishes a master-key rotation from inside its transaction, before it commits.
+  ///
+  /// See `vault(5)` Taking a rotation: the whole tree under the new key, committed after the
+  /// remote's commit, which must still be this device's base, and pushed; then this device's
+  /// sync record names the pushed commit. So the rotation commits here only once the remote has
+  /// it, and no other device can push under the old key in between.
+  ///
+  /// This sync is under the new key; `write` holds the rotated rows, `syncRow` this device's
+  /// sync record sealed again.
+  ///
+  /// - Returns: the pushed commit.
+  /// - Throws: `VaultError.remoteMoved` when the remote moved since the base (sync, then
+  ///   rotate again: nothing is changed); `.syncFailed` when git or the remote fails.
+  func publishRotation(in write: StateWrite, syncRow: RecordRow) throws -> String {
+    let record = try openRecord(syncRow)
+    let remote = try repository.fetch()
+    guard remote == record.base else {
+      throw VaultError.remoteMoved(
+        "the sync remote moved since this device's last sync; nothing was rotated")
+    }
+    try write.delete(syncRow)
+    let local = try localChanges(in: write, record: nil, syncRow: nil, base: nil)
+    guard
+      let push = try pushPlan(
+        local, in: write, target: remote, full: true, incoming: nil, record: record)
+    else { throw VaultError.storage("a rotation left nothing to push") }
+    let commit = try repository.commit(
+      after: remote, replacingAll: true, writing: push.writing, removing: push.removing)
+    guard try repository.push(commit, over: remote) else {
+      throw VaultError.remoteMoved(
+        "the sync remote moved while the rotation was pushed; nothing was rotated")
+    }
+    crash(at: "rekey-after-push")
+    let next = SyncRecord(
+      base: commit, files: push.files, vector: push.vector,
+      buckets: write.buckets.flatMap(\.bytes), marked: [], full: false,
+      header: SyncRecord.headerDigest(write.headerBody))
+    try write.insert(try sealRecord(next, replacing: syncRow))
+    return commit
+  }
+}

@@ -132,9 +132,11 @@ public final class UnlockedVault {
   ///
   /// - Precondition: opened for `.administer`.
   /// - Throws: as `Vault.rekey`.
-  public func rekey(recoveryCode: SecureBytes) throws -> Vault.Rekeyed {
+  public func rekey(recoveryCode: SecureBytes, sync repository: SyncRepository? = nil) throws
+    -> Vault.Rekeyed
+  {
     precondition(purpose.isAdministrative, "a rotation needs the PIN in this command")
-    return try vault.rekey(masterKey: masterKey, recoveryCode: recoveryCode)
+    return try vault.rekey(masterKey: masterKey, recoveryCode: recoveryCode, sync: repository)
   }
 
   /// Asks for a biometrics-only match and seals its domain state; the policy becomes PIN +

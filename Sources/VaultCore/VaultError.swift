@@ -131,4 +131,7 @@ public enum VaultError: Error, Equatable, Sendable {
   /// The sync remote's master key was rotated on another device (`what` names it), and taking
   /// the new key needs this device's PIN: the key at hand came from a session or the agent.
   case rotatedElsewhere(String)
+  /// The sync remote moved between this device's last sync and the push of a master-key
+  /// rotation (`what` says when); nothing was rotated.
+  case remoteMoved(String)
 }

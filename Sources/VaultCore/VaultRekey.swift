@@ -14,6 +14,8 @@ extension Vault {
     public let devices: Int
     /// Pending journal rows no journal key opened, dropped (nobody could read them).
     public let droppedPending: Int
+    /// The commit the rotation was pushed as, when the vault syncs (nil otherwise).
+    public let published: String?
   }
 
   /// Replaces the master key in one `BEGIN IMMEDIATE` transaction.
@@ -24,11 +26,20 @@ extension Vault {
   /// device gets a new writer key, the recovery slot a new code, and the state chain a link
   /// that follows the old newest one. After the commit every session is revoked.
   ///
-  /// - Parameter recoveryCode: the new code (canonical form), already shown and typed back.
+  /// With `repository` (a vault that syncs), the rotation is pushed before it commits here
+  /// (`VaultSync.publishRotation`): a remote that moved since this device's last sync, or a push
+  /// that fails, leaves the old key.
+  ///
+  /// - Parameters:
+  ///   - recoveryCode: the new code (canonical form), already shown and typed back.
+  ///   - repository: the vault's sync repository, nil when it does not sync.
   /// - Returns: the new key and what was sealed again.
   /// - Throws: what `IntegrityCheck.verify` throws (nothing is changed then);
-  ///   `VaultError.vaultChanged` when another command changed the header meanwhile; `.storage`.
-  public func rekey(masterKey old: SymmetricKey, recoveryCode: SecureBytes) throws -> Rekeyed {
+  ///   `VaultError.vaultChanged` when another command changed the header meanwhile, or the sync
+  ///   remote moved; `.syncFailed`; `.storage`.
+  public func rekey(
+    masterKey old: SymmetricKey, recoveryCode: SecureBytes, sync repository: SyncRepository? = nil
+  ) throws -> Rekeyed {
     let new = SymmetricKey.random()
     let deviceState = try device.read()
     guard let own = header.device(for: deviceState.deviceSecret) else {
@@ -70,6 +81,7 @@ extension Vault {
       ]).suffix(Header.maximumHandoffs))
     var counts = (records: 0, chunks: 0)
     var droppedPending = 0
+    var published: String?
     var next: StateLink?
     var body: [UInt8] = []
     var mac: [UInt8] = []
@@ -135,6 +147,12 @@ extension Vault {
       for values in resealedPending {
         try db.query("INSERT INTO pending (record_id, box) VALUES (?, ?)", values)
       }
+      let syncID = SyncRecord.recordID(
+        deviceID: own.deviceIDBytes, indexKey: new.derive(.nameIndex))
+      if let repository, let syncRow = try write.unnamedRecord(syncID) {
+        published = try VaultSync(vault: self, masterKey: new, repository: repository)
+          .publishRotation(in: write, syncRow: syncRow)
+      }
       next = try write.finish(masterKey: new, after: base.link)
       counts = (resealedRows.count, resealedChunks)
       if environment.crashPoint == "rekey-before-commit" { kill(getpid(), SIGKILL) }
@@ -158,7 +176,7 @@ extension Vault {
       vaultID: vaultID, vaultPath: path, reason: .rotation)
     return Rekeyed(
       masterKey: new, records: counts.records, chunks: counts.chunks,
-      devices: updated.devices.count, droppedPending: droppedPending)
+      devices: updated.devices.count, droppedPending: droppedPending, published: published)
   }
 }
 

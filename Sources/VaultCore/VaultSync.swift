@@ -39,12 +39,10 @@ public final class VaultSync {
   let boxes: RecordBox
   let deviceID: [UInt8]
   let syncID: [UInt8]
-  let journal: JournalStore
 
   /// A sync of `unlocked`'s vault through `repository`.
   ///
-  /// - Throws: `VaultError.locked` when this device has no record in the header; as
-  ///   `UnlockedVault.journal`.
+  /// - Throws: `VaultError.locked` when this device has no record in the header.
   public convenience init(_ unlocked: UnlockedVault, repository: SyncRepository) throws {
     try self.init(vault: unlocked.vault, masterKey: unlocked.masterKey, repository: repository)
   }
@@ -64,7 +62,6 @@ public final class VaultSync {
     }
     deviceID = device.deviceIDBytes
     syncID = SyncRecord.recordID(deviceID: deviceID, indexKey: masterKey.derive(.nameIndex))
-    journal = try JournalStore(vault: vault, masterKey: masterKey)
   }
 
   /// Runs the sync.
@@ -73,7 +70,7 @@ public final class VaultSync {
   ///   descendant of the base (nothing merged); `.syncFailed` when git or the remote fails;
   ///   `.conflict` when both sides changed the keys or policy; the errors of a write.
   public func run() throws -> SyncReport {
-    _ = try journal.fold()
+    _ = try JournalStore(vault: vault, masterKey: masterKey).fold()
     var retries = 0
     while true {
       let remote = try repository.fetch()
@@ -139,7 +136,7 @@ public final class VaultSync {
   }
 
   /// The test-only crash points (`VaultEnvironment.crashPoint`): SIGKILL there.
-  private func crash(at point: String) {
+  func crash(at point: String) {
     if vault.environment.crashPoint == point { kill(getpid(), SIGKILL) }
   }
 
@@ -168,12 +165,12 @@ public final class VaultSync {
     }
   }
 
-  private func openRecord(_ row: RecordRow) throws -> SyncRecord {
+  func openRecord(_ row: RecordRow) throws -> SyncRecord {
     let opened = try boxes.open(row, kind: .sync, what: "this device's sync record")
     return try SyncRecord(decoding: opened.body)
   }
 
-  private func sealRecord(_ record: SyncRecord, replacing old: RecordRow?) throws -> RecordRow {
+  func sealRecord(_ record: SyncRecord, replacing old: RecordRow?) throws -> RecordRow {
     var body = try record.encoded()
     defer { wipe(&body) }
     let revision = (old?.revision ?? 0) + 1
@@ -452,7 +449,7 @@ public final class VaultSync {
 
   /// The records changed here since the base: each changed bucket's rows against the base's
   /// files of its folder (all rows are new without a base).
-  private func localChanges(
+  func localChanges(
     in write: StateWrite, record: SyncRecord?, syncRow: RecordRow?, base: String?
   ) throws -> [String: SyncRecordChange] {
     let changed = changedBuckets(record, syncRowHash: syncRow.map(write.rowHash)) {
@@ -715,7 +712,7 @@ public final class VaultSync {
 
   /// The files this device's changes make on top of `target` (nil: a first commit), and the
   /// new state file; nil when there is nothing to push.
-  private func pushPlan(
+  func pushPlan(
     _ local: [String: SyncRecordChange], in write: StateWrite, target: String?, full: Bool,
     incoming: IncomingCommit?, record: SyncRecord?
   ) throws -> Push? {
@@ -789,8 +786,7 @@ public final class VaultSync {
     let state = SyncStateFile(
       publicPart: SyncStateFile.Public(header),
       header: published,
-      headerMAC: published == write.headerBody
-        ? write.headerMAC : Header.mac(published, masterKey: masterKey),
+      headerMAC: Header.mac(published, masterKey: masterKey),
       files: sum.bytes, vector: vector)
     writing[SyncFiles.statePath] = try state.encoded(with: codec)
     writing[SyncFiles.attributes.path] = Array(SyncFiles.attributes.text.utf8)

@@ -75,6 +75,10 @@ final class SyncRotationCLITests: XCTestCase {
       run.output.contains("Revoked the device \(cID): its PIN keyslot and writer key are gone."),
       run.output)
     XCTAssertTrue(run.output.contains("Rotated the master key: "), run.output)
+    XCTAssertTrue(
+      run.output.contains(
+        "Pushed the rotation to \(pair.remote) (commit \(pair.head.prefix(12))): each other"
+          + " device takes the new key at its next 'vault sync', with its PIN."), run.output)
     pair.add(pair.a, "after/rotation", Array("only the new key reads this".utf8))
     XCTAssertEqual(pair.syncA().status, 0)
 
@@ -146,6 +150,53 @@ final class SyncRotationCLITests: XCTestCase {
       "vault: error: the sync remote was refused: a rotation of the remote's master key is not"
         + " signed; nothing was merged")
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath)), before)
+    XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
+  }
+
+  /// A rotation pushes before it commits, after a sync: a change another device pushed since
+  /// this one's last sync is merged first, never stranded under the old key.
+  func testARotationMergesWhatAnotherDevicePushedFirst() throws {
+    pair.initA()
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    pair.joinB()
+    pair.add(pair.b, "pushed/by-b", Array("before the rotation".utf8))
+    XCTAssertEqual(pair.syncB().status, 0)
+    let (run, _) = try RekeyCLITests.rekey(pair.a)
+    XCTAssertEqual(run.status, 0, run.output)
+    XCTAssertTrue(
+      run.output.contains("Synced with \(pair.remote): 2 records received, 0 files sent"),
+      run.output)
+    XCTAssertEqual(pair.read(pair.a, ["get", "pushed/by-b"]).stdoutText, "before the rotation")
+    let taken = pair.syncB()
+    XCTAssertEqual(taken.status, 0, taken.stderrText)
+    XCTAssertTrue(taken.stderrText.contains("Took the vault's new master key"), taken.stderrText)
+    XCTAssertEqual(pair.read(pair.b, ["get", "pushed/by-b"]).stdoutText, "before the rotation")
+    XCTAssertEqual(pair.syncA().stderrText.hasPrefix("Up to date"), true)
+  }
+
+  /// A rotation killed after its push and before its commit here: the remote has the new key,
+  /// this device the old one, and its next sync takes the new key from its own push.
+  func testARotationKilledAfterItsPushIsTakenBackByTheNextSync() throws {
+    pair.initA()
+    pair.add(pair.a, "mail/work", Array("hunter2".utf8))
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    pair.joinB()
+    XCTAssertEqual(pair.syncA().status, 0)
+    let before = pair.head
+    let (run, code) = try RekeyCLITests.rekey(
+      pair.a, env: ["VAULT_TEST_CRASH": "rekey-after-push"])
+    XCTAssertEqual(run.status, 137, run.output)
+    XCTAssertNotEqual(pair.head, before, "the rotation was pushed")
+    XCTAssertEqual(pair.read(pair.a, ["get", "mail/work"]).stdoutText, "hunter2", "old key here")
+    let taken = pair.syncA()
+    XCTAssertEqual(taken.status, 0, taken.stderrText)
+    XCTAssertTrue(taken.stderrText.contains("Took the vault's new master key"), taken.stderrText)
+    XCTAssertEqual(pair.read(pair.a, ["check"]).status, 0)
+    XCTAssertEqual(pair.read(pair.a, ["get", "mail/work"]).stdoutText, "hunter2")
+    // The code the killed command showed is the one in force.
+    let recovered = pair.a.vault(["recover"], pin: [code, "864209"])
+    XCTAssertEqual(recovered.status, 0, recovered.stderrText)
+    XCTAssertEqual(pair.syncB().status, 0)
     XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
   }
 
