@@ -242,6 +242,10 @@ enum Keys {
   static let setting = Argument<SettingName>(
     "KEY", "\(SettingName.choiceList).", optional: true)
   static let settingValue = Argument<String>("VALUE", "The new value.", optional: true)
+  // config
+  static let configKey = Argument<ConfigName>("KEY", "\(ConfigName.choiceList).", optional: true)
+  static let configValue = Argument<ConfigSwitch>(
+    "VALUE", "\(ConfigSwitch.choiceList).", optional: true)
   // mv
   static let moveForce = Flag("force", short: "f", "Replace an existing entry named NEW.")
   static let old = Argument<EntryName>("OLD", "Current name.")

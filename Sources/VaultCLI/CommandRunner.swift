@@ -63,7 +63,11 @@ enum CommandRunner {
       }
       if command.silent { return (try? handler(context)) ?? ExitCode.success.rawValue }
       prepare(context)
-      return try handler(context)
+      let code = try handler(context)
+      if code == ExitCode.success.rawValue && program.root.name == "vault" {
+        AutoSync.afterCommand(context, path: invocation.path)
+      }
+      return code
     } catch {
       if command.silent { return ExitCode.success.rawValue }
       return fail(error, name: name, vaultPath: vaultPath, program: program, context: opened)

@@ -104,6 +104,20 @@ final class GitRepository: SyncRepository {
     try check(["config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*"])
   }
 
+  /// The value of `key` in the repository's own git configuration, nil when it has none.
+  func configValue(_ key: String) -> String? {
+    let result = run(["config", "--local", "--get", key])
+    guard result.status == 0 else { return nil }
+    return result.stdoutText.split(separator: "\n").first.map(String.init)
+  }
+
+  /// Sets `key` to `value` in the repository's own git configuration.
+  ///
+  /// - Throws: `VaultError.syncFailed` when git fails.
+  func setConfig(_ key: String, _ value: String) throws {
+    try check(["config", "--local", key, value])
+  }
+
   /// The URL of `origin`, nil when none is set.
   func remoteURL() -> String? {
     let result = run(["config", "--get", "remote.origin.url"])

@@ -156,6 +156,34 @@ public enum Subprocess {
     return rc == 0 ? pid : nil
   }
 
+  /// Starts `executable` in a new session without a controlling terminal, its standard input
+  /// `/dev/null` and its standard output and error `output` (a descriptor this process opened),
+  /// and does not wait for it: a background job that outlives the command.
+  ///
+  /// - Returns: the child's pid, or nil when it could not be started.
+  public static func startDetached(
+    _ executable: String, _ arguments: [String], environment: [String: String], output: Int32
+  ) -> pid_t? {
+    let argv = CStringVector(([executable] + arguments))
+    let envp = CStringVector(environment: environment)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    configure(&attributes, detach: true, emptyMask: true)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, output, 1)
+    posix_spawn_file_actions_adddup2(&actions, output, 2)
+    ChildHygiene.closeInherited(&actions)
+    var pid: pid_t = 0
+    let rc = withExtendedLifetime((argv, envp)) {
+      posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
+    }
+    return rc == 0 ? pid : nil
+  }
+
   /// Waits for a child to end.
   ///
   /// - Returns: its exit status, or 128 + signal when it was killed.

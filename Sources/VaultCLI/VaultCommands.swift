@@ -154,6 +154,20 @@ public enum VaultCommands {
         edit, journal, grep, generate, otp, history, restore, purge, settings, clipClear,
         exportEntries, sync,
         CommandSpec(
+          "config", "Show or change this device's settings for the vault (sync.auto).",
+          discussion: """
+            Alone, prints every setting as KEY VALUE; with KEY, its value; with KEY VALUE, sets \
+            it. sync.auto (default off; the vault must sync, see 'vault sync init'): on, every \
+            command that changes the vault starts 'vault sync' in the background when it is \
+            done, and never waits for it. The background sync takes the key from a session or \
+            the agent, as any command does; without one it cannot ask for the PIN and does \
+            nothing. Its messages replace those of the one before in PATH.sync/auto-sync.log. \
+            The setting is this device's (in the sync repository's git configuration), not \
+            synced. Needs no key.
+            """,
+          arguments: [Keys.configKey.spec, Keys.configValue.spec],
+          run: runs(ConfigCommandRun.run)),
+        CommandSpec(
           "check", "Verify the vault's state and every record, and report any damage.",
           discussion: """
             Unlocks, then verifies the header MAC, the state and its aggregate of every row (so \

@@ -314,6 +314,7 @@ extension Vault {
   @discardableResult
   func write<R>(masterKey: SymmetricKey, _ body: (StateWrite) throws -> R) throws -> R {
     var next: StateLink?
+    defer { if next != nil { Self.committedWrites += 1 } }
     var migratedHeader: ([UInt8], [UInt8])?
     let result = try db.transaction {
       let base = try loadChecked(masterKey: masterKey)

@@ -32,6 +32,9 @@ public final class Vault {
   /// A recovery slot migrated from format 1 with the verifier and tag of the code that just
   /// opened it, written with the next PIN.
   var completedRecovery: RecoverySlot?
+  /// How many writes (`write(masterKey:_:)`) this process committed, to any vault: what tells
+  /// `vault config sync.auto` that a command changed something to sync.
+  public nonisolated(unsafe) internal(set) static var committedWrites = 0
   /// This device's X25519 secret key (guarded memory), once a PIN unlock in this process opened it.
   ///
   /// What taking a master key rotated on another device needs (`vault(5)` Taking a rotation).

@@ -1,0 +1,87 @@
+import Glibc
+import VaultCore
+
+/// `vault config sync.auto on`: after a command that changed the vault, a `vault sync` started
+/// in the background (a new session, no terminal, its messages in `PATH.sync/auto-sync.log`),
+/// which the command never waits for.
+///
+/// The setting is this device's, for this vault: `vault.autosync` in the sync repository's own
+/// git configuration. The background sync takes the key as any command does, from a session or
+/// the agent; without one it cannot ask for the PIN, and says so in the log.
+enum AutoSync {
+  /// The git configuration key of the setting.
+  static let configKey = "vault.autosync"
+  /// The file, in the sync repository, that holds the last background sync's messages.
+  static let logName = "auto-sync.log"
+
+  /// The commands after which no background sync starts: sync itself, and those that publish
+  /// or set up what they change themselves.
+  static let excluded: Set<String> = ["sync", "rekey", "init", "config", "recover"]
+
+  /// True when the vault at `vaultPath` syncs and this device turned sync.auto on for it.
+  static func isOn(_ repository: GitRepository) -> Bool {
+    repository.exists && repository.configValue(configKey) == "true"
+  }
+
+  /// Starts the background sync when `path`'s command committed a write and sync.auto is on;
+  /// never fails the command (a sync that could not start is noted in the log).
+  static func afterCommand(_ context: Context, path: [String]) {
+    guard Vault.committedWrites > 0, let first = path.first, !excluded.contains(first),
+      let repository = try? GitRepository(
+        path: GitRepository.path(forVault: context.vaultPath), environment: context.environment),
+      isOn(repository)
+    else { return }
+    let log = open(
+      repository.path + "/" + logName, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+      0o600)
+    guard log >= 0 else { return }
+    defer { close(log) }
+    let started = Subprocess.startDetached(
+      "/proc/self/exe", ["sync", "--vault", context.vaultPath],
+      environment: context.environment.variables, output: log)
+    if started == nil {
+      let note = Array("vault: error: the background sync could not be started\n".utf8)
+      _ = note.withUnsafeBytes { Glibc.write(log, $0.baseAddress, $0.count) }
+    }
+  }
+}
+
+/// `vault config [KEY [VALUE]]`.
+enum ConfigCommandRun {
+  static func run(_ context: Context) throws {
+    let name = try context.argumentIfGiven(Keys.configKey)
+    let value = try context.argumentIfGiven(Keys.configValue)
+    let repository = try GitRepository(
+      path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
+    if let value {
+      guard repository.exists else {
+        throw VaultError.syncFailed(
+          "this vault is not set up for sync (no \(Output.printable(repository.path))); run 'vault"
+            + " sync init REMOTE' first")
+      }
+      try repository.setConfig(AutoSync.configKey, value == .on ? "true" : "false")
+      Output.error(
+        value == .on
+          ? "Set sync.auto on: a command that changes the vault starts 'vault sync' in the"
+            + " background (its messages in \(Output.printable(repository.path + "/" + AutoSync.logName)))."
+          : "Set sync.auto off.")
+      return
+    }
+    let shown = AutoSync.isOn(repository) ? "on" : "off"
+    Output.print(name == nil ? "sync.auto \(shown)\n" : "\(shown)\n")
+  }
+}
+
+/// A key of `vault config`.
+public enum ConfigName: String, ChoiceValue {
+  /// Sync in the background after every change.
+  case syncAuto = "sync.auto"
+}
+
+/// A value of a `vault config` switch.
+public enum ConfigSwitch: String, ChoiceValue {
+  /// Turned on.
+  case on
+  /// Turned off.
+  case off
+}

@@ -1,0 +1,128 @@
+import Foundation
+import VaultTestSupport
+import XCTest
+
+@testable import VaultCLI
+
+/// `vault config sync.auto on` through the built binaries: a command that changes the vault
+/// starts `vault sync` in the background and returns without waiting for it.
+final class SyncAutoCLITests: XCTestCase {
+  var pair: SyncPair!
+  override func setUp() { pair = SyncPair() }
+  override func tearDown() { pair = nil }
+
+  private var log: String { pair.a.vaultPath + ".sync/auto-sync.log" }
+
+  /// A folder with a `git` whose `push` waits until the file `release` beside it exists.
+  private func waitingGit() throws -> String {
+    let folder = pair.a.home + "/waiting-git"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let script = """
+      #!/bin/sh
+      for argument in "$@"; do
+        if [ "$argument" = push ]; then
+          n=0
+          while [ ! -e '\(folder)/release' ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n + 1)); done
+        fi
+      done
+      exec /usr/bin/git "$@"
+
+      """
+    try script.write(toFile: folder + "/git", atomically: true, encoding: .utf8)
+    XCTAssertEqual(chmod(folder + "/git", 0o755), 0)
+    return folder
+  }
+
+  /// Polls `condition` every 50 ms for up to 20 s.
+  private func eventually(_ condition: () -> Bool) -> Bool {
+    for _ in 0..<400 {
+      if condition() { return true }
+      usleep(50_000)
+    }
+    return condition()
+  }
+
+  private func syncedPair() {
+    pair.initA()
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    pair.joinB()
+    XCTAssertEqual(pair.syncA().status, 0)
+  }
+
+  func testAWriteStartsASyncInTheBackgroundAndDoesNotWaitForIt() throws {
+    syncedPair()
+    XCTAssertEqual(pair.a.vault(["config"]).stdoutText, "sync.auto off\n")
+    let set = pair.a.vault(["config", "sync.auto", "on"])
+    XCTAssertEqual(set.status, 0, set.stderrText)
+    XCTAssertEqual(
+      set.errorLines,
+      [
+        "Set sync.auto on: a command that changes the vault starts 'vault sync' in the"
+          + " background (its messages in \(log))."
+      ])
+    XCTAssertEqual(pair.a.vault(["config", "sync.auto"]).stdoutText, "on\n")
+    XCTAssertEqual(pair.b.vault(["config"]).stdoutText, "sync.auto off\n", "this device's alone")
+    let token = pair.a.vaultPIN(["unlock", "--raw"]).stdoutText.trimmingCharacters(
+      in: .newlines)
+    let folder = try waitingGit()
+    let before = pair.head
+    let content: [UInt8] = [0, 1, 2, 255] + Array("auto".utf8)
+    let added = pair.a.vault(
+      ["add", "auto/one"], stdin: content,
+      env: ["VAULT_SESSION": token, "PATH": folder + ":/usr/bin:/bin"])
+    XCTAssertEqual(added.status, 0, added.stderrText)
+    XCTAssertEqual(added.stderrText.contains("Synced"), false, "nothing of the sync is shown")
+    // The command has ended while the background sync still waits for its push.
+    XCTAssertEqual(pair.head, before)
+    FileManager.default.createFile(atPath: folder + "/release", contents: nil)
+    XCTAssertTrue(eventually { pair.head != before }, "the background sync pushed")
+    XCTAssertTrue(
+      eventually {
+        ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").hasPrefix("Synced with")
+      })
+    var info = stat()
+    XCTAssertEqual(stat(log, &info), 0)
+    XCTAssertEqual(info.st_mode & 0o777, 0o600)
+    XCTAssertEqual(pair.syncB().status, 0)
+    XCTAssertEqual(pair.read(pair.b, ["get", "auto/one"]).stdout, content)
+    // A read changes nothing: no sync starts.
+    try FileManager.default.removeItem(atPath: log)
+    XCTAssertEqual(pair.a.vault(["get", "auto/one"], env: ["VAULT_SESSION": token]).status, 0)
+    usleep(300_000)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: log))
+    XCTAssertEqual(pair.a.vault(["config", "sync.auto", "off"]).errorLines, ["Set sync.auto off."])
+    pair.add(pair.a, "manual", Array("x".utf8))
+    usleep(300_000)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: log))
+  }
+
+  func testWithoutAHeldKeyTheBackgroundSyncCannotAskAndPushesNothing() {
+    syncedPair()
+    XCTAssertEqual(pair.a.vault(["config", "sync.auto", "on"]).status, 0)
+    let before = pair.head
+    pair.add(pair.a, "by/pin", Array("x".utf8))
+    XCTAssertTrue(
+      eventually {
+        ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("vault: error:")
+      })
+    XCTAssertEqual(
+      (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").first.map(
+        String.init),
+      "vault: error: locked: no valid session and no terminal to ask on")
+    XCTAssertEqual(pair.head, before)
+  }
+
+  func testConfigRefusesBadKeysValuesAndAVaultThatDoesNotSync() {
+    pair.initA()
+    let unsynced = pair.a.vault(["config", "sync.auto", "on"])
+    XCTAssertEqual(unsynced.status, 21, unsynced.stderrText)
+    XCTAssertEqual(
+      unsynced.errorLines.first,
+      "vault: error: sync failed: this vault is not set up for sync (no \(pair.a.vaultPath).sync);"
+        + " run 'vault sync init REMOTE' first; nothing was merged")
+    XCTAssertEqual(pair.a.vault(["config"]).stdoutText, "sync.auto off\n")
+    for arguments in [["config", "sync.fast", "on"], ["config", "sync.auto", "maybe"]] {
+      XCTAssertEqual(pair.a.vault(arguments).status, 64, arguments.joined(separator: " "))
+    }
+  }
+}
