@@ -239,12 +239,14 @@ enum SyncCommandsRun {
           + " revoked (run 'vault unlock' again).")
     }
     for line in done.conflicts { Output.error(Output.printable(line)) }
-    if done.received == 0 && done.sent == 0 {
+    if done.received == 0 && done.sent == 0 && !done.headerReceived {
       Output.error("Up to date\(with) (commit \(done.commit.prefix(12))).")
       return
     }
     Output.error(
       "Synced\(with): \(done.received) record\(done.received == 1 ? "" : "s") received, "
-        + "\(done.sent) file\(done.sent == 1 ? "" : "s") sent (commit \(done.commit.prefix(12))).")
+        + "\(done.sent) file\(done.sent == 1 ? "" : "s") sent"
+        + (done.headerReceived ? ", the vault's header (its devices) updated" : "")
+        + " (commit \(done.commit.prefix(12))).")
   }
 }

@@ -14,6 +14,9 @@ public struct SyncReport: Equatable, Sendable {
   public var retries: Int
   /// One line for each conflict the merge resolved (`conflict: NAME: …`), in the order met.
   public var conflicts: [String] = []
+  /// True when the remote's header changed this vault's (a device joined or was revoked, a
+  /// keyslot or biometric activation changed elsewhere).
+  public var headerReceived = false
   /// True when the sync took a master key another device rotated to (`vault(5)` Taking a
   /// rotation): every session of the vault was revoked.
   public var tookRotation = false
@@ -114,7 +117,7 @@ public final class VaultSync {
       guard let push = plan.push else {
         return SyncReport(
           received: plan.received, sent: 0, commit: remote ?? "", retries: retries,
-          conflicts: plan.conflicts)
+          conflicts: plan.conflicts, headerReceived: plan.headerTaken)
       }
       let commit = try repository.commit(
         after: remote, replacingAll: push.replacingAll, writing: push.writing,
@@ -125,7 +128,8 @@ public final class VaultSync {
         try recordPushed(commit, plan: plan, push: push)
         return SyncReport(
           received: plan.received, sent: push.writing.count + push.removing.count - 1,
-          commit: commit, retries: retries, conflicts: plan.conflicts)
+          commit: commit, retries: retries, conflicts: plan.conflicts,
+          headerReceived: plan.headerTaken)
       }
       retries += 1
       guard retries < Self.maximumAttempts else {
@@ -388,6 +392,8 @@ public final class VaultSync {
     var recorded: SyncRecord?
     /// The bucket aggregates as the merge left them, the sync record left out.
     var buckets: [UInt8]
+    /// True when the merge changed this vault's header (the remote's devices or keyslots).
+    var headerTaken = false
   }
 
   /// The merge write: the local changes since the base, the remote's applied, the header
@@ -410,7 +416,9 @@ public final class VaultSync {
       if let incoming {
         (received, conflicts) = try apply(incoming, to: write, local: &local)
       }
+      let headerBefore = write.headerBody
       try mergeHeader(incoming, base: baseCommit, in: write)
+      let headerTaken = write.headerBody != headerBefore
       if let syncRow { try write.delete(syncRow) }
       let push = try pushPlan(
         local, in: write, target: remote, full: full, incoming: incoming, record: record)
@@ -430,7 +438,7 @@ public final class VaultSync {
       }
       return Plan(
         received: received, conflicts: conflicts, push: push, recorded: recorded,
-        buckets: buckets)
+        buckets: buckets, headerTaken: headerTaken)
     }
     try vault.reloadHeader()
     try vault.device.update { vault.recordAuthenticatedHeader(in: &$0) }

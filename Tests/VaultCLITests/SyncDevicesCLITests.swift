@@ -87,7 +87,12 @@ final class SyncDevicesCLITests: XCTestCase {
       pushed.errorLines.last,
       "Synced with \(pair.remote): 0 records received, 1 file sent (commit"
         + " \(pair.head.prefix(12))).")
-    XCTAssertEqual(pair.syncA().status, 0)
+    let taken = pair.syncA()
+    XCTAssertEqual(taken.status, 0, taken.stderrText)
+    XCTAssertEqual(
+      taken.errorLines.last,
+      "Synced with \(pair.remote): 0 records received, 0 files sent, the vault's header (its"
+        + " devices) updated (commit \(pair.head.prefix(12))).")
     XCTAssertEqual(
       devices(pair.a).first { $0["device"] as? String == b }?["commits"] as? Int, 2)
     let again = pair.b.vault(["sync"], pin: ["246800"])

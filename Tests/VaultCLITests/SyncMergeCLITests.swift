@@ -96,6 +96,28 @@ final class SyncMergeCLITests: XCTestCase {
     XCTAssertEqual(get(pair.b, "a1"), "a-edit")
   }
 
+  /// An HOTP counter used on both devices merges as the larger: no code is ever given twice.
+  func testOneTimeCodeCountersMergeAsTheirMaximum() {
+    _ = twoDevices([])
+    let uri = "otpauth://hotp/Ex:alice?secret=\(OneTimeCodeCLITests.sha1)&counter=0"
+    cmd(pair.a, ["add", "bank"], stdin: "pw\notp: \(uri)\n", at: 3)
+    cmd(pair.a, ["sync"], at: 4)
+    cmd(pair.b, ["sync"], at: 5)
+    let codes = OneTimeCodeCLITests.hotpCodes
+    XCTAssertEqual(cmd(pair.a, ["otp", "bank"], at: 10).stdoutText, codes[0])
+    XCTAssertEqual(cmd(pair.a, ["otp", "bank"], at: 11).stdoutText, codes[1])
+    XCTAssertEqual(cmd(pair.b, ["otp", "bank"], at: 12).stdoutText, codes[0])
+    cmd(pair.a, ["sync"], at: 20)
+    let merged = cmd(pair.b, ["sync"], at: 21)
+    XCTAssertEqual(merged.status, 0, merged.stderrText)
+    XCTAssertEqual(merged.errorLines.filter { $0.hasPrefix("conflict:") }, [])
+    XCTAssertEqual(cmd(pair.b, ["otp", "bank"], at: 22).stdoutText, codes[2])
+    cmd(pair.b, ["sync"], at: 23)
+    cmd(pair.a, ["sync"], at: 24)
+    XCTAssertEqual(cmd(pair.a, ["otp", "bank"], at: 25).stdoutText, codes[3])
+    assertSameState()
+  }
+
   func testAConcurrentEditOfOneEntryKeepsBothTheLaterCurrent() {
     _ = twoDevices(["mail"])
     cmd(pair.a, ["add", "--force", "mail"], stdin: "from-a", at: 10)
