@@ -78,17 +78,33 @@ enum SyncCommandsRun {
   /// the vault file exists leaves nothing behind.
   static func clone(_ context: Context) throws {
     let remote = try checkedRemote(context)
-    if access(context.vaultPath, F_OK) == 0 { throw VaultError.vaultExists(context.vaultPath) }
     let folder = PrivateFiles.parentFolder(of: context.vaultPath)
     try PrivateFiles.ensureDirectory(folder)
     let repository = try GitRepository(
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
+    let unfinished = repository.path + "/" + cloneMarker
+    // A clone killed before this device had its PIN left a vault file no PIN here opens, and its
+    // repository with the marker: both go, and the clone starts again.
+    if access(unfinished, F_OK) == 0 {
+      for suffix in ["", "-wal", "-shm", "-journal"] { unlink(context.vaultPath + suffix) }
+      _ = remove(tree: repository.path)
+      Output.error(
+        "vault: note: removed what an unfinished 'vault sync clone' left"
+          + " (\(Output.printable(context.vaultPath)) and its sync repository); cloning again")
+    }
+    if access(context.vaultPath, F_OK) == 0 { throw VaultError.vaultExists(context.vaultPath) }
     if repository.exists {
       throw VaultError.syncFailed(
         "\(Output.printable(repository.path)) exists already; remove it or use 'vault sync'")
     }
     let cloned: VaultSync.Cloned
     do {
+      try PrivateFiles.ensureDirectory(repository.path)
+      let marker = open(unfinished, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      guard marker >= 0 else {
+        throw VaultError.storage("cannot write \(Output.printable(unfinished))")
+      }
+      close(marker)
       try repository.create(remote: remote)
       let code = try context.recoveryCode()
       cloned = try VaultSync.clone(
@@ -115,8 +131,12 @@ enum SyncCommandsRun {
           + " clone' again")
       throw error
     }
+    unlink(unfinished)
     report(try VaultSync(unlocked, repository: repository).run(), remote: remote)
   }
+
+  /// The file in the sync repository that marks a `vault sync clone` not finished yet.
+  static let cloneMarker = "vault-clone-unfinished"
 
   /// `vault sync devices [--json]`: the header's device records, with their commit counts as of
   /// the last sync, then the revoked ids.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 extension VaultSync {
   /// What a clone read from the remote.
@@ -81,6 +82,7 @@ extension VaultSync {
         first = try write.finish(masterKey: masterKey)
       }
     }
+    if environment.crashPoint == "clone-after-file" { kill(getpid(), SIGKILL) }
     let vault = try Vault.open(path: path, environment: environment)
     try vault.device.update {
       vault.recordAuthenticatedHeader(in: &$0)

@@ -211,6 +211,35 @@ final class SyncCLITests: XCTestCase {
       ["vault sync|vault|0"])
   }
 
+  /// A clone killed (SIGKILL) after the vault file was made and before this device had its PIN
+  /// leaves a file no PIN here opens: the next `vault sync clone` removes it and starts again.
+  func testACloneKilledBeforeItsPINIsDoneAgainByTheNextClone() {
+    pair.initA()
+    pair.add(pair.a, "mail/work", Array("hunter2".utf8))
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    let killed = pair.b.vault(
+      ["sync", "clone", pair.remote], pin: [pair.recoveryCode, SyncPair.pinB],
+      env: ["VAULT_TEST_CRASH": "clone-after-file"])
+    XCTAssertEqual(killed.status, 137, killed.stderrText)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: pair.b.vaultPath))
+    XCTAssertEqual(pair.b.vault(["get", "mail/work"], pin: [SyncPair.pinB]).status, 11)
+    let again = pair.b.vault(
+      ["sync", "clone", pair.remote], pin: [pair.recoveryCode, SyncPair.pinB])
+    XCTAssertEqual(again.status, 0, again.stderrText)
+    XCTAssertEqual(
+      again.errorLines.first,
+      "vault: note: removed what an unfinished 'vault sync clone' left (\(pair.b.vaultPath) and"
+        + " its sync repository); cloning again")
+    XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: pair.b.vaultPath + ".sync/vault-clone-unfinished"))
+    // A finished clone is never removed: a second clone is refused.
+    let third = pair.b.vault(
+      ["sync", "clone", pair.remote], pin: [pair.recoveryCode, SyncPair.pinB])
+    XCTAssertEqual(third.status, 4, third.stderrText)
+    XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
+  }
+
   /// A new device joins with `vault sync clone` and the recovery code: its own PIN keyslot,
   /// journal writer and device record, which the other device learns of.
   func testADeviceJoinsByCloneWithTheRecoveryCode() throws {
