@@ -140,10 +140,35 @@ final class GitRepository: SyncRepository {
   // MARK: - SyncRepository
 
   func fetch() throws -> String? {
+    removeStaleTemporaries()
     try check(["fetch", "-q", "--prune", "origin"])
     let result = run(["rev-parse", "-q", "--verify", Self.remoteRef + "^{commit}"])
     guard result.status == 0 else { return nil }
     return result.stdoutText.split(separator: "\n").first.map(String.init)
+  }
+
+  /// How old a temporary file of git's must be before a sync removes it, in seconds: older than
+  /// any fetch still running.
+  static let staleTemporary: Double = 3600
+
+  /// Removes the temporary files a git process killed while it fetched or wrote objects left in
+  /// the repository (`objects/pack/tmp_pack_*`, `objects/pack/tmp_idx_*`, `objects/tmp_obj_*`),
+  /// once they are an hour old; git itself keeps them for weeks.
+  func removeStaleTemporaries() {
+    let now = Date().timeIntervalSince1970
+    for folder in [path + "/objects", path + "/objects/pack"] {
+      guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+        continue
+      }
+      for name in names where name.hasPrefix("tmp_") {
+        var info = stat()
+        let file = folder + "/" + name
+        guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+          now - Double(info.st_mtim.tv_sec) > Self.staleTemporary
+        else { continue }
+        unlink(file)
+      }
+    }
   }
 
   /// The entries `git ls-tree -z` prints: `MODE TYPE BLOB<TAB>PATH`, each ended by NUL.

@@ -44,6 +44,29 @@ final class SyncPushKillCLITests: XCTestCase {
     return folder
   }
 
+  /// The temporary files a git killed while it fetched leaves in the sync repository are
+  /// removed by a later sync once they are an hour old; a fresh one (a fetch still running) stays.
+  func testAKilledFetchsTemporaryFilesAreRemovedOnceStale() throws {
+    pair.initA()
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    let pack = pair.a.vaultPath + ".sync/objects/pack"
+    let stale = pack + "/tmp_pack_Stale1"
+    let fresh = pack + "/tmp_pack_Fresh1"
+    let object = pair.a.vaultPath + ".sync/objects/tmp_obj_Stale2"
+    for file in [stale, fresh, object] {
+      XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data([1, 2, 3])))
+    }
+    var times = [
+      timeval(tv_sec: time(nil) - 7200, tv_usec: 0), timeval(tv_sec: time(nil) - 7200, tv_usec: 0),
+    ]
+    XCTAssertEqual(utimes(stale, &times), 0)
+    XCTAssertEqual(utimes(object, &times), 0)
+    XCTAssertEqual(pair.syncA().status, 0)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: stale))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: object))
+    XCTAssertTrue(FileManager.default.fileExists(atPath: fresh))
+  }
+
   /// Attack review: a push that loses the race for the remote's branch lock (git's "cannot lock
   /// ref") is a remote that moved: the sync begins again from the fetch.
   func testAPushThatLostTheBranchLockIsTriedAgain() throws {
