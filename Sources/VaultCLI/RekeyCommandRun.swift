@@ -9,6 +9,7 @@ enum RekeyCommandRun {
 
   static func run(_ context: Context) throws {
     let unlocked = try context.open(.administer(reason: "rotate the master key"))
+    try syncBeforeRotation(context, unlocked)
     let code = RecoveryCode.generate()
     do {
       try context.confirmNewRecoveryCode(code, heading: heading)
@@ -17,6 +18,24 @@ enum RekeyCommandRun {
         why + "; nothing was changed (the old recovery code still works)")
     }
     _ = try rotate(context, unlocked, code: code)
+  }
+
+  /// In a vault that syncs, a sync before anything else of a rotation; one that took a rotation
+  /// made on another device ends the command before a new recovery code is shown (the key
+  /// held here is not the vault's any more).
+  ///
+  /// - Throws: `VaultError.conflict` then; what a sync throws.
+  static func syncBeforeRotation(_ context: Context, _ unlocked: UnlockedVault) throws {
+    let repository = try GitRepository(
+      path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
+    guard repository.exists else { return }
+    let done = try VaultSync(unlocked, repository: repository).run()
+    SyncCommandsRun.report(done, remote: repository.remoteURL())
+    if done.tookRotation {
+      throw VaultError.conflict(
+        "another device rotated the master key, and this device has just taken the new key;"
+          + " nothing else was changed: run the command again to rotate it once more")
+    }
   }
 
   /// The rotation, and in a vault that syncs its publication: a sync first, then the rotation,
@@ -33,8 +52,14 @@ enum RekeyCommandRun {
     while true {
       attempts += 1
       if repository.exists {
-        SyncCommandsRun.report(
-          try VaultSync(unlocked, repository: repository).run(), remote: repository.remoteURL())
+        let done = try VaultSync(unlocked, repository: repository).run()
+        SyncCommandsRun.report(done, remote: repository.remoteURL())
+        if done.tookRotation {
+          throw VaultError.conflict(
+            "another device rotated the master key meanwhile, and this device has just taken"
+              + " the new key; the recovery code shown was not put in force: run the command"
+              + " again")
+        }
       }
       do {
         var key: SymmetricKey?
@@ -67,6 +92,12 @@ enum RekeyCommandRun {
         + " \(done.chunks) content chunk\(done.chunks == 1 ? "" : "s") sealed again, the key sealed"
         + " to \(done.devices) device\(done.devices == 1 ? "" : "s"); the old recovery code no"
         + " longer works and every session was revoked.")
+    if done.devices > 1 {
+      Output.error(
+        "The new key is sealed to the devices "
+          + done.deviceIDs.map { String($0.prefix(8)) }.joined(separator: ", ")
+          + ": revoke any you do not know ('vault sync revoke --rekey DEVICE').")
+    }
     if done.droppedPending > 0 {
       Output.error(
         "Dropped \(done.droppedPending) pending journal row\(done.droppedPending == 1 ? "" : "s")"

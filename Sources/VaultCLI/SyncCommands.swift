@@ -48,8 +48,9 @@ extension VaultCommands {
           writer key to the retired ones (its entries so far still verify, none it signs \
           later is taken), and syncs, so every device learns it; a revoked device's own sync \
           is then refused (exit 17). The revoked device still holds the master key and so \
-          everything synced until now, and anything synced later that it obtains: with \
-          --rekey the command syncs first, then also rotates the master key (a new recovery \
+          everything synced until now, and anything synced later that it obtains: the \
+          command syncs first (a rotation another device made is taken then, and the command \
+          stops with exit 18 before anything changes: run it again); with --rekey it then also rotates the master key (a new recovery \
           code, shown and typed back, as 'vault rekey') and syncs the rotation, so the revoked \
           device reads nothing written after it; each other device takes the new key at its \
           next 'vault sync', with its PIN. See SYNC in vault(1).

@@ -196,6 +196,10 @@ enum SyncCommandsRun {
     let unlocked = try context.open(.administer(reason: "revoke a device"))
     let repository = try GitRepository(
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
+    try unlocked.vault.requireOther(unlocked.vault.device(named: named))
+    // Whatever the remote holds first (a rotation another device made, above all): a device
+    // revoked here before its rotation was taken would leave this one unable to follow it.
+    try RekeyCommandRun.syncBeforeRotation(context, unlocked)
     let code = rekey ? RecoveryCode.generate() : nil
     if let code {
       do {

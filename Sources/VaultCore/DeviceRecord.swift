@@ -184,9 +184,10 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
   public static func make(
     deviceID: [UInt8], deviceSecret: DeviceSecret, vaultID: VaultID, kdf: KDFParameters,
     salt: Salt, kek: SymmetricKey, masterKey: SymmetricKey, writerKey: [UInt8],
-    biometry: BiometryRecord? = nil
+    biometry: BiometryRecord? = nil,
+    keeping kept: (publicKey: [UInt8], secretKey: SecureBytes)? = nil
   ) -> DeviceRecord {
-    let pair = SealedBox.keyPair()
+    let pair = kept ?? SealedBox.keyPair()
     let wrapped = pair.secretKey.withBytes {
       AEAD.seal($0, key: kek, associatedData: keyAD(vaultID: vaultID, deviceID: deviceID))
     }

@@ -29,6 +29,16 @@ extension Vault {
     return found[0]
   }
 
+  /// Refuses this device's own record as one to revoke.
+  ///
+  /// - Throws: `VaultError.invalidInput` for it.
+  public func requireOther(_ record: DeviceRecord) throws {
+    guard record.deviceID != localDevice?.deviceID else {
+      throw VaultError.invalidInput(
+        "this is the device you are on; revoke it from another device, or delete its vault file")
+    }
+  }
+
   /// Revokes another device (`vault(5)` Devices under SYNC REPOSITORY): its record leaves the
   /// header, its id joins `revoked_devices` and its writer key `retired_writers`, in one write
   /// that makes a new state.
@@ -37,10 +47,7 @@ extension Vault {
   /// - Throws: `VaultError.invalidInput` for this device's own record or when the header holds
   ///   `Header.maximumRevokedDevices` ids already; `.vaultChanged`, `.storage` as `writeHeader`.
   public func revoke(_ record: DeviceRecord, masterKey: SymmetricKey) throws {
-    guard record.deviceID != localDevice?.deviceID else {
-      throw VaultError.invalidInput(
-        "this is the device you are on; revoke it from another device, or delete its vault file")
-    }
+    try requireOther(record)
     var updated = header
     let revoked = (updated.revokedDevices ?? []) + [record.deviceID]
     guard revoked.count <= Header.maximumRevokedDevices else {

@@ -106,6 +106,8 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case keyCommitment = "vault.key-commitment.v1"
   /// The message a rotation's link signs.
   case keyHandoff = "vault.key-handoff.v1"
+  /// The seed of the writer key a rotation gives the rotating device.
+  case writerSeed = "vault.writer-seed.v1"
   /// Every label, in the order `vault(5)` lists them.
   public static var all: [DomainLabel] { allCases }
 
@@ -240,6 +242,9 @@ public enum DomainLabel: String, CaseIterable, Sendable {
     case .keyHandoff:
       "The prefix of the message a rotation's link signs (Ed25519, the rotating device's former"
         + " writer key)."
+    case .writerSeed:
+      "The prefix of the message whose hash seeds the writer key a rotation gives the rotating"
+        + " device (BLAKE2b keyed with the device secret)."
     }
   }
 }

@@ -30,6 +30,24 @@ public struct KeyHandoff: Codable, Equatable, Sendable {
     GenericHash.keyed(key: key.bytes, parts: [DomainLabel.keyCommitment.bytes, vaultID.bytes])
   }
 
+  /// The writer key a rotation to `new` gives the device of `deviceSecret`.
+  ///
+  /// Ed25519 from the seed `BLAKE2b-256(key: device secret, "vault.writer-seed.v1" || vault id ||
+  /// commitment of new)` (`crypto_sign_seed_keypair`). Only that device can make it, and it can make it again after a rotation killed
+  /// before it recorded the key (taken back by its next sync).
+  ///
+  /// - Throws: `VaultError.integrity` (never, for a 32-byte seed).
+  static func writer(deviceSecret: DeviceSecret, vaultID: VaultID, newKey: SymmetricKey) throws
+    -> SigningKeyPair
+  {
+    let seed = GenericHash.keyedSecret(
+      key: deviceSecret.bytes,
+      parts: [
+        DomainLabel.writerSeed.bytes, vaultID.bytes, commitment(newKey, vaultID: vaultID),
+      ])
+    return try Signing.keyPair(seed: seed)
+  }
+
   /// `"vault.key-handoff.v1" || vault id || previous || next || device id || writer key`
   /// (148 bytes), what the signature signs.
   static func message(
@@ -119,7 +137,10 @@ public struct KeyHandoff: Codable, Equatable, Sendable {
       expected = link.next
     }
     guard let key = masterBoxes.lazy.compactMap(openBox).first else {
-      throw VaultError.integrity("the remote's new master key is sealed to no key of this device")
+      throw VaultError.integrity(
+        "the remote's new master key is sealed to no key of this device (another device revoked"
+          + " it, or its PIN was set anew with 'vault recover' since its last sync); join again"
+          + " with 'vault sync clone' into a new vault file")
     }
     guard
       constantTimeEqual(Array(commitment(key, vaultID: vaultID).base64.utf8), Array(expected.utf8))

@@ -83,6 +83,38 @@ extension VaultSync {
         "it is older than commit \(record.base.prefix(12)), which this device synced (the remote"
           + " was rolled back or forked)")
     }
+    // Everything the new key must open is checked before anything is written: the journal key
+    // pair, and every record of the tree.
+    try Self.refusing {
+      let journalBox = try [UInt8](
+        base64: tree.header.journalSecretKey, field: "journal_secret_key")
+      let journalSecret = try AEAD.open(
+        journalBox, key: new.derive(.journal),
+        associatedData: DomainLabel.journalKey.bytes + vaultID.bytes,
+        what: "the journal key of the remote's header")
+      let journalPublic = try [UInt8](
+        base64: tree.header.journalPublicKey, count: SealedBox.publicKeyByteCount,
+        field: "journal_public_key")
+      let probe = [UInt8](repeating: 7, count: 16).withUnsafeBytes {
+        SealedBox.seal($0, to: journalPublic)
+      }
+      guard (try? SealedBox.open(probe, publicKey: journalPublic, secretKey: journalSecret)) != nil
+      else { throw VaultError.integrity("the journal keys of the remote's header do not match") }
+      let checker = RecordBox(vaultID: vaultID, masterKey: new)
+      for file in tree.records {
+        guard let kind = RecordKind(rawValue: file.row.kind) else {
+          throw VaultError.integrity("it holds a record of an unknown kind")
+        }
+        if kind == .journal {
+          guard
+            (try? SealedBox.open(file.row.box, publicKey: journalPublic, secretKey: journalSecret))
+              != nil
+          else { throw VaultError.integrity("a journal entry of the remote does not open") }
+        } else {
+          _ = try checker.open(file.row, kind: kind, what: "a record of the remote")
+        }
+      }
+    }
     if tree.header.revokedDevices?.contains(own.deviceID) == true {
       throw VaultError.syncRefused(
         "another device revoked this one (\(own.deviceIDBytes.hex.prefix(8))) from the vault")
@@ -90,6 +122,12 @@ extension VaultSync {
     guard let theirsOfMine = tree.header.device(id: own.deviceID) else {
       throw VaultError.syncRefused("its header has no record of this device")
     }
+    // A rotation this device made and pushed, killed before it recorded it: the writer key it
+    // gave this device is made again from the device secret.
+    let deviceState = try vault.device.read()
+    let derived = try KeyHandoff.writer(
+      deviceSecret: deviceState.deviceSecret, vaultID: vaultID, newKey: new)
+    let ownWriter = theirsOfMine.writerKey == derived.publicKey.base64 ? derived : nil
     // The base as this device synced it, under the old key.
     let baseFiles = try repository.changes(from: nil, to: record.base).filter {
       Self.isSynced($0.path)
@@ -153,6 +191,11 @@ extension VaultSync {
       var header = tree.header
       var mine = own
       mine.masterBox = theirsOfMine.masterBox
+      if let ownWriter {
+        mine.writerKey = theirsOfMine.writerKey
+        mine.slotTag = DeviceRecord.slotTag(
+          deviceSecret: deviceState.deviceSecret, vaultID: vaultID, kdf: header.kdf, record: mine)
+      }
       header.setDevice(mine)
       // A revocation made here and not yet pushed stays made.
       var revoked = header.revokedDevices ?? []
@@ -270,6 +313,13 @@ extension VaultSync {
       if vault.environment.crashPoint == "take-rotation-before-commit" { kill(getpid(), SIGKILL) }
     }
     try vault.adopt(header: headerBody, mac: headerMAC, state: next)
+    if let ownWriter {
+      try vault.device.update {
+        let sequence = $0.writers[vaultID.hex]?.sequence ?? 0
+        $0.writers[vaultID.hex] = WriterRecord(
+          deviceID: own.deviceID, secretKey: ownWriter.secretKey, sequence: sequence)
+      }
+    }
     try SessionStore(environment: vault.environment).revokeAll(
       vaultID: vaultID, vaultPath: vault.path, reason: .rotation)
     return new
@@ -334,7 +384,8 @@ extension VaultSync {
     let remote = try repository.fetch()
     guard remote == record.base else {
       throw VaultError.remoteMoved(
-        "the sync remote moved since this device's last sync; nothing was rotated")
+        "the sync remote moved since this device's last sync; nothing was rotated (the old"
+          + " recovery code still works)")
     }
     try write.delete(syncRow)
     let local = try localChanges(in: write, record: nil, syncRow: nil, base: nil)
@@ -346,7 +397,8 @@ extension VaultSync {
       after: remote, replacingAll: true, writing: push.writing, removing: push.removing)
     guard try repository.push(commit, over: remote) else {
       throw VaultError.remoteMoved(
-        "the sync remote moved while the rotation was pushed; nothing was rotated")
+        "the sync remote moved while the rotation was pushed; nothing was rotated (the old"
+          + " recovery code still works)")
     }
     crash(at: "rekey-after-push")
     let next = SyncRecord(

@@ -12,6 +12,8 @@ extension Vault {
     public let chunks: Int
     /// Device records whose master box was sealed again (this one included).
     public let devices: Int
+    /// Their ids, hex, in the header's order.
+    public let deviceIDs: [String]
     /// Pending journal rows no journal key opened, dropped (nobody could read them).
     public let droppedPending: Int
     /// The commit the rotation was pushed as, when the vault syncs (nil otherwise).
@@ -45,7 +47,8 @@ extension Vault {
     guard let own = header.device(for: deviceState.deviceSecret) else {
       throw VaultError.otherDevice
     }
-    let writer = Signing.generate()
+    let writer = try KeyHandoff.writer(
+      deviceSecret: deviceState.deviceSecret, vaultID: vaultID, newKey: new)
     // The link other devices take the new key by is signed with the writer key they know.
     guard let held = deviceState.writers[vaultID.hex], held.deviceID == own.deviceID,
       let signer = try? held.keyPair(), signer.publicKey.base64 == own.writerKey
@@ -176,7 +179,8 @@ extension Vault {
       vaultID: vaultID, vaultPath: path, reason: .rotation)
     return Rekeyed(
       masterKey: new, records: counts.records, chunks: counts.chunks,
-      devices: updated.devices.count, droppedPending: droppedPending, published: published)
+      devices: updated.devices.count, deviceIDs: updated.devices.map(\.deviceIDBytes.hex),
+      droppedPending: droppedPending, published: published)
   }
 }
 

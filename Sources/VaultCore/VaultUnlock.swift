@@ -169,11 +169,20 @@ extension Vault {
     }
     var updated = header
     if let completedRecovery { updated.recovery = completedRecovery }
+    // A new PIN over the old one keeps the device's key pair (its secret key was opened by the
+    // PIN in this command): a rotation another device seals to it meanwhile still opens here.
+    var kept: (publicKey: [UInt8], secretKey: SecureBytes)?
+    if let existing, let secretKey = deviceSecretKey,
+      let publicKey = try? [UInt8](base64: existing.publicKey, count: 32, field: "public_key"),
+      (try? existing.openMasterKey(secretKey: secretKey, vaultID: vaultID)) != nil
+    {
+      kept = (publicKey, secretKey)
+    }
     updated.setDevice(
       DeviceRecord.make(
         deviceID: deviceID, deviceSecret: deviceSecret, vaultID: vaultID, kdf: header.kdf,
         salt: salt, kek: kek, masterKey: masterKey, writerKey: writer.publicKey,
-        biometry: biometry))
+        biometry: biometry, keeping: kept))
     try writeHeader(updated, masterKey: masterKey)
     try limiter.succeeded {
       $0.guessSeconds[vaultID.hex] = seconds

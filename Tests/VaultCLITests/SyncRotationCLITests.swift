@@ -200,6 +200,88 @@ final class SyncRotationCLITests: XCTestCase {
     XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
   }
 
+  private func twoSynced() {
+    pair.initA()
+    pair.add(pair.a, "mail/work", Array("hunter2".utf8))
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    pair.joinB()
+    XCTAssertEqual(pair.syncA().status, 0)
+  }
+
+  /// New-user review: a rotation killed after its push, taken back, then a second rotation:
+  /// the other device walks both links (the writer key the first gave is made again).
+  func testTwoRotationsTheFirstKilledAfterItsPushAreBothTaken() throws {
+    twoSynced()
+    let (killed, _) = try RekeyCLITests.rekey(
+      pair.a, env: ["VAULT_TEST_CRASH": "rekey-after-push"])
+    XCTAssertEqual(killed.status, 137, killed.output)
+    XCTAssertEqual(pair.syncA().status, 0)
+    let (second, _) = try RekeyCLITests.rekey(pair.a)
+    XCTAssertEqual(second.status, 0, second.output)
+    let taken = pair.syncB()
+    XCTAssertEqual(taken.status, 0, taken.stderrText)
+    XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
+    XCTAssertEqual(pair.read(pair.b, ["check"]).status, 0)
+  }
+
+  /// New-user review: a new PIN on a device that has not synced since keeps its key pair, so a
+  /// rotation made elsewhere meanwhile still opens there.
+  func testANewPINBeforeTheRotationIsSeenKeepsTheDeviceInStep() throws {
+    twoSynced()
+    XCTAssertEqual(pair.b.vault(["passwd"], pin: [SyncPair.pinB, "777777"]).status, 0)
+    let (run, _) = try RekeyCLITests.rekey(pair.a)
+    XCTAssertEqual(run.status, 0, run.output)
+    let taken = pair.b.vault(["sync"], pin: ["777777"])
+    XCTAssertEqual(taken.status, 0, taken.stderrText)
+    XCTAssertEqual(pair.b.vault(["get", "mail/work"], pin: ["777777"]).stdoutText, "hunter2")
+  }
+
+  /// New-user review: rotating, or revoking, while another device's rotation waits on the
+  /// remote takes that rotation first and stops before a recovery code is shown; run again, it
+  /// rotates on top of it.
+  func testARotationWaitingOnTheRemoteIsTakenBeforeAnotherIsMade() throws {
+    twoSynced()
+    let (first, _) = try RekeyCLITests.rekey(pair.a)
+    XCTAssertEqual(first.status, 0, first.output)
+    let pinB = ["expect PIN: ", "send \(SyncPair.pinB)\r"]
+    let stopped = Subprocess.run(
+      "/usr/bin/env",
+      ["python3", "-c", TerminalTests.driver, Sandbox.binDirectory + "/vault", "rekey"],
+      environment: pair.b.environment, stdin: Array((pinB.joined(separator: "\n") + "\n").utf8))
+    let run = try JSONDecoder().decode(TerminalTests.Run.self, from: Data(stopped.stdout))
+    XCTAssertEqual(run.status, 18, run.output)
+    XCTAssertTrue(run.output.contains("Took the vault's new master key"), run.output)
+    XCTAssertFalse(run.output.contains("New recovery code"), run.output)
+    XCTAssertTrue(
+      run.output.contains(
+        "vault: error: another device rotated the master key, and this device has just taken"
+          + " the new key; nothing else was changed: run the command again to rotate it once"
+          + " more"), run.output)
+    XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
+    // A revokes B after B rotated once more, before A took it: A takes it first.
+    let script = [
+      "expect PIN: ", "send \(SyncPair.pinB)\r",
+      "expect Type the new recovery code back: ", "sendre \(RekeyCLITests.shownCode)",
+    ]
+    let again = Subprocess.run(
+      "/usr/bin/env",
+      ["python3", "-c", TerminalTests.driver, Sandbox.binDirectory + "/vault", "rekey"],
+      environment: pair.b.environment, stdin: Array((script.joined(separator: "\n") + "\n").utf8))
+    XCTAssertEqual(
+      try JSONDecoder().decode(TerminalTests.Run.self, from: Data(again.stdout)).status, 0)
+    let listed = pair.read(pair.a, ["sync", "devices", "--json"])
+    let ids =
+      ((try? JSONSerialization.jsonObject(with: Data(listed.stdout))) as? [[String: Any]] ?? [])
+      .compactMap { $0["device"] as? String }
+    let revoked = pair.a.vault(["sync", "revoke", String(ids[1].prefix(8))], pin: [Sandbox.pin])
+    XCTAssertEqual(revoked.status, 18, revoked.stderrText)
+    XCTAssertTrue(revoked.stderrText.contains("Took the vault's new master key"))
+    let done = pair.a.vault(["sync", "revoke", String(ids[1].prefix(8))], pin: [Sandbox.pin])
+    XCTAssertEqual(done.status, 0, done.stderrText)
+    XCTAssertEqual(pair.syncB().status, 17)
+    XCTAssertEqual(pair.read(pair.a, ["check"]).status, 0)
+  }
+
   func testAPlainRekeyReachesTheOtherDeviceWithoutARevocation() throws {
     pair.initA()
     pair.add(pair.a, "mail/work", Array("hunter2".utf8))

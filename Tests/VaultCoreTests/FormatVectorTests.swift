@@ -370,6 +370,9 @@ final class KeyHandoffTests: XCTestCase {
           [first], from: master, vaultID: vaultID, trusted: [id: writer.publicKey],
           masterBoxes: ["a", "b"]
         ) { _ in nil }
-      }, "the remote's new master key is sealed to no key of this device")
+      },
+      "the remote's new master key is sealed to no key of this device (another device revoked"
+        + " it, or its PIN was set anew with 'vault recover' since its last sync); join again"
+        + " with 'vault sync clone' into a new vault file")
   }
 }
