@@ -135,6 +135,16 @@ enum SyncCommandsRun {
     report(try VaultSync(unlocked, repository: repository).run(), remote: remote)
   }
 
+  /// `body`; with `--rekey`, a device revoked already is refused with the hint that `vault
+  /// rekey` rotates the key.
+  private static func hintingRekey<R>(_ rekey: Bool, _ body: () throws -> R) throws -> R {
+    do {
+      return try body()
+    } catch VaultError.invalidInput(let why) where rekey && why.hasSuffix("revoked already") {
+      throw VaultError.invalidInput(why + "; 'vault rekey' rotates the master key")
+    }
+  }
+
   /// The file in the sync repository that marks a `vault sync clone` not finished yet.
   static let cloneMarker = "vault-clone-unfinished"
 
@@ -192,11 +202,13 @@ enum SyncCommandsRun {
   static func revoke(_ context: Context) throws {
     let named = try context.argument(Keys.syncDevice)
     let rekey = context.flag(Keys.rekey)
-    _ = try context.openVault().device(named: named)
+    _ = try hintingRekey(rekey) { try context.openVault().device(named: named) }
     let unlocked = try context.open(.administer(reason: "revoke a device"))
     let repository = try GitRepository(
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
-    try unlocked.vault.requireOther(unlocked.vault.device(named: named))
+    try hintingRekey(rekey) {
+      try unlocked.vault.requireOther(unlocked.vault.device(named: named))
+    }
     // Whatever the remote holds first (a rotation another device made, above all): a device
     // revoked here before its rotation was taken would leave this one unable to follow it.
     try RekeyCommandRun.syncBeforeRotation(context, unlocked)

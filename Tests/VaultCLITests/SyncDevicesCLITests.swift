@@ -130,5 +130,11 @@ final class SyncDevicesCLITests: XCTestCase {
     XCTAssertEqual(again.status, 5)
     XCTAssertEqual(
       again.errorLines.first, "vault: error: the device \(b.prefix(8)) was revoked already")
+    let rekey = pair.syncA(["sync", "revoke", "--rekey", String(b.prefix(8))])
+    XCTAssertEqual(rekey.status, 5)
+    XCTAssertEqual(
+      rekey.errorLines.first,
+      "vault: error: the device \(b.prefix(8)) was revoked already; 'vault rekey' rotates the"
+        + " master key")
   }
 }
