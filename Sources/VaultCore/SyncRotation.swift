@@ -191,7 +191,7 @@ extension VaultSync {
       var header = tree.header
       var mine = own
       mine.masterBox = theirsOfMine.masterBox
-      if let ownWriter {
+      if ownWriter != nil {
         mine.writerKey = theirsOfMine.writerKey
         mine.slotTag = DeviceRecord.slotTag(
           deviceSecret: deviceState.deviceSecret, vaultID: vaultID, kdf: header.kdf, record: mine)
