@@ -74,7 +74,7 @@ final class SyncAutoCLITests: XCTestCase {
     XCTAssertEqual(added.stderrText.contains("Synced"), false, "nothing of the sync is shown")
     // The command has ended while the background sync still waits for its push.
     XCTAssertEqual(pair.head, before)
-    FileManager.default.createFile(atPath: folder + "/release", contents: nil)
+    XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/release", contents: nil))
     XCTAssertTrue(eventually { pair.head != before }, "the background sync pushed")
     XCTAssertTrue(
       eventually {
