@@ -284,6 +284,24 @@ public struct KeyRotation: Codable, Equatable, Sendable {
   static func associatedData(vaultID: VaultID, generation: Int64) -> [UInt8] {
     DomainLabel.rotation.bytes + vaultID.bytes + RecordBox.u64(UInt64(generation))
   }
+
+  /// `rotations` followed by the rotation from `old` to `new` whose first state follows
+  /// generation `newest`: `old` sealed under `new`'s rotation subkey (XChaCha20-Poly1305), and
+  /// the rotations no kept state needs, or beyond `Header.maximumRotations`, dropped.
+  static func following(
+    _ rotations: [KeyRotation]?, from old: SymmetricKey, to new: SymmetricKey, vaultID: VaultID,
+    after newest: Int64
+  ) -> [KeyRotation] {
+    let first = newest + 1
+    let previous = old.bytes.withBytes {
+      AEAD.seal(
+        $0, key: new.derive(.rotation),
+        associatedData: associatedData(vaultID: vaultID, generation: first))
+    }
+    let oldest = first - StateSnapshot.history + 1
+    return (rotations ?? []).filter { $0.generation > oldest }.suffix(
+      Header.maximumRotations - 1) + [KeyRotation(generation: first, previousKey: previous.base64)]
+  }
 }
 
 /// A writer key a master-key rotation replaced (`vault(5)`, MASTER-KEY ROTATION).

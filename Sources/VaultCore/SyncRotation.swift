@@ -202,18 +202,9 @@ extension VaultSync {
       for id in vault.header.revokedDevices ?? [] where !revoked.contains(id) { revoked.append(id) }
       header.revokedDevices = revoked.isEmpty ? nil : revoked
       header.devices.removeAll { revoked.contains($0.deviceID) }
-      let first = base.link.generation + 1
-      let previous = masterKey.bytes.withBytes {
-        AEAD.seal(
-          $0, key: new.derive(.rotation),
-          associatedData: KeyRotation.associatedData(vaultID: vaultID, generation: first))
-      }
-      let oldest = first - StateSnapshot.history + 1
-      header.rotations =
-        (vault.header.rotations ?? []).filter { $0.generation > oldest }.suffix(
-          Header.maximumRotations - 1) + [
-          KeyRotation(generation: first, previousKey: previous.base64)
-        ]
+      header.rotations = KeyRotation.following(
+        vault.header.rotations, from: masterKey, to: new, vaultID: vaultID,
+        after: base.link.generation)
       header.chunkHash = .tag
       headerBody = try header.encoded()
       headerMAC = Header.mac(headerBody, masterKey: new)

@@ -95,18 +95,8 @@ extension Vault {
       }
       // The old key stays reachable from the new one for the states kept under it, so a device
       // that saw any of them can walk back to it; rotations no kept state needs are dropped.
-      let first = base.link.generation + 1
-      let previous = old.bytes.withBytes {
-        AEAD.seal(
-          $0, key: new.derive(.rotation),
-          associatedData: KeyRotation.associatedData(vaultID: vaultID, generation: first))
-      }
-      let oldest = first - StateSnapshot.history + 1
-      updated.rotations =
-        (header.rotations ?? []).filter { $0.generation > oldest }.suffix(
-          Header.maximumRotations - 1) + [
-          KeyRotation(generation: first, previousKey: previous.base64)
-        ]
+      updated.rotations = KeyRotation.following(
+        header.rotations, from: old, to: new, vaultID: vaultID, after: base.link.generation)
       _ = try IntegrityCheck.verify(self, masterKey: old, refusingPending: false)
       let rows = try base.allRows(db: db, rowKey: old.derive(.rows))
       let sealing = try Resealing(
