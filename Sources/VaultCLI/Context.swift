@@ -203,19 +203,28 @@ extension Context: CredentialSource {
 
   /// The recovery code, from --pin-fd or hidden on the terminal, in canonical form.
   ///
-  /// On a terminal, a code of the wrong length or alphabet (or a mistyped check group) is said
-  /// and asked again before anything is derived, up to 3 times in all.
+  /// On a terminal, a code of the wrong length or alphabet (or a mistyped check group), or one
+  /// refused as wrong, is said and asked again, up to 3 times in all.
   public func recoveryCode() throws -> SecureBytes {
+    try recoveryCode(prompt: "Recovery code: ") { _ in }
+  }
+
+  /// `recoveryCode()` with its own prompt, each code checked by `check` (which throws
+  /// `VaultError.wrongRecoveryCode` for a code that is not the one in force).
+  func recoveryCode(prompt: String, check: (SecureBytes) throws -> Void) throws -> SecureBytes {
     if let given = givenRecoveryCode {
       givenRecoveryCode = nil
+      try check(given)
       return given
     }
     var tries = 0
     while true {
       tries += 1
       do {
-        return try RecoveryCode.parse(
-          readSecretLine(prompt: "Recovery code: ", what: "the recovery code"))
+        let code = try RecoveryCode.parse(
+          readSecretLine(prompt: prompt, what: "the recovery code"))
+        try check(code)
+        return code
       } catch let error as VaultError where pinFD == nil && tries < Self.promptTries {
         switch error {
         case .wrongRecoveryCode, .invalidInput:

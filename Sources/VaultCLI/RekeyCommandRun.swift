@@ -10,6 +10,7 @@ enum RekeyCommandRun {
   static func run(_ context: Context) throws {
     let unlocked = try context.open(.administer(reason: "rotate the master key"))
     try syncBeforeRotation(context, unlocked)
+    let current = try currentCode(context, unlocked)
     let code = RecoveryCode.generate()
     do {
       try context.confirmNewRecoveryCode(code, heading: heading)
@@ -17,7 +18,27 @@ enum RekeyCommandRun {
       throw VaultError.invalidInput(
         why + "; nothing was changed (the old recovery code still works)")
     }
-    _ = try rotate(context, unlocked, code: code)
+    _ = try rotate(context, unlocked, code: code, current: current)
+  }
+
+  /// The prompt for the code in force.
+  static let currentPrompt = "Recovery code in force (other devices take the rotation by it): "
+
+  /// The recovery code in force, asked for and checked when the rotation needs it
+  /// (`Vault.needsCurrentCode`: other devices, which take the rotation only when the code
+  /// authorized it); nil when it does not.
+  ///
+  /// - Parameter revoking: the id (base64) of a device revoked before the rotation.
+  /// - Throws: `WrongCodeInForce` (exit 11) after the last try; what reading it throws.
+  static func currentCode(
+    _ context: Context, _ unlocked: UnlockedVault, revoking: String? = nil
+  ) throws -> SecureBytes? {
+    guard unlocked.vault.needsCurrentCode(revoking: revoking) else { return nil }
+    do {
+      return try context.recoveryCode(prompt: currentPrompt) { try unlocked.checkCurrentCode($0) }
+    } catch VaultError.wrongRecoveryCode {
+      throw WrongCodeInForce()
+    }
   }
 
   /// In a vault that syncs, a sync before anything else of a rotation; one that took a rotation
@@ -43,9 +64,10 @@ enum RekeyCommandRun {
   /// is synced again, up to 3 times.
   ///
   /// - Returns: the new master key.
-  static func rotate(_ context: Context, _ unlocked: UnlockedVault, code: SecureBytes) throws
-    -> SymmetricKey
-  {
+  static func rotate(
+    _ context: Context, _ unlocked: UnlockedVault, code: SecureBytes, current: SecureBytes?
+  ) throws -> SymmetricKey {
+    var current = current
     let repository = try GitRepository(
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
     var attempts = 0
@@ -61,6 +83,8 @@ enum RekeyCommandRun {
               + " again")
         }
       }
+      // A sync that brought another device in: the rotation needs the code in force now.
+      if current == nil { current = try currentCode(context, unlocked) }
       do {
         var key: SymmetricKey?
         // From the commit to the message that says the old code is dead, an interrupt waits:
@@ -68,7 +92,7 @@ enum RekeyCommandRun {
         // A signal that arrives meanwhile is delivered after the report.
         try SignalHold.during(SignalHold.interrupts) {
           let done = try unlocked.rekey(
-            recoveryCode: code, sync: repository.exists ? repository : nil)
+            recoveryCode: code, currentCode: current, sync: repository.exists ? repository : nil)
           key = done.masterKey
           report(done)
           if let published = done.published {
@@ -104,4 +128,13 @@ enum RekeyCommandRun {
           + " that no journal key opens (unreadable by anyone).")
     }
   }
+}
+
+/// A rotation that other devices take, asked for with a code that is not the one in force: a
+/// wrong credential (11), as a wrong code is to `vault recover`, said in the rotation's words.
+struct WrongCodeInForce: ReportableError {
+  var exitCode: ExitCode { .wrongCredential }
+  let message =
+    "that is not the recovery code in force, which a rotation other devices take needs (a code"
+    + " from before the last rotation no longer works); nothing was changed"
 }

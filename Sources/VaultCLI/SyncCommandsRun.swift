@@ -14,6 +14,7 @@ enum SyncCommandsRun {
           + " sync init REMOTE' first")
     }
     let unlocked = try context.open(.use(reason: "sync the vault"))
+    try enrollIfNeeded(context, unlocked)
     let done: SyncReport
     do {
       done = try VaultSync(unlocked, repository: repository).run()
@@ -26,6 +27,18 @@ enum SyncCommandsRun {
       done = try VaultSync(again, repository: repository).run()
     }
     report(done, remote: repository.remoteURL())
+  }
+
+  /// A vault made before release 0.10.0 has no enrollment key: its devices are enrolled with
+  /// the recovery code, asked for once (`vault(5)` ENROLLMENT), before it syncs.
+  private static func enrollIfNeeded(_ context: Context, _ unlocked: UnlockedVault) throws {
+    guard !unlocked.vault.isEnrolled else { return }
+    Output.error(
+      "vault: \(VaultSync.notEnrolled); the recovery code enrolls them, once, so that only it"
+        + " can add a device.")
+    let code = try context.recoveryCode()
+    try unlocked.enroll(code: code)
+    Output.error("Enrolled the vault's \(unlocked.vault.header.devices.count) device record(s).")
   }
 
   /// `vault sync init REMOTE`: the repository beside the vault, then a first sync; on failure
@@ -51,6 +64,7 @@ enum SyncCommandsRun {
     }
     _ = try context.openVault()
     let unlocked = try context.open(.use(reason: "set up sync"))
+    try enrollIfNeeded(context, unlocked)
     var made: String?
     if isLocalPath(remote), access(remote, F_OK) != 0 {
       try repository.createBare(at: remote)
@@ -212,6 +226,10 @@ enum SyncCommandsRun {
     // Whatever the remote holds first (a rotation another device made, above all): a device
     // revoked here before its rotation was taken would leave this one unable to follow it.
     try RekeyCommandRun.syncBeforeRotation(context, unlocked)
+    let current =
+      rekey
+      ? try RekeyCommandRun.currentCode(
+        context, unlocked, revoking: try unlocked.vault.device(named: named).deviceID) : nil
     let code = rekey ? RecoveryCode.generate() : nil
     if let code {
       do {
@@ -226,7 +244,7 @@ enum SyncCommandsRun {
     Output.error("Revoked the device \(id): its PIN keyslot and writer key are gone.")
     if let code {
       do {
-        _ = try RekeyCommandRun.rotate(context, unlocked, code: code)
+        _ = try RekeyCommandRun.rotate(context, unlocked, code: code, current: current)
       } catch {
         Output.error(
           "vault: note: the device is revoked here; the master key was not rotated (the old"

@@ -30,14 +30,17 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
   public var writerKey: String
   /// The device's biometric activation, nil until activated (or after it was turned off).
   public var biometry: BiometryRecord?
+  /// Ed25519 signature (64 bytes, base64) by the recovery code's enrollment key over the
+  /// device id and `publicKey` (`Enrollment`); nil in a header no code enrolled yet.
+  public var enrollment: String?
 
   static let fieldNames = [
     "device_id", "device_tag", "public_key", "pin_salt", "pin_wrapped", "master_box", "slot_tag",
-    "writer_key", "biometry",
+    "writer_key", "biometry", "enrollment",
   ]
 
   enum CodingKeys: String, CodingKey {
-    case biometry
+    case biometry, enrollment
     case deviceID = "device_id"
     case deviceTag = "device_tag"
     case publicKey = "public_key"
@@ -62,6 +65,9 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
     _ = try [UInt8](base64: masterBox, count: Self.masterBoxCount, field: "master_box")
     _ = try [UInt8](base64: slotTag, count: 16, field: "slot_tag")
     _ = try [UInt8](base64: writerKey, count: 32, field: "writer_key")
+    if let enrollment {
+      _ = try [UInt8](base64: enrollment, count: Signing.signatureByteCount, field: "enrollment")
+    }
     try biometry?.validate()
   }
 
@@ -180,7 +186,7 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
 
   /// A new record for a device: a fresh X25519 key pair whose secret key is wrapped under `kek`
   /// (made with `salt`), the master key sealed to its public key, and `writerKey` as its journal
-  /// writer.
+  /// writer; not enrolled (`Enrollment.enrolled` signs it).
   public static func make(
     deviceID: [UInt8], deviceSecret: DeviceSecret, vaultID: VaultID, kdf: KDFParameters,
     salt: Salt, kek: SymmetricKey, masterKey: SymmetricKey, writerKey: [UInt8],

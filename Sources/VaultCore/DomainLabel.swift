@@ -108,6 +108,12 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case keyHandoff = "vault.key-handoff.v1"
   /// The seed of the writer key a rotation gives the rotating device.
   case writerSeed = "vault.writer-seed.v1"
+  /// The seed of a recovery code's enrollment key.
+  case enrollmentSeed = "vault.enrollment-seed.v1"
+  /// The message a device record's enrollment signs.
+  case enrollment = "vault.enrollment.v1"
+  /// The message a rotation link's authorization signs.
+  case handoffAuthorization = "vault.handoff-authorization.v1"
   /// Every label, in the order `vault(5)` lists them.
   public static var all: [DomainLabel] { allCases }
 
@@ -245,6 +251,15 @@ public enum DomainLabel: String, CaseIterable, Sendable {
     case .writerSeed:
       "The prefix of the message whose hash seeds the writer key a rotation gives the rotating"
         + " device (BLAKE2b keyed with the device secret)."
+    case .enrollmentSeed:
+      "The prefix of the message whose hash seeds a recovery code's enrollment key (BLAKE2b keyed"
+        + " with the code)."
+    case .enrollment:
+      "The prefix of the message a device record's enrollment signs (Ed25519, the recovery"
+        + " code's enrollment key)."
+    case .handoffAuthorization:
+      "The prefix of the message a rotation link's authorization signs (Ed25519, the old"
+        + " recovery code's enrollment key)."
     }
   }
 }

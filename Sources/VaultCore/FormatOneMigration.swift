@@ -47,7 +47,8 @@ public enum FormatOneMigration {
       format: Header.currentFormat, vaultID: vaultID, kdf: old.header.kdf,
       policy: old.header.policy, devices: [device],
       recovery: RecoverySlot(
-        salt: recovery.salt, wrapped: recovery.wrapped, verifier: nil, tag: nil),
+        salt: recovery.salt, wrapped: recovery.wrapped, verifier: nil, tag: nil,
+        enrollmentKey: nil),
       journalPublicKey: old.header.journalPublicKey,
       journalSecretKey: old.header.journalSecretKey, formatOneWriter: nil, chunkHash: .tag)
     // Format 1 could not tell who wrote a journal entry: the migrated ones are signed by a key

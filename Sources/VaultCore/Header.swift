@@ -175,6 +175,12 @@ public struct Header: Codable, Equatable, Sendable {
       Set(devices.map(\.deviceTag)).count == devices.count
     else { throw VaultError.malformedHeader("two device records share an id or a tag") }
     try recovery.validate()
+    guard devices.allSatisfy({ ($0.enrollment != nil) == (recovery.enrollmentKey != nil) }) else {
+      throw VaultError.malformedHeader(
+        recovery.enrollmentKey == nil
+          ? "a device record is enrolled in a header with no enrollment key"
+          : "a device record is not enrolled")
+    }
     _ = try [UInt8](base64: journalPublicKey, count: 32, field: "journal_public_key")
     _ = try [UInt8](base64: journalSecretKey, count: 24 + 32 + 16, field: "journal_secret_key")
     if let formatOneWriter {
@@ -379,7 +385,9 @@ extension Header {
         return KeyHandoff(
           deviceID: try link.string("device_id"), previous: try link.string("previous"),
           next: try link.string("next"), writerKey: try link.string("writer_key"),
-          signature: try link.string("signature"))
+          signature: try link.string("signature"),
+          enrollmentKey: try link.string("enrollment_key"),
+          authorization: try link.optionalString("authorization"))
       },
       revokedDevices: try fields.optionalArray("revoked_devices")?.map {
         guard let id = $0.text() else { throw JSONFields.Mismatch() }

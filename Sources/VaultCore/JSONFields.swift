@@ -152,7 +152,7 @@ extension DeviceRecord {
       publicKey: try fields.string("public_key"), pinSalt: try fields.string("pin_salt"),
       pinWrapped: try fields.string("pin_wrapped"), masterBox: try fields.string("master_box"),
       slotTag: try fields.string("slot_tag"), writerKey: try fields.string("writer_key"),
-      biometry: biometry)
+      biometry: biometry, enrollment: try fields.optionalString("enrollment"))
   }
 }
 
@@ -163,7 +163,8 @@ extension RecoverySlot {
   init(_ fields: JSONFields) throws {
     self.init(
       salt: try fields.string("salt"), wrapped: try fields.string("wrapped"),
-      verifier: try fields.optionalString("verifier"), tag: try fields.optionalString("tag"))
+      verifier: try fields.optionalString("verifier"), tag: try fields.optionalString("tag"),
+      enrollmentKey: try fields.optionalString("enrollment_key"))
   }
 }
 

@@ -20,8 +20,16 @@ public struct RecoverySlot: Codable, Equatable, Sendable {
   /// `BLAKE2b-128(key: code, "vault.recovery-tag.v2" || vault id || profile "|" opslimit "|"
   /// memlimit || salt || wrapped)` (base64); nil with `verifier`.
   public var tag: String?
+  /// The code's Ed25519 enrollment public key (32 bytes, base64; `Enrollment.key`); nil in a
+  /// slot made before release 0.10.0 until the code is next used.
+  public var enrollmentKey: String?
 
-  static let fieldNames = ["salt", "wrapped", "verifier", "tag"]
+  static let fieldNames = ["salt", "wrapped", "verifier", "tag", "enrollment_key"]
+
+  enum CodingKeys: String, CodingKey {
+    case salt, wrapped, verifier, tag
+    case enrollmentKey = "enrollment_key"
+  }
 
   func validate() throws {
     _ = try [UInt8](base64: salt, count: Salt.byteCount, field: "recovery salt")
@@ -33,6 +41,9 @@ public struct RecoverySlot: Codable, Equatable, Sendable {
     if let verifier, let tag {
       _ = try [UInt8](base64: verifier, count: 16, field: "recovery verifier")
       _ = try [UInt8](base64: tag, count: 16, field: "recovery tag")
+    }
+    if let enrollmentKey {
+      _ = try [UInt8](base64: enrollmentKey, count: 32, field: "enrollment_key")
     }
   }
 
@@ -59,7 +70,8 @@ public struct RecoverySlot: Codable, Equatable, Sendable {
     ).base64
   }
 
-  /// A new slot for `code` wrapping `masterKey`, with a fresh salt.
+  /// A new slot for `code` wrapping `masterKey`, with a fresh salt and the code's enrollment
+  /// key.
   ///
   /// - Throws: `VaultError.storage` when Argon2id cannot allocate its memory.
   public static func make(
@@ -73,7 +85,8 @@ public struct RecoverySlot: Codable, Equatable, Sendable {
       type: .recovery, salt: salt, kek: kek, masterKey: masterKey, vaultID: vaultID)
     return RecoverySlot(
       salt: slot.salt, wrapped: slot.wrapped, verifier: verifier(code: code, vaultID: vaultID),
-      tag: tag(code: code, vaultID: vaultID, kdf: kdf, salt: slot.salt, wrapped: slot.wrapped))
+      tag: tag(code: code, vaultID: vaultID, kdf: kdf, salt: slot.salt, wrapped: slot.wrapped),
+      enrollmentKey: try Enrollment.key(code: code, vaultID: vaultID).publicKey.base64)
   }
 
   /// Opens the slot with a canonical recovery code.

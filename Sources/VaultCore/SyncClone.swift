@@ -18,6 +18,7 @@ extension VaultSync {
   /// (its header MAC, the files aggregate of the whole tree) and the file is built, under a
   /// temporary name, with the remote's header, every record and content, and a first state. The
   /// device has no record in the header yet: a recovery on the new file gives it its PIN keyslot.
+  /// The header's enrollment key must be the code's, and every device record enrolled by it.
   ///
   /// - Throws: `VaultError.vaultExists` when `path` exists; `.syncFailed` when the remote holds
   ///   no vault or git fails; `.wrongRecoveryCode`; `.syncRefused` for a remote that does not
@@ -45,6 +46,19 @@ extension VaultSync {
     let codec = SyncFiles(vaultID: publicPart.vaultID, masterKey: masterKey)
     let tree = try readWhole(
       commit, stateBytes: stateBytes, codec: codec, masterKey: masterKey, repository: repository)
+    // Only devices the code enrolled are in the vault this device joins.
+    try refusing {
+      guard let enrolled = tree.header.enrollmentKey else {
+        throw VaultError.integrity(
+          "its devices are not enrolled with the recovery code (a vault made before release"
+            + " 0.10.0): run 'vault sync' once on a device that syncs with it")
+      }
+      let signer = try Enrollment.key(code: recoveryCode, vaultID: publicPart.vaultID)
+      guard constantTimeEqual(enrolled, signer.publicKey) else {
+        throw VaultError.integrity("its header's enrollment key is not this recovery code's")
+      }
+      try tree.header.verifyEnrollments()
+    }
     let (state, rows, contents) = (
       tree.state, tree.records.map(\.row), tree.contents.map(\.content)
     )

@@ -55,7 +55,12 @@ extension VaultSync {
       throw VaultError.locked("this device has no record in the vault's header")
     }
     let vaultID = vault.vaultID
-    let new = try Self.refusing { () throws -> SymmetricKey in
+    let deviceState = try vault.device.read()
+    guard let enrollmentKey = vault.header.enrollmentKey else {
+      throw VaultError.syncRefused(Self.notEnrolled)
+    }
+    let (new, newEnrollmentKey) = try Self.refusing {
+      () throws -> (key: SymmetricKey, enrollmentKey: [UInt8]) in
       guard handoff.links.count <= Header.maximumHandoffs,
         handoff.masterBoxes.count <= Header.maximumDevices
       else {
@@ -68,6 +73,13 @@ extension VaultSync {
       }
       return try KeyHandoff.walk(
         handoff.links, from: masterKey, vaultID: vaultID, trusted: trusted,
+        enrollmentKey: enrollmentKey,
+        ownWriter: { deviceID, next in
+          guard deviceID == own.deviceID else { return nil }
+          return try? KeyHandoff.writer(
+            deviceSecret: deviceState.deviceSecret, vaultID: vaultID, next: next
+          ).publicKey
+        },
         masterBoxes: handoff.masterBoxes
       ) { box in
         var candidate = own
@@ -83,9 +95,16 @@ extension VaultSync {
         "it is older than commit \(record.base.prefix(12)), which this device synced (the remote"
           + " was rolled back or forked)")
     }
-    // Everything the new key must open is checked before anything is written: the journal key
-    // pair, and every record of the tree.
+    // Everything the new key must open is checked before anything is written: the devices the
+    // new code enrolled, the journal key pair, and every record of the tree.
     try Self.refusing {
+      guard let enrolled = tree.header.enrollmentKey,
+        constantTimeEqual(enrolled, newEnrollmentKey)
+      else {
+        throw VaultError.integrity(
+          "its header's enrollment key is not the one its newest rotation authorized")
+      }
+      try tree.header.verifyEnrollments()
       let journalBox = try [UInt8](
         base64: tree.header.journalSecretKey, field: "journal_secret_key")
       let journalSecret = try AEAD.open(
@@ -124,7 +143,6 @@ extension VaultSync {
     }
     // A rotation this device made and pushed, killed before it recorded it: the writer key it
     // gave this device is made again from the device secret.
-    let deviceState = try vault.device.read()
     let derived = try KeyHandoff.writer(
       deviceSecret: deviceState.deviceSecret, vaultID: vaultID, newKey: new)
     let ownWriter = theirsOfMine.writerKey == derived.publicKey.base64 ? derived : nil
@@ -191,6 +209,7 @@ extension VaultSync {
       var header = tree.header
       var mine = own
       mine.masterBox = theirsOfMine.masterBox
+      mine.enrollment = theirsOfMine.enrollment
       if ownWriter != nil {
         mine.writerKey = theirsOfMine.writerKey
         mine.slotTag = DeviceRecord.slotTag(
@@ -206,6 +225,8 @@ extension VaultSync {
         vault.header.rotations, from: masterKey, to: new, vaultID: vaultID,
         after: base.link.generation)
       header.chunkHash = .tag
+      // This device's record as the new code enrolled it (its key pair unchanged here).
+      try Self.refusing { try header.verifyEnrollments() }
       headerBody = try header.encoded()
       headerMAC = Header.mac(headerBody, masterKey: new)
       let pending = try vault.db.query("SELECT record_id, box FROM pending")

@@ -132,11 +132,29 @@ public final class UnlockedVault {
   ///
   /// - Precondition: opened for `.administer`.
   /// - Throws: as `Vault.rekey`.
-  public func rekey(recoveryCode: SecureBytes, sync repository: SyncRepository? = nil) throws
-    -> Vault.Rekeyed
-  {
+  public func rekey(
+    recoveryCode: SecureBytes, currentCode: SecureBytes? = nil,
+    sync repository: SyncRepository? = nil
+  ) throws -> Vault.Rekeyed {
     precondition(purpose.isAdministrative, "a rotation needs the PIN in this command")
-    return try vault.rekey(masterKey: masterKey, recoveryCode: recoveryCode, sync: repository)
+    return try vault.rekey(
+      masterKey: masterKey, recoveryCode: recoveryCode, currentCode: currentCode,
+      sync: repository)
+  }
+
+  /// Checks that `code` (canonical form) is the recovery code in force, before a rotation that
+  /// needs it (`Vault.needsCurrentCode`) shows a new one.
+  ///
+  /// - Throws: as `Vault.checkedEnrollmentKey`.
+  public func checkCurrentCode(_ code: SecureBytes) throws {
+    _ = try vault.checkedEnrollmentKey(code: code)
+  }
+
+  /// Enrolls the devices of a header no code enrolled yet with `code` (`Vault.enroll`).
+  ///
+  /// - Throws: as `Vault.enroll`.
+  public func enroll(code: SecureBytes) throws {
+    try vault.enroll(code: code, masterKey: masterKey)
   }
 
   /// Asks for a biometrics-only match and seals its domain state; the policy becomes PIN +

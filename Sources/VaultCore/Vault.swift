@@ -32,6 +32,9 @@ public final class Vault {
   /// A recovery slot migrated from format 1 with the verifier and tag of the code that just
   /// opened it, written with the next PIN.
   var completedRecovery: RecoverySlot?
+  /// The enrollment key of the recovery code that opened the vault in this process (`vault(5)`
+  /// ENROLLMENT), for the record the next PIN makes; nil after any other unlock.
+  var enrollmentSigner: SigningKeyPair?
   /// How many writes (`write(masterKey:_:)`) this process committed, to any vault: what tells
   /// `vault config sync.auto` that a command changed something to sync.
   public nonisolated(unsafe) internal(set) static var committedWrites = 0

@@ -93,7 +93,8 @@ extension Vault {
       recovery: try RecoverySlot.make(
         code: code, masterKey: masterKey, vaultID: vaultID, kdf: kdf),
       journalPublicKey: journal.publicKey.base64, journalSecretKey: journalBox.base64,
-      chunkHash: .tag)
+      chunkHash: .tag
+    ).enrolled(by: try Enrollment.key(code: code, vaultID: vaultID))
     let body = try header.encoded()
 
     var first: StateLink?

@@ -32,21 +32,43 @@ extension Vault {
   /// (`VaultSync.publishRotation`): a remote that moved since this device's last sync, or a push
   /// that fails, leaves the old key.
   ///
+  /// Every device record's enrollment is verified under the slot's enrollment key first, and
+  /// signed again with the new code's (`vault(5)` ENROLLMENT); the link other devices take the
+  /// new key by is authorized with the code in force.
+  ///
   /// - Parameters:
   ///   - recoveryCode: the new code (canonical form), already shown and typed back.
+  ///   - currentCode: the code in force (canonical form), which a header with enrollments and
+  ///     another device than this one needs (`needsCurrentCode`); nil otherwise.
   ///   - repository: the vault's sync repository, nil when it does not sync.
   /// - Returns: the new key and what was sealed again.
   /// - Throws: what `IntegrityCheck.verify` throws (nothing is changed then);
-  ///   `VaultError.vaultChanged` when another command changed the header meanwhile, or the sync
+  ///   `VaultError.integrity` for a device record not enrolled; `.wrongRecoveryCode` for a
+  ///   `currentCode` that is not the code in force, `.invalidInput` when it is needed and
+  ///   missing; `.vaultChanged` when another command changed the header meanwhile, or the sync
   ///   remote moved; `.syncFailed`; `.storage`.
   public func rekey(
-    masterKey old: SymmetricKey, recoveryCode: SecureBytes, sync repository: SyncRepository? = nil
+    masterKey old: SymmetricKey, recoveryCode: SecureBytes, currentCode: SecureBytes? = nil,
+    sync repository: SyncRepository? = nil
   ) throws -> Rekeyed {
     let new = SymmetricKey.random()
     let deviceState = try device.read()
     guard let own = header.device(for: deviceState.deviceSecret) else {
       throw VaultError.otherDevice
     }
+    // Only the code in force admits devices: a record it did not enroll is never sealed the key.
+    var authorizer: SigningKeyPair?
+    if header.enrollmentKey != nil {
+      try header.verifyEnrollments()
+      if let currentCode {
+        authorizer = try checkedEnrollmentKey(code: currentCode)
+      } else if needsCurrentCode {
+        throw VaultError.invalidInput(
+          "rotating the master key of a vault with other devices needs the recovery code in"
+            + " force; nothing was changed")
+      }
+    }
+    let enrollment = try Enrollment.key(code: recoveryCode, vaultID: vaultID)
     let writer = try KeyHandoff.writer(
       deviceSecret: deviceState.deviceSecret, vaultID: vaultID, newKey: new)
     // The link other devices take the new key by is signed with the writer key they know.
@@ -62,6 +84,9 @@ extension Vault {
     updated.devices = try header.devices.map {
       try $0.resealed(masterKey: new, from: old, vaultID: vaultID)
     }
+    updated.recovery = try RecoverySlot.make(
+      code: recoveryCode, masterKey: new, vaultID: vaultID, kdf: header.kdf)
+    updated = updated.enrolled(by: enrollment)
     let retiring =
       (header.retiredWriters ?? []) + [
         RetiredWriter(deviceID: own.deviceID, writerKey: own.writerKey)
@@ -70,17 +95,16 @@ extension Vault {
     mine.writerKey = writer.publicKey.base64
     mine.slotTag = DeviceRecord.slotTag(
       deviceSecret: deviceState.deviceSecret, vaultID: vaultID, kdf: header.kdf, record: mine)
-    updated.setDevice(mine)
+    updated.setDevice(Enrollment.enrolled(mine, by: enrollment, vaultID: vaultID))
     updated.journalPublicKey = journal.publicKey.base64
     updated.journalSecretKey =
       JournalStore.sealSecretKey(journal.secretKey, masterKey: new, vaultID: vaultID).base64
-    updated.recovery = try RecoverySlot.make(
-      code: recoveryCode, masterKey: new, vaultID: vaultID, kdf: header.kdf)
     updated.handoffs = Array(
       ((header.handoffs ?? []) + [
         KeyHandoff.make(
           from: old, to: new, vaultID: vaultID, deviceID: own.deviceIDBytes, signer: signer,
-          newWriterKey: writer.publicKey)
+          newWriterKey: writer.publicKey, newEnrollmentKey: enrollment.publicKey,
+          authorizer: authorizer)
       ]).suffix(Header.maximumHandoffs))
     var counts = (records: 0, chunks: 0)
     var droppedPending = 0

@@ -73,6 +73,7 @@ public final class VaultSync {
   ///   descendant of the base (nothing merged); `.syncFailed` when git or the remote fails;
   ///   `.conflict` when both sides changed the keys or policy; the errors of a write.
   public func run() throws -> SyncReport {
+    guard vault.isEnrolled else { throw VaultError.syncFailed(Self.notEnrolled) }
     _ = try JournalStore(vault: vault, masterKey: masterKey).fold()
     var retries = 0
     while true {
@@ -330,6 +331,11 @@ public final class VaultSync {
   /// The longest state file vault writes (a header of at most 64 KiB, twice in base64 and
   /// the public part, with room to spare), in bytes.
   public static let maximumStateFile = 1024 * 1024
+
+  /// Why a vault whose header no recovery code enrolled does not sync (`Vault.enroll` first).
+  public static let notEnrolled =
+    "this vault's devices are not enrolled with its recovery code yet (a vault made before"
+    + " release 0.10.0)"
 
   /// Refuses, before any is read, a record file or state file longer than vault writes: a
   /// hostile remote cannot make a sync hold gigabytes in memory to find out. (A content file
@@ -631,10 +637,12 @@ public final class VaultSync {
   ///
   /// The side that changed it since the base; when both did, the union of their device
   /// records, revoked ids and retired writer keys, with the other fields equal. Revoked devices
-  /// keep no record.
+  /// keep no record. The recovery slot changes only in a rotation, and every device record of
+  /// the merged header must be enrolled by its code.
   ///
-  /// - Throws: `VaultError.syncRefused` when the remote revoked this device; `.conflict` when
-  ///   both sides changed other fields.
+  /// - Throws: `VaultError.syncRefused` when the remote revoked this device, changed the
+  ///   recovery slot, or holds a device record the code did not enroll; `.conflict` when both
+  ///   sides changed other fields.
   private func mergeHeader(_ incoming: IncomingCommit?, base: String?, in write: StateWrite) throws
   {
     guard let incoming, incoming.state.header != (try Header.published(write.headerBody)) else {
@@ -648,6 +656,14 @@ public final class VaultSync {
     if let mine, remote.revokedDevices?.contains(mine.deviceID) == true {
       throw VaultError.syncRefused(
         "another device revoked this one (\(mine.deviceIDBytes.hex.prefix(8))) from the vault")
+    }
+    // Outside a rotation (taken before any merge) the recovery slot, and with it the key that
+    // enrolls devices, never changes: a remote that changed it holds the master key only.
+    if remote.recovery != local.recovery, baseHeader.map({ $0.recovery == local.recovery }) != false
+    {
+      throw VaultError.syncRefused(
+        "it changed the vault's recovery slot outside a rotation (whoever holds the master key"
+          + " can; only a rotation with the recovery code may)")
     }
     var merged = remote
     func shared(_ header: Header) -> Header {
@@ -692,6 +708,7 @@ public final class VaultSync {
       if theirs == before { return ours }
       return theirs
     }
+    try Self.refusing { try merged.verifyEnrollments() }
     if merged == remote {
       try write.replaceHeader(
         expecting: (localBody, write.headerMAC),

@@ -127,6 +127,13 @@ extension Vault {
     }
     let masterKey = try header.recovery.open(code: recoveryCode, vaultID: vaultID, kdf: header.kdf)
     try verifyHeader(masterKey: masterKey)
+    let signer = try Enrollment.key(code: recoveryCode, vaultID: vaultID)
+    if let enrolled = header.enrollmentKey, !constantTimeEqual(enrolled, signer.publicKey) {
+      throw VaultError.integrity(
+        "the vault's enrollment key is not its recovery code's (the recovery slot was edited by"
+          + " whoever held the master key)")
+    }
+    enrollmentSigner = signer
     if header.recovery.verifier == nil {
       completedRecovery = header.recovery.completed(
         code: recoveryCode, vaultID: vaultID, kdf: header.kdf)
@@ -178,11 +185,25 @@ extension Vault {
     {
       kept = (publicKey, secretKey)
     }
-    updated.setDevice(
-      DeviceRecord.make(
-        deviceID: deviceID, deviceSecret: deviceSecret, vaultID: vaultID, kdf: header.kdf,
-        salt: salt, kek: kek, masterKey: masterKey, writerKey: writer.publicKey,
-        biometry: biometry, keeping: kept))
+    var record = DeviceRecord.make(
+      deviceID: deviceID, deviceSecret: deviceSecret, vaultID: vaultID, kdf: header.kdf,
+      salt: salt, kek: kek, masterKey: masterKey, writerKey: writer.publicKey,
+      biometry: biometry, keeping: kept)
+    if let enrollmentSigner {
+      // The recovery code is at hand: this record is enrolled with it, and so is every record
+      // of a header no code enrolled yet (they opened under the key this code opened).
+      if updated.enrollmentKey == nil { updated = updated.enrolled(by: enrollmentSigner) }
+      record = Enrollment.enrolled(record, by: enrollmentSigner, vaultID: vaultID)
+    } else if updated.enrollmentKey != nil {
+      // A kept key pair keeps the enrollment, which covers the device id and public key only.
+      guard kept != nil, let enrollment = existing?.enrollment else {
+        throw VaultError.locked(
+          "this device's key pair did not open with its PIN, and a new one needs the recovery"
+            + " code: run 'vault recover'")
+      }
+      record.enrollment = enrollment
+    }
+    updated.setDevice(record)
     try writeHeader(updated, masterKey: masterKey)
     try limiter.succeeded {
       $0.guessSeconds[vaultID.hex] = seconds

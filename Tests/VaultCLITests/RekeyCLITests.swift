@@ -43,9 +43,16 @@ final class RekeyCLITests: XCTestCase {
 
   /// `vault rekey` in `box` under a pty (see `TerminalTests.driver`), and the new code shown.
   static func rekey(
-    _ box: Sandbox, typeBack: [String] = ["sendre"], env: [String: String] = [:]
+    _ box: Sandbox, typeBack: [String] = ["sendre"], env: [String: String] = [:],
+    currentCode: String? = nil, currentTries: Int = 1
   ) throws -> (run: TerminalTests.Run, code: String) {
     var script = ["expect Current PIN: ", "send \(Sandbox.pin)\\r"]
+    // A vault with other devices: the code in force authorizes the rotation they take.
+    if let currentCode {
+      for _ in 0..<currentTries {
+        script += ["expect Recovery code in force", "send \(currentCode)\\r"]
+      }
+    }
     for step in typeBack {
       script += ["expect Type the new recovery code back: ", "\(step) \(shownCode)"]
     }

@@ -142,7 +142,8 @@ final class RotationAttackTests: XCTestCase {
     XCTAssertEqual(box.vault(["list"], pin: ["975310"], env: other).status, 0)
     XCTAssertEqual(box.vaultPIN(["add", "e4"], stdin: Array("four".utf8)).status, 0)
     XCTAssertEqual(box.vaultPIN(["add", "e5"], stdin: Array("five".utf8)).status, 0)
-    let rotated = try RekeyCLITests.rekey(box)
+    // Two devices share the file: the rotation the other takes needs the code in force.
+    let rotated = try RekeyCLITests.rekey(box, currentCode: code)
     XCTAssertEqual(rotated.run.status, 0, rotated.run.output)
     let listed = box.vault(["list"], pin: ["975310"], env: other)
     XCTAssertEqual(listed.status, 0, listed.stderrText)

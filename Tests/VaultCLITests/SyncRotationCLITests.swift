@@ -46,6 +46,7 @@ final class SyncRotationCLITests: XCTestCase {
   private func revokeWithRekey(_ device: String) throws -> TerminalTests.Run {
     let script = [
       "expect PIN: ", "send \(Sandbox.pin)\\r",
+      "expect Recovery code in force", "send \(pair.recoveryCode)\\r",
       "expect Type the new recovery code back: ", "sendre \(RekeyCLITests.shownCode)",
     ]
     let result = Subprocess.run(
@@ -161,7 +162,7 @@ final class SyncRotationCLITests: XCTestCase {
     pair.joinB()
     pair.add(pair.b, "pushed/by-b", Array("before the rotation".utf8))
     XCTAssertEqual(pair.syncB().status, 0)
-    let (run, _) = try RekeyCLITests.rekey(pair.a)
+    let (run, _) = try RekeyCLITests.rekey(pair.a, currentCode: pair.recoveryCode)
     XCTAssertEqual(run.status, 0, run.output)
     XCTAssertTrue(
       run.output.contains("Synced with \(pair.remote): 2 records received, 0 files sent"),
@@ -184,7 +185,7 @@ final class SyncRotationCLITests: XCTestCase {
     XCTAssertEqual(pair.syncA().status, 0)
     let before = pair.head
     let (run, code) = try RekeyCLITests.rekey(
-      pair.a, env: ["VAULT_TEST_CRASH": "rekey-after-push"])
+      pair.a, env: ["VAULT_TEST_CRASH": "rekey-after-push"], currentCode: pair.recoveryCode)
     XCTAssertEqual(run.status, 137, run.output)
     XCTAssertNotEqual(pair.head, before, "the rotation was pushed")
     XCTAssertEqual(pair.read(pair.a, ["get", "mail/work"]).stdoutText, "hunter2", "old key here")
@@ -212,11 +213,11 @@ final class SyncRotationCLITests: XCTestCase {
   /// the other device walks both links (the writer key the first gave is made again).
   func testTwoRotationsTheFirstKilledAfterItsPushAreBothTaken() throws {
     twoSynced()
-    let (killed, _) = try RekeyCLITests.rekey(
-      pair.a, env: ["VAULT_TEST_CRASH": "rekey-after-push"])
+    let (killed, inForce) = try RekeyCLITests.rekey(
+      pair.a, env: ["VAULT_TEST_CRASH": "rekey-after-push"], currentCode: pair.recoveryCode)
     XCTAssertEqual(killed.status, 137, killed.output)
     XCTAssertEqual(pair.syncA().status, 0)
-    let (second, _) = try RekeyCLITests.rekey(pair.a)
+    let (second, _) = try RekeyCLITests.rekey(pair.a, currentCode: inForce)
     XCTAssertEqual(second.status, 0, second.output)
     let taken = pair.syncB()
     XCTAssertEqual(taken.status, 0, taken.stderrText)
@@ -229,7 +230,7 @@ final class SyncRotationCLITests: XCTestCase {
   func testANewPINBeforeTheRotationIsSeenKeepsTheDeviceInStep() throws {
     twoSynced()
     XCTAssertEqual(pair.b.vault(["passwd"], pin: [SyncPair.pinB, "777777"]).status, 0)
-    let (run, _) = try RekeyCLITests.rekey(pair.a)
+    let (run, _) = try RekeyCLITests.rekey(pair.a, currentCode: pair.recoveryCode)
     XCTAssertEqual(run.status, 0, run.output)
     let taken = pair.b.vault(["sync"], pin: ["777777"])
     XCTAssertEqual(taken.status, 0, taken.stderrText)
@@ -241,7 +242,7 @@ final class SyncRotationCLITests: XCTestCase {
   /// rotates on top of it.
   func testARotationWaitingOnTheRemoteIsTakenBeforeAnotherIsMade() throws {
     twoSynced()
-    let (first, _) = try RekeyCLITests.rekey(pair.a)
+    let (first, inForce) = try RekeyCLITests.rekey(pair.a, currentCode: pair.recoveryCode)
     XCTAssertEqual(first.status, 0, first.output)
     let pinB = ["expect PIN: ", "send \(SyncPair.pinB)\r"]
     let stopped = Subprocess.run(
@@ -261,6 +262,7 @@ final class SyncRotationCLITests: XCTestCase {
     // A revokes B after B rotated once more, before A took it: A takes it first.
     let script = [
       "expect PIN: ", "send \(SyncPair.pinB)\r",
+      "expect Recovery code in force", "send \(inForce)\r",
       "expect Type the new recovery code back: ", "sendre \(RekeyCLITests.shownCode)",
     ]
     let again = Subprocess.run(
@@ -288,7 +290,7 @@ final class SyncRotationCLITests: XCTestCase {
     XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
     pair.joinB()
     XCTAssertEqual(pair.syncA().status, 0)
-    let (run, _) = try RekeyCLITests.rekey(pair.a)
+    let (run, _) = try RekeyCLITests.rekey(pair.a, currentCode: pair.recoveryCode)
     XCTAssertEqual(run.status, 0, run.output)
     XCTAssertEqual(pair.syncA().status, 0)
     let taken = pair.syncB()

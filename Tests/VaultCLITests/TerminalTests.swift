@@ -71,10 +71,14 @@ final class TerminalTests: XCTestCase {
                 limits = ["unreadable"]  # a non-dumpable process's /proc files belong to root
             dumpable.append(limits)
     attrs = None
+    # A program still waiting for input the script never sends is killed (137), not waited on.
+    deadline = time.time() + 60
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
             break
+        if time.time() > deadline:
+            os.kill(pid, signal.SIGKILL)
         read_some(0.05)
     attrs = termios.tcgetattr(fd)
     while read_some(0.05):

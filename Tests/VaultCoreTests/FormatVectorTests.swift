@@ -316,28 +316,88 @@ final class KeyHandoffTests: XCTestCase {
       inPage("2a2d91a9e513e588c73b54e9172c0846dcbdcfbb03bba1b33c04507630e78cb3"))
   }
 
-  func testTheWalkFollowsSignedLinksAndRefusesEveryBrokenOne() throws {
+  func testEnrollmentKeySignatureAndAuthorizationAreThePageVectors() throws {
+    let first = try Enrollment.key(
+      code: secure("0123456789ABCDEFGHJKMNPQRSTVWXYZ"), vaultID: vaultID)
+    let next = try Enrollment.key(
+      code: secure("ZYXWVTSRQPNMKJHGFEDCBA9876543210"), vaultID: vaultID)
+    let seed = GenericHash.keyed(
+      key: secure("0123456789ABCDEFGHJKMNPQRSTVWXYZ"),
+      parts: [DomainLabel.enrollmentSeed.bytes, vaultID.bytes])
+    XCTAssertEqual(
+      seed.hex, inPage("adda871b2f21b5a24ef1ea24941721516f768eafb505a3dceeb6e398bda9e66f"))
+    XCTAssertEqual(
+      first.publicKey.hex,
+      inPage("bb29df5c44ef8b11e11e3c494b293777eb643321192c40b61c673699e4832ded"))
+    XCTAssertEqual(
+      next.publicKey.hex,
+      inPage("28f3f26fbbc449f734d41bf6dcc36a2b6f2340fad30b35080f25744d7884a0f7"))
+    let publicKey = [UInt8](repeating: 5, count: 32)
+    let message = Enrollment.message(vaultID: vaultID, deviceID: device, publicKey: publicKey)
+    XCTAssertEqual(message.count, 83)
+    let record = DeviceRecord(
+      deviceID: device.base64, deviceTag: "", publicKey: publicKey.base64, pinSalt: "",
+      pinWrapped: "", masterBox: "", slotTag: "", writerKey: "", biometry: nil)
+    let enrolled = Enrollment.enrolled(record, by: first, vaultID: vaultID)
+    XCTAssertEqual(
+      try [UInt8](base64: enrolled.enrollment ?? "", field: "").hex,
+      inPage(
+        "c52db33e83d13b32e6680e55d6c9cadc1931aabe65f9ec2b6e9fc4e53fa4c279"
+          + "8d72d37898b3a14e07075429cfda8fb954e49413037542edba9333bee5af3607"))
+    XCTAssertTrue(Enrollment.verifies(enrolled, enrollmentKey: first.publicKey, vaultID: vaultID))
+    XCTAssertFalse(Enrollment.verifies(enrolled, enrollmentKey: next.publicKey, vaultID: vaultID))
+    var moved = enrolled
+    moved.publicKey = [UInt8](repeating: 6, count: 32).base64
+    XCTAssertFalse(Enrollment.verifies(moved, enrollmentKey: first.publicKey, vaultID: vaultID))
+    XCTAssertFalse(Enrollment.verifies(record, enrollmentKey: first.publicKey, vaultID: vaultID))
+    let authorization = KeyHandoff.authorizationMessage(
+      vaultID: vaultID, previous: KeyHandoff.commitment(master, vaultID: vaultID),
+      next: KeyHandoff.commitment(other, vaultID: vaultID), deviceID: device,
+      writerKey: [UInt8](repeating: 4, count: 32), enrollmentKey: next.publicKey)
+    XCTAssertEqual(authorization.count, 190)
+    XCTAssertEqual(
+      authorization.withUnsafeBytes { first.sign($0) }.hex,
+      inPage(
+        "f06cf91a3f371fb9ba6ad7a9cd207f07f98e98ebb483b03f593c3d42461cecbc"
+          + "0df4ba2d6b2c16be6991979a459c9688fa4deb265ad766baddf7d69704392607"))
+  }
+
+  func testTheWalkFollowsSignedAuthorizedLinksAndRefusesEveryBrokenOne() throws {
     let writer = Signing.generate()
     let writer2 = Signing.generate()
+    let (code1, code2, code3) = (Signing.generate(), Signing.generate(), Signing.generate())
     let third = key(Array(64...95))
-    let first = KeyHandoff.make(
-      from: master, to: other, vaultID: vaultID, deviceID: device, signer: writer,
-      newWriterKey: writer2.publicKey)
-    let second = KeyHandoff.make(
-      from: other, to: third, vaultID: vaultID, deviceID: device, signer: writer2,
-      newWriterKey: Signing.generate().publicKey)
+    func link(
+      _ from: SymmetricKey, _ to: SymmetricKey, signer: SigningKeyPair, writer: [UInt8],
+      enrollment: SigningKeyPair, authorizer: SigningKeyPair?
+    ) -> KeyHandoff {
+      KeyHandoff.make(
+        from: from, to: to, vaultID: vaultID, deviceID: device, signer: signer,
+        newWriterKey: writer, newEnrollmentKey: enrollment.publicKey, authorizer: authorizer)
+    }
+    let first = link(
+      master, other, signer: writer, writer: writer2.publicKey, enrollment: code2,
+      authorizer: code1)
+    let second = link(
+      other, third, signer: writer2, writer: Signing.generate().publicKey, enrollment: code3,
+      authorizer: code2)
     let id = device.base64
     func walk(
-      _ links: [KeyHandoff], trusted: [String: [UInt8]]? = nil, box: SymmetricKey? = nil
-    ) throws -> SymmetricKey {
+      _ links: [KeyHandoff], trusted: [String: [UInt8]]? = nil, box: SymmetricKey? = nil,
+      own: [UInt8]? = nil
+    ) throws -> (key: SymmetricKey, enrollmentKey: [UInt8]) {
       try KeyHandoff.walk(
         links, from: master, vaultID: vaultID, trusted: trusted ?? [id: writer.publicKey],
+        enrollmentKey: code1.publicKey, ownWriter: { deviceID, _ in deviceID == id ? own : nil },
         masterBoxes: ["box"]
       ) { _ in box ?? third }
     }
-    // Two rotations since this device's key: the second signed by the key the first names.
-    XCTAssertEqual(try walk([first, second]).bytes.unprotectedBytes, third.bytes.unprotectedBytes)
-    func refusal(_ body: () throws -> SymmetricKey) -> String {
+    // Two rotations since this device's key: the second signed by the writer key the first
+    // names, and authorized by the code the first put in force.
+    let walked = try walk([first, second])
+    XCTAssertEqual(walked.key.bytes.unprotectedBytes, third.bytes.unprotectedBytes)
+    XCTAssertEqual(walked.enrollmentKey, code3.publicKey)
+    func refusal(_ body: () throws -> Any) -> String {
       do {
         _ = try body()
         return "taken"
@@ -361,6 +421,33 @@ final class KeyHandoffTests: XCTestCase {
     forged.next = KeyHandoff.commitment(key(Array(96...127)), vaultID: vaultID).base64
     XCTAssertEqual(
       refusal { try walk([first, forged]) }, "a rotation of the remote's master key is not signed")
+    // Whoever holds the old key and a writer key, and not the code: no authorization, one by
+    // another key, one by the code before the one in force, a swapped enrollment key.
+    let unauthorized =
+      "a rotation of the remote's master key was not authorized with the vault's recovery code"
+      + " (a device that holds the old key made it, or the remote was rolled back to before a"
+      + " revocation)"
+    let bare = link(
+      master, other, signer: writer, writer: writer2.publicKey, enrollment: code2,
+      authorizer: nil)
+    XCTAssertEqual(refusal { try walk([bare, second]) }, unauthorized)
+    let stranger = link(
+      master, other, signer: writer, writer: writer2.publicKey, enrollment: code2,
+      authorizer: Signing.generate())
+    XCTAssertEqual(refusal { try walk([stranger, second]) }, unauthorized)
+    let stale = link(
+      other, third, signer: writer2, writer: Signing.generate().publicKey, enrollment: code3,
+      authorizer: code1)
+    XCTAssertEqual(refusal { try walk([first, stale]) }, unauthorized)
+    var swapped = first
+    swapped.enrollmentKey = Signing.generate().publicKey.base64
+    XCTAssertEqual(refusal { try walk([swapped, second]) }, unauthorized)
+    // A link without authorization is this device's own when its writer key is the one this
+    // device makes for it; another writer key is not.
+    XCTAssertEqual(
+      try walk([bare, second], own: writer2.publicKey).enrollmentKey, code3.publicKey)
+    XCTAssertEqual(
+      refusal { try walk([bare, second], own: Signing.generate().publicKey) }, unauthorized)
     XCTAssertEqual(
       refusal { try walk([first, second], box: other) },
       "the master key sealed to this device is not the rotated one")
@@ -368,7 +455,7 @@ final class KeyHandoffTests: XCTestCase {
       refusal {
         try KeyHandoff.walk(
           [first], from: master, vaultID: vaultID, trusted: [id: writer.publicKey],
-          masterBoxes: ["a", "b"]
+          enrollmentKey: code1.publicKey, ownWriter: { _, _ in nil }, masterBoxes: ["a", "b"]
         ) { _ in nil }
       },
       "the remote's new master key is sealed to no key of this device (another device revoked"

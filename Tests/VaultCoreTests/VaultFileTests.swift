@@ -181,9 +181,20 @@ final class VaultFileTests: XCTestCase {
     let link = KeyHandoff.make(
       from: created.masterKey, to: SymmetricKey.random(), vaultID: header.vaultID,
       deviceID: header.devices[0].deviceIDBytes, signer: Signing.generate(),
-      newWriterKey: Signing.generate().publicKey)
+      newWriterKey: Signing.generate().publicKey, newEnrollmentKey: Signing.generate().publicKey,
+      authorizer: Signing.generate())
     header.handoffs = [link]
     XCTAssertEqual(try Header.parse(try header.encoded()).handoffs, [link])
+    var bare = link
+    bare.authorization = nil
+    header.handoffs = [bare]
+    XCTAssertEqual(try Header.parse(try header.encoded()).handoffs, [bare])
+    let withoutKey = String(decoding: try header.encoded(), as: UTF8.self).replacingOccurrences(
+      of: "\"enrollment_key\":\"\(link.enrollmentKey)\",", with: "")
+    XCTAssertFalse(withoutKey.contains(link.enrollmentKey))
+    XCTAssertThrowsError(try Header.parse(Array(withoutKey.utf8))) {
+      XCTAssertEqual($0 as? VaultError, .malformedHeader("the header fields are not valid"))
+    }
     header.handoffs = Array(repeating: link, count: 17)
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
       XCTAssertEqual($0 as? VaultError, .malformedHeader("the header holds more than 16 handoffs"))
@@ -196,11 +207,58 @@ final class VaultFileTests: XCTestCase {
     }
     header.handoffs = [link]
     let body = String(decoding: try header.encoded(), as: UTF8.self).replacingOccurrences(
-      of: "\"device_id\":\"\(link.deviceID)\",\"next\"",
-      with: "\"device_id\":\"\(link.deviceID)\",\"extra\":1,\"next\"")
+      of: "\"device_id\":\"\(link.deviceID)\",\"enrollment_key\"",
+      with: "\"device_id\":\"\(link.deviceID)\",\"extra\":1,\"enrollment_key\"")
     XCTAssertTrue(body.contains("\"extra\":1"))
     XCTAssertThrowsError(try Header.parse(Array(body.utf8))) {
       XCTAssertEqual($0 as? VaultError, .malformedHeader("unknown handoff field 'extra'"))
+    }
+  }
+
+  /// `vault(5)` ENROLLMENT: a new vault's records are enrolled by its code, and a header has
+  /// enrollments exactly when its recovery slot has the enrollment key.
+  func testEnrollmentsAreMadeAtInitAndParsedStrictly() throws {
+    let created = try makeVault()
+    var header = created.vault.header
+    let signer = try Enrollment.key(code: created.recoveryCode, vaultID: header.vaultID)
+    XCTAssertEqual(header.recovery.enrollmentKey, signer.publicKey.base64)
+    XCTAssertNoThrow(try header.verifyEnrollments())
+    XCTAssertTrue(
+      Enrollment.verifies(
+        header.devices[0], enrollmentKey: signer.publicKey, vaultID: header.vaultID))
+    let enrollment = header.devices[0].enrollment
+    header.devices[0].enrollment = nil
+    XCTAssertThrowsError(try Header.parse(try header.encoded())) {
+      XCTAssertEqual($0 as? VaultError, .malformedHeader("a device record is not enrolled"))
+    }
+    header.recovery.enrollmentKey = nil
+    XCTAssertNoThrow(try Header.parse(try header.encoded()))
+    XCTAssertThrowsError(try header.verifyEnrollments()) {
+      XCTAssertEqual(
+        $0 as? VaultError,
+        .integrity("the vault's devices are not enrolled with its recovery code"))
+    }
+    header.devices[0].enrollment = enrollment
+    XCTAssertThrowsError(try Header.parse(try header.encoded())) {
+      XCTAssertEqual(
+        $0 as? VaultError,
+        .malformedHeader("a device record is enrolled in a header with no enrollment key"))
+    }
+    header.recovery.enrollmentKey = signer.publicKey.base64
+    header.devices[0].enrollment = [UInt8](repeating: 1, count: 63).base64
+    XCTAssertThrowsError(try Header.parse(try header.encoded())) {
+      XCTAssertEqual($0 as? VaultError, .malformedHeader("enrollment is not valid"))
+    }
+    // A record whose X25519 key was replaced by whoever holds the master key is not enrolled.
+    header.devices[0].enrollment = enrollment
+    header.devices[0].publicKey = SealedBox.keyPair().publicKey.base64
+    XCTAssertThrowsError(try header.verifyEnrollments()) {
+      XCTAssertEqual(
+        $0 as? VaultError,
+        .integrity(
+          "the device record \(header.devices[0].deviceIDBytes.hex.prefix(8)) was not enrolled"
+            + " with the vault's recovery code (a device that held the master key added or"
+            + " changed it)"))
     }
   }
 

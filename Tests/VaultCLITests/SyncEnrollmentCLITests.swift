@@ -1,0 +1,143 @@
+import Foundation
+import VaultTestSupport
+import XCTest
+
+@testable import VaultCLI
+@testable import VaultCore
+
+/// `vault(5)` ENROLLMENT through the built binaries.
+///
+/// A device that holds the master key but not the recovery code can neither add a device the
+/// others take nor hand them a key of its own. The attacking device is played in this process with the library, as a modified client
+/// would; the attacked one runs `vault sync`.
+final class SyncEnrollmentCLITests: XCTestCase {
+  var pair: SyncPair!
+
+  override func setUp() { pair = SyncPair() }
+  override func tearDown() { pair = nil }
+
+  private func twoSynced() {
+    pair.initA()
+    pair.add(pair.a, "mail/work", Array("hunter2".utf8))
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    pair.joinB()
+    XCTAssertEqual(pair.syncA().status, 0)
+    XCTAssertEqual(pair.syncB().status, 0)
+  }
+
+  /// A's vault opened with its PIN, as a client that holds the master key opens it.
+  private func openA() throws -> (vault: Vault, key: SymmetricKey) {
+    let vault = try Vault.open(
+      path: pair.a.vaultPath, environment: VaultEnvironment(variables: pair.a.environment))
+    let key = try vault.unlock(pin: PIN(utf8: SecureBytes(copying: Array(Sandbox.pin.utf8))))
+    try vault.verifyState(masterKey: key)
+    return (vault, key)
+  }
+
+  /// Attacker finding F1: a phantom device record, MACed under the shared key, pushed by a
+  /// device that holds it; the other device used to take it, and a later rotation sealed the
+  /// new key to it.
+  func testADeviceRecordTheCodeDidNotEnrollIsRefused() throws {
+    twoSynced()
+    let (vault, key) = try openA()
+    var header = vault.header
+    var phantom = header.devices[0]
+    phantom.deviceID = [UInt8](repeating: 0x5a, count: 16).base64
+    phantom.deviceTag = [UInt8](repeating: 0x5b, count: 16).base64
+    phantom.publicKey = SealedBox.keyPair().publicKey.base64
+    header.devices.append(phantom)
+    try vault.writeHeader(header, masterKey: key)
+    XCTAssertEqual(pair.syncA().status, 0)
+
+    let before = try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath))
+    let refused = pair.syncB()
+    XCTAssertEqual(refused.status, 17, refused.stderrText)
+    XCTAssertEqual(
+      refused.errorLines.first,
+      "vault: error: the sync remote was refused: the device record 5a5a5a5a was not enrolled"
+        + " with the vault's recovery code (a device that held the master key added or changed"
+        + " it); nothing was merged")
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath)), before)
+    // And the device that holds it cannot seal a rotation to it either.
+    let (rotation, _) = try RekeyCLITests.rekey(pair.a, currentCode: pair.recoveryCode)
+    XCTAssertEqual(rotation.status, 17, rotation.output)
+    XCTAssertTrue(
+      rotation.output.contains(
+        "the device record 5a5a5a5a was not enrolled with the vault's recovery code"),
+      rotation.output)
+  }
+
+  /// Attacker finding F2: a device that holds the old key (a revoked one, or one rolled back
+  /// to before its revocation) makes a rotation of its own and pushes it: without the code it
+  /// cannot authorize the link, and the other device refuses it.
+  func testARotationNotAuthorizedWithTheCodeIsRefused() throws {
+    twoSynced()
+    let (vault, key) = try openA()
+    // The modified client drops the enrollments (no code is asked then) and rotates.
+    var header = vault.header
+    header.recovery.enrollmentKey = nil
+    for index in header.devices.indices { header.devices[index].enrollment = nil }
+    try vault.writeHeader(header, masterKey: key)
+    let repository = try GitRepository(
+      path: GitRepository.path(forVault: pair.a.vaultPath),
+      environment: VaultEnvironment(variables: pair.a.environment))
+    let rotated = try vault.rekey(
+      masterKey: key, recoveryCode: RecoveryCode.generate(), sync: repository)
+    XCTAssertNotNil(rotated.published)
+    XCTAssertNil(vault.header.handoffs?.last?.authorization)
+
+    let before = try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath))
+    let refused = pair.syncB()
+    XCTAssertEqual(refused.status, 17, refused.stderrText)
+    XCTAssertEqual(
+      refused.errorLines.last,
+      "vault: error: the sync remote was refused: a rotation of the remote's master key was not"
+        + " authorized with the vault's recovery code (a device that holds the old key made it,"
+        + " or the remote was rolled back to before a revocation); nothing was merged")
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath)), before)
+    XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
+  }
+
+  /// A recovery slot changed outside a rotation (a code of the attacker's own, to enroll with)
+  /// is refused.
+  func testARecoverySlotChangedOutsideARotationIsRefused() throws {
+    twoSynced()
+    let (vault, key) = try openA()
+    let code = RecoveryCode.generate()
+    var header = vault.header
+    header.recovery = try RecoverySlot.make(
+      code: code, masterKey: key, vaultID: header.vaultID, kdf: header.kdf)
+    let signer = try Enrollment.key(code: code, vaultID: header.vaultID)
+    for index in header.devices.indices {
+      header.devices[index] = Enrollment.enrolled(
+        header.devices[index], by: signer, vaultID: header.vaultID)
+    }
+    try vault.writeHeader(header, masterKey: key)
+    XCTAssertEqual(pair.syncA().status, 0)
+    let refused = pair.syncB()
+    XCTAssertEqual(refused.status, 17, refused.stderrText)
+    XCTAssertEqual(
+      refused.errorLines.first,
+      "vault: error: the sync remote was refused: it changed the vault's recovery slot outside a"
+        + " rotation (whoever holds the master key can; only a rotation with the recovery code"
+        + " may); nothing was merged")
+  }
+
+  /// The rotation other devices take needs the code in force: a wrong one changes nothing.
+  func testARotationWithOtherDevicesAsksForTheCodeInForce() throws {
+    twoSynced()
+    let before = try Data(contentsOf: URL(fileURLWithPath: pair.a.vaultPath))
+    let (wrong, _) = try RekeyCLITests.rekey(
+      pair.a, typeBack: [], currentCode: "ZYXWVTSRQPNMKJHGFEDCBA9876543210", currentTries: 3)
+    XCTAssertEqual(wrong.status, 11, wrong.output)
+    XCTAssertTrue(
+      wrong.output.contains(
+        "vault: error: that is not the recovery code in force, which a rotation other devices"
+          + " take needs (a code from before the last rotation no longer works); nothing was"
+          + " changed"),
+      wrong.output)
+    XCTAssertEqual(wrong.output.components(separatedBy: "wrong recovery code; try again").count, 3)
+    XCTAssertFalse(wrong.output.contains("New recovery code"), wrong.output)
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pair.a.vaultPath)), before)
+  }
+}
