@@ -34,8 +34,9 @@ enum SyncCommandsRun {
   private static func enrollIfNeeded(_ context: Context, _ unlocked: UnlockedVault) throws {
     guard !unlocked.vault.isEnrolled else { return }
     Output.error(
-      "vault: \(VaultSync.notEnrolled); the recovery code enrolls them, once, so that only it"
-        + " can add a device.")
+      "This vault's devices are not enrolled with its recovery code yet (a vault made before"
+        + " release 0.10.0): the recovery code enrolls them, once, so that only it can add a"
+        + " device.")
     let code = try context.recoveryCode()
     try unlocked.enroll(code: code)
     Output.error("Enrolled the vault's \(unlocked.vault.header.devices.count) device record(s).")

@@ -11,7 +11,7 @@ final class ReleaseFixtureTests: XCTestCase {
   static let folder = GeneratorTestSupport.packageRoot + "/Tests/Fixtures/release-0.1.0"
   static let release050 = GeneratorTestSupport.packageRoot + "/Tests/Fixtures/release-0.5.0"
 
-  func makeBox(from folder: String = ReleaseFixtureTests.folder) throws -> Sandbox {
+  static func makeBox(from folder: String = ReleaseFixtureTests.folder) throws -> Sandbox {
     let box = Sandbox()
     let manager = FileManager.default
     let fixture = folder
@@ -28,7 +28,7 @@ final class ReleaseFixtureTests: XCTestCase {
   }
 
   func testAnActivatedVaultOfTheFirstReleaseStillUnlocks() throws {
-    let box = try makeBox()
+    let box = try Self.makeBox()
     let status = box.biosim(["status"])
     XCTAssertTrue(status.stdoutText.contains("domain state:  abee1d1bbcaaa037…"), status.stdoutText)
     // Before its first unlock, status reads it as it is, without the key.
@@ -96,7 +96,7 @@ final class ReleaseFixtureTests: XCTestCase {
   }
 
   func testAnEnrollmentChangeIsStillDetected() throws {
-    let box = try makeBox()
+    let box = try Self.makeBox()
     box.biosim(["enroll", "--label", "left-index"])
     box.biosim(["next", "match"])
     XCTAssertEqual(box.vault(["unlock"], pin: ["2468"]).status, 15)
@@ -105,7 +105,7 @@ final class ReleaseFixtureTests: XCTestCase {
   /// Its recovery code, shown by release 0.1.0 as 32 symbols without a check group, still
   /// recovers, and so does the same code with the check group a new release computes for it.
   func testTheFirstReleasesRecoveryCodeStillRecoversWithOrWithoutACheckGroup() throws {
-    let box = try makeBox()
+    let box = try Self.makeBox()
     let code = "KDSB-0TJP-X4FE-WZZT-H4G4-C98N-NB0P-TFVR"
     let old = box.vault(["recover"], pin: [code, "135799"])
     XCTAssertEqual(old.status, 0, old.stderrText)
@@ -137,7 +137,7 @@ final class ReleaseFixtureTests: XCTestCase {
   /// A vault of release 0.5.0 reads as it is, and its first write changes its chunks'
   /// aggregate to tag hashes and its header to `chunk_hash` "tag", with nothing lost.
   func testTheFirstWriteMovesAVaultOf050ToTagHashedChunks() throws {
-    let box = try makeBox(from: Self.release050)
+    let box = try Self.makeBox(from: Self.release050)
     let pin = ["246810"]
     XCTAssertNil(chunkHash(box))
     let big = box.vault(["get", "big"], pin: pin)
@@ -173,7 +173,7 @@ final class ReleaseFixtureTests: XCTestCase {
   /// A chunk changed in a vault of 0.5.0 is caught by the rule change: the write that would
   /// make it authenticated fails (exit 17) and nothing is written.
   func testAChangedChunkStopsTheRuleChangeAndNothingIsWritten() throws {
-    let box = try makeBox(from: Self.release050)
+    let box = try Self.makeBox(from: Self.release050)
     let pin = ["246810"]
     let generation = try XCTUnwrap(
       box.tamper { try $0.integer("SELECT max(generation) FROM states") })

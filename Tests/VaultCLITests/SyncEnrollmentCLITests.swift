@@ -140,4 +140,56 @@ final class SyncEnrollmentCLITests: XCTestCase {
     XCTAssertFalse(wrong.output.contains("New recovery code"), wrong.output)
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pair.a.vaultPath)), before)
   }
+
+  /// A vault made by release 0.5.0 is enrolled with its code at its first `sync init`.
+  ///
+  /// The code is asked for once; a wrong one enrolls nothing and sets up nothing. A device that
+  /// clones the vault then reads it.
+  func testAVaultOf050IsEnrolledWithTheCodeAtItsFirstSync() throws {
+    let box = try ReleaseFixtureTests.makeBox(from: ReleaseFixtureTests.release050)
+    let remote = box.home + "/remote.git"
+    let code = "2K0T-JEM3-44SP-Z7YG-XQD1-GCFR-SE2V-0CAK-NYTB"
+    let wrong = box.vault(
+      ["sync", "init", remote], pin: ["246810", "ZYXWVTSRQPNMKJHGFEDCBA9876543210"])
+    XCTAssertEqual(wrong.status, 11, wrong.stderrText)
+    XCTAssertEqual(
+      wrong.errorLines,
+      [
+        "This vault's devices are not enrolled with its recovery code yet (a vault made before"
+          + " release 0.10.0): the recovery code enrolls them, once, so that only it can add a"
+          + " device.",
+        "vault: error: wrong recovery code",
+      ])
+    XCTAssertFalse(FileManager.default.fileExists(atPath: remote))
+    let vault = try Vault.open(
+      path: box.vaultPath, environment: VaultEnvironment(variables: box.environment))
+    XCTAssertFalse(vault.isEnrolled)
+
+    let enrolled = box.vault(["sync", "init", remote], pin: ["246810", code])
+    XCTAssertEqual(enrolled.status, 0, enrolled.stderrText)
+    XCTAssertEqual(
+      Array(enrolled.errorLines.prefix(2)),
+      [
+        "This vault's devices are not enrolled with its recovery code yet (a vault made before"
+          + " release 0.10.0): the recovery code enrolls them, once, so that only it can add a"
+          + " device.",
+        "Enrolled the vault's 1 device record(s).",
+      ])
+    let reopened = try Vault.open(
+      path: box.vaultPath, environment: VaultEnvironment(variables: box.environment))
+    XCTAssertTrue(reopened.isEnrolled)
+    XCTAssertNoThrow(try reopened.header.verifyEnrollments())
+    // Enrolled once: the next sync asks for no code (only the PIN is given).
+    let again = box.vault(["sync"], pin: ["246810"])
+    XCTAssertEqual(again.status, 0, again.stderrText)
+    XCTAssertFalse(again.stderrText.contains("enroll"), again.stderrText)
+
+    let other = Sandbox()
+    let cloned = other.vault(["sync", "clone", remote], pin: [code, SyncPair.pinB])
+    XCTAssertEqual(cloned.status, 0, cloned.stderrText)
+    XCTAssertEqual(other.vault(["get", "small"], pin: [SyncPair.pinB]).stdoutText, "second\n")
+    XCTAssertEqual(
+      other.vault(["get", "big"], pin: [SyncPair.pinB]).stdout,
+      (0..<1_258_291).map { UInt8((7 * $0 + 3) % 251) })
+  }
 }
