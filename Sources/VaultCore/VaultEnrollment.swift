@@ -28,6 +28,14 @@ extension Vault {
         throw VaultError.wrongRecoveryCode
       }
     }
+    return try enrollmentKey(ofCodeInForce: code)
+  }
+
+  /// The enrollment key of `code`, a code already proven (its verifier, or the slot it opened),
+  /// checked against the slot's enrollment key in a header with enrollments.
+  ///
+  /// - Throws: `VaultError.integrity` when they differ (the slot was edited).
+  func enrollmentKey(ofCodeInForce code: SecureBytes) throws -> SigningKeyPair {
     let signer = try Enrollment.key(code: code, vaultID: vaultID)
     if let enrolled = header.enrollmentKey, !constantTimeEqual(enrolled, signer.publicKey) {
       throw VaultError.integrity(

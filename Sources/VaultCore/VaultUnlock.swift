@@ -127,13 +127,7 @@ extension Vault {
     }
     let masterKey = try header.recovery.open(code: recoveryCode, vaultID: vaultID, kdf: header.kdf)
     try verifyHeader(masterKey: masterKey)
-    let signer = try Enrollment.key(code: recoveryCode, vaultID: vaultID)
-    if let enrolled = header.enrollmentKey, !constantTimeEqual(enrolled, signer.publicKey) {
-      throw VaultError.integrity(
-        "the vault's enrollment key is not its recovery code's (the recovery slot was edited by"
-          + " whoever held the master key)")
-    }
-    enrollmentSigner = signer
+    enrollmentSigner = try enrollmentKey(ofCodeInForce: recoveryCode)
     if header.recovery.verifier == nil {
       completedRecovery = header.recovery.completed(
         code: recoveryCode, vaultID: vaultID, kdf: header.kdf)

@@ -40,6 +40,16 @@ final class SyncPair {
     XCTAssertEqual(joined.status, 0, joined.stderrText, file: file, line: line)
   }
 
+  /// A with one entry (`mail/work`, `hunter2`) synced to the remote, B joined, and A synced
+  /// again so it knows B.
+  func twoSynced(file: StaticString = #filePath, line: UInt = #line) {
+    initA(file: file, line: line)
+    add(a, "mail/work", Array("hunter2".utf8), file: file, line: line)
+    XCTAssertEqual(syncA(["sync", "init", remote]).status, 0, file: file, line: line)
+    joinB(file: file, line: line)
+    XCTAssertEqual(syncA().status, 0, file: file, line: line)
+  }
+
   @discardableResult
   func syncA(_ arguments: [String] = ["sync"], env: [String: String] = [:]) -> Subprocess.Result {
     a.vaultPIN(arguments, env: env)

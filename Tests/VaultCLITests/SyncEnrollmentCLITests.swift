@@ -16,12 +16,9 @@ final class SyncEnrollmentCLITests: XCTestCase {
   override func setUp() { pair = SyncPair() }
   override func tearDown() { pair = nil }
 
+  /// `SyncPair.twoSynced`, and B synced after A, so both hold the same header.
   private func twoSynced() {
-    pair.initA()
-    pair.add(pair.a, "mail/work", Array("hunter2".utf8))
-    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
-    pair.joinB()
-    XCTAssertEqual(pair.syncA().status, 0)
+    pair.twoSynced()
     XCTAssertEqual(pair.syncB().status, 0)
   }
 

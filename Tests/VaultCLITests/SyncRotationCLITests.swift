@@ -201,18 +201,10 @@ final class SyncRotationCLITests: XCTestCase {
     XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
   }
 
-  private func twoSynced() {
-    pair.initA()
-    pair.add(pair.a, "mail/work", Array("hunter2".utf8))
-    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
-    pair.joinB()
-    XCTAssertEqual(pair.syncA().status, 0)
-  }
-
   /// New-user review: a rotation killed after its push, taken back, then a second rotation:
   /// the other device walks both links (the writer key the first gave is made again).
   func testTwoRotationsTheFirstKilledAfterItsPushAreBothTaken() throws {
-    twoSynced()
+    pair.twoSynced()
     let (killed, inForce) = try RekeyCLITests.rekey(
       pair.a, env: ["VAULT_TEST_CRASH": "rekey-after-push"], currentCode: pair.recoveryCode)
     XCTAssertEqual(killed.status, 137, killed.output)
@@ -228,7 +220,7 @@ final class SyncRotationCLITests: XCTestCase {
   /// New-user review: a new PIN on a device that has not synced since keeps its key pair, so a
   /// rotation made elsewhere meanwhile still opens there.
   func testANewPINBeforeTheRotationIsSeenKeepsTheDeviceInStep() throws {
-    twoSynced()
+    pair.twoSynced()
     XCTAssertEqual(pair.b.vault(["passwd"], pin: [SyncPair.pinB, "777777"]).status, 0)
     let (run, _) = try RekeyCLITests.rekey(pair.a, currentCode: pair.recoveryCode)
     XCTAssertEqual(run.status, 0, run.output)
@@ -241,7 +233,7 @@ final class SyncRotationCLITests: XCTestCase {
   /// remote takes that rotation first and stops before a recovery code is shown; run again, it
   /// rotates on top of it.
   func testARotationWaitingOnTheRemoteIsTakenBeforeAnotherIsMade() throws {
-    twoSynced()
+    pair.twoSynced()
     let (first, inForce) = try RekeyCLITests.rekey(pair.a, currentCode: pair.recoveryCode)
     XCTAssertEqual(first.status, 0, first.output)
     let pinB = ["expect PIN: ", "send \(SyncPair.pinB)\r"]
