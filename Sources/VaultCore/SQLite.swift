@@ -177,9 +177,25 @@ final class SQLiteDatabase {
         case .null: try database.check(sqlite3_bind_null(handle, index))
         }
       }
-      while try database.check(sqlite3_step(handle), [SQLITE_ROW, SQLITE_DONE]) == SQLITE_ROW {
+      while try database.check(stepped(), [SQLITE_ROW, SQLITE_DONE]) == SQLITE_ROW {
         try body(RawRow(handle: handle))
       }
+    }
+
+    /// One `sqlite3_step`; a read told that a value passes SQLite's length limit is refused as
+    /// damage.
+    ///
+    /// No value the vault writes comes near the limit (contents are chunked), so a read meets
+    /// it only where a damaged length or cell pointer says so (`PRAGMA integrity_check`
+    /// included, which reads every column).
+    ///
+    /// - Throws: `VaultError.integrity` then.
+    private func stepped() throws -> Int32 {
+      let rc = sqlite3_step(handle)
+      if rc == SQLITE_TOOBIG && sqlite3_stmt_readonly(handle) != 0 {
+        throw VaultError.integrity("the vault file is damaged (a stored length is out of bounds)")
+      }
+      return rc
     }
 
     /// The first row for `parameters`, or nil when there is none.
