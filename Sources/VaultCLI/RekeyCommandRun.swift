@@ -34,10 +34,19 @@ enum RekeyCommandRun {
     _ context: Context, _ unlocked: UnlockedVault, revoking: String? = nil
   ) throws -> SecureBytes? {
     guard unlocked.vault.needsCurrentCode(revoking: revoking) else { return nil }
+    return try codeInForce(context, unlocked, prompt: currentPrompt, wrong: .rotation)
+  }
+
+  /// The recovery code in force, asked for with `prompt` and checked (3 tries at a terminal).
+  ///
+  /// - Throws: `wrong` after the last try; what reading it throws.
+  static func codeInForce(
+    _ context: Context, _ unlocked: UnlockedVault, prompt: String, wrong: WrongCodeInForce
+  ) throws -> SecureBytes {
     do {
-      return try context.recoveryCode(prompt: currentPrompt) { try unlocked.checkCurrentCode($0) }
+      return try context.recoveryCode(prompt: prompt) { try unlocked.checkCurrentCode($0) }
     } catch VaultError.wrongRecoveryCode {
-      throw WrongCodeInForce()
+      throw wrong
     }
   }
 
@@ -130,11 +139,19 @@ enum RekeyCommandRun {
   }
 }
 
-/// A rotation that other devices take, asked for with a code that is not the one in force: a
-/// wrong credential (11), as a wrong code is to `vault recover`, said in the rotation's words.
+/// A rotation that other devices take, or a revocation, asked for with a code that is not the
+/// one in force: a wrong credential (11), as a wrong code is to `vault recover`, said in the
+/// command's words.
 struct WrongCodeInForce: ReportableError {
   var exitCode: ExitCode { .wrongCredential }
-  let message =
-    "that is not the recovery code in force, which a rotation other devices take needs (a code"
-    + " from before the last rotation no longer works); nothing was changed"
+  let message: String
+
+  /// For a rotation.
+  static let rotation = WrongCodeInForce(
+    message: "that is not the recovery code in force, which a rotation other devices take needs"
+      + " (a code from before the last rotation no longer works); nothing was changed")
+  /// For `vault sync revoke`.
+  static let revocation = WrongCodeInForce(
+    message: "that is not the recovery code in force, which revoking a device needs (a code from"
+      + " before the last rotation no longer works); nothing was revoked")
 }

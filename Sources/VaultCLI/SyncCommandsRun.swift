@@ -227,10 +227,18 @@ enum SyncCommandsRun {
     // Whatever the remote holds first (a rotation another device made, above all): a device
     // revoked here before its rotation was taken would leave this one unable to follow it.
     try RekeyCommandRun.syncBeforeRotation(context, unlocked)
+    // The code in force authorizes the revocation (and, with --rekey, the rotation after it).
     let current =
-      rekey
-      ? try RekeyCommandRun.currentCode(
-        context, unlocked, revoking: try unlocked.vault.device(named: named).deviceID) : nil
+      unlocked.vault.revocationNeedsCode
+      ? try RekeyCommandRun.codeInForce(
+        context, unlocked,
+        prompt: rekey
+          ? "Recovery code in force (it authorizes the revocation and the rotation): "
+          : "Recovery code in force (it authorizes the revocation): ",
+        wrong: .revocation)
+      : rekey
+        ? try RekeyCommandRun.currentCode(
+          context, unlocked, revoking: try unlocked.vault.device(named: named).deviceID) : nil
     let code = rekey ? RecoveryCode.generate() : nil
     if let code {
       do {
@@ -240,7 +248,7 @@ enum SyncCommandsRun {
       }
     }
     let record = try unlocked.vault.device(named: named)
-    try unlocked.vault.revoke(record, masterKey: unlocked.masterKey)
+    try unlocked.vault.revoke(record, masterKey: unlocked.masterKey, code: current)
     let id = record.deviceIDBytes.hex.prefix(8)
     Output.error("Revoked the device \(id): its PIN keyslot and writer key are gone.")
     if let code {

@@ -39,23 +39,45 @@ extension Vault {
     }
   }
 
+  /// True when a revocation here needs the recovery code in force: the header has an
+  /// enrollment key (`vault(5)` ENROLLMENT).
+  public var revocationNeedsCode: Bool { header.enrollmentKey != nil }
+
   /// Revokes another device (`vault(5)` Devices under SYNC REPOSITORY): its record leaves the
-  /// header, its id joins `revoked_devices` and its writer key `retired_writers`, in one write
-  /// that makes a new state.
+  /// header, its id joins `revoked_devices` with its revocation signed by the code's enrollment
+  /// key, and its writer key joins `retired_writers`, in one write that makes a new state.
   ///
-  /// - Parameter record: a record of the header, not this device's.
-  /// - Throws: `VaultError.invalidInput` for this device's own record or when the header holds
-  ///   `Header.maximumRevokedDevices` ids already; `.vaultChanged`, `.storage` as `writeHeader`.
-  public func revoke(_ record: DeviceRecord, masterKey: SymmetricKey) throws {
+  /// - Parameters:
+  ///   - record: a record of the header, not this device's.
+  ///   - code: the recovery code in force (canonical form), which a header with an enrollment
+  ///     key needs (`revocationNeedsCode`); in one without, the revocation is signed when the
+  ///     code enrolls the header.
+  /// - Throws: `VaultError.invalidInput` for this device's own record, when the header holds
+  ///   `Header.maximumRevokedDevices` ids already, or when the code is needed and missing;
+  ///   `.wrongRecoveryCode` for a code that is not the one in force; `.integrity` for a
+  ///   header whose devices or revocations the code did not enroll; `.vaultChanged`, `.storage`
+  ///   as `writeHeader`.
+  public func revoke(_ record: DeviceRecord, masterKey: SymmetricKey, code: SecureBytes?) throws {
     try requireOther(record)
     var updated = header
-    let revoked = (updated.revokedDevices ?? []) + [record.deviceID]
-    guard revoked.count <= Header.maximumRevokedDevices else {
+    var revoked = updated.revocationPairs
+    guard revoked.count < Header.maximumRevokedDevices else {
       throw VaultError.invalidInput(
         "the vault has revoked \(Header.maximumRevokedDevices) devices, as many as it records")
     }
+    var signature: String?
+    if header.enrollmentKey != nil {
+      guard let code else {
+        throw VaultError.invalidInput(
+          "revoking a device needs the recovery code in force; nothing was revoked")
+      }
+      try header.verifyEnrollments()
+      let signer = try checkedEnrollmentKey(code: code)
+      signature = Enrollment.revocation(of: record.deviceID, by: signer, vaultID: vaultID)
+    }
+    revoked.append(Revocation(deviceID: record.deviceID, signature: signature))
     updated.devices.removeAll { $0.deviceID == record.deviceID }
-    updated.revokedDevices = revoked
+    updated.setRevocations(revoked)
     let retired = RetiredWriter(deviceID: record.deviceID, writerKey: record.writerKey)
     var writers = updated.retiredWriters ?? []
     if !writers.contains(retired) { writers.append(retired) }

@@ -114,6 +114,8 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case enrollment = "vault.enrollment.v1"
   /// The message a rotation link's authorization signs.
   case handoffAuthorization = "vault.handoff-authorization.v1"
+  /// The message a revocation signs.
+  case revocation = "vault.revocation.v1"
   /// Every label, in the order `vault(5)` lists them.
   public static var all: [DomainLabel] { allCases }
 
@@ -260,6 +262,9 @@ public enum DomainLabel: String, CaseIterable, Sendable {
     case .handoffAuthorization:
       "The prefix of the message a rotation link's authorization signs (Ed25519, the old"
         + " recovery code's enrollment key)."
+    case .revocation:
+      "The prefix of the message a device's revocation signs (Ed25519, the recovery code's"
+        + " enrollment key)."
     }
   }
 }

@@ -49,6 +49,46 @@ public enum Enrollment {
       Signing.verify(signature, message: $0, publicKey: enrollmentKey)
     }
   }
+
+  /// `"vault.revocation.v1" || vault id || device id` (51 bytes).
+  static func revocationMessage(vaultID: VaultID, deviceID: [UInt8]) -> [UInt8] {
+    DomainLabel.revocation.bytes + vaultID.bytes + deviceID
+  }
+
+  /// The revocation of the device `deviceID` (base64, 16 bytes) signed by `key`
+  /// (`crypto_sign_detached`, Ed25519), base64; nil for an id that is not 16 bytes of base64.
+  static func revocation(of deviceID: String, by key: SigningKeyPair, vaultID: VaultID)
+    -> String?
+  {
+    guard let id = try? [UInt8](base64: deviceID, count: 16, field: "revoked_devices") else {
+      return nil
+    }
+    return revocationMessage(vaultID: vaultID, deviceID: id).withUnsafeBytes { key.sign($0) }
+      .base64
+  }
+
+  /// True when `revocation` (base64) verifies as the revocation of `deviceID` (base64) under
+  /// `enrollmentKey` (32 bytes; `crypto_sign_verify_detached`).
+  static func verifies(
+    revocation: String?, of deviceID: String, enrollmentKey: [UInt8], vaultID: VaultID
+  ) -> Bool {
+    guard let revocation,
+      let signature = try? [UInt8](
+        base64: revocation, count: Signing.signatureByteCount, field: "revocations"),
+      let id = try? [UInt8](base64: deviceID, count: 16, field: "revoked_devices")
+    else { return false }
+    return revocationMessage(vaultID: vaultID, deviceID: id).withUnsafeBytes {
+      Signing.verify(signature, message: $0, publicKey: enrollmentKey)
+    }
+  }
+}
+
+/// A revoked device id (base64) and its revocation (base64), nil where the header has none.
+public struct Revocation: Equatable, Sendable {
+  /// The revoked device's id, base64 of 16 bytes.
+  public let deviceID: String
+  /// Its revocation signed with the code's enrollment key, base64 of 64 bytes.
+  public let signature: String?
 }
 
 extension Header {
@@ -71,14 +111,50 @@ extension Header {
         "the device record \(device.deviceIDBytes.hex.prefix(8)) was not enrolled with the"
           + " vault's recovery code (a device that held the master key added or changed it)")
     }
+    for revoked in revocationPairs
+    where !Enrollment.verifies(
+      revocation: revoked.signature, of: revoked.deviceID, enrollmentKey: key, vaultID: vaultID)
+    {
+      throw VaultError.integrity(
+        "the revocation of device \(Self.shortHex(revoked.deviceID)) was not authorized with the"
+          + " vault's recovery code (a device that held the master key revoked it)")
+    }
+  }
+
+  /// The first 8 hex digits of a base64 device id.
+  static func shortHex(_ deviceID: String) -> String {
+    String(((try? [UInt8](base64: deviceID, field: "device_id")) ?? []).hex.prefix(8))
+  }
+
+  /// Each revoked id with its revocation, oldest first.
+  public var revocationPairs: [Revocation] {
+    let ids = revokedDevices ?? []
+    let signatures = revocations ?? []
+    return ids.enumerated().map { index, id in
+      Revocation(deviceID: id, signature: index < signatures.count ? signatures[index] : nil)
+    }
+  }
+
+  /// Sets `revokedDevices` and `revocations` from `pairs` (nil when empty; no revocations when
+  /// one of them has none, which `verifyEnrollments` then refuses).
+  mutating func setRevocations(_ pairs: [Revocation]) {
+    revokedDevices = pairs.isEmpty ? nil : pairs.map(\.deviceID)
+    let signatures = pairs.compactMap(\.signature)
+    revocations = pairs.isEmpty || signatures.count < pairs.count ? nil : signatures
   }
 
   /// This header enrolled by `key`: its public key as the slot's `enrollment_key`, and every
-  /// device record signed with it.
+  /// device record and revocation signed with it.
   func enrolled(by key: SigningKeyPair) -> Header {
     var header = self
     header.recovery.enrollmentKey = key.publicKey.base64
     header.devices = devices.map { Enrollment.enrolled($0, by: key, vaultID: vaultID) }
+    header.setRevocations(
+      revocationPairs.map {
+        Revocation(
+          deviceID: $0.deviceID,
+          signature: Enrollment.revocation(of: $0.deviceID, by: key, vaultID: vaultID))
+      })
     return header
   }
 }

@@ -45,6 +45,12 @@ public struct Header: Codable, Equatable, Sendable {
   ///
   /// Nil when none was. No record has one, and none is ever dropped.
   public var revokedDevices: [String]?
+  /// One revocation for each id of `revokedDevices`, in its order (base64, 64 bytes): the
+  /// recovery code's authorization of it (`vault(5)` ENROLLMENT).
+  ///
+  /// Nil when no device was revoked, or in a header the code has not enrolled yet. See
+  /// `revocationPairs`.
+  public var revocations: [String]?
   /// How the chunks' aggregate hashes a chunk row.
   ///
   /// `.tag` since release 0.6.0; nil (the whole row) in a vault no release since has written.
@@ -71,6 +77,7 @@ public struct Header: Codable, Equatable, Sendable {
     case retiredWriters = "retired_writers"
     case rotations, handoffs
     case revokedDevices = "revoked_devices"
+    case revocations
     case chunkHash = "chunk_hash"
   }
 
@@ -117,7 +124,7 @@ public struct Header: Codable, Equatable, Sendable {
   static let fieldNames = [
     "format", "vault_id", "kdf", "policy", "devices", "recovery", "journal_public_key",
     "journal_secret_key", "format_one_writer", "retired_writers", "rotations", "chunk_hash",
-    "revoked_devices", "handoffs",
+    "revoked_devices", "revocations", "handoffs",
   ]
 
   /// Refuses, naming it, a field no release wrote (in the header, a rotation, a retired writer, a
@@ -214,6 +221,17 @@ public struct Header: Codable, Equatable, Sendable {
             + " \(Self.maximumRevokedDevices)")
       }
       for id in revokedDevices { _ = try [UInt8](base64: id, count: 16, field: "revoked_devices") }
+    }
+    if let revocations {
+      guard recovery.enrollmentKey != nil, revocations.count == revokedDevices?.count else {
+        throw VaultError.malformedHeader(
+          "the header's revocations are not one for each revoked device of an enrolled header")
+      }
+      for revocation in revocations {
+        _ = try [UInt8](base64: revocation, count: Signing.signatureByteCount, field: "revocations")
+      }
+    } else if recovery.enrollmentKey != nil, revokedDevices != nil {
+      throw VaultError.malformedHeader("a revoked device of an enrolled header has no revocation")
     }
     if let retiredWriters {
       guard retiredWriters.count <= Self.maximumRetiredWriters else {
@@ -392,6 +410,10 @@ extension Header {
       revokedDevices: try fields.optionalArray("revoked_devices")?.map {
         guard let id = $0.text() else { throw JSONFields.Mismatch() }
         return id
+      },
+      revocations: try fields.optionalArray("revocations")?.map {
+        guard let revocation = $0.text() else { throw JSONFields.Mismatch() }
+        return revocation
       },
       chunkHash: chunkHash)
   }

@@ -27,7 +27,8 @@ extension VaultSync {
   /// keeping as the remote's file every record and content the base and the remote share, and
   /// commits the base so translated, which becomes the base.
   ///
-  /// - Returns: the new key.
+  /// - Returns: the new key, and a line for each revocation made here that the rotation did not
+  ///   carry (`vault(5)` Taking a rotation).
   /// - Throws: `VaultError.rotatedElsewhere` when no PIN unlock opened this device's secret key
   ///   in this process; `.syncRefused` for a chain or remote that does not verify, or one that
   ///   revoked this device; `.conflict` when this device rotated the key too and has not pushed
@@ -35,7 +36,7 @@ extension VaultSync {
   func takeRotation(
     _ remote: String, state stateBytes: [UInt8], handoff: SyncStateFile.Handoff,
     record: SyncRecord?
-  ) throws -> SymmetricKey {
+  ) throws -> (key: SymmetricKey, notes: [String]) {
     let signer = handoff.links.last.flatMap { try? [UInt8](base64: $0.deviceID, field: "") }
     let signerName = "by device \(signer.map { String($0.hex.prefix(8)) } ?? "?")"
     guard let record else {
@@ -174,6 +175,7 @@ extension VaultSync {
     // The translated base: a record file the remote holds unchanged is the remote's.
     var translated: [[UInt8]: (path: String, bytes: [UInt8], row: RecordRow)] = [:]
     var next: StateLink?
+    var unpublished: [String] = []
     var headerBody: [UInt8] = []
     var headerMAC: [UInt8] = []
     try vault.db.transaction {
@@ -216,11 +218,10 @@ extension VaultSync {
           deviceSecret: deviceState.deviceSecret, vaultID: vaultID, kdf: header.kdf, record: mine)
       }
       header.setDevice(mine)
-      // A revocation made here and not yet pushed stays made.
-      var revoked = header.revokedDevices ?? []
-      for id in vault.header.revokedDevices ?? [] where !revoked.contains(id) { revoked.append(id) }
-      header.revokedDevices = revoked.isEmpty ? nil : revoked
-      header.devices.removeAll { revoked.contains($0.deviceID) }
+      // A revocation made here and not yet pushed was signed with the old code's key, which the
+      // new one does not verify: it is not carried, and the user is told to make it again.
+      let carried = Set(header.revokedDevices ?? [])
+      unpublished = (vault.header.revokedDevices ?? []).filter { !carried.contains($0) }
       header.rotations = KeyRotation.following(
         vault.header.rotations, from: masterKey, to: new, vaultID: vaultID,
         after: base.link.generation)
@@ -334,7 +335,12 @@ extension VaultSync {
     }
     try SessionStore(environment: vault.environment).revokeAll(
       vaultID: vaultID, vaultPath: vault.path, reason: .rotation)
-    return new
+    let notes = unpublished.map { id in
+      let short = Header.shortHex(id)
+      return "vault: note: the revocation of device \(short) made here before the rotation"
+        + " \(signerName) did not reach the vault: revoke it again ('vault sync revoke \(short)')"
+    }
+    return (new, notes)
   }
 
   /// True when `old` (sealed under `oldBoxes`) and `new` (under `newBoxes`) are one version.

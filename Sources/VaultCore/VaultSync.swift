@@ -103,11 +103,12 @@ public final class VaultSync {
         return SyncReport(received: 0, sent: 0, commit: record.base, retries: retries)
       }
       if let remote, remote != record?.base, let rotation = try rotationElsewhere(remote) {
-        let new = try takeRotation(
+        let (new, notes) = try takeRotation(
           remote, state: rotation.state, handoff: rotation.handoff, record: record)
         var report = try VaultSync(vault: vault, masterKey: new, repository: repository).run()
         report.retries += retries
         report.tookRotation = true
+        report.conflicts = notes + report.conflicts
         return report
       }
       let incoming = try remote.flatMap { commit in
@@ -636,13 +637,14 @@ public final class VaultSync {
   /// Merges the remote's header into the vault's (`vault(5)` Synchronizing).
   ///
   /// The side that changed it since the base; when both did, the union of their device
-  /// records, revoked ids and retired writer keys, with the other fields equal. Revoked devices
-  /// keep no record. The recovery slot changes only in a rotation, and every device record of
-  /// the merged header must be enrolled by its code.
+  /// records, revocations and retired writer keys, with the other fields equal. Revoked
+  /// devices keep no record. The recovery slot changes only in a rotation, and every device
+  /// record and revocation of the remote's header as received, and of the merged one, must be
+  /// enrolled by its code.
   ///
   /// - Throws: `VaultError.syncRefused` when the remote revoked this device, changed the
-  ///   recovery slot, or holds a device record the code did not enroll; `.conflict` when both
-  ///   sides changed other fields.
+  ///   recovery slot, or holds a device record or revocation the code did not make;
+  ///   `.conflict` when both sides changed other fields.
   private func mergeHeader(_ incoming: IncomingCommit?, base: String?, in write: StateWrite) throws
   {
     guard let incoming, incoming.state.header != (try Header.published(write.headerBody)) else {
@@ -652,6 +654,9 @@ public final class VaultSync {
     let localBody = write.headerBody
     let local = try Header.parse(localBody)
     let remote = try Header.parse(incoming.state.header)
+    // As received: every record (this device's too, though the merge keeps the local copy) and
+    // every revocation the code made; a remote without an enrollment key fails once merged.
+    if remote.enrollmentKey != nil { try Self.refusing { try remote.verifyEnrollments() } }
     let mine = local.devices.first { $0.deviceIDBytes == deviceID }
     if let mine, remote.revokedDevices?.contains(mine.deviceID) == true {
       throw VaultError.syncRefused(
@@ -670,6 +675,7 @@ public final class VaultSync {
       var out = header
       out.devices = []
       out.revokedDevices = nil
+      out.revocations = nil
       out.retiredWriters = nil
       out.rotations = nil
       return out
@@ -686,9 +692,13 @@ public final class VaultSync {
     }
     // Unions in the remote's order, then this side's additions: both devices reach the same
     // list, so a merged header settles instead of changing at every sync.
-    var revoked = remote.revokedDevices ?? []
-    for id in local.revokedDevices ?? [] where !revoked.contains(id) { revoked.append(id) }
-    merged.revokedDevices = revoked.isEmpty ? nil : revoked
+    var revocations = remote.revocationPairs
+    for pair in local.revocationPairs
+    where !revocations.contains(where: { $0.deviceID == pair.deviceID }) {
+      revocations.append(pair)
+    }
+    merged.setRevocations(revocations)
+    let revoked = revocations.map(\.deviceID)
     var retired = remote.retiredWriters ?? []
     for writer in local.retiredWriters ?? [] where !retired.contains(writer) {
       retired.append(writer)

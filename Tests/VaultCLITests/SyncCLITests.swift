@@ -55,6 +55,15 @@ final class SyncPair {
     a.vaultPIN(arguments, env: env)
   }
 
+  /// `vault sync revoke ARGUMENTS` on `box` with `pin` and the recovery code in force (`code`,
+  /// else the one `initA` showed).
+  func revoke(
+    _ box: Sandbox, _ arguments: [String], pin: String = Sandbox.pin, code: String? = nil,
+    env: [String: String] = [:]
+  ) -> Subprocess.Result {
+    box.vault(["sync", "revoke"] + arguments, pin: [pin, code ?? recoveryCode], env: env)
+  }
+
   @discardableResult
   func syncB(_ arguments: [String] = ["sync"], env: [String: String] = [:]) -> Subprocess.Result {
     b.vault(arguments, pin: [Self.pinB], env: env)

@@ -51,7 +51,7 @@ final class SyncDevicesCLITests: XCTestCase {
   func testARevokedDeviceIsGoneEverywhereAndItsSyncIsRefused() {
     let (a, b) = twoDevices()
     pair.add(pair.b, "late", Array("from b".utf8))
-    let revoked = pair.syncA(["sync", "revoke", String(b.prefix(6)).uppercased()])
+    let revoked = pair.revoke(pair.a, [String(b.prefix(6)).uppercased()])
     XCTAssertEqual(revoked.status, 0, revoked.stderrText)
     XCTAssertEqual(
       revoked.errorLines.filter { $0.hasPrefix("Revoked") },
@@ -125,7 +125,7 @@ final class SyncDevicesCLITests: XCTestCase {
       ["sync", "revoke", String(b.prefix(8))], env: ["VAULT_SESSION": token])
     XCTAssertEqual(session.status, 10, session.stderrText)
     XCTAssertEqual(devices(pair.a).count, 2, "nothing revoked")
-    XCTAssertEqual(pair.syncA(["sync", "revoke", String(b.prefix(8))]).status, 0)
+    XCTAssertEqual(pair.revoke(pair.a, [String(b.prefix(8))]).status, 0)
     let again = pair.syncA(["sync", "revoke", String(b.prefix(8))])
     XCTAssertEqual(again.status, 5)
     XCTAssertEqual(

@@ -138,6 +138,115 @@ final class SyncEnrollmentCLITests: XCTestCase {
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pair.a.vaultPath)), before)
   }
 
+  /// Attacker finding (enrollment review): a revocation the code did not sign is refused.
+  ///
+  /// A device that holds the master key and its PIN, not the code, revoked every other device
+  /// and then, the only device left, rotated the key with no code asked. The others now refuse
+  /// such a revocation, and the header that holds it cannot be rotated.
+  func testARevocationTheCodeDidNotAuthorizeIsRefused() throws {
+    twoSynced()
+    let (vault, key) = try openA()
+    var header = vault.header
+    let victim = try XCTUnwrap(header.devices.first { $0.deviceID != vault.localDevice?.deviceID })
+    let short = String(victim.deviceIDBytes.hex.prefix(8))
+    // Signed with a key of the attacker's own: the header is well formed, the MAC valid.
+    let forged = try XCTUnwrap(
+      Enrollment.revocation(of: victim.deviceID, by: Signing.generate(), vaultID: header.vaultID))
+    header.devices.removeAll { $0.deviceID == victim.deviceID }
+    header.setRevocations([Revocation(deviceID: victim.deviceID, signature: forged)])
+    try vault.writeHeader(header, masterKey: key)
+    XCTAssertEqual(pair.syncA().status, 0)
+
+    let before = try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath))
+    let refused = pair.syncB()
+    XCTAssertEqual(refused.status, 17, refused.stderrText)
+    XCTAssertEqual(
+      refused.errorLines.first,
+      "vault: error: the sync remote was refused: the revocation of device \(short) was not"
+        + " authorized with the vault's recovery code (a device that held the master key revoked"
+        + " it); nothing was merged")
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath)), before)
+    XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
+    // The attacker, now alone in its header, is asked for no code, and still cannot rotate.
+    let (rotation, _) = try RekeyCLITests.rekey(pair.a)
+    XCTAssertEqual(rotation.status, 17, rotation.output)
+    XCTAssertTrue(
+      rotation.output.contains(
+        "the revocation of device \(short) was not authorized with the vault's recovery code"),
+      rotation.output)
+    XCTAssertFalse(rotation.output.contains("Recovery code in force"), rotation.output)
+  }
+
+  /// `vault sync revoke` asks for the code in force: a wrong one three times revokes nothing
+  /// (exit 11); the right one signs the revocation, which the other device takes.
+  func testARevocationAsksForTheCodeInForce() throws {
+    twoSynced()
+    let (vault, _) = try openA()
+    let victim = try XCTUnwrap(
+      vault.header.devices.first { $0.deviceID != vault.localDevice?.deviceID })
+    let short = String(victim.deviceIDBytes.hex.prefix(8))
+    let before = try Data(contentsOf: URL(fileURLWithPath: pair.a.vaultPath))
+    let wrong = "ZYXWVTSRQPNMKJHGFEDCBA9876543210"
+    let script =
+      ["expect PIN: ", "send \(Sandbox.pin)\\r"]
+      + (0..<3).flatMap { _ in
+        ["expect Recovery code in force (it authorizes the revocation): ", "send \(wrong)\\r"]
+      }
+    let result = Subprocess.run(
+      "/usr/bin/env",
+      [
+        "python3", "-c", TerminalTests.driver, Sandbox.binDirectory + "/vault", "sync", "revoke",
+        short,
+      ],
+      environment: pair.a.environment, stdin: Array((script.joined(separator: "\n") + "\n").utf8))
+    let run = try JSONDecoder().decode(TerminalTests.Run.self, from: Data(result.stdout))
+    XCTAssertEqual(run.status, 11, run.output)
+    XCTAssertTrue(
+      run.output.contains(
+        "vault: error: that is not the recovery code in force, which revoking a device needs (a"
+          + " code from before the last rotation no longer works); nothing was revoked"),
+      run.output)
+    XCTAssertEqual(run.output.components(separatedBy: "wrong recovery code; try again").count, 3)
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pair.a.vaultPath)), before)
+
+    let revoked = pair.revoke(pair.a, [short])
+    XCTAssertEqual(revoked.status, 0, revoked.stderrText)
+    let signed = try Vault.open(
+      path: pair.a.vaultPath, environment: VaultEnvironment(variables: pair.a.environment))
+    XCTAssertEqual(signed.header.revocationPairs.map(\.deviceID), [victim.deviceID])
+    XCTAssertNoThrow(try signed.header.verifyEnrollments())
+    let refused = pair.syncB()
+    XCTAssertEqual(refused.status, 17, refused.stderrText)
+    XCTAssertEqual(
+      refused.errorLines.first,
+      "vault: error: the sync remote was refused: another device revoked this one (\(short)) from"
+        + " the vault; nothing was merged")
+  }
+
+  /// Attacker finding (enrollment review, low): a remote header whose record of the syncing
+  /// device does not verify was taken (the merge kept the local copy); it is refused as
+  /// received.
+  func testARemoteRecordOfThisDeviceThatDoesNotVerifyIsRefused() throws {
+    twoSynced()
+    let (vault, key) = try openA()
+    var header = vault.header
+    let index = try XCTUnwrap(
+      header.devices.firstIndex { $0.deviceID != vault.localDevice?.deviceID })
+    let short = String(header.devices[index].deviceIDBytes.hex.prefix(8))
+    header.devices[index].enrollment = [UInt8](repeating: 1, count: 64).base64
+    try vault.writeHeader(header, masterKey: key)
+    XCTAssertEqual(pair.syncA().status, 0)
+    let before = try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath))
+    let refused = pair.syncB()
+    XCTAssertEqual(refused.status, 17, refused.stderrText)
+    XCTAssertEqual(
+      refused.errorLines.first,
+      "vault: error: the sync remote was refused: the device record \(short) was not enrolled"
+        + " with the vault's recovery code (a device that held the master key added or changed"
+        + " it); nothing was merged")
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath)), before)
+  }
+
   /// A vault made by release 0.5.0 is enrolled with its code at its first `sync init`.
   ///
   /// The code is asked for once; a wrong one enrolls nothing and sets up nothing. A device that

@@ -143,8 +143,8 @@ final class SyncRemoteCLITests: XCTestCase {
       return devices.first { $0["this"] as? Bool == true }?["device"] as? String ?? ""
     }
     let (idC, idD) = (id(c), id(d))
-    XCTAssertEqual(pair.syncA(["sync", "revoke", String(idC.prefix(8))]).status, 0)
-    let revokedD = pair.b.vault(["sync", "revoke", String(idD.prefix(8))], pin: [SyncPair.pinB])
+    XCTAssertEqual(pair.revoke(pair.a, [String(idC.prefix(8))]).status, 0)
+    let revokedD = pair.revoke(pair.b, [String(idD.prefix(8))], pin: SyncPair.pinB)
     XCTAssertEqual(revokedD.status, 0, revokedD.stderrText)
     for _ in 0..<2 {
       XCTAssertEqual(pair.syncA().status, 0)

@@ -46,7 +46,8 @@ final class SyncRotationCLITests: XCTestCase {
   private func revokeWithRekey(_ device: String) throws -> TerminalTests.Run {
     let script = [
       "expect PIN: ", "send \(Sandbox.pin)\\r",
-      "expect Recovery code in force", "send \(pair.recoveryCode)\\r",
+      "expect Recovery code in force (it authorizes the revocation and the rotation): ",
+      "send \(pair.recoveryCode)\\r",
       "expect Type the new recovery code back: ", "sendre \(RekeyCLITests.shownCode)",
     ]
     let result = Subprocess.run(
@@ -261,19 +262,60 @@ final class SyncRotationCLITests: XCTestCase {
       "/usr/bin/env",
       ["python3", "-c", TerminalTests.driver, Sandbox.binDirectory + "/vault", "rekey"],
       environment: pair.b.environment, stdin: Array((script.joined(separator: "\n") + "\n").utf8))
-    XCTAssertEqual(
-      try JSONDecoder().decode(TerminalTests.Run.self, from: Data(again.stdout)).status, 0)
+    let rotatedB = try JSONDecoder().decode(TerminalTests.Run.self, from: Data(again.stdout))
+    XCTAssertEqual(rotatedB.status, 0, rotatedB.output)
+    let codeB = try XCTUnwrap(
+      rotatedB.output.range(of: RekeyCLITests.shownCode, options: .regularExpression).map {
+        String(rotatedB.output[$0])
+      })
     let listed = pair.read(pair.a, ["sync", "devices", "--json"])
     let ids =
       ((try? JSONSerialization.jsonObject(with: Data(listed.stdout))) as? [[String: Any]] ?? [])
       .compactMap { $0["device"] as? String }
-    let revoked = pair.a.vault(["sync", "revoke", String(ids[1].prefix(8))], pin: [Sandbox.pin])
+    let revoked = pair.revoke(pair.a, [String(ids[1].prefix(8))], code: codeB)
     XCTAssertEqual(revoked.status, 18, revoked.stderrText)
     XCTAssertTrue(revoked.stderrText.contains("Took the vault's new master key"))
-    let done = pair.a.vault(["sync", "revoke", String(ids[1].prefix(8))], pin: [Sandbox.pin])
+    let done = pair.revoke(pair.a, [String(ids[1].prefix(8))], code: codeB)
     XCTAssertEqual(done.status, 0, done.stderrText)
     XCTAssertEqual(pair.syncB().status, 17)
     XCTAssertEqual(pair.read(pair.a, ["check"]).status, 0)
+  }
+
+  /// A revocation made on B and not pushed (its sync killed) when A rotates: B's revocation,
+  /// signed with the old code, does not verify under the new one, so taking the rotation does
+  /// not carry it and says so; made again with the new code, it reaches the vault.
+  func testARevocationNotPublishedBeforeARotationIsReportedAndMadeAgain() throws {
+    let ids = threeDevices()
+    let (aID, cID) = (String(ids[0].prefix(8)), String(ids[2].prefix(8)))
+    let killed = pair.revoke(
+      pair.b, [cID], pin: SyncPair.pinB, env: ["VAULT_TEST_CRASH": "sync-after-merge"])
+    XCTAssertEqual(killed.status, 137, killed.stderrText)
+    XCTAssertTrue(pair.read(pair.b, ["sync", "devices"]).stdoutText.contains("\(cID)  revoked\n"))
+    let (rotation, newCode) = try RekeyCLITests.rekey(pair.a, currentCode: pair.recoveryCode)
+    XCTAssertEqual(rotation.status, 0, rotation.output)
+
+    let taken = pair.syncB()
+    XCTAssertEqual(taken.status, 0, taken.stderrText)
+    XCTAssertTrue(
+      taken.errorLines.contains(
+        "vault: note: the revocation of device \(cID) made here before the rotation by device"
+          + " \(aID) did not reach the vault: revoke it again ('vault sync revoke \(cID)')"),
+      taken.stderrText)
+    XCTAssertFalse(pair.read(pair.b, ["sync", "devices"]).stdoutText.contains("revoked"))
+    let old = pair.revoke(pair.b, [cID], pin: SyncPair.pinB)
+    XCTAssertEqual(old.status, 11, old.stderrText)
+    let again = pair.revoke(pair.b, [cID], pin: SyncPair.pinB, code: newCode)
+    XCTAssertEqual(again.status, 0, again.stderrText)
+    XCTAssertEqual(pair.syncA().status, 0)
+    XCTAssertTrue(pair.read(pair.a, ["sync", "devices"]).stdoutText.contains("\(cID)  revoked\n"))
+    let shut = c.vault(["sync"], pin: [Self.pinC])
+    XCTAssertEqual(shut.status, 17, shut.stderrText)
+    XCTAssertEqual(
+      shut.errorLines.last,
+      "vault: error: the sync remote was refused: the remote's new master key is sealed to no"
+        + " key of this device (another device revoked it, or its PIN was set anew with 'vault"
+        + " recover' since its last sync); join again with 'vault sync clone' into a new vault"
+        + " file; nothing was merged")
   }
 
   func testAPlainRekeyReachesTheOtherDeviceWithoutARevocation() throws {

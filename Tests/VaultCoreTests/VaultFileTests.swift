@@ -156,23 +156,54 @@ final class VaultFileTests: XCTestCase {
     let created = try makeVault()
     var header = created.vault.header
     let other = [UInt8](repeating: 7, count: 16).base64
+    let signature = [UInt8](repeating: 9, count: 64).base64
     header.revokedDevices = [other]
-    XCTAssertEqual(try Header.parse(try header.encoded()).revokedDevices, [other])
-    XCTAssertEqual(
-      try Header.parse(try header.encoded()).revokedDeviceHexIDs,
-      [String(repeating: "07", count: 16)])
+    header.revocations = [signature]
+    let parsed = try Header.parse(try header.encoded())
+    XCTAssertEqual(parsed.revokedDevices, [other])
+    XCTAssertEqual(parsed.revocationPairs, [Revocation(deviceID: other, signature: signature)])
+    XCTAssertEqual(parsed.revokedDeviceHexIDs, [String(repeating: "07", count: 16)])
     let why = VaultError.malformedHeader(
       "the header's revoked_devices repeat an id, name a device it holds, or exceed 256")
     for ids in [[other, other], [header.devices[0].deviceID]] {
       header.revokedDevices = ids
+      header.revocations = ids.map { _ in signature }
       XCTAssertThrowsError(try Header.parse(try header.encoded())) {
         XCTAssertEqual($0 as? VaultError, why)
       }
     }
     header.revokedDevices = [[UInt8](repeating: 7, count: 15).base64]
+    header.revocations = [signature]
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
       XCTAssertEqual($0 as? VaultError, .malformedHeader("revoked_devices is not valid"))
     }
+    // One revocation for each revoked id of an enrolled header, of 64 bytes; none in a header
+    // the code has not enrolled.
+    header.revokedDevices = [other]
+    for (revocations, message) in [
+      (nil, "a revoked device of an enrolled header has no revocation"),
+      (
+        [signature, signature],
+        "the header's revocations are not one for each revoked device of an enrolled header"
+      ),
+      ([[UInt8](repeating: 9, count: 63).base64], "revocations is not valid"),
+    ] {
+      header.revocations = revocations
+      XCTAssertThrowsError(try Header.parse(try header.encoded()), message) {
+        XCTAssertEqual($0 as? VaultError, .malformedHeader(message))
+      }
+    }
+    header.revocations = [signature]
+    header.recovery.enrollmentKey = nil
+    for index in header.devices.indices { header.devices[index].enrollment = nil }
+    XCTAssertThrowsError(try Header.parse(try header.encoded())) {
+      XCTAssertEqual(
+        $0 as? VaultError,
+        .malformedHeader(
+          "the header's revocations are not one for each revoked device of an enrolled header"))
+    }
+    header.revocations = nil
+    XCTAssertEqual(try Header.parse(try header.encoded()).revocationPairs.map(\.signature), [nil])
   }
 
   func testHandoffsAreParsedStrictly() throws {

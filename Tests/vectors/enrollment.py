@@ -4,7 +4,8 @@
 BLAKE2b is hashlib's and Ed25519 is OpenSSL's (through the `cryptography` package); Ed25519
 signatures are deterministic (RFC 8032), so the values are the page's exactly. The inputs are the
 page's: vault id 16 bytes of 0x02, device id 16 bytes of 0x03, device public key 32 bytes of 0x05,
-writer key 32 bytes of 0x04, and the commitments of the MASTER-KEY ROTATION vector.
+writer key 32 bytes of 0x04, and the commitments of the MASTER-KEY ROTATION vector; the
+revocation is of the device id.
 """
 import hashlib
 
@@ -53,3 +54,7 @@ authorized = (
 )
 assert len(authorized) == 190
 print("authorization", private.sign(authorized).hex())
+
+revoked = b"vault.revocation.v1" + VAULT_ID + DEVICE_ID
+assert len(revoked) == 51
+print("revocation", private.sign(revoked).hex())
