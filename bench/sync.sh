@@ -3,9 +3,11 @@
 # 10,000, filled by `vault import --from jsonl`), on the release build, times the first push
 # (`vault sync init` into a new bare repository: the whole store), a second device's `vault sync
 # clone`, a sync with nothing to do, and a sync after one `vault add` (the median of N rounds,
-# each adding one entry first), then prints a table (milliseconds) and the LARGE/100 ratios.
-# A sync's cost should follow the change, not the store. Usage: bench/sync.sh [N] [LARGE]
-# (from the repository root).
+# each adding one entry first), a master-key rotation on the first device (`vault rekey` with
+# the code in force, pushed) and the second device taking it (`vault sync` with its PIN), then
+# prints a table (milliseconds) and the LARGE/100 ratios. A sync's cost should follow the
+# change, not the store; a rotation seals every record again, so it follows the store.
+# Usage: bench/sync.sh [N] [LARGE] (from the repository root).
 set -euo pipefail
 rounds=${1:-9}
 large=${2:-10000}
@@ -33,7 +35,40 @@ device() {
   mkdir -p -m 700 "$HOME" "$XDG_RUNTIME_DIR"
 }
 
-declare -A init clone idle one
+# rekey CODE: `vault rekey` with the PIN and CODE (the code in force) on a descriptor, the new
+# code it shows read from its stderr and typed back; prints the milliseconds, then the new code.
+rekey() {
+  python3 - "$bin/vault" "$1" <<'PY'
+import os, re, subprocess, sys, time
+vault, code = sys.argv[1], sys.argv[2]
+read_end, write_end = os.pipe()
+start = time.monotonic()
+child = subprocess.Popen(
+    [vault, "rekey", "--pin-fd", str(read_end)], pass_fds=[read_end],
+    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+os.close(read_end)
+os.write(write_end, b"246810\n" + code.encode() + b"\n")
+shown, seen = None, b""
+while shown is None:
+    chunk = os.read(child.stderr.fileno(), 4096)
+    if not chunk:
+        sys.exit("vault rekey ended before it showed a new code: " + seen.decode(errors="replace"))
+    seen += chunk
+    heading = seen.find(b"New recovery code")
+    found = re.search(rb"[0-9A-Z]{4}(?:-[0-9A-Z]{4}){8}", seen[heading:]) if heading >= 0 else None
+    if found:
+        shown = found.group().decode()
+os.write(write_end, shown.encode() + b"\n")
+os.close(write_end)
+rest = child.stderr.read()
+if child.wait() != 0:
+    sys.exit("vault rekey failed: " + (seen + rest).decode(errors="replace"))
+print(int((time.monotonic() - start) * 1000))
+print(shown)
+PY
+}
+
+declare -A init clone idle one rotate take
 for count in 100 "$large"; do
   remote=$work/remote-$count.git
   python3 - "$count" > "$work/in.jsonl" <<'PY'
@@ -63,6 +98,11 @@ PY
   device "b$count"
   printf '%s\n246810\n' "$code" > "$work/clone-pin"
   clone[$count]=$(ms "$bin/vault" sync clone "$remote" --pin-fd 3 3<"$work/clone-pin")
+  device "a$count"
+  rekey "$code" > "$work/rekey-out"
+  rotate[$count]=$(head -1 "$work/rekey-out")
+  device "b$count"
+  take[$count]=$(ms "$bin/vault" sync --pin-fd 3 3<"$work/pin")
 done
 printf '| vault sync (ms) | %s entries | %s entries | ratio |\n|---|---|---|---|\n' 100 "$large"
 row() { # LABEL ARRAY
@@ -74,3 +114,5 @@ row "first push (sync init)" init
 row "clone on a second device (recovery code)" clone
 row "sync, nothing changed" idle
 row "sync after one add (median of $rounds)" one
+row "rotation on the first device (vault rekey, pushed)" rotate
+row "rotation taken on the second device (vault sync, PIN)" take

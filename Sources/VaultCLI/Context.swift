@@ -92,23 +92,25 @@ public final class Context {
   /// On a terminal, a PIN too short to set or a repetition that differs is said and asked again,
   /// up to 3 times in all.
   ///
+  /// - Parameter replacing: true when the PIN replaces one that keeps unlocking until it is set
+  ///   (`vault passwd`), which a refusal says.
   /// - Throws: `VaultError.invalidInput` for the last (or, from --pin-fd, the only) refusal.
-  func readNewPIN() throws -> PIN {
+  func readNewPIN(replacing: Bool = false) throws -> PIN {
     var tries = 0
     while true {
       tries += 1
       do {
-        return try readNewPINOnce()
+        return try readNewPINOnce(replacing: replacing)
       } catch VaultError.invalidInput(let why) where pinFD == nil && tries < Self.promptTries {
         terminal?.say("\(why)\n")
       }
     }
   }
 
-  private func readNewPINOnce() throws -> PIN {
+  private func readNewPINOnce(replacing: Bool) throws -> PIN {
     let tooShort = VaultError.invalidInput(
-      "a new PIN needs at least \(PIN.minimumNewLength) characters (a PIN set before still"
-        + " unlocks)")
+      "a new PIN needs at least \(PIN.minimumNewLength) characters"
+        + (replacing ? " (the current PIN still unlocks)" : ""))
     let first: PIN
     do {
       first = try readPIN(prompt: "New PIN: ")

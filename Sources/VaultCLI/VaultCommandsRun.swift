@@ -59,7 +59,7 @@ enum VaultCommandsRun {
 
   static func passwd(_ context: Context) throws {
     let unlocked = try context.open(.administer(reason: "change the PIN"))
-    let newPIN = try context.readNewPIN()
+    let newPIN = try context.readNewPIN(replacing: true)
     let change = try unlocked.changePIN(to: newPIN)
     Output.error("PIN changed; every session was revoked.")
     Output.error(GuessCost.line(for: newPIN, seconds: change.guessSeconds))

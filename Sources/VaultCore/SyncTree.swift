@@ -52,8 +52,7 @@ extension VaultSync {
         }
       }
       guard sum.bytes == state.files else {
-        throw VaultError.integrity(
-          "its files are not the ones its state names (a file was changed, removed or put back)")
+        throw VaultError.integrity(VaultSync.filesNotNamed)
       }
       return tree
     }

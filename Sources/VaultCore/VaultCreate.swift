@@ -21,8 +21,7 @@ extension Vault {
   static func requireNewPIN(_ pin: PIN) throws {
     guard pin.isLongEnoughToSet else {
       throw VaultError.invalidInput(
-        "a new PIN needs at least \(PIN.minimumNewLength) characters (a PIN set before still"
-          + " unlocks)")
+        "a new PIN needs at least \(PIN.minimumNewLength) characters")
     }
   }
 

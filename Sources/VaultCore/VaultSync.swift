@@ -263,8 +263,7 @@ public final class VaultSync {
         }
       }
       guard sum.bytes == state.files else {
-        throw VaultError.integrity(
-          "its files are not the ones its state names (a file was changed, removed or put back)")
+        throw VaultError.integrity(Self.filesNotNamed)
       }
       var incoming = IncomingCommit(
         commit: remote, state: state, records: [:], addedContents: [:], removedContents: [:])
@@ -332,6 +331,10 @@ public final class VaultSync {
   /// The longest state file vault writes (a header of at most 64 KiB, twice in base64 and
   /// the public part, with room to spare), in bytes.
   public static let maximumStateFile = 1024 * 1024
+
+  /// Why a remote whose files do not add up to its state's sum is refused.
+  static let filesNotNamed =
+    "its files are not the ones its state names (a file was added, changed, removed or put back)"
 
   /// Why a vault whose header no recovery code enrolled does not sync (`Vault.enroll` first).
   public static let notEnrolled =

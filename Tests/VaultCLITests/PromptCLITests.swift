@@ -84,7 +84,7 @@ final class PromptCLITests: XCTestCase {
     XCTAssertEqual(run.status, 0, run.output)
     XCTAssertTrue(
       run.output.contains(
-        "a new PIN needs at least 6 characters (a PIN set before still unlocks)\r\nNew PIN: "),
+        "a new PIN needs at least 6 characters (the current PIN still unlocks)\r\nNew PIN: "),
       run.output)
     XCTAssertTrue(run.output.contains("the two PINs differ; try again\r\nNew PIN: "), run.output)
     XCTAssertEqual(box.vault(["get", "a"], pin: ["1357911"]).stdoutText, "v")

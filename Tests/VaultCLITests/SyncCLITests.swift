@@ -106,7 +106,8 @@ final class SyncPair {
       git(["clone", "-q", "-b", "vault", remote, work], in: a.home).status, 0, file: file,
       line: line)
     XCTAssertNoThrow(try edit(work), file: file, line: line)
-    git(["-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "-a", "-m", "x"], in: work)
+    git(["add", "-A"], in: work)
+    git(["-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "-m", "x"], in: work)
     let pushed = git(["push", "-q", "-f", "origin", "vault"], in: work)
     XCTAssertEqual(pushed.status, 0, pushed.stderrText, file: file, line: line)
   }
@@ -283,7 +284,7 @@ final class SyncCLITests: XCTestCase {
       [
         "vault: note: removed the new vault file and its sync repository; run 'vault sync clone'"
           + " again",
-        "vault: error: a new PIN needs at least 6 characters (a PIN set before still unlocks)",
+        "vault: error: a new PIN needs at least 6 characters",
       ])
     XCTAssertFalse(FileManager.default.fileExists(atPath: pair.b.vaultPath))
     XCTAssertFalse(FileManager.default.fileExists(atPath: pair.b.vaultPath + ".sync"))
@@ -351,6 +352,18 @@ final class SyncCLITests: XCTestCase {
           try FileManager.default.removeItem(atPath: path)
         }
       ),
+      (
+        "a file added",
+        { work in
+          // A copy of a record under a name of the same form: the state names no such file.
+          let path = try XCTUnwrap(self.pair.recordFiles(in: work).first)
+          let folder = work + "/records/ab"
+          try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true)
+          try FileManager.default.copyItem(
+            atPath: path, toPath: folder + "/" + String(repeating: "ab", count: 16))
+        }
+      ),
     ]
     for (what, edit) in edits {
       XCTAssertEqual(pair.git(["update-ref", "refs/heads/vault", good]).status, 0)
@@ -361,6 +374,12 @@ final class SyncCLITests: XCTestCase {
         refused.stderrText.hasPrefix("vault: error: the sync remote was refused: "),
         "\(what): \(refused.stderrText)")
       XCTAssertTrue(refused.stderrText.hasSuffix("; nothing was merged\n"), refused.stderrText)
+      if what == "a file added" {
+        XCTAssertEqual(
+          refused.errorLines.last,
+          "vault: error: the sync remote was refused: its files are not the ones its state names"
+            + " (a file was added, changed, removed or put back); nothing was merged")
+      }
       // Nothing of the remote was merged.
       XCTAssertEqual(pair.read(pair.b, ["list"]).stdoutText, "kept\n", what)
       XCTAssertEqual(pair.read(pair.b, ["check"]).status, 0, what)
