@@ -15,16 +15,22 @@ public enum Enrollment {
     return try Signing.keyPair(seed: seed)
   }
 
-  /// `"vault.enrollment.v1" || vault id || device id || X25519 public key` (83 bytes).
-  static func message(vaultID: VaultID, deviceID: [UInt8], publicKey: [UInt8]) -> [UInt8] {
-    DomainLabel.enrollment.bytes + vaultID.bytes + deviceID + publicKey
+  /// `"vault.enrollment.v1" || vault id || device id || X25519 public key || Ed25519 writer
+  /// key` (115 bytes).
+  static func message(
+    vaultID: VaultID, deviceID: [UInt8], publicKey: [UInt8], writerKey: [UInt8]
+  ) -> [UInt8] {
+    DomainLabel.enrollment.bytes + vaultID.bytes + deviceID + publicKey + writerKey
   }
 
-  /// The message of `record`, nil when its public key is not 32 bytes of base64.
+  /// The message of `record`, nil when its public key or writer key is not 32 bytes of base64.
   private static func message(of record: DeviceRecord, vaultID: VaultID) -> [UInt8]? {
-    guard let publicKey = try? [UInt8](base64: record.publicKey, count: 32, field: "public_key")
+    guard let publicKey = try? [UInt8](base64: record.publicKey, count: 32, field: "public_key"),
+      let writerKey = try? [UInt8](base64: record.writerKey, count: 32, field: "writer_key")
     else { return nil }
-    return message(vaultID: vaultID, deviceID: record.deviceIDBytes, publicKey: publicKey)
+    return message(
+      vaultID: vaultID, deviceID: record.deviceIDBytes, publicKey: publicKey,
+      writerKey: writerKey)
   }
 
   /// `record` with its `enrollment` signed by `key` (`crypto_sign_detached`, Ed25519).

@@ -139,6 +139,17 @@ extension VaultSync {
       throw VaultError.syncRefused(
         "another device revoked this one (\(own.deviceIDBytes.hex.prefix(8))) from the vault")
     }
+    // A rotation carries every device the code admitted and did not revoke: one it dropped was
+    // dropped by whoever held the new key, and taking it would shut that device out.
+    let revokedThere = Set(tree.header.revokedDevices ?? [])
+    if let dropped = vault.header.devices.first(where: {
+      $0.deviceID != own.deviceID && tree.header.device(id: $0.deviceID) == nil
+        && !revokedThere.contains($0.deviceID)
+    }) {
+      throw VaultError.syncRefused(
+        "its header dropped the device record \(dropped.deviceIDBytes.hex.prefix(8)) without a"
+          + " revocation (a device that held the master key removed it)")
+    }
     guard let theirsOfMine = tree.header.device(id: own.deviceID) else {
       throw VaultError.syncRefused("its header has no record of this device")
     }

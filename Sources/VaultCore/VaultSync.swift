@@ -657,14 +657,6 @@ public final class VaultSync {
     let localBody = write.headerBody
     let local = try Header.parse(localBody)
     let remote = try Header.parse(incoming.state.header)
-    // As received: every record (this device's too, though the merge keeps the local copy) and
-    // every revocation the code made; a remote without an enrollment key fails once merged.
-    if remote.enrollmentKey != nil { try Self.refusing { try remote.verifyEnrollments() } }
-    let mine = local.devices.first { $0.deviceIDBytes == deviceID }
-    if let mine, remote.revokedDevices?.contains(mine.deviceID) == true {
-      throw VaultError.syncRefused(
-        "another device revoked this one (\(mine.deviceIDBytes.hex.prefix(8))) from the vault")
-    }
     // Outside a rotation (taken before any merge) the recovery slot, and with it the key that
     // enrolls devices, never changes: a remote that changed it holds the master key only.
     if remote.recovery != local.recovery, baseHeader.map({ $0.recovery == local.recovery }) != false
@@ -672,6 +664,14 @@ public final class VaultSync {
       throw VaultError.syncRefused(
         "it changed the vault's recovery slot outside a rotation (whoever holds the master key"
           + " can; only a rotation with the recovery code may)")
+    }
+    // As received: every record (this device's too, though the merge keeps the local copy) and
+    // every revocation the code made; a remote without an enrollment key fails once merged.
+    if remote.enrollmentKey != nil { try Self.refusing { try remote.verifyEnrollments() } }
+    let mine = local.devices.first { $0.deviceIDBytes == deviceID }
+    if let mine, remote.revokedDevices?.contains(mine.deviceID) == true {
+      throw VaultError.syncRefused(
+        "another device revoked this one (\(mine.deviceIDBytes.hex.prefix(8))) from the vault")
     }
     var merged = remote
     func shared(_ header: Header) -> Header {
@@ -716,6 +716,10 @@ public final class VaultSync {
     merged.devices = ids.filter { !revoked.contains($0) }.compactMap { id -> DeviceRecord? in
       if id == mine?.deviceID { return mine }
       let (ours, theirs) = (local.device(id: id), remote.device(id: id))
+      // Only a revocation, which the code signs, takes a record away: a side that dropped one
+      // without it (whoever holds the master key can) does not.
+      guard let theirs else { return ours }
+      guard let ours else { return theirs }
       let before = baseHeader?.device(id: id)
       if ours == theirs || ours == before { return theirs }
       if theirs == before { return ours }

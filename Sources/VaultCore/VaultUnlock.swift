@@ -189,10 +189,13 @@ extension Vault {
       if updated.enrollmentKey == nil { updated = updated.enrolled(by: enrollmentSigner) }
       record = Enrollment.enrolled(record, by: enrollmentSigner, vaultID: vaultID)
     } else if updated.enrollmentKey != nil {
-      // A kept key pair keeps the enrollment, which covers the device id and public key only.
-      guard kept != nil, let enrollment = existing?.enrollment else {
+      // A kept key pair and writer key keep the enrollment, which covers the device id, the
+      // public key and the writer key only.
+      guard kept != nil, let enrollment = existing?.enrollment,
+        existing?.writerKey == writer.publicKey.base64
+      else {
         throw VaultError.locked(
-          "this device's key pair did not open with its PIN, and a new one needs the recovery"
+          "this device's key pair did not open with its PIN, or its writer key is lost, and a new one needs the recovery"
             + " code: run 'vault recover'")
       }
       record.enrollment = enrollment

@@ -96,7 +96,7 @@ final class SyncEnrollmentCLITests: XCTestCase {
   }
 
   /// A recovery slot changed outside a rotation (a code of the attacker's own, to enroll with)
-  /// is refused.
+  /// is refused, and said to be so before a revocation the attacker's code signed.
   func testARecoverySlotChangedOutsideARotationIsRefused() throws {
     twoSynced()
     let (vault, key) = try openA()
@@ -105,6 +105,14 @@ final class SyncEnrollmentCLITests: XCTestCase {
     header.recovery = try RecoverySlot.make(
       code: code, masterKey: key, vaultID: header.vaultID, kdf: header.kdf)
     let signer = try Enrollment.key(code: code, vaultID: header.vaultID)
+    let victim = try XCTUnwrap(header.devices.first { $0.deviceID != vault.localDevice?.deviceID })
+    header.devices.removeAll { $0.deviceID == victim.deviceID }
+    header.setRevocations([
+      Revocation(
+        deviceID: victim.deviceID,
+        signature: Enrollment.revocation(of: victim.deviceID, by: signer, vaultID: header.vaultID))
+    ])
+    header.recovery.enrollmentKey = signer.publicKey.base64
     for index in header.devices.indices {
       header.devices[index] = Enrollment.enrolled(
         header.devices[index], by: signer, vaultID: header.vaultID)
@@ -223,28 +231,38 @@ final class SyncEnrollmentCLITests: XCTestCase {
         + " the vault; nothing was merged")
   }
 
-  /// Attacker finding (enrollment review, low): a remote header whose record of the syncing
-  /// device does not verify was taken (the merge kept the local copy); it is refused as
-  /// received.
-  func testARemoteRecordOfThisDeviceThatDoesNotVerifyIsRefused() throws {
+  /// Attacker findings (enrollment reviews): an edited record is refused as received.
+  ///
+  /// A remote header whose record of the syncing device does not verify was taken (the merge
+  /// kept the local copy), and so was another device's `writer_key` replaced, which the
+  /// enrollment did not cover (that device's rotations were then refused as unsigned).
+  func testARemoteRecordWhoseEnrollmentOrWriterKeyWasChangedIsRefused() throws {
     twoSynced()
     let (vault, key) = try openA()
-    var header = vault.header
+    let pristine = vault.header
     let index = try XCTUnwrap(
-      header.devices.firstIndex { $0.deviceID != vault.localDevice?.deviceID })
-    let short = String(header.devices[index].deviceIDBytes.hex.prefix(8))
-    header.devices[index].enrollment = [UInt8](repeating: 1, count: 64).base64
-    try vault.writeHeader(header, masterKey: key)
-    XCTAssertEqual(pair.syncA().status, 0)
-    let before = try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath))
-    let refused = pair.syncB()
-    XCTAssertEqual(refused.status, 17, refused.stderrText)
-    XCTAssertEqual(
-      refused.errorLines.first,
-      "vault: error: the sync remote was refused: the device record \(short) was not enrolled"
-        + " with the vault's recovery code (a device that held the master key added or changed"
-        + " it); nothing was merged")
-    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath)), before)
+      pristine.devices.firstIndex { $0.deviceID != vault.localDevice?.deviceID })
+    let short = String(pristine.devices[index].deviceIDBytes.hex.prefix(8))
+    let edits: [(String, (inout DeviceRecord) -> Void)] = [
+      ("enrollment", { $0.enrollment = [UInt8](repeating: 1, count: 64).base64 }),
+      ("writer key", { $0.writerKey = Signing.generate().publicKey.base64 }),
+    ]
+    // Each edit is pushed on top of the last (B refused both, so it still syncs from before).
+    for (what, edit) in edits {
+      var header = pristine
+      edit(&header.devices[index])
+      try vault.writeHeader(header, masterKey: key)
+      XCTAssertEqual(pair.syncA().status, 0, what)
+      let before = try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath))
+      let refused = pair.syncB()
+      XCTAssertEqual(refused.status, 17, "\(what): \(refused.stderrText)")
+      XCTAssertEqual(
+        refused.errorLines.first,
+        "vault: error: the sync remote was refused: the device record \(short) was not enrolled"
+          + " with the vault's recovery code (a device that held the master key added or changed"
+          + " it); nothing was merged", what)
+      XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath)), before, what)
+    }
   }
 
   /// A vault made by release 0.5.0 is enrolled with its code at its first `sync init`.

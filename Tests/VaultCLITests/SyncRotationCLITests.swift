@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultCore
 
 /// A master-key rotation over sync through the built binaries (`vault(5)` Taking a rotation):
 /// `vault sync revoke --rekey` on one device, the others taking the new key at their next sync
@@ -36,7 +37,13 @@ final class SyncRotationCLITests: XCTestCase {
     XCTAssertEqual(cloned.status, 0, cloned.stderrText)
     XCTAssertEqual(pair.syncA().status, 0)
     XCTAssertEqual(pair.syncB().status, 0)
-    let listed = pair.read(pair.a, ["sync", "devices", "--json"])
+    return devices(pair.a)
+  }
+
+  /// The ids `vault sync devices --json` lists on `box` (with the sandbox PIN), revoked ones
+  /// included, in its order.
+  private func devices(_ box: Sandbox) -> [String] {
+    let listed = pair.read(box, ["sync", "devices", "--json"])
     let json = (try? JSONSerialization.jsonObject(with: Data(listed.stdout))) as? [[String: Any]]
     return (json ?? []).compactMap { $0["device"] as? String }
   }
@@ -125,6 +132,63 @@ final class SyncRotationCLITests: XCTestCase {
     let refused = c.vault(["sync"], pin: [Self.pinC])
     XCTAssertEqual(refused.status, 17, refused.stderrText)
     XCTAssertEqual(c.vault(["get", "after/rotation"], pin: [Self.pinC]).status, 3)
+  }
+
+  /// C's vault opened with its PIN, as a modified client that holds the master key opens it.
+  private func openC() throws -> (vault: Vault, key: SymmetricKey) {
+    let vault = try Vault.open(
+      path: c.vaultPath, environment: VaultEnvironment(variables: c.environment))
+    let key = try vault.unlock(pin: PIN(utf8: SecureBytes(copying: Array(Self.pinC.utf8))))
+    try vault.verifyState(masterKey: key)
+    return (vault, key)
+  }
+
+  /// Attacker finding (revocation review): a record dropped without a revocation is kept.
+  ///
+  /// C, which holds the master key and not the code, pushed a header without B's record and no
+  /// revocation; A took it, and its rotation then sealed B no key. A record leaves a header only
+  /// by a revocation: A keeps B's, and B takes A's rotation.
+  func testADeviceRecordDroppedWithoutARevocationIsKept() throws {
+    let ids = threeDevices()
+    let (bID, cID) = (ids[1], String(ids[2].prefix(8)))
+    let (vault, key) = try openC()
+    var header = vault.header
+    header.devices.removeAll { $0.deviceIDBytes.hex == bID }
+    try vault.writeHeader(header, masterKey: key)
+    XCTAssertEqual(c.vault(["sync"], pin: [Self.pinC]).status, 0)
+    XCTAssertEqual(pair.syncA().status, 0)
+    XCTAssertEqual(devices(pair.a).sorted(), ids.sorted())
+    let run = try revokeWithRekey(cID)
+    XCTAssertEqual(run.status, 0, run.output)
+    let taken = pair.syncB()
+    XCTAssertEqual(taken.status, 0, taken.stderrText)
+    XCTAssertTrue(taken.stderrText.contains("Took the vault's new master key"), taken.stderrText)
+    XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
+  }
+
+  /// A rotated remote whose header dropped a device record without revoking it (C took A's
+  /// rotation, then removed A's record under the new key) is refused by B as it takes the
+  /// rotation: taking it would shut A out.
+  func testARotationWhoseHeaderDroppedADeviceIsRefused() throws {
+    let ids = threeDevices()
+    let aID = String(ids[0].prefix(8))
+    let (rotation, _) = try RekeyCLITests.rekey(pair.a, currentCode: pair.recoveryCode)
+    XCTAssertEqual(rotation.status, 0, rotation.output)
+    XCTAssertEqual(c.vault(["sync"], pin: [Self.pinC]).status, 0)
+    let (vault, key) = try openC()
+    var header = vault.header
+    header.devices.removeAll { $0.deviceIDBytes.hex == ids[0] }
+    try vault.writeHeader(header, masterKey: key)
+    XCTAssertEqual(c.vault(["sync"], pin: [Self.pinC]).status, 0)
+    let before = try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath))
+    let refused = pair.syncB()
+    XCTAssertEqual(refused.status, 17, refused.stderrText)
+    XCTAssertEqual(
+      refused.errorLines.last,
+      "vault: error: the sync remote was refused: its header dropped the device record \(aID)"
+        + " without a revocation (a device that held the master key removed it); nothing was"
+        + " merged")
+    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath)), before)
   }
 
   func testARotationWhoseLinkIsNotSignedIsRefusedAndChangesNothing() throws {

@@ -333,22 +333,28 @@ final class KeyHandoffTests: XCTestCase {
       next.publicKey.hex,
       inPage("28f3f26fbbc449f734d41bf6dcc36a2b6f2340fad30b35080f25744d7884a0f7"))
     let publicKey = [UInt8](repeating: 5, count: 32)
-    let message = Enrollment.message(vaultID: vaultID, deviceID: device, publicKey: publicKey)
-    XCTAssertEqual(message.count, 83)
+    let writerKey = [UInt8](repeating: 4, count: 32)
+    let message = Enrollment.message(
+      vaultID: vaultID, deviceID: device, publicKey: publicKey, writerKey: writerKey)
+    XCTAssertEqual(message.count, 115)
     let record = DeviceRecord(
       deviceID: device.base64, deviceTag: "", publicKey: publicKey.base64, pinSalt: "",
-      pinWrapped: "", masterBox: "", slotTag: "", writerKey: "", biometry: nil)
+      pinWrapped: "", masterBox: "", slotTag: "", writerKey: writerKey.base64, biometry: nil)
     let enrolled = Enrollment.enrolled(record, by: first, vaultID: vaultID)
     XCTAssertEqual(
       try [UInt8](base64: enrolled.enrollment ?? "", field: "").hex,
       inPage(
-        "c52db33e83d13b32e6680e55d6c9cadc1931aabe65f9ec2b6e9fc4e53fa4c279"
-          + "8d72d37898b3a14e07075429cfda8fb954e49413037542edba9333bee5af3607"))
+        "2232c850b6f2f90c0ce15ea9ac8d55d7706b6a0be444d57dacedb25e2f17bfbb"
+          + "040c3c2c61d18bc3f0eb697d948b687bf4b5946361b24aa2c6d52067cc099c03"))
     XCTAssertTrue(Enrollment.verifies(enrolled, enrollmentKey: first.publicKey, vaultID: vaultID))
     XCTAssertFalse(Enrollment.verifies(enrolled, enrollmentKey: next.publicKey, vaultID: vaultID))
     var moved = enrolled
     moved.publicKey = [UInt8](repeating: 6, count: 32).base64
     XCTAssertFalse(Enrollment.verifies(moved, enrollmentKey: first.publicKey, vaultID: vaultID))
+    var rewritten = enrolled
+    rewritten.writerKey = [UInt8](repeating: 6, count: 32).base64
+    XCTAssertFalse(
+      Enrollment.verifies(rewritten, enrollmentKey: first.publicKey, vaultID: vaultID))
     XCTAssertFalse(Enrollment.verifies(record, enrollmentKey: first.publicKey, vaultID: vaultID))
     let authorization = KeyHandoff.authorizationMessage(
       vaultID: vaultID, previous: KeyHandoff.commitment(master, vaultID: vaultID),

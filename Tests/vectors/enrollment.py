@@ -44,8 +44,8 @@ print("enrollment seed", seed(CODE).hex())
 print("enrollment key", public.hex())
 print("next enrollment key", next_public.hex())
 
-message = b"vault.enrollment.v1" + VAULT_ID + DEVICE_ID + DEVICE_PUBLIC_KEY
-assert len(message) == 83
+message = b"vault.enrollment.v1" + VAULT_ID + DEVICE_ID + DEVICE_PUBLIC_KEY + WRITER_KEY
+assert len(message) == 115
 print("enrollment", private.sign(message).hex())
 
 authorized = (
