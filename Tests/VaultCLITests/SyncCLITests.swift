@@ -64,6 +64,21 @@ final class SyncPair {
     box.vault(["sync", "revoke"] + arguments, pin: [pin, code ?? recoveryCode], env: env)
   }
 
+  /// B's `vault sync`, asserted refused: exit 17, the last line "vault: error: the sync remote
+  /// was refused: REASON; nothing was merged", and B's vault file byte for byte as before.
+  func assertSyncBRefused(_ reason: String, file: StaticString = #filePath, line: UInt = #line) {
+    let before = try? Data(contentsOf: URL(fileURLWithPath: b.vaultPath))
+    let refused = syncB()
+    XCTAssertEqual(refused.status, 17, refused.stderrText, file: file, line: line)
+    XCTAssertEqual(
+      refused.errorLines.last,
+      "vault: error: the sync remote was refused: \(reason); nothing was merged", file: file,
+      line: line)
+    XCTAssertEqual(
+      try? Data(contentsOf: URL(fileURLWithPath: b.vaultPath)), before, "B's vault changed",
+      file: file, line: line)
+  }
+
   @discardableResult
   func syncB(_ arguments: [String] = ["sync"], env: [String: String] = [:]) -> Subprocess.Result {
     b.vault(arguments, pin: [Self.pinB], env: env)

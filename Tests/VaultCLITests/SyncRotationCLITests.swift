@@ -180,15 +180,9 @@ final class SyncRotationCLITests: XCTestCase {
     header.devices.removeAll { $0.deviceIDBytes.hex == ids[0] }
     try vault.writeHeader(header, masterKey: key)
     XCTAssertEqual(c.vault(["sync"], pin: [Self.pinC]).status, 0)
-    let before = try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath))
-    let refused = pair.syncB()
-    XCTAssertEqual(refused.status, 17, refused.stderrText)
-    XCTAssertEqual(
-      refused.errorLines.last,
-      "vault: error: the sync remote was refused: its header dropped the device record \(aID)"
-        + " without a revocation (a device that held the master key removed it); nothing was"
-        + " merged")
-    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath)), before)
+    pair.assertSyncBRefused(
+      "its header dropped the device record \(aID) without a revocation (a device that held the"
+        + " master key removed it)")
   }
 
   func testARotationWhoseLinkIsNotSignedIsRefusedAndChangesNothing() throws {
@@ -208,14 +202,7 @@ final class SyncRotationCLITests: XCTestCase {
       bytes[index] = bytes[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
       try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
-    let before = try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath))
-    let refused = pair.syncB()
-    XCTAssertEqual(refused.status, 17, refused.stderrText)
-    XCTAssertEqual(
-      refused.errorLines.first,
-      "vault: error: the sync remote was refused: a rotation of the remote's master key is not"
-        + " signed; nothing was merged")
-    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: pair.b.vaultPath)), before)
+    pair.assertSyncBRefused("a rotation of the remote's master key is not signed")
     XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
   }
 
