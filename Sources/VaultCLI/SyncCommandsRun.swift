@@ -255,9 +255,18 @@ enum SyncCommandsRun {
       do {
         _ = try RekeyCommandRun.rotate(context, unlocked, code: code, current: current)
       } catch {
-        Output.error(
-          "vault: note: the device is revoked here; the master key was not rotated (the old"
-            + " recovery code still works): run 'vault rekey'")
+        // A rotation another device made, taken meanwhile, does not carry the revocation (it
+        // was signed with the old code): the device is not revoked any more.
+        if unlocked.vault.header.revokedDevices?.contains(record.deviceID) == true {
+          Output.error(
+            "vault: note: the device is revoked here; the master key was not rotated (the old"
+              + " recovery code still works): run 'vault rekey'")
+        } else {
+          Output.error(
+            "vault: note: another device's rotation came first and the revocation made here, signed"
+              + " with the old code, did not reach the vault: nothing is revoked or rotated; run"
+              + " the command again with the new recovery code")
+        }
         throw error
       }
       return

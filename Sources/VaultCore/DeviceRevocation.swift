@@ -65,7 +65,7 @@ extension Vault {
       throw VaultError.invalidInput(
         "the vault has revoked \(Header.maximumRevokedDevices) devices, as many as it records")
     }
-    var signature: String?
+    var signed: SignedRevocation?
     if header.enrollmentKey != nil {
       guard let code else {
         throw VaultError.invalidInput(
@@ -73,9 +73,10 @@ extension Vault {
       }
       try header.verifyEnrollments()
       let signer = try checkedEnrollmentKey(code: code)
-      signature = Enrollment.revocation(of: record.deviceID, by: signer, vaultID: vaultID)
+      signed = Enrollment.revocation(
+        of: record.deviceID, writerKey: record.writerKey, by: signer, vaultID: vaultID)
     }
-    revoked.append(Revocation(deviceID: record.deviceID, signature: signature))
+    revoked.append(RevokedDevice(deviceID: record.deviceID, signed: signed))
     updated.devices.removeAll { $0.deviceID == record.deviceID }
     updated.setRevocations(revoked)
     let retired = RetiredWriter(deviceID: record.deviceID, writerKey: record.writerKey)

@@ -56,45 +56,64 @@ public enum Enrollment {
     }
   }
 
-  /// `"vault.revocation.v1" || vault id || device id` (51 bytes).
-  static func revocationMessage(vaultID: VaultID, deviceID: [UInt8]) -> [UInt8] {
-    DomainLabel.revocation.bytes + vaultID.bytes + deviceID
-  }
-
-  /// The revocation of the device `deviceID` (base64, 16 bytes) signed by `key`
-  /// (`crypto_sign_detached`, Ed25519), base64; nil for an id that is not 16 bytes of base64.
-  static func revocation(of deviceID: String, by key: SigningKeyPair, vaultID: VaultID)
-    -> String?
+  /// `"vault.revocation.v1" || vault id || device id || Ed25519 writer key` (83 bytes).
+  static func revocationMessage(vaultID: VaultID, deviceID: [UInt8], writerKey: [UInt8])
+    -> [UInt8]
   {
-    guard let id = try? [UInt8](base64: deviceID, count: 16, field: "revoked_devices") else {
-      return nil
-    }
-    return revocationMessage(vaultID: vaultID, deviceID: id).withUnsafeBytes { key.sign($0) }
-      .base64
+    DomainLabel.revocation.bytes + vaultID.bytes + deviceID + writerKey
   }
 
-  /// True when `revocation` (base64) verifies as the revocation of `deviceID` (base64) under
-  /// `enrollmentKey` (32 bytes; `crypto_sign_verify_detached`).
-  static func verifies(
-    revocation: String?, of deviceID: String, enrollmentKey: [UInt8], vaultID: VaultID
-  ) -> Bool {
-    guard let revocation,
+  /// The revocation of the device `deviceID` whose last writer key is `writerKey` (base64, 16
+  /// and 32 bytes), signed by `key` (`crypto_sign_detached`, Ed25519); nil for a malformed id
+  /// or key.
+  static func revocation(
+    of deviceID: String, writerKey: String, by key: SigningKeyPair, vaultID: VaultID
+  ) -> SignedRevocation? {
+    guard let id = try? [UInt8](base64: deviceID, count: 16, field: "revoked_devices"),
+      let writer = try? [UInt8](base64: writerKey, count: 32, field: "writer_key")
+    else { return nil }
+    let signature = revocationMessage(vaultID: vaultID, deviceID: id, writerKey: writer)
+      .withUnsafeBytes { key.sign($0) }
+    return SignedRevocation(writerKey: writerKey, signature: signature.base64)
+  }
+
+  /// True when `revoked` has a revocation that verifies under `enrollmentKey` (32 bytes;
+  /// `crypto_sign_verify_detached`).
+  static func verifies(_ revoked: RevokedDevice, enrollmentKey: [UInt8], vaultID: VaultID)
+    -> Bool
+  {
+    guard let signed = revoked.signed,
       let signature = try? [UInt8](
-        base64: revocation, count: Signing.signatureByteCount, field: "revocations"),
-      let id = try? [UInt8](base64: deviceID, count: 16, field: "revoked_devices")
+        base64: signed.signature, count: Signing.signatureByteCount, field: "revocations"),
+      let id = try? [UInt8](base64: revoked.deviceID, count: 16, field: "revoked_devices"),
+      let writer = try? [UInt8](base64: signed.writerKey, count: 32, field: "revocations")
     else { return false }
-    return revocationMessage(vaultID: vaultID, deviceID: id).withUnsafeBytes {
+    return revocationMessage(vaultID: vaultID, deviceID: id, writerKey: writer).withUnsafeBytes {
       Signing.verify(signature, message: $0, publicKey: enrollmentKey)
     }
   }
 }
 
-/// A revoked device id (base64) and its revocation (base64), nil where the header has none.
-public struct Revocation: Equatable, Sendable {
+/// One entry of the header's `revocations` (`vault(5)` ENROLLMENT): the revoked device's last
+/// writer key and the recovery code's signature of its revocation.
+public struct SignedRevocation: Codable, Equatable, Sendable {
+  /// The writer key the revocation retired, base64 of 32 bytes.
+  public var writerKey: String
+  /// Ed25519 signature by the code's enrollment key, base64 of 64 bytes.
+  public var signature: String
+
+  enum CodingKeys: String, CodingKey {
+    case writerKey = "writer_key"
+    case signature
+  }
+}
+
+/// A revoked device id (base64) and its revocation, nil where the header has none.
+public struct RevokedDevice: Equatable, Sendable {
   /// The revoked device's id, base64 of 16 bytes.
   public let deviceID: String
-  /// Its revocation signed with the code's enrollment key, base64 of 64 bytes.
-  public let signature: String?
+  /// Its revocation, signed with the code's enrollment key.
+  public let signed: SignedRevocation?
 }
 
 extension Header {
@@ -118,9 +137,7 @@ extension Header {
           + " vault's recovery code (a device that held the master key added or changed it)")
     }
     for revoked in revocationPairs
-    where !Enrollment.verifies(
-      revocation: revoked.signature, of: revoked.deviceID, enrollmentKey: key, vaultID: vaultID)
-    {
+    where !Enrollment.verifies(revoked, enrollmentKey: key, vaultID: vaultID) {
       throw VaultError.integrity(
         "the revocation of device \(Self.shortHex(revoked.deviceID)) was not authorized with the"
           + " vault's recovery code (a device that held the master key revoked it)")
@@ -133,20 +150,20 @@ extension Header {
   }
 
   /// Each revoked id with its revocation, oldest first.
-  public var revocationPairs: [Revocation] {
+  public var revocationPairs: [RevokedDevice] {
     let ids = revokedDevices ?? []
-    let signatures = revocations ?? []
+    let signed = revocations ?? []
     return ids.enumerated().map { index, id in
-      Revocation(deviceID: id, signature: index < signatures.count ? signatures[index] : nil)
+      RevokedDevice(deviceID: id, signed: index < signed.count ? signed[index] : nil)
     }
   }
 
   /// Sets `revokedDevices` and `revocations` from `pairs` (nil when empty; no revocations when
   /// one of them has none, which `verifyEnrollments` then refuses).
-  mutating func setRevocations(_ pairs: [Revocation]) {
+  mutating func setRevocations(_ pairs: [RevokedDevice]) {
     revokedDevices = pairs.isEmpty ? nil : pairs.map(\.deviceID)
-    let signatures = pairs.compactMap(\.signature)
-    revocations = pairs.isEmpty || signatures.count < pairs.count ? nil : signatures
+    let signed = pairs.compactMap(\.signed)
+    revocations = pairs.isEmpty || signed.count < pairs.count ? nil : signed
   }
 
   /// This header enrolled by `key`: its public key as the slot's `enrollment_key`, and every
@@ -155,11 +172,17 @@ extension Header {
     var header = self
     header.recovery.enrollmentKey = key.publicKey.base64
     header.devices = devices.map { Enrollment.enrolled($0, by: key, vaultID: vaultID) }
+    // A revocation keeps the writer key it retired; one with none (never enrolled) retired the
+    // newest the header lists for that device.
     header.setRevocations(
-      revocationPairs.map {
-        Revocation(
-          deviceID: $0.deviceID,
-          signature: Enrollment.revocation(of: $0.deviceID, by: key, vaultID: vaultID))
+      revocationPairs.map { revoked in
+        let writer =
+          revoked.signed?.writerKey
+          ?? retiredWriters?.last(where: { $0.deviceID == revoked.deviceID })?.writerKey ?? ""
+        return RevokedDevice(
+          deviceID: revoked.deviceID,
+          signed: Enrollment.revocation(
+            of: revoked.deviceID, writerKey: writer, by: key, vaultID: vaultID))
       })
     return header
   }

@@ -45,12 +45,12 @@ public struct Header: Codable, Equatable, Sendable {
   ///
   /// Nil when none was. No record has one, and none is ever dropped.
   public var revokedDevices: [String]?
-  /// One revocation for each id of `revokedDevices`, in its order (base64, 64 bytes): the
-  /// recovery code's authorization of it (`vault(5)` ENROLLMENT).
+  /// One revocation for each id of `revokedDevices`, in its order: the writer key it retired
+  /// and the recovery code's authorization of it (`vault(5)` ENROLLMENT).
   ///
   /// Nil when no device was revoked, or in a header the code has not enrolled yet. See
   /// `revocationPairs`.
-  public var revocations: [String]?
+  public var revocations: [SignedRevocation]?
   /// How the chunks' aggregate hashes a chunk row.
   ///
   /// `.tag` since release 0.6.0; nil (the whole row) in a vault no release since has written.
@@ -140,6 +140,10 @@ public struct Header: Codable, Equatable, Sendable {
       guard let link = try? JSONFields(link) else { continue }
       try requireKnownKeys(link, KeyHandoff.fieldNames, what: "handoff")
     }
+    for revocation in fields.value("revocations")?.elements ?? [] {
+      guard let revocation = try? JSONFields(revocation) else { continue }
+      try requireKnownKeys(revocation, ["writer_key", "signature"], what: "revocation")
+    }
     for retired in fields.value("retired_writers")?.elements ?? [] {
       guard let retired = try? JSONFields(retired) else { continue }
       try requireKnownKeys(retired, ["device_id", "writer_key"], what: "retired writer")
@@ -228,7 +232,9 @@ public struct Header: Codable, Equatable, Sendable {
           "the header's revocations are not one for each revoked device of an enrolled header")
       }
       for revocation in revocations {
-        _ = try [UInt8](base64: revocation, count: Signing.signatureByteCount, field: "revocations")
+        _ = try [UInt8](base64: revocation.writerKey, count: 32, field: "revocations")
+        _ = try [UInt8](
+          base64: revocation.signature, count: Signing.signatureByteCount, field: "revocations")
       }
     } else if recovery.enrollmentKey != nil, revokedDevices != nil {
       throw VaultError.malformedHeader("a revoked device of an enrolled header has no revocation")
@@ -412,8 +418,10 @@ extension Header {
         return id
       },
       revocations: try fields.optionalArray("revocations")?.map {
-        guard let revocation = $0.text() else { throw JSONFields.Mismatch() }
-        return revocation
+        let revocation = try JSONFields($0)
+        return SignedRevocation(
+          writerKey: try revocation.string("writer_key"),
+          signature: try revocation.string("signature"))
       },
       chunkHash: chunkHash)
   }

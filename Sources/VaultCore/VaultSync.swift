@@ -665,6 +665,16 @@ public final class VaultSync {
         "it changed the vault's recovery slot outside a rotation (whoever holds the master key"
           + " can; only a rotation with the recovery code may)")
     }
+    // No command changes the KDF parameters, and only a rotation the journal keys: a remote
+    // that changed them would lock every other device out, or lose the journal.
+    if remote.kdf != local.kdf || remote.journalPublicKey != local.journalPublicKey
+      || remote.journalSecretKey != local.journalSecretKey
+      || remote.formatOneWriter != local.formatOneWriter
+    {
+      throw VaultError.syncRefused(
+        "it changed the vault's KDF parameters or journal keys outside a rotation (whoever holds"
+          + " the master key can; no command does)")
+    }
     // As received: every record (this device's too, though the merge keeps the local copy) and
     // every revocation the code made; a remote without an enrollment key fails once merged.
     if remote.enrollmentKey != nil { try Self.refusing { try remote.verifyEnrollments() } }
@@ -702,10 +712,23 @@ public final class VaultSync {
     }
     merged.setRevocations(revocations)
     let revoked = revocations.map(\.deviceID)
-    var retired = remote.retiredWriters ?? []
-    for writer in local.retiredWriters ?? [] where !retired.contains(writer) {
-      retired.append(writer)
+    // Outside a rotation a writer key is retired only by a revocation, which names it and which
+    // the code signed: one retired otherwise would verify entries forged under its device's id.
+    let localRetired = local.retiredWriters ?? []
+    for writer in remote.retiredWriters ?? [] where !localRetired.contains(writer) {
+      guard
+        revocations.contains(where: {
+          $0.deviceID == writer.deviceID && $0.signed?.writerKey == writer.writerKey
+        })
+      else {
+        throw VaultError.syncRefused(
+          "it retired a writer key of device \(Header.shortHex(writer.deviceID)) that no"
+            + " revocation with the recovery code retired (a device that held the master key"
+            + " added it)")
+      }
     }
+    var retired = remote.retiredWriters ?? []
+    for writer in localRetired where !retired.contains(writer) { retired.append(writer) }
     merged.retiredWriters = retired.isEmpty ? nil : retired
     // Rotations name generations of this device's own state chain: never another's.
     merged.rotations = local.rotations

@@ -98,9 +98,10 @@ final class SyncEnrollmentCLITests: XCTestCase {
     let victim = try XCTUnwrap(header.devices.first { $0.deviceID != vault.localDevice?.deviceID })
     header.devices.removeAll { $0.deviceID == victim.deviceID }
     header.setRevocations([
-      Revocation(
+      RevokedDevice(
         deviceID: victim.deviceID,
-        signature: Enrollment.revocation(of: victim.deviceID, by: signer, vaultID: header.vaultID))
+        signed: Enrollment.revocation(
+          of: victim.deviceID, writerKey: victim.writerKey, by: signer, vaultID: header.vaultID))
     ])
     header.recovery.enrollmentKey = signer.publicKey.base64
     for index in header.devices.indices {
@@ -149,9 +150,11 @@ final class SyncEnrollmentCLITests: XCTestCase {
     let short = String(victim.deviceIDBytes.hex.prefix(8))
     // Signed with a key of the attacker's own: the header is well formed, the MAC valid.
     let forged = try XCTUnwrap(
-      Enrollment.revocation(of: victim.deviceID, by: Signing.generate(), vaultID: header.vaultID))
+      Enrollment.revocation(
+        of: victim.deviceID, writerKey: victim.writerKey, by: Signing.generate(),
+        vaultID: header.vaultID))
     header.devices.removeAll { $0.deviceID == victim.deviceID }
-    header.setRevocations([Revocation(deviceID: victim.deviceID, signature: forged)])
+    header.setRevocations([RevokedDevice(deviceID: victim.deviceID, signed: forged)])
     try vault.writeHeader(header, masterKey: key)
     XCTAssertEqual(pair.syncA().status, 0)
 
@@ -243,6 +246,69 @@ final class SyncEnrollmentCLITests: XCTestCase {
           + " with the vault's recovery code (a device that held the master key added or changed"
           + " it)")
     }
+  }
+
+  /// Attacker findings (third review): header fields outside the devices taken from a remote.
+  ///
+  /// KDF parameters changed by a device that holds the master key locked every other device
+  /// out (its PIN keyslot and the recovery slot no longer matched), and a journal key pair
+  /// swapped lost every device's journal. Both are refused, each pushed on top of the last.
+  func testAHeaderWhoseKDFOrJournalKeysChangedIsRefused() throws {
+    twoSynced()
+    let (vault, key) = try openA()
+    let pristine = vault.header
+    let journal = SealedBox.keyPair()
+    let edits: [(String, (inout Header) -> Void)] = [
+      ("kdf", { $0.kdf = .interactive }),
+      (
+        "journal keys",
+        {
+          $0.journalPublicKey = journal.publicKey.base64
+          $0.journalSecretKey =
+            JournalStore.sealSecretKey(journal.secretKey, masterKey: key, vaultID: $0.vaultID)
+            .base64
+        }
+      ),
+    ]
+    // Pushed as a modified client would, in this process: A's own binary no longer opens a
+    // header whose KDF parameters differ from its keyslot's.
+    let repository = try GitRepository(
+      path: GitRepository.path(forVault: pair.a.vaultPath),
+      environment: VaultEnvironment(variables: pair.a.environment))
+    for (what, edit) in edits {
+      var header = pristine
+      edit(&header)
+      try vault.writeHeader(header, masterKey: key)
+      XCTAssertGreaterThan(
+        try VaultSync(vault: vault, masterKey: key, repository: repository).run().sent, 0, what)
+      pair.assertSyncBRefused(
+        "it changed the vault's KDF parameters or journal keys outside a rotation (whoever holds"
+          + " the master key can; no command does)")
+    }
+    XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
+    XCTAssertEqual(pair.read(pair.b, ["check"]).status, 0)
+  }
+
+  /// Attacker findings (third review): a writer key retired under another device's id without
+  /// a revocation is refused.
+  ///
+  /// `retired_writers` merged as a plain union: 256 random entries filled it so that no device
+  /// could be revoked any more, and an entry naming another device's id with a key of the
+  /// attacker's own made journal entries it signed pass as that device's.
+  func testAWriterKeyRetiredWithoutARevocationIsRefused() throws {
+    twoSynced()
+    let (vault, key) = try openA()
+    var header = vault.header
+    let victim = try XCTUnwrap(header.devices.first { $0.deviceID != vault.localDevice?.deviceID })
+    header.retiredWriters =
+      (header.retiredWriters ?? []) + [
+        RetiredWriter(deviceID: victim.deviceID, writerKey: Signing.generate().publicKey.base64)
+      ]
+    try vault.writeHeader(header, masterKey: key)
+    XCTAssertEqual(pair.syncA().status, 0)
+    pair.assertSyncBRefused(
+      "it retired a writer key of device \(victim.deviceIDBytes.hex.prefix(8)) that no revocation"
+        + " with the recovery code retired (a device that held the master key added it)")
   }
 
   /// A vault made by release 0.5.0 is enrolled with its code at its first `sync init`.

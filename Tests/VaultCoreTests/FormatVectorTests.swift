@@ -366,25 +366,34 @@ final class KeyHandoffTests: XCTestCase {
       inPage(
         "f06cf91a3f371fb9ba6ad7a9cd207f07f98e98ebb483b03f593c3d42461cecbc"
           + "0df4ba2d6b2c16be6991979a459c9688fa4deb265ad766baddf7d69704392607"))
-    XCTAssertEqual(Enrollment.revocationMessage(vaultID: vaultID, deviceID: device).count, 51)
-    let revocation = try XCTUnwrap(
-      Enrollment.revocation(of: device.base64, by: first, vaultID: vaultID))
     XCTAssertEqual(
-      try [UInt8](base64: revocation, field: "").hex,
+      Enrollment.revocationMessage(vaultID: vaultID, deviceID: device, writerKey: writerKey).count,
+      83)
+    let revocation = try XCTUnwrap(
+      Enrollment.revocation(
+        of: device.base64, writerKey: writerKey.base64, by: first, vaultID: vaultID))
+    XCTAssertEqual(revocation.writerKey, writerKey.base64)
+    XCTAssertEqual(
+      try [UInt8](base64: revocation.signature, field: "").hex,
       inPage(
-        "f892d0332979635a70d78cbfe9139f1f73013124e86ae2d2e8a6b9406f076eb5"
-          + "08829010501ecef6788cf19704a5e5ee83f3845effcdcf9bd740e696d630a405"))
+        "2eaae47b4256106e4f7ce6f915b8fe4524c965c7e87fa70757b66cd80e5a680b"
+          + "3c7a098521b8c5d011a91cd51c776c348ba01163f148054f6c22d7da69e55d09"))
     XCTAssertTrue(
       Enrollment.verifies(
-        revocation: revocation, of: device.base64, enrollmentKey: first.publicKey,
-        vaultID: vaultID))
-    for (signature, id, key) in [
-      (revocation, device.base64, next.publicKey),
-      (revocation, [UInt8](repeating: 4, count: 16).base64, first.publicKey),
-      (nil, device.base64, first.publicKey),
+        RevokedDevice(deviceID: device.base64, signed: revocation),
+        enrollmentKey: first.publicKey, vaultID: vaultID))
+    var otherWriter = revocation
+    otherWriter.writerKey = [UInt8](repeating: 6, count: 32).base64
+    for (revoked, key) in [
+      (RevokedDevice(deviceID: device.base64, signed: revocation), next.publicKey),
+      (
+        RevokedDevice(deviceID: [UInt8](repeating: 4, count: 16).base64, signed: revocation),
+        first.publicKey
+      ),
+      (RevokedDevice(deviceID: device.base64, signed: otherWriter), first.publicKey),
+      (RevokedDevice(deviceID: device.base64, signed: nil), first.publicKey),
     ] {
-      XCTAssertFalse(
-        Enrollment.verifies(revocation: signature, of: id, enrollmentKey: key, vaultID: vaultID))
+      XCTAssertFalse(Enrollment.verifies(revoked, enrollmentKey: key, vaultID: vaultID))
     }
   }
 

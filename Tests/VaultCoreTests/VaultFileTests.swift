@@ -156,12 +156,14 @@ final class VaultFileTests: XCTestCase {
     let created = try makeVault()
     var header = created.vault.header
     let other = [UInt8](repeating: 7, count: 16).base64
-    let signature = [UInt8](repeating: 9, count: 64).base64
+    let signature = SignedRevocation(
+      writerKey: [UInt8](repeating: 8, count: 32).base64,
+      signature: [UInt8](repeating: 9, count: 64).base64)
     header.revokedDevices = [other]
     header.revocations = [signature]
     let parsed = try Header.parse(try header.encoded())
     XCTAssertEqual(parsed.revokedDevices, [other])
-    XCTAssertEqual(parsed.revocationPairs, [Revocation(deviceID: other, signature: signature)])
+    XCTAssertEqual(parsed.revocationPairs, [RevokedDevice(deviceID: other, signed: signature)])
     XCTAssertEqual(parsed.revokedDeviceHexIDs, [String(repeating: "07", count: 16)])
     let why = VaultError.malformedHeader(
       "the header's revoked_devices repeat an id, name a device it holds, or exceed 256")
@@ -186,7 +188,20 @@ final class VaultFileTests: XCTestCase {
         [signature, signature],
         "the header's revocations are not one for each revoked device of an enrolled header"
       ),
-      ([[UInt8](repeating: 9, count: 63).base64], "revocations is not valid"),
+      (
+        [
+          SignedRevocation(
+            writerKey: signature.writerKey, signature: [UInt8](repeating: 9, count: 63).base64)
+        ],
+        "revocations is not valid"
+      ),
+      (
+        [
+          SignedRevocation(
+            writerKey: [UInt8](repeating: 8, count: 31).base64, signature: signature.signature)
+        ],
+        "revocations is not valid"
+      ),
     ] {
       header.revocations = revocations
       XCTAssertThrowsError(try Header.parse(try header.encoded()), message) {
@@ -203,7 +218,7 @@ final class VaultFileTests: XCTestCase {
           "the header's revocations are not one for each revoked device of an enrolled header"))
     }
     header.revocations = nil
-    XCTAssertEqual(try Header.parse(try header.encoded()).revocationPairs.map(\.signature), [nil])
+    XCTAssertEqual(try Header.parse(try header.encoded()).revocationPairs.map(\.signed), [nil])
   }
 
   func testHandoffsAreParsedStrictly() throws {

@@ -5,7 +5,7 @@ BLAKE2b is hashlib's and Ed25519 is OpenSSL's (through the `cryptography` packag
 signatures are deterministic (RFC 8032), so the values are the page's exactly. The inputs are the
 page's: vault id 16 bytes of 0x02, device id 16 bytes of 0x03, device public key 32 bytes of 0x05,
 writer key 32 bytes of 0x04, and the commitments of the MASTER-KEY ROTATION vector; the
-revocation is of the device id.
+revocation is of the device id with that writer key.
 """
 import hashlib
 
@@ -55,6 +55,6 @@ authorized = (
 assert len(authorized) == 190
 print("authorization", private.sign(authorized).hex())
 
-revoked = b"vault.revocation.v1" + VAULT_ID + DEVICE_ID
-assert len(revoked) == 51
+revoked = b"vault.revocation.v1" + VAULT_ID + DEVICE_ID + WRITER_KEY
+assert len(revoked) == 83
 print("revocation", private.sign(revoked).hex())
