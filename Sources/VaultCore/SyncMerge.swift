@@ -230,7 +230,11 @@ struct SyncMerge {
           version: found.body), entryID: entryID, in: write)
       changed(row, remote: nil, recordID: row.recordID)
     }
-    let after = max(bounded(ours.hlc), bounded(theirs.hlc))
+    // The current version keeps the clock of the version that won, one tick on: the merge is no
+    // new edit, so a change a third device made after the winner and before this merge still
+    // ranks later than it (with the merge's own time it never would).
+    let clock = (localWins ? ours.hlc : theirs.hlc)
+    let hlc = clock < UInt64.max ? clock + 1 : clock
     var final: RecordRow
     var finalName: String
     switch localWins ? ours : theirs {
@@ -238,7 +242,7 @@ struct SyncMerge {
       var body = localWins ? (currentBody ?? found.body) : found.body
       finalName = body.name
       body.name = finalName
-      final = try store.sealEntry(body, recordID: entryID, revision: next, after: after)
+      final = try store.sealEntry(body, recordID: entryID, revision: next, hlc: hlc)
     case .tombstone(let tombstone):
       var body = tombstone.body
       finalName = body.name
@@ -249,7 +253,7 @@ struct SyncMerge {
         _ = try write.deleteChunks(entryID)
       }
       body.entryRevision = max(1, min(next - 1, kept.map(\.entryRevision).max() ?? baseRevision))
-      final = try store.sealTombstone(body, recordID: entryID, revision: next, after: after)
+      final = try store.sealTombstone(body, recordID: entryID, revision: next, hlc: hlc)
     }
     try write.delete(current)
     try insertPlacing(final, remote: remote)
@@ -382,24 +386,40 @@ extension EntryStore {
   func sealEntry(_ body: Body, recordID: [UInt8], revision: Int64, after: UInt64) throws
     -> RecordRow
   {
+    try sealEntry(
+      body, recordID: recordID, revision: revision,
+      hlc: RecordBox.hlc(now: vault.environment.clock.wallNow, after: after))
+  }
+
+  /// The entry row of `body` as `recordID` at `revision`, its clock `hlc`.
+  func sealEntry(_ body: Body, recordID: [UInt8], revision: Int64, hlc: UInt64) throws
+    -> RecordRow
+  {
     try sealNamed(
-      body, name: body.name, kind: .entry, recordID: recordID, revision: revision, after: after)
+      body, name: body.name, kind: .entry, recordID: recordID, revision: revision, hlc: hlc)
   }
 
   /// The tombstone row of `body` as `recordID` at `revision`, its clock after `after`.
   func sealTombstone(_ body: TombstoneBody, recordID: [UInt8], revision: Int64, after: UInt64)
     throws -> RecordRow
   {
+    try sealTombstone(
+      body, recordID: recordID, revision: revision,
+      hlc: RecordBox.hlc(now: vault.environment.clock.wallNow, after: after))
+  }
+
+  /// The tombstone row of `body` as `recordID` at `revision`, its clock `hlc`.
+  func sealTombstone(_ body: TombstoneBody, recordID: [UInt8], revision: Int64, hlc: UInt64)
+    throws -> RecordRow
+  {
     try sealNamed(
-      body, name: body.name, kind: .tombstone, recordID: recordID, revision: revision,
-      after: after)
+      body, name: body.name, kind: .tombstone, recordID: recordID, revision: revision, hlc: hlc)
   }
 
   /// The row of a record under `name` (an entry or a tombstone): `body` sealed as `kind`, the
-  /// name's lookup, its clock after `after`.
+  /// name's lookup, its clock `hlc`.
   private func sealNamed<T: Encodable>(
-    _ body: T, name: String, kind: RecordKind, recordID: [UInt8], revision: Int64,
-    after: UInt64
+    _ body: T, name: String, kind: RecordKind, recordID: [UInt8], revision: Int64, hlc: UInt64
   ) throws -> RecordRow {
     var json = try encode(body)
     defer { wipe(&json) }
@@ -407,7 +427,6 @@ extension EntryStore {
       recordID: recordID, lookup: lookup(try EntryName(name)), kind: kind.rawValue,
       revision: revision,
       box: boxes.seal(
-        json, recordID: recordID, kind: kind, revision: revision, deviceID: deviceID,
-        hlc: RecordBox.hlc(now: vault.environment.clock.wallNow, after: after)))
+        json, recordID: recordID, kind: kind, revision: revision, deviceID: deviceID, hlc: hlc))
   }
 }

@@ -144,6 +144,45 @@ final class SyncMergeCLITests: XCTestCase {
       history(pair.b, "mail"), ["orig-mail", "from-a", "from-b", "b-again", "a-again"])
   }
 
+  /// New-user review: with three devices the latest edit is current, whatever the sync order.
+  ///
+  /// A merge used to write the current version at its own time, so it beat an edit a third
+  /// device made after the winner and before that merge.
+  func testThreeConcurrentEditsTheLatestIsCurrentEverywhere() throws {
+    _ = twoDevices(["mail"])
+    let c = Sandbox()
+    let pinC = "246801"
+    try FileManager.default.createDirectory(
+      atPath: (c.vaultPath as NSString).deletingLastPathComponent,
+      withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    func onC(_ arguments: [String], stdin: String? = nil, at offset: Double) -> Subprocess.Result {
+      let result = c.vault(
+        arguments, stdin: stdin.map { Array($0.utf8) }, pin: [pinC], env: at(offset))
+      XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderrText)")
+      return result
+    }
+    let cloned = c.vault(
+      ["sync", "clone", pair.remote], pin: [pair.recoveryCode, pinC], env: at(3))
+    XCTAssertEqual(cloned.status, 0, cloned.stderrText)
+    cmd(pair.a, ["sync"], at: 4)
+    cmd(pair.b, ["sync"], at: 5)
+    cmd(pair.a, ["add", "--force", "mail"], stdin: "from-a", at: 10)
+    cmd(pair.b, ["add", "--force", "mail"], stdin: "from-b", at: 20)
+    _ = onC(["add", "--force", "mail"], stdin: "from-c", at: 30)
+    cmd(pair.b, ["sync"], at: 40)
+    cmd(pair.a, ["sync"], at: 41)
+    XCTAssertEqual(get(pair.a, "mail"), "from-b")
+    XCTAssertEqual(
+      onC(["sync"], at: 42).errorLines.first, "conflict: mail: kept both, see vault history mail")
+    cmd(pair.a, ["sync"], at: 43)
+    cmd(pair.b, ["sync"], at: 44)
+    XCTAssertEqual(get(pair.a, "mail"), "from-c")
+    XCTAssertEqual(get(pair.b, "mail"), "from-c")
+    XCTAssertEqual(onC(["get", "mail"], at: 100).stdoutText, "from-c")
+    assertSameState()
+    XCTAssertEqual(history(pair.a, "mail").sorted(), ["from-a", "from-b", "from-c", "orig-mail"])
+  }
+
   /// A device whose clock runs a day ahead does not win: a version stamped more than 5 minutes
   /// ahead of the merging device's clock ranks below every other.
   func testAClockFarAheadDoesNotWinTheConflict() {
