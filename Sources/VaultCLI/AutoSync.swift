@@ -32,8 +32,8 @@ enum AutoSync {
       isOn(repository)
     else { return }
     let log = open(
-      repository.path + "/" + logName, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-      0o600)
+      repository.path + "/" + logName,
+      O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard log >= 0 else { return }
     defer { close(log) }
     let started = Subprocess.startDetached(

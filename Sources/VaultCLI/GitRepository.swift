@@ -299,6 +299,13 @@ final class GitRepository: SyncRepository {
     return String(id.prefix { $0 != "\n" })
   }
 
+  /// The file whose `flock` is the sync lock (`SyncRepository.exclusively`).
+  static let lockName = "vault-sync.lock"
+
+  func exclusively<R>(_ body: () throws -> R) throws -> R {
+    try PrivateFiles.withExclusiveLock(path + "/" + Self.lockName, body)
+  }
+
   func keep(_ commit: String) throws {
     try check(["update-ref", "refs/vault/translated-base", commit])
   }

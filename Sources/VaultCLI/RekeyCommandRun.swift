@@ -100,8 +100,12 @@ enum RekeyCommandRun {
         // the user must never see the command end without learning which code is now in force.
         // A signal that arrives meanwhile is delivered after the report.
         try SignalHold.during(SignalHold.interrupts) {
-          let done = try unlocked.rekey(
-            recoveryCode: code, currentCode: current, sync: repository.exists ? repository : nil)
+          // The sync lock before the rotation's transaction, in the order a sync takes them.
+          let done =
+            try repository.exists
+            ? repository.exclusively {
+              try unlocked.rekey(recoveryCode: code, currentCode: current, sync: repository)
+            } : unlocked.rekey(recoveryCode: code, currentCode: current, sync: nil)
           key = done.masterKey
           report(done)
           if let published = done.published {

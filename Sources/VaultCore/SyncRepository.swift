@@ -52,6 +52,11 @@ public protocol SyncRepository: AnyObject {
   /// Keeps `commit`, made by `commit(after:…)` and not pushed, from git's garbage collection
   /// (the base of a rotation taken from another device), in place of any kept before.
   func keep(_ commit: String) throws
+  /// Runs `body` holding the repository's sync lock: one sync of a vault at a time on this
+  /// device, across processes; another waits for it to end.
+  ///
+  /// - Throws: `VaultError.storage` when the lock cannot be taken; what `body` throws.
+  func exclusively<R>(_ body: () throws -> R) throws -> R
   /// Pushes `commit` to the remote's branch without force.
   ///
   /// - Returns: false when the remote refused it because its branch moved since `expected`

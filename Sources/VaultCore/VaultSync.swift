@@ -73,6 +73,13 @@ public final class VaultSync {
   ///   descendant of the base (nothing merged); `.syncFailed` when git or the remote fails;
   ///   `.conflict` when both sides changed the keys or policy; the errors of a write.
   public func run() throws -> SyncReport {
+    // Two syncs at once (a background one and the user's) would race for git's refs: the
+    // second waits for the first, then finds what it pushed.
+    try repository.exclusively { try runLocked() }
+  }
+
+  /// `run`, with the repository's sync lock held.
+  private func runLocked() throws -> SyncReport {
     guard vault.isEnrolled else { throw VaultError.syncFailed(Self.notEnrolled) }
     _ = try JournalStore(vault: vault, masterKey: masterKey).fold()
     var retries = 0
@@ -105,7 +112,8 @@ public final class VaultSync {
       if let remote, remote != record?.base, let rotation = try rotationElsewhere(remote) {
         let (new, notes) = try takeRotation(
           remote, state: rotation.state, handoff: rotation.handoff, record: record)
-        var report = try VaultSync(vault: vault, masterKey: new, repository: repository).run()
+        var report = try VaultSync(vault: vault, masterKey: new, repository: repository)
+          .runLocked()
         report.retries += retries
         report.tookRotation = true
         report.conflicts = notes + report.conflicts

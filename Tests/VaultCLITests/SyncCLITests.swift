@@ -406,6 +406,50 @@ final class SyncCLITests: XCTestCase {
     XCTAssertEqual(pair.read(pair.b, ["list"]).stdoutText, "kept\nlater\n")
   }
 
+  /// New-user review: two syncs of one vault at once (the user's and a background one) raced
+  /// for git's refs, and one failed with git's lock error (exit 21); the second now waits for
+  /// the first and both complete.
+  func testTwoSyncsAtOnceOnOneDeviceBothComplete() {
+    pair.initA()
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    for round in 0..<3 {
+      pair.add(pair.a, "round/\(round)", Array("r\(round)".utf8))
+      let results = Results()
+      let (environment, home) = (pair.a.environment, pair.a.home)
+      DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        results.add(
+          Subprocess.run(
+            Sandbox.binDirectory + "/vault", ["sync", "--pin-fd", "3"], environment: environment,
+            stdin: nil, extra: (fd: 3, data: Array((Sandbox.pin + "\n").utf8)), directory: home))
+      }
+      XCTAssertEqual(results.all.count, 2)
+      for result in results.all {
+        XCTAssertEqual(result.status, 0, "round \(round): \(result.stderrText)")
+      }
+    }
+    pair.joinB()
+    XCTAssertEqual(
+      pair.read(pair.b, ["list"]).stdoutText, "round/0\nround/1\nround/2\n")
+  }
+
+  /// The results of commands run on several threads, gathered under a lock.
+  final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Subprocess.Result] = []
+
+    func add(_ result: Subprocess.Result) {
+      lock.lock()
+      defer { lock.unlock() }
+      items.append(result)
+    }
+
+    var all: [Subprocess.Result] {
+      lock.lock()
+      defer { lock.unlock() }
+      return items
+    }
+  }
+
   func testARolledBackRemoteIsRefused() {
     pair.initA()
     pair.add(pair.a, "first", Array("1".utf8))
