@@ -160,8 +160,23 @@ public final class VaultSync {
   /// sync repository was removed): the next sync merges the remote record by record without a
   /// base, or pushes the whole vault into an empty one.
   ///
-  /// - Throws: the errors of a write.
+  /// - Throws: `VaultError.syncRefused` when the remote's state does not include what this
+  ///   device last synced (nothing is forgotten then); `.syncFailed`; the errors of a write.
   public func forgetBase() throws {
+    // What this device synced still bounds the remote it starts again from: one that is older
+    // (rolled back, or forked from before) would bring back what was removed since.
+    if let last = try lastSync(), let remote = try repository.fetch(),
+      let blob = try repository.blobs(of: remote, paths: [SyncFiles.statePath])[
+        SyncFiles.statePath],
+      (try repository.sizes([blob])[blob] ?? 0) <= Self.maximumStateFile,
+      let bytes = try repository.read([blob])[blob],
+      let state = try? SyncStateFile.open(bytes, codec: codec),
+      !state.vector.includes(last.vector)
+    {
+      throw VaultError.syncRefused(
+        "it is older than commit \(last.base.prefix(12)), which this device synced (the remote"
+          + " was rolled back or forked)")
+    }
     try vault.write(masterKey: masterKey) { write in
       if let row = try write.unnamedRecord(syncID) { try write.delete(row) }
     }

@@ -450,6 +450,32 @@ final class SyncCLITests: XCTestCase {
     }
   }
 
+  /// New-user review: `vault sync init` after the repository was removed refuses an older remote.
+  ///
+  /// It started again from a rolled-back remote without a base, and an entry removed since came
+  /// back on every device. What the device synced last still bounds the remote.
+  func testSyncInitAfterTheRepositoryWasRemovedRefusesAnOlderRemote() throws {
+    pair.initA()
+    pair.add(pair.a, "zombie", Array("z".utf8))
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    let old = pair.head
+    XCTAssertEqual(pair.syncA(["rm", "zombie"]).status, 0)
+    XCTAssertEqual(pair.syncA().status, 0)
+    XCTAssertEqual(pair.git(["update-ref", "refs/heads/vault", old]).status, 0)
+    try FileManager.default.removeItem(atPath: GitRepository.path(forVault: pair.a.vaultPath))
+    let refused = pair.syncA(["sync", "init", pair.remote])
+    XCTAssertEqual(refused.status, 17, refused.stderrText)
+    XCTAssertTrue(
+      refused.stderrText.contains(
+        "the sync remote was refused: it is older than commit "), refused.stderrText)
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: GitRepository.path(forVault: pair.a.vaultPath)))
+    XCTAssertEqual(pair.read(pair.a, ["get", "zombie"]).status, 3)
+    // A new, empty remote takes the whole vault.
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote + "-new.git"]).status, 0)
+    XCTAssertEqual(pair.read(pair.a, ["list"]).stdoutText, "")
+  }
+
   func testARolledBackRemoteIsRefused() {
     pair.initA()
     pair.add(pair.a, "first", Array("1".utf8))
