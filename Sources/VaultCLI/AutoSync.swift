@@ -54,6 +54,7 @@ enum ConfigCommandRun {
     let repository = try GitRepository(
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
     if let value {
+      _ = try context.openVault()
       guard repository.exists else {
         throw VaultError.syncFailed(
           "this vault is not set up for sync (no \(Output.printable(repository.path))); run 'vault"

@@ -70,7 +70,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         + " typo, a malformed one-time code URI, an import source with a fault (its line or record"
         + " named). Nothing was stored. Also an export that had to leave an entry out (written,"
         + " the entries left out named)."
-    case .noVault: "No vault at the path; create one with 'vault init'."
+    case .noVault: "No vault at the path; create one with 'vault init', or 'vault sync clone'."
     case .locked:
       "Locked and no way to ask: no terminal and no valid session (expired, revoked, forged)."
     case .wrongCredential:
@@ -244,7 +244,10 @@ public enum ExitStatus {
     case .invalidInput(let what):
       return (.invalidInput, what, nil)
     case .noVault(let path):
-      return (.noVault, "no vault at \(path)", "create one with 'vault init'")
+      return (
+        .noVault, "no vault at \(path)",
+        "create one with 'vault init', or join one synced elsewhere with 'vault sync clone REMOTE'"
+      )
     case .vaultExists(let path):
       return (.exists, "\(path) already exists; vault never overwrites a file", nil)
     case .locked(let why):

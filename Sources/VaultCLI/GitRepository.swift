@@ -82,7 +82,8 @@ final class GitRepository: SyncRepository {
   private static func failure(_ arguments: [String], _ result: Subprocess.Result) -> VaultError {
     // git's own reason: its first `fatal:` or `error:` line, else its first line (the
     // last is often advice).
-    let lines = result.stderrText.split(separator: "\n").map(String.init)
+    // "\r\n" (ssh's) is one Character: split on any line break.
+    let lines = result.stderrText.split(whereSeparator: \.isNewline).map(String.init)
     let line =
       lines.first { $0.hasPrefix("fatal: ") || $0.hasPrefix("error: ") } ?? lines.first ?? ""
     let command = arguments.first { !$0.hasPrefix("-") } ?? "git"

@@ -8,6 +8,8 @@ enum SyncCommandsRun {
   static func sync(_ context: Context) throws {
     let repository = try GitRepository(
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
+    // No vault here at all is said as such (a new device clones), before the sync repository.
+    _ = try context.openVault()
     guard repository.exists else {
       throw VaultError.syncFailed(
         "this vault is not set up for sync (no \(Output.printable(repository.path))); run 'vault"

@@ -165,10 +165,18 @@ final class EntryCLITests: XCTestCase {
       result.errorLines,
       [
         "vault: error: no vault at \(box.home)/nothing.db",
-        "vault: hint: create one with 'vault init'",
+        "vault: hint: create one with 'vault init', or join one synced elsewhere with 'vault"
+          + " sync clone REMOTE'",
       ])
     let env = box.vault(["status"], env: ["VAULT_PATH": box.home + "/env.db"])
     XCTAssertEqual(env.status, 6)
+    // New-user review: a new machine's first 'vault sync' and 'vault config' say the same, not
+    // that sync is not set up (exit 21).
+    for arguments in [["sync"], ["config", "sync.auto", "on"]] {
+      let sync = box.vault(arguments + ["--vault", box.home + "/nothing.db"])
+      XCTAssertEqual(sync.status, 6, sync.stderrText)
+      XCTAssertEqual(sync.errorLines.first, "vault: error: no vault at \(box.home)/nothing.db")
+    }
   }
 
   func testListIntoAClosedPipeIsQuiet() {
