@@ -273,6 +273,9 @@ enum SyncCommandsRun {
       }
       return
     }
+    Output.error(
+      "It still holds the master key and can read what it synced: 'vault rekey' rotates the key"
+        + " (a new recovery code), after which its copy reads nothing written later.")
     guard repository.exists else { return }
     do {
       report(try VaultSync(unlocked, repository: repository).run(), remote: repository.remoteURL())

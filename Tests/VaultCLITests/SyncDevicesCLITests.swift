@@ -56,6 +56,13 @@ final class SyncDevicesCLITests: XCTestCase {
     XCTAssertEqual(
       revoked.errorLines.filter { $0.hasPrefix("Revoked") },
       ["Revoked the device \(b.prefix(8)): its PIN keyslot and writer key are gone."])
+    // New-user review: a plain revocation says what it leaves the device and what shuts it out.
+    XCTAssertEqual(
+      revoked.errorLines.filter { $0.hasPrefix("It still holds") },
+      [
+        "It still holds the master key and can read what it synced: 'vault rekey' rotates the key"
+          + " (a new recovery code), after which its copy reads nothing written later."
+      ])
     XCTAssertEqual(
       pair.read(pair.a, ["sync", "devices"]).stdoutText,
       "\(a.prefix(8))  off       2 commits  (this device)\n\(b.prefix(8))  revoked\n")
