@@ -83,8 +83,23 @@ public final class Context {
     return try terminal.readHidden(prompt: prompt)
   }
 
-  func readPIN(prompt: String = "PIN: ") throws -> PIN {
-    try PIN(utf8: readSecretLine(prompt: prompt))
+  /// A PIN; on a terminal, one that is no PIN at all (too short, a control character) is said
+  /// and asked again, up to 3 times in all, before anything tries it.
+  ///
+  /// - Parameter askingAgain: false to leave a malformed one to the caller (a new PIN's rule).
+  func readPIN(prompt: String = "PIN: ", askingAgain: Bool = true) throws -> PIN {
+    var tries = 0
+    while true {
+      tries += 1
+      let line = try readSecretLine(prompt: prompt)
+      do {
+        return try PIN(utf8: line)
+      } catch VaultError.invalidInput(let why)
+        where askingAgain && pinFD == nil && terminal != nil && tries < Self.promptTries
+      {
+        terminal?.say("\(why); try again\n")
+      }
+    }
   }
 
   /// A new PIN: asked twice on a terminal, one line from --pin-fd.
@@ -113,14 +128,14 @@ public final class Context {
         + (replacing ? " (the current PIN still unlocks)" : ""))
     let first: PIN
     do {
-      first = try readPIN(prompt: "New PIN: ")
+      first = try readPIN(prompt: "New PIN: ", askingAgain: false)
     } catch VaultError.invalidInput(let why) where why.hasPrefix("the PIN must have at least") {
       // Too short even to be an old PIN: the rule for a new one is the one to show.
       throw tooShort
     }
     guard first.isLongEnoughToSet else { throw tooShort }
     if pinFD == nil {
-      let second = try readPIN(prompt: "Repeat the new PIN: ")
+      let second = try readPIN(prompt: "Repeat the new PIN: ", askingAgain: false)
       guard first.bytes == second.bytes else {
         throw VaultError.invalidInput("the two PINs differ; try again")
       }

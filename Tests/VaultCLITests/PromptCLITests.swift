@@ -54,6 +54,26 @@ final class PromptCLITests: XCTestCase {
     XCTAssertEqual(failures, 0, "the right PIN resets the count")
   }
 
+  /// New-user review: a PIN too short to be one is said and asked again at the terminal, and
+  /// never tried (the attempt counter stays at 0); from --pin-fd it ends the command (exit 5).
+  func testAPINTooShortIsAskedAgainWithoutBeingCounted() throws {
+    let run = try drive(
+      ["get", "a"],
+      script: [
+        "expect PIN: ", "send 12\\n", "expect try again", "expect PIN: ",
+        "send \(Sandbox.pin)\\n", "expect v",
+      ])
+    XCTAssertEqual(run.status, 0, run.output)
+    XCTAssertTrue(
+      run.output.contains("the PIN must have at least 4 characters; try again\r\nPIN: "),
+      run.output.debugDescription)
+    XCTAssertEqual(failures, 0)
+    let fromDescriptor = box.vault(["get", "a"], pin: ["12", Sandbox.pin])
+    XCTAssertEqual(fromDescriptor.status, 5, fromDescriptor.stderrText)
+    XCTAssertEqual(
+      fromDescriptor.errorLines, ["vault: error: the PIN must have at least 4 characters"])
+  }
+
   func testThreeWrongPINsEndTheCommandWithExit11() throws {
     let run = try drive(
       ["get", "a"],
