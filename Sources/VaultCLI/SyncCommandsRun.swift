@@ -231,7 +231,7 @@ enum SyncCommandsRun {
     try RekeyCommandRun.syncBeforeRotation(context, unlocked)
     // The code in force authorizes the revocation (and, with --rekey, the rotation after it).
     let current =
-      unlocked.vault.revocationNeedsCode
+      unlocked.vault.isEnrolled
       ? try RekeyCommandRun.codeInForce(
         context, unlocked,
         prompt: rekey

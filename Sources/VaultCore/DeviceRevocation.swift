@@ -39,10 +39,6 @@ extension Vault {
     }
   }
 
-  /// True when a revocation here needs the recovery code in force: the header has an
-  /// enrollment key (`vault(5)` ENROLLMENT).
-  public var revocationNeedsCode: Bool { header.enrollmentKey != nil }
-
   /// Revokes another device (`vault(5)` Devices under SYNC REPOSITORY): its record leaves the
   /// header, its id joins `revoked_devices` with its revocation signed by the code's enrollment
   /// key, and its writer key joins `retired_writers`, in one write that makes a new state.
@@ -50,7 +46,7 @@ extension Vault {
   /// - Parameters:
   ///   - record: a record of the header, not this device's.
   ///   - code: the recovery code in force (canonical form), which a header with an enrollment
-  ///     key needs (`revocationNeedsCode`); in one without, the revocation is signed when the
+  ///     key needs (`isEnrolled`); in one without, the revocation is signed when the
   ///     code enrolls the header.
   /// - Throws: `VaultError.invalidInput` for this device's own record, when the header holds
   ///   `Header.maximumRevokedDevices` ids already, or when the code is needed and missing;

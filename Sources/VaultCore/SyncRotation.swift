@@ -8,11 +8,7 @@ extension VaultSync {
   func rotationElsewhere(_ remote: String) throws -> (
     state: [UInt8], handoff: SyncStateFile.Handoff
   )? {
-    guard
-      let blob = try repository.blobs(of: remote, paths: [SyncFiles.statePath])[
-        SyncFiles.statePath],
-      (try repository.sizes([blob])[blob] ?? 0) <= Self.maximumStateFile,
-      let bytes = try repository.read([blob])[blob],
+    guard let bytes = try stateFileBytes(of: remote),
       let publicPart = try? SyncStateFile.readPublic(bytes), publicPart.vaultID == vault.vaultID,
       let handoff = publicPart.handoff, let last = handoff.links.last,
       last.next != KeyHandoff.commitment(masterKey, vaultID: vault.vaultID).base64,
@@ -92,9 +88,7 @@ extension VaultSync {
     let tree = try Self.readWhole(
       remote, stateBytes: stateBytes, codec: newCodec, masterKey: new, repository: repository)
     guard tree.state.vector.includes(record.vector) else {
-      throw VaultError.syncRefused(
-        "it is older than commit \(record.base.prefix(12)), which this device synced (the remote"
-          + " was rolled back or forked)")
+      throw VaultError.syncRefused(Self.older(than: record.base))
     }
     // Everything the new key must open is checked before anything is written: the devices the
     // new code enrolled, the journal key pair, and every record of the tree.

@@ -166,16 +166,11 @@ public final class VaultSync {
     // What this device synced still bounds the remote it starts again from: one that is older
     // (rolled back, or forked from before) would bring back what was removed since.
     if let last = try lastSync(), let remote = try repository.fetch(),
-      let blob = try repository.blobs(of: remote, paths: [SyncFiles.statePath])[
-        SyncFiles.statePath],
-      (try repository.sizes([blob])[blob] ?? 0) <= Self.maximumStateFile,
-      let bytes = try repository.read([blob])[blob],
+      let bytes = try stateFileBytes(of: remote),
       let state = try? SyncStateFile.open(bytes, codec: codec),
       !state.vector.includes(last.vector)
     {
-      throw VaultError.syncRefused(
-        "it is older than commit \(last.base.prefix(12)), which this device synced (the remote"
-          + " was rolled back or forked)")
+      throw VaultError.syncRefused(Self.older(than: last.base))
     }
     try vault.write(masterKey: masterKey) { write in
       if let row = try write.unnamedRecord(syncID) { try write.delete(row) }
@@ -272,9 +267,7 @@ public final class VaultSync {
         throw VaultError.integrity("it carries another vault's header")
       }
       if let record, !state.vector.includes(record.vector) {
-        throw VaultError.integrity(
-          "it is older than commit \(record.base.prefix(12)), which this device synced (the"
-            + " remote was rolled back or forked)")
+        throw VaultError.integrity(Self.older(than: record.base))
       }
       var sum = record.flatMap { Aggregate(bytes: $0.files) } ?? .zero
       for change in changes {
@@ -354,6 +347,25 @@ public final class VaultSync {
   /// The longest state file vault writes (a header of at most 64 KiB, twice in base64 and
   /// the public part, with room to spare), in bytes.
   public static let maximumStateFile = 1024 * 1024
+
+  /// Why a remote whose state does not include what this device synced at `base` is refused.
+  static func older(than base: String) -> String {
+    "it is older than commit \(base.prefix(12)), which this device synced (the remote was rolled"
+      + " back or forked)"
+  }
+
+  /// The bytes of `commit`'s state file, nil when it has none or one longer than vault writes
+  /// (its size read first).
+  ///
+  /// - Throws: `VaultError.syncFailed` when git fails.
+  func stateFileBytes(of commit: String) throws -> [UInt8]? {
+    guard
+      let blob = try repository.blobs(of: commit, paths: [SyncFiles.statePath])[
+        SyncFiles.statePath],
+      (try repository.sizes([blob])[blob] ?? 0) <= Self.maximumStateFile
+    else { return nil }
+    return try repository.read([blob])[blob]
+  }
 
   /// Why a remote whose files do not add up to its state's sum is refused.
   static let filesNotNamed =
@@ -787,10 +799,7 @@ public final class VaultSync {
 
   /// The header of the state file of `commit`, nil when it has none that opens.
   private func header(at commit: String) throws -> Header? {
-    guard
-      let blob = try repository.blobs(of: commit, paths: [SyncFiles.statePath])[
-        SyncFiles.statePath],
-      let bytes = try repository.read([blob])[blob],
+    guard let bytes = try stateFileBytes(of: commit),
       let state = try? SyncStateFile.open(bytes, codec: codec)
     else { return nil }
     return try? Header.parse(state.header)
@@ -886,11 +895,7 @@ public final class VaultSync {
 
   /// The state file of `commit`, opened.
   private func stateFile(at commit: String) throws -> SyncStateFile? {
-    guard
-      let blob = try repository.blobs(of: commit, paths: [SyncFiles.statePath])[
-        SyncFiles.statePath],
-      let bytes = try repository.read([blob])[blob]
-    else { return nil }
+    guard let bytes = try stateFileBytes(of: commit) else { return nil }
     return try Self.refusing { try SyncStateFile.open(bytes, codec: codec) }
   }
 
