@@ -86,6 +86,8 @@ public struct JournalStore {
 
   let vault: Vault
   let masterKey: SymmetricKey
+  /// The header whose device records and retired writer keys sign the entries.
+  let header: Header
   let publicKey: [UInt8]
   let secretKey: SecureBytes
 
@@ -196,12 +198,21 @@ public struct JournalStore {
   ///
   /// - Throws: `VaultError.integrity` when the journal secret key does not open.
   public init(vault: Vault, masterKey: SymmetricKey) throws {
+    try self.init(vault: vault, masterKey: masterKey, header: vault.header)
+  }
+
+  /// Journal access whose entries verify against the writers of `header` (a sync's merged
+  /// header, before it is the vault's) rather than the vault's.
+  ///
+  /// - Throws: as `init(vault:masterKey:)`.
+  init(vault: Vault, masterKey: SymmetricKey, header: Header) throws {
     self.vault = vault
     self.masterKey = masterKey
+    self.header = header
     self.publicKey = try [UInt8](
-      base64: vault.header.journalPublicKey, count: SealedBox.publicKeyByteCount,
+      base64: header.journalPublicKey, count: SealedBox.publicKeyByteCount,
       field: "journal_public_key")
-    let box = try [UInt8](base64: vault.header.journalSecretKey, field: "journal_secret_key")
+    let box = try [UInt8](base64: header.journalSecretKey, field: "journal_secret_key")
     self.secretKey = try AEAD.open(
       box, key: masterKey.derive(.journal),
       associatedData: DomainLabel.journalKey.bytes + vault.vaultID.bytes,
@@ -224,20 +235,20 @@ public struct JournalStore {
     let record = try SignedJournalRecord.decodeVerified(
       plain, vaultID: vault.vaultID, entryID: recordID
     ) { writerID in
-      if writerID == Header.formatOneWriterID, let imported = vault.header.formatOneWriter,
+      if writerID == Header.formatOneWriterID, let imported = header.formatOneWriter,
         let key = try? [UInt8](base64: imported, count: 32, field: "format_one_writer")
       {
         return [key]
       }
       var keys: [[UInt8]] = []
-      if let device = vault.header.device(id: writerID.base64),
+      if let device = header.device(id: writerID.base64),
         let key = try? [UInt8](base64: device.writerKey, count: 32, field: "writer_key")
       {
         keys.append(key)
       }
       // A key a rotation retired still verifies what it signed before, once folded.
       if !pending {
-        for retired in vault.header.retiredWriters ?? [] where retired.deviceID == writerID.base64 {
+        for retired in header.retiredWriters ?? [] where retired.deviceID == writerID.base64 {
           if let key = try? [UInt8](base64: retired.writerKey, count: 32, field: "writer_key") {
             keys.append(key)
           }
@@ -261,8 +272,11 @@ public struct JournalStore {
     }
   }
 
-  /// The folded entries in one verified snapshot (every bucket checked).
-  private func folded(_ rows: [RecordRow]) throws -> [JournalEntry] {
+  /// The journal entries among `rows` (folded ones, read from verified buckets), each opened and
+  /// its signature verified.
+  ///
+  /// - Throws: `VaultError.integrity` naming the first that fails.
+  func folded(_ rows: [RecordRow]) throws -> [JournalEntry] {
     try rows.filter { $0.kind == RecordKind.journal.rawValue }.map { row in
       let entry = try open(box: row.box, recordID: row.recordID, pending: false)
       guard entry.revision == UInt64(bitPattern: row.revision) else {

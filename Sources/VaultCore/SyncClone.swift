@@ -98,6 +98,15 @@ extension VaultSync {
     }
     if environment.crashPoint == "clone-after-file" { kill(getpid(), SIGKILL) }
     let vault = try Vault.open(path: path, environment: environment)
+    // Every record as `vault check` verifies it: a device that holds the master key can seal
+    // records that open but that the check refuses (a journal entry whose signature fails, a
+    // revision without its entry), which a clone must not take either.
+    do {
+      _ = try refusing { try IntegrityCheck.verify(vault, masterKey: masterKey) }
+    } catch {
+      for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+      throw error
+    }
     try vault.device.update {
       vault.recordAuthenticatedHeader(in: &$0)
       if let first { vault.remember(first, in: &$0) }

@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultCore
 
 /// Two devices (two throwaway homes with their own device state) and one bare repository on
 /// local disk, for `vault sync`.
@@ -48,6 +49,16 @@ final class SyncPair {
     XCTAssertEqual(syncA(["sync", "init", remote]).status, 0, file: file, line: line)
     joinB(file: file, line: line)
     XCTAssertEqual(syncA().status, 0, file: file, line: line)
+  }
+
+  /// A's vault opened with its PIN, as a client that holds the master key opens it (the
+  /// attacking device of the attack tests, played in this process with the library).
+  func openA() throws -> (vault: Vault, key: SymmetricKey) {
+    let vault = try Vault.open(
+      path: a.vaultPath, environment: VaultEnvironment(variables: a.environment))
+    let key = try vault.unlock(pin: PIN(utf8: SecureBytes(copying: Array(Sandbox.pin.utf8))))
+    try vault.verifyState(masterKey: key)
+    return (vault, key)
   }
 
   @discardableResult

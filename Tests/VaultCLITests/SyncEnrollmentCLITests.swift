@@ -22,14 +22,7 @@ final class SyncEnrollmentCLITests: XCTestCase {
     XCTAssertEqual(pair.syncB().status, 0)
   }
 
-  /// A's vault opened with its PIN, as a client that holds the master key opens it.
-  private func openA() throws -> (vault: Vault, key: SymmetricKey) {
-    let vault = try Vault.open(
-      path: pair.a.vaultPath, environment: VaultEnvironment(variables: pair.a.environment))
-    let key = try vault.unlock(pin: PIN(utf8: SecureBytes(copying: Array(Sandbox.pin.utf8))))
-    try vault.verifyState(masterKey: key)
-    return (vault, key)
-  }
+  private func openA() throws -> (vault: Vault, key: SymmetricKey) { try pair.openA() }
 
   /// Attacker finding F1: a phantom device record, MACed under the shared key, pushed by a
   /// device that holds it; the other device used to take it, and a later rotation sealed the

@@ -1,0 +1,162 @@
+import Foundation
+import VaultTestSupport
+import XCTest
+
+@testable import VaultCLI
+@testable import VaultCore
+
+/// Records that open under the master key but that `vault check` refuses, pushed by a device
+/// that holds the key (third attack review, H1), are refused by the sync that receives them.
+///
+/// Taken, each made `vault check`, and so `vault rekey` and `vault sync revoke --rekey`, fail
+/// with exit 17 on every device: the key holder could not be shut out. The attacking device is
+/// A, played in this process with the library; the attacked one, B, runs `vault sync`.
+final class SyncRecordAttackCLITests: XCTestCase {
+  var pair: SyncPair!
+
+  override func setUp() {
+    pair = SyncPair()
+    pair.twoSynced()
+    XCTAssertEqual(pair.syncB().status, 0)
+  }
+
+  override func tearDown() { pair = nil }
+
+  /// Writes `change` into A's vault in one write, with A's store, and pushes it with A's
+  /// `vault sync`.
+  private func forgeOnA(_ change: (Vault, SymmetricKey, EntryStore, StateWrite) throws -> Void)
+    throws
+  {
+    let (vault, key) = try pair.openA()
+    let store = EntryStore(vault: vault, masterKey: key)
+    try vault.write(masterKey: key) { try change(vault, key, store, $0) }
+    let pushed = pair.syncA()
+    XCTAssertEqual(pushed.status, 0, pushed.stderrText)
+  }
+
+  /// B's sync is refused with `reason`, and B's vault still passes `vault check`.
+  private func assertRefusedAtB(
+    _ reason: String, file: StaticString = #filePath, line: UInt = #line
+  ) {
+    pair.assertSyncBRefused(reason, file: file, line: line)
+    let checked = pair.read(pair.b, ["check"])
+    XCTAssertEqual(checked.status, 0, checked.stderrText, file: file, line: line)
+  }
+
+  func testARevisionLeftWithoutItsEntryIsRefused() throws {
+    pair.add(pair.a, "mail/work", Array("second".utf8))
+    XCTAssertEqual(pair.syncA().status, 0)
+    XCTAssertEqual(pair.syncB().status, 0)
+    try forgeOnA { _, _, store, write in
+      try write.delete(try store.foundForWrite(try EntryName("mail/work"), write).row)
+    }
+    assertRefusedAtB("revision 1 of 'mail/work' belongs to no entry")
+  }
+
+  /// An entry whose content file a key holder took out of the remote, with a state file of
+  /// its own that sums the files left: the entry names chunks the vault does not hold.
+  func testAnEntryWhoseContentIsMissingIsRefused() throws {
+    pair.add(pair.a, "mail/work", Array("second".utf8))
+    XCTAssertEqual(pair.syncA().status, 0)
+    let (vault, key) = try pair.openA()
+    let codec = SyncFiles(vaultID: vault.vaultID, masterKey: key)
+    let pair = self.pair!
+    pair.tamperRemote { work in
+      let added = pair.git(
+        [
+          "diff", "--name-only", "--diff-filter=A", "HEAD~1", "HEAD", "--",
+          SyncFiles.contentsFolder,
+        ],
+        in: work
+      ).stdoutText.split(separator: "\n").map(String.init)
+      XCTAssertEqual(added.count, 1)
+      let path = try XCTUnwrap(added.first)
+      let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: work + "/" + path)))
+      try FileManager.default.removeItem(atPath: work + "/" + path)
+      let stateURL = URL(fileURLWithPath: work + "/" + SyncFiles.statePath)
+      var state = try SyncStateFile.open([UInt8](Data(contentsOf: stateURL)), codec: codec)
+      var files = try XCTUnwrap(Aggregate(bytes: state.files))
+      files.subtract(codec.hash(path: path, bytes: bytes))
+      state.files = files.bytes
+      try Data(try state.encoded(with: codec)).write(to: stateURL)
+    }
+    assertRefusedAtB("the content of 'mail/work' has missing or extra chunks")
+  }
+
+  func testAnEntryUnderAnotherNamesLookupIsRefused() throws {
+    try forgeOnA { _, _, store, write in
+      let found = try store.foundForWrite(try EntryName("mail/work"), write)
+      var moved = found.row
+      moved.rowid = nil
+      moved.lookup = store.lookup(try EntryName("bank"))
+      try write.delete(found.row)
+      try write.insert(moved)
+    }
+    assertRefusedAtB("the name index of 'mail/work' is damaged")
+  }
+
+  func testAJournalEntryWhoseSignatureFailsIsRefused() throws {
+    try forgeOnA { vault, _, _, write in
+      let entryID = SecureBytes.random(count: 16).unprotectedBytes
+      let record = try SignedJournalRecord(
+        vaultID: vault.vaultID, entryID: entryID,
+        writerID: try XCTUnwrap(vault.localDevice).deviceIDBytes, sequence: 99, revision: 1,
+        stamp: .local(1_700_000_000), text: SecureBytes(copying: Array("forged".utf8)))
+      let publicKey = try [UInt8](
+        base64: vault.header.journalPublicKey, count: 32, field: "journal_public_key")
+      let box = record.encode(signingWith: Signing.generate()).withBytes {
+        SealedBox.seal($0, to: publicKey)
+      }
+      try write.insert(
+        RecordRow(
+          recordID: entryID, lookup: nil, kind: RecordKind.journal.rawValue, revision: 1, box: box))
+    }
+    assertRefusedAtB("a journal entry's writer signature does not verify")
+  }
+
+  func testACounterOfNoEntryIsRefused() throws {
+    let entryID = [UInt8](repeating: 0x3c, count: 16)
+    try forgeOnA { vault, key, _, write in
+      try OneTimeCodeCounters.store(
+        .init(name: "hotp:" + entryID.hex + ":" + String(repeating: "0", count: 32), value: 7),
+        replacing: nil, in: write, counters: WriterCounters(vault: vault, masterKey: key))
+    }
+    assertRefusedAtB("the one-time code counter of record 3c3c3c3c belongs to no entry")
+  }
+
+  func testARecordOfAnUnknownKindIsRefused() throws {
+    let recordID = [0x7e] + [UInt8](repeating: 1, count: 15)
+    var path = ""
+    try forgeOnA { vault, key, _, write in
+      let row = RecordRow(
+        recordID: recordID, lookup: nil, kind: 42, revision: 1,
+        box: [UInt8](repeating: 9, count: 200))
+      path = SyncFiles(vaultID: vault.vaultID, masterKey: key).recordPath(row)
+      try write.insert(row)
+    }
+    assertRefusedAtB("the sync file \(path) holds a record of a kind that is not synced (42)")
+  }
+
+  /// A clone verifies every record as `vault check` does: a new device does not take what a
+  /// sync refuses, and leaves no vault file behind.
+  func testACloneOfARemoteWithARecordTheCheckRefusesIsRefused() throws {
+    try forgeOnA { _, _, store, write in
+      let found = try store.foundForWrite(try EntryName("mail/work"), write)
+      var moved = found.row
+      moved.rowid = nil
+      moved.lookup = store.lookup(try EntryName("bank"))
+      try write.delete(found.row)
+      try write.insert(moved)
+    }
+    let third = Sandbox()
+    let cloned = third.vault(
+      ["sync", "clone", pair.remote], pin: [pair.recoveryCode, SyncPair.pinB])
+    XCTAssertEqual(cloned.status, 17, cloned.stderrText)
+    XCTAssertEqual(
+      cloned.errorLines.last,
+      "vault: error: the sync remote was refused: the name index of 'mail/work' is damaged;"
+        + " nothing was merged")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: third.vaultPath))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: third.vaultPath + ".sync"))
+  }
+}
