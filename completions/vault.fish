@@ -451,12 +451,12 @@ complete -c vault -n '__vault_in "unlock"' -s f -l force -d 'Ask for the PIN and
 
 # vault biometry: Activate, deactivate or inspect biometric unlock.
 complete -c vault -n '__vault_at "biometry" 0' -a activate -d 'Seal the current enrollment\'s domain state (PIN, then a match).'
-complete -c vault -n '__vault_at "biometry" 0' -a deactivate -d 'Turn biometric unlock off (PIN and a match, or the recovery code).'
+complete -c vault -n '__vault_at "biometry" 0' -a deactivate -d 'Turn biometric unlock off on this device (PIN and a match, or the recovery code).'
 complete -c vault -n '__vault_at "biometry" 0' -a status -d 'Show whether biometric unlock is active, and why not.'
 
 # vault biometry activate: Seal the current enrollment's domain state (PIN, then a match).
 
-# vault biometry deactivate: Turn biometric unlock off (PIN and a match, or the recovery code).
+# vault biometry deactivate: Turn biometric unlock off on this device (PIN and a match, or the recovery code).
 complete -c vault -n '__vault_in "biometry/deactivate"' -l recovery -d 'Authorize with the recovery code instead.'
 
 # vault biometry status: Show whether biometric unlock is active, and why not.

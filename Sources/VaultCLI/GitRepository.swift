@@ -143,9 +143,7 @@ final class GitRepository: SyncRepository {
   func fetch() throws -> String? {
     removeStaleTemporaries()
     try check(["fetch", "-q", "--prune", "origin"])
-    let result = run(["rev-parse", "-q", "--verify", Self.remoteRef + "^{commit}"])
-    guard result.status == 0 else { return nil }
-    return result.stdoutText.split(separator: "\n").first.map(String.init)
+    return resolved(Self.remoteRef)
   }
 
   /// How old a temporary file of git's must be before a sync removes it, in seconds: older than
@@ -307,8 +305,34 @@ final class GitRepository: SyncRepository {
     try PrivateFiles.withExclusiveLock(path + "/" + Self.lockName, body)
   }
 
+  /// The ref that keeps the base of a rotation taken here (`keep`).
+  static let keptRef = "refs/vault/translated-base"
+
   func keep(_ commit: String) throws {
-    try check(["update-ref", "refs/vault/translated-base", commit])
+    try check(["update-ref", Self.keptRef, commit])
+  }
+
+  func kept() throws -> String? { resolved(Self.keptRef) }
+
+  func parent(of commit: String) throws -> String? { resolved(commit + "^1") }
+
+  /// The commit `revision` names, nil when it names none.
+  private func resolved(_ revision: String) -> String? {
+    let result = run(["rev-parse", "-q", "--verify", revision + "^{commit}"])
+    guard result.status == 0 else { return nil }
+    return result.stdoutText.split(separator: "\n").first.map(String.init)
+  }
+
+  func isAncestor(_ ancestor: String, of commit: String) throws -> Bool {
+    let result = run(["merge-base", "--is-ancestor", ancestor, commit])
+    switch result.status {
+    case 0: return true
+    case 1: return false
+    default:
+      // An ancestor git no longer holds (collected after a forced push replaced it) is none.
+      if resolved(ancestor) == nil { return false }
+      throw Self.failure(["merge-base"], result)
+    }
   }
 
   func push(_ commit: String, over expected: String?) throws -> Bool {

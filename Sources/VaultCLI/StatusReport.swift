@@ -51,7 +51,7 @@ struct StatusReport {
     switch try Vault.openAny(path: context.vaultPath, environment: context.environment) {
     case .current(let vault):
       var report = StatusReport(
-        path: vault.path, format: vault.header.format, policy: vault.header.policy,
+        path: vault.path, format: vault.header.format, policy: vault.policy,
         kdf: vault.header.kdf, sensor: try device.sensorState(),
         biometry: VaultAccess.biometryStatus(of: vault, device: device),
         pinFailures: vault.limiter.failures(device), pinDelay: vault.limiter.currentDelay(device),

@@ -141,9 +141,11 @@ public enum VaultCommands {
                 only way back after biometric unlock was disabled by an enrollment change.
                 """, run: runs(SessionCommandsRun.activate)),
             CommandSpec(
-              "deactivate", "Turn biometric unlock off (PIN and a match, or the recovery code).",
+              "deactivate",
+              "Turn biometric unlock off on this device (PIN and a match, or the recovery code).",
               discussion: """
-                Makes the vault PIN-only. Needs the PIN and a biometric match, or with \
+                Makes the vault PIN-only on this device; the other devices of a synced vault \
+                keep their own policy. Needs the PIN and a biometric match, or with \
                 --recovery the recovery code; never the PIN alone. Revokes every session.
                 """,
               options: [Keys.recovery.spec], run: runs(SessionCommandsRun.deactivate)),
@@ -219,7 +221,7 @@ public enum VaultCommands {
         version,
       ]),
     globalOptions: [Keys.vault.spec, Keys.pinFD.spec, Keys.help.spec, Keys.version.spec],
-    version: "0.10.0",
+    version: "0.11.0",
     example: "printf 'hunter2' | vault add mail/work; vault get mail/work",
     agentCommands: agentCommands,
     otherToolWords: otherToolWords

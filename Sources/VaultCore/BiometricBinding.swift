@@ -277,7 +277,7 @@ struct BiometricBinding {
       json, key: masterKey.derive(.biometry),
       associatedData: Self.sealAD(vault.vaultID, deviceID: device.deviceIDBytes))
     var header = vault.header
-    header.policy = .pinAndBiometry
+    device.policy = .pinAndBiometry
     device.biometry = BiometryRecord(state: .active, changedAt: now, reason: nil, seal: box.base64)
     header.setDevice(device)
     try vault.writeHeader(header, masterKey: masterKey)
@@ -289,13 +289,16 @@ struct BiometricBinding {
     return seal
   }
 
-  /// Makes the vault PIN-only and revokes every session.
+  /// Makes this device PIN-only (its own record's policy; the other devices keep theirs) and
+  /// revokes every session.
   ///
   /// - Throws: `VaultError.storage` when the header cannot be written.
   func deactivate(masterKey: SymmetricKey) throws {
     var header = vault.header
-    header.policy = .pinOnly
-    for index in header.devices.indices { header.devices[index].biometry = nil }
+    var device = try localDevice()
+    device.policy = .pinOnly
+    device.biometry = nil
+    header.setDevice(device)
     try vault.writeHeader(header, masterKey: masterKey)
     try vault.device.update {
       $0.pendingDisables[vault.vaultID.hex] = nil

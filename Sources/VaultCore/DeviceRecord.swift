@@ -33,14 +33,24 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
   /// Ed25519 signature (64 bytes, base64) by the recovery code's enrollment key over the
   /// device id and `publicKey` (`Enrollment`); nil in a header no code enrolled yet.
   public var enrollment: String?
+  /// How many times the recovery code enrolled this device id (1 and up; signed in
+  /// `enrollment`), nil for a record of a release before 0.11.0: of two records with one id,
+  /// the higher is the newer (`vault(5)` ENROLLMENT).
+  public var enrollmentSerial: Int? = nil
+  /// The policy this device unlocks under (`vault(5)` DEVICES `policy`); nil for the header's
+  /// (a record of a release before 0.11.0, or a new one before its device set its own).
+  public var policy: Policy? = nil
 
   static let fieldNames = [
     "device_id", "device_tag", "public_key", "pin_salt", "pin_wrapped", "master_box", "slot_tag",
-    "writer_key", "biometry", "enrollment",
+    "writer_key", "biometry", "enrollment", "enrollment_serial", "policy",
   ]
 
+  /// The largest `enrollment_serial` (2^53, as JSON numbers are exact up to it).
+  static let maximumEnrollmentSerial = 1 << 53
+
   enum CodingKeys: String, CodingKey {
-    case biometry, enrollment
+    case biometry, enrollment, policy
     case deviceID = "device_id"
     case deviceTag = "device_tag"
     case publicKey = "public_key"
@@ -49,6 +59,7 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
     case masterBox = "master_box"
     case slotTag = "slot_tag"
     case writerKey = "writer_key"
+    case enrollmentSerial = "enrollment_serial"
   }
 
   /// Length of `master_box` in bytes: the sealed-box overhead and label, ids and key.
@@ -67,6 +78,9 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
     _ = try [UInt8](base64: writerKey, count: 32, field: "writer_key")
     if let enrollment {
       _ = try [UInt8](base64: enrollment, count: Signing.signatureByteCount, field: "enrollment")
+    }
+    if let enrollmentSerial, !(1...Self.maximumEnrollmentSerial).contains(enrollmentSerial) {
+      throw VaultError.malformedHeader("enrollment_serial \(enrollmentSerial) is out of bounds")
     }
     try biometry?.validate()
   }

@@ -110,8 +110,10 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case writerSeed = "vault.writer-seed.v1"
   /// The seed of a recovery code's enrollment key.
   case enrollmentSeed = "vault.enrollment-seed.v1"
-  /// The message a device record's enrollment signs.
+  /// The message a device record's enrollment signs (a record of a release before 0.11.0).
   case enrollment = "vault.enrollment.v1"
+  /// The message a device record's enrollment signs, with its serial (since release 0.11.0).
+  case enrollmentV2 = "vault.enrollment.v2"
   /// The message a rotation link's authorization signs.
   case handoffAuthorization = "vault.handoff-authorization.v1"
   /// The message a revocation signs.
@@ -258,7 +260,10 @@ public enum DomainLabel: String, CaseIterable, Sendable {
         + " with the code)."
     case .enrollment:
       "The prefix of the message a device record's enrollment signs (Ed25519, the recovery"
-        + " code's enrollment key)."
+        + " code's enrollment key), for a record without an enrollment serial."
+    case .enrollmentV2:
+      "The prefix of the message a device record's enrollment signs with its serial (Ed25519,"
+        + " the recovery code's enrollment key)."
     case .handoffAuthorization:
       "The prefix of the message a rotation link's authorization signs (Ed25519, the old"
         + " recovery code's enrollment key)."

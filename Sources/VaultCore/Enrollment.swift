@@ -15,12 +15,17 @@ public enum Enrollment {
     return try Signing.keyPair(seed: seed)
   }
 
-  /// `"vault.enrollment.v1" || vault id || device id || X25519 public key || Ed25519 writer
-  /// key` (115 bytes).
+  /// `"vault.enrollment.v2" || vault id || device id || X25519 public key || Ed25519 writer
+  /// key || u64be(serial)` (123 bytes); without a serial (a record of a release before
+  /// 0.11.0), `"vault.enrollment.v1"` and no serial (115 bytes).
   static func message(
-    vaultID: VaultID, deviceID: [UInt8], publicKey: [UInt8], writerKey: [UInt8]
+    vaultID: VaultID, deviceID: [UInt8], publicKey: [UInt8], writerKey: [UInt8], serial: Int?
   ) -> [UInt8] {
-    DomainLabel.enrollment.bytes + vaultID.bytes + deviceID + publicKey + writerKey
+    guard let serial else {
+      return DomainLabel.enrollment.bytes + vaultID.bytes + deviceID + publicKey + writerKey
+    }
+    return DomainLabel.enrollmentV2.bytes + vaultID.bytes + deviceID + publicKey + writerKey
+      + RecordBox.u64(UInt64(serial))
   }
 
   /// The message of `record`, nil when its public key or writer key is not 32 bytes of base64.
@@ -30,7 +35,7 @@ public enum Enrollment {
     else { return nil }
     return message(
       vaultID: vaultID, deviceID: record.deviceIDBytes, publicKey: publicKey,
-      writerKey: writerKey)
+      writerKey: writerKey, serial: record.enrollmentSerial)
   }
 
   /// `record` with its `enrollment` signed by `key` (`crypto_sign_detached`, Ed25519).

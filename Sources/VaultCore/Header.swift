@@ -154,6 +154,9 @@ public struct Header: Codable, Equatable, Sendable {
     for device in fields.value("devices")?.elements ?? [] {
       guard let device = try? JSONFields(device) else { continue }
       try requireKnownKeys(device, DeviceRecord.fieldNames, what: "device record")
+      if let policy = device.value("policy")?.text(), Policy(rawValue: policy) == nil {
+        throw VaultError.malformedHeader("unknown policy '\(policy)'")
+      }
       if let biometry = try? device.optionalObject("biometry") {
         try requireKnownKeys(biometry, ["state", "changed_at", "reason", "seal"], what: "biometry")
         if let state = biometry.value("state")?.text(), BiometryState(rawValue: state) == nil {

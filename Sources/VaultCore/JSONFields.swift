@@ -152,7 +152,12 @@ extension DeviceRecord {
       publicKey: try fields.string("public_key"), pinSalt: try fields.string("pin_salt"),
       pinWrapped: try fields.string("pin_wrapped"), masterBox: try fields.string("master_box"),
       slotTag: try fields.string("slot_tag"), writerKey: try fields.string("writer_key"),
-      biometry: biometry, enrollment: try fields.optionalString("enrollment"))
+      biometry: biometry, enrollment: try fields.optionalString("enrollment"),
+      enrollmentSerial: try fields.optionalInteger("enrollment_serial"),
+      policy: try fields.optionalString("policy").map {
+        guard let policy = Policy(rawValue: $0) else { throw JSONFields.Mismatch() }
+        return policy
+      })
   }
 }
 

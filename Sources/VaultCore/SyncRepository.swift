@@ -52,6 +52,13 @@ public protocol SyncRepository: AnyObject {
   /// Keeps `commit`, made by `commit(after:…)` and not pushed, from git's garbage collection
   /// (the base of a rotation taken from another device), in place of any kept before.
   func keep(_ commit: String) throws
+  /// The commit `keep` kept last, nil when none.
+  func kept() throws -> String?
+  /// The first parent of `commit`, nil for a commit without one.
+  func parent(of commit: String) throws -> String?
+  /// True when `ancestor` is `commit` or one of its ancestors (`git merge-base
+  /// --is-ancestor`); false also when the repository does not hold `ancestor`.
+  func isAncestor(_ ancestor: String, of commit: String) throws -> Bool
   /// Runs `body` holding the repository's sync lock: one sync of a vault at a time on this
   /// device, across processes; another waits for it to end.
   ///

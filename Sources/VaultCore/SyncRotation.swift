@@ -217,6 +217,7 @@ extension VaultSync {
       var mine = own
       mine.masterBox = theirsOfMine.masterBox
       mine.enrollment = theirsOfMine.enrollment
+      mine.enrollmentSerial = theirsOfMine.enrollmentSerial
       if ownWriter != nil {
         mine.writerKey = theirsOfMine.writerKey
         mine.slotTag = DeviceRecord.slotTag(

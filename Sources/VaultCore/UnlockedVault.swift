@@ -121,7 +121,7 @@ public final class UnlockedVault {
     // belongs to another device's sensor): `setPIN` writes it so.
     let seconds = try vault.setPIN(pin, masterKey: masterKey)
     return PINChange(
-      disabledForeignSeal: moved && vault.header.policy.requiresBiometry, guessSeconds: seconds)
+      disabledForeignSeal: moved && vault.policy.requiresBiometry, guessSeconds: seconds)
   }
 
   /// Rotates the master key (`Vault.rekey`).

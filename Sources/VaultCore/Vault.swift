@@ -61,6 +61,12 @@ public final class Vault {
   /// This device's record in the header, if it has one.
   public var localDevice: DeviceRecord? { deviceSecret.flatMap(header.device(for:)) }
 
+  /// The policy this device unlocks under.
+  ///
+  /// Its own record's `policy`, else the header's (`vault(5)` DEVICES). No other device and no
+  /// remote changes it.
+  public var policy: Policy { localDevice?.policy ?? header.policy }
+
   /// This device's biometric activation record, as the header holds it.
   public var biometry: BiometryRecord? { localDevice?.biometry }
 

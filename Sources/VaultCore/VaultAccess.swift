@@ -27,7 +27,7 @@ public struct VaultAccess {
   /// The vault's biometric state without its key: the header's record, overridden by a disable
   /// this device found before the header could record it.
   public static func biometryStatus(of vault: Vault, device: DeviceState) -> BiometryStatus {
-    guard vault.header.policy.requiresBiometry else { return .off }
+    guard vault.policy.requiresBiometry else { return .off }
     let biometry = vault.header.device(for: device.deviceSecret)?.biometry
     if biometry?.state == .active, let pending = device.pendingDisables[vault.vaultID.hex] {
       return .disabled(since: pending.at, reason: pending.reason)
@@ -134,7 +134,7 @@ public struct VaultAccess {
       source = .pin
     }
     let access = VaultAccess(vault: migrated, gate: gate)
-    if source == .pin, migrated.header.policy.requiresBiometry, purpose != .activateBiometry {
+    if source == .pin, migrated.policy.requiresBiometry, purpose != .activateBiometry {
       try access.binding.checkPresence(masterKey: key, reason: "unlock the vault")
     }
     let unlocked = try UnlockedVault(
@@ -190,7 +190,7 @@ public struct VaultAccess {
           throw VaultError.locked(
             "the session holds a master key this vault no longer uses (it was rotated)")
         }
-        if vault.header.policy.requiresBiometry {
+        if vault.policy.requiresBiometry {
           try binding.checkSession(masterKey: key)
         }
         return try UnlockedVault(
@@ -233,7 +233,7 @@ public struct VaultAccess {
           "the agent held a master key that does not open this vault (it was rotated, or the key"
             + " handed to the agent was not this vault's)")
       }
-      if vault.header.policy.requiresBiometry {
+      if vault.policy.requiresBiometry {
         try binding.checkSession(masterKey: held.key)
       }
       return try UnlockedVault(
@@ -257,7 +257,7 @@ public struct VaultAccess {
     _ credentials: CredentialSource
   ) throws -> UnlockedVault {
     let device = try vault.device.read()
-    let biometric = vault.header.policy.requiresBiometry
+    let biometric = vault.policy.requiresBiometry
     if biometric { try checkBiometryBeforePIN(device) }
     _ = try vault.checkBeforePIN(device)
     let key = try unlockAskingAgain(request, credentials)
@@ -350,7 +350,7 @@ public struct VaultAccess {
   private func freshCheck(
     _ name: EntryName, _ unlocked: UnlockedVault, _ credentials: CredentialSource
   ) throws {
-    guard vault.header.policy.requiresBiometry else {
+    guard vault.policy.requiresBiometry else {
       _ = try pinAlone(.guardedEntry(name), credentials)
       return
     }

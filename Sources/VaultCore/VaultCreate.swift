@@ -83,9 +83,11 @@ extension Vault {
     let journal = SealedBox.keyPair()
     let journalBox = JournalStore.sealSecretKey(
       journal.secretKey, masterKey: masterKey, vaultID: vaultID)
-    let device = DeviceRecord.make(
+    var device = DeviceRecord.make(
       deviceID: deviceID, deviceSecret: deviceSecret, vaultID: vaultID, kdf: kdf, salt: pinSalt,
       kek: pinKEK, masterKey: masterKey, writerKey: writer.publicKey)
+    device.enrollmentSerial = 1
+    device.policy = policy
     let header = Header(
       format: Header.currentFormat, vaultID: vaultID, kdf: kdf, policy: policy,
       devices: [device],

@@ -104,6 +104,9 @@ public final class VaultSync {
           "the remote has no vault branch, but this device synced commit \(record.base.prefix(12))"
             + " with it (the branch was deleted or the remote replaced)")
       }
+      if let record, let remote, remote != record.base {
+        try checkDescends(remote, record: record)
+      }
       if let record, remote == record.base, changed.isEmpty, !record.full,
         record.header == SyncRecord.headerDigest(vault.headerBody)
       {
@@ -347,6 +350,24 @@ public final class VaultSync {
   /// The longest state file vault writes (a header of at most 64 KiB, twice in base64 and
   /// the public part, with room to spare), in bytes.
   public static let maximumStateFile = 1024 * 1024
+
+  /// Refuses a remote commit that does not descend from the last commit of the remote this
+  /// device synced with (`vault(5)` Synchronizing): the base, or, when the base is the
+  /// translated one a rotation taken here made after it, that commit's parent.
+  ///
+  /// Pushes never force, so every commit the branch held is an ancestor of the next. The
+  /// version vector alone, sealed under the master key, a device that holds the key can forge.
+  ///
+  /// - Throws: `VaultError.syncRefused`; `.syncFailed` when git fails.
+  private func checkDescends(_ remote: String, record: SyncRecord) throws {
+    var seen = record.base
+    if try repository.kept() == seen, let parent = try repository.parent(of: seen) {
+      seen = parent
+    }
+    guard try repository.isAncestor(seen, of: remote) else {
+      throw VaultError.syncRefused(Self.older(than: seen))
+    }
+  }
 
   /// Why a remote whose state does not include what this device synced at `base` is refused.
   static func older(than base: String) -> String {
@@ -676,7 +697,8 @@ public final class VaultSync {
   /// Merges the remote's header into the vault's (`vault(5)` Synchronizing).
   ///
   /// The side that changed it since the base; when both did, the union of their device
-  /// records, revocations and retired writer keys, with the other fields equal. Revoked
+  /// records, revocations and retired writer keys, with the other fields equal. This device's
+  /// own record is always this side's, its policy set when it had none. Revoked
   /// devices keep no record. The recovery slot changes only in a rotation, and every device
   /// record and revocation of the remote's header as received, and of the merged one, must be
   /// enrolled by its code.
@@ -714,7 +736,11 @@ public final class VaultSync {
     // As received: every record (this device's too, though the merge keeps the local copy) and
     // every revocation the code made; a remote without an enrollment key fails once merged.
     if remote.enrollmentKey != nil { try Self.refusing { try remote.verifyEnrollments() } }
-    let mine = local.devices.first { $0.deviceIDBytes == deviceID }
+    var mine = local.devices.first { $0.deviceIDBytes == deviceID }
+    // The policy this device unlocks under is its own: written into its record (which the
+    // merge keeps from this side) before anything of the remote is taken, so a remote that
+    // changed the header's cannot turn this device's biometric check on or off.
+    if mine != nil, mine?.policy == nil { mine?.policy = local.policy }
     if let mine, remote.revokedDevices?.contains(mine.deviceID) == true {
       throw VaultError.syncRefused(
         "another device revoked this one (\(mine.deviceIDBytes.hex.prefix(8))) from the vault")
@@ -736,7 +762,7 @@ public final class VaultSync {
       } else if baseHeader.map(shared) != l {
         throw VaultError.conflict(
           "this device and the remote both changed the vault's keys or settings since the last"
-            + " sync (a rotation, a recovery code or the policy); nothing was changed")
+            + " sync (a rotation or a recovery code); nothing was changed")
       }
     }
     // Unions in the remote's order, then this side's additions: both devices reach the same
@@ -779,6 +805,10 @@ public final class VaultSync {
       // without it (whoever holds the master key can) does not.
       guard let theirs else { return ours }
       guard let ours else { return theirs }
+      // Of two enrollments of one id, the later: a recovery replaced the other's key pair, and
+      // whoever holds the master key could otherwise put the replaced record back.
+      let (ourSerial, theirSerial) = (ours.enrollmentSerial ?? 0, theirs.enrollmentSerial ?? 0)
+      if ourSerial != theirSerial { return ourSerial > theirSerial ? ours : theirs }
       let before = baseHeader?.device(id: id)
       if ours == theirs || ours == before { return theirs }
       if theirs == before { return ours }

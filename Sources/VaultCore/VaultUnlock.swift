@@ -183,10 +183,15 @@ extension Vault {
       deviceID: deviceID, deviceSecret: deviceSecret, vaultID: vaultID, kdf: header.kdf,
       salt: salt, kek: kek, masterKey: masterKey, writerKey: writer.publicKey,
       biometry: biometry, keeping: kept)
+    // The policy this device unlocks under is its own, whatever its PIN; a device that joins
+    // starts with the vault's.
+    record.policy = existing?.policy ?? header.policy
     if let enrollmentSigner {
       // The recovery code is at hand: this record is enrolled with it, and so is every record
-      // of a header no code enrolled yet (they opened under the key this code opened).
+      // of a header no code enrolled yet (they opened under the key this code opened). Its
+      // serial is one more than the record it replaces, so that one cannot come back.
       if updated.enrollmentKey == nil { updated = updated.enrolled(by: enrollmentSigner) }
+      record.enrollmentSerial = (existing?.enrollmentSerial ?? 0) + 1
       record = Enrollment.enrolled(record, by: enrollmentSigner, vaultID: vaultID)
     } else if updated.enrollmentKey != nil {
       // A kept key pair and writer key keep the enrollment, which covers the device id, the
@@ -199,6 +204,7 @@ extension Vault {
             + " code: run 'vault recover'")
       }
       record.enrollment = enrollment
+      record.enrollmentSerial = existing?.enrollmentSerial
     }
     updated.setDevice(record)
     try writeHeader(updated, masterKey: masterKey)

@@ -53,10 +53,13 @@ final class SyncPair {
 
   /// A's vault opened with its PIN, as a client that holds the master key opens it (the
   /// attacking device of the attack tests, played in this process with the library).
-  func openA() throws -> (vault: Vault, key: SymmetricKey) {
+  func openA() throws -> (vault: Vault, key: SymmetricKey) { try open(a, pin: Sandbox.pin) }
+
+  /// `box`'s vault opened with `pin` in this process, as `openA`.
+  func open(_ box: Sandbox, pin: String) throws -> (vault: Vault, key: SymmetricKey) {
     let vault = try Vault.open(
-      path: a.vaultPath, environment: VaultEnvironment(variables: a.environment))
-    let key = try vault.unlock(pin: PIN(utf8: SecureBytes(copying: Array(Sandbox.pin.utf8))))
+      path: box.vaultPath, environment: VaultEnvironment(variables: box.environment))
+    let key = try vault.unlock(pin: PIN(utf8: SecureBytes(copying: Array(pin.utf8))))
     try vault.verifyState(masterKey: key)
     return (vault, key)
   }

@@ -304,6 +304,57 @@ final class SyncEnrollmentCLITests: XCTestCase {
         + " with the recovery code retired (a device that held the master key added it)")
   }
 
+  /// Attacker finding M2 (third review): the record a recovery replaced, still signed by the
+  /// code, put back by a device that holds the master key.
+  ///
+  /// The other devices took it, and the next rotation sealed the new key to a key pair the
+  /// recovered device no longer had, so it could not take the rotation. The enrollment serial
+  /// orders the two records (`vault(5)` ENROLLMENT): a sync keeps the higher.
+  func testARecordARecoveryReplacedCannotBePutBack() throws {
+    twoSynced()
+    // C joins as B did (a copy of A's file, recovered with the code); everyone learns of it.
+    let c = Sandbox()
+    let pinC = "864200"
+    try FileManager.default.createDirectory(
+      atPath: (c.vaultPath as NSString).deletingLastPathComponent,
+      withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try FileManager.default.copyItem(atPath: pair.a.vaultPath, toPath: c.vaultPath)
+    XCTAssertEqual(c.vault(["recover"], pin: [pair.recoveryCode, pinC]).status, 0)
+    XCTAssertEqual(c.vault(["sync", "init", pair.remote], pin: [pinC]).status, 0)
+    XCTAssertEqual(pair.syncA().status, 0)
+    XCTAssertEqual(pair.syncB().status, 0)
+
+    let replaced = try XCTUnwrap(try pair.open(pair.b, pin: SyncPair.pinB).vault.localDevice)
+    XCTAssertEqual(replaced.enrollmentSerial, 1)
+    let pinB = "975310"
+    let recovered = pair.b.vault(["recover"], pin: [pair.recoveryCode, pinB])
+    XCTAssertEqual(recovered.status, 0, recovered.stderrText)
+    XCTAssertEqual(pair.b.vault(["sync"], pin: [pinB]).status, 0)
+    let current = try XCTUnwrap(try pair.open(pair.b, pin: pinB).vault.localDevice)
+    XCTAssertEqual(current.enrollmentSerial, 2)
+    XCTAssertNotEqual(current.publicKey, replaced.publicKey)
+    XCTAssertEqual(pair.syncA().status, 0)
+
+    // C, up to date, puts the replaced record back in its header and pushes it.
+    XCTAssertEqual(c.vault(["sync"], pin: [pinC]).status, 0)
+    let (attacker, key) = try pair.open(c, pin: pinC)
+    var header = attacker.header
+    header.setDevice(replaced)
+    try attacker.writeHeader(header, masterKey: key)
+    XCTAssertEqual(c.vault(["sync"], pin: [pinC]).status, 0)
+
+    XCTAssertEqual(pair.syncA().status, 0)
+    let seen = try pair.openA().vault.header.device(id: current.deviceID)
+    XCTAssertEqual(seen?.publicKey, current.publicKey)
+    XCTAssertEqual(seen?.enrollmentSerial, 2)
+    // A rotation on A seals the new key to B's key pair: B takes it and reads.
+    let (rotation, _) = try RekeyCLITests.rekey(pair.a, currentCode: pair.recoveryCode)
+    XCTAssertEqual(rotation.status, 0, rotation.output)
+    let took = pair.b.vault(["sync"], pin: [pinB])
+    XCTAssertEqual(took.status, 0, took.stderrText)
+    XCTAssertEqual(pair.b.vault(["get", "mail/work"], pin: [pinB]).stdoutText, "hunter2")
+  }
+
   /// A vault made by release 0.5.0 is enrolled with its code at its first `sync init`.
   ///
   /// The code is asked for once; a wrong one enrolls nothing and sets up nothing. A device that

@@ -159,4 +159,22 @@ final class SyncRecordAttackCLITests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: third.vaultPath))
     XCTAssertFalse(FileManager.default.fileExists(atPath: third.vaultPath + ".sync"))
   }
+
+  /// A remote whose branch was replaced by a commit that does not descend from the one B
+  /// synced, though its state file (here the very one of the head, so its version vector and
+  /// files pass) says nothing was lost: a fork, refused by git's ancestry, which no key forges.
+  func testARemoteThatDoesNotDescendFromTheBaseIsRefused() throws {
+    let base = pair.head
+    pair.add(pair.a, "mail/home", Array("second".utf8))
+    XCTAssertEqual(pair.syncA().status, 0)
+    let tree = pair.git(["rev-parse", "vault^{tree}"]).stdoutText
+      .trimmingCharacters(in: .newlines)
+    let fork = pair.git(
+      ["-c", "user.name=x", "-c", "user.email=x@x", "commit-tree", tree, "-m", "vault sync"]
+    ).stdoutText.trimmingCharacters(in: .newlines)
+    XCTAssertEqual(pair.git(["update-ref", "refs/heads/vault", fork]).status, 0)
+    pair.assertSyncBRefused(
+      "it is older than commit \(base.prefix(12)), which this device synced (the remote was rolled"
+        + " back or forked)")
+  }
 }

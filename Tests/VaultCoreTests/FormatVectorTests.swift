@@ -335,8 +335,12 @@ final class KeyHandoffTests: XCTestCase {
     let publicKey = [UInt8](repeating: 5, count: 32)
     let writerKey = [UInt8](repeating: 4, count: 32)
     let message = Enrollment.message(
-      vaultID: vaultID, deviceID: device, publicKey: publicKey, writerKey: writerKey)
+      vaultID: vaultID, deviceID: device, publicKey: publicKey, writerKey: writerKey, serial: nil)
     XCTAssertEqual(message.count, 115)
+    XCTAssertEqual(
+      Enrollment.message(
+        vaultID: vaultID, deviceID: device, publicKey: publicKey, writerKey: writerKey, serial: 2
+      ).count, 123)
     let record = DeviceRecord(
       deviceID: device.base64, deviceTag: "", publicKey: publicKey.base64, pinSalt: "",
       pinWrapped: "", masterBox: "", slotTag: "", writerKey: writerKey.base64, biometry: nil)
@@ -356,6 +360,24 @@ final class KeyHandoffTests: XCTestCase {
     XCTAssertFalse(
       Enrollment.verifies(rewritten, enrollmentKey: first.publicKey, vaultID: vaultID))
     XCTAssertFalse(Enrollment.verifies(record, enrollmentKey: first.publicKey, vaultID: vaultID))
+    // Since 0.11.0: the second enrollment of the id signs its serial, so neither the first's
+    // signature nor a serial changed afterwards verifies.
+    var second = record
+    second.enrollmentSerial = 2
+    let secondEnrolled = Enrollment.enrolled(second, by: first, vaultID: vaultID)
+    XCTAssertEqual(
+      try [UInt8](base64: secondEnrolled.enrollment ?? "", field: "").hex,
+      inPage(
+        "6e50b2a1b971a5302fb17c0c72547d87126957e656f7591ae6ee5199cc62cfe3"
+          + "b25f0f9ccdfb2cacc5a0295dcc24ecdce747a2d7421ae139883524b78eaf0d09"))
+    XCTAssertTrue(
+      Enrollment.verifies(secondEnrolled, enrollmentKey: first.publicKey, vaultID: vaultID))
+    var replayed = second
+    replayed.enrollment = enrolled.enrollment
+    XCTAssertFalse(Enrollment.verifies(replayed, enrollmentKey: first.publicKey, vaultID: vaultID))
+    var raised = secondEnrolled
+    raised.enrollmentSerial = 3
+    XCTAssertFalse(Enrollment.verifies(raised, enrollmentKey: first.publicKey, vaultID: vaultID))
     let authorization = KeyHandoff.authorizationMessage(
       vaultID: vaultID, previous: KeyHandoff.commitment(master, vaultID: vaultID),
       next: KeyHandoff.commitment(other, vaultID: vaultID), deviceID: device,

@@ -99,6 +99,21 @@ final class VaultFileTests: XCTestCase {
     }
   }
 
+  /// `vault(5)` DEVICES `policy`: `vault init` writes the device's own policy; another parses,
+  /// is that device's whatever the header's, and is written back in its sorted place.
+  func testADeviceRecordsOwnPolicyWinsOverTheHeaders() throws {
+    let created = try makeVault()
+    let body = String(decoding: try created.vault.header.encoded(), as: UTF8.self)
+    XCTAssertTrue(body.contains("\"policy\":\"pin\""))
+    XCTAssertFalse(body.contains("\"policy\":\"pin+biometry\""))
+    let edited = body.replacingOccurrences(
+      of: "\"policy\":\"pin\",\"public_key\":", with: "\"policy\":\"pin+biometry\",\"public_key\":")
+    let header = try Header.parse(Array(edited.utf8))
+    XCTAssertEqual(header.policy, .pinOnly)
+    XCTAssertEqual(header.devices.map(\.policy), [.pinAndBiometry])
+    XCTAssertEqual(String(decoding: try header.encoded(), as: UTF8.self), edited)
+  }
+
   func testHeaderParsingIsStrict() throws {
     let created = try makeVault()
     let body = String(decoding: try created.vault.header.encoded(), as: UTF8.self)
@@ -131,6 +146,16 @@ final class VaultFileTests: XCTestCase {
       (
         body.replacingOccurrences(of: "\"policy\":\"pin\"", with: "\"policy\":\"none\""),
         .malformedHeader("unknown policy 'none'")
+      ),
+      (
+        body.replacingOccurrences(
+          of: "\"policy\":\"pin\",\"public_key\"", with: "\"policy\":\"face\",\"public_key\""),
+        .malformedHeader("unknown policy 'face'")
+      ),
+      (
+        body.replacingOccurrences(
+          of: "\"policy\":\"pin\",\"public_key\"", with: "\"policy\":1,\"public_key\""),
+        .malformedHeader("the header fields are not valid")
       ),
       (
         "{\"extra\":1," + body.dropFirst(),

@@ -4,8 +4,9 @@
 BLAKE2b is hashlib's and Ed25519 is OpenSSL's (through the `cryptography` package); Ed25519
 signatures are deterministic (RFC 8032), so the values are the page's exactly. The inputs are the
 page's: vault id 16 bytes of 0x02, device id 16 bytes of 0x03, device public key 32 bytes of 0x05,
-writer key 32 bytes of 0x04, and the commitments of the MASTER-KEY ROTATION vector; the
-revocation is of the device id with that writer key.
+writer key 32 bytes of 0x04, enrollment serial 2 (for the second enrollment), and the
+commitments of the MASTER-KEY ROTATION vector; the revocation is of the device id with that
+writer key.
 """
 import hashlib
 
@@ -47,6 +48,15 @@ print("next enrollment key", next_public.hex())
 message = b"vault.enrollment.v1" + VAULT_ID + DEVICE_ID + DEVICE_PUBLIC_KEY + WRITER_KEY
 assert len(message) == 115
 print("enrollment", private.sign(message).hex())
+
+# Since release 0.11.0: the record's enrollment_serial (here 2), big-endian, after the writer key.
+serial = 2
+message_v2 = (
+    b"vault.enrollment.v2" + VAULT_ID + DEVICE_ID + DEVICE_PUBLIC_KEY + WRITER_KEY
+    + serial.to_bytes(8, "big")
+)
+assert len(message_v2) == 123
+print("enrollment v2", private.sign(message_v2).hex())
 
 authorized = (
     b"vault.handoff-authorization.v1"
