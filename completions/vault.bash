@@ -375,7 +375,7 @@ _vault_value() {
   'get|--field' | 'set|1' | 'unset|1')
     _vault_field_keys "$3"
     ;;
-  'inject|--output' | 'import|0' | 'export|--output' | 'export|--verify' | 'backup|0' | *'|--vault')
+  'inject|--output' | 'import|0' | 'export|--output' | 'export|--verify' | 'sync init|0' | 'sync clone|0' | 'backup|0' | *'|--vault')
     _vault_files "$3"
     ;;
   'import|--from')

@@ -546,8 +546,10 @@ complete -c vault -n '__vault_at "sync" 0' -a devices -d 'List the devices that 
 complete -c vault -n '__vault_at "sync" 0' -a revoke -d 'Remove a device from the vault: its PIN keyslot and its writer key.'
 
 # vault sync init: Set up sync with REMOTE and sync once.
+complete -c vault -n '__vault_at "sync/init" 0' -r -F
 
 # vault sync clone: Join this device to a vault synced at REMOTE, with its recovery code.
+complete -c vault -n '__vault_at "sync/clone" 0' -r -F
 
 # vault sync devices: List the devices that sync this vault.
 complete -c vault -n '__vault_in "sync/devices"' -l json -d 'Print JSON instead of text.'

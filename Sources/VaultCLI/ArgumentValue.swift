@@ -91,6 +91,19 @@ extension ChoiceValue {
   public static var completion: CompletionKind { .values(visibleChoices) }
 }
 
+/// A git remote on the command line (`vault sync init`, `sync clone`): the word as given,
+/// completed as a file, since a remote is most often a path.
+public struct GitRemote: ArgumentValue, Equatable {
+  /// The remote as given (checked by the command).
+  public let text: String
+
+  /// Any word: whether git can reach it is the command's to find out.
+  public init(argument: String, label: String) throws { text = argument }
+
+  /// A file path.
+  public static var completion: CompletionKind { .file }
+}
+
 /// A path on the command line: any non-empty word, completed as a file.
 public struct FilePath: ArgumentValue, Equatable {
   /// The path as given.

@@ -362,7 +362,7 @@ enum Keys {
 
   // backup, completions, help, hidden commands
   static let backupPath = Argument<FilePath>("PATH", "The new file.")
-  static let syncRemote = Argument<String>(
+  static let syncRemote = Argument<GitRemote>(
     "REMOTE", "A git remote: a path, or an ssh or https URL.")
   static let syncDevice = Argument<String>(
     "DEVICE", "4 to 32 hex digits of a device id, as 'vault sync devices' shows it.")

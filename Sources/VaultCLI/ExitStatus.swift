@@ -64,7 +64,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         + " no match."
     case .noSuchEntry:
       "No such entry, field, line or journal entry, or no one-time code in the entry."
-    case .exists: "The entry (or vault) already exists; use --force to replace an entry."
+    case .exists:
+      "The entry (or vault, or its sync repository) already exists; use --force to replace an"
+        + " entry."
     case .invalidInput:
       "Invalid input: a bad name, empty content, a bad PIN descriptor, a recovery code with a"
         + " typo, a malformed one-time code URI, an import source with a fault (its line or record"
@@ -250,6 +252,13 @@ public enum ExitStatus {
       )
     case .vaultExists(let path):
       return (.exists, "\(path) already exists; vault never overwrites a file", nil)
+    case .syncRepositoryExists(let path, let remote):
+      return (
+        .exists,
+        "this vault already syncs" + (remote.map { " with \(Output.printable($0))" } ?? "")
+          + " (its sync repository \(Output.printable(path)) exists)",
+        "run 'vault sync'; to sync with another remote, remove that folder first"
+      )
     case .locked(let why):
       return (.locked, "locked: \(why)", "unlock first with: vault unlock")
     case .noTerminal(let why, let hint):

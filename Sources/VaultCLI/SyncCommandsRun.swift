@@ -61,15 +61,21 @@ enum SyncCommandsRun {
     let repository = try GitRepository(
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
     if repository.exists {
-      throw VaultError.syncFailed(
-        "this vault already syncs with \(Output.printable(repository.remoteURL() ?? "a remote"))"
-          + " (\(Output.printable(repository.path))); run 'vault sync'")
+      throw VaultError.syncRepositoryExists(path: repository.path, remote: repository.remoteURL())
     }
     _ = try context.openVault()
     let unlocked = try context.open(.use(reason: "set up sync"))
     try enrollIfNeeded(context, unlocked)
     var made: String?
     if isLocalPath(remote), access(remote, F_OK) != 0 {
+      // A new bare repository goes in a folder that exists: a mistyped folder is said, not made.
+      let parent = PrivateFiles.parentFolder(of: remote)
+      var status = stat()
+      guard stat(parent, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+        throw VaultError.invalidInput(
+          "the folder \(Output.printable(parent)) does not exist; create it first, or give the"
+            + " path of an existing repository")
+      }
       try repository.createBare(at: remote)
       made = remote
     }
@@ -111,8 +117,7 @@ enum SyncCommandsRun {
     }
     if access(context.vaultPath, F_OK) == 0 { throw VaultError.vaultExists(context.vaultPath) }
     if repository.exists {
-      throw VaultError.syncFailed(
-        "\(Output.printable(repository.path)) exists already; remove it or use 'vault sync'")
+      throw VaultError.syncRepositoryExists(path: repository.path, remote: repository.remoteURL())
     }
     let cloned: VaultSync.Cloned
     do {
@@ -288,7 +293,7 @@ enum SyncCommandsRun {
   /// REMOTE, refused when it is empty, holds a newline or starts with '-' (git would read an
   /// option).
   private static func checkedRemote(_ context: Context) throws -> String {
-    let remote = try context.argument(Keys.syncRemote)
+    let remote = try context.argument(Keys.syncRemote).text
     guard !remote.isEmpty, !remote.hasPrefix("-"), !remote.contains("\n") else {
       throw VaultError.invalidInput("REMOTE must be a git remote: a path or a URL")
     }

@@ -57,6 +57,9 @@ public enum VaultError: Error, Equatable, Sendable {
   case noVault(String)
   /// A vault already exists at this path (`init` refuses to overwrite).
   case vaultExists(String)
+  /// The vault already has a sync repository (`vault sync init` or `sync clone` run again): its
+  /// path, and the remote it syncs with when it has one.
+  case syncRepositoryExists(path: String, remote: String?)
   /// The key is needed, no valid session exists and there is no way to ask (no terminal).
   case locked(String)
   /// Something must be typed and there is no terminal: `what`, and a `hint` on how else to give it.

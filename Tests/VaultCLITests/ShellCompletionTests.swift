@@ -158,6 +158,9 @@ final class ShellCompletionTests: XCTestCase {
       try bash(["vault", "bio", ""], environment: env), ["activate", "deactivate", "status"])
     XCTAssertEqual(
       try bash(["vault", "completions", ""], environment: env), ["bash", "zsh", "fish"])
+    // New-user review: a sync REMOTE, most often a path, completes as one.
+    XCTAssertEqual(try bash(["vault", "sync", "init", "star"], environment: env), ["star-file"])
+    XCTAssertEqual(try bash(["vault", "sync", "clone", "star"], environment: env), ["star-file"])
     XCTAssertEqual(try bash(["vault", "help", ""], environment: env), Self.vaultCommands)
     XCTAssertEqual(try bash(["vault", "help", "bi"], environment: env), ["biometry"])
     XCTAssertEqual(try fish("vault help bi", environment: env), ["biometry"])

@@ -550,10 +550,26 @@ final class SyncCLITests: XCTestCase {
     XCTAssertEqual(empty.status, 5)
     XCTAssertEqual(
       empty.stderrText, "vault: error: REMOTE must be a git remote: a path or a URL\n")
+    // New-user review: a mistyped folder is said, not made with all its parents.
+    let mistyped = pair.syncA(["sync", "init", pair.a.home + "/sycn/vault.git"])
+    XCTAssertEqual(mistyped.status, 5, mistyped.stderrText)
+    XCTAssertEqual(
+      mistyped.stderrText,
+      "vault: error: the folder \(pair.a.home)/sycn does not exist; create it first, or give the"
+        + " path of an existing repository\n")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: pair.a.home + "/sycn"))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: pair.a.vaultPath + ".sync"))
     XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    // Set up already: exit 4, as for anything that exists, not a git failure (21).
     let twice = pair.syncA(["sync", "init", pair.remote])
-    XCTAssertEqual(twice.status, 21, twice.stderrText)
-    XCTAssertTrue(twice.stderrText.contains("this vault already syncs with"), twice.stderrText)
+    XCTAssertEqual(twice.status, 4, twice.stderrText)
+    XCTAssertEqual(
+      twice.errorLines,
+      [
+        "vault: error: this vault already syncs with \(pair.remote) (its sync repository"
+          + " \(pair.a.vaultPath).sync exists)",
+        "vault: hint: run 'vault sync'; to sync with another remote, remove that folder first",
+      ])
   }
 
   /// A rotation renames and re-seals every file: the next push replaces the whole tree, and
