@@ -2,8 +2,9 @@
 # How `vault sync` scales with the store: for vaults of 100 and of LARGE entries (default
 # 10,000, filled by `vault import --from jsonl`), on the release build, times the first push
 # (`vault sync init` into a new bare repository: the whole store), a second device's `vault sync
-# clone`, a sync with nothing to do, and a sync after one `vault add` (the median of N rounds,
-# each adding one entry first), a master-key rotation on the first device (`vault rekey` with
+# clone`, a sync with nothing to do, a sync after one `vault add` (the median of N rounds,
+# each adding one entry first), the second device's sync that receives one such add (verifying
+# the records it takes as `vault check` does; the median of N rounds), a master-key rotation on the first device (`vault rekey` with
 # the code in force, pushed) and the second device taking it (`vault sync` with its PIN), then
 # prints a table (milliseconds) and the LARGE/100 ratios. A sync's cost should follow the
 # change, not the store; a rotation seals every record again, so it follows the store.
@@ -68,7 +69,7 @@ print(shown)
 PY
 }
 
-declare -A init clone idle one rotate take
+declare -A init clone idle one receive rotate take
 for count in 100 "$large"; do
   remote=$work/remote-$count.git
   python3 - "$count" > "$work/in.jsonl" <<'PY'
@@ -84,8 +85,8 @@ PY
   "$bin/vault" init --no-biometry --kdf interactive --pin-fd 3 3<"$work/pin" 2>"$work/init-err"
   code=$(grep -A1 '^Recovery code' "$work/init-err" | tail -1)
   "$bin/vault" import --from jsonl "$work/in.jsonl" --pin-fd 3 3<"$work/pin" >/dev/null 2>&1
-  VAULT_SESSION=$("$bin/vault" unlock --raw --pin-fd 3 3<"$work/pin")
-  export VAULT_SESSION
+  session_a=$("$bin/vault" unlock --raw --pin-fd 3 3<"$work/pin")
+  export VAULT_SESSION=$session_a
   init[$count]=$(ms "$bin/vault" sync init "$remote")
   idle[$count]=$(ms "$bin/vault" sync)
   times=()
@@ -98,6 +99,17 @@ PY
   device "b$count"
   printf '%s\n246810\n' "$code" > "$work/clone-pin"
   clone[$count]=$(ms "$bin/vault" sync clone "$remote" --pin-fd 3 3<"$work/clone-pin")
+  session_b=$("$bin/vault" unlock --raw --pin-fd 3 3<"$work/pin")
+  times=()
+  for round in $(seq "$rounds"); do
+    device "a$count"
+    printf 'y%s' "$round" | VAULT_SESSION=$session_a "$bin/vault" add "sent/$round" >/dev/null 2>&1
+    VAULT_SESSION=$session_a "$bin/vault" sync >/dev/null 2>&1
+    device "b$count"
+    times+=("$(VAULT_SESSION=$session_b ms "$bin/vault" sync)")
+  done
+  receive[$count]=$(median "${times[@]}")
+  unset VAULT_SESSION
   device "a$count"
   rekey "$code" > "$work/rekey-out"
   rotate[$count]=$(head -1 "$work/rekey-out")
@@ -114,5 +126,6 @@ row "first push (sync init)" init
 row "clone on a second device (recovery code)" clone
 row "sync, nothing changed" idle
 row "sync after one add (median of $rounds)" one
+row "sync on the second device receiving one add (median of $rounds)" receive
 row "rotation on the first device (vault rekey, pushed)" rotate
 row "rotation taken on the second device (vault sync, PIN)" take

@@ -1,4 +1,5 @@
 import Biometry
+import Glibc
 import VaultCore
 
 /// An error of the command line itself (not the core's), with its exit code and message.
@@ -86,6 +87,13 @@ enum CommandRunner {
       var hint = reported
       if case .notFound(let missing) = vault, let names = context?.openedNames() {
         hint = NameSuggestion.hint(for: missing, among: names) ?? hint
+      }
+      if case .otherDevice = vault, let path = context?.vaultPath,
+        access(GitRepository.path(forVault: path) + "/" + SyncCommandsRun.cloneMarker, F_OK) == 0
+      {
+        // No PIN of this device's yet: the clone that made the file was cut short.
+        hint =
+          "an unfinished 'vault sync clone' made this file; run 'vault sync clone REMOTE' again"
       }
       Output.error("\(name): error: \(Output.printable(message))")
       if let hint {

@@ -164,17 +164,28 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
     let plain = SecureBytes(
       concatenating: Self.masterPlaintextPrefix(vaultID: vaultID, deviceID: deviceIDBytes),
       masterKey.bytes)
-    var record = self
+    var record = try resealedBiometry(masterKey: masterKey, from: old, vaultID: vaultID)
     record.masterBox = plain.withBytes { SealedBox.seal($0, to: publicKey) }.base64
-    if let seal = biometry?.seal {
-      let ad = BiometricBinding.sealAD(vaultID, deviceID: deviceIDBytes)
-      let opened = try AEAD.open(
-        try [UInt8](base64: seal, field: "seal"), key: old.derive(.biometry), associatedData: ad,
-        what: "the biometric seal")
-      record.biometry?.seal =
-        opened.withBytes { AEAD.seal($0, key: masterKey.derive(.biometry), associatedData: ad) }
-        .base64
-    }
+    return record
+  }
+
+  /// This record with its biometric seal, if any, opened under `old` and sealed again under
+  /// `masterKey`'s biometry subkey (XChaCha20-Poly1305, the same associated data): a device
+  /// taking another device's rotation keeps its activation.
+  ///
+  /// - Throws: `VaultError.integrity` when the seal does not open under `old`.
+  func resealedBiometry(masterKey: SymmetricKey, from old: SymmetricKey, vaultID: VaultID) throws
+    -> DeviceRecord
+  {
+    var record = self
+    guard let seal = biometry?.seal else { return record }
+    let ad = BiometricBinding.sealAD(vaultID, deviceID: deviceIDBytes)
+    let opened = try AEAD.open(
+      try [UInt8](base64: seal, field: "seal"), key: old.derive(.biometry), associatedData: ad,
+      what: "the biometric seal")
+    record.biometry?.seal =
+      opened.withBytes { AEAD.seal($0, key: masterKey.derive(.biometry), associatedData: ad) }
+      .base64
     return record
   }
 

@@ -21,6 +21,9 @@ extension VaultSync {
         touched.insert(old.recordID)
         let kind = RecordKind(rawValue: old.kind)
         if kind == .entry || kind == .tombstone { removedOwners.insert(old.recordID) }
+        if let new = change.new?.row, new.recordID == old.recordID, !new.isStored(as: old) {
+          try checkForward(from: old, to: new)
+        }
       }
       if let new = change.new?.row { touched.insert(new.recordID) }
     }
@@ -49,6 +52,44 @@ extension VaultSync {
     for content in contents.values { _ = try store.verifyContent(content) }
     for entryID in removedOwners.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
       try checkPurged(entryID, in: write)
+    }
+    // A content the remote's earlier version of a record named, left with no record naming it
+    // (the record replaced or removed without its content file).
+    for change in incoming.records.values {
+      guard let old = change.old?.row else { continue }
+      for (_, place) in try self.contents(of: old)
+      where try !chunkBoxes(place.recordID, revision: place.revision).isEmpty
+        && !isReferenced(place, in: write)
+      {
+        throw VaultError.integrity(
+          "a content of record \(codec.recordName(old.recordID).prefix(8)) belongs to no entry or"
+            + " revision (a record that named it was changed or removed without it)")
+      }
+    }
+  }
+
+  /// Refuses a change of one record, from the remote's base version `old` to `new`, that does
+  /// not move it forward.
+  ///
+  /// Every command that changes an entry, a tombstone, the settings or a journal entry gives it
+  /// its next revision, a kept revision never changes, and a counter only grows. A device that holds the master key could otherwise put back an older,
+  /// authentic version of a record (a replay), which the per-record checks accept.
+  private func checkForward(from old: RecordRow, to new: RecordRow) throws {
+    let name = codec.recordName(old.recordID).prefix(8)
+    switch RecordKind(rawValue: new.kind) {
+    case .revision:
+      throw VaultError.integrity("it changed the kept revision record \(name), which never changes")
+    case .counter:
+      let counters = WriterCounters(vault: vault, masterKey: masterKey)
+      guard try counters.open(new).value >= counters.open(old).value else {
+        throw VaultError.integrity("it lowered the counter record \(name)")
+      }
+    default:
+      guard new.revision > old.revision else {
+        throw VaultError.integrity(
+          "it put back an earlier version of the record \(name) (revision \(new.revision) after"
+            + " \(old.revision))")
+      }
     }
   }
 

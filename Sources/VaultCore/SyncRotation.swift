@@ -214,7 +214,9 @@ extension VaultSync {
       }
       let versions = try EntryStore(vault: vault, masterKey: masterKey).contentVersions(rows)
       var header = tree.header
-      var mine = own
+      // This device's own record, its biometric seal moved to the new key (the rotating
+      // device sealed its copy of this record's again, but this one is the one in force here).
+      var mine = try own.resealedBiometry(masterKey: new, from: masterKey, vaultID: vaultID)
       mine.masterBox = theirsOfMine.masterBox
       mine.enrollment = theirsOfMine.enrollment
       mine.enrollmentSerial = theirsOfMine.enrollmentSerial

@@ -634,7 +634,7 @@ public final class VaultSync {
   }
 
   /// The boxes of the stored chunks of `recordID` at content revision `revision`, in order.
-  private func chunkBoxes(_ recordID: [UInt8], revision: Int64) throws -> [[UInt8]] {
+  func chunkBoxes(_ recordID: [UInt8], revision: Int64) throws -> [[UInt8]] {
     try vault.db.query(
       "SELECT box FROM chunks WHERE record_id = ? AND revision = ? ORDER BY idx",
       [.blob(recordID), .integer(revision)]
@@ -644,7 +644,7 @@ public final class VaultSync {
   /// True when the entry of `place.recordID` or one of its kept revisions names the content
   /// at `place` (its content revision and content id), among the verified rows of their
   /// buckets.
-  private func isReferenced(_ place: ContentPlace, in write: StateWrite) throws -> Bool {
+  func isReferenced(_ place: ContentPlace, in write: StateWrite) throws -> Bool {
     let recordID = place.recordID
     let lookup = try vault.db.query(
       "SELECT lookup FROM records WHERE record_id = ?", [.blob(recordID)]
@@ -664,7 +664,7 @@ public final class VaultSync {
 
   /// The contents a row names (an entry's current one, a revision's), as paths with their
   /// place.
-  private func contents(of row: RecordRow) throws -> [(path: String, place: ContentPlace)] {
+  func contents(of row: RecordRow) throws -> [(path: String, place: ContentPlace)] {
     let named: (recordID: [UInt8], metadata: EntryMetadata)
     switch RecordKind(rawValue: row.kind) {
     case .entry: named = (row.recordID, try store.open(row).metadata)
@@ -732,6 +732,20 @@ public final class VaultSync {
       throw VaultError.syncRefused(
         "it changed the vault's KDF parameters or journal keys outside a rotation (whoever holds"
           + " the master key can; no command does)")
+    }
+    // Only a rotation adds a link (taken before any merge): one planted outside it would be
+    // the first a device walks at the next rotation, and lock it out of the new key.
+    if remote.handoffs != local.handoffs {
+      throw VaultError.syncRefused(
+        "it changed the vault's rotation links outside a rotation (whoever holds the master key"
+          + " can; only a rotation does)")
+    }
+    // Since release 0.11.0 each device's policy is its own and no command changes the
+    // header's, which a device that joins starts with.
+    if remote.policy != local.policy {
+      throw VaultError.syncRefused(
+        "it changed the policy the vault's new devices start with (whoever holds the master key"
+          + " can; no command does)")
     }
     // As received: every record (this device's too, though the merge keeps the local copy) and
     // every revocation the code made; a remote without an enrollment key fails once merged.

@@ -271,7 +271,13 @@ final class SyncCLITests: XCTestCase {
       env: ["VAULT_TEST_CRASH": "clone-after-file"])
     XCTAssertEqual(killed.status, 137, killed.stderrText)
     XCTAssertTrue(FileManager.default.fileExists(atPath: pair.b.vaultPath))
-    XCTAssertEqual(pair.b.vault(["get", "mail/work"], pin: [SyncPair.pinB]).status, 11)
+    let stranded = pair.b.vault(["get", "mail/work"], pin: [SyncPair.pinB])
+    XCTAssertEqual(stranded.status, 11)
+    // New-user review: the hint names the clone, not 'vault recover'.
+    XCTAssertEqual(
+      stranded.errorLines.last,
+      "vault: hint: an unfinished 'vault sync clone' made this file; run 'vault sync clone REMOTE'"
+        + " again")
     let again = pair.b.vault(
       ["sync", "clone", pair.remote], pin: [pair.recoveryCode, SyncPair.pinB])
     XCTAssertEqual(again.status, 0, again.stderrText)

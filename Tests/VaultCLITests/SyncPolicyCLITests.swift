@@ -54,6 +54,26 @@ final class SyncPolicyCLITests: XCTestCase {
     XCTAssertEqual(pair.b.statusJSON()["policy"] as? String, "pin+biometry")
   }
 
+  /// New-user review: a biometric device that took another device's rotation found its seal
+  /// "failed authentication" (exit 17): its own record kept the seal under the old key.
+  func testABiometricDeviceKeepsItsActivationWhenItTakesARotation() throws {
+    activate(pair.b, pin: SyncPair.pinB)
+    XCTAssertEqual(pair.syncA().status, 0)
+    let (rotation, _) = try RekeyCLITests.rekey(pair.a, currentCode: pair.recoveryCode)
+    XCTAssertEqual(rotation.status, 0, rotation.output)
+    pair.b.biosim(["next", "match", "--count", "2"])
+    let took = pair.syncB()
+    XCTAssertEqual(took.status, 0, took.stderrText)
+    XCTAssertTrue(took.stderrText.contains("Took the vault's new master key"), took.stderrText)
+    pair.b.biosim(["next", "--clear"])
+    pair.b.biosim(["next", "match"])
+    let read = getWithPINAlone(pair.b, pin: SyncPair.pinB)
+    XCTAssertEqual(read.status, 0, read.stderrText)
+    XCTAssertEqual(read.stdoutText, "hunter2")
+    pair.b.biosim(["next", "match"])
+    XCTAssertEqual(pair.read(pair.b, ["check"]).status, 0)
+  }
+
   func testDeactivatingOnOneDeviceLeavesTheOtherBiometric() {
     activate(pair.a, pin: Sandbox.pin)
     activate(pair.b, pin: SyncPair.pinB)
@@ -68,14 +88,13 @@ final class SyncPolicyCLITests: XCTestCase {
     XCTAssertEqual(getWithPINAlone(pair.b, pin: SyncPair.pinB).stdoutText, "hunter2")
   }
 
-  /// A device that holds the master key sets the header's policy and B's record to PIN only
-  /// and pushes: B takes the rest but keeps its own check.
+  /// A device that holds the master key sets B's record to PIN only and pushes: B takes the
+  /// rest but keeps its own record, and with it its check.
   func testARemoteCannotTurnADevicesBiometricCheckOff() throws {
     activate(pair.b, pin: SyncPair.pinB)
     XCTAssertEqual(pair.syncA().status, 0)
     let (vault, key) = try pair.openA()
     var header = vault.header
-    header.policy = .pinOnly
     for index in header.devices.indices {
       header.devices[index].policy = .pinOnly
       header.devices[index].biometry = nil
@@ -92,10 +111,11 @@ final class SyncPolicyCLITests: XCTestCase {
     XCTAssertEqual(getWithPINAlone(pair.b, pin: SyncPair.pinB).stdoutText, "hunter2")
   }
 
-  /// A device record written before release 0.11.0 has no policy of its own: its first sync that
-  /// takes a header writes the one in force there, so a remote that made the header's policy
-  /// biometric does not lock it out (exit 16, "not activated") until it activates.
-  func testADeviceWithoutAPolicyOfItsOwnKeepsTheOneInForce() throws {
+  /// The header's policy, the one a device that joins starts with, changes by no command: a
+  /// remote that changed it is refused (attack review: a key holder made every new device
+  /// PIN-only), and a device record of a release before 0.11.0, without a policy of its own, is
+  /// not locked out (exit 16, "not activated") by a remote that made it biometric.
+  func testARemoteThatChangedTheHeadersPolicyIsRefused() throws {
     // B's record as a release before 0.11.0 wrote it, in B's own file.
     let (victim, victimKey) = try pair.open(pair.b, pin: SyncPair.pinB)
     var old = victim.header
@@ -113,9 +133,30 @@ final class SyncPolicyCLITests: XCTestCase {
     try vault.writeHeader(header, masterKey: key)
     XCTAssertEqual(pair.syncA().status, 0)
 
-    let synced = pair.syncB()
-    XCTAssertEqual(synced.status, 0, synced.stderrText)
+    pair.assertSyncBRefused(
+      "it changed the policy the vault's new devices start with (whoever holds the master key"
+        + " can; no command does)")
     XCTAssertEqual(getWithPINAlone(pair.b, pin: SyncPair.pinB).stdoutText, "hunter2")
     XCTAssertEqual(pair.b.statusJSON()["policy"] as? String, "pin")
+  }
+
+  /// Attack review: a rotation link planted in the header outside a rotation was taken, and
+  /// at the next rotation every other device walked it first and was locked out of the new key.
+  func testARotationLinkAddedOutsideARotationIsRefused() throws {
+    let (vault, key) = try pair.openA()
+    var header = vault.header
+    let random = { [UInt8](repeating: $0, count: 32).base64 }
+    header.handoffs = [
+      KeyHandoff(
+        deviceID: try XCTUnwrap(vault.localDevice).deviceID,
+        previous: KeyHandoff.commitment(key, vaultID: vault.vaultID).base64, next: random(7),
+        writerKey: random(8), signature: [UInt8](repeating: 9, count: 64).base64,
+        enrollmentKey: random(10), authorization: nil)
+    ]
+    try vault.writeHeader(header, masterKey: key)
+    XCTAssertEqual(pair.syncA().status, 0)
+    pair.assertSyncBRefused(
+      "it changed the vault's rotation links outside a rotation (whoever holds the master key"
+        + " can; only a rotation does)")
   }
 }

@@ -53,21 +53,15 @@ final class SyncRecordAttackCLITests: XCTestCase {
     assertRefusedAtB("revision 1 of 'mail/work' belongs to no entry")
   }
 
-  /// An entry whose content file a key holder took out of the remote, with a state file of
-  /// its own that sums the files left: the entry names chunks the vault does not hold.
-  func testAnEntryWhoseContentIsMissingIsRefused() throws {
-    pair.add(pair.a, "mail/work", Array("second".utf8))
-    XCTAssertEqual(pair.syncA().status, 0)
+  /// Takes out of the remote, as a key holder with push access would, the one file under
+  /// `folder` that its last commit added, with a state file that sums the files left.
+  private func removeFileTheLastCommitAdded(under folder: String) throws {
     let (vault, key) = try pair.openA()
     let codec = SyncFiles(vaultID: vault.vaultID, masterKey: key)
     let pair = self.pair!
     pair.tamperRemote { work in
       let added = pair.git(
-        [
-          "diff", "--name-only", "--diff-filter=A", "HEAD~1", "HEAD", "--",
-          SyncFiles.contentsFolder,
-        ],
-        in: work
+        ["diff", "--name-only", "--diff-filter=A", "HEAD~1", "HEAD", "--", folder], in: work
       ).stdoutText.split(separator: "\n").map(String.init)
       XCTAssertEqual(added.count, 1)
       let path = try XCTUnwrap(added.first)
@@ -80,14 +74,72 @@ final class SyncRecordAttackCLITests: XCTestCase {
       state.files = files.bytes
       try Data(try state.encoded(with: codec)).write(to: stateURL)
     }
+  }
+
+  /// An entry whose content file a key holder took out of the remote: the entry names chunks
+  /// the vault does not hold.
+  func testAnEntryWhoseContentIsMissingIsRefused() throws {
+    pair.add(pair.a, "mail/work", Array("second".utf8))
+    XCTAssertEqual(pair.syncA().status, 0)
+    try removeFileTheLastCommitAdded(under: SyncFiles.contentsFolder)
     assertRefusedAtB("the content of 'mail/work' has missing or extra chunks")
+  }
+
+  /// Attack review: an edit whose kept revision a key holder took out of the remote.
+  ///
+  /// The receiving device replaced its version and kept the content only that version named, which
+  /// `vault check` then refused ("content chunk(s) belong to no entry or revision").
+  func testAnEditWithoutItsKeptRevisionIsRefused() throws {
+    pair.add(pair.a, "mail/work", Array("second".utf8))
+    XCTAssertEqual(pair.syncA().status, 0)
+    try removeFileTheLastCommitAdded(under: SyncFiles.recordsFolder)
+    let (vault, key) = try pair.openA()
+    let recordID = try vault.write(masterKey: key) { write in
+      try EntryStore(vault: vault, masterKey: key).foundForWrite(try EntryName("mail/work"), write)
+        .row.recordID
+    }
+    let name = SyncFiles(vaultID: vault.vaultID, masterKey: key).recordName(recordID).prefix(8)
+    assertRefusedAtB(
+      "a content of record \(name) belongs to no entry or revision (a record that named it was"
+        + " changed or removed without it)")
+  }
+
+  /// Attack review: an earlier, authentic version of an entry put back by a key holder.
+  ///
+  /// Pushed in a commit that descends from the last one (with a vector of its own), it was taken: the edit
+  /// was gone from the entry and its history, and `vault check` failed on every device.
+  func testAnEarlierVersionOfARecordPutBackIsRefused() throws {
+    let (vault, key) = try pair.openA()
+    let store = EntryStore(vault: vault, masterKey: key)
+    let earlier = try vault.write(masterKey: key) {
+      try store.foundForWrite(try EntryName("mail/work"), $0).row
+    }
+    pair.add(pair.b, "mail/work", Array("edited on B".utf8))
+    XCTAssertEqual(pair.syncB().status, 0)
+    XCTAssertEqual(pair.syncA().status, 0)
+    let (current, currentKey) = try pair.openA()
+    try current.write(masterKey: currentKey) { write in
+      let found = try EntryStore(vault: current, masterKey: currentKey)
+        .foundForWrite(try EntryName("mail/work"), write)
+      XCTAssertEqual(found.row.revision, 2)
+      try write.delete(found.row)
+      var replayed = earlier
+      replayed.rowid = nil
+      try write.insert(replayed)
+    }
+    XCTAssertEqual(pair.syncA().status, 0)
+    let name = SyncFiles(vaultID: vault.vaultID, masterKey: key).recordName(earlier.recordID)
+    assertRefusedAtB(
+      "it put back an earlier version of the record \(name.prefix(8)) (revision 1 after 2)")
+    XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "edited on B")
   }
 
   func testAnEntryUnderAnotherNamesLookupIsRefused() throws {
     try forgeOnA { _, _, store, write in
       let found = try store.foundForWrite(try EntryName("mail/work"), write)
-      var moved = found.row
-      moved.rowid = nil
+      var moved = try store.sealEntry(
+        found.body, recordID: found.row.recordID, revision: found.row.revision + 1,
+        after: found.hlc)
       moved.lookup = store.lookup(try EntryName("bank"))
       try write.delete(found.row)
       try write.insert(moved)
@@ -142,8 +194,9 @@ final class SyncRecordAttackCLITests: XCTestCase {
   func testACloneOfARemoteWithARecordTheCheckRefusesIsRefused() throws {
     try forgeOnA { _, _, store, write in
       let found = try store.foundForWrite(try EntryName("mail/work"), write)
-      var moved = found.row
-      moved.rowid = nil
+      var moved = try store.sealEntry(
+        found.body, recordID: found.row.recordID, revision: found.row.revision + 1,
+        after: found.hlc)
       moved.lookup = store.lookup(try EntryName("bank"))
       try write.delete(found.row)
       try write.insert(moved)
