@@ -109,7 +109,11 @@ extension VaultSync {
     }
     try vault.device.update {
       vault.recordAuthenticatedHeader(in: &$0)
-      if let first { vault.remember(first, in: &$0) }
+      // The new file starts a chain of its own: a device that held this vault before (its file
+      // lost or removed) remembers a later state of the old file, which the clone replaces.
+      if let first {
+        $0.states[vault.vaultID.hex] = RememberedState(generation: first.generation, mac: first.mac)
+      }
     }
     return Cloned(commit: commit, files: rows.count + contents.count)
   }

@@ -601,7 +601,17 @@ public final class VaultSync {
       try merge.insertPlacing(new, remote: new)
     }
     for (name, mine, theirs) in both {
-      try merge.resolve(name, mine: mine, theirs: theirs)
+      // Placing a one-sided record can have renamed this record's local version (two records
+      // on one name): it is resolved as it is stored now.
+      var now = merge.local[name] ?? mine
+      if let new = now.new, new.row.rowid == nil,
+        let stored = try write.rows(inBucket: new.row.bucket).first(where: {
+          $0.recordID == new.row.recordID
+        })
+      {
+        now.new = (new.path, stored)
+      }
+      try merge.resolve(name, mine: now, theirs: theirs)
     }
     local = merge.local
     var inserted = 0

@@ -295,6 +295,24 @@ final class SyncCLITests: XCTestCase {
     XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
   }
 
+  /// New-user review: a device that held the vault before (its file and sync repository lost)
+  /// joins again with `vault sync clone`; the state its device remembered of the old file
+  /// refused the new one ("older than the one this device last saw"), on every try.
+  func testADeviceThatLostItsFileClonesAgain() throws {
+    pair.twoSynced()
+    XCTAssertEqual(pair.syncB().status, 0)
+    pair.add(pair.b, "written/on-b", Array("kept".utf8))
+    XCTAssertEqual(pair.syncB().status, 0)
+    try FileManager.default.removeItem(atPath: pair.b.vaultPath)
+    try FileManager.default.removeItem(atPath: pair.b.vaultPath + ".sync")
+    let cloned = pair.b.vault(
+      ["sync", "clone", pair.remote], pin: [pair.recoveryCode, SyncPair.pinB])
+    XCTAssertEqual(cloned.status, 0, cloned.stderrText)
+    XCTAssertEqual(pair.read(pair.b, ["get", "written/on-b"]).stdoutText, "kept")
+    XCTAssertEqual(pair.read(pair.b, ["check"]).status, 0)
+    XCTAssertEqual(pair.syncA().status, 0)
+  }
+
   /// A new device joins with `vault sync clone` and the recovery code: its own PIN keyslot,
   /// journal writer and device record, which the other device learns of.
   func testADeviceJoinsByCloneWithTheRecoveryCode() throws {

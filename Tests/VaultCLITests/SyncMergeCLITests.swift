@@ -316,6 +316,35 @@ final class SyncMergeCLITests: XCTestCase {
     assertSameState()
   }
 
+  /// New-user review: A adds `target` and removes `y` while B renames `y` onto `target`.
+  ///
+  /// A syncs first. B's sync failed on every try ("the vault's records are not the ones its state
+  /// authenticates"): both entries are kept, the rename as the later under the conflict name.
+  func testARenameOntoANameAddedElsewhereAgainstARemovalMerges() {
+    let (_, b) = twoDevices(["x", "y"])
+    cmd(pair.a, ["add", "target"], stdin: "a-target", at: 10)
+    cmd(pair.a, ["rm", "y"], at: 11)
+    cmd(pair.b, ["mv", "y", "target"], at: 20)
+    cmd(pair.a, ["sync"], at: 30)
+    let merged = pair.b.vault(["sync"], pin: [SyncPair.pinB], env: at(31))
+    XCTAssertEqual(merged.status, 0, merged.stderrText)
+    let day = String(
+      ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: start + 20)).prefix(10))
+    let suffix = " (conflict \(b.prefix(8)) \(day))"
+    XCTAssertEqual(
+      merged.errorLines.filter { $0.hasPrefix("conflict:") },
+      [
+        "conflict: target: two entries had this name; kept both, the later as 'target\(suffix)'",
+        "conflict: target\(suffix): changed on one device and removed on the other; kept the"
+          + " change, see vault history target\(suffix)",
+      ])
+    cmd(pair.a, ["sync"], at: 32)
+    XCTAssertEqual(list(pair.a), ["target", "target" + suffix, "x"])
+    XCTAssertEqual(get(pair.a, "target"), "a-target")
+    XCTAssertEqual(get(pair.a, "target" + suffix), "orig-y")
+    assertSameState()
+  }
+
   /// Every pair of an edit, a rename, a removal and nothing on both devices, one entry per
   /// pair, with B's change the later: the change that the rules keep, the other in history.
   func testEveryCombinationOfEditRenameAndRemove() {
