@@ -259,6 +259,12 @@ public enum ExitStatus {
           + " (its sync repository \(Output.printable(path)) exists)",
         "run 'vault sync'; to sync with another remote, remove that folder first"
       )
+    case .staleSyncRepository(let path):
+      return (
+        .exists,
+        "\(Output.printable(path)) is left from an earlier sync of a vault that is no longer there",
+        "remove that folder, then run 'vault sync clone' again"
+      )
     case .locked(let why):
       return (.locked, "locked: \(why)", "unlock first with: vault unlock")
     case .noTerminal(let why, let hint):
@@ -378,7 +384,13 @@ public enum ExitStatus {
     case .syncFailed(let what):
       return (.syncFailed, "sync failed: \(what); nothing was merged", nil)
     case .syncRefused(let what):
-      return (.integrity, "the sync remote was refused: \(what); nothing was merged", nil)
+      return (
+        .integrity, "the sync remote was refused: \(what); nothing was merged",
+        what.hasSuffix(VaultSync.rolledBack)
+          ? "if the remote was restored from an older copy on purpose, push that commit back to"
+            + " it: git --git-dir=VAULT.sync push --force origin COMMIT:refs/heads/vault (vault(1)"
+            + " SYNC)" : nil
+      )
     case .remoteMoved(let what):
       return (.vaultChanged, what, "run 'vault sync', then rotate again")
     case .rotatedElsewhere(let what):

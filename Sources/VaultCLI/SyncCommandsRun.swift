@@ -116,9 +116,7 @@ enum SyncCommandsRun {
           + " (\(Output.printable(context.vaultPath)) and its sync repository); cloning again")
     }
     if access(context.vaultPath, F_OK) == 0 { throw VaultError.vaultExists(context.vaultPath) }
-    if repository.exists {
-      throw VaultError.syncRepositoryExists(path: repository.path, remote: repository.remoteURL())
-    }
+    if repository.exists { throw VaultError.staleSyncRepository(repository.path) }
     let cloned: VaultSync.Cloned
     do {
       try PrivateFiles.ensureDirectory(repository.path)

@@ -172,6 +172,8 @@ public struct JournalStore {
       try vault.db.query(
         "INSERT INTO pending (record_id, box) VALUES (?, ?)", [.blob(entryID), .blob(box)])
     }
+    // A change to sync, as a write is (`vault config sync.auto`).
+    Vault.committedWrites += 1
   }
 
   /// `journal_secret_key`: the journal's X25519 secret key sealed (XChaCha20-Poly1305) under

@@ -60,6 +60,9 @@ public enum VaultError: Error, Equatable, Sendable {
   /// The vault already has a sync repository (`vault sync init` or `sync clone` run again): its
   /// path, and the remote it syncs with when it has one.
   case syncRepositoryExists(path: String, remote: String?)
+  /// A sync repository without its vault file (a clone killed while git still ran, a vault
+  /// file removed by hand) is in the way of `vault sync clone`: its path.
+  case staleSyncRepository(String)
   /// The key is needed, no valid session exists and there is no way to ask (no terminal).
   case locked(String)
   /// Something must be typed and there is no terminal: `what`, and a `hint` on how else to give it.

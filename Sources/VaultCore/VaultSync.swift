@@ -371,9 +371,11 @@ public final class VaultSync {
 
   /// Why a remote whose state does not include what this device synced at `base` is refused.
   static func older(than base: String) -> String {
-    "it is older than commit \(base.prefix(12)), which this device synced (the remote was rolled"
-      + " back or forked)"
+    "it is older than commit \(base.prefix(12)), which this device synced " + rolledBack
   }
+
+  /// How a refusal of a remote older than what this device synced ends.
+  public static let rolledBack = "(the remote was rolled back or forked)"
 
   /// The bytes of `commit`'s state file, nil when it has none or one longer than vault writes
   /// (its size read first).

@@ -220,5 +220,6 @@ extension Vault {
     "the vault header was edited since this device last authenticated it"
 
   /// Why biometric unlock is disabled on a device that joined by a recovery.
-  public static let recoveredElsewhere = "the vault was recovered on another device"
+  public static let recoveredElsewhere =
+    "this device joined with the recovery code, and a seal belongs to the device that made it"
 }

@@ -165,7 +165,9 @@ final class DeviceCLITests: XCTestCase {
       "Biometric unlock was sealed on another device; activate it here with 'vault biometry"
         + " activate'.")
     let biometry = second.statusJSON()["biometry"] as? [String: Any]
-    XCTAssertEqual(biometry?["reason"] as? String, "the vault was recovered on another device")
+    XCTAssertEqual(
+      biometry?["reason"] as? String,
+      "this device joined with the recovery code, and a seal belongs to the device that made it")
     second.biosim(["next", "match"])
     XCTAssertEqual(second.vault(["biometry", "activate"], pin: ["222200"]).status, 0)
     second.biosim(["next", "match"])

@@ -96,6 +96,23 @@ final class SyncAutoCLITests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: log))
   }
 
+  /// New-user review: a journal entry written without the key is a change too (it waits in
+  /// the vault to be folded), and started no background sync.
+  func testAJournalEntryStartsTheBackgroundSync() {
+    syncedPair()
+    XCTAssertEqual(pair.a.vault(["config", "sync.auto", "on"]).status, 0)
+    let token = pair.a.vaultPIN(["unlock", "--raw"]).stdoutText.trimmingCharacters(
+      in: .newlines)
+    let before = pair.head
+    let written = pair.a.vault(
+      ["journal"], stdin: Array("auto journal entry\n".utf8), env: ["VAULT_SESSION": token])
+    XCTAssertEqual(written.status, 0, written.stderrText)
+    XCTAssertTrue(eventually { pair.head != before }, "the background sync pushed")
+    XCTAssertEqual(pair.syncB().status, 0)
+    XCTAssertTrue(
+      pair.read(pair.b, ["journal", "list"]).stdoutText.contains("auto journal entry"))
+  }
+
   func testWithoutAHeldKeyTheBackgroundSyncCannotAskAndPushesNothing() {
     syncedPair()
     XCTAssertEqual(pair.a.vault(["config", "sync.auto", "on"]).status, 0)

@@ -295,6 +295,29 @@ final class SyncCLITests: XCTestCase {
     XCTAssertEqual(pair.read(pair.b, ["get", "mail/work"]).stdoutText, "hunter2")
   }
 
+  /// New-user review: a sync repository left without its vault file (a killed clone's git
+  /// still writing) is in the way of a clone, which says so (exit 4), not "use 'vault sync'".
+  func testACloneSaysASyncRepositoryWithoutItsVaultIsInTheWay() throws {
+    pair.initA()
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    let folder = pair.b.vaultPath + ".sync"
+    try FileManager.default.createDirectory(
+      atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let cloned = pair.b.vault(
+      ["sync", "clone", pair.remote], pin: [pair.recoveryCode, SyncPair.pinB])
+    XCTAssertEqual(cloned.status, 4, cloned.stderrText)
+    XCTAssertEqual(
+      cloned.errorLines,
+      [
+        "vault: error: \(folder) is left from an earlier sync of a vault that is no longer there",
+        "vault: hint: remove that folder, then run 'vault sync clone' again",
+      ])
+    try FileManager.default.removeItem(atPath: folder)
+    XCTAssertEqual(
+      pair.b.vault(["sync", "clone", pair.remote], pin: [pair.recoveryCode, SyncPair.pinB]).status,
+      0)
+  }
+
   /// New-user review: a device that held the vault before (its file and sync repository lost)
   /// joins again with `vault sync clone`; the state its device remembered of the old file
   /// refused the new one ("older than the one this device last saw"), on every try.
@@ -522,11 +545,27 @@ final class SyncCLITests: XCTestCase {
     pair.add(pair.a, "second", Array("2".utf8))
     XCTAssertEqual(pair.syncA().status, 0)
     // The branch put back to the older commit, and a deleted branch.
+    let last = pair.head
     XCTAssertEqual(pair.git(["update-ref", "refs/heads/vault", old]).status, 0)
     let refused = pair.syncA()
     XCTAssertEqual(refused.status, 17, refused.stderrText)
-    XCTAssertTrue(
-      refused.stderrText.contains("(the remote was rolled back or forked)"), refused.stderrText)
+    XCTAssertEqual(
+      refused.errorLines,
+      [
+        "vault: error: the sync remote was refused: it is older than commit \(last.prefix(12)),"
+          + " which this device synced (the remote was rolled back or forked); nothing was merged",
+        "vault: hint: if the remote was restored from an older copy on purpose, push that commit"
+          + " back to it: git --git-dir=VAULT.sync push --force origin COMMIT:refs/heads/vault"
+          + " (vault(1) SYNC)",
+      ])
+    // New-user review: the repair vault(1) gives, from the commit the refusal names.
+    let repaired = pair.git(
+      [
+        "--git-dir=" + pair.a.vaultPath + ".sync", "push", "-q", "--force", "origin",
+        "\(last.prefix(12)):refs/heads/vault",
+      ], in: pair.a.home)
+    XCTAssertEqual(repaired.status, 0, repaired.stderrText)
+    XCTAssertEqual(pair.syncA().status, 0)
     XCTAssertEqual(pair.git(["update-ref", "-d", "refs/heads/vault"]).status, 0)
     let deleted = pair.syncA()
     XCTAssertEqual(deleted.status, 17, deleted.stderrText)

@@ -284,7 +284,8 @@ final class VaultAccessTests: XCTestCase {
     XCTAssertEqual(try unlocked.changePIN(to: pin("222200")).disabledForeignSeal, true)
     try assertSessionRevoked(token, by: .pinChange)
     XCTAssertEqual(
-      try reopened().biometry?.reason, "the vault was recovered on another device")
+      try reopened().biometry?.reason,
+      "this device joined with the recovery code, and a seal belongs to the device that made it")
   }
 
   func testAGuardedReadInASessionNeedsAFreshMatch() throws {
