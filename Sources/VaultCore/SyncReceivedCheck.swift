@@ -11,9 +11,11 @@ extension VaultSync {
   /// The cost is that of the change: only the buckets of the records received are read (and
   /// every bucket's counters when the remote purged an entry).
   ///
+  /// - Returns: a line for each entry the remote purged (its record gone with its history), so
+  ///   that a purge, which whoever holds the master key can push, never passes unseen.
   /// - Throws: `VaultError.integrity` naming the first record that fails (the caller reports
   ///   it as a refused remote, and the write rolls back).
-  func checkReceived(_ incoming: IncomingCommit, in write: StateWrite) throws {
+  func checkReceived(_ incoming: IncomingCommit, in write: StateWrite) throws -> [String] {
     var touched = Set<[UInt8]>()
     var removedOwners = Set<[UInt8]>()
     for change in incoming.records.values {
@@ -53,6 +55,19 @@ extension VaultSync {
     for entryID in removedOwners.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
       try checkPurged(entryID, in: write)
     }
+    // A purge the remote made (its tombstone marked purged since the base), said.
+    var purged: [String] = []
+    for change in incoming.records.values {
+      guard let new = change.new?.row, new.kind == RecordKind.tombstone.rawValue,
+        let body = try? store.openTombstone(new).body, body.purged == true
+      else { continue }
+      if let old = change.old?.row, old.kind == RecordKind.tombstone.rawValue,
+        (try? store.openTombstone(old).body.purged) == true
+      {
+        continue
+      }
+      purged.append("purged: \(body.name): removed with its history on another device")
+    }
     // A content the remote's earlier version of a record named, left with no record naming it
     // (the record replaced or removed without its content file).
     for change in incoming.records.values {
@@ -66,6 +81,7 @@ extension VaultSync {
             + " revision (a record that named it was changed or removed without it)")
       }
     }
+    return purged.sorted()
   }
 
   /// Refuses a change of one record, from the remote's base version `old` to `new`, that does

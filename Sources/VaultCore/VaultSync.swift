@@ -486,7 +486,7 @@ public final class VaultSync {
       }
       let headerBefore = write.headerBody
       try mergeHeader(incoming, base: baseCommit, in: write)
-      if let incoming { try Self.refusing { try checkReceived(incoming, in: write) } }
+      if let incoming { conflicts += try Self.refusing { try checkReceived(incoming, in: write) } }
       let headerTaken = write.headerBody != headerBefore
       if let syncRow { try write.delete(syncRow) }
       let push = try pushPlan(

@@ -226,7 +226,10 @@ final class SyncMergeCLITests: XCTestCase {
     cmd(pair.b, ["purge", "secret"], at: 22)
     cmd(pair.a, ["sync"], at: 30)
     cmd(pair.b, ["sync"], at: 31)
-    cmd(pair.a, ["sync"], at: 32)
+    // Attack review: a purge, which whoever holds the master key can push, is said.
+    XCTAssertEqual(
+      cmd(pair.a, ["sync"], at: 32).errorLines.first,
+      "purged: secret: removed with its history on another device")
     assertSameState()
     for box in [pair.a, pair.b] {
       XCTAssertEqual(
