@@ -222,7 +222,10 @@ enum SyncCommandsRun {
   static func revoke(_ context: Context) throws {
     let named = try context.argument(Keys.syncDevice)
     let rekey = context.flag(Keys.rekey)
-    _ = try hintingRekey(rekey) { try context.openVault().device(named: named) }
+    // Refusals that need no key come before the PIN and the match (the header is checked again
+    // once the key has authenticated it).
+    let opened = try context.openVault()
+    try hintingRekey(rekey) { try opened.requireOther(opened.device(named: named)) }
     let unlocked = try context.open(.administer(reason: "revoke a device"))
     let repository = try GitRepository(
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)

@@ -68,6 +68,19 @@ extension VaultSync {
       }
       purged.append("purged: \(body.name): removed with its history on another device")
     }
+    // A counter goes only with its entry (a purge, or a rename onto it that moves it): one
+    // removed otherwise would start again from its first value (a HOTP code used again).
+    let counters = WriterCounters(vault: vault, masterKey: masterKey)
+    for change in incoming.records.values
+    where change.new == nil && change.old?.row.kind == RecordKind.counter.rawValue {
+      guard let old = change.old?.row else { continue }
+      let parts = OneTimeCodeCounters.parts(of: try counters.open(old).name)
+      if try parts.map({ try hasOwner($0.entryID, in: write) }) ?? true {
+        throw VaultError.integrity(
+          "it removed the counter record \(codec.recordName(old.recordID).prefix(8)) without its"
+            + " entry (a counter only grows)")
+      }
+    }
     // A content the remote's earlier version of a record named, left with no record naming it
     // (the record replaced or removed without its content file).
     for change in incoming.records.values {

@@ -269,6 +269,13 @@ public final class VaultSync {
       guard header.vaultID == vault.vaultID else {
         throw VaultError.integrity("it carries another vault's header")
       }
+      // The public part (what a device behind a rotation reads, without the key) is the
+      // sealed header's: links edited there would lock such a device out of the next rotation.
+      guard state.publicPart == SyncStateFile.Public(header) else {
+        throw VaultError.integrity(
+          "its state file's public part is not its header's (the rotation links, the master"
+            + " boxes or the recovery slot differ)")
+      }
       if let record, !state.vector.includes(record.vector) {
         throw VaultError.integrity(Self.older(than: record.base))
       }

@@ -230,4 +230,51 @@ final class SyncRecordAttackCLITests: XCTestCase {
       "it is older than commit \(base.prefix(12)), which this device synced (the remote was rolled"
         + " back or forked)")
   }
+
+  /// Re-check review: a HOTP counter's record removed while its entry stays: the counter would
+  /// start again from the first value, and a code already used would be given again.
+  func testACounterRemovedWithoutItsEntryIsRefused() throws {
+    var counterID: [UInt8] = []
+    try forgeOnA { vault, key, store, write in
+      let entry = try store.foundForWrite(try EntryName("mail/work"), write).row.recordID
+      let counters = WriterCounters(vault: vault, masterKey: key)
+      let name = "hotp:" + entry.hex + ":" + String(repeating: "0", count: 32)
+      try OneTimeCodeCounters.store(
+        .init(name: name, value: 3), replacing: nil, in: write, counters: counters)
+      counterID = counters.recordID(name)
+    }
+    XCTAssertEqual(pair.syncB().status, 0)
+    var path = ""
+    try forgeOnA { vault, key, _, write in
+      let row = try XCTUnwrap(try write.unnamedRecord(counterID))
+      path = SyncFiles(vaultID: vault.vaultID, masterKey: key).recordName(counterID)
+      try write.delete(row)
+    }
+    assertRefusedAtB(
+      "it removed the counter record \(path.prefix(8)) without its entry (a counter only grows)")
+  }
+
+  /// Re-check review: the rotation links of the state file's public part (what a device behind
+  /// a rotation reads without the key) edited apart from the header: a device that took it
+  /// passed it on, and the devices behind the next rotation were locked out.
+  func testAStateFileWhosePublicPartIsNotItsHeadersIsRefused() throws {
+    let (vault, key) = try pair.openA()
+    let codec = SyncFiles(vaultID: vault.vaultID, masterKey: key)
+    let deviceID = try XCTUnwrap(vault.localDevice).deviceID
+    pair.tamperRemote { work in
+      let url = URL(fileURLWithPath: work + "/" + SyncFiles.statePath)
+      var state = try SyncStateFile.open([UInt8](Data(contentsOf: url)), codec: codec)
+      let link = KeyHandoff(
+        deviceID: deviceID, previous: KeyHandoff.commitment(key, vaultID: vault.vaultID).base64,
+        next: [UInt8](repeating: 7, count: 32).base64,
+        writerKey: [UInt8](repeating: 8, count: 32).base64,
+        signature: [UInt8](repeating: 9, count: 64).base64,
+        enrollmentKey: [UInt8](repeating: 10, count: 32).base64, authorization: nil)
+      state.publicPart.handoff = SyncStateFile.Handoff(links: [link], masterBoxes: [])
+      try Data(try state.encoded(with: codec)).write(to: url)
+    }
+    assertRefusedAtB(
+      "its state file's public part is not its header's (the rotation links, the master boxes or"
+        + " the recovery slot differ)")
+  }
 }
