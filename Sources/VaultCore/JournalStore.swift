@@ -475,7 +475,7 @@ public struct JournalStore {
   }
 
   /// The ID shown for each entry: its first 8 hex digits, or as many more as it takes to tell it
-  /// from every other entry.
+  /// from every other entry and from a DATE (`8822073d` reads as `Nd`, N days ago).
   public static func shortIDs(_ entries: [JournalEntry]) -> [String] {
     let ids = entries.map { Array($0.hexID) }
     let sorted = ids.enumerated().sorted { $0.element.lexicographicallyPrecedes($1.element) }
@@ -487,6 +487,10 @@ public struct JournalStore {
       lengths[a] = max(lengths[a], min(32, common + 1))
       lengths[b] = max(lengths[b], min(32, common + 1))
     }
-    return zip(ids, lengths).map { String($0.prefix($1)) }
+    return zip(ids, lengths).map { id, length in
+      var length = length
+      while length < id.count, JournalDate.looksLikeDate(String(id.prefix(length))) { length += 1 }
+      return String(id.prefix(length))
+    }
   }
 }

@@ -208,6 +208,20 @@ final class JournalStoreTests: XCTestCase {
     // A gap filled later (the entry withheld, then put back) is taken off the missing.
   }
 
+  /// An ID whose first 8 hex digits read as a DATE (`8822073d`: N days ago) is shown with one
+  /// more digit, so `journal show ID` finds it (a test that used such an ID failed 1 run in 400).
+  func testAShortIDThatReadsAsADateIsShownLonger() {
+    func entry(_ id: [UInt8]) -> JournalEntry {
+      JournalEntry(
+        id: id, stamp: .local(1_800_000_000), text: secure("x"), writer: [], sequence: 1,
+        revision: 1, pending: false, box: [])
+    }
+    let dated = [0x88, 0x22, 0x07, 0x3D, 0x91] + [UInt8](repeating: 0, count: 11)
+    let plain = [0x88, 0x22, 0x07, 0x3E] + [UInt8](repeating: 0, count: 12)
+    XCTAssertTrue(JournalDate.looksLikeDate("8822073d"))
+    XCTAssertEqual(JournalStore.shortIDs([entry(dated), entry(plain)]), ["8822073d9", "8822073e"])
+  }
+
   func testIDPrefixesAndShortIDs() throws {
     let created = try makeVault(home)
     let vault = created.vault
