@@ -11,8 +11,8 @@ extension VaultSync {
   /// The cost is that of the change: only the buckets of the records received are read (and
   /// every bucket's counters when the remote purged an entry).
   ///
-  /// - Returns: a line for each entry the remote purged (its record gone with its history), so
-  ///   that a purge, which whoever holds the master key can push, never passes unseen.
+  /// - Returns: a line for each entry the remote purged (`vault purge`, its tombstone marked
+  ///   purged), so that a purge never passes unseen.
   /// - Throws: `VaultError.integrity` naming the first record that fails (the caller reports
   ///   it as a refused remote, and the write rolls back).
   func checkReceived(_ incoming: IncomingCommit, in write: StateWrite) throws -> [String] {
@@ -55,19 +55,6 @@ extension VaultSync {
     for entryID in removedOwners.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
       try checkPurged(entryID, in: write)
     }
-    // A purge the remote made (its tombstone marked purged since the base), said.
-    var purged: [String] = []
-    for change in incoming.records.values {
-      guard let new = change.new?.row, new.kind == RecordKind.tombstone.rawValue,
-        let body = try? store.openTombstone(new).body, body.purged == true
-      else { continue }
-      if let old = change.old?.row, old.kind == RecordKind.tombstone.rawValue,
-        (try? store.openTombstone(old).body.purged) == true
-      {
-        continue
-      }
-      purged.append("purged: \(body.name): removed with its history on another device")
-    }
     // A counter goes only with its entry (a purge, or a rename onto it that moves it): one
     // removed otherwise would start again from its first value (a HOTP code used again).
     let counters = WriterCounters(vault: vault, masterKey: masterKey)
@@ -94,6 +81,23 @@ extension VaultSync {
             + " revision (a record that named it was changed or removed without it)")
       }
     }
+    return try purgeNotes(incoming)
+  }
+
+  /// A line for each purge the remote made: a tombstone marked purged since the base.
+  private func purgeNotes(_ incoming: IncomingCommit) throws -> [String] {
+    var purged: [String] = []
+    for change in incoming.records.values {
+      guard let new = change.new?.row, new.kind == RecordKind.tombstone.rawValue,
+        let body = try? store.openTombstone(new).body, body.purged == true
+      else { continue }
+      if let old = change.old?.row, old.kind == RecordKind.tombstone.rawValue,
+        (try? store.openTombstone(old).body.purged) == true
+      {
+        continue
+      }
+      purged.append("purged: \(body.name): removed with its history on another device")
+    }
     return purged.sorted()
   }
 
@@ -101,8 +105,9 @@ extension VaultSync {
   /// not move it forward.
   ///
   /// Every command that changes an entry, a tombstone, the settings or a journal entry gives it
-  /// its next revision, a kept revision never changes, and a counter only grows. A device that holds the master key could otherwise put back an older,
-  /// authentic version of a record (a replay), which the per-record checks accept.
+  /// its next revision, a kept revision never changes, and a counter only grows. A device that
+  /// holds the master key could otherwise put back an older, authentic version of a record (a
+  /// replay), which the per-record checks accept.
   private func checkForward(from old: RecordRow, to new: RecordRow) throws {
     let name = codec.recordName(old.recordID).prefix(8)
     switch RecordKind(rawValue: new.kind) {
