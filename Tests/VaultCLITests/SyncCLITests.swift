@@ -64,6 +64,12 @@ final class SyncPair {
     return (vault, key)
   }
 
+  /// `twoSynced`, and B synced after A, so both hold the same header and the same records.
+  func inStep(file: StaticString = #filePath, line: UInt = #line) {
+    twoSynced(file: file, line: line)
+    XCTAssertEqual(syncB().status, 0, file: file, line: line)
+  }
+
   @discardableResult
   func syncA(_ arguments: [String] = ["sync"], env: [String: String] = [:]) -> Subprocess.Result {
     a.vaultPIN(arguments, env: env)

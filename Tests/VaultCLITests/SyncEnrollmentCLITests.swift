@@ -16,19 +16,13 @@ final class SyncEnrollmentCLITests: XCTestCase {
   override func setUp() { pair = SyncPair() }
   override func tearDown() { pair = nil }
 
-  /// `SyncPair.twoSynced`, and B synced after A, so both hold the same header.
-  private func twoSynced() {
-    pair.twoSynced()
-    XCTAssertEqual(pair.syncB().status, 0)
-  }
-
   private func openA() throws -> (vault: Vault, key: SymmetricKey) { try pair.openA() }
 
   /// Attacker finding F1: a phantom device record, MACed under the shared key, pushed by a
   /// device that holds it; the other device used to take it, and a later rotation sealed the
   /// new key to it.
   func testADeviceRecordTheCodeDidNotEnrollIsRefused() throws {
-    twoSynced()
+    pair.inStep()
     let (vault, key) = try openA()
     var header = vault.header
     var phantom = header.devices[0]
@@ -56,7 +50,7 @@ final class SyncEnrollmentCLITests: XCTestCase {
   /// to before its revocation) makes a rotation of its own and pushes it: without the code it
   /// cannot authorize the link, and the other device refuses it.
   func testARotationNotAuthorizedWithTheCodeIsRefused() throws {
-    twoSynced()
+    pair.inStep()
     let (vault, key) = try openA()
     // The modified client drops the enrollments (no code is asked then) and rotates.
     var header = vault.header
@@ -81,7 +75,7 @@ final class SyncEnrollmentCLITests: XCTestCase {
   /// A recovery slot changed outside a rotation (a code of the attacker's own, to enroll with)
   /// is refused, and said to be so before a revocation the attacker's code signed.
   func testARecoverySlotChangedOutsideARotationIsRefused() throws {
-    twoSynced()
+    pair.inStep()
     let (vault, key) = try openA()
     let code = RecoveryCode.generate()
     var header = vault.header
@@ -114,7 +108,7 @@ final class SyncEnrollmentCLITests: XCTestCase {
 
   /// The rotation other devices take needs the code in force: a wrong one changes nothing.
   func testARotationWithOtherDevicesAsksForTheCodeInForce() throws {
-    twoSynced()
+    pair.inStep()
     let before = try Data(contentsOf: URL(fileURLWithPath: pair.a.vaultPath))
     let (wrong, _) = try RekeyCLITests.rekey(
       pair.a, typeBack: [], currentCode: "ZYXWVTSRQPNMKJHGFEDCBA9876543210", currentTries: 3)
@@ -136,7 +130,7 @@ final class SyncEnrollmentCLITests: XCTestCase {
   /// and then, the only device left, rotated the key with no code asked. The others now refuse
   /// such a revocation, and the header that holds it cannot be rotated.
   func testARevocationTheCodeDidNotAuthorizeIsRefused() throws {
-    twoSynced()
+    pair.inStep()
     let (vault, key) = try openA()
     var header = vault.header
     let victim = try XCTUnwrap(header.devices.first { $0.deviceID != vault.localDevice?.deviceID })
@@ -169,7 +163,7 @@ final class SyncEnrollmentCLITests: XCTestCase {
   /// `vault sync revoke` asks for the code in force: a wrong one three times revokes nothing
   /// (exit 11); the right one signs the revocation, which the other device takes.
   func testARevocationAsksForTheCodeInForce() throws {
-    twoSynced()
+    pair.inStep()
     let (vault, _) = try openA()
     let victim = try XCTUnwrap(
       vault.header.devices.first { $0.deviceID != vault.localDevice?.deviceID })
@@ -218,7 +212,7 @@ final class SyncEnrollmentCLITests: XCTestCase {
   /// kept the local copy), and so was another device's `writer_key` replaced, which the
   /// enrollment did not cover (that device's rotations were then refused as unsigned).
   func testARemoteRecordWhoseEnrollmentOrWriterKeyWasChangedIsRefused() throws {
-    twoSynced()
+    pair.inStep()
     let (vault, key) = try openA()
     let pristine = vault.header
     let index = try XCTUnwrap(
@@ -247,7 +241,7 @@ final class SyncEnrollmentCLITests: XCTestCase {
   /// out (its PIN keyslot and the recovery slot no longer matched), and a journal key pair
   /// swapped lost every device's journal. Both are refused, each pushed on top of the last.
   func testAHeaderWhoseKDFOrJournalKeysChangedIsRefused() throws {
-    twoSynced()
+    pair.inStep()
     let (vault, key) = try openA()
     let pristine = vault.header
     let journal = SealedBox.keyPair()
@@ -289,7 +283,7 @@ final class SyncEnrollmentCLITests: XCTestCase {
   /// could be revoked any more, and an entry naming another device's id with a key of the
   /// attacker's own made journal entries it signed pass as that device's.
   func testAWriterKeyRetiredWithoutARevocationIsRefused() throws {
-    twoSynced()
+    pair.inStep()
     let (vault, key) = try openA()
     var header = vault.header
     let victim = try XCTUnwrap(header.devices.first { $0.deviceID != vault.localDevice?.deviceID })
@@ -311,7 +305,7 @@ final class SyncEnrollmentCLITests: XCTestCase {
   /// recovered device no longer had, so it could not take the rotation. The enrollment serial
   /// orders the two records (`vault(5)` ENROLLMENT): a sync keeps the higher.
   func testARecordARecoveryReplacedCannotBePutBack() throws {
-    twoSynced()
+    pair.inStep()
     // C joins as B did (a copy of A's file, recovered with the code); everyone learns of it.
     let c = Sandbox()
     let pinC = "864200"

@@ -15,8 +15,7 @@ final class SyncPolicyCLITests: XCTestCase {
 
   override func setUp() {
     pair = SyncPair()
-    pair.twoSynced()
-    XCTAssertEqual(pair.syncB().status, 0)
+    pair.inStep()
   }
 
   override func tearDown() { pair = nil }

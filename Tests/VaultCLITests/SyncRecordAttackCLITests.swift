@@ -16,8 +16,7 @@ final class SyncRecordAttackCLITests: XCTestCase {
 
   override func setUp() {
     pair = SyncPair()
-    pair.twoSynced()
-    XCTAssertEqual(pair.syncB().status, 0)
+    pair.inStep()
   }
 
   override func tearDown() { pair = nil }
