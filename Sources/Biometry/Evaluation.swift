@@ -59,6 +59,8 @@ enum Evaluation {
       else { return .failed(.biometryNotEnrolled) }
       return .matched(domain)
     case .noMatch:
+      // A failure after none starts a run of its own (wrapping: only its equality is read).
+      if sensor.consecutiveFailures == 0 { sensor.failureRun &+= 1 }
       sensor.consecutiveFailures += 1
       let failures = sensor.consecutiveFailures
       let profile = sensor.sensorProfile

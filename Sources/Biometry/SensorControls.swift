@@ -153,9 +153,11 @@ public struct SensorControls: Sendable {
   }
 
   /// Locks the sensor as failures elsewhere would, until the device credential: failures 5 (20
-  /// in the Android profile), locked out.
+  /// in the Android profile), locked out, in a failure run of its own (`failureRun`), so no app
+  /// takes the lockout for its own failures'.
   public func forceLockout() throws {
     try store.updateSensor(clock: clock) { sensor, _ in
+      sensor.failureRun &+= 1
       sensor.consecutiveFailures = sensor.sensorProfile.permanentThreshold
       sensor.lockedOut = true
     }

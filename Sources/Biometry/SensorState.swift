@@ -6,8 +6,8 @@ import VaultCore
 /// Plain data: the behaviour (preflight, evaluation, controls) lives beside it. The stored key
 /// names are fixed: release 0.1.0 wrote the first eight, and the domain state is computed from
 /// these values; the keys added since (`queued_at`, `boot_id`, `passcode_set`, `external`,
-/// `profile`, `locked_until`, `last_device_unlock`, `keychain`) may be missing from an older file
-/// and take their defaults.
+/// `profile`, `locked_until`, `last_device_unlock`, `keychain`, `failure_run`) may be missing
+/// from an older file and take their defaults.
 public struct SensorState: Codable, Equatable, Sendable {
   /// One enrolled finger or face.
   public struct Template: Codable, Equatable, Sendable {
@@ -43,6 +43,12 @@ public struct SensorState: Codable, Equatable, Sendable {
   public var osEpoch: UInt32 = 1
   /// Consecutive failed matches across evaluations.
   public var consecutiveFailures: Int = 0
+  /// Names the current run of consecutive failed matches.
+  ///
+  /// One more each time a failed match starts a run (the count leaves 0) and each time
+  /// `force-lockout` sets the count, so an app that noted the run of its own failures can tell a
+  /// lockout they made from one made elsewhere. 0 in a file from before release 0.12.0.
+  public var failureRun: UInt64 = 0
   /// True after the failures that lock the sensor until the device credential (the PIN) is
   /// verified: five in the Apple profile, twenty in the Android one.
   public var lockedOut: Bool = false
@@ -73,6 +79,9 @@ public struct SensorState: Codable, Equatable, Sendable {
   /// its items count as present while a passcode is set (`holdsKeychainItem`), so an older
   /// file never reads as a removed passcode.
   public var keychain: [String]?
+
+  /// The current run of consecutive failed matches: its name and length.
+  public var run: FailureRun { FailureRun(run: failureRun, failures: consecutiveFailures) }
 
   /// True when the keychain item `id` is stored: listed, or (in a file from before the
   /// keychain) a passcode is set.
@@ -105,6 +114,7 @@ public struct SensorState: Codable, Equatable, Sendable {
     lockedUntil = try c.decodeIfPresent(Double.self, forKey: .lockedUntil)
     lastDeviceUnlock = try c.decodeIfPresent(Double.self, forKey: .lastDeviceUnlock)
     keychain = try c.decodeIfPresent([String].self, forKey: .keychain)
+    failureRun = try c.decodeIfPresent(UInt64.self, forKey: .failureRun) ?? 0
     let times = queuedAt + [lockedUntil, lastDeviceUnlock].compactMap { $0 }
     guard (0...Int(Int32.max)).contains(consecutiveFailures),
       times.allSatisfy({ $0.isFinite && $0 >= 0 }), queuedAt.count <= queue.count
@@ -131,6 +141,7 @@ public struct SensorState: Codable, Equatable, Sendable {
     case enrollmentGeneration = "enrollment_generation"
     case osEpoch = "os_epoch"
     case consecutiveFailures = "consecutive_failures"
+    case failureRun = "failure_run"
     case lockedOut = "locked_out"
     case queuedAt = "queued_at"
     case bootID = "boot_id"

@@ -7,9 +7,9 @@ import VaultCore
 /// lock. Not thread-safe: use a context from one thread.
 public final class SimulatedContext {
   /// Called, inside the store's locked write that records it, with every outcome an attempt of
-  /// this context took: what the app counts about attempts is then written with the sensor's own
-  /// count, or not at all.
-  public typealias AttemptObserver = (inout DeviceState, Outcome) -> Void
+  /// this context took and the sensor's failure run after it: what the app counts about
+  /// attempts is then written with the sensor's own count, or not at all.
+  public typealias AttemptObserver = (inout DeviceState, Outcome, FailureRun) -> Void
 
   /// The sensor type seen by the last `canEvaluatePolicy()`; `.none` before the first call.
   public private(set) var biometryType: BiometryType = .none
@@ -163,9 +163,9 @@ public final class SimulatedContext {
     return try store.updateDevice(clock: clock) { state, sensor in
       if let error = Preflight.error(for: sensor) { return (.failed(error), nil) }
       guard let outcome = try answer ?? Evaluation.dequeue(&sensor) else { return (.ask, nil) }
-      observer?(&state, outcome)
       let step = Evaluation.record(
         outcome, prompt, sensor: &sensor, secret: state.deviceSecret, appID: appID, now: now)
+      observer?(&state, outcome, sensor.run)
       return (step, outcome)
     }
   }
@@ -178,14 +178,16 @@ public final class SimulatedContext {
       guard let next = Evaluation.peek(sensor) else { return nil }
       guard next == .fallback else { return false }
       _ = try Evaluation.dequeue(&sensor)
-      observer?(&state, next)
+      observer?(&state, next, sensor.run)
       return true
     }
     if let queued { return queued }
     guard let prompter, !interactionNotAllowed else { return false }
     let chosen = prompter.offerFallback(reason: reason, type: prompt.type)
     if chosen {
-      _ = try store.updateDevice(clock: clock) { state, _ in observer?(&state, .fallback) }
+      _ = try store.updateDevice(clock: clock) { state, sensor in
+        observer?(&state, .fallback, sensor.run)
+      }
     }
     return chosen
   }

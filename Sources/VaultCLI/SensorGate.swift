@@ -39,12 +39,13 @@ struct SensorGate: BiometricGate {
   }
 
   func evaluate(
-    reason: String, reuse: Double, count: ((inout DeviceState, AttemptVerdict) -> Void)?
+    reason: String, reuse: Double,
+    count: ((inout DeviceState, AttemptVerdict, FailureRun) -> Void)?
   ) throws -> BiometricMatch {
-    let context = context(prompting: true) { state, outcome in
+    let context = context(prompting: true) { state, outcome, run in
       switch outcome {
-      case .match: count?(&state, .matched)
-      case .noMatch: count?(&state, .failed)
+      case .match: count?(&state, .matched, run)
+      case .noMatch: count?(&state, .failed, run)
       default: break
       }
     }
@@ -80,6 +81,10 @@ struct SensorGate: BiometricGate {
     if try store.readSensor(clock: clock).sensor.isLockedOut {
       try SensorControls(store: store, clock: clock).clearLockout()
     }
+  }
+
+  func failureRun() throws -> FailureRun {
+    try store.readSensor(clock: clock).sensor.run
   }
 
   func currentType() throws -> String {

@@ -75,8 +75,8 @@ struct BiometricBinding {
     let clock = vault.environment.clock
     do {
       // Each attempt is counted at its own time, in the locked write that records it.
-      let match = try gate.evaluate(reason: reason, reuse: reuse) { state, verdict in
-        state.countAttempt(verdict, vaultID: vaultID, at: clock.wallNow)
+      let match = try gate.evaluate(reason: reason, reuse: reuse) { state, verdict, run in
+        state.countAttempt(verdict, vaultID: vaultID, at: clock.wallNow, run: run)
       }
       // A failure of this prompt (or another command's, meanwhile) that reached the rule: a
       // later match of the same prompt releases nothing.

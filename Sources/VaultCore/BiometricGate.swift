@@ -57,6 +57,23 @@ public enum BiometricFailure: Error, Equatable, Sendable {
   case script(String)
 }
 
+/// The sensor's current run of consecutive failed matches (`biosim(1)` `failure_run` and
+/// `consecutive_failures`): which run it is and how many failures it has.
+public struct FailureRun: Codable, Equatable, Sendable {
+  /// The run's name: the sensor gives each run a new one, when a failure follows none and when
+  /// a lockout is forced.
+  public var run: UInt64
+  /// Failed matches in it: the sensor's whole count; as `BiometricStrikes.ownRun`, this vault's
+  /// own failures in a row from the run's first (0 once another's came between).
+  public var failures: Int
+
+  /// A run.
+  public init(run: UInt64, failures: Int) {
+    self.run = run
+    self.failures = failures
+  }
+}
+
 /// One attempt's verdict, as an app counts attempts.
 public enum AttemptVerdict: Sendable {
   /// The finger or face matched.
@@ -83,11 +100,15 @@ public protocol BiometricGate {
   ///   - reason: Shown by the prompt.
   ///   - reuse: The reuse window in seconds (`touchIDAuthenticationAllowableReuseDuration`,
   ///     0 to 300); 0 always asks for a match.
-  ///   - count: Told of each attempt's verdict in the same write as the sensor's count.
+  ///   - count: Told of each attempt's verdict, with the sensor's failure run after it, in the
+  ///     same write as the sensor's count.
   /// - Throws: `BiometricFailure`.
   func evaluate(
-    reason: String, reuse: Double, count: ((inout DeviceState, AttemptVerdict) -> Void)?
+    reason: String, reuse: Double,
+    count: ((inout DeviceState, AttemptVerdict, FailureRun) -> Void)?
   ) throws -> BiometricMatch
+  /// The sensor's current run of failed matches, read without a prompt.
+  func failureRun() throws -> FailureRun
   /// The device credential (the vault PIN, or the recovery code) was verified: a lockout of the
   /// sensor ends; a partial failure count stays until a match.
   func credentialVerified() throws

@@ -22,6 +22,10 @@ public struct BiometricStrikes: Codable, Equatable, Sendable {
   ///
   /// Cleared only by the recovery code.
   public var recoveryRequiredSince: Double?
+  /// The sensor's failure run at this vault's last failed match, with how many of its failures
+  /// were this vault's own in a row from the run's first (0 once any was not); nil after a
+  /// match, or in a record from before release 0.12.0.
+  public var ownRun: FailureRun?
 
   /// An empty record.
   public init() {}
@@ -34,8 +38,11 @@ public struct BiometricStrikes: Codable, Equatable, Sendable {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     failures = try c.decode([Double].self, forKey: .failures)
     recoveryRequiredSince = try c.decodeIfPresent(Double.self, forKey: .recoveryRequiredSince)
+    ownRun = try c.decodeIfPresent(FailureRun.self, forKey: .ownRun)
     let times = failures + [recoveryRequiredSince].compactMap { $0 }
-    guard failures.count <= 1000, times.allSatisfy({ (0...1e11).contains($0) }) else {
+    guard failures.count <= 1000, times.allSatisfy({ (0...1e11).contains($0) }),
+      (ownRun?.failures ?? 0) >= 0
+    else {
       throw DecodingError.dataCorrupted(
         .init(codingPath: decoder.codingPath, debugDescription: "strikes out of bounds"))
     }
@@ -44,11 +51,18 @@ public struct BiometricStrikes: Codable, Equatable, Sendable {
   enum CodingKeys: String, CodingKey {
     case failures
     case recoveryRequiredSince = "recovery_required_since"
+    case ownRun = "own_run"
   }
 
-  /// Failed matches that lock the sensor (five on both platforms' profiles): the count at
-  /// which this vault's own failures, not another vault's, may have locked it.
-  public static let sensorLockout = 5
+  /// True when this vault's own failed matches, and nothing else, make up the sensor's `current`
+  /// run.
+  ///
+  /// Every failure in it, from the first, was one of this vault's prompts (a forced lockout or
+  /// another vault's failure starts or spoils the run). Then the PIN may stand in for a guarded
+  /// read's match during the lockout that run made.
+  public func madeLockout(_ current: FailureRun) -> Bool {
+    current.failures > 0 && ownRun == current
+  }
 
   /// The time the window ends at: `now`, or the latest failure when the clock was set back
   /// before it (a failure is never dropped for being later than the clock).
@@ -65,12 +79,18 @@ public struct BiometricStrikes: Codable, Equatable, Sendable {
   ///
   /// A failure is kept whatever the times of the others (an older prompt answered late, a clock
   /// set back): only failures more than `window` before the latest time known leave the count.
-  /// A match starts the count over, unless the rule already requires the recovery code.
-  public mutating func count(_ verdict: AttemptVerdict, at now: Double) {
+  /// A match starts the count over, unless the rule already requires the recovery code. `run`
+  /// is the sensor's failure run after the attempt.
+  public mutating func count(_ verdict: AttemptVerdict, at now: Double, run: FailureRun) {
     switch verdict {
     case .matched:
+      ownRun = nil
       if recoveryRequiredSince == nil { failures = [] }
     case .failed:
+      // Own in a row when this failure opened the run or the one before it in the run was too.
+      let unbroken =
+        run.failures == 1 || (ownRun?.run == run.run && ownRun?.failures == run.failures - 1)
+      ownRun = FailureRun(run: run.run, failures: unbroken ? run.failures : 0)
       let end = reference(now)
       failures = (failures.filter { end - $0 < Self.window } + [now]).sorted()
         .suffix(1000)
@@ -83,11 +103,13 @@ public struct BiometricStrikes: Codable, Equatable, Sendable {
 
 extension DeviceState {
   /// Counts one attempt of vault `vaultID`'s evaluation, at wall-clock `now`.
-  public mutating func countAttempt(_ verdict: AttemptVerdict, vaultID: VaultID, at now: Double) {
+  public mutating func countAttempt(
+    _ verdict: AttemptVerdict, vaultID: VaultID, at now: Double, run: FailureRun
+  ) {
     var record = biometricStrikes[vaultID.hex] ?? BiometricStrikes()
-    record.count(verdict, at: now)
+    record.count(verdict, at: now, run: run)
     biometricStrikes[vaultID.hex] =
-      record.failures.isEmpty && record.recoveryRequiredSince == nil
+      record.failures.isEmpty && record.recoveryRequiredSince == nil && record.ownRun == nil
       ? nil : record
   }
 }

@@ -83,6 +83,11 @@ extension BiometricStrikes {
       return number
     }
     recoveryRequiredSince = try fields.optionalNumber("recovery_required_since")
+    ownRun = try fields.optionalObject("own_run").map { run in
+      let count = try run.integer("failures")
+      guard count >= 0 else { throw JSONFields.Mismatch() }
+      return FailureRun(run: try run.unsigned("run"), failures: count)
+    }
     let all = failures + [recoveryRequiredSince].compactMap { $0 }
     guard failures.count <= 1000, all.allSatisfy({ (0...1e11).contains($0) }) else {
       throw JSONFields.Mismatch()

@@ -359,13 +359,13 @@ public struct VaultAccess {
       try binding.checkPresence(masterKey: unlocked.masterKey, reason: "read guarded '\(name)'")
     } catch VaultError.biometricLockout {
       // As `.deviceOwnerAuthentication`: the device credential stands in and clears the lockout,
-      // but only for a lockout this vault's own failed matches made. The sensor's lockout is the
-      // device's: failures in a vault of one's own must not buy guarded reads of this one.
+      // but only for a lockout this vault's own failed matches made, every one of the run that
+      // locked the sensor. The sensor's lockout is the device's: failures in a vault of one's
+      // own, or a forced lockout, must not buy guarded reads of this one.
       let strikes = try vault.device.read().biometricStrikes[vault.vaultID.hex]
-      guard
-        (strikes?.recent(at: vault.environment.clock.wallNow) ?? 0)
-          >= BiometricStrikes.sensorLockout
-      else { throw VaultError.biometricLockoutElsewhere }
+      guard try strikes?.madeLockout(gate.failureRun()) == true else {
+        throw VaultError.biometricLockoutElsewhere
+      }
       _ = try pinAlone(.lockedOutGuardedEntry(name), credentials)
       try gate.credentialVerified()
     }

@@ -294,9 +294,25 @@ import VaultCore
     try fixture.controls.queue(.noMatch, count: 1)
     try fixture.controls.queue(.retry, count: 1)
     try fixture.controls.queue(.match, count: 1)
-    _ = try fixture.context { state, outcome in
-      state.journalKeys["seen", default: ""] += outcome.rawValue + ","
+    _ = try fixture.context { state, outcome, run in
+      state.journalKeys["seen", default: ""] += "\(outcome.rawValue) \(run.run)/\(run.failures),"
     }.evaluatePolicy(localizedReason: "x")
-    #expect(try fixture.store.read().journalKeys["seen"] == "no-match,retry,match,")
+    #expect(try fixture.store.read().journalKeys["seen"] == "no-match 1/1,retry 1/1,match 1/0,")
+  }
+
+  /// Each run of failures has a name of its own, and a forced lockout is a run of its own, so
+  /// an app can tell a lockout its own failures made (review of 0.11.0, item 1).
+  @Test func everyRunOfFailuresAndEveryForcedLockoutIsNamedAnew() throws {
+    let fixture = try Fixture.enrolled()
+    #expect(try fixture.sensor().run == FailureRun(run: 0, failures: 0))
+    try fixture.controls.queue(.noMatch, count: 2)
+    try fixture.controls.queue(.match, count: 1)
+    _ = try fixture.context().evaluatePolicy(localizedReason: "x")
+    #expect(try fixture.sensor().run == FailureRun(run: 1, failures: 0))
+    try fixture.controls.queue(.noMatch, count: 1)
+    _ = try? fixture.context().evaluatePolicy(localizedReason: "x")
+    #expect(try fixture.sensor().run == FailureRun(run: 2, failures: 1))
+    try fixture.controls.forceLockout()
+    #expect(try fixture.sensor().run == FailureRun(run: 3, failures: 5))
   }
 }

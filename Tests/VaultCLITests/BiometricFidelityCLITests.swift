@@ -487,6 +487,71 @@ final class BiometricFidelityCLITests: XCTestCase {
     XCTAssertEqual(biometry()["failed_matches_24h"] as? Int, 0)
   }
 
+  /// Review of 0.11.0, item 1: five failed matches of this vault within 24 hours once made
+  /// every later lockout count as its own, so after `biosim force-lockout` the PIN alone read
+  /// a guarded entry, again and again.
+  func testAForcedLockoutAfterOwnFailuresBuysNoGuardedRead() {
+    box.initBiometric()
+    box.biosim(["next", "match"])
+    XCTAssertEqual(
+      box.vaultPIN(["add", "--guard", "g"], stdin: Array("guarded".utf8)).status, 0)
+    let token = box.unlock()
+    for _ in 0..<2 {
+      box.biosim(["next", "no-match", "--count", "3"])
+      box.vaultPIN(["unlock", "--force"])
+      box.biosim(["next", "--clear"])
+    }
+    XCTAssertEqual(box.sensor()["locked_out"] as? Bool, true)
+    let own = box.vaultPIN(["get", "g"], env: ["VAULT_SESSION": token])
+    XCTAssertEqual(own.status, 0, "this vault's own lockout: the PIN stands in")
+    XCTAssertEqual(own.stdoutText, "guarded")
+    for boot in [1005, 1010] {
+      box.biosim(["force-lockout"])
+      let refused = box.vaultPIN(
+        ["get", "g"], env: ["VAULT_SESSION": token, "VAULT_TEST_BOOTCLOCK": "\(boot)"])
+      XCTAssertEqual(refused.status, 14, refused.stderrText)
+      XCTAssertEqual(refused.stdout, [])
+      XCTAssertEqual(
+        refused.errorLines.first,
+        "vault: error: biometry lockout (LAError -8): the sensor was locked out by failed matches"
+          + " outside this vault, so the PIN does not stand in for this guarded entry's match")
+    }
+  }
+
+  /// Review of 0.11.0, item 1: a run of failures that locked the sensor counts as this vault's
+  /// only when every failure in it was; three of its own and two of another vault's do not,
+  /// in either order.
+  func testALockoutOfMixedFailuresBuysNoGuardedRead() {
+    box.initBiometric()
+    box.biosim(["next", "match"])
+    XCTAssertEqual(
+      box.vaultPIN(["add", "--guard", "g"], stdin: Array("guarded".utf8)).status, 0)
+    let token = box.unlock()
+    let other = ["VAULT_PATH": box.home + "/other.db"]
+    XCTAssertEqual(
+      box.vault(["init", "--kdf", "test", "--no-biometry"], pin: ["111111"], env: other).status, 0)
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vault(["biometry", "activate"], pin: ["111111"], env: other).status, 0)
+    // (PIN, environment, failed matches): this vault's three and the other vault's two.
+    let own = (Sandbox.pin, [String: String](), 3)
+    let theirs = ("111111", other, 2)
+    for (round, order) in [[own, theirs], [theirs, own]].enumerated() {
+      for (pin, env, failures) in order {
+        box.biosim(["next", "no-match", "--count", "\(failures)"])
+        box.vault(["unlock", "--force"], pin: [pin], env: env)
+      }
+      XCTAssertEqual(box.sensor()["locked_out"] as? Bool, true)
+      XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 5)
+      let refused = box.vaultPIN(
+        ["get", "g"],
+        env: ["VAULT_SESSION": token, "VAULT_TEST_BOOTCLOCK": "\(1005 + round * 5)"])
+      XCTAssertEqual(refused.status, 14, "round \(round): \(refused.stderrText)")
+      XCTAssertEqual(refused.stdout, [])
+      XCTAssertEqual(box.sensor()["locked_out"] as? Bool, true, "nothing ended the lockout")
+      XCTAssertEqual(box.biosim(["credential-verified"]).status, 0)
+    }
+  }
+
   /// Attack review: a success by reuse of a recent device unlock is no match, so a bulk read
   /// with the PIN leaves guarded entries out as a held key does, and a reference to one needs
   /// its fresh check.

@@ -43,6 +43,7 @@ final class DeviceStateDecodingTests: XCTestCase {
     var strikes = BiometricStrikes()
     strikes.failures = [1_700_000_000, 1_700_000_001.5]
     strikes.recoveryRequiredSince = 1_700_000_002
+    strikes.ownRun = FailureRun(run: 1 << 40, failures: 4)
     state.biometricStrikes = ["aa": strikes, "bb": BiometricStrikes()]
     state.sealedDomains = [
       "aa": SealedDomainRecord(
@@ -79,6 +80,8 @@ final class DeviceStateDecodingTests: XCTestCase {
       ("1700000001.5", "-1"),
       ("\"recovery_required_since\" : 1700000002", "\"recovery_required_since\" : 1e12"),
       ("\"passcode_bound\" : true", "\"passcode_bound\" : 1"),
+      ("\"failures\" : 4", "\"failures\" : -4"),
+      ("\"run\" : 1099511627776", "\"run\" : -1"),
     ]
     for (old, new) in changes {
       XCTAssertTrue(text.contains(old), old)

@@ -18,7 +18,8 @@ final class ScriptedGate: BiometricGate, @unchecked Sendable {
   }
 
   func evaluate(
-    reason: String, reuse: Double, count: ((inout DeviceState, AttemptVerdict) -> Void)?
+    reason: String, reuse: Double,
+    count: ((inout DeviceState, AttemptVerdict, FailureRun) -> Void)?
   ) throws -> BiometricMatch {
     evaluations += 1
     guard !answers.isEmpty else { throw BiometricFailure.notInteractive }
@@ -26,6 +27,11 @@ final class ScriptedGate: BiometricGate, @unchecked Sendable {
   }
 
   func credentialVerified() throws { credentialsVerified += 1 }
+
+  /// The sensor's failure run a lockout check reads.
+  var run = FailureRun(run: 0, failures: 0)
+
+  func failureRun() throws -> FailureRun { run }
 
   func currentType() throws -> String { "touch-id" }
 
