@@ -314,6 +314,19 @@ final class GitRepository: SyncRepository {
 
   func kept() throws -> String? { resolved(Self.keptRef) }
 
+  /// The ref that names the commit a sync is pushing (`notePush`).
+  static let pushingRef = "refs/vault/pushing"
+
+  func notePush(_ commit: String?) throws {
+    if let commit {
+      try check(["update-ref", Self.pushingRef, commit])
+    } else if resolved(Self.pushingRef) != nil {
+      try check(["update-ref", "-d", Self.pushingRef])
+    }
+  }
+
+  func notedPush() throws -> String? { resolved(Self.pushingRef) }
+
   func parent(of commit: String) throws -> String? { resolved(commit + "^1") }
 
   /// The commit `revision` names, nil when it names none.

@@ -54,6 +54,12 @@ public protocol SyncRepository: AnyObject {
   func keep(_ commit: String) throws
   /// The commit `keep` kept last, nil when none.
   func kept() throws -> String?
+  /// Notes `commit`, made by `commit(after:…)`, as the one this device is about to push (nil:
+  /// forgets the note), before the push: a sync killed once its push reached the remote is
+  /// then recognised by the next one as this device's own.
+  func notePush(_ commit: String?) throws
+  /// The commit `notePush` noted last, nil when none.
+  func notedPush() throws -> String?
   /// The first parent of `commit`, nil for a commit without one.
   func parent(of commit: String) throws -> String?
   /// True when `ancestor` is `commit` or one of its ancestors (`git merge-base

@@ -85,6 +85,7 @@ public final class VaultSync {
     var retries = 0
     while true {
       let remote = try repository.fetch()
+      if let remote { try adoptOwnPush(remote: remote) }
       let (record, changed) = try vault.reading(masterKey: masterKey) { snapshot in
         let rows = try snapshot.rows(
           inBucket: Int(syncID[0]), db: vault.db, rowKey: masterKey.derive(.rows))
@@ -136,9 +137,11 @@ public final class VaultSync {
         after: remote, replacingAll: push.replacingAll, writing: push.writing,
         removing: push.removing)
       crash(at: "sync-after-commit")
+      try repository.notePush(commit)
       if try repository.push(commit, over: remote) {
         crash(at: "sync-after-push")
         try recordPushed(commit, plan: plan, push: push)
+        try repository.notePush(nil)
         return SyncReport(
           received: plan.received, sent: push.writing.count + push.removing.count - 1,
           commit: commit, retries: retries, conflicts: plan.conflicts,
@@ -961,6 +964,39 @@ public final class VaultSync {
   private func stateFile(at commit: String) throws -> SyncStateFile? {
     guard let bytes = try stateFileBytes(of: commit) else { return nil }
     return try Self.refusing { try SyncStateFile.open(bytes, codec: codec) }
+  }
+
+  /// A push this device noted (`SyncRepository.notePush`) that reached the remote although the
+  /// sync that made it was killed before it recorded it: its commit becomes the base, as
+  /// `recordPushed` would have made it, so the records it carried are this device's own and
+  /// not another device's change (review of 0.11.0, item 5: a removal made after it came back).
+  ///
+  /// Taken only when the noted commit was made on the recorded base (its first parent), the
+  /// remote holds it (`remote` is it or descends from it) and its state file opens under the
+  /// master key; a note that fails any of these is forgotten.
+  private func adoptOwnPush(remote: String) throws {
+    guard let pushed = try repository.notedPush() else { return }
+    let recorded = try lastSync()?.base
+    guard let recorded, pushed != recorded, try repository.parent(of: pushed) == recorded,
+      try repository.isAncestor(pushed, of: remote),
+      let state = try? stateFile(at: pushed)
+    else {
+      try repository.notePush(nil)
+      return
+    }
+    try vault.write(masterKey: masterKey) { write in
+      guard let syncRow = try write.unnamedRecord(syncID) else { return }
+      let record = try openRecord(syncRow)
+      guard record.base == recorded, !record.full else { return }
+      try write.delete(syncRow)
+      // The buckets stay as the merge recorded them: what changed here since then is found by
+      // their aggregates, as after any push.
+      let next = SyncRecord(
+        base: pushed, files: state.files, vector: state.vector, buckets: record.buckets,
+        marked: [], full: false, header: nil)
+      try write.insert(try sealRecord(next, replacing: syncRow))
+    }
+    try repository.notePush(nil)
   }
 
   /// After the push: the new commit is the base, and only the buckets changed since the merge

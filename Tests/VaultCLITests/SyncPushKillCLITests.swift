@@ -113,4 +113,36 @@ final class SyncPushKillCLITests: XCTestCase {
       XCTAssertEqual(pair.read(pair.a, ["get", "from-b/\(mode)"]).stdoutText, "b-\(mode)")
     }
   }
+
+  /// Review of 0.11.0, item 5: a change after a sync killed once its push reached the remote.
+  ///
+  /// `vault rm` (or `vault mv`) of what the killed sync pushed: the next sync took its own pushed records for another
+  /// device's change, kept them against the removal ("conflict: x: changed on one device and
+  /// removed on the other; kept the change") and the entry came back everywhere; after a move,
+  /// "conflict: y: kept both". A device recognises what it pushed itself.
+  func testAChangeAfterASyncKilledAfterItsPushIsKept() throws {
+    pair.initA()
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    pair.joinB()
+    XCTAssertEqual(pair.syncA().status, 0)
+    for (index, change) in [["rm", "x0"], ["mv", "x1", "y1"]].enumerated() {
+      let name = "x\(index)"
+      pair.add(pair.a, name, Array("s".utf8))
+      let killed = pair.syncA(env: ["VAULT_TEST_CRASH": "sync-after-push"])
+      XCTAssertEqual(killed.status, 137, killed.stderrText)
+      let remoteList = pair.git(["ls-tree", "-r", "--name-only", "vault"]).stdoutText
+      XCTAssertTrue(remoteList.contains("records/"), "the push reached the remote")
+      let changed = pair.read(pair.a, change)
+      XCTAssertEqual(changed.status, 0, changed.stderrText)
+      let synced = pair.syncA()
+      XCTAssertEqual(synced.status, 0, synced.stderrText)
+      let conflicts = synced.errorLines.filter { $0.hasPrefix("conflict:") }
+      XCTAssertEqual(conflicts, [], "\(change): \(synced.stderrText)")
+      XCTAssertEqual(pair.syncB().status, 0)
+      let expected = index == 0 ? "" : "y1\n"
+      for box in [pair.a, pair.b] {
+        XCTAssertEqual(pair.read(box, ["list"]).stdoutText, expected, "\(change)")
+      }
+    }
+  }
 }
