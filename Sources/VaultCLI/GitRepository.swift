@@ -348,21 +348,44 @@ final class GitRepository: SyncRepository {
     }
   }
 
-  func push(_ commit: String, over expected: String?) throws -> Bool {
+  func push(_ commit: String, over expected: String?) throws -> PushOutcome {
     let result = run(["push", "-q", "--porcelain", "origin", "\(commit):refs/heads/\(Self.branch)"])
     if result.status == 0 {
       try check(["update-ref", "refs/heads/\(Self.branch)", commit])
-      return true
+      return .pushed
     }
     let text = result.stdoutText + result.stderrText
+    if let lock = Self.lockFile(in: text) {
+      return .locked(path: lock, age: Self.age(of: lock))
+    }
     // Refused because the remote moved: rejected as not a fast-forward, or (a push racing
     // another into the same repository) the branch's lock taken or moved under git.
     if text.contains("[rejected]") || text.contains("non-fast-forward")
       || text.contains("fetch first") || text.contains("cannot lock ref")
       || text.contains("failed to update ref")
     {
-      return false
+      return .moved
     }
     throw Self.failure(["push"], result)
+  }
+
+  /// The lock file git's "Unable to create 'PATH': File exists." names, with `/./` folded.
+  static func lockFile(in text: String) -> String? {
+    let opening = "Unable to create '"
+    guard let start = text.firstRange(of: opening),
+      let end = text[start.upperBound...].firstRange(of: "': File exists")
+    else { return nil }
+    var path = String(text[start.upperBound..<end.lowerBound])
+    while let dot = path.firstRange(of: "/./") { path.replaceSubrange(dot, with: "/") }
+    return path
+  }
+
+  /// Seconds since `path` was last modified, nil when this device cannot read it.
+  static func age(of path: String) -> Double? {
+    var info = stat()
+    guard path.hasPrefix("/"), stat(path, &info) == 0 else { return nil }
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return max(0, Double(now.tv_sec - info.st_mtim.tv_sec))
   }
 }

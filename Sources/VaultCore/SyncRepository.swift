@@ -72,7 +72,19 @@ public protocol SyncRepository: AnyObject {
   func exclusively<R>(_ body: () throws -> R) throws -> R
   /// Pushes `commit` to the remote's branch without force.
   ///
-  /// - Returns: false when the remote refused it because its branch moved since `expected`
-  ///   (nil: it had none).
-  func push(_ commit: String, over expected: String?) throws -> Bool
+  /// - Returns: `.moved` when the remote refused it because its branch moved since `expected`
+  ///   (nil: it had none); `.locked` when a lock file of git's on the remote was in the way.
+  func push(_ commit: String, over expected: String?) throws -> PushOutcome
+}
+
+/// How a push ended, when git did not fail outright.
+public enum PushOutcome: Equatable, Sendable {
+  /// The remote's branch is the commit now.
+  case pushed
+  /// The remote's branch moved since the commit was made on it: merge again.
+  case moved
+  /// A lock file of git's on the remote was in the way (`path` as git named it, `age` its age
+  /// in seconds when this device can read it, as on a path or a shared disk): another push
+  /// holding it now, or one killed on the remote's side that left it behind.
+  case locked(path: String, age: Double?)
 }

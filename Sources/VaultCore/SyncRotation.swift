@@ -421,10 +421,16 @@ extension VaultSync {
     else { throw VaultError.storage("a rotation left nothing to push") }
     let commit = try repository.commit(
       after: remote, replacingAll: true, writing: push.writing, removing: push.removing)
-    guard try repository.push(commit, over: remote) else {
+    switch try repository.push(commit, over: remote) {
+    case .pushed: break
+    case .moved:
       throw VaultError.remoteMoved(
         "the sync remote moved while the rotation was pushed; nothing was rotated (the old"
           + " recovery code still works)")
+    case .locked(let path, let age):
+      throw VaultError.syncFailed(
+        Self.lockInTheWay(path: path, age: age) + "; nothing was rotated (the old recovery code"
+          + " still works)")
     }
     crash(at: "rekey-after-push")
     let next = SyncRecord(

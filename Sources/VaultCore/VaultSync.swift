@@ -138,7 +138,8 @@ public final class VaultSync {
         removing: push.removing)
       crash(at: "sync-after-commit")
       try repository.notePush(commit)
-      if try repository.push(commit, over: remote) {
+      let outcome = try repository.push(commit, over: remote)
+      if outcome == .pushed {
         crash(at: "sync-after-push")
         try recordPushed(commit, plan: plan, push: push)
         try repository.notePush(nil)
@@ -149,9 +150,34 @@ public final class VaultSync {
       }
       retries += 1
       guard retries < Self.maximumAttempts else {
+        // vault never removes a lock on the remote: it may be a shared disk another machine
+        // is pushing to. It says what is in the way and how to remove it.
+        if case .locked(let path, let age) = outcome {
+          throw VaultError.syncFailed(Self.lockInTheWay(path: path, age: age))
+        }
         throw VaultError.syncFailed(
           "the remote moved \(retries) times while this device merged; run 'vault sync' again")
       }
+    }
+  }
+
+  /// The words for a lock file of git's on the remote that stayed in the way of every push.
+  static func lockInTheWay(path: String, age: Double?) -> String {
+    let made = age.map { " (made \(Self.duration($0)) ago)" } ?? ""
+    return
+      "git's lock file \(path)\(made) is in the way on the remote, left by a push killed on the"
+      + " remote's side; only when no other device is syncing, remove it with"
+      + " 'rm \(ShellWord.argument(path))'"
+  }
+
+  /// `seconds` in the largest whole unit: `42 s`, `5 min`, `3 h`, `2 days`.
+  static func duration(_ seconds: Double) -> String {
+    let whole = Int(seconds)
+    switch whole {
+    case ..<60: return "\(whole) s"
+    case ..<3600: return "\(whole / 60) min"
+    case ..<172_800: return "\(whole / 3600) h"
+    default: return "\(whole / 86_400) days"
     }
   }
 

@@ -145,4 +145,35 @@ final class SyncPushKillCLITests: XCTestCase {
       }
     }
   }
+
+  /// Review of 0.11.0, item 6: a stale lock of git's on the remote is named.
+  ///
+  /// A push killed together with the remote's `git-receive-pack` left `HEAD.lock` there, and
+  /// every device's sync then said "the remote moved 5 times". vault never removes a lock on
+  /// the remote; it names git's cause, the file's age and the command.
+  func testAStaleLockOnTheRemoteIsNamedWithItsAgeAndTheCommandThatRemovesIt() throws {
+    pair.initA()
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    let lock = pair.remote + "/HEAD.lock"
+    XCTAssertTrue(FileManager.default.createFile(atPath: lock, contents: Data()))
+    var times = [
+      timeval(tv_sec: time(nil) - 7300, tv_usec: 0), timeval(tv_sec: time(nil) - 7300, tv_usec: 0),
+    ]
+    XCTAssertEqual(utimes(lock, &times), 0)
+    let before = pair.head
+    pair.add(pair.a, "after-the-lock", Array("kept".utf8))
+    let refused = pair.syncA()
+    XCTAssertEqual(refused.status, 21, refused.stderrText)
+    XCTAssertEqual(
+      refused.errorLines.last,
+      "vault: error: sync failed: git's lock file \(lock) (made 2 h ago) is in the way on the"
+        + " remote, left by a push killed on the remote's side; only when no other device is"
+        + " syncing, remove it with 'rm \(lock)'; nothing was merged")
+    XCTAssertTrue(FileManager.default.fileExists(atPath: lock), "vault never removes it")
+    XCTAssertEqual(pair.head, before)
+    XCTAssertEqual(unlink(lock), 0)
+    let synced = pair.syncA()
+    XCTAssertEqual(synced.status, 0, synced.stderrText)
+    XCTAssertNotEqual(pair.head, before)
+  }
 }
