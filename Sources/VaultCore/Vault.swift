@@ -187,6 +187,20 @@ public final class Vault {
     return constantTimeEqual(Array(recorded.utf8), Array(Header.digest(headerBody).base64.utf8))
   }
 
+  /// True when `masterKey` authenticates the newest state's link (BLAKE2b MAC under its state
+  /// subkey, vault(5) STATE CHAIN), which never covers the header's MAC: the key is this
+  /// vault's current one, so a header it does not authenticate was damaged, not rotated.
+  ///
+  /// False when the states table cannot be read or its newest link is malformed.
+  func isCurrentKey(_ masterKey: SymmetricKey) -> Bool {
+    guard
+      let row = try? db.query(
+        "SELECT generation, previous, summary, mac FROM states ORDER BY generation DESC LIMIT 1"
+      ).first, let link = StateSnapshot.link(row)
+    else { return false }
+    return link.verifies(key: masterKey.derive(.state), vaultID: vaultID)
+  }
+
   /// True when the header stored in the file is still the one this `Vault` read (or last
   /// wrote): no other command changed it meanwhile.
   ///

@@ -184,9 +184,12 @@ public struct VaultAccess {
           try vault.verifyHeader(masterKey: key)
         } catch VaultError.integrity
           where (try? vault.device.read()).map(vault.headerIsAuthenticatedHere) == true
+          && !vault.isCurrentKey(key)
         {
-          // The header is the one this device last authenticated, yet the session's key does
-          // not open it: a session from before a master-key rotation (a copy put back).
+          // The header is the one this device last authenticated, yet the session's key opens
+          // neither it nor the newest state: a session from before a master-key rotation (a
+          // copy put back). A key the state takes is the current one: the header's MAC was
+          // damaged, and that is integrity.
           throw VaultError.locked(
             "the session holds a master key this vault no longer uses (it was rotated)")
         }
@@ -228,6 +231,7 @@ public struct VaultAccess {
         try vault.verifyHeader(masterKey: held.key)
       } catch VaultError.integrity
         where (try? vault.device.read()).map(vault.headerIsAuthenticatedHere) == true
+        && !vault.isCurrentKey(held.key)
       {
         throw VaultError.locked(
           "the agent held a master key that does not open this vault (it was rotated, or the key"

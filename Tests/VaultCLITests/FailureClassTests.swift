@@ -37,6 +37,32 @@ final class FailureClassTests: XCTestCase {
       ])
   }
 
+  /// Review of 0.11.0, item 9: a header whose MAC was zeroed is damage (17) whatever the
+  /// credential.
+  ///
+  /// With a session it read as "the session holds a master key this vault no
+  /// longer uses (it was rotated)" (exit 10), `vault check` too; with the PIN it was 17.
+  func testAZeroedHeaderMACIsDamageWithASessionAndWithThePIN() {
+    XCTAssertEqual(box.vault(["unlock"], pin: [Sandbox.pin]).status, 0, "the agent holds it")
+    box.tamper { _ = try $0.execute("UPDATE header SET mac = zeroblob(32)") }
+    let throughAgent = box.vault(["get", "x"])
+    XCTAssertEqual(throughAgent.status, 17, throughAgent.stderrText)
+    XCTAssertEqual(throughAgent.stdout, [])
+    // The agent let go of the key it found damage with: what follows uses the session and the PIN.
+    let expected = [
+      "vault: error: integrity failure: the vault header failed authentication (the file was"
+        + " edited)"
+    ]
+    for arguments in [["get", "x"], ["check"]] {
+      let withSession = box.vault(arguments, env: session)
+      XCTAssertEqual(withSession.status, 17, "\(arguments): \(withSession.stderrText)")
+      XCTAssertEqual(withSession.errorLines, expected, "\(arguments)")
+      let withPIN = box.vault(arguments, pin: [Sandbox.pin])
+      XCTAssertEqual(withPIN.status, 17, "\(arguments): \(withPIN.stderrText)")
+      XCTAssertEqual(withPIN.errorLines, expected, "\(arguments)")
+    }
+  }
+
   func testADamagedSchemaIsAnIntegrityFailure() {
     box.tamper {
       _ = try $0.execute("PRAGMA writable_schema = ON")
