@@ -96,6 +96,9 @@ struct AgentLoop {
     if stat(socketPath, &info) == 0 { socketInode = info.st_ino }
   }
 
+  /// The signals that end the agent, through its stop pipe.
+  static let stopSignals = [SIGTERM, SIGINT, SIGHUP]
+
   /// The boot clock, without test overrides.
   private static let realClock = Clock(variables: [:])
   /// Started by a service manager (`--persistent`): holding nothing never ends it.
@@ -111,7 +114,7 @@ struct AgentLoop {
   mutating func serve() {
     _ = vault_pipe_cloexec_nonblock(&stopFDs)
     agentStopPipe = stopFDs[1]
-    for number in [SIGTERM, SIGINT, SIGHUP] { signal(number, agentStopHandler) }
+    for number in Self.stopSignals { signal(number, agentStopHandler) }
     while true {
       if expiresOnItsOwn { holdings.expire(now: now) }
       if !persistent, holdings.isEmpty, jobs.isEmpty,
@@ -243,8 +246,25 @@ struct AgentLoop {
     let inherited =
       [listener, stopFDs[0], stopFDs[1]] + jobs.flatMap { [$0.connection.fd, $0.pidfd] }
     let agent = getpid()
+    // The agent's stop handlers write into the stop pipe, which the child shares until it
+    // closes it: a signal for the worker (the agent's SIGTERM when its client dies) must never
+    // run them there. They are blocked across the fork, and the child puts back the default
+    // handlers before `AgentWorker.run` unblocks them (review of 0.11.0, item 7).
+    var stopSignals = sigset_t()
+    var previousMask = sigset_t()
+    sigemptyset(&stopSignals)
+    for number in AgentLoop.stopSignals { sigaddset(&stopSignals, number) }
+    sigprocmask(SIG_BLOCK, &stopSignals, &previousMask)
     let pid = vault_fork()
     if pid == 0 {
+      for number in AgentLoop.stopSignals { signal(number, SIG_DFL) }
+      agentStopPipe = -1
+      #if DEBUG
+        // Test hook: the worker waits this many milliseconds right after the fork.
+        if let pause = request.environment["VAULT_TEST_WORKER_PAUSE"].flatMap(UInt32.init) {
+          usleep(pause * 1000)
+        }
+      #endif
       // The worker ends with the agent (SIGTERM restores a terminal it changed), and leads a
       // process group of its own, so that a Ctrl-C passed on reaches the editor it runs too, as
       // the terminal's would.
@@ -260,6 +280,7 @@ struct AgentLoop {
         request, descriptors: descriptors, connection: connection.fd, held: held,
         environment: environment)
     }
+    sigprocmask(SIG_SETMASK, &previousMask, nil)
     guard pid > 0 else {
       try? connection.send(.notHeld)
       return

@@ -369,6 +369,26 @@ final class AgentCLITests: XCTestCase {
     XCTAssertEqual(get().stdoutText, "s3cret\nuser: ada\n")
   }
 
+  /// Review of 0.11.0, item 7: a client killed as its worker starts leaves the agent serving.
+  ///
+  /// The agent quit (exit 0, no message) when a client was killed just after its worker was
+  /// forked: the agent's SIGTERM to that worker reached it before
+  /// the worker had put back the default handlers, and the agent's own handler, still
+  /// installed in the child, wrote to the stop pipe the two share. The worker pauses after the
+  /// fork here (a debug-build hook) so that the client's death always falls in that window.
+  func testAClientKilledAsItsWorkerStartsLeavesTheAgentServing() throws {
+    unlockAgent()
+    let pid = try XCTUnwrap(agentPID())
+    let killed = box.shell(
+      "vault get mail/work >/dev/null 2>&1 & client=$!; sleep 0.1; kill -9 $client; wait $client;"
+        + " echo $?", env: ["VAULT_TEST_WORKER_PAUSE": "400"])
+    XCTAssertEqual(killed.stdoutText, "137\n")
+    usleep(600_000)
+    XCTAssertEqual(kill(pid, 0), 0, "the agent still runs")
+    XCTAssertEqual(agentPID(), pid)
+    XCTAssertEqual(get().stdoutText, "s3cret\nuser: ada\n")
+  }
+
   func testAnotherUserGetsNothingFromTheSocket() throws {
     try XCTSkipUnless(geteuid() == 0, "dropping to another uid needs root")
     unlockAgent()
