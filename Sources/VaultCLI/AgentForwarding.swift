@@ -71,6 +71,7 @@ enum AgentForwarding {
       close(fds[1])
     }
     var sentSignal: Int32 = 0
+    var outputBegan = false
     while true {
       var watched = [
         pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0),
@@ -95,13 +96,22 @@ enum AgentForwarding {
       } catch {
         if sentSignal != 0 { return 128 + sentSignal }
         throw VaultError.storage(
-          "the unlock agent ended while it ran the command, which may or may not have finished;"
-            + " check, and run it again if needed")
+          outputBegan
+            ? "the unlock agent ended while the command wrote its output, so the output may be"
+              + " incomplete; run it again"
+            : "the unlock agent ended while it ran the command, which may or may not have"
+              + " finished; check, and run it again if needed")
       }
       switch message {
       case .notHeld: return nil
+      case .outputBegan: outputBegan = true
       case .exited(let code): return code
       case .signalled(let number):
+        if outputBegan && number != sentSignal && number != SIGPIPE {
+          Output.error(
+            "vault: error: the command was ended by signal \(number) after its output began, so"
+              + " the output may be incomplete")
+        }
         // The shell learns of the signal as if this process had received it.
         for handler in passedOn { signal(handler, SIG_DFL) }
         signal(number, SIG_DFL)

@@ -16,6 +16,8 @@ enum AgentWorker {
   nonisolated(unsafe) static var terminalFD: Int32 = -1
   /// The connection to the client, in a worker; -1 otherwise.
   nonisolated(unsafe) static var connectionFD: Int32 = -1
+  /// The same connection, as a socket that sends on it; nil outside a worker.
+  nonisolated(unsafe) static var connection: AgentSocket?
   /// The vault file's absolute path the worker was started for.
   nonisolated(unsafe) static var vaultPath = ""
 
@@ -58,6 +60,16 @@ enum AgentWorker {
     for fd in fds.prefix(4) where fd > 2 { close(fd) }
     umask(mode_t(request.umask))
     connectionFD = link
+    let socket = AgentSocket(fd: link)
+    self.connection = socket
+    // The client learns when output began: a death after it leaves output that may be
+    // incomplete (review of 0.11.0, item 8).
+    Output.beforeFirstWrite = { try? socket.send(.outputBegan) }
+    #if DEBUG
+      if request.environment["VAULT_TEST_CRASH"] == "agent-after-output" {
+        Output.afterFirstWrite = { kill(getppid(), SIGKILL) }
+      }
+    #endif
     held.key.bytes.lockAgain()
     heldKey = held
     vaultPath = request.path
@@ -69,7 +81,7 @@ enum AgentWorker {
   /// `vault run` in a worker: sends the program, its arguments and its environment to the
   /// client, which replaces itself with it; then the worker ends.
   static func handOff(path: String, arguments: [String], environment: [String: String]) -> Never {
-    let socket = AgentSocket(fd: connectionFD)
+    guard let socket = connection else { exit(ExitCode.failure.rawValue) }
     let entries = environment.map { $0.key + "=" + $0.value }
     do {
       try socket.send(.exec(path: path, arguments: arguments, environment: entries))

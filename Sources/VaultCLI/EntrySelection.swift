@@ -86,9 +86,16 @@ extension Output {
   /// when it does not end in one, so the shell's prompt is not glued to the secret.
   static func writeValue(_ value: SecureBytes) {
     defer { SecureBytes.wipeStack() }
-    value.withBytes { write($0) }
-    if isatty(1) == 1, value.count == 0 || value[value.count - 1] != 0x0A {
-      print("\n")
+    guard isatty(1) == 1, value.count == 0 || value[value.count - 1] != 0x0A else {
+      value.withBytes { write($0) }
+      return
     }
+    // Produced whole, then one write: the value and the newline a terminal gets.
+    let whole = SecureBytes(count: value.count + 1)
+    whole.withMutableBytes { out in
+      value.withBytes { out.copyMemory(from: $0) }
+      out[value.count] = 0x0A
+    }
+    whole.withBytes { write($0) }
   }
 }

@@ -49,9 +49,18 @@ public enum Output {
     case failed(String)
   }
 
+  /// Called once, just before the process's first byte to standard output (an agent's worker
+  /// tells its client that output began); nil once called.
+  nonisolated(unsafe) static var beforeFirstWrite: (() -> Void)?
+
   /// Writes raw bytes to standard output, or says why it could not.
   static func tryWrite(_ bytes: UnsafeRawBufferPointer) -> WriteFailure? {
-    guard let base = bytes.baseAddress else { return nil }
+    guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
+    if let first = beforeFirstWrite {
+      beforeFirstWrite = nil
+      first()
+    }
+    defer { afterWrite() }
     var offset = 0
     while offset < bytes.count {
       let n = Glibc.write(1, base + offset, bytes.count - offset)
@@ -62,6 +71,17 @@ public enum Output {
     }
     return nil
   }
+
+  /// Runs `afterFirstWrite` once, after the process's first write to standard output.
+  private static func afterWrite() {
+    guard let after = afterFirstWrite else { return }
+    afterFirstWrite = nil
+    after()
+  }
+
+  /// Called once, after the process's first write to standard output: a test's crash point in
+  /// an agent's worker (`VAULT_TEST_CRASH=agent-after-output`, debug builds only).
+  nonisolated(unsafe) static var afterFirstWrite: (() -> Void)?
 
   /// Writes raw bytes to standard output.
   ///

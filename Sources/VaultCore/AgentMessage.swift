@@ -35,13 +35,16 @@ public enum AgentMessage: Equatable {
   case exited(Int32)
   /// The command was ended by this signal.
   case signalled(Int32)
+  /// The command is about to write its first byte to the client's standard output: a death
+  /// after this leaves output that may be incomplete.
+  case outputBegan
 
   /// The largest message accepted, in bytes (an environment and a command line fit in it).
   public static let maximumByteCount = 4 << 20
 
   enum Kind: UInt8 {
     case hold = 1, status, forget, run, signal
-    case done = 0x41, held, notHeld, exec, exited, signalled
+    case done = 0x41, held, notHeld, exec, exited, signalled, outputBegan
   }
 
   /// The message's bytes, length first, in guarded memory (a `hold` carries a key, an `exec`
@@ -91,6 +94,7 @@ public enum AgentMessage: Equatable {
     case .signalled(let number):
       out.kind(.signalled)
       out.integer(UInt32(bitPattern: number))
+    case .outputBegan: out.kind(.outputBegan)
     }
     guard out.body.count <= Self.maximumByteCount else {
       throw VaultError.invalidInput("the request to the agent is larger than 4 MiB")
@@ -139,6 +143,7 @@ public enum AgentMessage: Equatable {
           environment: try reader.list())
       case .exited: message = .exited(Int32(bitPattern: try reader.integer()))
       case .signalled: message = .signalled(Int32(bitPattern: try reader.integer()))
+      case .outputBegan: message = .outputBegan
       case nil: throw AgentProtocolError("unknown message type")
       }
       guard reader.atEnd else { throw AgentProtocolError("bytes after the message") }

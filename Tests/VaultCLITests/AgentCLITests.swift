@@ -389,6 +389,27 @@ final class AgentCLITests: XCTestCase {
     XCTAssertEqual(get().stdoutText, "s3cret\nuser: ada\n")
   }
 
+  /// Review of 0.11.0, item 8: output, then failure.
+  ///
+  /// A `get` of an entry held in memory is written whole in one write, and a client whose agent dies after the output began says the
+  /// output may be incomplete (exit 1); `list` too, whose output such a death can cut short.
+  func testAnAgentThatDiesAfterTheOutputBeganSaysItMayBeIncomplete() {
+    let said = [
+      "vault: error: the unlock agent ended while the command wrote its output, so the output"
+        + " may be incomplete; run it again"
+    ]
+    for (arguments, output) in [
+      (["get", "mail/work"], "s3cret\nuser: ada\n"), (["list"], "mail/work\n"),
+    ] {
+      unlockAgent()
+      let cut = box.vault(arguments, env: ["VAULT_TEST_CRASH": "agent-after-output"])
+      XCTAssertEqual(cut.status, 1, cut.stderrText)
+      XCTAssertEqual(cut.stdoutText, output)
+      XCTAssertEqual(cut.errorLines, said)
+      XCTAssertTrue(socketGone() || agentPID() == nil)
+    }
+  }
+
   func testAnotherUserGetsNothingFromTheSocket() throws {
     try XCTSkipUnless(geteuid() == 0, "dropping to another uid needs root")
     unlockAgent()
