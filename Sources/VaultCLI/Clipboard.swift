@@ -8,7 +8,8 @@ import VaultCore
 ///
 /// The clearing runs in a detached child (`vault __clip-clear`, in its own session, with no
 /// standard output), so the command returns at once. The child gets the secret through a pipe
-/// into guarded memory, never through argv or the environment.
+/// into guarded memory, never through argv or the environment, after the copy's token
+/// (`ClipboardOwner`): a later copy, even of the same secret, is left to its own clearer.
 enum Clipboard {
   /// Default seconds before the clipboard is cleared.
   static let defaultSeconds = 45
@@ -108,25 +109,35 @@ enum Clipboard {
     guard status == 0 else {
       throw VaultError.storage("\(program) failed with status \(status); nothing was copied")
     }
+    let token = ClipboardOwner.claim(context.environment)
     let clearer = try ClipboardProcess.start(
       try Tour.executablePath(), ["__clip-clear", tool.rawValue, "--clip-time", "\(seconds)"],
       environment: variables, detach: true)
-    clearer.feed(input: secret)
+    var input = ByteBuilder()
+    input.append(UInt8(token.count))
+    input.append(token)
+    input.append(secret)
+    clearer.feed(input: input.finish())
     Output.error(
       "Copied \(what ?? "'\(Output.printable(name.value))'") to the clipboard"
         + " (\(tool.rawValue)); it is cleared in \(seconds) s unless replaced.")
   }
 
-  /// `vault __clip-clear TOOL`: reads the secret from standard input, waits, and clears the
-  /// clipboard if it still holds exactly that secret.
+  /// `vault __clip-clear TOOL`: reads the copy's token and the secret from standard input
+  /// (one byte giving the token's length, the token, the secret), waits, and clears the
+  /// clipboard if no later copy owns it (`ClipboardOwner.owns`) and it still holds exactly that
+  /// secret.
   static func clearLater(_ context: Context) throws {
     let tool = try context.argument(Keys.clipTool)
     let seconds = try context.value(Keys.clipTime) ?? defaultSeconds
+    let length = try LineReader.readAll(fd: 0, limit: 1).withBytes { $0.first.map(Int.init) ?? 0 }
+    let token = try LineReader.readAll(fd: 0, limit: length).unprotectedBytes
     let secret = try LineReader.readAll(fd: 0)
     close(0)
     var pause = timespec(tv_sec: seconds, tv_nsec: 0)
     var left = timespec()
     while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+    guard ClipboardOwner.owns(token, context.environment) else { return }
     let variables = context.environment.variables
     let (program, arguments) = tool.paste
     var pasted = Subprocess.run(

@@ -36,7 +36,7 @@ extension VaultCommands {
       "copy an entry under another name with: vault get NAME | vault add NEW; to the clipboard:"
       + " vault get --clip NAME",
     "git":
-      "vault keeps one encrypted file and has no git store; sync between devices is not built"
-      + " yet (a copy: vault backup PATH)",
+      "vault keeps one encrypted file and has no git store; it syncs between devices through a"
+      + " git remote with: vault sync init REMOTE, then vault sync",
   ]
 }

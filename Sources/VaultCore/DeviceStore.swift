@@ -344,11 +344,15 @@ public struct DeviceStore: Sendable {
   public let directory: String
   /// The clock whose wall time decides which PIN repeat tags have expired.
   let clock: Clock
+  /// The test-only crash point (`VaultEnvironment.crashPoint`): `device-before-rename` kills the
+  /// process once a new `device.json` is written beside the old one, before its rename.
+  let crashPoint: String?
 
   /// A store in `environment.stateDirectory`, on `environment.clock`.
   public init(environment: VaultEnvironment) {
     self.directory = environment.stateDirectory
     self.clock = environment.clock
+    self.crashPoint = environment.crashPoint
   }
 
   /// Path of the JSON document.
@@ -357,13 +361,15 @@ public struct DeviceStore: Sendable {
   /// Runs `body` on the current state under the lock and writes the result back atomically.
   ///
   /// A missing store is created with a fresh device secret. Every vault's expired PIN repeat tag
-  /// is removed first (`DeviceState.dropExpiredPINTags`), so `body` never sees one.
+  /// is removed first (`DeviceState.dropExpiredPINTags`), so `body` never sees one, and so are
+  /// the copies of `device.json` that killed writers left (`removeLeftovers`).
   ///
   /// - Throws: `VaultError.integrity` when the document is corrupt, `VaultError.storage` on I/O
   ///   failure, or whatever `body` throws (then nothing is written).
   public func update<R>(_ body: (inout DeviceState) throws -> R) throws -> R {
     try PrivateFiles.ensurePrivateDirectory(directory)
     return try PrivateFiles.withExclusiveLock(directory + "/device.lock") {
+      removeLeftovers()
       var state = try load() ?? DeviceState.fresh()
       let before = state
       state.dropExpiredPINTags(at: clock.wallNow)
@@ -384,6 +390,7 @@ public struct DeviceStore: Sendable {
   public func replace(_ build: (DeviceState?) -> DeviceState) throws {
     try PrivateFiles.ensurePrivateDirectory(directory)
     try PrivateFiles.withExclusiveLock(directory + "/device.lock") {
+      removeLeftovers()
       var state = build(try? load())
       state.dropExpiredPINTags(at: clock.wallNow)
       try save(state)
@@ -418,10 +425,20 @@ public struct DeviceStore: Sendable {
     return state
   }
 
+  /// Removes the copies of `device.json` (device secret included) that killed writers left.
+  ///
+  /// Those of 0.11.0 too. Only under `device.lock`, which every writer holds, so none of them is
+  /// in use.
+  private func removeLeftovers() {
+    PrivateFiles.removeTemporaries(of: path, legacy: true)
+  }
+
   private func save(_ state: DeviceState) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     let data = try encoder.encode(state)
-    try PrivateFiles.atomicWrite([UInt8](data), to: path)
+    try PrivateFiles.atomicWrite([UInt8](data), to: path) {
+      if crashPoint == "device-before-rename" { kill(getpid(), SIGKILL) }
+    }
   }
 }

@@ -21,7 +21,8 @@ public struct VaultEnvironment: Sendable {
   /// The command kills itself with SIGKILL there, so tests can show what a crash at that point
   /// leaves. The points are `rekey-before-commit` and `rekey-after-commit`;
   /// `rekey-interrupt-after-commit` sends itself SIGINT instead (a Ctrl-C just then); and
-  /// `sync-after-merge`, `sync-after-commit` and `sync-after-push`.
+  /// `sync-after-merge`, `sync-after-commit` and `sync-after-push`; `device-before-rename` (a
+  /// new `device.json` written, not yet renamed into place).
   public var crashPoint: String? {
     #if DEBUG
       variables["VAULT_TEST_CRASH"]

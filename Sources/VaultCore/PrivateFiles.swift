@@ -5,8 +5,10 @@ import Glibc
 /// Owner-only files and folders, written atomically and durably.
 ///
 /// Folders are 0700 and files 0600 regardless of the umask; a write goes to a fresh temporary file
-/// in the same folder, is `fsync`ed, renamed over the target, and the folder is `fsync`ed, so a
-/// crash leaves either the old or the new content, never a mix.
+/// in the same folder (`.NAME.tmp-` and 32 random hex digits, created with `O_EXCL`), is
+/// `fsync`ed, renamed over the target, and the folder is `fsync`ed, so a crash leaves either the
+/// old or the new content, never a mix. A process killed before its rename leaves its temporary
+/// file behind: `removeTemporaries(of:)`, run under the lock every writer takes, removes them.
 public enum PrivateFiles {
   /// Creates `path` and its missing parents with mode 0700.
   ///
@@ -52,18 +54,15 @@ public enum PrivateFiles {
     try FileSafety.checkPrivateFolder(path)
   }
 
-  /// Replaces `path` with `bytes` atomically and durably, mode 0600.
+  /// Replaces `path` with `bytes` atomically and durably, mode 0600; `beforeRename` runs once the
+  /// temporary file is complete (a test's crash point).
   ///
   /// - Throws: `VaultError.storage` on any I/O failure; the old file is then left untouched.
-  public static func atomicWrite(_ bytes: [UInt8], to path: String) throws {
+  public static func atomicWrite(
+    _ bytes: [UInt8], to path: String, beforeRename: () -> Void = {}
+  ) throws {
     let folder = parentFolder(of: path)
-    var template = Array("\(folder)/.tmp-XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { buffer in
-      buffer.baseAddress.map { mkstemp($0) } ?? -1
-    }
-    guard fd >= 0 else { throw VaultError.storage("cannot write in \(folder): \(errnoText())") }
-    let tempPath = String(
-      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let (fd, tempPath) = try createTemporary(beside: path)
     var ok = fchmod(fd, 0o600) == 0
     var written = 0
     while ok && written < bytes.count {
@@ -73,12 +72,63 @@ public enum PrivateFiles {
     }
     ok = ok && fsync(fd) == 0
     close(fd)
+    if ok { beforeRename() }
     guard ok, rename(tempPath, path) == 0 else {
       let reason = errnoText()
       unlink(tempPath)
       throw VaultError.storage("cannot write \(path): \(reason)")
     }
     syncDirectory(folder)
+  }
+
+  /// The start of the names of `path`'s temporary files: `.NAME.tmp-`, in its folder.
+  static func temporaryPrefix(of path: String) -> String {
+    let name = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? Substring(path)
+    return "." + name + ".tmp-"
+  }
+
+  /// Creates a new temporary file beside `path`, named by `temporaryPrefix(of:)` and 16 bytes
+  /// from `randombytes_buf` in hex, with `O_CREAT|O_EXCL|O_NOFOLLOW` and mode 0600.
+  ///
+  /// - Returns: the descriptor, open for writing, and the file's path.
+  /// - Throws: `VaultError.storage` when no such file can be created.
+  static func createTemporary(beside path: String) throws -> (Int32, String) {
+    let folder = parentFolder(of: path)
+    let prefix = folder + "/" + temporaryPrefix(of: path)
+    var tries = 0
+    while true {
+      var random = [UInt8](repeating: 0, count: 16)
+      randombytes_buf(&random, random.count)
+      let name = prefix + random.hex
+      let fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      if fd >= 0 { return (fd, name) }
+      tries += 1
+      // A name of 128 random bits already taken is no coincidence: a few more, then give up.
+      if (errno == EEXIST || errno == EINTR) && tries < 8 { continue }
+      throw VaultError.storage("cannot write in \(folder): \(errnoText())")
+    }
+  }
+
+  /// Removes the temporary files of `path` that a killed writer left (`.NAME.tmp-*`) and, with
+  /// `legacy`, those of releases up to 0.11.0 (`.tmp-` and six characters, `mkstemp`'s names),
+  /// which only `path` was written through in its folder.
+  ///
+  /// Only under the lock that every writer of `path` holds, so none of them is in use. Best
+  /// effort: a file that cannot be removed is left for the next time.
+  public static func removeTemporaries(of path: String, legacy: Bool) {
+    let folder = parentFolder(of: path)
+    let prefix = temporaryPrefix(of: path)
+    guard let stream = opendir(folder) else { return }
+    defer { closedir(stream) }
+    let descriptor = dirfd(stream)
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      let ours = name.hasPrefix(prefix) && name.utf8.count > prefix.utf8.count
+      let older = legacy && name.hasPrefix(".tmp-") && name.utf8.count == 11
+      if ours || older { unlinkat(descriptor, name, 0) }
+    }
   }
 
   /// `fsync`s a folder so that a rename or unlink in it survives a crash.

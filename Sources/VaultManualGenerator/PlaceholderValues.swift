@@ -36,6 +36,8 @@ enum PlaceholderValues {
       "audit-max-age": .text("\(EntryStore.passwordMaximumAgeDays)"),
       "word-list-size": .text("\(PasswordGenerator.wordListSize)"),
       "import-max-size": .text(ImportSourceFile.maximumText),
+      "csv-max-columns": .text("\(CSVReader.maximumColumns)"),
+      "csv-max-header": .text(CSVReader.maximumHeaderText),
       "json-max-depth": .text("\(GuardedJSON.maximumDepth)"),
       "export-passphrase-min": .text("\(ExportPassphrase.minimumLength)"),
       "export-passphrase-bits": .text("\(ExportPassphrase.minimumBits)"),

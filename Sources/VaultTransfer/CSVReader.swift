@@ -18,8 +18,17 @@ import VaultCore
 /// LFs, those inside quoted fields too): a quoted field not closed, text after a closing quote, a
 /// quote inside an unquoted field, a CR not followed by LF outside quotes, a record whose number
 /// of fields differs from the header's, an empty input, a header that is not UTF-8 or names a
-/// column twice (names compare without regard to case).
+/// column twice (names compare without regard to case), and a header of more than
+/// `maximumColumns` columns or `maximumHeaderBytes` bytes (refused while it is parsed, so a
+/// header of any size costs no more than its first MiB).
 public struct CSVReader {
+  /// The most columns a header may name.
+  public static let maximumColumns = 4096
+  /// The most bytes a header line may hold, line ending left out.
+  public static let maximumHeaderBytes = 1024 * 1024
+  /// `maximumHeaderBytes` in words, for messages and the manual.
+  public static let maximumHeaderText = "1 MiB"
+
   /// One record: the line it starts on and where its fields are in the input.
   public struct Record: Sendable {
     /// The 1-based line where the record starts.
@@ -57,12 +66,13 @@ public struct CSVReader {
       throw TransferError("the input is empty: a CSV file starts with a header line")
     }
     var names: [String] = []
+    var seen = Set<String>()
     for span in first.fields {
       let copy = Self.copy(span, from: input)
       guard let name = copy.withBytes({ UTF8Text.string($0) }) else {
         throw TransferError("the header is not UTF-8 text", at: .line(first.line))
       }
-      if names.contains(where: { $0.lowercased() == name.lowercased() }) {
+      guard seen.insert(name.lowercased()).inserted else {
         throw TransferError("the header names the column '\(name)' twice", at: .line(first.line))
       }
       names.append(name)
@@ -158,17 +168,20 @@ private struct Parser {
         line += 1
         continue
       }
-      records.append(try record())
+      records.append(try record(isHeader: records.isEmpty))
     }
     return records
   }
 
-  /// Reads one record starting at `offset` and its line ending.
-  mutating func record() throws -> CSVReader.Record {
+  /// Reads one record starting at `offset` and its line ending; a header is held to
+  /// `CSVReader.maximumColumns` and `maximumHeaderBytes` field by field.
+  mutating func record(isHeader: Bool) throws -> CSVReader.Record {
     let start = line
+    let begin = offset
     var fields: [CSVReader.Span] = []
     while true {
       fields.append(try field(recordLine: start))
+      if isHeader { try checkHeader(columns: fields.count, bytes: offset - begin, line: start) }
       if offset == bytes.count { break }
       if bytes[offset] == Self.comma {
         offset += 1
@@ -180,6 +193,20 @@ private struct Parser {
       break
     }
     return CSVReader.Record(line: start, fields: fields)
+  }
+
+  /// Refuses a header past `CSVReader.maximumColumns` or `maximumHeaderBytes`.
+  func checkHeader(columns: Int, bytes: Int, line: Int) throws {
+    if columns > CSVReader.maximumColumns {
+      throw TransferError(
+        "the header has more than \(CSVReader.maximumColumns) columns, the most a CSV header may"
+          + " have", at: .line(line))
+    }
+    if bytes > CSVReader.maximumHeaderBytes {
+      throw TransferError(
+        "the header is longer than \(CSVReader.maximumHeaderText), the most a CSV header may be",
+        at: .line(line))
+    }
   }
 
   /// Reads one field and stops at the comma, line ending or end that follows it.

@@ -87,6 +87,29 @@ final class ClipboardCLITests: XCTestCase {
     XCTAssertEqual(clipboard(), "")
   }
 
+  /// Each copy's clearing belongs to that copy: a second copy of the same secret is cleared by
+  /// its own timer, never by the first's (from the new-user review of 0.11.0: `get --clip
+  /// --clip-time 5; sleep 2; get --clip --clip-time 5` emptied the clipboard 3 s later).
+  func testASecondCopyIsClearedByItsOwnTimerOnly() throws {
+    try startDisplay(tools: ["xclip"])
+    let start = Date()
+    XCTAssertEqual(copy(2).0.status, 0)
+    Thread.sleep(until: start + 0.5)
+    let (second, _) = copy(3)
+    XCTAssertEqual(second.status, 0, second.stderrText)
+    XCTAssertEqual(
+      second.errorLines,
+      [
+        "Copied the password of 'pw' to the clipboard (xclip); it is cleared in 3 s unless"
+          + " replaced."
+      ])
+    // The first copy's timer ran out at 2 s; the second's runs out at 3.5 s.
+    Thread.sleep(until: start + 2.8)
+    XCTAssertEqual(clipboard(), "s3cret value", "the first copy's timer cleared the second")
+    Thread.sleep(until: start + 4.8)
+    XCTAssertEqual(clipboard(), "", "the second copy's timer cleared it")
+  }
+
   func testAReplacedClipboardIsLeftAlone() throws {
     try startDisplay(tools: ["xclip"])
     XCTAssertEqual(copy(2).0.status, 0)

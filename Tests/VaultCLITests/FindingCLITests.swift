@@ -243,6 +243,8 @@ final class FindingCLITests: XCTestCase {
     XCTAssertEqual(VaultCommands.program.canonicalPath(["delete"]), ["rm"])
   }
 
+  /// Each hint names a command vault has: `git` pointed at no sync, "not built yet", after
+  /// `vault sync` came in 0.10.0 (from the new-user review of 0.11.0).
   func testWordsOfOtherToolsThatAreNoCommandSayWhatToRun() {
     let cases: [(arguments: [String], hint: String)] = [
       (["copy", "mail/work"], "copy an entry to the clipboard with: vault get --clip NAME"),
@@ -253,8 +255,8 @@ final class FindingCLITests: XCTestCase {
       ),
       (
         ["git", "push", "--force"],
-        "vault keeps one encrypted file and has no git store; sync between devices is not built"
-          + " yet (a copy: vault backup PATH)"
+        "vault keeps one encrypted file and has no git store; it syncs between devices through a"
+          + " git remote with: vault sync init REMOTE, then vault sync"
       ),
     ]
     for (arguments, hint) in cases {
@@ -267,6 +269,9 @@ final class FindingCLITests: XCTestCase {
           "vault: error: vault has no '\(arguments[0])' command", "vault: hint: \(hint)",
           "Usage: vault <command>",
         ])
+    }
+    for pointed in [["get", "--help"], ["sync", "--help"], ["sync", "init", "--help"]] {
+      XCTAssertEqual(box.vault(pointed).status, 0, pointed.joined(separator: " "))
     }
     // A near command is still suggested for a typo.
     XCTAssertEqual(

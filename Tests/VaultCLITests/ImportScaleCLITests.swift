@@ -274,4 +274,40 @@ final class ImportScaleCLITests: XCTestCase {
     XCTAssertEqual(fields[7007]["value"] as? String, "first 7007\nsecond")
     XCTAssertEqual(fields[count - 1]["name"] as? String, "f29999")
   }
+  /// A CSV header of more than 4,096 columns, or longer than 1 MiB, is refused naming the limit
+  /// and the line, in every CSV format, at once; one that names a column twice is refused in
+  /// linear time (from the fault review: the check of repeated names was quadratic, and a header
+  /// of 269 KB took 78 s).
+  func testAnOversizedCSVHeaderIsRefusedAtOnce() throws {
+    let formats = [
+      ("csv", "name,content"),
+      ("keepass-csv", "Group,Title,Username,Password,URL,Notes,TOTP,Icon,Last Modified,Created"),
+      ("1password-csv", "Title,Url,Username,Password,OTPAuth,Favorite,Archived,Tags,Notes"),
+    ]
+    for (format, known) in formats {
+      let width = known.split(separator: ",").count
+      let wide = (width..<4_097).map { "Extra \($0)" }
+      let long = (width..<1_000).map { "Extra \($0) " + String(repeating: "x", count: 1_100) }
+      let twice = (width..<4_095).map { "Extra \($0)" } + ["EXTRA 20"]
+      let cases = [
+        (wide, "the header has more than 4096 columns, the most a CSV header may have"),
+        (long, "the header is longer than 1 MiB, the most a CSV header may be"),
+        (twice, "the header names the column 'EXTRA 20' twice"),
+      ]
+      for (extra, message) in cases {
+        let header = known + "," + extra.joined(separator: ",")
+        let record = Array(repeating: "v", count: width + extra.count).joined(separator: ",")
+        let csv = "\n" + header + "\n" + record + "\n"
+        XCTAssertTrue(
+          FileManager.default.createFile(atPath: box.home + "/h.csv", contents: Data(csv.utf8)))
+        let start = Date()
+        let result = box.vault(["import", "--from", format, "h.csv"], env: session)
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertEqual(result.status, 5, "\(format): \(result.stderrText)")
+        XCTAssertEqual(result.errorLines, ["vault: error: line 2: \(message)"], format)
+        XCTAssertLessThan(elapsed, 1, "\(format): \(message)")
+      }
+    }
+    XCTAssertEqual(box.vault(["list"], env: session).stdoutText, "")
+  }
 }

@@ -156,8 +156,8 @@ final class ParserTests: XCTestCase {
         fails(["frobnicate"], "unknown command 'frobnicate'"),
         fails(
           ["git", "push"], "vault has no 'git' command",
-          hint: "vault keeps one encrypted file and has no git store; sync between devices is not"
-            + " built yet (a copy: vault backup PATH)"),
+          hint: "vault keeps one encrypted file and has no git store; it syncs between devices"
+            + " through a git remote with: vault sync init REMOTE, then vault sync"),
         parses(["get", "git"], path: ["get"], arguments: ["git"]),
         fails(["journal", "frob"], "unknown command 'frob'", path: ["journal"]),
         fails(["get"], "missing argument NAME", path: ["get"]),

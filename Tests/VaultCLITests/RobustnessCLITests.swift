@@ -265,6 +265,49 @@ final class LooseModeTests: XCTestCase {
     XCTAssertEqual(box.vaultPIN(["list"]).status, 0)
   }
 
+  /// vault(1) FILES says which folders others may not read, as the binary refuses them (from
+  /// the new-user review of 0.11.0: the page said only "writable", while a folder others can
+  /// read or enter was refused with exit 19).
+  func testTheManualSaysThatOthersMayNotReadTheVaultsFolder() throws {
+    let folder = box.home + "/data/vault"
+    for mode: mode_t in [0o750, 0o705, 0o711, 0o701] {
+      chmod(folder, mode)
+      let refused = box.vaultPIN(["list"])
+      XCTAssertEqual(refused.status, 19, String(mode, radix: 8))
+      XCTAssertEqual(
+        refused.errorLines,
+        [
+          "vault: error: \(folder) can be read by other users; refusing to use it",
+          "vault: hint: run: chmod go-rwx '\(folder)'",
+        ])
+    }
+    chmod(folder, 0o700)
+    let state = box.home + "/state/vault"
+    chmod(state, 0o711)
+    let loose = box.vault(["status"])
+    XCTAssertEqual(loose.status, 19)
+    XCTAssertEqual(
+      loose.errorLines,
+      [
+        "vault: error: \(state) can be used by other users; refusing to use it",
+        "vault: hint: run: chmod 700 '\(state)'",
+      ])
+    chmod(state, 0o700)
+    let source = try String(
+      contentsOfFile: GeneratorTestSupport.packageRoot + "/man/src/vault.1.in", encoding: .utf8)
+    let files = try XCTUnwrap(source.components(separatedBy: ".section FILES\n").last)
+      .components(separatedBy: "\n.section ")[0]
+    let prose = files.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    XCTAssertTrue(
+      prose.contains(
+        "The vault file's folder, the state folder and the session and agent folders must also"
+          + " give group and others no permission at all, not even to read or enter them (mode"
+          + " 0700; in the vault's folder others would see its name and its journal come and go)."
+          + " Otherwise vault refuses it with exit 19"),
+      prose)
+    XCTAssertFalse(prose.contains("in a folder no other user can write to"), prose)
+  }
+
   func testAVaultLinkedIntoAnotherUsersFolderIsRefused() {
     guard geteuid() == 0 else { return }
     let other = box.home + "/other"
