@@ -31,7 +31,7 @@ let package = Package(
     .executableTarget(
       name: "generate-manual", dependencies: ["VaultManualGenerator", "VaultCLI", "VaultCore"]),
     .target(
-      name: "VaultTestSupport", dependencies: ["VaultCore", "CSQLite"],
+      name: "VaultTestSupport", dependencies: ["VaultCore", "CSQLite", "CPlatform"],
       path: "Tests/VaultTestSupport"),
     .testTarget(name: "VaultCoreTests", dependencies: ["VaultCore", "VaultTestSupport"]),
     .testTarget(

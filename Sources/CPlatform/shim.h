@@ -241,13 +241,43 @@ struct vault_ucred {
   gid_t gid;
 };
 
-static inline int vault_peer_credentials(int sock, int *pid, unsigned int *uid) {
+static inline int vault_peer_credentials(int sock, int *pid, unsigned int *uid,
+                                         unsigned int *gid) {
   struct vault_ucred credentials;
   socklen_t size = sizeof credentials;
   if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) return -1;
   *pid = credentials.pid;
   *uid = credentials.uid;
+  *gid = credentials.gid;
   return 0;
+}
+
+/* A pidfd of the peer of the Unix socket `sock`, bound to that process by the kernel when it
+   connected or listened (SO_PEERPIDFD, Linux 6.5). -1 with errno (ENOPROTOOPT before 6.5). */
+static inline int vault_peer_pidfd(int sock) {
+  int pidfd = -1;
+  socklen_t size = sizeof pidfd;
+  if (getsockopt(sock, SOL_SOCKET, 77 /* SO_PEERPIDFD */, &pidfd, &size) != 0) return -1;
+  return pidfd;
+}
+
+/* 1 when the process of `pidfd` has not been reaped (pidfd_send_signal(2) with signal 0),
+   0 when it is gone, -1 when the call is missing. */
+static inline int vault_pidfd_alive(int pidfd) {
+#ifdef SYS_pidfd_send_signal
+  if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) == 0) return 1;
+  return errno == ESRCH ? 0 : (errno == ENOSYS ? -1 : 0);
+#else
+  (void)pidfd;
+  return -1;
+#endif
+}
+
+/* Drops a set-group-id install's group for good (real, effective and saved), before another
+   program is started: it must never run with vault's group. */
+static inline int vault_drop_group(void) {
+  gid_t real = getgid();
+  return (int)syscall(SYS_setresgid, real, real, real);
 }
 
 /* Binds (`listen_too` nonzero: and listens on) or connects the socket `sock` to the Unix socket
@@ -285,7 +315,17 @@ static inline int vault_pidfd_open(int pid) {
 /* POSIX_SPAWN_SETSID (glibc 2.26), which spawn.h names only under _GNU_SOURCE: the child starts
    a session of its own, with no controlling terminal. */
 static inline int vault_spawnattr_setsid(posix_spawnattr_t *attributes) {
-  return posix_spawnattr_setflags(attributes, 0x80 /* POSIX_SPAWN_SETSID */);
+  short flags = 0;
+  posix_spawnattr_getflags(attributes, &flags);
+  return posix_spawnattr_setflags(attributes, flags | 0x80 /* POSIX_SPAWN_SETSID */);
+}
+
+/* POSIX_SPAWN_RESETIDS: the child's effective ids are its real ones, so a program vault starts
+   never runs with the group of a set-group-id install. */
+static inline int vault_spawnattr_resetids(posix_spawnattr_t *attributes) {
+  short flags = 0;
+  posix_spawnattr_getflags(attributes, &flags);
+  return posix_spawnattr_setflags(attributes, flags | POSIX_SPAWN_RESETIDS);
 }
 
 /* fork(2) for the agent, which is single-threaded when it forks a worker. */

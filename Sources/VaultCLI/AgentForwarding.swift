@@ -30,23 +30,34 @@ enum AgentForwarding {
     // A closed standard descriptor would be taken by the socket itself: run here, where the
     // command reports it as it always did.
     guard AgentWorker.heldKey == nil, context.sessionToken?.isEmpty ?? true,
-      (0...2).allSatisfy({ fcntl($0, F_GETFD) != -1 }),
-      let socket = try AgentSocket.connect(context.environment)
+      (0...2).allSatisfy({ fcntl($0, F_GETFD) != -1 })
     else { return nil }
+    let socket: AgentSocket
+    do {
+      guard let connected = try AgentSocket.connect(context.environment) else { return nil }
+      socket = connected
+    } catch let error as VaultError {
+      // Nothing went to a listener that is not vault's agent: the command runs here, and says
+      // what it found.
+      guard case .agentImpostor = error else { throw error }
+      Output.error("vault: warning: " + ExitStatus.report(error).message + "; running here")
+      return nil
+    }
     let cwd = vault_open_folder_path(".")
     guard cwd >= 0 else { return nil }
     defer { close(cwd) }
     var terminal: Int32 = -1
     if let opened = context.terminal { terminal = fcntl(opened.fd, F_DUPFD_CLOEXEC, 3) }
     defer { if terminal >= 0 { close(terminal) } }
-    let pinFD = context.pinFD ?? -1
     let request = AgentRunRequest(
       path: SessionStore.absolute(context.vaultPath), arguments: arguments,
       environment: context.environment.variables, umask: UInt32(Hardening.inheritedUmask),
-      hasTerminal: terminal >= 0, pinFD: pinFD)
+      hasTerminal: terminal >= 0, pinFD: context.pinFD ?? -1)
+    // The --pin-fd descriptor never crosses the socket (vault(1) SECURITY): an agent that holds
+    // the vault needs no PIN, and a command of its that would ask for one hands the command
+    // back (`runHere`) to run in this process.
     var descriptors: [Int32] = [0, 1, 2, cwd]
     if terminal >= 0 { descriptors.append(terminal) }
-    if pinFD > 2 { descriptors.append(pinFD) }
     do {
       try socket.send(.run(request), descriptors: descriptors)
     } catch {
@@ -103,7 +114,7 @@ enum AgentForwarding {
               + " finished; check, and run it again if needed")
       }
       switch message {
-      case .notHeld: return nil
+      case .notHeld, .runHere: return nil
       case .outputBegan: outputBegan = true
       case .exited(let code): return code
       case .signalled(let number):
@@ -131,6 +142,10 @@ enum AgentForwarding {
   {
     for handler in passedOn { signal(handler, SIG_DFL) }
     Hardening.restoreInherited()
+    guard vault_drop_group() == 0 else {
+      throw VaultError.programNotStarted(
+        arguments.first ?? path, reason: String(cString: strerror(errno)))
+    }
     _ = vault_cloexec_from(3)
     let argv = CStringVector(arguments)
     let envp = CStringVector(environment)

@@ -18,6 +18,9 @@ enum AgentWorker {
   nonisolated(unsafe) static var connectionFD: Int32 = -1
   /// The same connection, as a socket that sends on it; nil outside a worker.
   nonisolated(unsafe) static var connection: AgentSocket?
+  /// The number of the `--pin-fd` descriptor its client keeps (never sent), in a worker; -1
+  /// otherwise.
+  nonisolated(unsafe) static var keptPINFD: Int32 = -1
   /// The vault file's absolute path the worker was started for.
   nonisolated(unsafe) static var vaultPath = ""
 
@@ -42,6 +45,15 @@ enum AgentWorker {
       }
       away(&link)
       for index in fds.indices { away(&fds[index]) }
+      // The client keeps its PIN descriptor: the number holds /dev/null here, so nothing of the
+      // worker's is ever read as a PIN, and a command that would read one is handed back.
+      let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+      if null >= 0 {
+        dup2(null, pinFD)
+        close(null)
+        _ = fcntl(pinFD, F_SETFD, FD_CLOEXEC)
+      }
+      keptPINFD = pinFD
     }
     for (index, fd) in fds.prefix(3).enumerated() { dup2(fd, Int32(index)) }
     guard fchdir(fds[3]) == 0 else {
@@ -52,10 +64,6 @@ enum AgentWorker {
     if request.hasTerminal {
       terminalFD = fds[next]
       next += 1
-    }
-    if pinFD > 2 {
-      dup2(fds[next], pinFD)
-      close(fds[next])
     }
     for fd in fds.prefix(4) where fd > 2 { close(fd) }
     umask(mode_t(request.umask))
@@ -76,6 +84,15 @@ enum AgentWorker {
     exit(
       VaultMain.runInWorker(
         request.arguments, environment: request.environment, umask: request.umask))
+  }
+
+  /// The command needs the PIN its client keeps: the client runs it in its own process
+  /// (`AgentMessage.runHere`); the worker ends having done nothing.
+  static func handBack() -> Never {
+    guard let socket = connection, (try? socket.send(.runHere)) != nil else {
+      exit(ExitCode.failure.rawValue)
+    }
+    exit(ExitCode.success.rawValue)
   }
 
   /// `vault run` in a worker: sends the program, its arguments and its environment to the

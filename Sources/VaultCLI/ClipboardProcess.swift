@@ -1,3 +1,4 @@
+import CPlatform
 import Glibc
 import VaultCore
 
@@ -37,6 +38,8 @@ struct ClipboardProcess {
     let argv = CStringVector(([path] + arguments))
     let envp = CStringVector(environment: ChildHygiene.environment(environment))
     var pid: pid_t = 0
+    // A program vault starts never keeps the group of a set-group-id install.
+    _ = vault_spawnattr_resetids(&attributes)
     let rc = withExtendedLifetime((argv, envp)) {
       posix_spawn(&pid, path, &actions, &attributes, argv.pointers, envp.pointers)
     }

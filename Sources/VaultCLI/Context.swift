@@ -9,6 +9,8 @@ public final class Context {
   let environment: VaultEnvironment
   private(set) lazy var terminal: Terminal? = Terminal.open()
   private(set) var pinFD: Int32?
+  /// True in the agent's worker when the client gave `--pin-fd` and kept the descriptor.
+  private var pinKeptByClient = false
   /// A recovery code this command already read and checked (`vault sync clone`), given once to
   /// the next `recoveryCode()` instead of asking again.
   var givenRecoveryCode: SecureBytes?
@@ -24,6 +26,12 @@ public final class Context {
     self.environment = environment
     vaultPath = try invocation.value(Keys.vault)?.path ?? environment.defaultVaultPath
     if let fd = try invocation.value(Keys.pinFD).map(Int32.init) {
+      // In the agent's worker, the client kept its descriptor: a PIN is asked of it by handing
+      // the command back (`AgentWorker.handBack`).
+      if fd == AgentWorker.keptPINFD {
+        pinKeptByClient = true
+        return
+      }
       guard fcntl(fd, F_GETFD) != -1 else {
         throw VaultError.invalidInput("--pin-fd \(fd) is not an open file descriptor")
       }
@@ -69,6 +77,7 @@ public final class Context {
   ///
   /// - Throws: `VaultError.locked` when there is neither (piped data is never read as a PIN).
   func readSecretLine(prompt: String, what: String = "the PIN") throws -> SecureBytes {
+    if pinKeptByClient { AgentWorker.handBack() }
     if let pinFD {
       guard let line = try LineReader.readLine(fd: pinFD) else {
         throw VaultError.invalidInput("--pin-fd \(pinFD) ended before a line was read")
@@ -177,7 +186,7 @@ extension Context: CredentialSource {
   public var sessionToken: String? { environment.variables["VAULT_SESSION"] }
 
   /// True when a PIN can be obtained (from --pin-fd or the terminal).
-  public var canAskForPIN: Bool { pinFD != nil || terminal != nil }
+  public var canAskForPIN: Bool { pinFD != nil || pinKeptByClient || terminal != nil }
 
   /// 3 on a terminal, 1 from --pin-fd.
   public var pinTries: Int { pinFD == nil && terminal != nil ? Self.promptTries : 1 }

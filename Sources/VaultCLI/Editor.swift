@@ -1,3 +1,4 @@
+import CPlatform
 import FoundationEssentials
 import Glibc
 import VaultCore
@@ -107,6 +108,8 @@ struct Editor {
     defer { posix_spawn_file_actions_destroy(&actions) }
     ChildHygiene.closeInherited(&actions)
     var pid: pid_t = 0
+    // A program vault starts never keeps the group of a set-group-id install.
+    _ = vault_spawnattr_resetids(&attributes)
     let rc = withExtendedLifetime((argv, envp)) {
       posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
     }

@@ -98,7 +98,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         + " says. Also when another command kept the vault file busy for more than 10 minutes."
     case .unsafePermissions:
       "Unsafe permissions or ownership of the vault, device state or session path (the hint"
-        + " gives the chmod to run)."
+        + " gives the chmod to run), or the agent's socket served by a process that is not"
+        + " vault's agent."
     case .fallbackChosen:
       "The biometric prompt's fallback button was chosen (vault has no PIN-only path)."
     case .syncFailed:
@@ -363,6 +364,14 @@ public enum ExitStatus {
       )
     case .unsafePermissions(let what, let fix):
       return (.unsafePermissions, "\(what); refusing to use it", fix.map { "run: \($0)" })
+    case .agentImpostor(let socket, let pid, let finding):
+      return (
+        .unsafePermissions,
+        "the agent socket \(socket) is served by a process that is not vault's agent (pid"
+          + " \(pid): \(finding)); nothing was sent to it",
+        "end that process (kill \(pid)) or remove the socket, then run 'vault unlock'; vault(1)"
+          + " SECURITY says what vault checks"
+      )
     case .journalKeyNotAuthenticated:
       return (
         .locked,

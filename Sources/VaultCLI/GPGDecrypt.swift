@@ -101,6 +101,8 @@ struct GPGDecrypt: Sendable {
     let argv = CStringVector([program, "--batch", "--quiet", "--decrypt"])
     let envp = CStringVector(environment: environment)
     var pid: pid_t = 0
+    // A program vault starts never keeps the group of a set-group-id install.
+    _ = vault_spawnattr_resetids(&attributes)
     let started = withExtendedLifetime((argv, envp)) {
       posix_spawn(&pid, program, &actions, &attributes, argv.pointers, envp.pointers)
     }

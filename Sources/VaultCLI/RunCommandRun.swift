@@ -71,6 +71,10 @@ enum RunCommandRun {
       AgentWorker.handOff(path: path, arguments: command, environment: variables)
     }
     Hardening.restoreInherited()
+    // The program never runs with the group of a set-group-id install (vault(1) SECURITY).
+    guard vault_drop_group() == 0 else {
+      throw VaultError.programNotStarted(program, reason: String(cString: strerror(errno)))
+    }
     if vault_cloexec_from(3) != 0 { markInheritedCloseOnExec() }
     let arguments = CStringVector(command)
     let environment = CStringVector(environment: variables)

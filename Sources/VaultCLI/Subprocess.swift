@@ -65,6 +65,8 @@ public enum Subprocess {
     let argv = CStringVector(([executable] + arguments))
     let envp = CStringVector(environment: environment)
     var pid: pid_t = 0
+    // A program vault starts never keeps the group of a set-group-id install.
+    _ = vault_spawnattr_resetids(&attributes)
     let rc = withExtendedLifetime((argv, envp)) {
       posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
     }
@@ -150,6 +152,8 @@ public enum Subprocess {
     defer { posix_spawn_file_actions_destroy(&actions) }
     ChildHygiene.closeInherited(&actions)
     var pid: pid_t = 0
+    // A program vault starts never keeps the group of a set-group-id install.
+    _ = vault_spawnattr_resetids(&attributes)
     let rc = withExtendedLifetime((argv, envp)) {
       posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
     }
@@ -178,6 +182,8 @@ public enum Subprocess {
     posix_spawn_file_actions_adddup2(&actions, output, 2)
     ChildHygiene.closeInherited(&actions)
     var pid: pid_t = 0
+    // A program vault starts never keeps the group of a set-group-id install.
+    _ = vault_spawnattr_resetids(&attributes)
     let rc = withExtendedLifetime((argv, envp)) {
       posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
     }

@@ -38,13 +38,16 @@ public enum AgentMessage: Equatable {
   /// The command is about to write its first byte to the client's standard output: a death
   /// after this leaves output that may be incomplete.
   case outputBegan
+  /// The command needs the PIN the client keeps (`--pin-fd`, never sent): the client runs it
+  /// in its own process. Nothing was done.
+  case runHere
 
   /// The largest message accepted, in bytes (an environment and a command line fit in it).
   public static let maximumByteCount = 4 << 20
 
   enum Kind: UInt8 {
     case hold = 1, status, forget, run, signal
-    case done = 0x41, held, notHeld, exec, exited, signalled, outputBegan
+    case done = 0x41, held, notHeld, exec, exited, signalled, outputBegan, runHere
   }
 
   /// The message's bytes, length first, in guarded memory (a `hold` carries a key, an `exec`
@@ -95,6 +98,7 @@ public enum AgentMessage: Equatable {
       out.kind(.signalled)
       out.integer(UInt32(bitPattern: number))
     case .outputBegan: out.kind(.outputBegan)
+    case .runHere: out.kind(.runHere)
     }
     guard out.body.count <= Self.maximumByteCount else {
       throw VaultError.invalidInput("the request to the agent is larger than 4 MiB")
@@ -144,6 +148,7 @@ public enum AgentMessage: Equatable {
       case .exited: message = .exited(Int32(bitPattern: try reader.integer()))
       case .signalled: message = .signalled(Int32(bitPattern: try reader.integer()))
       case .outputBegan: message = .outputBegan
+      case .runHere: message = .runHere
       case nil: throw AgentProtocolError("unknown message type")
       }
       guard reader.atEnd else { throw AgentProtocolError("bytes after the message") }
@@ -156,8 +161,7 @@ public enum AgentMessage: Equatable {
 /// which descriptors come with it.
 ///
 /// The descriptors are, in order: standard input, output and error, the working folder, then the
-/// terminal when `hasTerminal`, then the PIN descriptor when `pinFD` is above 2 (to be put at
-/// that number; 0 to 2 are the standard ones already sent).
+/// terminal when `hasTerminal`. The `--pin-fd` descriptor never comes (vault(1) SECURITY).
 public struct AgentRunRequest: Equatable, Sendable {
   /// The absolute path of the vault file the command uses.
   public var path: String
@@ -169,7 +173,8 @@ public struct AgentRunRequest: Equatable, Sendable {
   public var umask: UInt32
   /// True when the caller's terminal comes with the request.
   public var hasTerminal: Bool
-  /// The number `--pin-fd` named, or -1.
+  /// The number `--pin-fd` named, or -1: the client keeps that descriptor, and a command that
+  /// would read the PIN is handed back to it (`AgentMessage.runHere`).
   public var pinFD: Int32
 
   /// A request.
@@ -186,7 +191,9 @@ public struct AgentRunRequest: Equatable, Sendable {
   }
 
   /// How many descriptors come with it.
-  public var descriptorCount: Int { 4 + (hasTerminal ? 1 : 0) + (pinFD > 2 ? 1 : 0) }
+  ///
+  /// Never the `--pin-fd` descriptor: `pinFD` only says the client keeps one (since 0.12.0).
+  public var descriptorCount: Int { 4 + (hasTerminal ? 1 : 0) }
 
   fileprivate func write(_ out: inout FrameWriter) {
     out.string(path)

@@ -55,15 +55,18 @@ public final class AgentSocket {
   /// Connects to the agent of `environment`, or returns nil when none listens there.
   ///
   /// The folder must be private to this user (0700, owned) before anything is sent, and the
-  /// process listening must run as this user (`SO_PEERCRED`).
+  /// process listening must be vault's agent as the kernel identifies it (`AgentPeer.verify`).
   ///
   /// - Throws: `VaultError.unsafePermissions` for a folder others could use or replace;
-  ///   `VaultError.integrity` when the socket's peer is another user.
+  ///   `VaultError.integrity` when the socket's peer is another user;
+  ///   `VaultError.agentImpostor` when it is not vault's agent.
   public static func connect(_ environment: VaultEnvironment) throws -> AgentSocket? {
     try connect(folder: folder(environment))
   }
 
   /// Connects to the agent listening in `folder`, as `connect(_:)` does.
+  ///
+  /// - Throws: as `connect(_:)`.
   public static func connect(folder: String) throws -> AgentSocket? {
     let path = folder + "/agent.sock"
     var info = stat()
@@ -76,11 +79,7 @@ public final class AgentSocket {
     repeat { result = vault_unix_address(fd, path, 0) } while result != 0 && errno == EINTR
     // A socket left by an agent that was killed refuses the connection: no agent.
     guard result == 0 else { return nil }
-    let peer = connection.peer()
-    guard let peer, peer.uid == geteuid() else {
-      throw VaultError.integrity(
-        "the agent socket \(path) is served by another user's process")
-    }
+    try AgentPeer.verify(connection, path: path)
     return connection
   }
 
@@ -88,7 +87,8 @@ public final class AgentSocket {
   public func peer() -> (pid: pid_t, uid: uid_t)? {
     var pid: Int32 = 0
     var uid: UInt32 = 0
-    guard vault_peer_credentials(fd, &pid, &uid) == 0 else { return nil }
+    var gid: UInt32 = 0
+    guard vault_peer_credentials(fd, &pid, &uid, &gid) == 0 else { return nil }
     return (pid, uid)
   }
 

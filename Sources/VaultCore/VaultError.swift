@@ -124,6 +124,10 @@ public enum VaultError: Error, Equatable, Sendable {
   case staleState(found: Int64, foundMAC: String, seen: Int64, seenMAC: String, older: Bool)
   /// A format-1 vault reached without a way to ask for the PIN: only an unlock migrates it.
   case formatOneNeedsUnlock
+  /// The agent's socket (`socket`) is served by a process that is not vault's agent (`pid`,
+  /// 0 when the kernel named none; `finding` says which rule of `AgentPeer` it failed): nothing
+  /// was sent to it.
+  case agentImpostor(socket: String, pid: Int32, finding: String)
   /// A file or database operation failed (disk full, permissions, I/O).
   case storage(String)
   /// Another process held the vault file's lock for longer than the command waits (`seconds`).

@@ -52,7 +52,7 @@ public final class TemporaryHome: Sendable {
   public func stopAgent() {
     let environment = environment()
     // The connection is closed before waiting: the agent reads a request from it first.
-    guard let pid = (try? AgentSocket.connect(environment))??.peer()?.pid else { return }
+    guard let pid = AgentListener.pid(AgentSocket.path(environment)) else { return }
     kill(pid, SIGTERM)
     let socketPath = AgentSocket.path(environment)
     for _ in 0..<200 where FileManager.default.fileExists(atPath: socketPath) { usleep(10_000) }
