@@ -142,9 +142,25 @@ final class GitRepository: SyncRepository {
 
   func fetch() throws -> String? {
     removeStaleTemporaries()
-    try check(["fetch", "-q", "--prune", "origin"])
+    // The git of a sync that was killed goes on to its end, and its fetch may still be moving
+    // the remote ref while this one runs ("cannot lock ref", a ref's lock file in place): this
+    // fetch waits for it, up to `fetchLockWait` seconds, as a sync waits for the sync lock.
+    var waited = 0.0
+    while true {
+      let result = run(["fetch", "-q", "--prune", "origin"])
+      if result.status == 0 { break }
+      let text = result.stderrText
+      guard waited < Self.fetchLockWait,
+        text.contains("cannot lock ref") || text.contains("': File exists")
+      else { throw Self.failure(["fetch"], result) }
+      usleep(100_000)
+      waited += 0.1
+    }
     return resolved(Self.remoteRef)
   }
+
+  /// Seconds a fetch waits for another git of this repository that holds a ref's lock.
+  static let fetchLockWait = 10.0
 
   /// How old a temporary file of git's must be before a sync removes it, in seconds: older than
   /// any fetch still running.

@@ -176,4 +176,23 @@ final class SyncPushKillCLITests: XCTestCase {
     XCTAssertEqual(synced.status, 0, synced.stderrText)
     XCTAssertNotEqual(pair.head, before)
   }
+
+  /// Fault run of the review of 0.11.0: a fetch waits for a ref lock held by another git.
+  ///
+  /// The git of a killed sync goes on fetching, and the next sync's fetch met its ref lock ("cannot lock ref 'refs/remotes/origin/vault'"), exit 21.
+  func testAFetchWaitsForTheRefLockOfAGitStillRunning() throws {
+    pair.initA()
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    pair.joinB()
+    pair.add(pair.b, "from-b", Array("b".utf8))
+    XCTAssertEqual(pair.syncB().status, 0)
+    let lock = pair.a.vaultPath + ".sync/refs/remotes/origin/vault.lock"
+    XCTAssertTrue(FileManager.default.createFile(atPath: lock, contents: Data()))
+    let released = DispatchWorkItem { unlink(lock) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.5, execute: released)
+    let synced = pair.syncA()
+    XCTAssertEqual(synced.status, 0, synced.stderrText)
+    XCTAssertEqual(pair.read(pair.a, ["get", "from-b"]).stdoutText, "b")
+    released.wait()
+  }
 }
