@@ -100,12 +100,18 @@ final class BiometricFidelityCLITests: XCTestCase {
     XCTAssertEqual(status["preflight"] as? String, "passcodeNotSet")
     XCTAssertEqual(status["preflight_code"] as? Int, -5)
     XCTAssertEqual(status["passcode_removed"] as? Bool, true)
+    // The unlock above was refused before the PIN (review of 0.11.0, item 11).
+    XCTAssertTrue(
+      box.vault(["status"]).stdoutText.contains(
+        "but the device passcode was removed since; an unlock is refused now (exit 16, passcode"
+          + " not set) and changes nothing; the first one the sensor allows disables biometric"
+          + " unlock\n"))
+    // With a passcode again, the keychain item the activation stored is still gone.
+    XCTAssertEqual(box.biosim(["passcode", "set"]).status, 0)
     XCTAssertTrue(
       box.vault(["status"]).stdoutText.contains(
         "but the device passcode was removed since; biometric unlock will be disabled at the next"
-          + " unlock"))
-    // With a passcode again, the keychain item the activation stored is still gone.
-    XCTAssertEqual(box.biosim(["passcode", "set"]).status, 0)
+          + " unlock\n"))
     let disabled = box.vaultPIN(["unlock"])
     XCTAssertEqual(disabled.status, 15, disabled.stderrText)
     XCTAssertEqual(
@@ -300,6 +306,38 @@ final class BiometricFidelityCLITests: XCTestCase {
       box.biosim(["availability", "available"])
     }
     XCTAssertEqual(biometry()["biometry_type"] as? String, "none")
+  }
+
+  /// The `biometric unlock:` line of `vault status`.
+  func biometricUnlockLine() -> String? {
+    box.vault(["status"]).stdoutText.split(separator: "\n")
+      .first { $0.hasPrefix("biometric unlock:") }.map(String.init)
+  }
+
+  /// Review of 0.11.0, item 11: after `biosim hardware none`, `vault status` said biometric
+  /// unlock "will be disabled at the next unlock", yet that unlock exits 16 and leaves it active.
+  func testStatusSaysWhatTheNextUnlockDoesWithoutASensor() throws {
+    box.initBiometric()
+    let since = try XCTUnwrap(biometry()["since"] as? String)
+    XCTAssertEqual(box.biosim(["hardware", "none"]).status, 0)
+    let refusing =
+      "biometric unlock: active since \(since), but the enrollment changed since activation; an"
+      + " unlock is refused now (exit 16, biometry not available) and changes nothing; the first"
+      + " one the sensor allows disables biometric unlock"
+    XCTAssertEqual(biometricUnlockLine(), refusing)
+    let refused = box.vaultPIN(["unlock"])
+    XCTAssertEqual(refused.status, 16, refused.stderrText)
+    XCTAssertEqual(biometry()["state"] as? String, "active")
+    XCTAssertEqual(biometricUnlockLine(), refusing)
+    // A sensor again, with nothing enrolled: the next unlock disables it, as status says.
+    XCTAssertEqual(box.biosim(["hardware", "touch-id"]).status, 0)
+    XCTAssertEqual(
+      biometricUnlockLine(),
+      "biometric unlock: active since \(since), but the enrollment changed since activation;"
+        + " biometric unlock will be disabled at the next unlock")
+    let disabled = box.vaultPIN(["unlock"])
+    XCTAssertEqual(disabled.status, 15, disabled.stderrText)
+    XCTAssertEqual(biometry()["state"] as? String, "disabled")
   }
 
   // MARK: - Reuse window
