@@ -1,3 +1,4 @@
+import Biometry
 import VaultCore
 
 /// Every exit code of `vault` and `biosim`, in one place: `vault(1)` EXIT STATUS, the README and
@@ -135,8 +136,12 @@ public enum ExitStatus {
 
   /// The exit code, the one-line message and an optional hint for a core error: the words that
   /// name commands are added here, never in the core.
-  public static func report(_ error: VaultError) -> (code: ExitCode, message: String, hint: String?)
-  {
+  ///
+  /// - Parameter sensor: The simulated sensor as it is now, when known: the steps that turn
+  ///   biometric unlock on again name only what it lacks (`ReactivationSteps`).
+  public static func report(_ error: VaultError, sensor: SensorState? = nil) -> (
+    code: ExitCode, message: String, hint: String?
+  ) {
     switch error {
     case .wrongPIN(let left):
       return (
@@ -318,17 +323,16 @@ public enum ExitStatus {
     case .sensorScript(let why):
       return (.usage, "simulated sensor script: \(why)", nil)
     case .enrollmentChanged(let reason):
-      let enroll =
-        reason == PendingDisable.emptiedEnrollment ? "enroll ('biosim enroll'), then " : ""
       return (
         .enrollmentChanged,
         "\(reason) since biometric unlock was activated; it is now disabled and every session"
-          + " was revoked; \(enroll)run '\(reactivate)'", nil
+          + " was revoked; \(steps(after: reason, sensor).activation)", nil
       )
     case .biometryDisabled(let since, let reason):
       return (
         .enrollmentChanged,
-        "biometric unlock is disabled since \(since): \(reason); run '\(reactivate)'", nil
+        "biometric unlock is disabled since \(since): \(reason);"
+          + " \(steps(after: reason, sensor).activation)", nil
       )
     case .biometryNotActivated:
       return (
@@ -338,8 +342,8 @@ public enum ExitStatus {
     case .notEnrolled:
       return (
         .biometryUnavailable,
-        "biometry not enrolled (LAError -7): no finger or face is enrolled on the sensor; run"
-          + " 'biosim enroll'", nil
+        "biometry not enrolled (LAError -7): no finger or face is enrolled on the sensor;"
+          + " \(steps(after: "", sensor).enrollment)", nil
       )
     case .biometricNotInteractive:
       return (
@@ -400,6 +404,15 @@ public enum ExitStatus {
           + " new key with its PIN", "run 'vault sync' where it can ask for the PIN"
       )
     }
+  }
+
+  /// What turns biometric unlock on again after it was disabled for `reason`: from `sensor` when
+  /// known, else from the reason alone (an emptied enrollment needs a template first; a
+  /// passcode is assumed set).
+  static func steps(after reason: String, _ sensor: SensorState?) -> ReactivationSteps {
+    sensor.map(ReactivationSteps.init(sensor:))
+      ?? ReactivationSteps(
+        passcodeSet: true, enrolled: reason != PendingDisable.emptiedEnrollment)
   }
 
   /// `45 s`, `5 min`, `1 h`.

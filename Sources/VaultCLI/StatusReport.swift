@@ -210,7 +210,7 @@ struct StatusReport {
     case .disabled(let since, let reason):
       lines.append(
         "biometric unlock: DISABLED since \(Output.printable(since)): \(Output.printable(reason));"
-          + " run 'vault biometry activate'")
+          + " \(ReactivationSteps(sensor: sensor).activation)")
     case .notActivated:
       lines.append("biometric unlock: not activated; run 'vault biometry activate'")
     case .off:

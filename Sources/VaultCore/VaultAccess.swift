@@ -317,7 +317,7 @@ public struct VaultAccess {
         try preflight(allowLockout: true)
       } catch VaultError.notEnrolled {
         // The sealed enrollment is gone: nothing can ever match it again.
-        try binding.disableWithoutKey(reason: BiometricBinding.emptied)
+        try binding.disableWithoutKey(reason: binding.emptiedReason(device))
       }
     }
   }

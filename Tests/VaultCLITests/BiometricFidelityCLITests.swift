@@ -192,6 +192,52 @@ final class BiometricFidelityCLITests: XCTestCase {
         + " \"bogus\"\n")
   }
 
+  /// Review of 0.11.0, item 12: a cleared passcode (which wipes the enrollment) was recorded as
+  /// "the enrollment was emptied" while `vault status` said the passcode was removed, and the
+  /// message sent the user to `biosim enroll`, which biosim refuses without a passcode.
+  func testAClearedPasscodeIsNamedAsTheReasonAndInTheSteps() throws {
+    box.initBiometric()
+    XCTAssertEqual(box.biosim(["passcode", "clear"]).status, 0)
+    let removed = "the device passcode was removed (the keychain item bound to it is gone)"
+    let unlock = box.vaultPIN(["unlock"])
+    XCTAssertEqual(unlock.status, 15, unlock.stderrText)
+    XCTAssertEqual(
+      unlock.errorLines,
+      [
+        "vault: error: \(removed) since biometric unlock was activated; it is now disabled and"
+          + " every session was revoked; set a passcode ('biosim passcode set'), enroll ('biosim"
+          + " enroll'), then run 'vault biometry activate'"
+      ])
+    XCTAssertEqual(biometry()["reason"] as? String, removed)
+    let since = try XCTUnwrap(biometry()["since"] as? String)
+    XCTAssertEqual(
+      biometricUnlockLine(),
+      "biometric unlock: DISABLED since \(since): \(removed); set a passcode ('biosim passcode"
+        + " set'), enroll ('biosim enroll'), then run 'vault biometry activate'")
+    let early = box.vaultPIN(["biometry", "activate"])
+    XCTAssertEqual(early.status, 16, early.stderrText)
+    XCTAssertEqual(
+      early.errorLines,
+      [
+        "vault: error: biometry not enrolled (LAError -7): no finger or face is enrolled on the"
+          + " sensor; set a passcode ('biosim passcode set'), then run 'biosim enroll'"
+      ])
+    // Each step the words give works, and the steps shrink as they are taken.
+    XCTAssertEqual(box.biosim(["passcode", "set"]).status, 0)
+    XCTAssertEqual(
+      biometricUnlockLine(),
+      "biometric unlock: DISABLED since \(since): \(removed); enroll ('biosim enroll'), then run"
+        + " 'vault biometry activate'")
+    XCTAssertEqual(box.biosim(["enroll"]).status, 0)
+    XCTAssertEqual(
+      biometricUnlockLine(),
+      "biometric unlock: DISABLED since \(since): \(removed); run 'vault biometry activate'")
+    box.biosim(["next", "match"])
+    let activated = box.vaultPIN(["biometry", "activate"])
+    XCTAssertEqual(activated.status, 0, activated.stderrText)
+    XCTAssertEqual(box.unlock().count, 64)
+  }
+
   func testClearingThePasscodeWipesTheEnrollment() {
     box.initBiometric()
     let cleared = box.biosim(["passcode", "clear"])
