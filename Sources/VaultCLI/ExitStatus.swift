@@ -303,8 +303,8 @@ public enum ExitStatus {
         .tooManyAttempts,
         "biometry lockout (LAError -8): the sensor was locked out by failed matches outside this"
           + " vault, so the PIN does not stand in for this guarded entry's match",
-        "end the lockout with the PIN ('vault unlock' asks for it and then a match), then read"
-          + " the entry again"
+        "end the lockout with the PIN: 'vault unlock --force' asks for it and then a match,"
+          + " even while the agent holds the vault; then read the entry again"
       )
     case .biometricLockoutNeedsRecovery(let failures):
       return (

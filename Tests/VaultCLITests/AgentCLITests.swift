@@ -224,6 +224,37 @@ final class AgentCLITests: XCTestCase {
     XCTAssertEqual(get().status, 10)
   }
 
+  /// Review of 0.11.0, item 13: the hint for a lockout made outside this vault said 'vault
+  /// unlock', which asks nothing while the agent holds the vault, so the lockout stayed and the
+  /// match queued for it was left for a later command.
+  func testTheHintForAnOutsideLockoutAsksWhileTheAgentHoldsTheVault() {
+    box.biosim(["next", "match"])
+    XCTAssertEqual(
+      box.vaultPIN(["add", "--guard", "bank"], stdin: Array("1234".utf8)).status, 0)
+    unlockAgent()
+    box.biosim(["force-lockout"])
+    let refused = get("bank")
+    XCTAssertEqual(refused.status, 14, refused.stderrText)
+    XCTAssertEqual(
+      refused.errorLines,
+      [
+        "vault: error: biometry lockout (LAError -8): the sensor was locked out by failed matches"
+          + " outside this vault, so the PIN does not stand in for this guarded entry's match",
+        "vault: hint: end the lockout with the PIN: 'vault unlock --force' asks for it and then a"
+          + " match, even while the agent holds the vault; then read the entry again",
+      ])
+    // The command the hint gives asks, ends the lockout and takes the queued match.
+    box.biosim(["next", "match"])
+    let unlocked = box.vaultPIN(["unlock", "--force"])
+    XCTAssertEqual(unlocked.status, 0, unlocked.stderrText)
+    XCTAssertEqual(box.sensor()["locked_out"] as? Bool, false)
+    XCTAssertEqual(box.sensor()["queue"] as? [String], [])
+    box.biosim(["next", "match"])
+    let read = get("bank", env: ["VAULT_TEST_BOOTCLOCK": "1010"])
+    XCTAssertEqual(read.status, 0, read.stderrText)
+    XCTAssertEqual(read.stdoutText, "1234")
+  }
+
   func testALockEndsACommandTheAgentIsStillRunning() throws {
     box.biosim(["next", "match"])
     XCTAssertEqual(
