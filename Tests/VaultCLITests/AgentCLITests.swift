@@ -176,6 +176,40 @@ final class AgentCLITests: XCTestCase {
     XCTAssertEqual(box.vault(["status", "--check"]).status, 10)
   }
 
+  /// Review of 0.11.0, item 14: one message and one note, whatever holds the key.
+  ///
+  /// The first detection of an enrollment change read differently with the agent ("disabled
+  /// since T", nothing on the revoked sessions, and no note for the queued match its unlock left
+  /// unused).
+  func testTheFirstDetectionOfAnEnrollmentChangeReadsTheSameWithTheAgent() {
+    let changed =
+      "vault: error: the biometric enrollment changed since biometric unlock was activated; it is"
+      + " now disabled and every session was revoked; run 'vault biometry activate'"
+    // Without the agent: the PIN, then the queued match, which finds the change.
+    let alone = Sandbox(extra: ["VAULT_TEST_BOOTCLOCK": "1000"])
+    alone.initBiometric()
+    alone.biosim(["enroll", "--label", "left-index"])
+    alone.biosim(["next", "match"])
+    let unlocked = alone.vaultPIN(["unlock"])
+    XCTAssertEqual(unlocked.status, 15, unlocked.stderrText)
+    XCTAssertEqual(unlocked.errorLines, [changed])
+    // With the agent: its check of the held key finds the change before anything is asked, so
+    // the match queued for the unlock is left, and said.
+    unlockAgent()
+    box.biosim(["enroll", "--label", "left-index"])
+    box.biosim(["next", "match"])
+    let held = box.vaultPIN(["unlock"])
+    XCTAssertEqual(held.status, 15, held.stderrText)
+    XCTAssertEqual(
+      held.errorLines,
+      [
+        changed,
+        "vault: note: 1 sensor answer queued with 'biosim next' is still waiting (match): the next"
+          + " prompt takes it within 120 s; 'biosim next --clear' drops it",
+      ])
+    XCTAssertEqual(box.sensor()["queue"] as? [String], ["match"])
+  }
+
   func testAPINChangeEndsIt() {
     unlockAgent()
     box.biosim(["next", "match"])
