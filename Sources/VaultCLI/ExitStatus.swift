@@ -306,6 +306,14 @@ public enum ExitStatus {
         "end the lockout with the PIN: 'vault unlock --force' asks for it and then a match,"
           + " even while the agent holds the vault; then read the entry again"
       )
+    case .biometricLockoutPINNotAskable:
+      return (
+        .tooManyAttempts,
+        "biometry lockout (LAError -8): the sensor is locked out after too many failed matches,"
+          + " and the PIN that stands in for this guarded entry's match cannot be asked: no"
+          + " terminal and no --pin-fd",
+        "give the PIN with --pin-fd N, or run it on a terminal; the PIN also ends the lockout"
+      )
     case .biometricLockoutNeedsRecovery(let failures):
       return (
         .tooManyAttempts,

@@ -370,6 +370,8 @@ public struct VaultAccess {
       guard try strikes?.madeLockout(gate.failureRun()) == true else {
         throw VaultError.biometricLockoutElsewhere
       }
+      // The lockout is what stops the read, not a missing terminal: said as such.
+      guard credentials.canAskForPIN else { throw VaultError.biometricLockoutPINNotAskable }
       _ = try pinAlone(.lockedOutGuardedEntry(name), credentials)
       try gate.credentialVerified()
     }

@@ -602,6 +602,39 @@ final class BiometricFidelityCLITests: XCTestCase {
     }
   }
 
+  /// Review of 0.11.0, item 15: a guarded read in a session that ran into a lockout of this
+  /// vault's own exited 10, "no terminal to ask for the PIN", and never named the lockout.
+  func testAGuardedReadIntoALockoutWithNoWayToAskNamesTheLockout() {
+    box.initBiometric()
+    box.biosim(["next", "match"])
+    XCTAssertEqual(
+      box.vaultPIN(["add", "--guard", "g"], stdin: Array("guarded".utf8)).status, 0)
+    let session = ["VAULT_SESSION": box.unlock()]
+    for _ in 0..<2 {
+      box.biosim(["next", "no-match", "--count", "3"])
+      box.vaultPIN(["unlock", "--force"])
+      box.biosim(["next", "--clear"])
+    }
+    XCTAssertEqual(box.sensor()["locked_out"] as? Bool, true)
+    let refused = box.vault(["get", "g"], env: session)
+    XCTAssertEqual(refused.status, 14, refused.stderrText)
+    XCTAssertEqual(refused.stdout, [])
+    XCTAssertEqual(
+      refused.errorLines,
+      [
+        "vault: error: biometry lockout (LAError -8): the sensor is locked out after too many"
+          + " failed matches, and the PIN that stands in for this guarded entry's match cannot be"
+          + " asked: no terminal and no --pin-fd",
+        "vault: hint: give the PIN with --pin-fd N, or run it on a terminal; the PIN also ends the"
+          + " lockout",
+      ])
+    XCTAssertEqual(box.sensor()["locked_out"] as? Bool, true, "nothing was asked")
+    let read = box.vaultPIN(["get", "g"], env: session)
+    XCTAssertEqual(read.status, 0, read.stderrText)
+    XCTAssertEqual(read.stdoutText, "guarded")
+    XCTAssertEqual(box.sensor()["locked_out"] as? Bool, false)
+  }
+
   /// Review of 0.11.0, item 1: a run of failures that locked the sensor counts as this vault's
   /// only when every failure in it was; three of its own and two of another vault's do not,
   /// in either order.
