@@ -67,7 +67,7 @@ enum Tour {
     echo '# against the sealed one before it asks for anything, and finds the change.'
     step 0 'biosim enroll --label left-index'
     step 15 'vault unlock --pin-fd 3 3<"$PIN_FILE"'
-    step 10 'vault get mail/work'
+    step 15 'vault get mail/work'
     step 0 'vault biometry status'
     echo
     echo '# The owner re-activates with the PIN and a match, then unlocks again.'

@@ -203,10 +203,12 @@ public struct VaultAccess {
         sessionProblem = error
       }
     }
-    // A command that could have used a session and cannot ask says so first (exit 10), whatever
-    // else is wrong: the session is what it lacks.
     guard credentials.canAskForPIN else {
+      // A session given and no longer valid is what the command lacks, and is said first (exit
+      // 10, biometry.md section 8, scenario 14). Without one, every refusal that needs no key
+      // comes before "no terminal" (review of 0.11.0, item 20): a terminal would not help.
       if let sessionProblem { throw sessionProblem }
+      try refuseBeforeAsking(vault.device.read())
       if let reason = sessions.revocation(of: vault.vaultID) {
         throw VaultError.locked(reason.explanation + ", and there is no terminal to ask on")
       }
@@ -260,20 +262,25 @@ public struct VaultAccess {
     _ purpose: AccessPurpose, reason: String, request: PINRequest,
     _ credentials: CredentialSource
   ) throws -> UnlockedVault {
-    let device = try vault.device.read()
-    let biometric = vault.policy.requiresBiometry
-    if biometric { try checkBiometryBeforePIN(device) }
-    _ = try vault.checkBeforePIN(device)
+    try refuseBeforeAsking(vault.device.read())
     let key = try unlockAskingAgain(request, credentials)
     try gate.credentialVerified()
     var reused = false
-    if biometric {
+    if vault.policy.requiresBiometry {
       reused = try binding.checkPresence(
         masterKey: key, reason: reason, reuse: try reuseWindow(purpose, masterKey: key))
     }
     return try UnlockedVault(
       vault: vault, gate: gate, masterKey: key, source: reused ? .pinByReuse : .pin,
       purpose: purpose)
+  }
+
+  /// Every refusal that needs no key, before the PIN is asked for: the vault's lockout rule,
+  /// biometry not activated or disabled, an unusable sensor or an emptied enrollment (disabled
+  /// there), a PIN bound to another device, edited keyslots, a PIN delay.
+  private func refuseBeforeAsking(_ device: DeviceState) throws {
+    if vault.policy.requiresBiometry { try checkBiometryBeforePIN(device) }
+    _ = try vault.checkBeforePIN(device)
   }
 
   /// The reuse window an unlock allows (the `biometric_reuse_seconds` setting); 0 for every other

@@ -740,6 +740,36 @@ final class BiometricFidelityCLITests: XCTestCase {
     XCTAssertEqual(biometry()["preflight_code"] as? Int, -8)
   }
 
+  /// Review of 0.11.0, item 20: every check that needs no key comes before "no terminal".
+  ///
+  /// After `biosim reset`, `vault list` with no terminal exited 10 "no terminal to ask on",
+  /// though vault knows before any prompt that the PIN is bound to another device (with
+  /// `--pin-fd` it said so, exit 11, nothing counted).
+  func testChecksThatNeedNoKeyComeBeforeNoTerminal() {
+    box.initBiometric()
+    XCTAssertEqual(box.biosim(["reset", "--yes"]).status, 0)
+    let other = [
+      "vault: error: the PIN of this vault is bound to another device (a copied vault, or the"
+        + " device state was reset); no attempt was counted",
+      "vault: hint: set a PIN for this device with 'vault recover'",
+    ]
+    let list = box.vault(["list"])
+    XCTAssertEqual(list.status, 11, list.stderrText)
+    XCTAssertEqual(list.errorLines, other)
+    let given = box.vaultPIN(["list"])
+    XCTAssertEqual(given.status, 11, given.stderrText)
+    XCTAssertEqual(given.errorLines, other)
+    // A PIN delay, in a PIN-only vault: said with its wait, not as a missing terminal.
+    let pinOnly = Sandbox(extra: ["VAULT_TEST_BOOTCLOCK": "1000"])
+    pinOnly.initPINOnly()
+    for attempt in 1...5 { pinOnly.vault(["list"], pin: ["000\(attempt)00"]) }
+    let delayed = pinOnly.vault(["list"])
+    XCTAssertEqual(delayed.status, 14, delayed.stderrText)
+    XCTAssertEqual(
+      delayed.errorLines.first?.hasPrefix("vault: error: too many wrong PINs; try again in "),
+      true, delayed.stderrText)
+  }
+
   func testStatusAfterAResetNamesTheOtherDevice() {
     box.initBiometric()
     XCTAssertEqual(box.biosim(["reset", "--yes"]).status, 0)
