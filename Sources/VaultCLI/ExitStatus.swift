@@ -71,8 +71,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case .invalidInput:
       "Invalid input: a bad name, empty content, a bad PIN descriptor, a recovery code with a"
         + " typo, a malformed one-time code URI, an import source with a fault (its line or record"
-        + " named). Nothing was stored. Also an export that had to leave an entry out (written,"
-        + " the entries left out named)."
+        + " named). Nothing was stored. Also an export that left an entry out (written, the"
+        + " entries left out named): one its format cannot carry, or, with --skip-guarded, a"
+        + " guarded one."
     case .noVault: "No vault at the path; create one with 'vault init', or 'vault sync clone'."
     case .locked:
       "Locked and no way to ask: no terminal and no valid session (expired, revoked, forged)."

@@ -64,14 +64,7 @@ public struct VaultAccess {
           try guardCheck(name, unlocked, credentials)
         }
       } catch let error as VaultError where unlocked.source == .agent {
-        // A guarded read that found a finger or face that does not match, a lockout or a
-        // changed enrollment: the agent lets every vault go (someone else may be at the keys).
-        switch error {
-        case .biometricNotRecognised, .biometricLockout, .biometricLockoutNeedsRecovery,
-          .enrollmentChanged, .biometryDisabled:
-          credentials.heldKeyRejected(everything: true)
-        default: break
-        }
+        releaseHeldKeys(after: error, credentials)
         throw error
       }
     case .startSession:
@@ -311,7 +304,7 @@ public struct VaultAccess {
   /// Refuses before any prompt what the vault and the sensor already tell: only when the header
   /// is one this device authenticated (an edited header goes on to the PIN, whose check of the
   /// header MAC reports the edit as an integrity failure).
-  private func checkBiometryBeforePIN(_ device: DeviceState) throws {
+  func checkBiometryBeforePIN(_ device: DeviceState) throws {
     try binding.checkStrikes(device)
     guard vault.headerIsAuthenticatedHere(device) else { return }
     switch Self.biometryStatus(of: vault, device: device) {
@@ -339,53 +332,8 @@ public struct VaultAccess {
     }
   }
 
-  /// A guarded entry read with a session key: a fresh biometric check (the PIN in a PIN-only
-  /// vault, or while the sensor is locked out), refused within a second of the last one.
-  func guardCheck(
-    _ name: EntryName, _ unlocked: UnlockedVault, _ credentials: CredentialSource
-  ) throws {
-    guard unlocked.source.withholdsGuarded else { return }
-    let clock = vault.environment.clock
-    let key = vault.vaultID.hex + ":" + unlocked.entries.indexTag(name)
-    let now = clock.bootNow
-    if let last = try vault.device.read().lastGuardedRead[key], now >= last,
-      now - last < Self.guardedReadInterval
-    {
-      throw VaultError.duplicateRequest
-    }
-    try freshCheck(name, unlocked, credentials)
-    // Only a check that passed opens the one-second window: a refused read is no duplicate.
-    try vault.device.update { $0.lastGuardedRead[key] = now }
-  }
-
-  private func freshCheck(
-    _ name: EntryName, _ unlocked: UnlockedVault, _ credentials: CredentialSource
-  ) throws {
-    guard vault.policy.requiresBiometry else {
-      _ = try pinAlone(.guardedEntry(name), credentials)
-      return
-    }
-    try checkBiometryBeforePIN(vault.device.read())
-    do {
-      try binding.checkPresence(masterKey: unlocked.masterKey, reason: "read guarded '\(name)'")
-    } catch VaultError.biometricLockout {
-      // As `.deviceOwnerAuthentication`: the device credential stands in and clears the lockout,
-      // but only for a lockout this vault's own failed matches made, every one of the run that
-      // locked the sensor. The sensor's lockout is the device's: failures in a vault of one's
-      // own, or a forced lockout, must not buy guarded reads of this one.
-      let strikes = try vault.device.read().biometricStrikes[vault.vaultID.hex]
-      guard try strikes?.madeLockout(gate.failureRun()) == true else {
-        throw VaultError.biometricLockoutElsewhere
-      }
-      // The lockout is what stops the read, not a missing terminal: said as such.
-      guard credentials.canAskForPIN else { throw VaultError.biometricLockoutPINNotAskable }
-      _ = try pinAlone(.lockedOutGuardedEntry(name), credentials)
-      try gate.credentialVerified()
-    }
-  }
-
   /// The PIN with its checks and nothing else.
-  private func pinAlone(_ request: PINRequest, _ credentials: CredentialSource) throws
+  func pinAlone(_ request: PINRequest, _ credentials: CredentialSource) throws
     -> SymmetricKey
   {
     _ = try vault.checkBeforePIN(vault.device.read())
