@@ -271,7 +271,7 @@ _vault_command() {
   'export')
     commands=''
     offered=''
-    options='--to --output -f --force --plaintext --kdf --verify --vault --pin-fd -h --help'
+    options='--to --output -f --force --plaintext --kdf --skip-guarded --verify --vault --pin-fd -h --help'
     valued=' --to --output --kdf --verify --vault --pin-fd '
     arguments=1 variadic=0
     ;;

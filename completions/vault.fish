@@ -536,6 +536,7 @@ complete -c vault -n '__vault_in "export"' -l output -r -F -d 'Write to PATH, a 
 complete -c vault -n '__vault_in "export"' -s f -l force -d 'Replace PATH when it exists.'
 complete -c vault -n '__vault_in "export"' -l plaintext -d 'Allow a format that holds every secret in the clear (all but vault).'
 complete -c vault -n '__vault_in "export"' -l kdf -x -a 'interactive moderate sensitive' -d 'Argon2id cost of the passphrase of --to vault: interactive, moderate or sensitive (default moderate).'
+complete -c vault -n '__vault_in "export"' -l skip-guarded -d 'Leave guarded entries out, named (exit 5), instead of asking one fresh match for them.'
 complete -c vault -n '__vault_in "export"' -l verify -r -F -d 'Read the vault export PATH back instead (its passphrase asked once), check every record and say what it holds; needs no vault and writes nothing.'
 complete -c vault -n '__vault_at "export" 0' -a '(__vault_entry_names)'
 

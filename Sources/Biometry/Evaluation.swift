@@ -35,6 +35,9 @@ enum Evaluation {
     var retries: Int
     /// The sensor type.
     var type: BiometryType
+    /// What the attempt before gave in this evaluation (a failed match or a poor scan); nil at
+    /// the first.
+    var previous: Outcome? = nil
 
     /// True when the fallback button shows: after one failed attempt on Touch ID, two on Face ID
     /// and Optic ID (Apple's prompt).

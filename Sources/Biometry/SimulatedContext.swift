@@ -121,9 +121,11 @@ public final class SimulatedContext {
         continue
       case .again:
         prompt.retries += 1
+        prompt.previous = .retry
       case .next:
         prompt.failures += 1
         prompt.attempt += 1
+        prompt.previous = .noMatch
       case .matched(let domain):
         evaluatedPolicyDomainState = domain
         return domain
@@ -202,7 +204,8 @@ public final class SimulatedContext {
     guard let prompter, !interactionNotAllowed else { throw unanswered }
     guard
       let outcome = prompter.present(
-        reason: reason, type: prompt.type, attempt: prompt.attempt, of: prompt.limit)
+        reason: reason, type: prompt.type, attempt: prompt.attempt, of: prompt.limit,
+        after: prompt.previous)
     else { throw unanswered }
     if invalidated { throw LAError.appCancel }
     return outcome

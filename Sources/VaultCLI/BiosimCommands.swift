@@ -56,8 +56,8 @@ public enum BiosimCommands {
           "next", "Queue the sensor's next answers, or drop them with --clear.",
           discussion: """
             Answers are taken first in, first out by the prompts that follow, each within \
-            \(Int(SensorState.answerValidity)) seconds of being queued; older ones are dropped. \
-            fallback answers only a prompt that shows the fallback button (after a failed match: \
+            \(Int(SensorState.answerValidity)) seconds of being queued; older ones are dropped; \
+            standard error says what was queued. fallback answers only a prompt that shows the fallback button (after a failed match: \
             one on Touch ID, two on Face ID and Optic ID).
             """, options: [Keys.outcomeCount.spec, Keys.clearQueue.spec],
           arguments: [Keys.outcome.spec], run: runs(BiosimCommandsRun.next)),

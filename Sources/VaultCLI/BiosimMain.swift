@@ -149,7 +149,14 @@ enum BiosimCommandsRun {
     guard let outcome else {
       throw UsageError(message: "say which answer to queue, or --clear", path: ["next"])
     }
-    try controls(context).queue(outcome, count: context.value(Keys.outcomeCount) ?? 1)
+    let count = try context.value(Keys.outcomeCount) ?? 1
+    try controls(context).queue(outcome, count: count)
+    let seconds = Int(SensorState.answerValidity)
+    Output.error(
+      count == 1
+        ? "Queued \(outcome.rawValue): the next prompt takes it within \(seconds) s."
+        : "Queued \(count) answers (\(outcome.rawValue)): the next prompts take them within"
+          + " \(seconds) s.")
   }
 
   static func forceLockout(_ context: Context) throws {

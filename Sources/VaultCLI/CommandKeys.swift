@@ -322,6 +322,9 @@ enum Keys {
   static let exportOutput = Option<FilePath>(
     "output", "PATH", "Write to PATH, a new file of mode 0600, instead of standard output.")
   static let exportForce = Flag("force", short: "f", "Replace PATH when it exists.")
+  static let exportSkipGuarded = Flag(
+    "skip-guarded",
+    "Leave guarded entries out, named (exit 5), instead of asking one fresh match for them.")
   static let plaintext = Flag(
     "plaintext", "Allow a format that holds every secret in the clear (all but vault).")
   static let exportKDF = Option<KDFProfile>(

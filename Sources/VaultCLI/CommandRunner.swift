@@ -83,7 +83,13 @@ enum CommandRunner {
     case let usage as UsageError:
       return reportUsage(usage, program: program)
     case let vault as VaultError:
-      let (code, message, reported) = ExitStatus.report(vault)
+      var sensor: SensorState?
+      switch vault {
+      case .enrollmentChanged, .biometryDisabled, .notEnrolled:
+        sensor = ReactivationSteps.sensor(context)
+      default: break
+      }
+      let (code, message, reported) = ExitStatus.report(vault, sensor: sensor)
       var hint = reported
       if case .notFound(let missing) = vault, let names = context?.openedNames() {
         hint = NameSuggestion.hint(for: missing, among: names) ?? hint

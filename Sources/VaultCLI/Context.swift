@@ -152,6 +152,11 @@ public final class Context {
     return first
   }
 
+  /// `1 guarded entry`, `2 guarded entries`.
+  static func guardedEntries(_ count: Int) -> String {
+    "\(count) guarded entr\(count == 1 ? "y" : "ies")"
+  }
+
   /// How many times a prompt on the terminal asks again after a mistake, in all.
   static let promptTries = 3
 
@@ -204,6 +209,10 @@ extension Context: CredentialSource {
     case .guardedEntry(let name): try readPIN(prompt: "PIN for guarded '\(name)': ")
     case .lockedOutGuardedEntry(let name):
       try readPIN(prompt: "Sensor locked out; PIN for '\(name)': ")
+    case .guardedEntries(let count):
+      try readPIN(prompt: "PIN for \(Self.guardedEntries(count)) to export: ")
+    case .lockedOutGuardedEntries(let count):
+      try readPIN(prompt: "Sensor locked out; PIN for \(Self.guardedEntries(count)) to export: ")
     }
   }
 

@@ -1,3 +1,4 @@
+import Biometry
 import VaultCore
 
 /// Every exit code of `vault` and `biosim`, in one place: `vault(1)` EXIT STATUS, the README and
@@ -70,8 +71,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     case .invalidInput:
       "Invalid input: a bad name, empty content, a bad PIN descriptor, a recovery code with a"
         + " typo, a malformed one-time code URI, an import source with a fault (its line or record"
-        + " named). Nothing was stored. Also an export that had to leave an entry out (written,"
-        + " the entries left out named)."
+        + " named). Nothing was stored. Also an export that left an entry out (written, the"
+        + " entries left out named): one its format cannot carry, or, with --skip-guarded, a"
+        + " guarded one."
     case .noVault: "No vault at the path; create one with 'vault init', or 'vault sync clone'."
     case .locked:
       "Locked and no way to ask: no terminal and no valid session (expired, revoked, forged)."
@@ -136,8 +138,12 @@ public enum ExitStatus {
 
   /// The exit code, the one-line message and an optional hint for a core error: the words that
   /// name commands are added here, never in the core.
-  public static func report(_ error: VaultError) -> (code: ExitCode, message: String, hint: String?)
-  {
+  ///
+  /// - Parameter sensor: The simulated sensor as it is now, when known: the steps that turn
+  ///   biometric unlock on again name only what it lacks (`ReactivationSteps`).
+  public static func report(_ error: VaultError, sensor: SensorState? = nil) -> (
+    code: ExitCode, message: String, hint: String?
+  ) {
     switch error {
     case .wrongPIN(let left):
       return (
@@ -299,8 +305,16 @@ public enum ExitStatus {
         .tooManyAttempts,
         "biometry lockout (LAError -8): the sensor was locked out by failed matches outside this"
           + " vault, so the PIN does not stand in for this guarded entry's match",
-        "end the lockout with the PIN ('vault unlock' asks for it and then a match), then read"
-          + " the entry again"
+        "end the lockout with the PIN: 'vault unlock --force' asks for it and then a match,"
+          + " even while the agent holds the vault; then read the entry again"
+      )
+    case .biometricLockoutPINNotAskable:
+      return (
+        .tooManyAttempts,
+        "biometry lockout (LAError -8): the sensor is locked out after too many failed matches,"
+          + " and the PIN that stands in for this guarded entry's match cannot be asked: no"
+          + " terminal and no --pin-fd",
+        "give the PIN with --pin-fd N, or run it on a terminal; the PIN also ends the lockout"
       )
     case .biometricLockoutNeedsRecovery(let failures):
       return (
@@ -319,17 +333,16 @@ public enum ExitStatus {
     case .sensorScript(let why):
       return (.usage, "simulated sensor script: \(why)", nil)
     case .enrollmentChanged(let reason):
-      let enroll =
-        reason == PendingDisable.emptiedEnrollment ? "enroll ('biosim enroll'), then " : ""
       return (
         .enrollmentChanged,
         "\(reason) since biometric unlock was activated; it is now disabled and every session"
-          + " was revoked; \(enroll)run '\(reactivate)'", nil
+          + " was revoked; \(steps(after: reason, sensor).activation)", nil
       )
     case .biometryDisabled(let since, let reason):
       return (
         .enrollmentChanged,
-        "biometric unlock is disabled since \(since): \(reason); run '\(reactivate)'", nil
+        "biometric unlock is disabled since \(since): \(reason);"
+          + " \(steps(after: reason, sensor).activation)", nil
       )
     case .biometryNotActivated:
       return (
@@ -339,8 +352,8 @@ public enum ExitStatus {
     case .notEnrolled:
       return (
         .biometryUnavailable,
-        "biometry not enrolled (LAError -7): no finger or face is enrolled on the sensor; run"
-          + " 'biosim enroll'", nil
+        "biometry not enrolled (LAError -7): no finger or face is enrolled on the sensor;"
+          + " \(steps(after: "", sensor).enrollment)", nil
       )
     case .biometricNotInteractive:
       return (
@@ -409,6 +422,15 @@ public enum ExitStatus {
           + " new key with its PIN", "run 'vault sync' where it can ask for the PIN"
       )
     }
+  }
+
+  /// What turns biometric unlock on again after it was disabled for `reason`: from `sensor` when
+  /// known, else from the reason alone (an emptied enrollment needs a template first; a
+  /// passcode is assumed set).
+  static func steps(after reason: String, _ sensor: SensorState?) -> ReactivationSteps {
+    sensor.map(ReactivationSteps.init(sensor:))
+      ?? ReactivationSteps(
+        passcodeSet: true, enrolled: reason != PendingDisable.emptiedEnrollment)
   }
 
   /// `45 s`, `5 min`, `1 h`.

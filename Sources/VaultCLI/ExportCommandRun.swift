@@ -8,8 +8,10 @@ import VaultTransfer
 /// Everything that can be refused without the key is refused first (a plaintext format without
 /// `--plaintext`, a terminal or a file on standard output, an existing PATH without `--force`),
 /// then the passphrase of `--to vault` is asked (twice on the terminal, or one line of
-/// `--pin-fd`, before the PIN), then the vault is opened and every entry read in one verified
-/// read, and written piece by piece. In a session guarded entries are left out and named.
+/// `--pin-fd`, before the PIN), then the vault is opened, one fresh check is asked for all the
+/// guarded entries when the key is held (`GuardedExport`), and every entry is read in one
+/// verified read and written piece by piece. With `--skip-guarded` guarded entries are left out
+/// and named instead.
 enum ExportCommandRun {
   static func run(_ context: Context) throws -> Int32 {
     if let verify = try context.value(Keys.exportVerify) {
@@ -68,13 +70,20 @@ enum ExportCommandRun {
     if format == .vault { options.passphrase = try readNewPassphrase(context) }
 
     let unlocked = try context.open(.use(reason: "export entries"))
+    let skipGuarded = context.flag(Keys.exportSkipGuarded)
+    let includeGuarded = try !skipGuarded && GuardedExport.check(context, unlocked, prefix: prefix)
     let progress = ImportProgress.onStandardError()
     defer { progress?.clear() }
     var journalCount = 0
     var written = 0
     let (summary, guardedLeftOut) = try unlocked.entries.exporting(
-      prefix: prefix, includeGuarded: !unlocked.source.withholdsGuarded
+      prefix: prefix, includeGuarded: includeGuarded
     ) { selection in
+      if !skipGuarded, let added = selection.guardedLeftOut.first {
+        // Guarded since the check found none to ask for: nothing is written.
+        throw VaultError.vaultChanged(
+          "'\(Output.printable(added))' was added or guarded while the export began")
+      }
       var journal: [TransferJournalEntry] = []
       if prefix.isEmpty {
         let entries = try unlocked.journal().entries()
@@ -121,8 +130,7 @@ enum ExportCommandRun {
     }
     let complete = report(
       summary, format: format, to: output, guardedLeftOut: guardedLeftOut,
-      journalLeftOut: format.carriesJournal ? 0 : journalCount, prefix: prefix,
-      source: unlocked.source)
+      journalLeftOut: format.carriesJournal ? 0 : journalCount, prefix: prefix)
     // An export that left an entry out is written, but a script must not take it for the vault.
     return (complete ? ExitCode.success : ExitCode.invalidInput).rawValue
   }
@@ -167,7 +175,7 @@ enum ExportCommandRun {
   @discardableResult
   static func report(
     _ summary: ExportSummary, format: ExportFormat, to output: String?, guardedLeftOut: [String],
-    journalLeftOut: Int, prefix: String, source: KeySource = .session
+    journalLeftOut: Int, prefix: String
   ) -> Bool {
     func quoted(_ names: [String]) -> String {
       names.map { "'\(Output.printable($0))'" }.joined(separator: ", ")
@@ -176,8 +184,7 @@ enum ExportCommandRun {
       let count = guardedLeftOut.count
       Output.error(
         "vault: note: \(count) guarded entr\(count == 1 ? "y was" : "ies were") left out"
-          + " (\(source.holder) does not read them); run the export \(source.bypass) to include"
-          + " them: " + quoted(guardedLeftOut))
+          + " (--skip-guarded): " + quoted(guardedLeftOut))
     }
     for left in summary.leftOut {
       Output.error("vault: note: '\(Output.printable(left.name))' was left out: \(left.reason)")

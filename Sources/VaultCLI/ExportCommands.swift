@@ -11,12 +11,16 @@ extension VaultCommands {
       csv, bitwarden-json, keepass-xml) hold every secret in the clear: they need \
       --plaintext, and go to a new file of mode 0600 (--output PATH; an existing one only \
       with --force) or to a pipe, never to a terminal or a file on standard output. PREFIX \
-      exports the names under it (the journal is left out then). In a session, guarded \
-      entries are left out and named. See EXPORT in vault(1) for each format.
+      exports the names under it (the journal is left out then). Guarded entries need one \
+      fresh biometric match for the whole export (the PIN in a PIN-only vault) when the key \
+      comes from a session or the agent; with the PIN, its own match is that one. A refused \
+      or cancelled match writes nothing; --skip-guarded leaves them out instead, named, and \
+      exits 5. See EXPORT in vault(1) for each format.
       """,
     options: [
       Keys.exportFormat.spec, Keys.exportOutput.spec, Keys.exportForce.spec,
-      Keys.plaintext.spec, Keys.exportKDF.spec, Keys.exportVerify.spec,
+      Keys.plaintext.spec, Keys.exportKDF.spec, Keys.exportSkipGuarded.spec,
+      Keys.exportVerify.spec,
     ],
     arguments: [Keys.exportPrefix.spec], run: ExportCommandRun.run)
 }

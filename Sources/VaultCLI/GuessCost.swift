@@ -19,11 +19,16 @@ enum GuessCost {
   }
 
   /// One line: what a full search of PINs of `pin`'s length and kind costs at `seconds` a guess.
+  ///
+  /// A bound is said as one: "the more than 10^15 PINs", "more than a million core-years",
+  /// never "about" it.
   static func line(for pin: PIN, seconds: Double) -> String {
     let space = pin.searchSpace
-    let count = space >= 1e15 ? "more than 10^15" : String(Int(space))
-    return "A search of all \(count) PINs of this length and kind would cost about"
-      + " \(duration(space * seconds)) to someone holding both the vault and the device state"
+    let count = space >= 1e15 ? "the more than 10^15" : "all \(Int(space))"
+    let cost = duration(space * seconds)
+    return "A search of \(count) PINs of this length and kind would cost"
+      + (cost.hasPrefix("more than ") ? " " : " about ") + cost
+      + " to someone holding both the vault and the device state"
       + " (\(NumberText.fixed(seconds, places: 2)) s of one core a guess here)."
   }
 }

@@ -165,15 +165,27 @@ struct SensorGate: BiometricGate {
 /// Asks on the terminal, saying plainly that the sensor is simulated: Enter is a matching finger,
 /// face or iris, `n` a non-matching one, `r` a scan to take again, `f` the fallback button once it
 /// shows, Ctrl-C, Ctrl-D or Escape cancels.
+///
+/// After a failed match or a poor scan in the same evaluation it first says so, and to try
+/// again, as LocalAuthentication's prompt does.
 struct TerminalPrompter: BiometricPrompter, @unchecked Sendable {
   let terminal: Terminal
 
-  func present(reason: String, type: BiometryType, attempt: Int, of total: Int) -> Outcome? {
+  func present(
+    reason: String, type: BiometryType, attempt: Int, of total: Int, after previous: Outcome?
+  ) -> Outcome? {
     let thing = type.templateWord
     // Touch ID shows the fallback button after the first failed attempt.
     let fallback = type == .touchID && attempt > 1
+    let sensor = "[simulated \(type.displayName) sensor] "
+    let again: String
+    switch previous {
+    case .noMatch: again = sensor + "Not recognised. Try again.\n"
+    case .retry: again = sensor + "Poor scan. Try again.\n"
+    default: again = ""
+    }
     let prompt =
-      "[simulated \(type.displayName) sensor] \(reason) (attempt \(attempt) of \(total))\n"
+      again + sensor + "\(reason) (attempt \(attempt) of \(total))\n"
       + "  Enter: matching \(thing)   n: non-matching \(thing)   r: poor scan"
       + (fallback ? "   f: fallback button (no PIN-only path)" : "") + "   Ctrl-C: cancel "
     defer { terminal.say("\n") }

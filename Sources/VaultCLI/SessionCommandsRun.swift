@@ -61,16 +61,23 @@ enum SessionCommandsRun {
     // Held, and still good: the agent's worker checks the key against the header, the state
     // and the biometric binding (an enrollment changed since disables it here, and the agent
     // lets the vault go).
-    if !context.flag(Keys.unlockAgain), try agent.status(vaultPath: context.vaultPath) != nil,
-      try AgentForwarding.run(context, arguments: verifyHeldArguments(context))
-        == ExitCode.success.rawValue,
-      let held = try agent.status(vaultPath: context.vaultPath)
-    {
-      let vault = try context.openVault()
-      Output.error(
-        "The agent already holds \(vault.path) (it locks \(lockTime(idle: held.idle, hard: held.hard)));"
-          + " nothing asked. 'vault unlock --force' unlocks again.")
-      return
+    if !context.flag(Keys.unlockAgain), try agent.status(vaultPath: context.vaultPath) != nil {
+      let verified = try AgentForwarding.run(context, arguments: verifyHeldArguments(context))
+      // The worker's check asked the sensor for this command (a preflight, no prompt): an
+      // answer queued for this unlock and left waiting is said as it ends.
+      SensorGate.consulted = (context.deviceStore, context.environment.clock)
+      if verified == ExitCode.success.rawValue,
+        let held = try agent.status(vaultPath: context.vaultPath)
+      {
+        let vault = try context.openVault()
+        Output.error(
+          "The agent already holds \(vault.path) (it locks \(lockTime(idle: held.idle, hard: held.hard)));"
+            + " nothing asked. 'vault unlock --force' unlocks again.")
+        return
+      }
+      if verified == ExitCode.enrollmentChanged.rawValue {
+        try reportDisabledByHeldCheck(context)
+      }
     }
     try AgentLauncher.checkSocketPath(context.environment)
     let unlocked: UnlockedVault
@@ -98,18 +105,39 @@ enum SessionCommandsRun {
         + " without use (at most 8 h), or with 'vault lock'.")
   }
 
+  /// The held key's check just disabled biometric unlock (an enrollment change): said as an
+  /// unlock without the agent says it, with the reason the check recorded in the header.
+  ///
+  /// - Throws: `VaultError.enrollmentChanged`; returns when the header records no disable (it
+  ///   changed again since), and the unlock goes on to ask as usual.
+  private static func reportDisabledByHeldCheck(_ context: Context) throws {
+    let vault = try context.openVault()
+    let device = try context.deviceStore.read()
+    if case .disabled(_, let reason) = VaultAccess.biometryStatus(of: vault, device: device) {
+      throw VaultError.enrollmentChanged(reason)
+    }
+  }
+
   /// `vault __verify-held` for the vault this command names.
   private static func verifyHeldArguments(_ context: Context) -> [String] {
     ["__verify-held", "--vault", context.vaultPath]
   }
 
-  /// `vault __verify-held`, run by the agent: 0 when its key opens the vault, 10 when not.
+  /// `vault __verify-held`, run by the agent: 0 when its key opens the vault, 15 when the check
+  /// found the enrollment changed (and disabled biometric unlock), 10 otherwise.
   ///
-  /// The checks are a session key's (header, state, biometric binding). Silent.
+  /// The checks are a session key's (header, state, biometric binding). Silent: the unlock that
+  /// runs it says what it found.
   static func verifyHeld(_ context: Context) -> Int32 {
-    guard AgentWorker.heldKey != nil, (try? context.open(.use(reason: "unlock the vault"))) != nil
-    else { return ExitCode.locked.rawValue }
-    return ExitCode.success.rawValue
+    guard AgentWorker.heldKey != nil else { return ExitCode.locked.rawValue }
+    do {
+      _ = try context.open(.use(reason: "unlock the vault"))
+      return ExitCode.success.rawValue
+    } catch VaultError.enrollmentChanged {
+      return ExitCode.enrollmentChanged.rawValue
+    } catch {
+      return ExitCode.locked.rawValue
+    }
   }
 
   /// When a held vault locks, in words: "in 14 min" (the earlier of its two timers).

@@ -150,6 +150,19 @@ struct StatusReport {
       + " (simulated)"
   }
 
+  /// What the next unlock does with a seal that no longer holds.
+  ///
+  /// A preflight error refuses it before the PIN (exit 16) and changes nothing, except a lockout
+  /// (which the PIN ends) and an emptied enrollment (on which the unlock disables biometric
+  /// unlock before the PIN).
+  var nextUnlock: String {
+    guard let refusal = preflight, refusal != .biometryLockout, refusal != .biometryNotEnrolled
+    else { return "biometric unlock will be disabled at the next unlock" }
+    return
+      "an unlock is refused now (exit \(ExitCode.biometryUnavailable.rawValue), \(refusal.words))"
+      + " and changes nothing; the first one the sensor allows disables biometric unlock"
+  }
+
   var text: String {
     var lines: [String] = []
     lines.append("vault:            \(path)")
@@ -187,17 +200,17 @@ struct StatusReport {
     case .active(let since) where passcodeRemoved:
       lines.append(
         "biometric unlock: active since \(Output.printable(since)), but the device passcode was"
-          + " removed since; biometric unlock will be disabled at the next unlock")
+          + " removed since; \(nextUnlock)")
     case .active(let since) where domainMatches == false:
       lines.append(
         "biometric unlock: active since \(Output.printable(since)), but the enrollment changed"
-          + " since activation; biometric unlock will be disabled at the next unlock")
+          + " since activation; \(nextUnlock)")
     case .active(let since):
       lines.append("biometric unlock: active since \(Output.printable(since))")
     case .disabled(let since, let reason):
       lines.append(
         "biometric unlock: DISABLED since \(Output.printable(since)): \(Output.printable(reason));"
-          + " run 'vault biometry activate'")
+          + " \(ReactivationSteps(sensor: sensor).activation)")
     case .notActivated:
       lines.append("biometric unlock: not activated; run 'vault biometry activate'")
     case .off:

@@ -20,17 +20,21 @@ enum Tour {
 
   static let script = #"""
     set -u
-    step() {
-      expected=$1; shift
+    # The command, then what it printed, then its exit status unless it is 0; a command that
+    # prints nothing when it succeeds (quiet) always shows its status, so no step is empty.
+    run_step() {
+      always=$1; expected=$2; shift 2
       printf '\n$ %s\n' "$*"
       eval "$*"
       rc=$?
-      [ "$rc" = 0 ] || printf '[exit %s]\n' "$rc"
+      [ "$rc" = 0 ] && [ "$always" = 0 ] || printf '[exit %s]\n' "$rc"
       if [ "$rc" != "$expected" ]; then
         printf 'tour: expected exit %s, got %s\n' "$expected" "$rc" >&2
         exit 1
       fi
     }
+    step() { run_step 0 "$@"; }
+    quiet() { run_step 1 "$@"; }
     echo '# A throwaway vault and a simulated sensor in '"$TOUR_DIR"'; the PIN comes from a file.'
     step 0 'biosim status'
     step 0 'biosim enroll --label right-index'
@@ -41,29 +45,29 @@ enum Tour {
     echo '# A diary entry needs no PIN: it is sealed to the vault public key.'
     step 0 'printf "Walked to the river at dawn.\nTold no one.\n" | vault journal'
     step 0 'biosim next match'
-    step 0 'printf "correct horse battery staple" | vault add mail/work --pin-fd 3 3<"$PIN_FILE"'
+    quiet 0 'printf "correct horse battery staple" | vault add mail/work --pin-fd 3 3<"$PIN_FILE"'
     echo
     echo '# Unlock once (PIN, then a match): the agent holds the key for every shell.'
     step 0 'biosim next match'
     step 0 'vault unlock --pin-fd 3 3<"$PIN_FILE"'
-    step 0 'vault status --check'
+    quiet 0 'vault status --check'
     step 0 'vault list'
     step 0 'vault journal show today | grep -n river'
     step 0 'vault get mail/work | wc -c'
     echo
     echo '# Entries follow the pass convention: the password first, then KEY: VALUE fields.'
-    step 0 'printf "hunter2\nusername: ada\notp: otpauth://totp/web?secret=JBSWY3DPEHPK3PXP\n" | vault add web/example'
+    quiet 0 'printf "hunter2\nusername: ada\notp: otpauth://totp/web?secret=JBSWY3DPEHPK3PXP\n" | vault add web/example'
     step 0 'vault get web/example --field username'
     step 0 'vault otp web/example | wc -c'
     step 0 'vault list --tree'
     step 0 'vault find wex'
     step 1 'vault audit web/'
     echo
-    echo '# Someone enrolls another finger: the domain state changes.'
+    echo '# Someone enrolls another finger: the domain state changes. The agent checks its key'
+    echo '# against the sealed one before it asks for anything, and finds the change.'
     step 0 'biosim enroll --label left-index'
-    step 0 'biosim next match'
     step 15 'vault unlock --pin-fd 3 3<"$PIN_FILE"'
-    step 10 'vault get mail/work'
+    step 15 'vault get mail/work'
     step 0 'vault biometry status'
     echo
     echo '# The owner re-activates with the PIN and a match, then unlocks again.'

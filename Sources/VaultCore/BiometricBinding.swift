@@ -129,8 +129,17 @@ struct BiometricBinding {
   }
 
   /// Why biometric unlock is disabled when the passcode-bound keychain item is gone.
-  static let passcodeRemoved =
-    "the device passcode was removed (the keychain item bound to it is gone)"
+  static let passcodeRemoved = PendingDisable.passcodeRemoved
+
+  /// Why an enrollment found empty before the key is at hand ends the seal: the removed device
+  /// passcode when the seal was bound to it and its keychain item is gone (removing the passcode
+  /// wipes the enrollment), else the emptied enrollment.
+  func emptiedReason(_ device: DeviceState) throws -> String {
+    guard device.sealedDomains[vault.vaultID.hex]?.passcodeBound == true,
+      try !gate.isBoundToPasscode(passcodeItem)
+    else { return Self.emptied }
+    return Self.passcodeRemoved
+  }
 
   /// A session of a biometric vault is only as good as the binding it was issued under: the
   /// sensor's domain state now (from a preflight, no prompt) must still equal the sealed one.

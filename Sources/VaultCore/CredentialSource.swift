@@ -8,6 +8,11 @@ public enum PINRequest: Equatable, Sendable {
   case guardedEntry(EntryName)
   /// The PIN standing in for a guarded entry's biometric check while the sensor is locked out.
   case lockedOutGuardedEntry(EntryName)
+  /// The PIN standing in for the one fresh check of the `count` guarded entries of an export (a
+  /// PIN-only vault).
+  case guardedEntries(count: Int)
+  /// The PIN standing in for that check's biometric match while the sensor is locked out.
+  case lockedOutGuardedEntries(count: Int)
 }
 
 /// Where the vault's credentials come from: a session token, a PIN, a recovery code.

@@ -88,10 +88,17 @@ public struct PINAttempts: Codable, Equatable, Sendable {
 }
 
 /// Biometric unlock found dead on this device before any key was at hand (the enrollment was
-/// emptied): sessions were revoked at once, and the header records it at the next unlock.
+/// emptied, by itself or by removing the device passcode): sessions were revoked at once, and
+/// the header records it at the next unlock.
 public struct PendingDisable: Codable, Equatable, Sendable {
-  /// The only reason recorded without a key.
+  /// Why, when the enrollment was emptied.
   public static let emptiedEnrollment = "the enrollment was emptied"
+  /// Why, when the device passcode a seal was bound to was removed (which also empties the
+  /// enrollment).
+  public static let passcodeRemoved =
+    "the device passcode was removed (the keychain item bound to it is gone)"
+  /// The only reasons recorded without a key.
+  static let reasons = [emptiedEnrollment, passcodeRemoved]
 
   /// Why, as the header will record it.
   public var reason: String
@@ -106,7 +113,7 @@ public struct PendingDisable: Codable, Equatable, Sendable {
 
   enum CodingKeys: String, CodingKey { case reason, at }
 
-  /// Decodes a record, refusing any reason but the one vault writes and any time that is not a
+  /// Decodes a record, refusing any reason but the ones vault writes and any time that is not a
   /// timestamp, so text from an edited state file never reaches the header or the terminal.
   ///
   /// - Throws: `DecodingError.dataCorrupted` otherwise.
@@ -120,8 +127,8 @@ public struct PendingDisable: Codable, Equatable, Sendable {
     }
   }
 
-  /// True for the one reason this release records, at a UTC time.
-  var isWellFormed: Bool { reason == Self.emptiedEnrollment && Timestamp.isUTC(at) }
+  /// True for a reason this release records, at a UTC time.
+  var isWellFormed: Bool { Self.reasons.contains(reason) && Timestamp.isUTC(at) }
 }
 
 /// The latest state of a vault this device produced or verified (`vault(5)`, STATE).

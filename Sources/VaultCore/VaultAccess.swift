@@ -64,14 +64,7 @@ public struct VaultAccess {
           try guardCheck(name, unlocked, credentials)
         }
       } catch let error as VaultError where unlocked.source == .agent {
-        // A guarded read that found a finger or face that does not match, a lockout or a
-        // changed enrollment: the agent lets every vault go (someone else may be at the keys).
-        switch error {
-        case .biometricNotRecognised, .biometricLockout, .biometricLockoutNeedsRecovery,
-          .enrollmentChanged, .biometryDisabled:
-          credentials.heldKeyRejected(everything: true)
-        default: break
-        }
+        releaseHeldKeys(after: error, credentials)
         throw error
       }
     case .startSession:
@@ -203,10 +196,12 @@ public struct VaultAccess {
         sessionProblem = error
       }
     }
-    // A command that could have used a session and cannot ask says so first (exit 10), whatever
-    // else is wrong: the session is what it lacks.
     guard credentials.canAskForPIN else {
+      // A session given and no longer valid is what the command lacks, and is said first (exit
+      // 10, biometry.md section 8, scenario 14). Without one, every refusal that needs no key
+      // comes before "no terminal" (review of 0.11.0, item 20): a terminal would not help.
       if let sessionProblem { throw sessionProblem }
+      try refuseBeforeAsking(vault.device.read())
       if let reason = sessions.revocation(of: vault.vaultID) {
         throw VaultError.locked(reason.explanation + ", and there is no terminal to ask on")
       }
@@ -260,20 +255,25 @@ public struct VaultAccess {
     _ purpose: AccessPurpose, reason: String, request: PINRequest,
     _ credentials: CredentialSource
   ) throws -> UnlockedVault {
-    let device = try vault.device.read()
-    let biometric = vault.policy.requiresBiometry
-    if biometric { try checkBiometryBeforePIN(device) }
-    _ = try vault.checkBeforePIN(device)
+    try refuseBeforeAsking(vault.device.read())
     let key = try unlockAskingAgain(request, credentials)
     try gate.credentialVerified()
     var reused = false
-    if biometric {
+    if vault.policy.requiresBiometry {
       reused = try binding.checkPresence(
         masterKey: key, reason: reason, reuse: try reuseWindow(purpose, masterKey: key))
     }
     return try UnlockedVault(
       vault: vault, gate: gate, masterKey: key, source: reused ? .pinByReuse : .pin,
       purpose: purpose)
+  }
+
+  /// Every refusal that needs no key, before the PIN is asked for: the vault's lockout rule,
+  /// biometry not activated or disabled, an unusable sensor or an emptied enrollment (disabled
+  /// there), a PIN bound to another device, edited keyslots, a PIN delay.
+  private func refuseBeforeAsking(_ device: DeviceState) throws {
+    if vault.policy.requiresBiometry { try checkBiometryBeforePIN(device) }
+    _ = try vault.checkBeforePIN(device)
   }
 
   /// The reuse window an unlock allows (the `biometric_reuse_seconds` setting); 0 for every other
@@ -304,7 +304,7 @@ public struct VaultAccess {
   /// Refuses before any prompt what the vault and the sensor already tell: only when the header
   /// is one this device authenticated (an edited header goes on to the PIN, whose check of the
   /// header MAC reports the edit as an integrity failure).
-  private func checkBiometryBeforePIN(_ device: DeviceState) throws {
+  func checkBiometryBeforePIN(_ device: DeviceState) throws {
     try binding.checkStrikes(device)
     guard vault.headerIsAuthenticatedHere(device) else { return }
     switch Self.biometryStatus(of: vault, device: device) {
@@ -317,7 +317,7 @@ public struct VaultAccess {
         try preflight(allowLockout: true)
       } catch VaultError.notEnrolled {
         // The sealed enrollment is gone: nothing can ever match it again.
-        try binding.disableWithoutKey(reason: BiometricBinding.emptied)
+        try binding.disableWithoutKey(reason: binding.emptiedReason(device))
       }
     }
   }
@@ -332,51 +332,8 @@ public struct VaultAccess {
     }
   }
 
-  /// A guarded entry read with a session key: a fresh biometric check (the PIN in a PIN-only
-  /// vault, or while the sensor is locked out), refused within a second of the last one.
-  func guardCheck(
-    _ name: EntryName, _ unlocked: UnlockedVault, _ credentials: CredentialSource
-  ) throws {
-    guard unlocked.source.withholdsGuarded else { return }
-    let clock = vault.environment.clock
-    let key = vault.vaultID.hex + ":" + unlocked.entries.indexTag(name)
-    let now = clock.bootNow
-    if let last = try vault.device.read().lastGuardedRead[key], now >= last,
-      now - last < Self.guardedReadInterval
-    {
-      throw VaultError.duplicateRequest
-    }
-    try freshCheck(name, unlocked, credentials)
-    // Only a check that passed opens the one-second window: a refused read is no duplicate.
-    try vault.device.update { $0.lastGuardedRead[key] = now }
-  }
-
-  private func freshCheck(
-    _ name: EntryName, _ unlocked: UnlockedVault, _ credentials: CredentialSource
-  ) throws {
-    guard vault.policy.requiresBiometry else {
-      _ = try pinAlone(.guardedEntry(name), credentials)
-      return
-    }
-    try checkBiometryBeforePIN(vault.device.read())
-    do {
-      try binding.checkPresence(masterKey: unlocked.masterKey, reason: "read guarded '\(name)'")
-    } catch VaultError.biometricLockout {
-      // As `.deviceOwnerAuthentication`: the device credential stands in and clears the lockout,
-      // but only for a lockout this vault's own failed matches made, every one of the run that
-      // locked the sensor. The sensor's lockout is the device's: failures in a vault of one's
-      // own, or a forced lockout, must not buy guarded reads of this one.
-      let strikes = try vault.device.read().biometricStrikes[vault.vaultID.hex]
-      guard try strikes?.madeLockout(gate.failureRun()) == true else {
-        throw VaultError.biometricLockoutElsewhere
-      }
-      _ = try pinAlone(.lockedOutGuardedEntry(name), credentials)
-      try gate.credentialVerified()
-    }
-  }
-
   /// The PIN with its checks and nothing else.
-  private func pinAlone(_ request: PINRequest, _ credentials: CredentialSource) throws
+  func pinAlone(_ request: PINRequest, _ credentials: CredentialSource) throws
     -> SymmetricKey
   {
     _ = try vault.checkBeforePIN(vault.device.read())

@@ -82,6 +82,10 @@ public enum VaultError: Error, Equatable, Sendable {
   /// A guarded read while the sensor is locked out by failed matches of other vaults (or of
   /// biosim alone): the PIN does not stand in for this vault's match then.
   case biometricLockoutElsewhere
+  /// A guarded read while the sensor is locked out by this vault's own failed matches: the PIN
+  /// would stand in for the match, and there is no way to ask for it (no terminal, no PIN
+  /// descriptor).
+  case biometricLockoutPINNotAskable
   /// This vault's own lockout rule (`BiometricStrikes`): `failures` failed matches within 24
   /// hours, so its biometric checks need the recovery code; the PIN no longer clears the lockout.
   case biometricLockoutNeedsRecovery(failures: Int)

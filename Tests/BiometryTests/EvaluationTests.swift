@@ -158,6 +158,8 @@ import VaultCore
         .init(reason: "Unlock the vault", type: .touchID, attempt: 2, of: 3),
         .init(reason: "Unlock the vault", type: .touchID, attempt: 3, of: 3),
       ])
+    // Each prompt is told of the failed attempt before it, queued or answered (item 16).
+    #expect(prompter.previousOutcomes == [.noMatch, .noMatch])
     #expect(try fixture.sensor().consecutiveFailures == 0)
   }
 

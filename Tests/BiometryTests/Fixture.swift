@@ -99,10 +99,17 @@ final class FakePrompter: BiometricPrompter, @unchecked Sendable {
 
   var calls: [Call] { lock.withLock { recorded } }
 
-  func present(reason: String, type: BiometryType, attempt: Int, of: Int) -> Outcome? {
+  /// What each call was told of the attempt before it.
+  var previousOutcomes: [Outcome?] { lock.withLock { previous } }
+  private var previous: [Outcome?] = []
+
+  func present(
+    reason: String, type: BiometryType, attempt: Int, of: Int, after previous: Outcome?
+  ) -> Outcome? {
     onPresent?()
     return lock.withLock {
       recorded.append(Call(reason: reason, type: type, attempt: attempt, of: of))
+      self.previous.append(previous)
       return answers.isEmpty ? nil : answers.removeFirst()
     }
   }

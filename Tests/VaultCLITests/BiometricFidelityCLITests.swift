@@ -100,12 +100,18 @@ final class BiometricFidelityCLITests: XCTestCase {
     XCTAssertEqual(status["preflight"] as? String, "passcodeNotSet")
     XCTAssertEqual(status["preflight_code"] as? Int, -5)
     XCTAssertEqual(status["passcode_removed"] as? Bool, true)
+    // The unlock above was refused before the PIN (review of 0.11.0, item 11).
+    XCTAssertTrue(
+      box.vault(["status"]).stdoutText.contains(
+        "but the device passcode was removed since; an unlock is refused now (exit 16, passcode"
+          + " not set) and changes nothing; the first one the sensor allows disables biometric"
+          + " unlock\n"))
+    // With a passcode again, the keychain item the activation stored is still gone.
+    XCTAssertEqual(box.biosim(["passcode", "set"]).status, 0)
     XCTAssertTrue(
       box.vault(["status"]).stdoutText.contains(
         "but the device passcode was removed since; biometric unlock will be disabled at the next"
-          + " unlock"))
-    // With a passcode again, the keychain item the activation stored is still gone.
-    XCTAssertEqual(box.biosim(["passcode", "set"]).status, 0)
+          + " unlock\n"))
     let disabled = box.vaultPIN(["unlock"])
     XCTAssertEqual(disabled.status, 15, disabled.stderrText)
     XCTAssertEqual(
@@ -184,6 +190,52 @@ final class BiometricFidelityCLITests: XCTestCase {
       status.stderrText,
       "biosim: error: integrity failure: the simulated sensor's queue holds an unknown outcome"
         + " \"bogus\"\n")
+  }
+
+  /// Review of 0.11.0, item 12: a cleared passcode (which wipes the enrollment) was recorded as
+  /// "the enrollment was emptied" while `vault status` said the passcode was removed, and the
+  /// message sent the user to `biosim enroll`, which biosim refuses without a passcode.
+  func testAClearedPasscodeIsNamedAsTheReasonAndInTheSteps() throws {
+    box.initBiometric()
+    XCTAssertEqual(box.biosim(["passcode", "clear"]).status, 0)
+    let removed = "the device passcode was removed (the keychain item bound to it is gone)"
+    let unlock = box.vaultPIN(["unlock"])
+    XCTAssertEqual(unlock.status, 15, unlock.stderrText)
+    XCTAssertEqual(
+      unlock.errorLines,
+      [
+        "vault: error: \(removed) since biometric unlock was activated; it is now disabled and"
+          + " every session was revoked; set a passcode ('biosim passcode set'), enroll ('biosim"
+          + " enroll'), then run 'vault biometry activate'"
+      ])
+    XCTAssertEqual(biometry()["reason"] as? String, removed)
+    let since = try XCTUnwrap(biometry()["since"] as? String)
+    XCTAssertEqual(
+      biometricUnlockLine(),
+      "biometric unlock: DISABLED since \(since): \(removed); set a passcode ('biosim passcode"
+        + " set'), enroll ('biosim enroll'), then run 'vault biometry activate'")
+    let early = box.vaultPIN(["biometry", "activate"])
+    XCTAssertEqual(early.status, 16, early.stderrText)
+    XCTAssertEqual(
+      early.errorLines,
+      [
+        "vault: error: biometry not enrolled (LAError -7): no finger or face is enrolled on the"
+          + " sensor; set a passcode ('biosim passcode set'), then run 'biosim enroll'"
+      ])
+    // Each step the words give works, and the steps shrink as they are taken.
+    XCTAssertEqual(box.biosim(["passcode", "set"]).status, 0)
+    XCTAssertEqual(
+      biometricUnlockLine(),
+      "biometric unlock: DISABLED since \(since): \(removed); enroll ('biosim enroll'), then run"
+        + " 'vault biometry activate'")
+    XCTAssertEqual(box.biosim(["enroll"]).status, 0)
+    XCTAssertEqual(
+      biometricUnlockLine(),
+      "biometric unlock: DISABLED since \(since): \(removed); run 'vault biometry activate'")
+    box.biosim(["next", "match"])
+    let activated = box.vaultPIN(["biometry", "activate"])
+    XCTAssertEqual(activated.status, 0, activated.stderrText)
+    XCTAssertEqual(box.unlock().count, 64)
   }
 
   func testClearingThePasscodeWipesTheEnrollment() {
@@ -300,6 +352,38 @@ final class BiometricFidelityCLITests: XCTestCase {
       box.biosim(["availability", "available"])
     }
     XCTAssertEqual(biometry()["biometry_type"] as? String, "none")
+  }
+
+  /// The `biometric unlock:` line of `vault status`.
+  func biometricUnlockLine() -> String? {
+    box.vault(["status"]).stdoutText.split(separator: "\n")
+      .first { $0.hasPrefix("biometric unlock:") }.map(String.init)
+  }
+
+  /// Review of 0.11.0, item 11: after `biosim hardware none`, `vault status` said biometric
+  /// unlock "will be disabled at the next unlock", yet that unlock exits 16 and leaves it active.
+  func testStatusSaysWhatTheNextUnlockDoesWithoutASensor() throws {
+    box.initBiometric()
+    let since = try XCTUnwrap(biometry()["since"] as? String)
+    XCTAssertEqual(box.biosim(["hardware", "none"]).status, 0)
+    let refusing =
+      "biometric unlock: active since \(since), but the enrollment changed since activation; an"
+      + " unlock is refused now (exit 16, biometry not available) and changes nothing; the first"
+      + " one the sensor allows disables biometric unlock"
+    XCTAssertEqual(biometricUnlockLine(), refusing)
+    let refused = box.vaultPIN(["unlock"])
+    XCTAssertEqual(refused.status, 16, refused.stderrText)
+    XCTAssertEqual(biometry()["state"] as? String, "active")
+    XCTAssertEqual(biometricUnlockLine(), refusing)
+    // A sensor again, with nothing enrolled: the next unlock disables it, as status says.
+    XCTAssertEqual(box.biosim(["hardware", "touch-id"]).status, 0)
+    XCTAssertEqual(
+      biometricUnlockLine(),
+      "biometric unlock: active since \(since), but the enrollment changed since activation;"
+        + " biometric unlock will be disabled at the next unlock")
+    let disabled = box.vaultPIN(["unlock"])
+    XCTAssertEqual(disabled.status, 15, disabled.stderrText)
+    XCTAssertEqual(biometry()["state"] as? String, "disabled")
   }
 
   // MARK: - Reuse window
@@ -518,6 +602,39 @@ final class BiometricFidelityCLITests: XCTestCase {
     }
   }
 
+  /// Review of 0.11.0, item 15: a guarded read in a session that ran into a lockout of this
+  /// vault's own exited 10, "no terminal to ask for the PIN", and never named the lockout.
+  func testAGuardedReadIntoALockoutWithNoWayToAskNamesTheLockout() {
+    box.initBiometric()
+    box.biosim(["next", "match"])
+    XCTAssertEqual(
+      box.vaultPIN(["add", "--guard", "g"], stdin: Array("guarded".utf8)).status, 0)
+    let session = ["VAULT_SESSION": box.unlock()]
+    for _ in 0..<2 {
+      box.biosim(["next", "no-match", "--count", "3"])
+      box.vaultPIN(["unlock", "--force"])
+      box.biosim(["next", "--clear"])
+    }
+    XCTAssertEqual(box.sensor()["locked_out"] as? Bool, true)
+    let refused = box.vault(["get", "g"], env: session)
+    XCTAssertEqual(refused.status, 14, refused.stderrText)
+    XCTAssertEqual(refused.stdout, [])
+    XCTAssertEqual(
+      refused.errorLines,
+      [
+        "vault: error: biometry lockout (LAError -8): the sensor is locked out after too many"
+          + " failed matches, and the PIN that stands in for this guarded entry's match cannot be"
+          + " asked: no terminal and no --pin-fd",
+        "vault: hint: give the PIN with --pin-fd N, or run it on a terminal; the PIN also ends the"
+          + " lockout",
+      ])
+    XCTAssertEqual(box.sensor()["locked_out"] as? Bool, true, "nothing was asked")
+    let read = box.vaultPIN(["get", "g"], env: session)
+    XCTAssertEqual(read.status, 0, read.stderrText)
+    XCTAssertEqual(read.stdoutText, "guarded")
+    XCTAssertEqual(box.sensor()["locked_out"] as? Bool, false)
+  }
+
   /// Review of 0.11.0, item 1: a run of failures that locked the sensor counts as this vault's
   /// only when every failure in it was; three of its own and two of another vault's do not,
   /// in either order.
@@ -621,6 +738,36 @@ final class BiometricFidelityCLITests: XCTestCase {
     )
     XCTAssertEqual(biometry()["preflight"] as? String, "biometryLockout")
     XCTAssertEqual(biometry()["preflight_code"] as? Int, -8)
+  }
+
+  /// Review of 0.11.0, item 20: every check that needs no key comes before "no terminal".
+  ///
+  /// After `biosim reset`, `vault list` with no terminal exited 10 "no terminal to ask on",
+  /// though vault knows before any prompt that the PIN is bound to another device (with
+  /// `--pin-fd` it said so, exit 11, nothing counted).
+  func testChecksThatNeedNoKeyComeBeforeNoTerminal() {
+    box.initBiometric()
+    XCTAssertEqual(box.biosim(["reset", "--yes"]).status, 0)
+    let other = [
+      "vault: error: the PIN of this vault is bound to another device (a copied vault, or the"
+        + " device state was reset); no attempt was counted",
+      "vault: hint: set a PIN for this device with 'vault recover'",
+    ]
+    let list = box.vault(["list"])
+    XCTAssertEqual(list.status, 11, list.stderrText)
+    XCTAssertEqual(list.errorLines, other)
+    let given = box.vaultPIN(["list"])
+    XCTAssertEqual(given.status, 11, given.stderrText)
+    XCTAssertEqual(given.errorLines, other)
+    // A PIN delay, in a PIN-only vault: said with its wait, not as a missing terminal.
+    let pinOnly = Sandbox(extra: ["VAULT_TEST_BOOTCLOCK": "1000"])
+    pinOnly.initPINOnly()
+    for attempt in 1...5 { pinOnly.vault(["list"], pin: ["000\(attempt)00"]) }
+    let delayed = pinOnly.vault(["list"])
+    XCTAssertEqual(delayed.status, 14, delayed.stderrText)
+    XCTAssertEqual(
+      delayed.errorLines.first?.hasPrefix("vault: error: too many wrong PINs; try again in "),
+      true, delayed.stderrText)
   }
 
   func testStatusAfterAResetNamesTheOtherDevice() {

@@ -135,6 +135,33 @@ final class BiometryCommandTests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: folder?.replacing(";", with: "") ?? "/"))
   }
 
+  /// Review of 0.11.0, item 17: the tour prints nothing a newcomer cannot explain.
+  ///
+  /// Read whole as a terminal shows it (standard error among standard output). Its refused
+  /// unlock left a queued match that three later steps noted as "still waiting", its cost line
+  /// read "all more than 10^15 PINs ... about more than a million core-years", and `vault
+  /// status --check` (among others) showed an empty step.
+  func testTheTourPrintsNothingANewcomerCannotExplain() {
+    let result = box.shell("vault tour 2>&1")
+    XCTAssertEqual(result.status, 0, result.stdoutText)
+    let out = result.stdoutText
+    let lines = out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    XCTAssertEqual(lines.filter { $0.contains("note:") }, [], "no note")
+    XCTAssertFalse(out.contains("about more than"), out)
+    XCTAssertFalse(out.contains("all more than"), out)
+    XCTAssertEqual(
+      lines.filter { $0.hasPrefix("A search of ") }.map { $0.components(separatedBy: " (")[0] },
+      [
+        "A search of the more than 10^15 PINs of this length and kind would cost more than a"
+          + " million core-years to someone holding both the vault and the device state"
+      ])
+    // Every step shows something: its output, or its exit status.
+    let empty = lines.indices.filter {
+      lines[$0].hasPrefix("$ ") && ($0 + 1 == lines.count || lines[$0 + 1].isEmpty)
+    }
+    XCTAssertEqual(empty.map { lines[$0] }, [], out)
+  }
+
   func testTheTourIntoAClosedPipeIsQuiet() {
     let result = Subprocess.run(
       "/bin/bash",

@@ -250,23 +250,38 @@ final class ExportCLITests: XCTestCase {
       ["vault: error: integrity failure: the export is cut short inside its header"])
   }
 
-  func testASessionLeavesGuardedEntriesOutAndNamesThem() throws {
+  /// Review of 0.11.0, item 19: in a session of a PIN-only vault, the guarded entries of an
+  /// export need the PIN once (their fresh check); `--skip-guarded` leaves them out, named.
+  func testASessionAsksThePINOnceForGuardedEntriesOrSkipsThem() throws {
     XCTAssertEqual(box.vaultPIN(["add", "g/guarded", "--guard"], stdin: [0x67]).status, 0)
+    XCTAssertEqual(box.vaultPIN(["add", "g/other", "--guard"], stdin: [0x68]).status, 0)
     let token = box.vaultPIN(["unlock", "--raw"]).stdoutText.trimmingCharacters(in: .newlines)
-    let result = box.vault(
-      ["export", "--to", "jsonl", "--plaintext", "g/"], env: ["VAULT_SESSION": token])
-    XCTAssertEqual(result.status, 5, result.stderrText)
-    XCTAssertEqual(result.stdoutText, "")
+    let session = ["VAULT_SESSION": token]
+    let unasked = box.vault(["export", "--to", "jsonl", "--plaintext", "g/"], env: session)
+    XCTAssertEqual(unasked.status, 10, unasked.stderrText)
+    XCTAssertEqual(unasked.stdoutText, "")
     XCTAssertEqual(
-      result.errorLines,
+      unasked.errorLines,
       [
-        "vault: note: 1 guarded entry was left out (a session does not read them); run the export"
-          + " without a session to include them: 'g/guarded'",
-        "vault: error: exported 0 entries and 0 journal entries to standard output; 1 entry was"
+        "vault: error: no terminal to ask for the PIN and no --pin-fd",
+        "vault: hint: run it on a terminal, or give the PIN with --pin-fd N",
+      ])
+    let withPIN = box.vaultPIN(["export", "--to", "jsonl", "--plaintext", "g/"], env: session)
+    XCTAssertEqual(withPIN.status, 0, withPIN.stderrText)
+    XCTAssertEqual(
+      withPIN.stdoutText,
+      "{\"name\":\"g/guarded\",\"content\":\"g\"}\n{\"name\":\"g/other\",\"content\":\"h\"}\n")
+    let skipped = box.vault(
+      ["export", "--to", "jsonl", "--plaintext", "--skip-guarded", "g/"], env: session)
+    XCTAssertEqual(skipped.status, 5, skipped.stderrText)
+    XCTAssertEqual(skipped.stdoutText, "")
+    XCTAssertEqual(
+      skipped.errorLines,
+      [
+        "vault: note: 2 guarded entries were left out (--skip-guarded): 'g/guarded', 'g/other'",
+        "vault: error: exported 0 entries and 0 journal entries to standard output; 2 entries were"
           + " left out (named above)",
       ])
-    let withPIN = box.vaultPIN(["export", "--to", "jsonl", "--plaintext", "g/"])
-    XCTAssertEqual(withPIN.stdoutText, "{\"name\":\"g/guarded\",\"content\":\"g\"}\n")
   }
 
   func testALargeEntryIsStreamedOutAndTheFormatsForLeavingNameIt() throws {
@@ -342,6 +357,27 @@ final class ExportTerminalTests: XCTestCase {
       differ.output.contains("vault: error: the two passphrases differ; nothing was written"))
     XCTAssertFalse(differ.output.contains("PIN: "))
     XCTAssertFalse(FileManager.default.fileExists(atPath: box.home + "/f.vx"))
+  }
+
+  /// Review of 0.11.0, item 19: the PIN that stands in for the guarded entries' check of an
+  /// export in a session says what it is for.
+  func testThePINForGuardedEntriesSaysWhatItIsFor() throws {
+    let box = Sandbox()
+    box.initPINOnly()
+    XCTAssertEqual(box.vaultPIN(["add", "g", "--guard"], stdin: [0x67]).status, 0)
+    box.environment["VAULT_SESSION"] = box.vaultPIN(["unlock", "--raw"]).stdoutText
+      .trimmingCharacters(in: .newlines)
+    let run = try drive(
+      box, ["export", "--to", "jsonl", "--plaintext", "--output", "g.jsonl"],
+      script: [
+        "expect PIN for 1 guarded entry to export: ", "echo", "send \(Sandbox.pin)\\n",
+        "expect exported",
+      ])
+    XCTAssertEqual(run.status, 0, run.output)
+    XCTAssertEqual(run.echoes, [false])
+    XCTAssertEqual(
+      try String(contentsOfFile: box.home + "/g.jsonl", encoding: .utf8),
+      "{\"name\":\"g\",\"content\":\"g\"}\n")
   }
 
   func testNothingIsWrittenToATerminalAndNoPINIsAsked() throws {

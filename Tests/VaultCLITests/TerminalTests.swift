@@ -236,6 +236,35 @@ final class TerminalTests: XCTestCase {
     XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 0)
   }
 
+  /// Review of 0.11.0, item 16: between failed attempts of one evaluation the prompt said
+  /// nothing of the failure, where LocalAuthentication's prompt says "Try Again".
+  func testAFailedAttemptIsSaidBeforeTheNextOne() throws {
+    let box = Sandbox()
+    box.initBiometric()
+    // One attempt answered from the queue, then a poor scan and a non-matching finger typed.
+    box.biosim(["next", "no-match"])
+    let run = try drive(
+      box, ["unlock", "--raw"],
+      script: [
+        "expect PIN: ", "send \(Sandbox.pin)\\n", "expect attempt 2 of 3", "send r",
+        "expect Poor scan", "send n", "expect attempt 3 of 3", "send \\r",
+      ])
+    XCTAssertEqual(run.status, 0, run.output)
+    let sensor = "[simulated Touch ID sensor] "
+    let keys =
+      "  Enter: matching finger   n: non-matching finger   r: poor scan   f: fallback button (no"
+      + " PIN-only path)   Ctrl-C: cancel \r\n"
+    XCTAssertTrue(
+      run.output.contains(
+        sensor + "Not recognised. Try again.\r\n" + sensor
+          + "unlock the vault (attempt 2 of 3)\r\n" + keys + sensor + "Poor scan. Try again.\r\n"
+          + sensor + "unlock the vault (attempt 2 of 3)\r\n" + keys + sensor
+          + "Not recognised. Try again.\r\n" + sensor + "unlock the vault (attempt 3 of 3)\r\n"
+          + keys), run.output)
+    XCTAssertEqual(run.output.components(separatedBy: "Try again.").count, 4, run.output)
+    XCTAssertEqual(box.sensor()["consecutive_failures"] as? Int, 0)
+  }
+
   func testAddOnATerminalAsksTwiceWithEchoOff() throws {
     let box = Sandbox()
     box.initPINOnly()
