@@ -3,10 +3,12 @@ import VaultCore
 
 /// What turns biometric unlock on again from the simulated sensor as it is now.
 ///
-/// A device passcode when none is set (enrolling needs one), a template when none is enrolled,
-/// then the activation. Error messages and `vault status` name these steps, so each command they
+/// A sensor type when the device has none (`biosim hardware none`), a device passcode when none
+/// is set (enrolling needs one), a template when none is enrolled, then the activation. Error messages and `vault status` name these steps, so each command they
 /// give works when it is run.
 struct ReactivationSteps: Equatable {
+  /// Whether the device has a sensor (a biometry type other than none).
+  var hasSensor = true
   /// Whether the sensor has a device passcode.
   var passcodeSet: Bool
   /// Whether anything is enrolled.
@@ -14,6 +16,7 @@ struct ReactivationSteps: Equatable {
 
   /// The steps for `sensor`.
   init(sensor: SensorState) {
+    hasSensor = sensor.biometryType != .none
     passcodeSet = sensor.passcodeSet
     enrolled = !sensor.enrolled.isEmpty
   }
@@ -31,10 +34,11 @@ struct ReactivationSteps: Equatable {
     return try? state.sensorState(clock: context.environment.clock)
   }
 
-  /// `set a passcode ('biosim passcode set'), enroll ('biosim enroll'), then run 'vault biometry
-  /// activate'`, or as much of it as the sensor needs.
+  /// `choose a sensor ('biosim hardware touch-id'), set a passcode ('biosim passcode set'), enroll
+  /// ('biosim enroll'), then run 'vault biometry activate'`, or as much of it as the sensor needs.
   var activation: String {
     var steps: [String] = []
+    if !hasSensor { steps.append("choose a sensor ('biosim hardware touch-id')") }
     if !passcodeSet { steps.append("set a passcode ('biosim passcode set')") }
     if !enrolled { steps.append("enroll ('biosim enroll')") }
     return Self.joined(steps, then: "run '\(ExitStatus.reactivate)'")
@@ -43,8 +47,10 @@ struct ReactivationSteps: Equatable {
   /// Before an enrollment: `set a passcode ('biosim passcode set'), then run 'biosim enroll'`,
   /// or `run 'biosim enroll'` when a passcode is set.
   var enrollment: String {
-    Self.joined(
-      passcodeSet ? [] : ["set a passcode ('biosim passcode set')"], then: "run 'biosim enroll'")
+    var steps: [String] = []
+    if !hasSensor { steps.append("choose a sensor ('biosim hardware touch-id')") }
+    if !passcodeSet { steps.append("set a passcode ('biosim passcode set')") }
+    return Self.joined(steps, then: "run 'biosim enroll'")
   }
 
   private static func joined(_ steps: [String], then last: String) -> String {

@@ -250,8 +250,13 @@ final class RecheckTests: XCTestCase {
     XCTAssertEqual(
       read.errorLines.first,
       "vault: error: the biometry type changed from touch-id to none since biometric unlock was"
-        + " activated; it is now disabled and every session was revoked; run 'vault biometry"
+        + " activated; it is now disabled and every session was revoked; choose a sensor"
+        + " ('biosim hardware touch-id'), enroll ('biosim enroll'), then run 'vault biometry"
         + " activate'")
+    box.biosim(["hardware", "touch-id"])
+    box.biosim(["enroll"])
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["biometry", "activate"]).status, 0, "the steps named work")
   }
 
   func testStatusSaysWhenTheHeaderIsUnverifiedAndPrintsNoRawText() throws {

@@ -31,7 +31,7 @@ final class AgentMessageTests: XCTestCase {
     for message in messages {
       XCTAssertEqual(try AgentMessage.decode(body(message)), message)
     }
-    XCTAssertEqual(request.descriptorCount, 6, "0-2, the folder, the terminal, the PIN's")
+    XCTAssertEqual(request.descriptorCount, 5, "0-2, the folder, the terminal; never the PIN's")
   }
 
   func testARunRequestWithARelativePathOrAWideUmaskIsRefused() throws {
