@@ -85,7 +85,7 @@ enum CommandRunner {
     case let vault as VaultError:
       var sensor: SensorState?
       switch vault {
-      case .enrollmentChanged, .biometryDisabled, .notEnrolled:
+      case .enrollmentChanged, .biometryDisabled, .biometryNotActivated, .notEnrolled:
         sensor = ReactivationSteps.sensor(context)
       default: break
       }
@@ -93,6 +93,9 @@ enum CommandRunner {
       var hint = reported
       if case .notFound(let missing) = vault, let names = context?.openedNames() {
         hint = NameSuggestion.hint(for: missing, among: names) ?? hint
+      }
+      if case .locked = vault, let steps = ReactivationSteps.beforeUnlock(context) {
+        hint = steps
       }
       if case .otherDevice = vault, let path = context?.vaultPath,
         access(GitRepository.path(forVault: path) + "/" + SyncCommandsRun.cloneMarker, F_OK) == 0

@@ -347,7 +347,8 @@ public enum ExitStatus {
     case .biometryNotActivated:
       return (
         .biometryUnavailable,
-        "biometric unlock is not activated for this vault; run '\(reactivate)'", nil
+        "biometric unlock is not activated for this vault;"
+          + " \(steps(after: "", sensor).activation)", nil
       )
     case .notEnrolled:
       return (

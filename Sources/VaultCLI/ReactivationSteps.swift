@@ -53,6 +53,31 @@ struct ReactivationSteps: Equatable {
     return Self.joined(steps, then: "run 'biosim enroll'")
   }
 
+  /// The hint for a locked command whose `vault unlock` would be refused.
+  ///
+  /// When biometric unlock is disabled or not activated for the context's vault on this device:
+  /// the steps that turn it on, then the unlock. Nil when an unlock would be asked as usual, or
+  /// nothing can be read.
+  ///
+  /// A session ended by an enrollment change leaves its later commands locked (exit 10,
+  /// biometry.md section 8, scenario 14); `vault unlock` alone would then exit 15.
+  static func beforeUnlock(_ context: Context?) -> String? {
+    guard let context, let device = try? context.deviceStore.peek(),
+      case .current(let vault)? = try? Vault.openAny(
+        path: context.vaultPath, environment: context.environment),
+      vault.isBound(to: device.deviceSecret)
+    else { return nil }
+    let state: String
+    switch VaultAccess.biometryStatus(of: vault, device: device) {
+    case .disabled: state = "disabled"
+    case .notActivated: state = "not activated"
+    case .active, .off: return nil
+    }
+    let steps = sensor(context).map(Self.init(sensor:)) ?? Self(passcodeSet: true, enrolled: true)
+    return "biometric unlock is \(state) for this vault: \(steps.activation);"
+      + " then unlock with: vault unlock"
+  }
+
   private static func joined(_ steps: [String], then last: String) -> String {
     steps.isEmpty ? last : steps.joined(separator: ", ") + ", then " + last
   }

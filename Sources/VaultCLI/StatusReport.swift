@@ -212,7 +212,8 @@ struct StatusReport {
         "biometric unlock: DISABLED since \(Output.printable(since)): \(Output.printable(reason));"
           + " \(ReactivationSteps(sensor: sensor).activation)")
     case .notActivated:
-      lines.append("biometric unlock: not activated; run 'vault biometry activate'")
+      lines.append(
+        "biometric unlock: not activated; \(ReactivationSteps(sensor: sensor).activation)")
     case .off:
       lines.append("biometric unlock: off (PIN-only vault)")
     }

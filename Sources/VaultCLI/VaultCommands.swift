@@ -221,7 +221,7 @@ public enum VaultCommands {
         version,
       ]),
     globalOptions: [Keys.vault.spec, Keys.pinFD.spec, Keys.help.spec, Keys.version.spec],
-    version: "0.11.0",
+    version: "0.12.0",
     example: "printf 'hunter2' | vault add mail/work; vault get mail/work",
     agentCommands: agentCommands,
     otherToolWords: otherToolWords

@@ -187,7 +187,7 @@ struct ManualSection: Equatable {
 /// A whole man(7) page: the title line and its sections.
 struct ManualPage {
   /// The fixed date every page carries, so the output never depends on the day it was made.
-  static let date = "December 2, 2026"
+  static let date = "December 7, 2026"
 
   /// Page name, such as `vault`.
   let name: String

@@ -38,6 +38,19 @@ final class BiometryCommandTests: XCTestCase {
     XCTAssertEqual(
       refused.errorLines,
       [
+        "vault: error: biometric unlock is not activated for this vault; enroll ('biosim"
+          + " enroll'), then run 'vault biometry activate'"
+      ])
+    let status = box.vault(["status"])
+    XCTAssertTrue(
+      status.stdoutText.contains(
+        "\nbiometric unlock: not activated; enroll ('biosim enroll'), then run 'vault biometry"
+          + " activate'\n"), status.stdoutText)
+    box.biosim(["enroll"])
+    let enrolled = box.vaultPIN(["unlock"])
+    XCTAssertEqual(
+      enrolled.errorLines,
+      [
         "vault: error: biometric unlock is not activated for this vault; run 'vault biometry"
           + " activate'"
       ])

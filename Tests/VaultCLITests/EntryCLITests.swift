@@ -276,7 +276,7 @@ final class EntryCLITests: XCTestCase {
   }
 
   func testVersionAndUsageErrors() {
-    XCTAssertEqual(box.vault(["--version"]).stdoutText, "vault 0.11.0\n")
+    XCTAssertEqual(box.vault(["--version"]).stdoutText, "vault 0.12.0\n")
     let typo = box.vault(["add", "--forse", "x"])
     XCTAssertEqual(typo.status, 64)
     XCTAssertEqual(

@@ -259,6 +259,26 @@ final class RecheckTests: XCTestCase {
     XCTAssertEqual(box.vaultPIN(["biometry", "activate"]).status, 0, "the steps named work")
   }
 
+  /// biometry.md section 8, scenario 14: an enrollment change ends the session (15); a later
+  /// command in it exits 10, and its hint names the steps that work, not a `vault unlock` that
+  /// would be refused (exit 15) while biometric unlock is disabled.
+  func testLaterCommandsOfARevokedSessionNameTheReactivation() {
+    box.initBiometric()
+    let token = box.unlock()
+    box.biosim(["enroll", "--label", "second"])
+    XCTAssertEqual(box.vault(["list"], env: ["VAULT_SESSION": token]).status, 15)
+    let later = box.vault(["list"], env: ["VAULT_SESSION": token])
+    XCTAssertEqual(later.status, 10, later.stderrText)
+    XCTAssertEqual(
+      later.errorLines.last,
+      "vault: hint: biometric unlock is disabled for this vault: run 'vault biometry activate';"
+        + " then unlock with: vault unlock")
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 15, "what the old hint gave")
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["biometry", "activate"]).status, 0)
+    XCTAssertEqual(box.unlock().count, 64)
+  }
+
   func testStatusSaysWhenTheHeaderIsUnverifiedAndPrintsNoRawText() throws {
     box.initBiometric()
     box.editHeader { $0["policy"] = "pin" }

@@ -236,7 +236,7 @@ final class FindingCLITests: XCTestCase {
     XCTAssertEqual(box.vault(["remove", "mail/work"], env: session).status, 0)
     let version = box.vault(["version"])
     XCTAssertEqual(version.status, 0)
-    XCTAssertEqual(version.stdoutText, "vault 0.11.0\n")
+    XCTAssertEqual(version.stdoutText, "vault 0.12.0\n")
     XCTAssertEqual(box.vault(["--version"]).stdoutText, version.stdoutText)
     XCTAssertEqual(VaultCommands.program.canonicalPath(["show"]), ["get"])
     XCTAssertEqual(VaultCommands.program.canonicalPath(["insert"]), ["add"])

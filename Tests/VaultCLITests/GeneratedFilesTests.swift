@@ -66,7 +66,7 @@ final class GeneratedFilesTests: XCTestCase {
       }
     }
     for page in first where page.path.hasPrefix("man/") {
-      XCTAssertTrue(page.contents.contains("\"December 2, 2026\""), page.path)
+      XCTAssertTrue(page.contents.contains("\"December 7, 2026\""), page.path)
     }
   }
 
