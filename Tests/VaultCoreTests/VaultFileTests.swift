@@ -444,11 +444,14 @@ final class VaultFileTests: XCTestCase {
     let store = EntryStore(vault: created.vault, masterKey: created.masterKey)
     try store.put(try EntryName("a"), content: secure("alpha"), overwrite: false, guarded: false)
     try store.put(try EntryName("b"), content: secure("bravo"), overwrite: false, guarded: false)
-    // Give b's index the row of a: it opens, but names another entry.
+    // Swap the two rows' indexes: b's index gives the row of a, which opens but names another
+    // entry. (A placeholder index left behind would be a malformed row whenever it fell in b's
+    // bucket, one run in 256.)
     let lookupA = store.lookup(try EntryName("a"))
     let lookupB = store.lookup(try EntryName("b"))
     tamper("UPDATE records SET lookup = X'00' WHERE lookup = X'\(lookupB.hex)'")
     tamper("UPDATE records SET lookup = X'\(lookupB.hex)' WHERE lookup = X'\(lookupA.hex)'")
+    tamper("UPDATE records SET lookup = X'\(lookupA.hex)' WHERE lookup = X'00'")
     // The rows no longer add up in their buckets (a name's bucket follows from its index).
     XCTAssertThrowsError(try store.get(try EntryName("b"))) {
       XCTAssertEqual(
