@@ -63,11 +63,11 @@ enum AgentForwarding {
     } catch {
       return nil
     }
-    return try wait(socket)
+    return try wait(socket, pinFD: context.pinFD)
   }
 
-  /// Waits for the outcome, passing signals on.
-  private static func wait(_ socket: AgentSocket) throws -> Int32? {
+  /// Waits for the outcome, passing signals on, and a line of `pinFD` when the command asks.
+  private static func wait(_ socket: AgentSocket, pinFD: Int32?) throws -> Int32? {
     var fds: [Int32] = [-1, -1]
     _ = vault_pipe_cloexec_nonblock(&fds)
     forwardedSignalPipe = fds[1]
@@ -102,8 +102,9 @@ enum AgentForwarding {
       }
       guard watched[0].revents != 0 else { continue }
       let message: AgentMessage
+      let descriptors: [Int32]
       do {
-        message = try socket.receive().0
+        (message, descriptors) = try socket.receive(capacity: 1)
       } catch {
         if sentSignal != 0 { return 128 + sentSignal }
         throw VaultError.storage(
@@ -113,6 +114,11 @@ enum AgentForwarding {
             : "the unlock agent ended while it ran the command, which may or may not have"
               + " finished; check, and run it again if needed")
       }
+      if case .lineWanted = message, let reply = descriptors.first {
+        passLine(from: pinFD, to: reply)
+        continue
+      }
+      descriptors.forEach { close($0) }
       switch message {
       case .notHeld, .runHere: return nil
       case .outputBegan: outputBegan = true
@@ -133,6 +139,30 @@ enum AgentForwarding {
       default:
         throw VaultError.storage("the unlock agent answered out of turn")
       }
+    }
+  }
+
+  /// Passes one line of `pinFD` to the worker through `reply`, byte by byte with its newline, and
+  /// closes `reply`; nothing when there is no descriptor or it has ended.
+  ///
+  /// At most one byte past `LineReader.maximum` is passed, so the worker's read of it ends as a
+  /// read of `pinFD` in this process would; nothing past the newline is consumed. Only a listener
+  /// identified as vault's agent asks (vault(1) SECURITY).
+  private static func passLine(from pinFD: Int32?, to reply: Int32) {
+    defer { close(reply) }
+    guard let pinFD else { return }
+    var passed = 0
+    while passed <= LineReader.maximum + 1 {
+      var byte: UInt8 = 0
+      let n = read(pinFD, &byte, 1)
+      if n < 0 && errno == EINTR { continue }
+      guard n == 1 else { return }
+      let newline = byte == 10
+      var sent = -1
+      repeat { sent = send(reply, &byte, 1, Int32(MSG_NOSIGNAL)) } while sent < 0 && errno == EINTR
+      byte = 0
+      if sent != 1 || newline { return }
+      passed += 1
     }
   }
 

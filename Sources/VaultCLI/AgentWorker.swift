@@ -95,6 +95,35 @@ enum AgentWorker {
     exit(ExitCode.success.rawValue)
   }
 
+  /// One line of the `--pin-fd` descriptor the client keeps, for a secret other than the PIN
+  /// (an export's passphrase): asked of the client (`AgentMessage.lineWanted`) through a new
+  /// socket pair, whose other end it sends; nil when the client's descriptor had ended.
+  ///
+  /// - Throws: `VaultError.storage` when the pair cannot be made or sent; as
+  ///   `LineReader.readLine` (a line longer than 4096 bytes).
+  static func clientLine() throws -> SecureBytes? {
+    guard let socket = connection else {
+      throw VaultError.storage("no client to ask for a line of --pin-fd")
+    }
+    var pair: [Int32] = [-1, -1]
+    guard
+      socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair)
+        == 0
+    else {
+      throw VaultError.storage(
+        "cannot make a socket pair: \(String(cString: strerror(errno)))")
+    }
+    defer { close(pair[0]) }
+    do {
+      try socket.send(.lineWanted, descriptors: [pair[1]])
+    } catch {
+      close(pair[1])
+      throw VaultError.storage("cannot ask the client for a line of --pin-fd")
+    }
+    close(pair[1])
+    return try LineReader.readLine(fd: pair[0])
+  }
+
   /// `vault run` in a worker: sends the program, its arguments and its environment to the
   /// client, which replaces itself with it; then the worker ends.
   static func handOff(path: String, arguments: [String], environment: [String: String]) -> Never {

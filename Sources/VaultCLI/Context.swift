@@ -10,7 +10,9 @@ public final class Context {
   private(set) lazy var terminal: Terminal? = Terminal.open()
   private(set) var pinFD: Int32?
   /// True in the agent's worker when the client gave `--pin-fd` and kept the descriptor.
-  private var pinKeptByClient = false
+  private(set) var pinKeptByClient = false
+  /// True when `--pin-fd` was given, in this process or in the agent's worker for its client.
+  var pinGiven: Bool { pinFD != nil || pinKeptByClient }
   /// A recovery code this command already read and checked (`vault sync clone`), given once to
   /// the next `recoveryCode()` instead of asking again.
   var givenRecoveryCode: SecureBytes?

@@ -222,7 +222,7 @@ enum ExportCommandRun {
     let first = try ExportPassphrase(
       utf8: readSecret(context, prompt: "Passphrase for the export: "))
     try first.checkStrength()
-    if context.pinFD == nil {
+    if !context.pinGiven {
       let second = try ExportPassphrase(
         utf8: readSecret(context, prompt: "Repeat the passphrase: "))
       guard first.bytes == second.bytes else {
@@ -236,6 +236,13 @@ enum ExportCommandRun {
   ///
   /// - Throws: `VaultError.noTerminal` when there is neither.
   static func readSecret(_ context: Context, prompt: String) throws -> SecureBytes {
+    // In the agent's worker the client kept its descriptor, and passes one line of it on.
+    if context.pinKeptByClient {
+      guard let line = try AgentWorker.clientLine() else {
+        throw VaultError.invalidInput("--pin-fd ended before the passphrase was read")
+      }
+      return line
+    }
     if let fd = context.pinFD {
       guard let line = try LineReader.readLine(fd: fd) else {
         throw VaultError.invalidInput("--pin-fd \(fd) ended before the passphrase was read")

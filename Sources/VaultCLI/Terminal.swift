@@ -189,7 +189,9 @@ enum LineReader {
       if n == 0 { break }
       sawAny = true
       if byte == 10 { break }
-      guard count < maximum else { throw VaultError.invalidInput("the line is too long") }
+      guard count < maximum else {
+        throw VaultError.invalidInput("a line longer than \(maximum) bytes was given")
+      }
       buffer[count] = byte
       count += 1
     }

@@ -239,6 +239,6 @@ extension VaultCommands {
     ["set"], ["unset"], ["otp"], ["run"], ["inject"], ["audit"], ["export"], ["import"],
     ["history"], ["restore"], ["purge"], ["settings"], ["check"], ["journal", "list"],
     ["journal", "show"], ["journal", "edit"], ["journal", "tags"], ["__complete"],
-    ["__complete-fields"], ["__verify-held"], ["sync"],
+    ["__complete-fields"], ["__verify-held"], ["sync"], ["sync", "init"], ["sync", "devices"],
   ]
 }

@@ -41,13 +41,18 @@ public enum AgentMessage: Equatable {
   /// The command needs the PIN the client keeps (`--pin-fd`, never sent): the client runs it
   /// in its own process. Nothing was done.
   case runHere
+  /// The command reads a secret line of the `--pin-fd` the client keeps, other than the PIN (an
+  /// export's passphrase): it comes with one end of a new socket pair, into which the client
+  /// writes one line of that descriptor, newline included, then closes it.
+  case lineWanted
 
   /// The largest message accepted, in bytes (an environment and a command line fit in it).
   public static let maximumByteCount = 4 << 20
 
   enum Kind: UInt8 {
     case hold = 1, status, forget, run, signal
-    case done = 0x41, held, notHeld, exec, exited, signalled, outputBegan, runHere
+    case done = 0x41, held, notHeld, exec, exited, signalled, outputBegan, runHere,
+      lineWanted
   }
 
   /// The message's bytes, length first, in guarded memory (a `hold` carries a key, an `exec`
@@ -99,6 +104,7 @@ public enum AgentMessage: Equatable {
       out.integer(UInt32(bitPattern: number))
     case .outputBegan: out.kind(.outputBegan)
     case .runHere: out.kind(.runHere)
+    case .lineWanted: out.kind(.lineWanted)
     }
     guard out.body.count <= Self.maximumByteCount else {
       throw VaultError.invalidInput("the request to the agent is larger than 4 MiB")
@@ -149,6 +155,7 @@ public enum AgentMessage: Equatable {
       case .signalled: message = .signalled(Int32(bitPattern: try reader.integer()))
       case .outputBegan: message = .outputBegan
       case .runHere: message = .runHere
+      case .lineWanted: message = .lineWanted
       case nil: throw AgentProtocolError("unknown message type")
       }
       guard reader.atEnd else { throw AgentProtocolError("bytes after the message") }

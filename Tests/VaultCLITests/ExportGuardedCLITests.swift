@@ -60,6 +60,39 @@ final class ExportGuardedCLITests: XCTestCase {
     XCTAssertEqual(box.vault(["status", "--check"]).status, 10, "someone else may be at the keys")
   }
 
+  /// A `--to vault` export's passphrase, and its import's, is a line of `--pin-fd` whatever holds
+  /// the key: the agent hands such a command back to the calling process, as it does one that
+  /// reads the PIN (review of 0.12.0 as a new user: exit 10, "no terminal to ask for the
+  /// export's passphrase and no --pin-fd", though --pin-fd was given).
+  func testAPassphraseFromPINFDThroughTheAgent() {
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["unlock"]).status, 0)
+    box.biosim(["next", "match"])
+    let passphrase = ["correct-horse-battery-staple-9"]
+    let exported = box.vault(["export", "--to", "vault", "--output", "ex.vault"], pin: passphrase)
+    XCTAssertEqual(exported.status, 0, exported.stderrText)
+    XCTAssertEqual(exported.errorLines, ["exported 3 entries and 0 journal entries to ex.vault"])
+    let imported = box.vault(
+      ["import", "--from", "vault", "--dry-run", "--force", "ex.vault"], pin: passphrase)
+    XCTAssertEqual(imported.status, 0, imported.stderrText)
+    XCTAssertEqual(imported.stdoutText, "")
+    XCTAssertEqual(
+      imported.errorLines,
+      [
+        "Would import 3 entries (3 replacing existing ones) and 0 journal entries; nothing was written."
+      ])
+    let verified = box.vault(["export", "--verify", "ex.vault"], pin: passphrase)
+    XCTAssertEqual(verified.status, 0, verified.stderrText)
+    // A line past the limit ends as it does when read in the calling process.
+    let long = box.vault(
+      ["export", "--to", "vault", "--output", "long.vault"],
+      pin: [String(repeating: "x", count: 5000)])
+    XCTAssertEqual(long.status, 5, long.stderrText)
+    XCTAssertEqual(
+      long.errorLines.first, "vault: error: a line longer than 4096 bytes was given")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: box.home + "/long.vault"))
+  }
+
   func testOneMatchInASessionAndACancelledOneWritesNothing() throws {
     let session = ["VAULT_SESSION": box.unlock()]
     box.biosim(["next", "cancel"])

@@ -48,6 +48,26 @@ final class SyncDevicesCLITests: XCTestCase {
     XCTAssertEqual(json.map { $0["commits"] as? Int }, [1, 1])
   }
 
+  /// Review of 0.12.0 as a new user: while the agent held the vault, `vault sync devices` (and
+  /// `vault sync init`) exited 10, "locked: no valid session and no terminal to ask on", though
+  /// `vault sync` ran; each command that takes a session's key runs through the agent.
+  func testSyncInitAndDevicesRunThroughTheAgent() throws {
+    pair.initA()
+    let unlocked = pair.a.vaultPIN(["unlock"])
+    XCTAssertEqual(unlocked.status, 0, unlocked.stderrText)
+    let joined = pair.a.vault(["sync", "init", pair.remote])
+    XCTAssertEqual(joined.status, 0, joined.stderrText)
+    let json = pair.a.vault(["sync", "devices", "--json"])
+    XCTAssertEqual(json.status, 0, json.stderrText)
+    let listed = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [[String: Any]])
+    let own = try XCTUnwrap(listed.first?["device"] as? String)
+    let text = pair.a.vault(["sync", "devices"])
+    XCTAssertEqual(text.status, 0, text.stderrText)
+    XCTAssertEqual(text.stdoutText, "\(own.prefix(8))  off       1 commit  (this device)\n")
+    XCTAssertEqual(pair.a.vault(["lock"]).status, 0)
+  }
+
   func testARevokedDeviceIsGoneEverywhereAndItsSyncIsRefused() {
     let (a, b) = twoDevices()
     pair.add(pair.b, "late", Array("from b".utf8))

@@ -26,7 +26,7 @@ final class AgentMessageTests: XCTestCase {
       .forget(vaultID: nil, path: nil), .run(request), .signal(SIGINT), .done,
       .held(vaultID: id, idleLeft: 10, hardLeft: 20), .notHeld,
       .exec(path: "/bin/sh", arguments: ["sh", "-c", "x"], environment: ["A=1"]), .exited(3),
-      .signalled(15),
+      .signalled(15), .outputBegan, .runHere, .lineWanted,
     ]
     for message in messages {
       XCTAssertEqual(try AgentMessage.decode(body(message)), message)
