@@ -94,8 +94,18 @@ enum CommandRunner {
       if case .notFound(let missing) = vault, let names = context?.openedNames() {
         hint = NameSuggestion.hint(for: missing, among: names) ?? hint
       }
-      if case .locked = vault, let steps = ReactivationSteps.beforeUnlock(context) {
-        hint = steps
+      if case .locked = vault, let context {
+        if let steps = ReactivationSteps.beforeUnlock(context) {
+          hint = steps
+        } else if !(context.sessionToken ?? "").isEmpty,
+          (try? AgentClient(environment: context.environment).status(
+            vaultPath: context.vaultPath)) != nil
+        {
+          // A session given is the command's credential, so the agent was not asked.
+          hint =
+            "the unlock agent holds this vault and serves a shell without a session: run 'unset"
+            + " VAULT_SESSION'"
+        }
       }
       if case .otherDevice = vault, let path = context?.vaultPath,
         access(GitRepository.path(forVault: path) + "/" + SyncCommandsRun.cloneMarker, F_OK) == 0
@@ -126,10 +136,22 @@ enum CommandRunner {
   }
 
   /// A hint that names a vault command, made to name the same vault as `--vault PATH` did.
+  ///
+  /// The path is bare when it needs no quoting; else in single quotes, or in double quotes where
+  /// the hint itself quotes the command in single quotes (`'vault unlock --force'`).
   static func forVault(_ hint: String, _ path: String?) -> String {
     guard let path, !path.isEmpty else { return hint }
-    let quoted = "'" + path.replacing("'", with: #"'\''"#) + "'"
-    return hint.replacing("vault unlock", with: "vault unlock --vault \(quoted)")
+    var word = ShellWord.argument(path)
+    if word.hasPrefix("-- ") { word = "'" + path.replacing("'", with: #"'\''"#) + "'" }
+    if word.hasPrefix("'") && hint.contains("'vault unlock") {
+      var escaped = ""
+      for character in path {
+        if "\\\"$`".contains(character) { escaped.append("\\") }
+        escaped.append(character)
+      }
+      word = "\"" + escaped + "\""
+    }
+    return hint.replacing("vault unlock", with: "vault unlock --vault \(word)")
   }
 
   /// Prints a usage error with its hint and the command's usage line; returns 64.

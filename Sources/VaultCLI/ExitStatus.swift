@@ -100,7 +100,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
         + " says. Also when another command kept the vault file busy for more than 10 minutes."
     case .unsafePermissions:
       "Unsafe permissions or ownership of the vault, device state or session path (the hint"
-        + " gives the chmod to run), or the agent's socket served by a process that is not"
+        + " gives the chmod to run), a path there that is not a regular file (a folder, a"
+        + " device), or the agent's socket served by a process that is not"
         + " vault's agent."
     case .fallbackChosen:
       "The biometric prompt's fallback button was chosen (vault has no PIN-only path)."

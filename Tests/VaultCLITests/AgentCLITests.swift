@@ -55,6 +55,27 @@ final class AgentCLITests: XCTestCase {
     box.vault(["get", name], env: env)
   }
 
+  /// Review of 0.12.0 as a new user: a shell whose `VAULT_SESSION` ended is not served by the
+  /// agent (a session given is the credential the command uses); without a terminal it exits
+  /// 10, and the hint says what lets the agent serve it.
+  func testAnEndedSessionNamesTheAgentThatHoldsTheVault() {
+    unlockAgent()
+    let stale = ["VAULT_SESSION": String(repeating: "0", count: 64)]
+    let read = get(env: stale)
+    XCTAssertEqual(read.status, 10, read.stderrText)
+    XCTAssertEqual(
+      read.errorLines,
+      [
+        "vault: error: locked: the session is unknown or was revoked",
+        "vault: hint: the unlock agent holds this vault and serves a shell without a session:"
+          + " run 'unset VAULT_SESSION'",
+      ])
+    XCTAssertEqual(get().stdoutText, "s3cret\nuser: ada\n")
+    XCTAssertEqual(box.vault(["lock"]).status, 0)
+    XCTAssertEqual(
+      get(env: stale).errorLines.last, "vault: hint: unlock first with: vault unlock")
+  }
+
   func testUnlockHandsTheKeyToTheAgentAndCommandsWithoutASessionRead() throws {
     let unlocked = unlockAgent()
     XCTAssertEqual(unlocked.stdout, [], "nothing for a shell to eval")

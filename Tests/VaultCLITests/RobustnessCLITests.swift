@@ -105,7 +105,26 @@ final class RobustnessCLITests: XCTestCase {
     XCTAssertEqual(result.status, 10)
     XCTAssertEqual(
       result.errorLines.last,
-      #"vault: hint: unlock first with: vault unlock --vault '\#(box.vaultPath)'"#)
+      "vault: hint: unlock first with: vault unlock --vault \(box.vaultPath)")
+  }
+
+  /// Review of 0.12.0 as a new user: a hint that quotes its command gave
+  /// `'vault unlock --vault '/tmp/v2.db' --force'`, quotes inside quotes.
+  func testTheVaultPathInAHintIsQuotedOnlyAsItNeeds() {
+    let quoted = "end the lockout with the PIN: 'vault unlock --force' asks for it"
+    XCTAssertEqual(
+      CommandRunner.forVault(quoted, "/tmp/v2.db"),
+      "end the lockout with the PIN: 'vault unlock --vault /tmp/v2.db --force' asks for it")
+    XCTAssertEqual(
+      CommandRunner.forVault(quoted, "/tmp/my $vault.db"),
+      #"end the lockout with the PIN: 'vault unlock --vault "/tmp/my \$vault.db" --force' asks"#
+        + " for it")
+    XCTAssertEqual(
+      CommandRunner.forVault("unlock first with: vault unlock", "/tmp/it's here.db"),
+      #"unlock first with: vault unlock --vault '/tmp/it'\''s here.db'"#)
+    XCTAssertEqual(
+      CommandRunner.forVault("unlock first with: vault unlock", "-v.db"),
+      "unlock first with: vault unlock --vault '-v.db'")
   }
 
   func testTheFifthWrongPINSaysHowLongToWait() {
