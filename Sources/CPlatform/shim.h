@@ -252,6 +252,55 @@ static inline int vault_peer_credentials(int sock, int *pid, unsigned int *uid,
   return 0;
 }
 
+/* SCM_CREDENTIALS of <sys/socket.h>, declared there only under _GNU_SOURCE (Linux's value). */
+#ifndef SCM_CREDENTIALS
+#define SCM_CREDENTIALS 0x02
+#endif
+
+/* Reads up to `length` bytes of the Unix stream socket `sock` with the credentials the kernel
+   attached to them (SCM_CREDENTIALS, sent when the reader has SO_PASSCRED on): the writer's
+   process id into `*pid`, or -1 when none came. Descriptors that came along are closed. Returns
+   the bytes read (0 at end of file), or -1 with errno. */
+static inline long vault_receive_with_writer(int sock, void *bytes, unsigned long length,
+                                             int *pid) {
+  struct iovec io = {bytes, length};
+  struct msghdr message;
+  memset(&message, 0, sizeof message);
+  message.msg_iov = &io;
+  message.msg_iovlen = 1;
+  union {
+    char buffer[CMSG_SPACE(sizeof(struct vault_ucred)) + CMSG_SPACE(8 * sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  memset(&control, 0, sizeof control);
+  message.msg_control = control.buffer;
+  message.msg_controllen = sizeof control.buffer;
+  *pid = -1;
+  long got = (long)recvmsg(sock, &message, MSG_CMSG_CLOEXEC);
+  if (got < 0) return -1;
+  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header;
+       header = CMSG_NXTHDR(&message, header)) {
+    if (header->cmsg_level != SOL_SOCKET) continue;
+    if (header->cmsg_type == SCM_CREDENTIALS &&
+        header->cmsg_len >= CMSG_LEN(sizeof(struct vault_ucred))) {
+      struct vault_ucred credentials;
+      memcpy(&credentials, CMSG_DATA(header), sizeof credentials);
+      *pid = credentials.pid;
+    } else if (header->cmsg_type == SCM_RIGHTS) {
+      int n = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+      int *incoming = (int *)CMSG_DATA(header);
+      for (int i = 0; i < n; i++) close(incoming[i]);
+    }
+  }
+  if (message.msg_flags & MSG_CTRUNC) *pid = -1;
+  return got;
+}
+
+/* Turns SO_PASSCRED on (1) or off (0) for the socket `sock`. Returns 0, or -1 with errno. */
+static inline int vault_pass_credentials(int sock, int on) {
+  return setsockopt(sock, SOL_SOCKET, SO_PASSCRED, &on, sizeof on);
+}
+
 /* A pidfd of the peer of the Unix socket `sock`, bound to that process by the kernel when it
    connected or listened (SO_PEERPIDFD, Linux 6.5). -1 with errno (ENOPROTOOPT before 6.5). */
 static inline int vault_peer_pidfd(int sock) {

@@ -185,6 +185,9 @@ struct AgentLoop {
     let connection = AgentSocket(fd: fd)
     // Another user's process is closed on before a byte is read.
     guard let peer = connection.peer(), peer.uid == geteuid() else { return }
+    // Said first on every connection; a client checks that this process wrote it.
+    connection.setTimeout(seconds: 1)
+    guard (try? connection.send(.hello)) != nil else { return }
     if pending.count >= AgentServer.pendingLimit { pending.removeFirst() }
     pending.append((connection, now))
   }

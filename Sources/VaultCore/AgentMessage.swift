@@ -45,6 +45,9 @@ public enum AgentMessage: Equatable {
   /// export's passphrase): it comes with one end of a new socket pair, into which the client
   /// writes one line of that descriptor, newline included, then closes it.
   case lineWanted
+  /// The agent's first message on every connection, before it reads anything: the client
+  /// checks who wrote it (`AgentSocket.receiveHello`).
+  case hello
 
   /// The largest message accepted, in bytes (an environment and a command line fit in it).
   public static let maximumByteCount = 4 << 20
@@ -52,7 +55,7 @@ public enum AgentMessage: Equatable {
   enum Kind: UInt8 {
     case hold = 1, status, forget, run, signal
     case done = 0x41, held, notHeld, exec, exited, signalled, outputBegan, runHere,
-      lineWanted
+      lineWanted, hello
   }
 
   /// The message's bytes, length first, in guarded memory (a `hold` carries a key, an `exec`
@@ -105,6 +108,7 @@ public enum AgentMessage: Equatable {
     case .outputBegan: out.kind(.outputBegan)
     case .runHere: out.kind(.runHere)
     case .lineWanted: out.kind(.lineWanted)
+    case .hello: out.kind(.hello)
     }
     guard out.body.count <= Self.maximumByteCount else {
       throw VaultError.invalidInput("the request to the agent is larger than 4 MiB")
@@ -156,6 +160,7 @@ public enum AgentMessage: Equatable {
       case .outputBegan: message = .outputBegan
       case .runHere: message = .runHere
       case .lineWanted: message = .lineWanted
+      case .hello: message = .hello
       case nil: throw AgentProtocolError("unknown message type")
       }
       guard reader.atEnd else { throw AgentProtocolError("bytes after the message") }

@@ -12,7 +12,10 @@ import Glibc
 /// - where vault is installed set-group-id (`installGroup`), its group (`SO_PEERCRED` gid) is
 ///   vault's, which no other program of the user can have;
 /// - its executable (`/proc/PID/exe`) is the same file (device and inode) as this process's;
-/// - it is not dumpable: its `/proc/PID` files belong to root while it runs as another user.
+/// - it is not dumpable: its `/proc/PID` files belong to root while it runs as another user;
+/// - it speaks first on the connection (`hello`), and the kernel names it as the writer
+///   (`SCM_CREDENTIALS`), so a process that became vault after it called `listen` while another
+///   reads the connection fails.
 ///
 /// A process without `CAP_SYS_PTRACE` cannot read the executable of a non-dumpable process of
 /// its own: there, a hidden executable of a non-dumpable peer is taken as the agent's, and only
@@ -64,6 +67,15 @@ public enum AgentPeer {
       guard hidesItself(pid) else { throw impostor("its executable cannot be read") }
     } else {
       throw impostor("it ended while it was checked")
+    }
+    // The process that listens must be the one that speaks: a process that called `listen`,
+    // then handed the socket to a child and became vault by `execve`, passes every check above
+    // while the child reads the connection.
+    guard let writer = socket.receiveHello() else {
+      throw impostor("it did not greet as vault's agent")
+    }
+    guard writer == pid else {
+      throw impostor("another process (pid \(writer)) speaks for it")
     }
     guard vault_pidfd_alive(pidfd) != 0 else { throw impostor("it ended while it was checked") }
   }

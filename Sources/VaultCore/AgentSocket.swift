@@ -75,6 +75,8 @@ public final class AgentSocket {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { return nil }
     let connection = AgentSocket(fd: fd)
+    // The agent's `hello` must come with its writer's credentials (`receiveHello`).
+    guard vault_pass_credentials(fd, 1) == 0 else { return nil }
     var result: Int32
     repeat { result = vault_unix_address(fd, path, 0) } while result != 0 && errno == EINTR
     // A socket left by an agent that was killed refuses the connection: no agent.
@@ -82,6 +84,39 @@ public final class AgentSocket {
     try AgentPeer.verify(connection, path: path)
     return connection
   }
+
+  /// The number of seconds a client waits for the agent's `hello`.
+  public static let helloSeconds = 2
+
+  /// Reads the agent's `hello` and returns the process id of its writer, as the kernel attached
+  /// it (`SCM_CREDENTIALS`); nil when the first message is not a whole `hello`, comes in parts
+  /// from different writers, or none comes within `helloSeconds`.
+  ///
+  /// `SO_PASSCRED` is on only while it is read (from before the connection is made, so no byte
+  /// comes without credentials), and off after.
+  func receiveHello() -> pid_t? {
+    defer { _ = vault_pass_credentials(fd, 0) }
+    setTimeout(seconds: Self.helloSeconds)
+    defer { setTimeout(seconds: 0) }
+    let expected = Self.helloFrame
+    var frame = [UInt8](repeating: 0, count: expected.count)
+    var got = 0
+    var writer: pid_t?
+    while got < frame.count {
+      var pid: Int32 = -1
+      let n = frame[got...].withUnsafeMutableBytes {
+        vault_receive_with_writer(fd, $0.baseAddress, UInt($0.count), &pid)
+      }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0, pid > 0, writer == nil || writer == pid else { return nil }
+      writer = pid
+      got += n
+    }
+    return frame == expected ? writer : nil
+  }
+
+  /// `hello` as a frame: its length (1) and its type.
+  static let helloFrame: [UInt8] = [0, 0, 0, 1, 0x4A]
 
   /// The peer's process id and user id, as they were at connection.
   public func peer() -> (pid: pid_t, uid: uid_t)? {

@@ -150,6 +150,79 @@ final class AgentImpostorCLITests: XCTestCase {
     XCTAssertEqual(Set(connections), ["bytes=0 fds=0"], "it passed nothing on")
   }
 
+  /// A listener whose process became vault by `execve` after it called `listen`, while a child
+  /// it forked reads the connections: the kernel names the process that listened (now vault's
+  /// executable), so only who speaks on the connection tells (review of 0.12.0, attack by a
+  /// fresh reviewer: `vault unlock` sent it the master key).
+  static let handOff = #"""
+    import fcntl, os, socket, sys
+    path, log, vault = sys.argv[1], sys.argv[2], sys.argv[3]
+    lock = open(os.path.join(os.path.dirname(path), "agent.lock"), "a")
+    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    if os.path.exists(path): os.unlink(path)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(path); os.chmod(path, 0o600); server.listen(16)
+    r, w = os.pipe()
+    if os.fork() == 0:
+        open(log, "a").write("listening %d\n" % os.getpid())
+        while True:
+            conn, _ = server.accept()
+            try:
+                conn.sendall(bytes([0, 0, 0, 1, 0x4A]))
+            except OSError:
+                pass
+            counts = [0, 0]
+            conn.settimeout(2)
+            while True:
+                try:
+                    data, fds, _, _ = socket.recv_fds(conn, 65536, 16)
+                except OSError:
+                    break
+                if not data: break
+                counts[0] += len(data); counts[1] += len(fds)
+                for fd in fds: os.close(fd)
+            open(log, "a").write("bytes=%d fds=%d\n" % (counts[0], counts[1]))
+            conn.close()
+    else:
+        os.dup2(r, 0)
+        os.execv(vault, [vault, "journal"])
+    """#
+
+  func testAListenerThatBecameVaultWhileAChildReadsGetsNothing() throws {
+    try FileManager.default.createDirectory(
+      atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let script = box.home + "/handoff.py"
+    try Self.handOff.write(toFile: script, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = [script, socketPath, log, Sandbox.binDirectory + "/vault"]
+    process.environment = box.environment
+    try process.run()
+    planted.append(process)
+    for _ in 0..<300 where received().isEmpty { usleep(10_000) }
+    let reader = try XCTUnwrap(received().first?.split(separator: " ").last.map(String.init))
+    let listener = try XCTUnwrap(AgentListener.pid(socketPath))
+    for _ in 0..<300 where AgentListener.program(listener) != Sandbox.binDirectory + "/vault" {
+      usleep(10_000)
+    }
+    let unlock = box.vaultPIN(["unlock"])
+    XCTAssertEqual(unlock.status, 19, unlock.stderrText)
+    XCTAssertEqual(
+      unlock.errorLines.first,
+      "vault: error: the agent socket \(socketPath) is served by a process that is not vault's"
+        + " agent (pid \(listener): another process (pid \(reader)) speaks for it); nothing was"
+        + " sent to it")
+    let scripted = box.vaultPIN(["get", "mail/work"])
+    XCTAssertEqual(scripted.status, 0, scripted.stderrText)
+    XCTAssertEqual(scripted.stdoutText, "s3cret")
+    kill(listener, SIGKILL)
+    kill(pid_t(reader) ?? 0, SIGKILL)
+    usleep(200_000)
+    let connections = received().dropFirst()
+    XCTAssertFalse(connections.isEmpty, "the child was reached")
+    XCTAssertEqual(Set(connections), ["bytes=0 fds=0"], "it received nothing")
+  }
+
   /// A library that leaves a mark when a process loads it.
   func preloadedLibrary() throws -> (library: String, mark: String) {
     let source = box.home + "/mark.c"

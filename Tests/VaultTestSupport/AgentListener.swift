@@ -27,4 +27,12 @@ public enum AgentListener {
     guard vault_peer_credentials(fd, &pid, &uid, &gid) == 0 else { return nil }
     return pid
   }
+
+  /// The path of `pid`'s executable, nil when it cannot be read.
+  public static func program(_ pid: pid_t) -> String? {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let count = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return nil }
+    return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
 }
