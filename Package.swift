@@ -18,11 +18,14 @@ let package = Package(
       name: "CLibOATH", pkgConfig: "liboath",
       providers: [.apt(["liboath-dev"])]),
     .systemLibrary(name: "CPlatform"),
-    .target(name: "VaultCore", dependencies: ["CSodium", "CSQLite", "CLibOATH", "CPlatform"]),
-    .target(name: "Biometry", dependencies: ["VaultCore"]),
-    .target(name: "VaultTransfer", dependencies: ["VaultCore"]),
+    .target(name: "VaultCrypto", dependencies: ["CSodium"]),
     .target(
-      name: "VaultCLI", dependencies: ["VaultCore", "VaultTransfer", "Biometry", "CPlatform"]),
+      name: "VaultCore", dependencies: ["VaultCrypto", "CSQLite", "CLibOATH", "CPlatform"]),
+    .target(name: "Biometry", dependencies: ["VaultCrypto", "VaultCore"]),
+    .target(name: "VaultTransfer", dependencies: ["VaultCrypto", "VaultCore"]),
+    .target(
+      name: "VaultCLI",
+      dependencies: ["VaultCrypto", "VaultCore", "VaultTransfer", "Biometry", "CPlatform"]),
     .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
     .executableTarget(name: "biosim", dependencies: ["VaultCLI"]),
     .target(
@@ -31,15 +34,21 @@ let package = Package(
     .executableTarget(
       name: "generate-manual", dependencies: ["VaultManualGenerator", "VaultCLI", "VaultCore"]),
     .target(
-      name: "VaultTestSupport", dependencies: ["VaultCore", "CSQLite", "CPlatform"],
+      name: "VaultTestSupport", dependencies: ["VaultCrypto", "VaultCore", "CSQLite", "CPlatform"],
       path: "Tests/VaultTestSupport"),
-    .testTarget(name: "VaultCoreTests", dependencies: ["VaultCore", "VaultTestSupport"]),
     .testTarget(
-      name: "BiometryTests", dependencies: ["Biometry", "VaultCore", "VaultTestSupport"]),
+      name: "VaultCoreTests", dependencies: ["VaultCrypto", "VaultCore", "VaultTestSupport"]),
     .testTarget(
-      name: "VaultCLITests", dependencies: ["VaultCLI", "VaultManualGenerator", "VaultTestSupport"]),
+      name: "BiometryTests",
+      dependencies: ["Biometry", "VaultCrypto", "VaultCore", "VaultTestSupport"]),
     .testTarget(
-      name: "VaultTransferTests", dependencies: ["VaultTransfer", "VaultCore", "VaultTestSupport"],
+      name: "VaultCLITests",
+      dependencies: [
+        "VaultCLI", "VaultCrypto", "VaultCore", "VaultManualGenerator", "VaultTestSupport",
+      ]),
+    .testTarget(
+      name: "VaultTransferTests",
+      dependencies: ["VaultTransfer", "VaultCrypto", "VaultCore", "VaultTestSupport"],
       exclude: ["Samples"]),
     .testTarget(name: "VaultManualGeneratorTests", dependencies: ["VaultManualGenerator"]),
   ]

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (swiftc -sanitize=fuzzer,address) over VaultCore and runs each for
-# SECONDS seconds from its committed corpus in fuzz/corpus/TARGET; prints a table and exits 1 on
-# the first crash (its input is left in .build/fuzz/TARGET-crashes).
+# Builds the libFuzzer targets (swiftc -sanitize=fuzzer,address) over vault's libraries and runs
+# each for SECONDS seconds from its committed corpus in fuzz/corpus/TARGET; prints a table and
+# exits 1 on the first crash (its input is left in .build/fuzz/TARGET-crashes).
 # Usage: fuzz/run.sh [SECONDS] [OPTIMIZATION]   (run from the repository root; default 10 and -O)
-# OPTIMIZATION -Onone builds VaultCore in about a sixth of the time (with two compile jobs) and runs
-# fewer inputs a second: the setting for a short run such as the test suite's.
+# OPTIMIZATION -Onone builds the libraries in about a sixth of the time (with two compile jobs)
+# and runs fewer inputs a second: the setting for a short run such as the test suite's.
 set -euo pipefail
 seconds=${1:-10}
 optimization=${2:--O}
@@ -18,27 +18,38 @@ includes=(-I Sources/CSodium -I Sources/CSQLite -I Sources/CLibOATH -I Sources/C
 flags=(-sanitize=fuzzer,address -parse-as-library "$optimization")
 jobs=()
 [ "$optimization" = -Onone ] && jobs=(-j "$(nproc)")
-# The library once, instrumented; rebuilt when a VaultCore source is newer or the setting changed.
-if [ ! -f "$out/libVaultCore.a" ] || [ "$(cat "$out/optimization" 2>/dev/null)" != "$optimization" ] \
-  || [ -n "$(find Sources/VaultCore -newer "$out/libVaultCore.a" -name '*.swift')" ]; then
-  rm -f "$out/optimization"
-  # A failed build stops the run (and removes the old library, which would hide it).
-  if ! swiftc "${flags[@]}" "${jobs[@]}" -module-name VaultCore -emit-library -static -o "$out/libVaultCore.a" \
-    -emit-module -emit-module-path "$out/VaultCore.swiftmodule" "${includes[@]}" \
-    Sources/VaultCore/*.swift >"$out/build.log" 2>&1; then
-    grep -v 'Cannot export local symbol' "$out/build.log" >&2
-    rm -f "$out/libVaultCore.a"
-    echo "fuzz/run.sh: VaultCore does not build for fuzzing" >&2
-    exit 1
+# The libraries the targets use, in dependency order: each built once, instrumented, and rebuilt
+# when one of its sources (or a library before it) is newer or the setting changed.
+modules=(VaultCrypto VaultCore)
+libraries=()
+rebuild=false
+[ "$(cat "$out/optimization" 2>/dev/null)" != "$optimization" ] && rebuild=true
+for module in "${modules[@]}"; do
+  library="$out/lib$module.a"
+  if $rebuild || [ ! -f "$library" ] \
+    || [ -n "$(find "Sources/$module" -newer "$library" -name '*.swift')" ]; then
+    rebuild=true
+    rm -f "$out/optimization"
+    # A failed build stops the run (and removes the old library, which would hide it).
+    if ! swiftc "${flags[@]}" "${jobs[@]}" -module-name "$module" -emit-library -static \
+      -o "$library" -emit-module -emit-module-path "$out/$module.swiftmodule" -I "$out" \
+      "${includes[@]}" $(find "Sources/$module" -name '*.swift' | sort) >"$out/build.log" 2>&1; then
+      grep -v 'Cannot export local symbol' "$out/build.log" >&2
+      rm -f "$library"
+      echo "fuzz/run.sh: $module does not build for fuzzing" >&2
+      exit 1
+    fi
   fi
-  echo "$optimization" >"$out/optimization"
-fi
+  # A static library is linked before the ones it uses.
+  libraries=("$library" "${libraries[@]}")
+done
+echo "$optimization" >"$out/optimization"
 printf '| target | seconds | runs | coverage | crashes |\n|---|---|---|---|---|\n'
 status=0
 for dir in fuzz/*/; do
   target=$(basename "$dir")
   [ "$target" = corpus ] && continue
-  if ! swiftc "${flags[@]}" -I "$out" "${includes[@]}" "$dir/main.swift" "$out/libVaultCore.a" \
+  if ! swiftc "${flags[@]}" -I "$out" "${includes[@]}" "$dir/main.swift" "${libraries[@]}" \
     -lsodium -lsqlite3 -loath -o "$out/$target" >"$out/$target-build.log" 2>&1; then
     grep -v 'Cannot export local symbol' "$out/$target-build.log" >&2
     echo "fuzz/run.sh: the $target target does not build" >&2

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// The simulated `evaluatedPolicyDomainState`: an opaque value that changes with every
 /// enrollment change, per app.

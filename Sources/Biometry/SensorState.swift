@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// The simulated biometric device's persistent state: the `sensor` section of the device state,
 /// which only this module reads.

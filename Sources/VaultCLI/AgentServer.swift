@@ -1,6 +1,7 @@
 import CPlatform
 import Glibc
 import VaultCore
+import VaultCrypto
 
 /// `vault __agent`: the per-user unlock agent, started on demand by `vault unlock`.
 ///

@@ -1,5 +1,6 @@
 import Glibc
 import VaultCore
+import VaultCrypto
 
 /// Which `--clip` copy the clipboard belongs to, so that each copy's clearing is its own.
 ///

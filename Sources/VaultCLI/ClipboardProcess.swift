@@ -1,6 +1,7 @@
 import CPlatform
 import Glibc
 import VaultCore
+import VaultCrypto
 
 /// A clipboard program or the detached clearer: standard input from a pipe this process writes,
 /// standard output and error to `/dev/null`.

@@ -1,5 +1,6 @@
 import Biometry
 import VaultCore
+import VaultCrypto
 import VaultTransfer
 
 /// Shell syntax for `vault unlock --shell` and `vault completions`.

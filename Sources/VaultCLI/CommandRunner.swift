@@ -79,7 +79,7 @@ enum CommandRunner {
     _ error: Error, name: String, vaultPath: String?, program: ProgramSpec,
     context: Context? = nil
   ) -> Int32 {
-    switch error {
+    switch VaultError(error) ?? error {
     case let usage as UsageError:
       return reportUsage(usage, program: program)
     case let vault as VaultError:

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// `vault __complete [--tags] [PREFIX]` and `vault __complete-fields PREFIX WORD...`: entry
 /// names (or journal tags) and field keys for the shell completion scripts.

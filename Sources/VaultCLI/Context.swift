@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCore
+import VaultCrypto
 
 /// Everything a command handler needs: the parsed invocation, paths, the terminal, and how to
 /// get the PIN and the master key.

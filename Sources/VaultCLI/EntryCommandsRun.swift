@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCore
+import VaultCrypto
 
 /// `add`, `get`, `list`, `rm`, `mv`.
 enum EntryCommandsRun {

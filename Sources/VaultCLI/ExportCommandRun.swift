@@ -1,5 +1,6 @@
 import Glibc
 import VaultCore
+import VaultCrypto
 import VaultTransfer
 
 /// `vault export --to FORMAT [--output PATH] [--force] [--plaintext] [--kdf PROFILE] [PREFIX]`

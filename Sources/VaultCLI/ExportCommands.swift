@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// The table entry of `export`, kept beside the main table in `VaultCommands.swift`.
 extension VaultCommands {
   static let exportEntries = CommandSpec(

@@ -3,6 +3,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import VaultCore
+import VaultCrypto
 import VaultTransfer
 
 /// The `decrypt` closure of the `pass` and `gopass` imports: the user's own `gpg`, run as

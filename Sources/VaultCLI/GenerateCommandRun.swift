@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// `vault generate NAME`: store a random password (or with `--words`, a passphrase), printed
 /// only with `--print`, copied with `--clip`; its entropy is said on standard error.

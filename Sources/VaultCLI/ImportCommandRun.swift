@@ -1,5 +1,6 @@
 import Glibc
 import VaultCore
+import VaultCrypto
 import VaultTransfer
 
 /// `vault import --from FORMAT [--dry-run] [--force] SOURCE`: reads the source, checks every

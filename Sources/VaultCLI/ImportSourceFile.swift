@@ -1,5 +1,6 @@
 import Glibc
 import VaultCore
+import VaultCrypto
 import VaultTransfer
 
 /// The source of `vault import`, a file or standard input (`-`), read whole into guarded memory,

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// A template for `vault inject`: text with `{{ vault NAME[:FIELD] }}` placeholders (spaces and
 /// tabs inside the braces optional), each on one line; other `{{ … }}` text is left as it is.
@@ -60,7 +61,8 @@ struct InjectTemplate {
           found.append(
             Placeholder(
               range: index..<close + 2, line: line, reference: try SecretReference(inside)))
-        } catch let error as VaultError {
+        } catch let thrown {
+          guard let error = VaultError(thrown) else { throw thrown }
           throw LocatedError(location: "line \(line)", error)
         }
         index = close + 2
@@ -80,7 +82,8 @@ struct InjectTemplate {
       text.withBytes { out.append($0[offset..<placeholder.range.lowerBound]) }
       do {
         out.append(try value(placeholder.reference))
-      } catch let error as VaultError {
+      } catch let thrown {
+        guard let error = VaultError(thrown) else { throw thrown }
         throw LocatedError(location: "line \(placeholder.line)", error)
       }
       offset = placeholder.range.upperBound

@@ -1,5 +1,6 @@
 import Glibc
 import VaultCore
+import VaultCrypto
 
 /// `vault journal` (write without unlocking), `journal list`, `journal show`, `journal edit`.
 enum JournalCommandsRun {

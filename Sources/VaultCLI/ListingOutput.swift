@@ -1,5 +1,6 @@
 import Glibc
 import VaultCore
+import VaultCrypto
 
 /// Lines for standard output gathered in pieces of up to 64 KiB, each written with one
 /// `write(2)` (a listing of 100,000 names is a few dozen writes, not 100,000).

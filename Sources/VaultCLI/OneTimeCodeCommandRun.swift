@@ -1,5 +1,6 @@
 import Glibc
 import VaultCore
+import VaultCrypto
 
 /// `otp` and `otp --set`.
 enum OneTimeCodeCommandRun {

@@ -1,6 +1,7 @@
 import CPlatform
 import Glibc
 import VaultCore
+import VaultCrypto
 
 /// A file of secrets the user asked for (`vault inject --output`, `vault export --output`): mode
 /// 0600, complete or absent.

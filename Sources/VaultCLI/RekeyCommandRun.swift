@@ -1,5 +1,6 @@
 import Glibc
 import VaultCore
+import VaultCrypto
 
 /// `vault rekey`: a new master key, journal keys and recovery code, after the new code has been
 /// shown and typed back.

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// `NAME[:FIELD]` in `vault run --env` and `vault inject` templates: an entry and one of its
 /// fields (`password`, its first line, when none is given).

@@ -1,6 +1,7 @@
 import Biometry
 import Glibc
 import VaultCore
+import VaultCrypto
 
 /// `unlock`, `lock`, and the `biometry` subcommands.
 enum SessionCommandsRun {
@@ -83,7 +84,8 @@ enum SessionCommandsRun {
     let unlocked: UnlockedVault
     do {
       unlocked = try context.open(.startSession)
-    } catch let error as VaultError {
+    } catch let thrown {
+      guard let error = VaultError(thrown) else { throw thrown }
       // A finger or face that does not match (or a lockout, a changed enrollment) while the
       // agent may hold vaults: it lets every one go.
       switch error {

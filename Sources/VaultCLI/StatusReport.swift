@@ -1,5 +1,6 @@
 import Biometry
 import VaultCore
+import VaultCrypto
 
 /// What `vault status` and `vault biometry status` show, gathered without unlocking.
 struct StatusReport {

@@ -44,7 +44,8 @@ enum VaultCommandsRun {
       let seal = try access.created(created).activateBiometry()
       Output.error("Biometric unlock activated (simulated \(BiometryType.displayName(seal.type))).")
       return 0
-    } catch let error as VaultError {
+    } catch let thrown {
+      guard let error = VaultError(thrown) else { throw thrown }
       let report = ExitStatus.report(error)
       Output.error(
         "vault: error: the vault was created but biometric unlock was not activated: "

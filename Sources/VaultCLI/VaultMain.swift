@@ -2,6 +2,7 @@ import CPlatform
 import FoundationEssentials
 import Glibc
 import VaultCore
+import VaultCrypto
 
 /// Entry point of the `vault` executable: hardening, then the command table runs the command.
 public enum VaultMain {

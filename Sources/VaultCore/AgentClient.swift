@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// What a vault command asks of the user's unlock agent: hold a key, say what it holds, let go.
 ///
 /// Running a command through it is `VaultCLI`'s `AgentForwarding`.

@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// The master keys an unlock agent holds, one per vault id, with their timers.
 ///
 /// Times are seconds of the boot clock (`CLOCK_BOOTTIME`, which counts suspend), so a changed

@@ -1,4 +1,5 @@
 import Glibc
+import VaultCrypto
 
 /// One message between a vault command and the unlock agent (vault(5), AGENT PROTOCOL).
 ///
@@ -272,7 +273,7 @@ struct FrameWriter {
     for item in items { string(item) }
   }
 
-  mutating func wipe() { VaultCore.wipe(&body) }
+  mutating func wipe() { VaultCrypto.wipe(&body) }
 }
 
 /// Reads a message body, every length checked against what is left.

@@ -1,5 +1,6 @@
 import CPlatform
 import Glibc
+import VaultCrypto
 
 /// A connected Unix stream socket to or from the unlock agent, speaking `AgentMessage` frames.
 ///

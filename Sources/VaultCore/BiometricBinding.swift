@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// The biometric half of the vault's rules (`biometry.md` section 8): the sealed domain state,
 /// a fresh evaluation compared with it in constant time, disabling on a mismatch (with every
@@ -154,7 +155,8 @@ struct BiometricBinding {
     let seal: BiometricSeal
     do {
       seal = try activeSeal(masterKey: masterKey)
-    } catch let error as VaultError {
+    } catch let thrown {
+      guard let error = VaultError(thrown) else { throw thrown }
       if case .integrity = error { throw error }
       try sessions.revokeAll(vaultID: vault.vaultID, reason: .biometricChange)
       throw error

@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// The vault's own lockout rule, on top of the sensor's (biometry.md §8 and `vault(1)`
 /// SECURITY): the failed matches of one vault's evaluations on this device, whatever cleared the
 /// sensor's count in between.

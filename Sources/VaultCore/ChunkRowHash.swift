@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// How a vault's chunks' aggregate hashes a `chunks` row (`vault(5)` STATE, header field
 /// `chunk_hash`).
 public enum ChunkHash: String, Codable, Sendable {

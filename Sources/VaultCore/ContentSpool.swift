@@ -1,4 +1,5 @@
 import Glibc
+import VaultCrypto
 
 /// A streamed content sealed before its write (`vault(5)` Streamed contents), so that the
 /// write's transaction only inserts what is ready: reading a slow pipe never holds the vault's
@@ -39,7 +40,7 @@ final class ContentSpool {
     prefix: SecureBytes, read: (UnsafeMutableRawBufferPointer) throws -> Int, boxes: RecordBox,
     recordID: [UInt8], revision: Int64, folder: String
   ) throws -> ContentSpool {
-    let path = folder + "/.vault-spool-" + Sodium.randomBytes(count: 8).hex
+    let path = folder + "/.vault-spool-" + SecureRandom.bytes(count: 8).hex
     let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
       throw VaultError.storage(

@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// A content's chunk rows read and written one piece at a time (`vault(5)` RECORDS, Streamed
 /// contents), so that no content is ever held whole: at most one piece of `EntryStore.chunkSize`
 /// bytes of plaintext is in (guarded) memory.
@@ -83,11 +85,7 @@ struct ContentChunks {
         guard plain.count <= piece.count else {
           throw VaultError.integrity("\(what) has a chunk of the wrong length")
         }
-        plain.withBytes { bytes in
-          if let base = bytes.baseAddress {
-            piece.pointer.copyMemory(from: base, byteCount: bytes.count)
-          }
-        }
+        piece.write(plain)
         opened = plain.count
       }
       guard opened == size else {
@@ -96,7 +94,9 @@ struct ContentChunks {
       let kept = max(0, min(size, length - index * Self.chunkSize))
       let zeros = piece.withBytes { $0[kept..<size].allSatisfy { $0 == 0 } }
       guard zeros else { throw VaultError.integrity("\(what) has nonzero padding") }
-      if kept > 0 { try deliver(UnsafeRawBufferPointer(start: piece.pointer, count: kept)) }
+      if kept > 0 {
+        try piece.withBytes { try deliver(UnsafeRawBufferPointer(rebasing: $0[..<kept])) }
+      }
     }
   }
 }
@@ -149,7 +149,7 @@ final class StreamSealer {
       while true {
         let n = try buffer.withMutableBytes { try read($0) }
         guard n > 0 else { break }
-        try sealer.append(UnsafeRawBufferPointer(start: buffer.pointer, count: n))
+        try buffer.withBytes { try sealer.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
       }
       return try sealer.finish()
     }

@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// Which PIN is being asked for: the command line turns it into words on the terminal.
 public enum PINRequest: Equatable, Sendable {
   /// The PIN, to unlock.

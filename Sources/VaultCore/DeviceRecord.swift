@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// One device's record in the header.
 ///
@@ -259,7 +260,8 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
   func openMasterKey(secretKey: SecureBytes, vaultID: VaultID) throws -> SymmetricKey {
     let box = try [UInt8](base64: masterBox, count: Self.masterBoxCount, field: "master_box")
     let publicKey = try [UInt8](base64: publicKey, count: 32, field: "public_key")
-    let plain = try SealedBox.open(box, publicKey: publicKey, secretKey: secretKey)
+    let plain = try SealedBox.open(
+      box, publicKey: publicKey, secretKey: secretKey, what: "journal entry")
     let prefix = Self.masterPlaintextPrefix(vaultID: vaultID, deviceID: deviceIDBytes)
     guard plain.count == prefix.count + SymmetricKey.byteCount,
       plain.withBytes({ constantTimeEqual(Array($0.prefix(prefix.count)), prefix) })

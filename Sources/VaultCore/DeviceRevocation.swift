@@ -1,3 +1,5 @@
+import VaultCrypto
+
 extension Vault {
   /// The device record a user names by the hex digits of its id.
   ///

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// The per-device secret: 32 random bytes entangled with every PIN-derived KEK (so the vault file
 /// alone cannot be attacked offline) and keying the simulated domain state.

@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// `device.json` decoded by hand, as its `Codable` conformances decode it (required fields, a
 /// null or absent optional, the same bounds), since every command reads it: the generic
 /// `JSONDecoder` path cost a tenth of a `vault get`. `DeviceStateDecodingTests` compares both.

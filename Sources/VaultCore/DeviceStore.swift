@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// Per-vault PIN attempt record in the device-side store.
 public struct PINAttempts: Codable, Equatable, Sendable {

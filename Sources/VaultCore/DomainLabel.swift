@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// A domain-separation label: the ASCII string, named for one use and versioned, that starts the
 /// associated data, MAC message or keyed-hash input of that use, so that no box, tag or key made
 /// for one use is accepted in another.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VaultCrypto
 
 /// The recovery code's enrollment key and the signatures it makes (`vault(5)` ENROLLMENT): a
 /// device record is admitted to the vault only by someone who holds the code, never by the

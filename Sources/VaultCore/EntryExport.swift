@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// One entry as an export sees it, inside the export's read: its metadata, and its current
 /// content read whole or piece by piece.
 ///

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// What made a version of an entry: the `change` of an entry body (`vault(5)`, RECORDS).
 public enum EntryChange: String, CaseIterable, Sendable {
@@ -233,7 +234,7 @@ extension EntryStore {
   {
     let recordID =
       Array(entryID.prefix(Self.revisionPrefix))
-      + Sodium.randomBytes(count: 16 - Self.revisionPrefix)
+      + SecureRandom.bytes(count: 16 - Self.revisionPrefix)
     var json = try encode(body)
     defer { wipe(&json) }
     let row = RecordRow(

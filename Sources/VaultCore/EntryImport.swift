@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// An item of an import that cannot be imported: what is wrong and where the source has it.
 public struct ImportItemError: Error, Equatable {
   /// Where the source has the item, as the caller named it (`line 12`, `record 3`).
@@ -122,7 +124,8 @@ public struct ImportPlan: Sendable {
       givenNames.append(name)
       origins.append(origin)
       entryDigests.append(digest)
-    } catch let error as VaultError {
+    } catch let thrown {
+      guard let error = VaultError(thrown) else { throw thrown }
       throw ImportItemError(origin: origin, error)
     }
   }
@@ -296,7 +299,8 @@ public final class ImportWriter {
         checked, source: source, overwrite: replacing, guarded: guarded, change: .imported,
         at: time, in: write)
       if replaced { counts.replaced += 1 } else { counts.added += 1 }
-    } catch let error as VaultError {
+    } catch let thrown {
+      guard let error = VaultError(thrown) else { throw thrown }
       throw ImportItemError(origin: origin, error)
     }
     entryCount += 1
@@ -364,7 +368,7 @@ struct JournalSigner {
   func insert(_ text: SecureBytes, stamp: JournalStamp, sequenceOffset: Int, in write: StateWrite)
     throws
   {
-    let entryID = Sodium.randomBytes(count: SignedJournalRecord.idByteCount)
+    let entryID = SecureRandom.bytes(count: SignedJournalRecord.idByteCount)
     let record = try SignedJournalRecord(
       vaultID: vaultID, entryID: entryID, writerID: writerID,
       sequence: first + UInt64(sequenceOffset), revision: 1, stamp: stamp, text: text)

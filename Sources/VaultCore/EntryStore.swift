@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// What a listing of every entry keeps of each: its name, times and guard.
 public struct EntryListing: Equatable, Sendable {
@@ -302,9 +303,7 @@ public struct EntryStore {
     let content = SecureBytes(count: metadata.length)
     var filled = 0
     try streamContent(of: metadata, recordID: recordID, name: name) { piece in
-      if let base = piece.baseAddress {
-        (content.pointer + filled).copyMemory(from: base, byteCount: piece.count)
-      }
+      content.write(piece, at: filled)
       filled += piece.count
     }
     return content
@@ -453,7 +452,7 @@ public struct EntryStore {
           named: name, in: snapshot.rows(inBucket: bucket(name), db: db, rowKey: rowKey))
         if case .entry = named, !overwrite { throw VaultError.exists(name.value) }
         return (
-          named?.row.recordID ?? Sodium.randomBytes(count: 16), (named?.row.revision ?? 0) + 1
+          named?.row.recordID ?? SecureRandom.bytes(count: 16), (named?.row.revision ?? 0) + 1
         )
       }
       sealing = .spooled(
@@ -533,7 +532,7 @@ public struct EntryStore {
     }
     var spool: ContentSpool?
     if case .spooled(let spooled) = sealing { spool = spooled }
-    let recordID = named?.row.recordID ?? spool?.recordID ?? Sodium.randomBytes(count: 16)
+    let recordID = named?.row.recordID ?? spool?.recordID ?? SecureRandom.bytes(count: 16)
     let revision = (named?.row.revision ?? 0) + 1
     if let spool, spool.recordID != recordID || spool.revision != revision {
       throw VaultError.conflict(

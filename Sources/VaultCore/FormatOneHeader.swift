@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// The header of a format-1 vault (release 0.1.0), read only to migrate it to format 2.
 ///

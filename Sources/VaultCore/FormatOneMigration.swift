@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// Migrates a format-1 vault to format 2 in place, at its first unlock (`vault(5)`, Migration).
 ///

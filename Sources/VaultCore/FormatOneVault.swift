@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// A format-1 vault file (release 0.1.0), opened only to be unlocked and migrated to format 2.
 ///
@@ -217,7 +218,8 @@ public final class FormatOneVault {
             name: meta.name, created: meta.created, updated: meta.updated, guarded: meta.guarded,
             content: try content(id: id, meta: meta, key: key)))
       case 1:
-        let plain = try SealedBox.open(box, publicKey: journalPublic, secretKey: journalSecret)
+        let plain = try SealedBox.open(
+          box, publicKey: journalPublic, secretKey: journalSecret, what: "journal entry")
         let (stamp, text) = try JournalRecord.decode(plain, vaultID: vaultID, entryID: id)
         journal.append(JournalItem(id: id, stamp: stamp, text: text))
       default:
@@ -247,9 +249,7 @@ public final class FormatOneVault {
       guard offset + plain.count <= meta.length else {
         throw VaultError.integrity("the content of '\(meta.name)' is longer than recorded")
       }
-      if plain.count > 0 {
-        (content.pointer + offset).copyMemory(from: plain.pointer, byteCount: plain.count)
-      }
+      content.write(plain, at: offset)
       offset += plain.count
     }
     guard offset == meta.length else {

@@ -65,7 +65,8 @@ extension VaultAccess {
     guard unlocked.source.withholdsGuarded, count > 0 else { return }
     do {
       try freshCheck(.export(count: count), unlocked, credentials)
-    } catch let error as VaultError where unlocked.source == .agent {
+    } catch let thrown where unlocked.source == .agent {
+      guard let error = VaultError(thrown) else { throw thrown }
       releaseHeldKeys(after: error, credentials)
       throw error
     }

@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// A JSON text (RFC 8259) parsed strictly, in place, from bytes in guarded memory.
 ///
 /// The parse checks the whole text once and keeps only where each value lies (offsets, lines,

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// The format-2 vault header: everything needed to unlock, stored in the clear and authenticated.
 ///

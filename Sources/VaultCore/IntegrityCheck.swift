@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// What `vault check` verified.
 public struct IntegrityReport: Equatable, Sendable {
   /// Ordinary entries whose metadata and every chunk opened.

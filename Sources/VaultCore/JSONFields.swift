@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// The members of one JSON object of a `GuardedJSON` text, read by key with their types
 /// checked: how what every command reads (the header, an entry's metadata) is decoded without
 /// Codable and its runtime type lookups.

@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// The plaintext sealed into one journal entry, which binds the entry to its vault, its row and
 /// its time.
 ///
@@ -23,14 +25,7 @@ enum JournalRecord {
   {
     let stampBytes = Array(stamp.description.utf8)
     let head = magic + vaultID.bytes + entryID + [UInt8(stampBytes.count)] + stampBytes
-    let out = SecureBytes(count: head.count + text.count)
-    head.withUnsafeBytes { bytes in
-      if let base = bytes.baseAddress { out.pointer.copyMemory(from: base, byteCount: bytes.count) }
-    }
-    if text.count > 0 {
-      (out.pointer + head.count).copyMemory(from: text.pointer, byteCount: text.count)
-    }
-    return out
+    return SecureBytes(concatenating: head, text)
   }
 
   /// The stamp and text of an opened record, after checking what it is bound to.
@@ -61,10 +56,6 @@ enum JournalRecord {
       else { throw VaultError.integrity("a journal entry has a malformed time") }
       return (stamp, offset + length)
     }
-    let text = SecureBytes(count: plain.count - textStart)
-    if text.count > 0 {
-      text.pointer.copyMemory(from: plain.pointer + textStart, byteCount: text.count)
-    }
-    return (stamp, text)
+    return (stamp, plain.suffix(from: textStart))
   }
 }

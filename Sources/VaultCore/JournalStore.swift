@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// One decrypted journal entry.
 public struct JournalEntry: Sendable {
@@ -230,7 +231,8 @@ public struct JournalStore {
   func open(box: [UInt8], recordID: [UInt8], pending: Bool) throws -> JournalEntry {
     let plain: SecureBytes
     do {
-      plain = try SealedBox.open(box, publicKey: publicKey, secretKey: secretKey)
+      plain = try SealedBox.open(
+        box, publicKey: publicKey, secretKey: secretKey, what: "journal entry")
     } catch {
       throw VaultError.integrity("journal entry \(recordID.hex.prefix(8)) failed authentication")
     }
@@ -303,7 +305,8 @@ public struct JournalStore {
       }
       do {
         entries.append(try open(box: box, recordID: id, pending: true))
-      } catch VaultError.integrity(let why) {
+      } catch {
+        guard case .integrity(let why)? = VaultError(error) else { throw error }
         refused.append(UnverifiedJournalRow(hexID: id.hex, reason: why))
       }
     }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// The tags of journal entries: words that start with `@`, as jrnl reads them.
 ///

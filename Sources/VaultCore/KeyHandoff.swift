@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VaultCrypto
 
 /// One link of the header's `handoffs` (`vault(5)` MASTER-KEY ROTATION): a rotation from one
 /// master key to the next, named by commitments that reveal neither key, signed by the rotating

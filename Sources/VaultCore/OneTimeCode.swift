@@ -1,5 +1,6 @@
 import CLibOATH
-import CSodium
+import Glibc
+import VaultCrypto
 
 /// One-time liboath initialisation (`oath_init`), run before any other liboath call.
 enum LibOATH {
@@ -167,9 +168,16 @@ public struct OneTimeCode: Sendable {
   ) throws -> SecureBytes {
     _ = LibOATH.ready
     let output = SecureBytes(count: digits + 1)
-    let status = body(
-      UnsafePointer(secret.pointer.assumingMemoryBound(to: CChar.self)), secret.count,
-      output.pointer.assumingMemoryBound(to: CChar.self))
+    let status = secret.withBytes { key in
+      output.withMutableBytes { out -> Int32 in
+        guard let key = key.baseAddress, let out = out.baseAddress else {
+          return OATH_MALLOC_ERROR.rawValue
+        }
+        return body(
+          key.assumingMemoryBound(to: CChar.self), secret.count,
+          out.assumingMemoryBound(to: CChar.self))
+      }
+    }
     guard status == OATH_OK.rawValue else {
       throw VaultError.storage(
         "liboath could not make the one-time code (\(String(cString: oath_strerror(status))))")
@@ -201,7 +209,7 @@ extension OneTimeCode {
       base.assumingMemoryBound(to: CChar.self), text.count, &decoded, &length)
     defer {
       if let decoded {
-        sodium_memzero(decoded, length)
+        secureWipe(decoded, count: length)
         free(decoded)
       }
     }
@@ -214,7 +222,7 @@ extension OneTimeCode {
         "the one-time code secret is longer than \(maximumSecretBytes) bytes")
     }
     let out = SecureBytes(count: length)
-    out.pointer.copyMemory(from: decoded, byteCount: length)
+    out.write(UnsafeRawBufferPointer(start: decoded, count: length))
     return out
   }
 

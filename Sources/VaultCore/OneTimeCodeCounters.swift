@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// The counter records of HOTP codes (`vault(5)` ONE-TIME CODE COUNTERS): one per entry and
 /// secret, named `hotp:` || hex(entry record id) || `:` || hex(BLAKE2b-16(label || secret)),

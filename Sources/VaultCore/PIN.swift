@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// A PIN or passphrase in guarded memory, NFC-normalized.
 ///

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// Counts consecutive wrong PINs in the device-side store and enforces Apple's delay schedule.
 ///

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// What `vault audit` found about one entry's password (its first line).
 public struct PasswordFinding: Equatable, Sendable {

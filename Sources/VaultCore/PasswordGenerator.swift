@@ -1,5 +1,5 @@
-import CSodium
 import Glibc
+import VaultCrypto
 
 /// Random passwords and passphrases for `vault generate`, drawn with `randombytes_uniform`
 /// (uniform without modulo bias) and built directly in guarded memory.
@@ -51,7 +51,7 @@ public enum PasswordGenerator {
       var seen = Set<Int>()
       for index in 0..<length {
         let byte = alphabet[uniform(alphabet.count)]
-        out.pointer.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
+        out[index] = byte
         if let kind = classes.firstIndex(where: { $0.contains(byte) }) { seen.insert(kind) }
       }
       if seen.count == classes.count { return out }
@@ -85,23 +85,20 @@ public enum PasswordGenerator {
     for index in 0..<count {
       if index > 0 {
         for byte in separator {
-          scratch.pointer.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
+          scratch[offset] = byte
           offset += 1
         }
       }
       for byte in WordList.words[uniform(WordList.words.count)].utf8 {
-        scratch.pointer.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
+        scratch[offset] = byte
         offset += 1
       }
     }
-    let out = SecureBytes(count: offset)
-    out.pointer.copyMemory(from: scratch.pointer, byteCount: offset)
-    return out
+    return scratch.prefix(offset, packed: false)
   }
 
   /// A uniform random integer in `0..<bound` (`randombytes_uniform`).
   static func uniform(_ bound: Int) -> Int {
-    _ = Sodium.ready
-    return Int(randombytes_uniform(UInt32(bound)))
+    Int(SecureRandom.uniform(below: UInt32(bound)))
   }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import VaultCrypto
 
 /// An offline estimate of a password's strength for `vault audit`, read in place from guarded
 /// memory (`vault(1)` AUDIT).

@@ -1,6 +1,6 @@
-import CSodium
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// Owner-only files and folders, written atomically and durably.
 ///
@@ -97,9 +97,7 @@ public enum PrivateFiles {
     let prefix = folder + "/" + temporaryPrefix(of: path)
     var tries = 0
     while true {
-      var random = [UInt8](repeating: 0, count: 16)
-      randombytes_buf(&random, random.count)
-      let name = prefix + random.hex
+      let name = prefix + SecureRandom.bytes(count: 16).hex
       let fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
       if fd >= 0 { return (fd, name) }
       tries += 1
@@ -156,7 +154,7 @@ public enum PrivateFiles {
     var out: [UInt8] = []
     try withUnsafeTemporaryAllocation(byteCount: 16 * 1024, alignment: 16) { buffer in
       var used = 0
-      defer { if let base = buffer.baseAddress { sodium_memzero(base, used) } }
+      defer { if let base = buffer.baseAddress { secureWipe(base, count: used) } }
       while true {
         let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
         if n < 0 && errno == EINTR { continue }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// The sealing of format-2 records and content chunks (`vault(5)`, RECORDS): XChaCha20-Poly1305
 /// under the `records` subkey, with the record's id, kind and revision (or the chunk's place and
@@ -130,7 +131,9 @@ struct RecordBox {
         }
         let copied = max(0, min(size, content.count - start))
         if copied > 0 {
-          buffer.baseAddress?.copyMemory(from: content.pointer + start, byteCount: copied)
+          content.withBytes {
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[start..<start + copied]))
+          }
         }
       }
       let box = piece.withBytes {

@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// What one record needs of the others, found when it was verified on its own.
 ///
 /// `vault check` verifies every record with `EntryStore.verifyRecord` and then what each needs;

@@ -1,4 +1,4 @@
-import CSodium
+import VaultCrypto
 
 /// The one-time recovery code: 32 symbols of Crockford's base32 (160 bits), shown with a check
 /// group of 4 more symbols in 9 groups of 4 (`vault(5)`, RECOVERY CODE).
@@ -25,11 +25,10 @@ public enum RecoveryCode {
 
   /// A fresh code from `randombytes_uniform(32)`, in canonical form (32 symbols, no separators).
   public static func generate() -> SecureBytes {
-    _ = Sodium.ready
     let out = SecureBytes(count: symbolCount)
     for index in 0..<symbolCount {
-      let symbol = alphabet[Int(randombytes_uniform(UInt32(alphabet.count)))]
-      out.pointer.storeBytes(of: symbol, toByteOffset: index, as: UInt8.self)
+      let symbol = alphabet[Int(SecureRandom.uniform(below: UInt32(alphabet.count)))]
+      out[index] = symbol
     }
     return out
   }
@@ -71,7 +70,7 @@ public enum RecoveryCode {
     let symbols = SecureBytes(count: total)
     var count = 0
     for offset in 0..<typed.count {
-      var byte = typed.pointer.load(fromByteOffset: offset, as: UInt8.self)
+      var byte = typed[offset]
       if byte == UInt8(ascii: "-") || byte == UInt8(ascii: " ") { continue }
       if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { byte -= 32 }
       switch byte {
@@ -80,7 +79,7 @@ public enum RecoveryCode {
       default: break
       }
       guard alphabet.contains(byte), count < total else { throw malformed }
-      symbols.pointer.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+      symbols[count] = byte
       count += 1
     }
     guard count == symbolCount || count == total else { throw malformed }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// The format-2 recovery slot, with a verifier and a tag keyed by the recovery code itself.
 ///

@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// A row of one table as the format-2 aggregate sees it: an unambiguous encoding of its columns and
 /// the keyed hash that is added to, or subtracted from, the table's `Aggregate`.
 public enum RowHash {

@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// The SQL schemas of the vault file, as `Vault` creates them and `vault(5)` prints them.
 public enum Schema {
   /// The statements that create format 2's tables, one clause a line.

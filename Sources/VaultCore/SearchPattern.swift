@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// What `vault grep` looks for: a POSIX extended regular expression (`regcomp` with
 /// `REG_EXTENDED`, `REG_ICASE` for `-i`) or, with `fixed`, a plain substring.
@@ -58,12 +59,11 @@ public final class SearchPattern {
   /// line, and zero past it), so one guarded buffer serves a whole entry.
   private func matches(_ line: UnsafeRawBufferPointer, scratch: SecureBytes?) -> Bool {
     if let regex, let scratch {
-      if let base = line.baseAddress, line.count > 0 {
-        scratch.pointer.copyMemory(from: base, byteCount: line.count)
+      scratch.write(line)
+      scratch[line.count] = 0
+      return scratch.withBytes { text in
+        regexec(regex, text.baseAddress?.assumingMemoryBound(to: CChar.self), 0, nil, 0) == 0
       }
-      scratch.pointer.storeBytes(of: 0, toByteOffset: line.count, as: UInt8.self)
-      let text = scratch.pointer.assumingMemoryBound(to: CChar.self)
-      return regexec(regex, text, 0, nil, 0) == 0
     }
     if ignoreCase {
       let haystack = String(decoding: line, as: UTF8.self)

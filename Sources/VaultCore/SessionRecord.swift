@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// The contents of a session file: one fixed-size binary record (`vault(5)`, SESSIONS).
 ///
 /// `"VSES" || u8(2) || vault id (16) || boot (16) || path (16) || u64be(created ms) ||

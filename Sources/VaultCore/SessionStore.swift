@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// Unlock sessions: a 256-bit token held by the shell, a file holding the master key wrapped under
 /// a key derived from that token.
@@ -406,7 +407,7 @@ public struct SessionStore: Sendable {
     for index in 0..<32 {
       guard let high = hexValue(digits[2 * index]), let low = hexValue(digits[2 * index + 1])
       else { return nil }
-      out.pointer.storeBytes(of: high << 4 | low, toByteOffset: index, as: UInt8.self)
+      out[index] = high << 4 | low
     }
     return out
   }

@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// The plaintext of a format-2 journal entry, sealed with `crypto_box_seal`: the entry bound to
 /// its vault, its row, its writer and its time, padded, and signed by the writer with Ed25519.
 ///

@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// One link of the vault's authenticated state chain (format 2): a generation number, the MAC of
 /// the link before it, a summary of the vault's contents, and a MAC over all three.
 ///

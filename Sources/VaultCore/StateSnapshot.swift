@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Synchronization
+import VaultCrypto
 
 /// The newest state of a format-2 vault as read in one transaction, verified under the key: its
 /// link's MAC, and its summary against the header and the aggregate as stored.

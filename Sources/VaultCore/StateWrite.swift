@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// One write to a format-2 vault, inside its `BEGIN IMMEDIATE` transaction.
 ///
 /// Every row it inserts or removes goes through here, so the per-bucket aggregates and the
@@ -357,7 +359,8 @@ extension Vault {
   func loadChecked(masterKey: SymmetricKey) throws -> StateSnapshot {
     do {
       return try StateSnapshot.load(db, vaultID: vaultID, masterKey: masterKey)
-    } catch VaultError.integrity(let why) {
+    } catch {
+      guard case .integrity(let why)? = VaultError(error) else { throw error }
       if let row = try? Self.readHeaderRow(db), row.body != headerBody,
         !constantTimeEqual(Header.mac(row.body, masterKey: masterKey), row.mac)
       {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 extension VaultSync {
   /// What a clone read from the remote.

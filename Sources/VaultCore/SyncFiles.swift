@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VaultCrypto
 
 /// The files of a sync repository (`vault(5)` SYNC REPOSITORY): their opaque names, their
 /// sealing under the `sync` subkey and their keyed hashes under the `syncIndex` subkey.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VaultCrypto
 
 /// The merge of a record both sides changed since the base, and of two records that reach the
 /// same name (`vault(5)` Merging): nothing is lost, the later version by the hybrid logical clock

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VaultCrypto
 
 /// A device's record of its last sync (`vault(5)`, the kind sync).
 ///

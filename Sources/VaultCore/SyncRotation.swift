@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 extension VaultSync {
   /// What the remote's state file says of a rotation made elsewhere: nil when it opens under
@@ -112,7 +113,9 @@ extension VaultSync {
       let probe = [UInt8](repeating: 7, count: 16).withUnsafeBytes {
         SealedBox.seal($0, to: journalPublic)
       }
-      guard (try? SealedBox.open(probe, publicKey: journalPublic, secretKey: journalSecret)) != nil
+      guard
+        (try? SealedBox.open(
+          probe, publicKey: journalPublic, secretKey: journalSecret, what: "journal entry")) != nil
       else { throw VaultError.integrity("the journal keys of the remote's header do not match") }
       let checker = RecordBox(vaultID: vaultID, masterKey: new)
       for file in tree.records {
@@ -121,7 +124,9 @@ extension VaultSync {
         }
         if kind == .journal {
           guard
-            (try? SealedBox.open(file.row.box, publicKey: journalPublic, secretKey: journalSecret))
+            (try? SealedBox.open(
+              file.row.box, publicKey: journalPublic, secretKey: journalSecret,
+              what: "journal entry"))
               != nil
           else { throw VaultError.integrity("a journal entry of the remote does not open") }
         } else {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VaultCrypto
 
 /// A version vector: for each device that wrote a commit of the sync repository (hex device id),
 /// how many it wrote.

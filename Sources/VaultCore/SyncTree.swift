@@ -1,3 +1,5 @@
+import VaultCrypto
+
 extension VaultSync {
   /// Every file of one commit, verified under one master key.
   struct WholeTree {

@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// A vault whose master key `VaultAccess` released for one purpose, and the operations that
 /// purpose allows: entries and the journal for any, PIN changes and biometry changes only after
 /// the PIN or the recovery code in this command, sessions only after an unlock.

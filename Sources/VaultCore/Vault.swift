@@ -1,6 +1,7 @@
 import CSQLite
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// A format-2 vault file: one SQLite database holding the authenticated header, the records and
 /// the state that authenticates them as a whole.

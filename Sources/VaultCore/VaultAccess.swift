@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// The one place that decides who gets a vault's master key, and how (`biometry.md` section 8).
 ///
 /// A command says what it wants (`AccessPurpose`); the command line supplies a
@@ -63,7 +65,8 @@ public struct VaultAccess {
         try unlocked.openEntry(name, revision: revision) {
           try guardCheck(name, unlocked, credentials)
         }
-      } catch let error as VaultError where unlocked.source == .agent {
+      } catch let thrown where unlocked.source == .agent {
+        guard let error = VaultError(thrown) else { throw thrown }
         releaseHeldKeys(after: error, credentials)
         throw error
       }
@@ -175,8 +178,9 @@ public struct VaultAccess {
           token: token, vaultID: vault.vaultID, vaultPath: vault.path)
         do {
           try vault.verifyHeader(masterKey: key)
-        } catch VaultError.integrity
-          where (try? vault.device.read()).map(vault.headerIsAuthenticatedHere) == true
+        } catch let error
+          where VaultError(error)?.isIntegrityFailure == true
+          && (try? vault.device.read()).map(vault.headerIsAuthenticatedHere) == true
           && !vault.isCurrentKey(key)
         {
           // The header is the one this device last authenticated, yet the session's key opens
@@ -191,7 +195,8 @@ public struct VaultAccess {
         }
         return try UnlockedVault(
           vault: vault, gate: gate, masterKey: key, source: .session, purpose: purpose)
-      } catch let error as VaultError {
+      } catch let thrown {
+        guard let error = VaultError(thrown) else { throw thrown }
         guard case .locked = error else { throw error }
         sessionProblem = error
       }
@@ -224,8 +229,9 @@ public struct VaultAccess {
       }
       do {
         try vault.verifyHeader(masterKey: held.key)
-      } catch VaultError.integrity
-        where (try? vault.device.read()).map(vault.headerIsAuthenticatedHere) == true
+      } catch let error
+        where VaultError(error)?.isIntegrityFailure == true
+        && (try? vault.device.read()).map(vault.headerIsAuthenticatedHere) == true
         && !vault.isCurrentKey(held.key)
       {
         throw VaultError.locked(
@@ -237,7 +243,8 @@ public struct VaultAccess {
       }
       return try UnlockedVault(
         vault: vault, gate: gate, masterKey: held.key, source: .agent, purpose: purpose)
-    } catch let error as VaultError {
+    } catch let thrown {
+      guard let error = VaultError(thrown) else { throw thrown }
       switch error {
       case .enrollmentChanged:
         credentials.heldKeyRejected(everything: true)
@@ -354,7 +361,8 @@ public struct VaultAccess {
       tries += 1
       do {
         return try vault.unlock(pin: credentials.pin(request))
-      } catch let error as VaultError {
+      } catch let thrown {
+        guard let error = VaultError(thrown) else { throw thrown }
         guard case .wrongPIN = error, tries < credentials.pinTries else { throw error }
         credentials.pinRejected(error)
       }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 extension Vault {
   /// What `create` hands back: the open vault, its master key and the one-time recovery code.
@@ -156,7 +157,8 @@ extension Vault {
     }
     do {
       try build(temporary)
-    } catch VaultError.storage(let message) {
+    } catch let error where VaultError(error)?.storageMessage != nil {
+      let message = VaultError(error)?.storageMessage ?? ""
       unlink(temporary)
       throw VaultError.storage(message.replacing(temporary, with: path))
     } catch {

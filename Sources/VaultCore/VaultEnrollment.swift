@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VaultCrypto
 
 extension Vault {
   /// True when a rotation here needs the recovery code in force (`vault(5)` MASTER-KEY

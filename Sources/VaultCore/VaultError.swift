@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// Every failure the vault core reports, with the failure classes kept apart.
 ///
 /// A malformed file never looks like a wrong PIN, and a tampered record never looks like a missing
@@ -148,4 +150,59 @@ public enum VaultError: Error, Equatable, Sendable {
   /// The sync remote moved between this device's last sync and the push of a master-key
   /// rotation (`what` says when); nothing was rotated.
   case remoteMoved(String)
+}
+
+extension VaultError {
+  /// `error` as the vault reports it: a `VaultError` as it is, a primitive's `CryptoError` as the
+  /// failure class it is to the vault (an integrity failure, a malformed header's KDF values, a
+  /// lack of memory); nil for any other error.
+  public init?(_ error: any Error) {
+    switch error {
+    case let vault as VaultError: self = vault
+    case let crypto as CryptoError: self = VaultError(crypto)
+    default: return nil
+    }
+  }
+
+  /// The failure class a primitive's refusal is to the vault, with the words it has always had.
+  public init(_ crypto: CryptoError) {
+    switch crypto {
+    case .truncated(let object): self = .integrity("\(object) is truncated")
+    case .authenticationFailed(let object): self = .integrity("\(object) failed authentication")
+    case .noStreamHeader(let object): self = .integrity("\(object) has no stream header")
+    case .malformedStreamHeader(let object):
+      self = .integrity("\(object) has a malformed stream header")
+    case .wrongPieceLength(let object):
+      self = .integrity("\(object) has a piece of the wrong length")
+    case .wrongLength(.salt, let expected, let found):
+      self = .malformedHeader("a salt is \(expected) bytes, not \(found)")
+    case .wrongLength(.nonce, let expected, let found):
+      self = .integrity("a nonce is \(expected) bytes, not \(found)")
+    case .wrongLength(let material, let expected, let found):
+      self = .integrity("a \(material.rawValue) is \(found) bytes, not \(expected)")
+    case .signingKeyMismatch:
+      self = .integrity("a signing key's public half does not match its seed")
+    case .kdfOutOfBounds(let parameter, let value):
+      self = .malformedHeader("Argon2id \(parameter) \(value) is out of bounds")
+    case .kdfProfileMismatch(let profile):
+      self = .malformedHeader("Argon2id profile '\(profile)' does not match its values")
+    case .kdfOutOfMemory(let mebibytes):
+      self = .storage("Argon2id could not allocate \(mebibytes) MiB")
+    case .outOfMemory(let bytes): self = .storage("out of memory for \(bytes) bytes")
+    }
+  }
+}
+
+extension VaultError {
+  /// Whether this is an integrity failure (`.integrity`).
+  public var isIntegrityFailure: Bool {
+    if case .integrity = self { return true }
+    return false
+  }
+
+  /// The message of a `.storage` failure; nil for any other case.
+  public var storageMessage: String? {
+    if case .storage(let message) = self { return message }
+    return nil
+  }
 }

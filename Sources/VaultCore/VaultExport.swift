@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// The constants of the `vault` export format (`vault(5)` EXPORT FORMAT): a header in the clear,
 /// then one `crypto_secretstream_xchacha20poly1305` stream under a key derived from a passphrase.
@@ -355,7 +356,7 @@ public final class VaultExportOpener {
           "the export is cut short: message \(messages - 1) is short and not the final one")
       }
     }
-    return UnsafeRawBufferPointer(start: piece.pointer, count: count)
+    return piece.unsafeView(count: count)
   }
 
   /// Fills `buffer` from `read` until it is full or the input ends.
@@ -384,8 +385,10 @@ final class ByteCursor {
   /// Copies the next bytes into `buffer`, as many as fit; 0 at the end.
   func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     let n = min(buffer.count, bytes.count - offset)
-    guard n > 0, let base = buffer.baseAddress else { return 0 }
-    base.copyMemory(from: bytes.pointer + offset, byteCount: n)
+    guard n > 0 else { return 0 }
+    bytes.withBytes {
+      buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + n]))
+    }
     offset += n
     return n
   }

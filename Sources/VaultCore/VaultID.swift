@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// A vault's identity: 16 random bytes, bound into every record's associated data and naming the
 /// vault's device-side records and session folder.
 ///

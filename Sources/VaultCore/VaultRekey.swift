@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 extension Vault {
   /// What a master-key rotation did.
@@ -342,7 +343,8 @@ struct Resealing {
 
   private func open(_ box: [UInt8], recordID: [UInt8]) throws -> SecureBytes {
     do {
-      return try SealedBox.open(box, publicKey: journalPublicKeyOld, secretKey: journalSecretKey)
+      return try SealedBox.open(
+        box, publicKey: journalPublicKeyOld, secretKey: journalSecretKey, what: "journal entry")
     } catch {
       throw VaultError.integrity("journal entry \(recordID.hex.prefix(8)) failed authentication")
     }

@@ -1,3 +1,5 @@
+import VaultCrypto
+
 extension Vault {
   /// Verifies the newest state under the key and remembers it.
   ///

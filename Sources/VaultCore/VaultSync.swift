@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// What one sync did.
 public struct SyncReport: Equatable, Sendable {
@@ -456,12 +457,15 @@ public final class VaultSync {
   static func refusing<R>(_ body: () throws -> R) throws -> R {
     do {
       return try body()
-    } catch VaultError.integrity(let why) {
-      throw VaultError.syncRefused(why)
-    } catch VaultError.malformedHeader(let why) {
-      throw VaultError.syncRefused("the vault header it carries is malformed: \(why)")
-    } catch VaultError.unsupportedVersion(let version) {
-      throw VaultError.syncRefused("the vault header it carries is of format \(version)")
+    } catch {
+      switch VaultError(error) {
+      case .integrity(let why)?: throw VaultError.syncRefused(why)
+      case .malformedHeader(let why)?:
+        throw VaultError.syncRefused("the vault header it carries is malformed: \(why)")
+      case .unsupportedVersion(let version)?:
+        throw VaultError.syncRefused("the vault header it carries is of format \(version)")
+      default: throw error
+      }
     }
   }
 

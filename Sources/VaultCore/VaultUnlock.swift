@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 extension Vault {
   /// The checks of a PIN unlock that need no PIN: this device has a record, its KDF parameters

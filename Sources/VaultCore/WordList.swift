@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// The built-in word list for `vault generate --words`: 2635 common, short (3 to 6 letters),
 /// lower-case English words, written for this project, sorted and without duplicates.
 ///

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultCrypto
 
 /// Each journal writer's counter record (kind `counter`, `vault(5)` RECORDS): the highest
 /// sequence number folded into the state, and the ranges below it never received.

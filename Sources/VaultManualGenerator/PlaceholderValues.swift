@@ -1,6 +1,7 @@
 import Biometry
 import VaultCLI
 import VaultCore
+import VaultCrypto
 import VaultTransfer
 
 /// The values of each page's placeholders, read from the code so the pages cannot drift from it.

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// Bitwarden's unencrypted JSON export (`vault(1)` IMPORT): `{"encrypted": false, "folders":
 /// [{"id", "name"}], "items": [...]}`.

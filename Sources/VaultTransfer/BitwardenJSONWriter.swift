@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// Writes Bitwarden's unencrypted JSON export (`{"encrypted": false, "folders": […], "items":
 /// […]}`, indented by two spaces as Bitwarden writes it), for leaving vault for Bitwarden.

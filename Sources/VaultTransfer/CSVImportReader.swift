@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// The `csv` format: vault's own CSV, one entry per record, read by `CSVReader`.
 ///

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// Comma-separated values (RFC 4180) read in place from guarded memory: a header line naming
 /// the columns, then one record per line.

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// Makes an entry's content in the fields convention (`vault(1)` FIELDS) from what a password
 /// manager's export holds separately: a password, named fields and notes.

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// What one column of a password manager's CSV export holds, and where it goes in an entry.
 enum ColumnRole: Equatable {

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// The formats `vault export --to FORMAT` writes, by the name given on the command line
 /// (`vault(1)` EXPORT).

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// Standard base64 (RFC 4648, section 4) decoded from guarded memory into guarded memory, for
 /// contents given as `content_b64`.

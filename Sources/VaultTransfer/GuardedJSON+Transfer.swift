@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 extension GuardedJSON {
   /// Parses the bytes `range` of `source` as `init(parsing:range:firstLine:)` does, for an

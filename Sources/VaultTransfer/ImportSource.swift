@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// What an import reads: a file's whole bytes, or a folder (a password store).
 public enum ImportSource: Sendable {

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// The `jsonl` format: one JSON object per line, each an entry (`vault(1)` IMPORT).
 ///

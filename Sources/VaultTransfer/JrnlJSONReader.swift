@@ -1,5 +1,6 @@
 import Glibc
 import VaultCore
+import VaultCrypto
 
 /// jrnl's JSON export (`jrnl --export json`), into the journal (`vault(1)` IMPORT).
 ///

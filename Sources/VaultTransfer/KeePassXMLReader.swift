@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// The `keepass-xml` format: the KeePass 2 XML export (KeePass's "KeePass XML (2.x)", or
 /// `keepassxc-cli export --format xml`), read with libxml2's `xmlTextReader` (`XMLTextReader`).

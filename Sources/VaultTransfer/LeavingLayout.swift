@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// What a writer of a format for leaving (`bitwarden-json`, `keepass-xml`) did with an entry.
 enum LeavingOutcome: Equatable {

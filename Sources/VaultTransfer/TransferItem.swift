@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// Where in its source an item or an error was read, for messages: `line 12`, `record 3` or
 /// `file mail/work.gpg`.
@@ -212,7 +213,7 @@ extension TransferEntry {
     let whole: SecureBytes
     do {
       whole = try large.content.whole(packed: false)
-    } catch VaultError.storage {
+    } catch let error where VaultError(error)?.storageMessage != nil {
       throw TransferError(
         "the content of '\(large.name)' (\(large.length) bytes) cannot be held in memory",
         at: large.location)

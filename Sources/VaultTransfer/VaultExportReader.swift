@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// The `vault` format (`vault(5)` EXPORT FORMAT) as an import reads it: an `.encrypted` source
 /// and its passphrase.

@@ -3,6 +3,7 @@ import CSodium
 import Foundation
 import Testing
 import VaultCore
+import VaultCrypto
 
 @Suite struct DomainStateTests {
   /// Key 00 01 … 1f, face-id, generation 7, OS epoch 3, app `com.example.vault`; the expected

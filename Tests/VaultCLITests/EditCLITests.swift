@@ -293,7 +293,7 @@ final class EditCLITests: XCTestCase {
       env: ["VAULT_TEST_WALLCLOCK": "1800000000", "TZ": "UTC"])
     XCTAssertEqual(written.status, 0, written.stderrText)
     let before = box.vault(["journal", "list"], env: session.merging(["TZ": "UTC"]) { $1 })
-    let id = String(before.stdoutText.prefix(8))
+    let id = String(before.stdoutText.prefix { $0 != " " })
     let script = editor("journal.sh", "printf 'Rewritten\\n' > \"$1\"")
     let result = edit(script, ["journal", "edit", id])
     XCTAssertEqual(result.status, 0, result.stderrText)

@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultCrypto
 
 /// Entry commands through the built binary, as scripts use them.
 final class EntryCLITests: XCTestCase {

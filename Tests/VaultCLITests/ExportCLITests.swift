@@ -4,6 +4,7 @@ import VaultTransfer
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultCrypto
 
 /// `vault export` through the built binary: refusals before any prompt, private output files,
 /// the passphrase on a terminal, and exports read back byte for byte.

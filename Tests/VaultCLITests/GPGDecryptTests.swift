@@ -83,7 +83,7 @@ final class GPGDecryptTests: XCTestCase {
     _ = Subprocess.run(
       "/usr/bin/gpgconf", ["--homedir", empty, "--kill", "gpg-agent"], environment: [:])
     XCTAssertThrowsError(try decrypter(["PATH": folder.path])) {
-      XCTAssertEqual($0 as? VaultError, VaultError.programNotFound("gpg"))
+      XCTAssertEqual(VaultError($0), VaultError.programNotFound("gpg"))
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import VaultCore
+import VaultCrypto
 import VaultTransfer
 import XCTest
 

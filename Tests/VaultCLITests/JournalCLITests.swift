@@ -35,7 +35,7 @@ final class JournalCLITests: XCTestCase {
 
   /// The short IDs in list order.
   func ids(now: Int) -> [String] {
-    list(now: now).stdoutText.split(separator: "\n").map { String($0.prefix(8)) }
+    list(now: now).stdoutText.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
   }
 
   func testWrittenWithoutPINOrSessionThenReadableOnlyAfterUnlock() {
@@ -60,7 +60,7 @@ final class JournalCLITests: XCTestCase {
     let session = ["VAULT_SESSION": box.unlock()]
     let listed = box.vault(["journal", "list"], env: session)
     XCTAssertEqual(listed.status, 0, listed.stderrText)
-    let id = String(listed.stdoutText.prefix(8))
+    let id = String(listed.stdoutText.prefix { $0 != " " })
     XCTAssertEqual(
       listed.stdoutText, "\(id)  2027-01-15 09:00:00+01:00  Walked to the river at dawn.\n")
     XCTAssertEqual(
@@ -124,7 +124,7 @@ final class JournalCLITests: XCTestCase {
     write("night\n", at: 1_792_967_400)  // 2026-10-25 23:30 CET
     let now = 1_792_967_460  // 23:31 CET; 24 hours earlier was still 10-25
     let text = list(now: now).stdoutText
-    let id = text.split(separator: "\n").map { String($0.prefix(8)) }
+    let id = text.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
     XCTAssertEqual(id.count, 4)
     XCTAssertEqual(
       text,

@@ -33,7 +33,7 @@ final class JournalTagsCLITests: XCTestCase {
       XCTAssertEqual(result.status, 0, result.stderrText)
     }
     ids = box.vault(["journal", "list"], env: session).stdoutText.split(separator: "\n").map {
-      String($0.prefix(8))
+      String($0.prefix { $0 != " " })
     }
     XCTAssertEqual(ids.count, 3)
   }

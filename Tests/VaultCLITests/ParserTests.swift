@@ -278,7 +278,7 @@ final class TypedValueParserTests: XCTestCase {
 
   func testABadNameIsRefusedInputNotAUsageError() {
     XCTAssertThrowsError(try Parser.parse(["get", "a//b"], program: VaultCommands.program)) {
-      XCTAssertEqual($0 as? VaultError, .invalidInput("the name 'a//b' has an empty path segment"))
+      XCTAssertEqual(VaultError($0), .invalidInput("the name 'a//b' has an empty path segment"))
     }
   }
 

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// Recovery codes with a check group (`vault(5)`, RECOVERY CODE), through the built binary:
 /// `vault init` shows 9 groups, a typo is told apart from a wrong code before any derivation,
@@ -184,7 +185,7 @@ final class RecoveryCodeCLITests: XCTestCase {
       invocation: invocation, environment: VaultEnvironment(variables: box.environment))
     XCTAssertThrowsError(try context.confirmNewRecoveryCode(RecoveryCode.generate())) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .noTerminal(
           "no terminal to show the new recovery code on and have it typed back, and no --pin-fd",
           hint: "run it on a terminal"))

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// `vault(5)` ENROLLMENT through the built binaries.
 ///

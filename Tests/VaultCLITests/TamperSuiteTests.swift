@@ -4,6 +4,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultCrypto
 
 /// Every single-byte flip of a small vault file, and every SQL-level deletion, resurrection and
 /// rollback of a row, a whole-file and a header rollback, and planted schema objects: each read
@@ -40,7 +41,7 @@ final class TamperSuiteTests: XCTestCase {
     let masterKey: SymmetricKey
 
     static func classify(_ error: Error) -> Outcome {
-      switch error as? VaultError {
+      switch VaultError(error) {
       case .integrity, .malformedHeader, .unsupportedVersion, .staleState: return .refused
       default: return .wrong("\(error)")
       }

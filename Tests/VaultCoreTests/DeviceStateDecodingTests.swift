@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// `device.json` is decoded by hand on every command: it reads as its `Codable` conformance
 /// reads it, and refuses what that refuses.

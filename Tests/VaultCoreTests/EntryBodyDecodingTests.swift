@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// An entry body is decoded by hand on every read: it gives what the `Codable` decoding of
 /// earlier releases gave, for every body a release wrote.

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// The fields convention (`vault(1)` FIELDS) on exact bytes.
 final class EntryFieldsTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// The test vectors of `vault(5)` (computed with Python's hashlib), recomputed by the code, and
 /// found in the page's source, so page and code cannot drift apart.
@@ -279,7 +280,7 @@ final class FormatVectorTests: XCTestCase {
       bytes: SecureBytes(copying: Self.bytes(hex: Self.exportFile)))
     XCTAssertThrowsError(
       try opener.unlock(ExportPassphrase(utf8: secure("correct horse battery stapler")))
-    ) { XCTAssertEqual($0 as? VaultError, .wrongPassphrase) }
+    ) { XCTAssertEqual(VaultError($0), .wrongPassphrase) }
   }
 }
 

@@ -2,6 +2,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// From the attack review: the second read of an import must give what the first checked.
 ///
@@ -31,7 +32,7 @@ final class ImportSecondReadTests: XCTestCase {
   {
     XCTAssertThrowsError(try body(), file: file, line: line) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .invalidInput(
           "the source gave other items the second time it was read; nothing was written"),
         file: file, line: line)

@@ -2,6 +2,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// Journal stamps and dates in a time zone with DST, and the journal store: writing without a
 /// key, reading with it, and rows bound to their vault and their entry id.
@@ -64,7 +65,7 @@ final class JournalStoreTests: XCTestCase {
     for bad in ["2026-02-29", "2026-13-01", "26-10-25", "tomorrow", "d", "-1d", "1w", "", "1e3d"] {
       XCTAssertThrowsError(try JournalDate.parse(bad, now: afterAutumn), bad) {
         XCTAssertEqual(
-          $0 as? VaultError,
+          VaultError($0),
           .invalidInput(
             "invalid date '\(bad)' (use YYYY-MM-DD, today, yesterday or Nd (N days ago); N is at"
               + " most 100000)"))
@@ -85,10 +86,10 @@ final class JournalStoreTests: XCTestCase {
     XCTAssertEqual(try EntryStore(vault: locked, masterKey: created.masterKey).list(), [])
     let wrong = key([UInt8](repeating: 7, count: 32))
     XCTAssertThrowsError(try JournalStore(vault: locked, masterKey: wrong)) {
-      XCTAssertEqual($0 as? VaultError, .integrity("the journal key failed authentication"))
+      XCTAssertEqual($0 as? CryptoError, .authenticationFailed(object: "the journal key"))
     }
     XCTAssertThrowsError(try JournalStore.append(secure(""), to: locked, stamp: stamp)) {
-      XCTAssertEqual($0 as? VaultError, .invalidInput("the journal entry is empty"))
+      XCTAssertEqual(VaultError($0), .invalidInput("the journal entry is empty"))
     }
   }
 
@@ -161,7 +162,7 @@ final class JournalStoreTests: XCTestCase {
     XCTAssertEqual(try store.entries().map(\.pending), [false])
     XCTAssertThrowsError(try IntegrityCheck.verify(vault, masterKey: created.masterKey)) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .integrity(
           "pending journal entry abababab is refused: a journal entry was copied from another"
             + " entry (and 3 more)"))
@@ -247,16 +248,16 @@ final class JournalStoreTests: XCTestCase {
         == secure("two"))
     XCTAssertThrowsError(try store.entry(idPrefix: "abab")) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .invalidInput("the ID 'abab' matches 2 journal entries; give more digits"))
     }
     let missing = unique.hex.hasPrefix("ff") ? "ee" : "ff"
     XCTAssertThrowsError(try store.entry(idPrefix: missing)) {
-      XCTAssertEqual($0 as? VaultError, .journalEntryNotFound("with ID '\(missing)'"))
+      XCTAssertEqual(VaultError($0), .journalEntryNotFound("with ID '\(missing)'"))
     }
     XCTAssertThrowsError(try store.entry(idPrefix: "xyz")) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .invalidInput(
           "'xyz' is neither a journal entry ID nor a date"
             + " (YYYY-MM-DD, today, yesterday or Nd (N days ago))"))

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// Known-answer tests for every libsodium call we wrap.
 ///
@@ -35,7 +36,7 @@ final class KnownAnswerTests: XCTestCase {
     let box = AEAD.seal(Array("secret".utf8), key: k, associatedData: [1, 2, 3])
     XCTAssertEqual(box.count, 24 + 6 + 16)
     XCTAssertThrowsError(try AEAD.open(box, key: k, associatedData: [1, 2, 4], what: "x")) {
-      XCTAssertEqual($0 as? VaultError, .integrity("x failed authentication"))
+      XCTAssertEqual($0 as? CryptoError, .authenticationFailed(object: "x"))
     }
     var flipped = box
     flipped[30] ^= 1
@@ -43,7 +44,7 @@ final class KnownAnswerTests: XCTestCase {
     XCTAssertThrowsError(
       try AEAD.open(Array(box.prefix(39)), key: k, associatedData: [], what: "x")
     ) {
-      XCTAssertEqual($0 as? VaultError, .integrity("x is truncated"))
+      XCTAssertEqual($0 as? CryptoError, .truncated(object: "x"))
     }
   }
 
@@ -91,11 +92,19 @@ final class KnownAnswerTests: XCTestCase {
     let message = Array("dear diary".utf8)
     let box = message.withUnsafeBytes { SealedBox.seal($0, to: pair.publicKey) }
     XCTAssertEqual(box.count, message.count + 48)
-    let opened = try SealedBox.open(box, publicKey: pair.publicKey, secretKey: pair.secretKey)
+    let opened = try SealedBox.open(
+      box, publicKey: pair.publicKey, secretKey: pair.secretKey, what: "the note")
     XCTAssertEqual(opened.unprotectedBytes, message)
     let other = SealedBox.keyPair()
     XCTAssertThrowsError(
-      try SealedBox.open(box, publicKey: other.publicKey, secretKey: other.secretKey))
+      try SealedBox.open(
+        box, publicKey: other.publicKey, secretKey: other.secretKey, what: "the note")
+    ) { XCTAssertEqual($0 as? CryptoError, .authenticationFailed(object: "the note")) }
+    XCTAssertThrowsError(
+      try SealedBox.open(
+        Array(box.prefix(47)), publicKey: pair.publicKey, secretKey: pair.secretKey,
+        what: "the note")
+    ) { XCTAssertEqual($0 as? CryptoError, .truncated(object: "the note")) }
   }
 
   func testSecureBytesRedactsAndComparesInConstantTime() {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 final class NameAndPINTests: XCTestCase {
   func testNamesAreNFCNormalized() throws {
@@ -53,7 +54,7 @@ final class NameAndPINTests: XCTestCase {
     ]
     for (name, message) in cases {
       XCTAssertThrowsError(try EntryName(name), name) {
-        XCTAssertEqual($0 as? VaultError, .invalidInput(message))
+        XCTAssertEqual(VaultError($0), .invalidInput(message))
       }
     }
     XCTAssertNoThrow(try EntryName(String(repeating: "é", count: 512)))
@@ -64,13 +65,13 @@ final class NameAndPINTests: XCTestCase {
     XCTAssertEqual(
       try pin("caf\u{65}\u{301}x").bytes.unprotectedBytes, Array("caf\u{e9}x".utf8))
     XCTAssertThrowsError(try pin("123")) {
-      XCTAssertEqual($0 as? VaultError, .invalidInput("the PIN must have at least 4 characters"))
+      XCTAssertEqual(VaultError($0), .invalidInput("the PIN must have at least 4 characters"))
     }
     XCTAssertThrowsError(try pin("12\t34")) {
-      XCTAssertEqual($0 as? VaultError, .invalidInput("the PIN contains a control character"))
+      XCTAssertEqual(VaultError($0), .invalidInput("the PIN contains a control character"))
     }
     XCTAssertThrowsError(try PIN(utf8: SecureBytes(copying: [0x31, 0x32, 0x33, 0xff]))) {
-      XCTAssertEqual($0 as? VaultError, .invalidInput("the PIN is not valid UTF-8"))
+      XCTAssertEqual(VaultError($0), .invalidInput("the PIN is not valid UTF-8"))
     }
   }
 

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// One-time codes through liboath: the RFC vectors, the `otpauth://` URI and every refusal.
 final class OneTimeCodeTests: XCTestCase {
@@ -185,7 +186,7 @@ final class OneTimeCodeTests: XCTestCase {
     ]
     for (uri, message) in cases {
       XCTAssertThrowsError(try parse(uri), uri) { error in
-        XCTAssertEqual(error as? VaultError, .invalidInput(message), uri)
+        XCTAssertEqual(VaultError(error), .invalidInput(message), uri)
       }
     }
   }
@@ -204,7 +205,7 @@ final class OneTimeCodeTests: XCTestCase {
     for bad in ["", "   ", "not base32!", "GEZDGNBV\t"] {
       XCTAssertThrowsError(try OneTimeCode.uri(secret: secure(bad), label: "a"), bad) {
         XCTAssertEqual(
-          $0 as? VaultError,
+          VaultError($0),
           .invalidInput(
             bad.trimmingCharacters(in: .whitespaces).isEmpty
               ? OneTimeCode.emptySecret : OneTimeCode.notBase32), bad)
@@ -214,11 +215,11 @@ final class OneTimeCodeTests: XCTestCase {
 
   func testTheGeneratorRefusesWhatLiboathCannotMake() {
     XCTAssertThrowsError(try OneTimeCode(secret: SecureBytes(count: 0), kind: .totp(period: 30))) {
-      XCTAssertEqual($0 as? VaultError, .invalidInput("the one-time code secret is empty"))
+      XCTAssertEqual(VaultError($0), .invalidInput("the one-time code secret is empty"))
     }
     XCTAssertThrowsError(try OneTimeCode(secret: secure("x"), kind: .totp(period: 30))) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .invalidInput(
           "the one-time code secret is 1 byte; at least 10 (16 base32 characters, 80 bits) are"
             + " needed"))
@@ -227,7 +228,7 @@ final class OneTimeCodeTests: XCTestCase {
       try OneTimeCode(secret: secure("0123456789"), kind: .totp(period: 30), digits: 9)
     ) {
       XCTAssertEqual(
-        $0 as? VaultError, .invalidInput("the otpauth URI's digits must be 6, 7 or 8, not '9'"))
+        VaultError($0), .invalidInput("the otpauth URI's digits must be 6, 7 or 8, not '9'"))
     }
   }
 }

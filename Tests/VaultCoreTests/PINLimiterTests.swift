@@ -30,24 +30,24 @@ final class PINLimiterTests: XCTestCase {
     let t0 = 1_000_000.0
     for attempt in 1...4 {
       XCTAssertThrowsError(try vault(at: t0).unlock(pin: pin("000\(attempt)"))) {
-        XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 5 - attempt))
+        XCTAssertEqual(VaultError($0), .wrongPIN(attemptsBeforeDelay: 5 - attempt))
       }
     }
     XCTAssertThrowsError(try vault(at: t0).unlock(pin: pin("000500"))) {
-      XCTAssertEqual($0 as? VaultError, .wrongPINDelayed(seconds: 60))
+      XCTAssertEqual(VaultError($0), .wrongPINDelayed(seconds: 60))
     }
     XCTAssertThrowsError(try vault(at: t0 + 30).unlock(pin: pin("123400"))) {
-      XCTAssertEqual($0 as? VaultError, .pinDelay(seconds: 30))
+      XCTAssertEqual(VaultError($0), .pinDelay(seconds: 30))
     }
     // Setting the wall clock back never shortens the delay.
     XCTAssertThrowsError(try vault(at: t0 - 86400).unlock(pin: pin("123400"))) {
-      XCTAssertEqual($0 as? VaultError, .pinDelay(seconds: 60))
+      XCTAssertEqual(VaultError($0), .pinDelay(seconds: 60))
     }
     XCTAssertThrowsError(try vault(at: t0 + 61).unlock(pin: pin("000600"))) {
-      XCTAssertEqual($0 as? VaultError, .wrongPINDelayed(seconds: 300))
+      XCTAssertEqual(VaultError($0), .wrongPINDelayed(seconds: 300))
     }
     XCTAssertThrowsError(try vault(at: t0 + 62).unlock(pin: pin("123400"))) {
-      XCTAssertEqual($0 as? VaultError, .pinDelay(seconds: 299))
+      XCTAssertEqual(VaultError($0), .pinDelay(seconds: 299))
     }
     let v = try vault(at: t0 + 61 + 300)
     XCTAssertEqual(v.limiter.currentDelay(try v.device.read()), 0)
@@ -61,11 +61,11 @@ final class PINLimiterTests: XCTestCase {
       environment: home.environment())
     for _ in 1...4 {
       XCTAssertThrowsError(try vault(at: 10).unlock(pin: pin("999900"))) {
-        XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 4))
+        XCTAssertEqual(VaultError($0), .wrongPIN(attemptsBeforeDelay: 4))
       }
     }
     XCTAssertThrowsError(try vault(at: 10).unlock(pin: pin("888800"))) {
-      XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 3))
+      XCTAssertEqual(VaultError($0), .wrongPIN(attemptsBeforeDelay: 3))
     }
   }
 
@@ -78,7 +78,7 @@ final class PINLimiterTests: XCTestCase {
     try v.limiter.begin()
     XCTAssertEqual(v.limiter.failures(try v.device.read()), 1)
     XCTAssertThrowsError(try vault(at: 11).unlock(pin: pin("999900"))) {
-      XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 3))
+      XCTAssertEqual(VaultError($0), .wrongPIN(attemptsBeforeDelay: 3))
     }
   }
 
@@ -128,7 +128,7 @@ final class PINLimiterTests: XCTestCase {
     XCTAssertEqual(record.failures, 6)
     XCTAssertEqual(record.inFlight, [70])
     XCTAssertThrowsError(try vault(at: 71).limiter.begin()) {
-      XCTAssertEqual($0 as? VaultError, .pinDelay(seconds: 299))
+      XCTAssertEqual(VaultError($0), .pinDelay(seconds: 299))
     }
   }
 

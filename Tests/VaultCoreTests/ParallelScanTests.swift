@@ -96,7 +96,7 @@ final class ParallelScanTests: XCTestCase {
       [.blob([target[0]]), .blob([target[0] &+ 1]), .blob(target)])
     XCTAssertEqual(try db.query("SELECT changes()").first?.first?.integer.map { $0 >= 1 }, true)
     XCTAssertThrowsError(try store.get(EntryName(name))) {
-      XCTAssertEqual($0 as? VaultError, .integrity(StateSnapshot.missingRows))
+      XCTAssertEqual(VaultError($0), .integrity(StateSnapshot.missingRows))
     }
   }
 
@@ -106,7 +106,7 @@ final class ParallelScanTests: XCTestCase {
     try db.execute(
       "UPDATE records SET revision = revision + 1 WHERE rowid = (SELECT max(rowid) FROM records)")
     XCTAssertThrowsError(try store.listing()) {
-      XCTAssertEqual($0 as? VaultError, .integrity(StateSnapshot.missingRows))
+      XCTAssertEqual(VaultError($0), .integrity(StateSnapshot.missingRows))
     }
   }
 }

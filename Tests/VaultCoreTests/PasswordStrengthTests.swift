@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// The estimate `vault audit` uses, on exact values.
 final class PasswordStrengthTests: XCTestCase {

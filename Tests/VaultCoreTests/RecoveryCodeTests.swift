@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 final class RecoveryCodeTests: XCTestCase {
   static let malformed = VaultError.invalidInput(
@@ -66,7 +67,7 @@ final class RecoveryCodeTests: XCTestCase {
     badCheck[shown.count - 1] = UInt8(ascii: "S")
     for bad in [changed, swapped, badCheck] {
       XCTAssertThrowsError(try RecoveryCode.parse(SecureBytes(copying: bad))) {
-        XCTAssertEqual($0 as? VaultError, Self.typo, String(decoding: bad, as: UTF8.self))
+        XCTAssertEqual(VaultError($0), Self.typo, String(decoding: bad, as: UTF8.self))
       }
     }
   }
@@ -77,7 +78,7 @@ final class RecoveryCodeTests: XCTestCase {
       "ABCDEFGHJKMNPQRSTVWXYZ0123456789ME3", "ABCDEFGHJKMNPQRSTVWXYZ0123456789ME3RR",
     ] {
       XCTAssertThrowsError(try RecoveryCode.parse(secure(bad))) {
-        XCTAssertEqual($0 as? VaultError, Self.malformed, bad)
+        XCTAssertEqual(VaultError($0), Self.malformed, bad)
       }
     }
   }

@@ -28,7 +28,7 @@ final class RotationRaceTests: XCTestCase {
       try EntryStore(vault: stale, masterKey: created.masterKey).put(
         EntryName("a"), content: secure("edited"), overwrite: true, guarded: false)
     ) {
-      guard case .vaultChanged = $0 as? VaultError else { return XCTFail("\($0)") }
+      guard case .vaultChanged = VaultError($0) else { return XCTFail("\($0)") }
     }
     // A journal entry begun before the rotation is sealed to the key the device recorded at
     // the rotation, which the file now names: it is kept, and the new key opens it.

@@ -32,7 +32,7 @@ final class SchemaDigestTests: XCTestCase {
     try db.execute("CREATE TRIGGER quiet BEFORE DELETE ON records BEGIN SELECT 1; END")
     XCTAssertThrowsError(try Vault.open(path: path, environment: home.environment())) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .integrity(
           "the vault's schema was changed: trigger 'quiet' is not format 2's (a trigger, view or"
             + " index could make writes do nothing)"))

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// Packed `SecureBytes`: many buffers in one guarded mapping, each zeroed, each its own bytes,
 /// the mappings given back when the buffers go.

@@ -2,6 +2,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 final class SessionStoreTests: XCTestCase {
   var home: TemporaryHome!
@@ -44,10 +45,10 @@ final class SessionStoreTests: XCTestCase {
     _ = try sessions(boot: 800).open(token: token, vaultID: vaultID)
     _ = try sessions(boot: 1600).open(token: token, vaultID: vaultID)
     XCTAssertThrowsError(try sessions(boot: 2501).open(token: token, vaultID: vaultID)) {
-      XCTAssertEqual($0 as? VaultError, .locked("the session has expired"))
+      XCTAssertEqual(VaultError($0), .locked("the session has expired"))
     }
     XCTAssertThrowsError(try sessions(boot: 2502).open(token: token, vaultID: vaultID)) {
-      XCTAssertEqual($0 as? VaultError, .locked("the session is unknown or was revoked"))
+      XCTAssertEqual(VaultError($0), .locked("the session is unknown or was revoked"))
     }
   }
 
@@ -60,7 +61,7 @@ final class SessionStoreTests: XCTestCase {
       _ = try sessions(boot: boot).open(token: token, vaultID: vaultID)
     }
     XCTAssertThrowsError(try sessions(boot: 8 * 3600 + 1).open(token: token, vaultID: vaultID)) {
-      XCTAssertEqual($0 as? VaultError, .locked("the session has expired"))
+      XCTAssertEqual(VaultError($0), .locked("the session has expired"))
     }
   }
 
@@ -69,7 +70,7 @@ final class SessionStoreTests: XCTestCase {
       vaultID: vaultID, masterKey: .random(), idle: 60, vaultPath: home.vaultPath)
     XCTAssertThrowsError(
       try sessions(boot: 61, wall: 4_000_000).open(token: token, vaultID: vaultID)
-    ) { XCTAssertEqual($0 as? VaultError, .locked("the session has expired")) }
+    ) { XCTAssertEqual(VaultError($0), .locked("the session has expired")) }
   }
 
   func testARebootEndsSessions() throws {
@@ -77,7 +78,7 @@ final class SessionStoreTests: XCTestCase {
       vaultID: vaultID, masterKey: .random(), idle: 900, vaultPath: home.vaultPath)
     XCTAssertThrowsError(
       try sessions(boot: 10, bootID: "boot-2").open(token: token, vaultID: vaultID)
-    ) { XCTAssertEqual($0 as? VaultError, .locked("the session has expired")) }
+    ) { XCTAssertEqual(VaultError($0), .locked("the session has expired")) }
   }
 
   func testRevokeForgedAndOtherVaultTokens() throws {
@@ -87,15 +88,15 @@ final class SessionStoreTests: XCTestCase {
     XCTAssertThrowsError(
       try store.open(token: token, vaultID: VaultID(Array(repeating: 9, count: 16)))
     ) {
-      XCTAssertEqual($0 as? VaultError, .locked("the session is unknown or was revoked"))
+      XCTAssertEqual(VaultError($0), .locked("the session is unknown or was revoked"))
     }
     XCTAssertThrowsError(try store.open(token: String(repeating: "a", count: 64), vaultID: vaultID))
     XCTAssertThrowsError(try store.open(token: "xyz", vaultID: vaultID)) {
-      XCTAssertEqual($0 as? VaultError, .locked("the session token is malformed"))
+      XCTAssertEqual(VaultError($0), .locked("the session token is malformed"))
     }
     try store.revokeAll(vaultID: vaultID, reason: .lock)
     XCTAssertThrowsError(try store.open(token: token, vaultID: vaultID)) {
-      XCTAssertEqual($0 as? VaultError, .locked("the vault was locked with 'vault lock'"))
+      XCTAssertEqual(VaultError($0), .locked("the vault was locked with 'vault lock'"))
     }
   }
 
@@ -108,12 +109,12 @@ final class SessionStoreTests: XCTestCase {
     XCTAssertNoThrow(try SessionStore.checkRecord(raw))
     XCTAssertThrowsError(try SessionStore.checkRecord(Array(#"{"idle":1e300}"#.utf8))) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .locked("the session was issued by an older release of vault; unlock again"))
     }
     for bad in [Array(raw.dropLast()), raw + [0], [], Array(repeating: 0, count: raw.count)] {
       XCTAssertThrowsError(try SessionStore.checkRecord(bad)) {
-        XCTAssertEqual($0 as? VaultError, .integrity("the session file is malformed"))
+        XCTAssertEqual(VaultError($0), .integrity("the session file is malformed"))
       }
     }
   }

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// Format 2's journal record: its exact bytes, its padded sizes, and every way a record that was
 /// not written as it is, where it is, by the writer it names, is refused.
@@ -70,7 +71,7 @@ final class SignedJournalRecordTests: XCTestCase {
     let text = secure("Ladies and gentlemen of the class of '99 — wear sunscreen.")
     let box = try encoded(text: text).withBytes { SealedBox.seal($0, to: journal.publicKey) }
     let opened = try SealedBox.open(
-      box, publicKey: journal.publicKey, secretKey: journal.secretKey)
+      box, publicKey: journal.publicKey, secretKey: journal.secretKey, what: "journal entry")
     let decoded = try decode(opened)
     XCTAssertTrue(decoded.text == text)
     XCTAssertEqual(decoded.entryID, entryID)
@@ -95,7 +96,7 @@ final class SignedJournalRecordTests: XCTestCase {
     let plain = try record().encode(signingWith: Signing.generate())
     XCTAssertThrowsError(try decode(plain)) {
       XCTAssertEqual(
-        $0 as? VaultError, .integrity("a journal entry's writer signature does not verify"))
+        VaultError($0), .integrity("a journal entry's writer signature does not verify"))
     }
   }
 
@@ -119,11 +120,11 @@ final class SignedJournalRecordTests: XCTestCase {
       revision: 1, stamp: record().stamp, text: secure("x"))
     XCTAssertThrowsError(try decode(other.encode(signingWith: writer))) {
       XCTAssertEqual(
-        $0 as? VaultError, .integrity("a journal entry was copied from another vault"))
+        VaultError($0), .integrity("a journal entry was copied from another vault"))
     }
     XCTAssertThrowsError(try decode(encoded(), entryID: Array(0x30...0x3f))) {
       XCTAssertEqual(
-        $0 as? VaultError, .integrity("a journal entry was copied from another entry"))
+        VaultError($0), .integrity("a journal entry was copied from another entry"))
     }
   }
 
@@ -136,7 +137,7 @@ final class SignedJournalRecordTests: XCTestCase {
     }
     bytes.replaceSubrange(366..., with: signature)
     XCTAssertThrowsError(try decode(SecureBytes(copying: bytes))) {
-      XCTAssertEqual($0 as? VaultError, .integrity("a journal entry has nonzero padding"))
+      XCTAssertEqual(VaultError($0), .integrity("a journal entry has nonzero padding"))
     }
   }
 
@@ -145,7 +146,7 @@ final class SignedJournalRecordTests: XCTestCase {
       vaultID: try XCTUnwrap(vaultID), entryID: entryID, stamp: try record().stamp,
       text: secure("dear diary"))
     XCTAssertThrowsError(try decode(v1)) {
-      XCTAssertEqual($0 as? VaultError, .integrity("a journal entry is malformed"))
+      XCTAssertEqual(VaultError($0), .integrity("a journal entry is malformed"))
     }
     XCTAssertThrowsError(
       try SignedJournalRecord(

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// Ed25519 through libsodium against RFC 8032's vectors (section 7.1, TEST 1 and TEST 2, which
 /// OpenSSL, through pyca/cryptography, reproduces too), and the checks on stored secret keys.
@@ -67,16 +68,17 @@ final class SigningTests: XCTestCase {
     XCTAssertEqual("\(restored.secretKey)", "<redacted>")
 
     XCTAssertThrowsError(try SigningKeyPair(secretKey: pair.secretKey.prefix(63))) {
-      XCTAssertEqual($0 as? VaultError, .integrity("a signing key is 63 bytes, not 64"))
+      XCTAssertEqual(
+        $0 as? CryptoError, .wrongLength(material: .signingKey, expected: 64, found: 63))
     }
     let mismatched = SecureBytes(
       copying: Array(pair.secretKey.unprotectedBytes.prefix(32)) + Signing.generate().publicKey)
     XCTAssertThrowsError(try SigningKeyPair(secretKey: mismatched)) {
-      XCTAssertEqual(
-        $0 as? VaultError, .integrity("a signing key's public half does not match its seed"))
+      XCTAssertEqual($0 as? CryptoError, .signingKeyMismatch)
     }
     XCTAssertThrowsError(try Signing.keyPair(seed: SecureBytes(count: 31))) {
-      XCTAssertEqual($0 as? VaultError, .integrity("a signing key seed is 31 bytes, not 32"))
+      XCTAssertEqual(
+        $0 as? CryptoError, .wrongLength(material: .signingSeed, expected: 32, found: 31))
     }
   }
 

@@ -2,6 +2,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// Streamed contents (`vault(5)` Streamed contents): the layout, its checks, and every path that
 /// reads or seals a content again.
@@ -68,7 +69,7 @@ final class StreamedContentTests: XCTestCase {
     XCTAssertTrue(read == content)
     XCTAssertEqual(pieces, 17)
     XCTAssertThrowsError(try store.get(try EntryName("big"))) {
-      XCTAssertEqual($0 as? VaultError, .tooLarge(name: "big", length: length))
+      XCTAssertEqual(VaultError($0), .tooLarge(name: "big", length: length))
     }
     let stored = try store.db.query("SELECT length(box) FROM chunks ORDER BY idx").map {
       $0[0].integer ?? 0
@@ -139,7 +140,7 @@ final class StreamedContentTests: XCTestCase {
         overwrite: false, guarded: false)
     ) {
       XCTAssertEqual(
-        $0 as? VaultError, .invalidInput("a streamed content starts with more than 1 MiB"))
+        VaultError($0), .invalidInput("a streamed content starts with more than 1 MiB"))
     }
     XCTAssertNil(try store.metadata(try EntryName("small")))
   }
@@ -155,7 +156,7 @@ final class StreamedContentTests: XCTestCase {
           prefix: pattern(EntryStore.streamThreshold + 1),
           read: { _ in throw VaultError.storage("cannot read standard input") }),
         overwrite: false, guarded: false)
-    ) { XCTAssertEqual($0 as? VaultError, .storage("cannot read standard input")) }
+    ) { XCTAssertEqual(VaultError($0), .storage("cannot read standard input")) }
     XCTAssertEqual(try store.db.query("SELECT count(*) FROM chunks").first?.first?.integer, before)
     XCTAssertNil(try store.metadata(try EntryName("big")))
     XCTAssertEqual(try store.verifyAll().entries, 1)
@@ -171,7 +172,7 @@ final class StreamedContentTests: XCTestCase {
     try tamperer.execute("DELETE FROM chunks WHERE idx = \(count - 1)")
     XCTAssertThrowsError(try streamed(store, "big")) {
       XCTAssertEqual(
-        $0 as? VaultError, .integrity("the content of 'big' has missing or extra chunks"))
+        VaultError($0), .integrity("the content of 'big' has missing or extra chunks"))
     }
   }
 
@@ -191,7 +192,7 @@ final class StreamedContentTests: XCTestCase {
         expecting: try XCTUnwrap(try store.metadata(try EntryName("big")))
       ) { delivered += $0.count }
     ) {
-      XCTAssertEqual($0 as? VaultError, .integrity("the content of 'big' failed authentication"))
+      XCTAssertEqual(VaultError($0), .integrity("the content of 'big' failed authentication"))
     }
     XCTAssertEqual(delivered, 2 * EntryStore.chunkSize, "pieces 0 and 1 opened before the swap")
   }
@@ -225,7 +226,7 @@ final class StreamedContentTests: XCTestCase {
       "UPDATE chunks SET box = ? WHERE idx = 0", [.blob(forged)])
     XCTAssertThrowsError(try streamed(store, "big")) {
       XCTAssertEqual(
-        $0 as? VaultError, .integrity("the content of 'big' is cut short or runs past its end"))
+        VaultError($0), .integrity("the content of 'big' is cut short or runs past its end"))
     }
   }
 
@@ -270,7 +271,7 @@ final class StreamedContentTests: XCTestCase {
       }
       XCTAssertThrowsError(try streamed(store, name)) {
         XCTAssertEqual(
-          $0 as? VaultError, .integrity("the content of '\(name)' failed authentication"))
+          VaultError($0), .integrity("the content of '\(name)' failed authentication"))
       }
     }
   }
@@ -299,7 +300,7 @@ final class StreamedContentTests: XCTestCase {
     XCTAssertTrue(metadata.isLarge)
     XCTAssertTrue(try streamed(store, "old").0 == content)
     XCTAssertThrowsError(try store.get(try EntryName("old"))) {
-      XCTAssertEqual($0 as? VaultError, .tooLarge(name: "old", length: content.count))
+      XCTAssertEqual(VaultError($0), .tooLarge(name: "old", length: content.count))
     }
   }
 

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// The files of a sync repository (`vault(5)` SYNC REPOSITORY): each opens only at its own
 /// path, in its own vault, under its own key, and a version vector orders states.
@@ -32,7 +33,7 @@ final class SyncFilesTests: XCTestCase {
     let sealed = files.sealRecord(sync)
     XCTAssertThrowsError(try files.openRecord(path: sealed.path, bytes: sealed.bytes)) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .integrity("the sync file \(sealed.path) holds a record of a kind that is not synced (7)"))
     }
   }
@@ -71,7 +72,7 @@ final class SyncFilesTests: XCTestCase {
     XCTAssertThrowsError(try SyncStateFile.open(edited, codec: files))
     let other = SyncFiles(vaultID: try VaultID([UInt8](repeating: 3, count: 16)), masterKey: master)
     XCTAssertThrowsError(try SyncStateFile.open(bytes, codec: other)) {
-      XCTAssertEqual($0 as? VaultError, .integrity("the sync repository holds another vault"))
+      XCTAssertEqual(VaultError($0), .integrity("the sync repository holds another vault"))
     }
     XCTAssertThrowsError(try SyncStateFile.readPublic(Array("VAULTSYN".utf8) + [2]))
   }

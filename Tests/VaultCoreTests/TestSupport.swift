@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 func pin(_ text: String) throws -> PIN {
   try PIN(utf8: SecureBytes(copying: Array(text.utf8)))

@@ -2,6 +2,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 /// A sensor that answers from a script: preflight failures and evaluations.
 final class ScriptedGate: BiometricGate, @unchecked Sendable {
@@ -120,7 +121,7 @@ final class VaultAccessTests: XCTestCase {
       try SessionStore(environment: environment).open(token: token, vaultID: reopened().vaultID),
       file: file, line: line
     ) {
-      XCTAssertEqual($0 as? VaultError, .locked(reason.explanation), file: file, line: line)
+      XCTAssertEqual(VaultError($0), .locked(reason.explanation), file: file, line: line)
     }
   }
 
@@ -162,7 +163,7 @@ final class VaultAccessTests: XCTestCase {
     edited.setDevice(broken)
     try upgraded.writeHeader(edited, masterKey: created.masterKey)
     XCTAssertThrowsError(try reopened().checkBeforePIN(upgraded.device.read())) {
-      guard case .integrity = $0 as? VaultError else { return XCTFail("\($0)") }
+      guard case .integrity = VaultError($0) else { return XCTFail("\($0)") }
     }
   }
 
@@ -189,7 +190,7 @@ final class VaultAccessTests: XCTestCase {
     let credentials = ScriptedCredentials(pins: ["000000"])
     XCTAssertThrowsError(try access(reopened()).open(for: .startSession, via: credentials)) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .biometryDisabled(since: "2026-01-01T00:00:00Z", reason: PendingDisable.emptiedEnrollment))
     }
     try device.update { $0.pendingDisables = [:] }
@@ -198,7 +199,7 @@ final class VaultAccessTests: XCTestCase {
     let off = SensorCode(words: "biometry not available", raw: -6)
     gate.preflightFailure = .notAvailable(off, "off")
     XCTAssertThrowsError(try access(reopened()).open(for: .use(reason: "r"), via: credentials)) {
-      XCTAssertEqual($0 as? VaultError, .biometryUnavailable("off", code: off))
+      XCTAssertEqual(VaultError($0), .biometryUnavailable("off", code: off))
     }
 
     // A lockout is not a refusal: the PIN clears it.
@@ -217,7 +218,7 @@ final class VaultAccessTests: XCTestCase {
       $0.pinAttempts[vault.vaultID.hex] = attempts
     }
     XCTAssertThrowsError(try access(reopened()).open(for: .startSession, via: credentials)) {
-      XCTAssertEqual($0 as? VaultError, .pinDelay(seconds: 60))
+      XCTAssertEqual(VaultError($0), .pinDelay(seconds: 60))
     }
     XCTAssertEqual(credentials.requests, [])
     XCTAssertEqual(gate.evaluations, 2)
@@ -229,7 +230,7 @@ final class VaultAccessTests: XCTestCase {
     gate.preflightFailure = .notEnrolled
     let credentials = ScriptedCredentials(pins: ["123400"])
     XCTAssertThrowsError(try access(reopened()).open(for: .startSession, via: credentials)) {
-      XCTAssertEqual($0 as? VaultError, .enrollmentChanged("the enrollment was emptied"))
+      XCTAssertEqual(VaultError($0), .enrollmentChanged("the enrollment was emptied"))
     }
     XCTAssertEqual(credentials.requests, [])
     try assertSessionRevoked(token, by: .biometricChange)
@@ -258,7 +259,7 @@ final class VaultAccessTests: XCTestCase {
     XCTAssertThrowsError(
       try access(reopened()).open(for: .startSession, via: ScriptedCredentials(pins: ["123400"]))
     ) {
-      XCTAssertEqual($0 as? VaultError, .enrollmentChanged("the biometric enrollment changed"))
+      XCTAssertEqual(VaultError($0), .enrollmentChanged("the biometric enrollment changed"))
     }
     try assertSessionRevoked(token, by: .biometricChange)
     XCTAssertEqual(try reopened().biometry?.state, .disabled)
@@ -312,7 +313,7 @@ final class VaultAccessTests: XCTestCase {
     XCTAssertThrowsError(
       try access(reopened()).open(
         for: .readEntry(EntryName("bank")), via: ScriptedCredentials(sessionToken: token))
-    ) { XCTAssertEqual($0 as? VaultError, .duplicateRequest) }
+    ) { XCTAssertEqual(VaultError($0), .duplicateRequest) }
   }
 
   func testAMalformedSealedDomainStateIsAnIntegrityFailureNotAChange() throws {
@@ -337,7 +338,7 @@ final class VaultAccessTests: XCTestCase {
     XCTAssertThrowsError(
       try access(reopened()).open(for: .startSession, via: ScriptedCredentials(pins: ["123400"]))
     ) {
-      XCTAssertEqual($0 as? VaultError, .malformedHeader("sealed domain state is not valid"))
+      XCTAssertEqual(VaultError($0), .malformedHeader("sealed domain state is not valid"))
     }
     XCTAssertEqual(try reopened().biometry?.state, .active)
   }
@@ -387,7 +388,7 @@ final class ConcurrentHeaderTests: XCTestCase {
     XCTAssertEqual(after.biometry?.state, .disabled)
     XCTAssertNoThrow(try after.unlock(pin: pin("654321")))
     XCTAssertThrowsError(try open().unlock(pin: pin("123456"))) {
-      XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 4))
+      XCTAssertEqual(VaultError($0), .wrongPIN(attemptsBeforeDelay: 4))
     }
   }
 
@@ -402,7 +403,7 @@ final class ConcurrentHeaderTests: XCTestCase {
     gate.answers = [match()]
     XCTAssertThrowsError(try stale.activateBiometry()) {
       XCTAssertEqual(
-        $0 as? VaultError, .vaultChanged("another command changed its header first"))
+        VaultError($0), .vaultChanged("another command changed its header first"))
     }
     XCTAssertNoThrow(try open().unlock(pin: pin("654321")))
   }
@@ -418,7 +419,7 @@ final class ConcurrentHeaderTests: XCTestCase {
     ).changePIN(to: pin("654321"))
     XCTAssertThrowsError(try unlocking.issueSession(idle: 900)) {
       XCTAssertEqual(
-        $0 as? VaultError, .vaultChanged("its header changed since the PIN was checked"))
+        VaultError($0), .vaultChanged("its header changed since the PIN was checked"))
     }
   }
 }

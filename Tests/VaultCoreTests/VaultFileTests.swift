@@ -2,6 +2,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultCrypto
 
 final class VaultFileTests: XCTestCase {
   var home: TemporaryHome!
@@ -43,25 +44,25 @@ final class VaultFileTests: XCTestCase {
     XCTAssertEqual(reopened.header.devices.count, 1)
     XCTAssertNotNil(reopened.header.recovery.verifier)
     XCTAssertThrowsError(try makeVault()) {
-      XCTAssertEqual($0 as? VaultError, .vaultExists(home.vaultPath))
+      XCTAssertEqual(VaultError($0), .vaultExists(home.vaultPath))
     }
   }
 
   func testMissingVault() {
     XCTAssertThrowsError(try Vault.open(path: home.path + "/none.db", environment: environment)) {
-      XCTAssertEqual($0 as? VaultError, .noVault(home.path + "/none.db"))
+      XCTAssertEqual(VaultError($0), .noVault(home.path + "/none.db"))
     }
   }
 
   func testWrongPINAndRecoveryCode() throws {
     let created = try makeVault()
     XCTAssertThrowsError(try created.vault.unlock(pin: pin("999900"))) {
-      XCTAssertEqual($0 as? VaultError, .wrongPIN(attemptsBeforeDelay: 4))
+      XCTAssertEqual(VaultError($0), .wrongPIN(attemptsBeforeDelay: 4))
     }
     let master = try created.vault.unlock(recoveryCode: created.recoveryCode)
     XCTAssertTrue(master == created.masterKey)
     XCTAssertThrowsError(try created.vault.unlock(recoveryCode: RecoveryCode.generate())) {
-      XCTAssertEqual($0 as? VaultError, .wrongRecoveryCode)
+      XCTAssertEqual(VaultError($0), .wrongRecoveryCode)
     }
   }
 
@@ -74,7 +75,7 @@ final class VaultFileTests: XCTestCase {
       copyfile(home.vaultPath, otherHome.vaultPath), true)
     let copied = try Vault.open(path: otherHome.vaultPath, environment: other)
     XCTAssertThrowsError(try copied.unlock(pin: pin("123400"))) {
-      XCTAssertEqual($0 as? VaultError, .otherDevice)
+      XCTAssertEqual(VaultError($0), .otherDevice)
     }
     XCTAssertEqual(copied.limiter.failures(try copied.device.read()), 0, "not counted")
     let master = try copied.unlock(recoveryCode: created.recoveryCode)
@@ -94,7 +95,7 @@ final class VaultFileTests: XCTestCase {
     XCTAssertEqual(vault.header.policy, Policy.pinAndBiometry)
     XCTAssertThrowsError(try vault.unlock(pin: pin("123400"))) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .integrity("the vault header failed authentication (the file was edited)"))
     }
   }
@@ -170,7 +171,7 @@ final class VaultFileTests: XCTestCase {
     for (text, error) in cases {
       XCTAssertNotEqual(text, body)
       XCTAssertThrowsError(try Header.parse(Array(text.utf8))) {
-        XCTAssertEqual($0 as? VaultError, error)
+        XCTAssertEqual(VaultError($0), error)
       }
     }
   }
@@ -196,13 +197,13 @@ final class VaultFileTests: XCTestCase {
       header.revokedDevices = ids
       header.revocations = ids.map { _ in signature }
       XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-        XCTAssertEqual($0 as? VaultError, why)
+        XCTAssertEqual(VaultError($0), why)
       }
     }
     header.revokedDevices = [[UInt8](repeating: 7, count: 15).base64]
     header.revocations = [signature]
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-      XCTAssertEqual($0 as? VaultError, .malformedHeader("revoked_devices is not valid"))
+      XCTAssertEqual(VaultError($0), .malformedHeader("revoked_devices is not valid"))
     }
     // One revocation for each revoked id of an enrolled header, of 64 bytes; none in a header
     // the code has not enrolled.
@@ -230,7 +231,7 @@ final class VaultFileTests: XCTestCase {
     ] {
       header.revocations = revocations
       XCTAssertThrowsError(try Header.parse(try header.encoded()), message) {
-        XCTAssertEqual($0 as? VaultError, .malformedHeader(message))
+        XCTAssertEqual(VaultError($0), .malformedHeader(message))
       }
     }
     header.revocations = [signature]
@@ -238,7 +239,7 @@ final class VaultFileTests: XCTestCase {
     for index in header.devices.indices { header.devices[index].enrollment = nil }
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .malformedHeader(
           "the header's revocations are not one for each revoked device of an enrolled header"))
     }
@@ -264,17 +265,17 @@ final class VaultFileTests: XCTestCase {
       of: "\"enrollment_key\":\"\(link.enrollmentKey)\",", with: "")
     XCTAssertFalse(withoutKey.contains(link.enrollmentKey))
     XCTAssertThrowsError(try Header.parse(Array(withoutKey.utf8))) {
-      XCTAssertEqual($0 as? VaultError, .malformedHeader("the header fields are not valid"))
+      XCTAssertEqual(VaultError($0), .malformedHeader("the header fields are not valid"))
     }
     header.handoffs = Array(repeating: link, count: 17)
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-      XCTAssertEqual($0 as? VaultError, .malformedHeader("the header holds more than 16 handoffs"))
+      XCTAssertEqual(VaultError($0), .malformedHeader("the header holds more than 16 handoffs"))
     }
     var short = link
     short.signature = [UInt8](repeating: 1, count: 63).base64
     header.handoffs = [short]
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-      XCTAssertEqual($0 as? VaultError, .malformedHeader("handoffs is not valid"))
+      XCTAssertEqual(VaultError($0), .malformedHeader("handoffs is not valid"))
     }
     header.handoffs = [link]
     let body = String(decoding: try header.encoded(), as: UTF8.self).replacingOccurrences(
@@ -282,7 +283,7 @@ final class VaultFileTests: XCTestCase {
       with: "\"device_id\":\"\(link.deviceID)\",\"extra\":1,\"enrollment_key\"")
     XCTAssertTrue(body.contains("\"extra\":1"))
     XCTAssertThrowsError(try Header.parse(Array(body.utf8))) {
-      XCTAssertEqual($0 as? VaultError, .malformedHeader("unknown handoff field 'extra'"))
+      XCTAssertEqual(VaultError($0), .malformedHeader("unknown handoff field 'extra'"))
     }
   }
 
@@ -300,32 +301,32 @@ final class VaultFileTests: XCTestCase {
     let enrollment = header.devices[0].enrollment
     header.devices[0].enrollment = nil
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-      XCTAssertEqual($0 as? VaultError, .malformedHeader("a device record is not enrolled"))
+      XCTAssertEqual(VaultError($0), .malformedHeader("a device record is not enrolled"))
     }
     header.recovery.enrollmentKey = nil
     XCTAssertNoThrow(try Header.parse(try header.encoded()))
     XCTAssertThrowsError(try header.verifyEnrollments()) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .integrity("the vault's devices are not enrolled with its recovery code"))
     }
     header.devices[0].enrollment = enrollment
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .malformedHeader("a device record is enrolled in a header with no enrollment key"))
     }
     header.recovery.enrollmentKey = signer.publicKey.base64
     header.devices[0].enrollment = [UInt8](repeating: 1, count: 63).base64
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-      XCTAssertEqual($0 as? VaultError, .malformedHeader("enrollment is not valid"))
+      XCTAssertEqual(VaultError($0), .malformedHeader("enrollment is not valid"))
     }
     // A record whose X25519 key was replaced by whoever holds the master key is not enrolled.
     header.devices[0].enrollment = enrollment
     header.devices[0].publicKey = SealedBox.keyPair().publicKey.base64
     XCTAssertThrowsError(try header.verifyEnrollments()) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .integrity(
           "the device record \(header.devices[0].deviceIDBytes.hex.prefix(8)) was not enrolled"
             + " with the vault's recovery code (a device that held the master key added or"
@@ -376,7 +377,7 @@ final class VaultFileTests: XCTestCase {
     for (text, error) in cases {
       XCTAssertNotEqual(text, body)
       XCTAssertThrowsError(try Header.parse(Array(text.utf8)), text) {
-        XCTAssertEqual($0 as? VaultError, error, text)
+        XCTAssertEqual(VaultError($0), error, text)
       }
     }
     let nullOptional = body.replacingOccurrences(
@@ -388,11 +389,11 @@ final class VaultFileTests: XCTestCase {
     _ = try makeVault()
     tamper("PRAGMA user_version = 3")
     XCTAssertThrowsError(try Vault.open(path: home.vaultPath, environment: environment)) {
-      XCTAssertEqual($0 as? VaultError, .unsupportedVersion(3))
+      XCTAssertEqual(VaultError($0), .unsupportedVersion(3))
     }
     tamper("PRAGMA application_id = 7")
     XCTAssertThrowsError(try Vault.open(path: home.vaultPath, environment: environment)) {
-      XCTAssertEqual($0 as? VaultError, .integrity("\(home.vaultPath) is not a vault file"))
+      XCTAssertEqual(VaultError($0), .integrity("\(home.vaultPath) is not a vault file"))
     }
   }
 
@@ -412,11 +413,11 @@ final class VaultFileTests: XCTestCase {
     XCTAssertEqual(try store.metadata(try EntryName("mail/work"))?.guarded, true)
     XCTAssertThrowsError(
       try store.put(try EntryName("big"), content: secure("x"), overwrite: false, guarded: false)
-    ) { XCTAssertEqual($0 as? VaultError, .exists("big")) }
+    ) { XCTAssertEqual(VaultError($0), .exists("big")) }
     XCTAssertThrowsError(
       try store.put(
         try EntryName("new"), content: SecureBytes(count: 0), overwrite: false, guarded: false)
-    ) { XCTAssertEqual($0 as? VaultError, .invalidInput("the content is empty")) }
+    ) { XCTAssertEqual(VaultError($0), .invalidInput("the content is empty")) }
     let raw = try XCTUnwrap(PrivateFiles.read(home.vaultPath))
     for needle in ["hunter2", "UNIQUEMARK", "mail/work", "2026-", "\"name\""] {
       XCTAssertNil(raw.firstRange(of: Array(needle.utf8)), needle)
@@ -455,7 +456,7 @@ final class VaultFileTests: XCTestCase {
     // The rows no longer add up in their buckets (a name's bucket follows from its index).
     XCTAssertThrowsError(try store.get(try EntryName("b"))) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .integrity(
           "the vault's records are not the ones its state authenticates (a record was deleted,"
             + " added or put back from an older copy)"))
@@ -474,7 +475,7 @@ final class VaultFileTests: XCTestCase {
     for name in ["a", "b"] {
       XCTAssertThrowsError(try store.get(try EntryName(name))) {
         XCTAssertEqual(
-          $0 as? VaultError, .integrity("the content of '\(name)' failed authentication"))
+          VaultError($0), .integrity("the content of '\(name)' failed authentication"))
       }
     }
     try store.put(try EntryName("c"), content: secure("charlie"), overwrite: false, guarded: false)
@@ -484,7 +485,7 @@ final class VaultFileTests: XCTestCase {
         + " || CASE WHEN substr(box, 31, 1) = X'FF' THEN X'00' ELSE X'FF' END"
         + " || substr(box, 32) AS BLOB)")
     XCTAssertThrowsError(try store.get(try EntryName("c"))) {
-      XCTAssertEqual($0 as? VaultError, .integrity("the content of 'c' failed authentication"))
+      XCTAssertEqual(VaultError($0), .integrity("the content of 'c' failed authentication"))
     }
   }
 
@@ -497,7 +498,7 @@ final class VaultFileTests: XCTestCase {
     try store.put(name, content: secure("new"), overwrite: true, guarded: false)
     tamper("UPDATE chunks SET box = ?", oldBox)
     XCTAssertThrowsError(try store.get(name)) {
-      XCTAssertEqual($0 as? VaultError, .integrity("the content of 'a' failed authentication"))
+      XCTAssertEqual(VaultError($0), .integrity("the content of 'a' failed authentication"))
     }
   }
 
@@ -509,7 +510,7 @@ final class VaultFileTests: XCTestCase {
     XCTAssertThrowsError(
       try store.move(try EntryName("a"), to: try EntryName("b"), overwrite: false)
     ) {
-      XCTAssertEqual($0 as? VaultError, .exists("b"))
+      XCTAssertEqual(VaultError($0), .exists("b"))
     }
     try store.move(try EntryName("a"), to: try EntryName("c/d"), overwrite: false)
     XCTAssertEqual(
@@ -517,7 +518,7 @@ final class VaultFileTests: XCTestCase {
     XCTAssertEqual(try store.list().map(\.name), ["b", "c/d"])
     try store.remove(try EntryName("b"))
     XCTAssertThrowsError(try store.remove(try EntryName("b"))) {
-      XCTAssertEqual($0 as? VaultError, .removed("b"))
+      XCTAssertEqual(VaultError($0), .removed("b"))
     }
   }
 }

@@ -1,6 +1,7 @@
 import VaultCore
 import XCTest
 
+@testable import VaultCrypto
 @testable import VaultTransfer
 
 /// The `vault` format: what the writer seals the reader opens, byte for byte, and every
@@ -20,7 +21,7 @@ final class ExportFormatTests: XCTestCase {
     _ bytes: [UInt8], _ expected: VaultError, file: StaticString = #filePath, line: UInt = #line
   ) {
     XCTAssertThrowsError(try read(bytes), file: file, line: line) {
-      XCTAssertEqual($0 as? VaultError, expected, file: file, line: line)
+      XCTAssertEqual(VaultError($0), expected, file: file, line: line)
     }
   }
 
@@ -171,32 +172,32 @@ final class ExportFormatTests: XCTestCase {
       return nil
     }
     XCTAssertEqual(
-      reading(Array("not an export".utf8)) as? VaultError,
+      reading(Array("not an export".utf8)).flatMap { VaultError($0) },
       .invalidInput("this is not a vault export (it does not start with 'VAULTEXP')"))
     var version = bytes
     version[8] = 2
     XCTAssertEqual(
-      reading(version) as? VaultError,
+      reading(version).flatMap { VaultError($0) },
       .invalidInput("the export is of version 2; this vault reads version 1"))
     var ops = bytes
     ops[16] = 3  // opslimit 3 with the test profile's memlimit: no profile
     XCTAssertEqual(
-      reading(ops) as? VaultError,
+      reading(ops).flatMap { VaultError($0) },
       .invalidInput(
         "the export's Argon2id parameters (opslimit 3, memlimit 8192) are not those of a profile"
           + " (interactive, moderate, sensitive, test)"))
     XCTAssertFalse(asked.value)
     var salt = bytes
     salt[30] ^= 1
-    XCTAssertEqual(reading(salt) as? VaultError, .wrongPassphrase)
+    XCTAssertEqual(reading(salt).flatMap { VaultError($0) }, .wrongPassphrase)
     XCTAssertTrue(asked.value)
     var check = bytes
     check[45] ^= 1
-    XCTAssertEqual(reading(check) as? VaultError, .wrongPassphrase)
+    XCTAssertEqual(reading(check).flatMap { VaultError($0) }, .wrongPassphrase)
     var streamHeader = bytes
     streamHeader[60] ^= 1
     XCTAssertEqual(
-      reading(streamHeader) as? VaultError,
+      reading(streamHeader).flatMap { VaultError($0) },
       .integrity("message 0 of the export failed authentication"))
     assertRefused(bytes, .wrongPassphrase, passphrase: "correct horse battery stapler")
     XCTAssertThrowsError(try VaultExportReader.read(.bytes(SecureBytes(copying: bytes)))) {
@@ -211,7 +212,7 @@ final class ExportFormatTests: XCTestCase {
     line: UInt = #line
   ) {
     XCTAssertThrowsError(try read(bytes, passphrase: passphrase), file: file, line: line) {
-      XCTAssertEqual($0 as? VaultError, expected, file: file, line: line)
+      XCTAssertEqual(VaultError($0), expected, file: file, line: line)
     }
   }
 
@@ -304,14 +305,14 @@ final class ExportFormatTests: XCTestCase {
   func testTheWriterRefusesWhatTheReaderWould() throws {
     XCTAssertThrowsError(try ExportTest.write(.vault, [TestEntry("b", "1"), TestEntry("a", "2")])) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .invalidInput("an export's entries are in ascending order of their names"))
     }
     XCTAssertThrowsError(
       try ExportPassphrase(utf8: SecureBytes(copying: Array("short".utf8))).checkStrength()
     ) {
       XCTAssertEqual(
-        $0 as? VaultError,
+        VaultError($0),
         .invalidInput(
           "the passphrase has 5 characters; an export's needs at least 12 (it is all that"
             + " protects the file)"))
@@ -320,7 +321,7 @@ final class ExportFormatTests: XCTestCase {
       try ExportPassphrase(utf8: SecureBytes(copying: Array("aaaaaaaaaaaaaaaa".utf8)))
         .checkStrength()
     ) {
-      guard case .invalidInput(let why) = $0 as? VaultError else { return XCTFail("\($0)") }
+      guard case .invalidInput(let why) = VaultError($0) else { return XCTFail("\($0)") }
       XCTAssertTrue(why.hasPrefix("the passphrase is weak (about "), why)
     }
     XCTAssertNoThrow(

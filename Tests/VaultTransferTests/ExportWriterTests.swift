@@ -2,6 +2,7 @@ import Foundation
 import VaultCore
 import XCTest
 
+@testable import VaultCrypto
 @testable import VaultTransfer
 
 /// The plaintext writers: exact bytes for small vaults, and what their readers read back.

@@ -2,6 +2,7 @@ import Foundation
 import VaultCore
 import XCTest
 
+@testable import VaultCrypto
 @testable import VaultTransfer
 
 /// The jsonl, bitwarden-json and jrnl-json readers on their samples and on each fault.

@@ -1,6 +1,7 @@
 import VaultCore
 import XCTest
 
+@testable import VaultCrypto
 @testable import VaultTransfer
 
 final class KeePassXMLReaderTests: XCTestCase {

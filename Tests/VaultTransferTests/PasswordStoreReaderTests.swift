@@ -2,6 +2,7 @@ import Foundation
 import VaultCore
 import XCTest
 
+@testable import VaultCrypto
 @testable import VaultTransfer
 
 final class PasswordStoreReaderTests: XCTestCase {

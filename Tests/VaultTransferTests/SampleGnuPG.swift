@@ -1,5 +1,6 @@
 import Foundation
 import VaultCore
+import VaultCrypto
 
 /// The samples' throwaway GnuPG home (a test key without a passphrase), copied to a private
 /// folder so gpg-agent's sockets and gpg's files never land in the work tree.

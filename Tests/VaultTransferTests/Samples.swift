@@ -1,5 +1,6 @@
 import Foundation
 import VaultCore
+import VaultCrypto
 
 /// The committed samples under `Samples/` (made by `Samples/make-samples.sh`), found from this
 /// file's path rather than as bundle resources.

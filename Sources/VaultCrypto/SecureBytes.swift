@@ -89,11 +89,11 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
   /// Allocates `count` zeroed bytes of guarded memory, for sizes that come from input; a piece
   /// of a shared slab when `packed` and `count` is at most 64 KiB.
   ///
-  /// - Throws: `VaultError.storage` when the memory cannot be had (an address-space limit), where
+  /// - Throws: `CryptoError.outOfMemory` when the memory cannot be had (an address-space limit), where
   ///   `init(count:)` would stop the process.
   public static func allocating(count: Int, packed: Bool = false) throws -> SecureBytes {
     guard let made = allocate(count: count, packed: packed) else {
-      throw VaultError.storage("out of memory for \(count) bytes")
+      throw CryptoError.outOfMemory(bytes: count)
     }
     return SecureBytes(raw: made.pointer, count: count, slab: made.slab)
   }
@@ -143,6 +143,29 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
     try body(UnsafeMutableRawBufferPointer(start: pointer, count: count))
   }
 
+  /// Copies `bytes` into this buffer from `offset` on; traps when they do not fit.
+  public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) {
+    precondition(offset >= 0 && bytes.count <= count - offset, "SecureBytes write out of range")
+    if let base = bytes.baseAddress {
+      (pointer + offset).copyMemory(from: base, byteCount: bytes.count)
+    }
+  }
+
+  /// A read-only view of the first `count` bytes, valid only while this buffer lives.
+  ///
+  /// For a reader that hands out one piece at a time and keeps the buffer itself
+  /// (`VaultExportOpener.nextPiece`); the view changes when the buffer is written. Prefer
+  /// `withBytes`.
+  public func unsafeView(count: Int) -> UnsafeRawBufferPointer {
+    precondition(count >= 0 && count <= self.count, "SecureBytes view out of range")
+    return UnsafeRawBufferPointer(start: pointer, count: count)
+  }
+
+  /// Copies all of `source` into this buffer from `offset` on; traps when it does not fit.
+  public func write(_ source: SecureBytes, at offset: Int = 0) {
+    source.withBytes { write($0, at: offset) }
+  }
+
   /// A new buffer holding the first `count` bytes of this one (all of them when fewer), packed
   /// when this one is.
   public func prefix(_ count: Int) -> SecureBytes { prefix(count, packed: isPacked) }
@@ -178,7 +201,7 @@ public final class SecureBytes: @unchecked Sendable, CustomStringConvertible, Eq
   /// A new buffer of `count` bytes (at least this one's length) starting with these bytes,
   /// packed when this one is (and it fits a slab).
   ///
-  /// - Throws: `VaultError.storage` when the memory cannot be had.
+  /// - Throws: `CryptoError.outOfMemory` when the memory cannot be had.
   public func grown(to count: Int) throws -> SecureBytes {
     let out = try SecureBytes.allocating(count: max(count, self.count), packed: isPacked)
     out.pointer.copyMemory(from: pointer, byteCount: self.count)

@@ -33,11 +33,11 @@ public struct Nonce: Sendable, Equatable {
 
   /// Wraps nonce bytes.
   ///
-  /// - Throws: `VaultError.integrity` unless exactly 24 bytes (a record with a short nonce is
+  /// - Throws: `CryptoError.wrongLength` unless exactly 24 bytes (a record with a short nonce is
   ///   damaged).
   public init(_ bytes: [UInt8]) throws {
     guard bytes.count == Self.byteCount else {
-      throw VaultError.integrity("a nonce is \(Self.byteCount) bytes, not \(bytes.count)")
+      throw CryptoError.wrongLength(material: .nonce, expected: Self.byteCount, found: bytes.count)
     }
     self.bytes = bytes
   }
@@ -62,10 +62,10 @@ public struct Salt: Sendable, Equatable {
 
   /// Wraps salt bytes.
   ///
-  /// - Throws: `VaultError.malformedHeader` unless exactly 16 bytes (salts live in the header).
+  /// - Throws: `CryptoError.wrongLength` unless exactly 16 bytes (salts live in the header).
   public init(_ bytes: [UInt8]) throws {
     guard bytes.count == Self.byteCount else {
-      throw VaultError.malformedHeader("a salt is \(Self.byteCount) bytes, not \(bytes.count)")
+      throw CryptoError.wrongLength(material: .salt, expected: Self.byteCount, found: bytes.count)
     }
     self.bytes = bytes
   }

@@ -42,18 +42,18 @@ public final class SecretStream {
   /// A stream to pull the messages of the stream that began with `header` under `key`
   /// (`crypto_secretstream_xchacha20poly1305_init_pull`).
   ///
-  /// - Throws: `VaultError.integrity` naming `what` when the header has the wrong length.
+  /// - Throws: `CryptoError.noStreamHeader` or `.malformedStreamHeader` naming `what`.
   public static func pulling(key: SymmetricKey, header: [UInt8], what: String) throws
     -> SecretStream
   {
     guard header.count == headerByteCount else {
-      throw VaultError.integrity("\(what) has no stream header")
+      throw CryptoError.noStreamHeader(object: what)
     }
     let stream = SecretStream()
     guard
       crypto_secretstream_xchacha20poly1305_init_pull(
         stream.statePointer, header, key.bytes.bytePointer) == 0
-    else { throw VaultError.integrity("\(what) has a malformed stream header") }
+    else { throw CryptoError.malformedStreamHeader(object: what) }
     return stream
   }
 
@@ -76,21 +76,21 @@ public final class SecretStream {
   /// `plaintext`, which must hold at least `ciphertext.count - overhead` bytes.
   ///
   /// - Returns: the plaintext's length and the message's tag.
-  /// - Throws: `VaultError.integrity` naming `what` when the message is too short, too long for
+  /// - Throws: `CryptoError.wrongPieceLength` or `.authenticationFailed` naming `what` when the message is too short, too long for
   ///   `plaintext`, or fails authentication (modified, moved, from another stream or key).
   public func pull(
     _ ciphertext: UnsafeRawBufferPointer, associatedData: [UInt8], into plaintext: SecureBytes,
     what: String
   ) throws -> (count: Int, tag: UInt8) {
     guard ciphertext.count >= Self.overhead, ciphertext.count - Self.overhead <= plaintext.count
-    else { throw VaultError.integrity("\(what) has a piece of the wrong length") }
+    else { throw CryptoError.wrongPieceLength(object: what) }
     var length: UInt64 = 0
     var tag: UInt8 = 0
     let rc = crypto_secretstream_xchacha20poly1305_pull(
       statePointer, plaintext.bytePointer, &length, &tag,
       ciphertext.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(ciphertext.count),
       associatedData, UInt64(associatedData.count))
-    guard rc == 0 else { throw VaultError.integrity("\(what) failed authentication") }
+    guard rc == 0 else { throw CryptoError.authenticationFailed(object: what) }
     return (Int(length), tag)
   }
 }

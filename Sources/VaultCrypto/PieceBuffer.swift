@@ -2,19 +2,19 @@
 /// buffer of a `crypto_secretstream_xchacha20poly1305` writer (`StreamSealer`,
 /// `VaultExportSealer`), which must hold a full piece back until it knows whether more follows,
 /// so that only the last message is tagged final.
-final class PieceBuffer {
+public final class PieceBuffer {
   private let piece: SecureBytes
   /// Bytes in the piece now.
-  private(set) var filled = 0
+  public private(set) var filled = 0
 
   /// An empty piece of `size` bytes.
-  init(size: Int) { piece = SecureBytes(count: size) }
+  public init(size: Int) { piece = SecureBytes(count: size) }
 
   /// Appends `bytes`, first handing a full piece to `seal` (and emptying it) whenever more bytes
   /// are to go in.
   ///
   /// - Throws: what `seal` throws.
-  func append(
+  public func append(
     _ bytes: UnsafeRawBufferPointer, sealing seal: (UnsafeRawBufferPointer) throws -> Void
   ) throws {
     guard let base = bytes.baseAddress else { return }
@@ -29,7 +29,9 @@ final class PieceBuffer {
   /// Appends `count` zero bytes (padding), as `append` does.
   ///
   /// - Throws: what `seal` throws.
-  func appendZeros(_ count: Int, sealing seal: (UnsafeRawBufferPointer) throws -> Void) throws {
+  public func appendZeros(_ count: Int, sealing seal: (UnsafeRawBufferPointer) throws -> Void)
+    throws
+  {
     var left = count
     while left > 0 {
       left -= try fill(count: left, sealing: seal) { target, n in
@@ -41,7 +43,7 @@ final class PieceBuffer {
   /// Hands the piece as it is to `seal` and empties it: the last message.
   ///
   /// - Throws: what `seal` throws.
-  func flush(sealing seal: (UnsafeRawBufferPointer) throws -> Void) throws {
+  public func flush(sealing seal: (UnsafeRawBufferPointer) throws -> Void) throws {
     try seal(UnsafeRawBufferPointer(start: piece.pointer, count: filled))
     filled = 0
   }

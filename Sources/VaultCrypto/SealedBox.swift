@@ -29,17 +29,19 @@ public enum SealedBox {
 
   /// Opens a sealed box with the key pair.
   ///
-  /// - Throws: `VaultError.integrity` when it does not verify.
-  public static func open(_ box: [UInt8], publicKey: [UInt8], secretKey: SecureBytes) throws
+  /// - Throws: `CryptoError.truncated` or `.authenticationFailed` naming `what`.
+  public static func open(
+    _ box: [UInt8], publicKey: [UInt8], secretKey: SecureBytes, what: String
+  ) throws
     -> SecureBytes
   {
     _ = Sodium.ready
-    guard box.count >= overhead else { throw VaultError.integrity("journal entry is truncated") }
+    guard box.count >= overhead else { throw CryptoError.truncated(object: what) }
     let out = SecureBytes(count: box.count - overhead)
     let rc = crypto_box_seal_open(
       out.pointer.assumingMemoryBound(to: UInt8.self), box, UInt64(box.count), publicKey,
       secretKey.pointer.assumingMemoryBound(to: UInt8.self))
-    guard rc == 0 else { throw VaultError.integrity("journal entry failed authentication") }
+    guard rc == 0 else { throw CryptoError.authenticationFailed(object: what) }
     return out
   }
 }

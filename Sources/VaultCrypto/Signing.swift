@@ -24,11 +24,12 @@ public enum Signing {
 
   /// The key pair of a 32-byte seed, RFC 8032's private key (`crypto_sign_seed_keypair`).
   ///
-  /// - Throws: `VaultError.integrity` when `seed` is not 32 bytes.
+  /// - Throws: `CryptoError.wrongLength` when `seed` is not 32 bytes.
   public static func keyPair(seed: SecureBytes) throws -> SigningKeyPair {
     _ = Sodium.ready
     guard seed.count == seedByteCount else {
-      throw VaultError.integrity("a signing key seed is \(seed.count) bytes, not \(seedByteCount)")
+      throw CryptoError.wrongLength(
+        material: .signingSeed, expected: seedByteCount, found: seed.count)
     }
     var publicKey = [UInt8](repeating: 0, count: publicKeyByteCount)
     let secretKey = SecureBytes(count: secretKeyByteCount)
@@ -78,12 +79,13 @@ public struct SigningKeyPair: Sendable {
   /// against the one its seed (`crypto_sign_ed25519_sk_to_seed`) makes with
   /// `crypto_sign_seed_keypair`: signing with a mismatched half could leak the seed.
   ///
-  /// - Throws: `VaultError.integrity` when the key is not 64 bytes or its halves do not match.
+  /// - Throws: `CryptoError.wrongLength` when the key is not 64 bytes, `.signingKeyMismatch` when
+  ///   its halves do not match.
   public init(secretKey: SecureBytes) throws {
     _ = Sodium.ready
     guard secretKey.count == Signing.secretKeyByteCount else {
-      throw VaultError.integrity(
-        "a signing key is \(secretKey.count) bytes, not \(Signing.secretKeyByteCount)")
+      throw CryptoError.wrongLength(
+        material: .signingKey, expected: Signing.secretKeyByteCount, found: secretKey.count)
     }
     let seed = SecureBytes(count: Signing.seedByteCount)
     crypto_sign_ed25519_sk_to_seed(seed.bytePointer, secretKey.bytePointer)
@@ -91,7 +93,7 @@ public struct SigningKeyPair: Sendable {
     crypto_sign_ed25519_sk_to_pk(&stored, secretKey.bytePointer)
     let derived = try Signing.keyPair(seed: seed)
     guard constantTimeEqual(stored, derived.publicKey) else {
-      throw VaultError.integrity("a signing key's public half does not match its seed")
+      throw CryptoError.signingKeyMismatch
     }
     self.init(publicKey: stored, checkedSecretKey: derived.secretKey)
   }

@@ -46,14 +46,14 @@ public enum AEAD {
   /// Opens `nonce || ciphertext || tag` into guarded memory (a piece of a shared slab when
   /// `packed`, for plaintexts opened in bulk).
   ///
-  /// - Throws: `VaultError.integrity` when the box is too short or verification fails (wrong key,
+  /// - Throws: `CryptoError.truncated` when the box is too short, `.authenticationFailed` when verification fails (wrong key,
   ///   wrong associated data, or modified bytes).
   public static func open(
     _ box: [UInt8], key: SymmetricKey, associatedData: [UInt8], what: @autoclosure () -> String,
     packed: Bool = false
   ) throws -> SecureBytes {
     guard box.count >= Nonce.byteCount + tagByteCount else {
-      throw VaultError.integrity("\(what()) is truncated")
+      throw CryptoError.truncated(object: what())
     }
     let nonce = try Nonce(Array(box[0..<Nonce.byteCount]))
     return try open(
@@ -63,14 +63,14 @@ public enum AEAD {
 
   /// Opens `ciphertext || tag` with an explicit nonce.
   ///
-  /// - Throws: `VaultError.integrity` when verification fails.
+  /// - Throws: `CryptoError.truncated` or `.authenticationFailed`.
   public static func open(
     ciphertext: [UInt8], key: SymmetricKey, nonce: Nonce, associatedData: [UInt8],
     what: @autoclosure () -> String, packed: Bool = false
   ) throws -> SecureBytes {
     _ = Sodium.ready
     guard ciphertext.count >= tagByteCount else {
-      throw VaultError.integrity("\(what()) is truncated")
+      throw CryptoError.truncated(object: what())
     }
     let out = SecureBytes(count: ciphertext.count - tagByteCount, packed: packed)
     var outLength: UInt64 = 0
@@ -78,7 +78,7 @@ public enum AEAD {
       out.pointer.assumingMemoryBound(to: UInt8.self), &outLength, nil, ciphertext,
       UInt64(ciphertext.count), associatedData, UInt64(associatedData.count), nonce.bytes,
       key.bytes.bytePointer)
-    guard rc == 0 else { throw VaultError.integrity("\(what()) failed authentication") }
+    guard rc == 0 else { throw CryptoError.authenticationFailed(object: what()) }
     return out
   }
 }

@@ -13,6 +13,13 @@ public struct KDFParameters: Codable, Equatable, Sendable {
   /// Memory in bytes (`memlimit`).
   public let memLimit: UInt64
 
+  /// Parameters as read from a header; `validate()` checks them.
+  public init(profile: String, opsLimit: UInt64, memLimit: UInt64) {
+    self.profile = profile
+    self.opsLimit = opsLimit
+    self.memLimit = memLimit
+  }
+
   /// Upper bound accepted from a header: 16 passes.
   public static let maxOpsLimit: UInt64 = 16
   /// Upper bound accepted from a header: 4 GiB.
@@ -48,16 +55,16 @@ public struct KDFParameters: Codable, Equatable, Sendable {
   /// Checks values read from a header: the profile must be known and its values exactly those of
   /// the profile, within the global bounds.
   ///
-  /// - Throws: `VaultError.malformedHeader` naming the offending value.
+  /// - Throws: `CryptoError.kdfOutOfBounds` or `.kdfProfileMismatch`.
   public func validate() throws {
     guard opsLimit >= UInt64(crypto_pwhash_OPSLIMIT_MIN), opsLimit <= Self.maxOpsLimit else {
-      throw VaultError.malformedHeader("Argon2id opslimit \(opsLimit) is out of bounds")
+      throw CryptoError.kdfOutOfBounds(parameter: "opslimit", value: opsLimit)
     }
     guard memLimit >= UInt64(crypto_pwhash_MEMLIMIT_MIN), memLimit <= Self.maxMemLimit else {
-      throw VaultError.malformedHeader("Argon2id memlimit \(memLimit) is out of bounds")
+      throw CryptoError.kdfOutOfBounds(parameter: "memlimit", value: memLimit)
     }
     guard let known = Self.named(profile), known == self else {
-      throw VaultError.malformedHeader("Argon2id profile '\(profile)' does not match its values")
+      throw CryptoError.kdfProfileMismatch(profile: profile)
     }
   }
 
@@ -72,7 +79,7 @@ public struct KDFParameters: Codable, Equatable, Sendable {
 public enum Argon2id {
   /// Derives 32 bytes from `secret` and `salt` with the given cost, into guarded memory.
   ///
-  /// - Throws: `VaultError.storage` when libsodium cannot allocate the requested memory.
+  /// - Throws: `CryptoError.kdfOutOfMemory` when libsodium cannot allocate the requested memory.
   public static func derive(secret: SecureBytes, salt: Salt, parameters: KDFParameters) throws
     -> SecureBytes
   {
@@ -83,7 +90,7 @@ public enum Argon2id {
       UnsafeRawPointer(secret.pointer).assumingMemoryBound(to: CChar.self), UInt64(secret.count),
       salt.bytes, parameters.opsLimit, Int(parameters.memLimit), crypto_pwhash_ALG_ARGON2ID13)
     guard rc == 0 else {
-      throw VaultError.storage("Argon2id could not allocate \(parameters.memLimit >> 20) MiB")
+      throw CryptoError.kdfOutOfMemory(mebibytes: parameters.memLimit >> 20)
     }
     return out
   }

@@ -1,0 +1,62 @@
+import VaultCore
+import VaultCrypto
+import XCTest
+
+/// The words each refusal of VaultCrypto has in the vault's reports: moved here, case by case,
+/// from the crypto tests that asserted sentences before the primitives had an error of their own.
+final class CryptoErrorWordsTests: XCTestCase {
+  func testEachCryptoRefusalKeepsItsFailureClassAndWords() {
+    let cases: [(CryptoError, VaultError)] = [
+      (.truncated(object: "x"), .integrity("x is truncated")),
+      (.authenticationFailed(object: "x"), .integrity("x failed authentication")),
+      (
+        .authenticationFailed(object: "the journal key"),
+        .integrity("the journal key failed authentication")
+      ),
+      (.noStreamHeader(object: "the export"), .integrity("the export has no stream header")),
+      (
+        .malformedStreamHeader(object: "the export"),
+        .integrity("the export has a malformed stream header")
+      ),
+      (
+        .wrongPieceLength(object: "message 2 of the export"),
+        .integrity("message 2 of the export has a piece of the wrong length")
+      ),
+      (
+        .wrongLength(material: .nonce, expected: 24, found: 23),
+        .integrity("a nonce is 24 bytes, not 23")
+      ),
+      (
+        .wrongLength(material: .salt, expected: 16, found: 15),
+        .malformedHeader("a salt is 16 bytes, not 15")
+      ),
+      (
+        .wrongLength(material: .signingSeed, expected: 32, found: 31),
+        .integrity("a signing key seed is 31 bytes, not 32")
+      ),
+      (
+        .wrongLength(material: .signingKey, expected: 64, found: 63),
+        .integrity("a signing key is 63 bytes, not 64")
+      ),
+      (.signingKeyMismatch, .integrity("a signing key's public half does not match its seed")),
+      (
+        .kdfOutOfBounds(parameter: "opslimit", value: 99),
+        .malformedHeader("Argon2id opslimit 99 is out of bounds")
+      ),
+      (
+        .kdfProfileMismatch(profile: "moderate"),
+        .malformedHeader("Argon2id profile 'moderate' does not match its values")
+      ),
+      (.kdfOutOfMemory(mebibytes: 256), .storage("Argon2id could not allocate 256 MiB")),
+      (.outOfMemory(bytes: 10), .storage("out of memory for 10 bytes")),
+    ]
+    for (crypto, vault) in cases {
+      XCTAssertEqual(VaultError(crypto), vault)
+      XCTAssertEqual(VaultError(crypto as any Error), vault)
+      XCTAssertEqual(crypto.isIntegrityFailure, vault.isIntegrityFailure, "\(crypto)")
+    }
+    XCTAssertNil(VaultError(CocoaLikeError()))
+  }
+
+  private struct CocoaLikeError: Error {}
+}
