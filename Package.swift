@@ -19,13 +19,17 @@ let package = Package(
       providers: [.apt(["liboath-dev"])]),
     .systemLibrary(name: "CPlatform"),
     .target(name: "VaultCrypto", dependencies: ["CSodium"]),
+    .target(name: "VaultFormat", dependencies: ["VaultCrypto", "CSQLite", "CPlatform"]),
     .target(
-      name: "VaultCore", dependencies: ["VaultCrypto", "CSQLite", "CLibOATH", "CPlatform"]),
-    .target(name: "Biometry", dependencies: ["VaultCrypto", "VaultCore"]),
-    .target(name: "VaultTransfer", dependencies: ["VaultCrypto", "VaultCore"]),
+      name: "VaultCore",
+      dependencies: ["VaultCrypto", "VaultFormat", "CSQLite", "CLibOATH", "CPlatform"]),
+    .target(name: "Biometry", dependencies: ["VaultCrypto", "VaultFormat", "VaultCore"]),
+    .target(name: "VaultTransfer", dependencies: ["VaultCrypto", "VaultFormat", "VaultCore"]),
     .target(
       name: "VaultCLI",
-      dependencies: ["VaultCrypto", "VaultCore", "VaultTransfer", "Biometry", "CPlatform"]),
+      dependencies: [
+        "VaultCrypto", "VaultFormat", "VaultCore", "VaultTransfer", "Biometry", "CPlatform",
+      ]),
     .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
     .executableTarget(name: "biosim", dependencies: ["VaultCLI"]),
     .target(
@@ -34,21 +38,26 @@ let package = Package(
     .executableTarget(
       name: "generate-manual", dependencies: ["VaultManualGenerator", "VaultCLI", "VaultCore"]),
     .target(
-      name: "VaultTestSupport", dependencies: ["VaultCrypto", "VaultCore", "CSQLite", "CPlatform"],
+      name: "VaultTestSupport",
+      dependencies: ["VaultCrypto", "VaultFormat", "VaultCore", "CSQLite", "CPlatform"],
       path: "Tests/VaultTestSupport"),
     .testTarget(
-      name: "VaultCoreTests", dependencies: ["VaultCrypto", "VaultCore", "VaultTestSupport"]),
+      name: "VaultCoreTests",
+      dependencies: ["VaultCrypto", "VaultFormat", "VaultCore", "VaultTestSupport"]),
     .testTarget(
       name: "BiometryTests",
-      dependencies: ["Biometry", "VaultCrypto", "VaultCore", "VaultTestSupport"]),
+      dependencies: ["Biometry", "VaultCrypto", "VaultFormat", "VaultCore", "VaultTestSupport"]),
     .testTarget(
       name: "VaultCLITests",
       dependencies: [
-        "VaultCLI", "VaultCrypto", "VaultCore", "VaultManualGenerator", "VaultTestSupport",
+        "VaultCLI", "VaultCrypto", "VaultFormat", "VaultCore", "VaultManualGenerator",
+        "VaultTestSupport",
       ]),
     .testTarget(
       name: "VaultTransferTests",
-      dependencies: ["VaultTransfer", "VaultCrypto", "VaultCore", "VaultTestSupport"],
+      dependencies: [
+        "VaultTransfer", "VaultCrypto", "VaultFormat", "VaultCore", "VaultTestSupport",
+      ],
       exclude: ["Samples"]),
     .testTarget(name: "VaultManualGeneratorTests", dependencies: ["VaultManualGenerator"]),
   ]

@@ -15,12 +15,12 @@ esac
 out=.build/fuzz
 mkdir -p "$out"
 includes=(-I Sources/CSodium -I Sources/CSQLite -I Sources/CLibOATH -I Sources/CPlatform)
-flags=(-sanitize=fuzzer,address -parse-as-library "$optimization")
+flags=(-sanitize=fuzzer,address -parse-as-library -package-name vault "$optimization")
 jobs=()
 [ "$optimization" = -Onone ] && jobs=(-j "$(nproc)")
 # The libraries the targets use, in dependency order: each built once, instrumented, and rebuilt
 # when one of its sources (or a library before it) is newer or the setting changed.
-modules=(VaultCrypto VaultCore)
+modules=(VaultCrypto VaultFormat VaultCore)
 libraries=()
 rebuild=false
 [ "$(cat "$out/optimization" 2>/dev/null)" != "$optimization" ] && rebuild=true

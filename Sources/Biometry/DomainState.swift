@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// The simulated `evaluatedPolicyDomainState`: an opaque value that changes with every
 /// enrollment change, per app.

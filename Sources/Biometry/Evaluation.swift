@@ -1,4 +1,5 @@
 import VaultCore
+import VaultFormat
 
 /// How one attempt's outcome changes the sensor, and what the evaluation does next.
 enum Evaluation {

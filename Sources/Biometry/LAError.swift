@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// The `LAError` codes the simulated sensor reports, with Apple's raw values.
 ///
 /// Preflight (`canEvaluatePolicy`) reports the `biometry…` cases, `passcodeNotSet` and

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// The simulator's controls (`biosim` commands): each is one read-modify-write of the device
 /// store under its lock.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCore
+import VaultFormat
 
 extension DeviceState {
   /// The simulated sensor kept in this device state; a new device's sensor when none is kept yet.

@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// The simulated biometric device's persistent state: the `sensor` section of the device state,
 /// which only this module reads.

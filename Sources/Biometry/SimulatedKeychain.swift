@@ -1,4 +1,5 @@
 import VaultCore
+import VaultFormat
 
 /// The simulated keychain's items stored "when passcode set, this device only"
 /// (`kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly`): presence markers that removing the

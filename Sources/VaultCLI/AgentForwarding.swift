@@ -1,6 +1,7 @@
 import CPlatform
 import Glibc
 import VaultCore
+import VaultFormat
 
 /// The signal to pass on to the agent's worker, written into this pipe by the handler.
 nonisolated(unsafe) private var forwardedSignalPipe: Int32 = -1

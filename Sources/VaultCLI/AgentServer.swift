@@ -2,6 +2,7 @@ import CPlatform
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// `vault __agent`: the per-user unlock agent, started on demand by `vault unlock`.
 ///

@@ -2,6 +2,7 @@ import CPlatform
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// A command the unlock agent runs for a client, in a child it forked: the client's standard
 /// descriptors, working folder, terminal and PIN descriptor, the client's environment and

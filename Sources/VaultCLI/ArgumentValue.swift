@@ -1,4 +1,5 @@
 import VaultCore
+import VaultFormat
 
 /// A bad value on the command line: a usage error (exit 64), shown with the command's usage line.
 public struct ValueError: Error, Equatable, Sendable {

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultFormat
 
 /// `vault audit [PREFIX] [--json]`: checks every password (first line) offline, prints each
 /// problem, and exits 1 when there is one.

@@ -1,5 +1,6 @@
 import Glibc
 import VaultCore
+import VaultFormat
 
 /// `vault config sync.auto on`: after a command that changed the vault, a `vault sync` started
 /// in the background (a new session, no terminal, its messages in `PATH.sync/auto-sync.log`),

@@ -1,5 +1,6 @@
 import Biometry
 import VaultCore
+import VaultFormat
 
 /// How each `LAError` of the simulated sensor (and its BiometricPrompt counterpart) reaches the
 /// user: exit code and error line, for the table in `vault(1)` BIOMETRICS.

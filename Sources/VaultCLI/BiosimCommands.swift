@@ -1,4 +1,5 @@
 import Biometry
+import VaultFormat
 
 /// The whole command line of `biosim`, the simulated biometric device, as one value.
 public enum BiosimCommands {

@@ -2,6 +2,7 @@ import Biometry
 import FoundationEssentials
 import Glibc
 import VaultCore
+import VaultFormat
 
 /// Entry point of the `biosim` executable: the simulated sensor's controls.
 public enum BiosimMain {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// `vault get --clip`: copy a secret to the clipboard with `wl-copy` (Wayland), `xclip` or
 /// `xsel` (X11), then clear it after `--clip-time` seconds (45 by default) if it still holds

@@ -1,6 +1,7 @@
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// Which `--clip` copy the clipboard belongs to, so that each copy's clearing is its own.
 ///

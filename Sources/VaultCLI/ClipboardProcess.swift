@@ -2,6 +2,7 @@ import CPlatform
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// A clipboard program or the detached clearer: standard input from a pipe this process writes,
 /// standard output and error to `/dev/null`.

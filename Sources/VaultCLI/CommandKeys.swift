@@ -1,6 +1,7 @@
 import Biometry
 import VaultCore
 import VaultCrypto
+import VaultFormat
 import VaultTransfer
 
 /// Shell syntax for `vault unlock --shell` and `vault completions`.

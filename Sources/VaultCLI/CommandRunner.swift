@@ -1,6 +1,7 @@
 import Biometry
 import Glibc
 import VaultCore
+import VaultFormat
 
 /// An error of the command line itself (not the core's), with its exit code and message.
 protocol ReportableError: Error {

@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// `vault __complete [--tags] [PREFIX]` and `vault __complete-fields PREFIX WORD...`: entry
 /// names (or journal tags) and field keys for the shell completion scripts.

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// Everything a command handler needs: the parsed invocation, paths, the terminal, and how to
 /// get the PIN and the master key.

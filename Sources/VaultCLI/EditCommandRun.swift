@@ -1,4 +1,5 @@
 import VaultCore
+import VaultFormat
 
 /// `vault edit NAME`: authenticate, decrypt into a private RAM-backed folder, edit, re-encrypt.
 enum EditCommandRun {

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// The private folder one edit decrypts into: `vault-edit-<pid>-<start>-XXXXXX`, mode 0700, on a
 /// RAM-backed file system, holding one 0600 file and whatever the editor adds beside it.

@@ -2,6 +2,7 @@ import CPlatform
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 // The signal handler below removes the edit folder without touching Swift objects: the path is a
 // C string and the editor's process id a plain integer, both written only by the main thread

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultFormat
 
 /// The table entries of `edit`, `journal`, `grep`, `generate`, `get --clip` and the hidden
 /// clipboard clearer, kept beside the main table in `VaultCommands.swift`.

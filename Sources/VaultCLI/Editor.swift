@@ -2,6 +2,7 @@ import CPlatform
 import FoundationEssentials
 import Glibc
 import VaultCore
+import VaultFormat
 
 /// The user's editor: `$VISUAL`, else `$EDITOR`, else `vi`, started the way git starts it.
 ///

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// `add`, `get`, `list`, `rm`, `mv`.
 enum EntryCommandsRun {

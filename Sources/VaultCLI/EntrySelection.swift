@@ -1,6 +1,7 @@
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// What `vault get` prints (or copies) of an entry: all of it, one field, one line, the keys, or
 /// the JSON of its password, fields and notes (`vault(1)` FIELDS).

@@ -1,5 +1,6 @@
 import Biometry
 import VaultCore
+import VaultFormat
 
 /// Every exit code of `vault` and `biosim`, in one place: `vault(1)` EXIT STATUS, the README and
 /// every error report are drawn from it, so no two meanings share a number.

@@ -1,6 +1,7 @@
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 import VaultTransfer
 
 /// `vault export --to FORMAT [--output PATH] [--force] [--plaintext] [--kdf PROFILE] [PREFIX]`

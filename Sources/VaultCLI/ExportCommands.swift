@@ -1,4 +1,5 @@
 import VaultCrypto
+import VaultFormat
 
 /// The table entry of `export`, kept beside the main table in `VaultCommands.swift`.
 extension VaultCommands {

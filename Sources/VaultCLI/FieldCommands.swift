@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// The table entries of `set` and `unset`, kept beside the main table in `VaultCommands.swift`.
 extension VaultCommands {
   static let setField = CommandSpec(

@@ -1,6 +1,7 @@
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// `vault set NAME KEY` and `vault unset NAME KEY`: change one field of an entry's text
 /// (`vault(1)` FIELDS), keeping every other byte.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCore
+import VaultFormat
 
 /// `vault find`, and the `--tree` drawing of `vault list`.
 enum FindCommandRun {

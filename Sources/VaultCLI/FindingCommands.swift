@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// The table entries for finding things (`find`, `version`, the words other tools use) and
 /// `journal tags`, kept beside the main table in `VaultCommands.swift`.
 extension VaultCommands {

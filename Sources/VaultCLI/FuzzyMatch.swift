@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import VaultFormat
 
 /// Fuzzy subsequence matching of entry names for `vault find`, in the manner of gopass.
 ///

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 import VaultTransfer
 
 /// The `decrypt` closure of the `pass` and `gopass` imports: the user's own `gpg`, run as

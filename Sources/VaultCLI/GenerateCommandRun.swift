@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// `vault generate NAME`: store a random password (or with `--words`, a passphrase), printed
 /// only with `--print`, copied with `--clip`; its entropy is said on standard error.

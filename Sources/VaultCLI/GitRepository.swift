@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCore
+import VaultFormat
 
 /// The sync repository through the user's own `git` (`SyncRepository`): a bare clone beside the
 /// vault file (`PATH.sync`, mode 0700) whose `origin` is the remote, and the remote's branch

@@ -1,5 +1,6 @@
 import Glibc
 import VaultCore
+import VaultFormat
 
 /// `vault grep [-i] [-F] PATTERN`: search entry names, entry contents and journal entries in
 /// memory.

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultFormat
 
 /// What guessing a PIN costs someone who holds both the vault file and the device state: the
 /// words `init`, `passwd`, `recover` and `status` use.

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultFormat
 
 /// The words for what a held key (a session's or the agent's), or a success by reuse, leaves
 /// out: guarded entries, whose every read needs a fresh check.

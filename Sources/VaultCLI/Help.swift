@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// `--help` text and usage lines, generated from the command table at a fixed width of 80.
 public enum Help {
   /// Width the text is wrapped to, whatever the terminal.

@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// The table entries of `history`, `restore`, `purge` and `settings`, kept beside the main
 /// table in `VaultCommands.swift`.
 extension VaultCommands {

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultFormat
 
 /// `history`, `restore`, `purge`, `settings`.
 enum HistoryCommandsRun {

@@ -1,6 +1,7 @@
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 import VaultTransfer
 
 /// `vault import --from FORMAT [--dry-run] [--force] SOURCE`: reads the source, checks every

@@ -1,3 +1,4 @@
+import VaultFormat
 import VaultTransfer
 
 /// The table entry of `import`, kept beside the main table in `VaultCommands.swift`.

@@ -1,6 +1,7 @@
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 import VaultTransfer
 
 /// The source of `vault import`, a file or standard input (`-`), read whole into guarded memory,

@@ -1,6 +1,7 @@
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// `vault inject [--output PATH]`: reads a template on standard input and writes it with every
 /// `{{ vault NAME[:FIELD] }}` replaced by that value, never to a terminal.

@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// A template for `vault inject`: text with `{{ vault NAME[:FIELD] }}` placeholders (spaces and
 /// tabs inside the braces optional), each on one line; other `{{ … }}` text is left as it is.

@@ -1,6 +1,7 @@
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// `vault journal` (write without unlocking), `journal list`, `journal show`, `journal edit`.
 enum JournalCommandsRun {

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultFormat
 
 /// `check` and `backup`.
 enum MaintenanceCommandsRun {

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultFormat
 
 /// The hint for an entry name that is not found, from the names the vault holds: the folder to
 /// list, else a name or a folder that differs only by case, else the nearest name by the rule

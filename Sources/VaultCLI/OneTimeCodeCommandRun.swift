@@ -1,6 +1,7 @@
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// `otp` and `otp --set`.
 enum OneTimeCodeCommandRun {

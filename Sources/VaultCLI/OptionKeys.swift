@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// A typed key for a flag: declares it in the table and reads it from an `Invocation`.
 public struct Flag: Sendable {
   /// The table entry.

@@ -2,6 +2,7 @@ import CPlatform
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// A file of secrets the user asked for (`vault inject --output`, `vault export --output`): mode
 /// 0600, complete or absent.

@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// Parses argv against a `ProgramSpec`.
 ///
 /// `--opt value`, `--opt=value`, `-o value`, `-ovalue`, clustered short flags (`-fm`), `--` to end

@@ -1,5 +1,6 @@
 import Biometry
 import VaultCore
+import VaultFormat
 
 /// What turns biometric unlock on again from the simulated sensor as it is now.
 ///

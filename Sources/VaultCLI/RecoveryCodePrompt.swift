@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// Showing a new recovery code, and having it typed back before a command that replaces the code
 /// commits (`vault(5)`, RECOVERY CODE): the code is shown with its check group, never on

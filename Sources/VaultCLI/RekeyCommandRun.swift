@@ -1,6 +1,7 @@
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// `vault rekey`: a new master key, journal keys and recovery code, after the new code has been
 /// shown and typed back.
@@ -105,8 +106,10 @@ enum RekeyCommandRun {
           let done =
             try repository.exists
             ? repository.exclusively {
-              try unlocked.rekey(recoveryCode: code, currentCode: current, sync: repository)
-            } : unlocked.rekey(recoveryCode: code, currentCode: current, sync: nil)
+              try unlocked.rekey(
+                recoveryCode: code, currentCode: current,
+                publisher: SyncRotationPublisher(repository: repository))
+            } : unlocked.rekey(recoveryCode: code, currentCode: current, publisher: nil)
           key = done.masterKey
           report(done)
           if let published = done.published {

@@ -1,6 +1,7 @@
 import CPlatform
 import Glibc
 import VaultCore
+import VaultFormat
 
 /// `vault run --env VAR=NAME[:FIELD] … -- COMMAND ARGS`: replaces itself with COMMAND, run with
 /// those variables set to the values, so COMMAND's exit status is the command's.

@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// `NAME[:FIELD]` in `vault run --env` and `vault inject` templates: an entry and one of its
 /// fields (`password`, its first line, when none is given).

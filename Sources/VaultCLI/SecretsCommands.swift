@@ -1,4 +1,5 @@
 import VaultCore
+import VaultFormat
 
 /// The table entries of `run` and `inject`, which hand secrets to other programs, kept beside
 /// the main table in `VaultCommands.swift`.

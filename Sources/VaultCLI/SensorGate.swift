@@ -1,5 +1,6 @@
 import Biometry
 import VaultCore
+import VaultFormat
 
 /// The vault's `BiometricGate` over the simulated sensor: a fresh `SimulatedContext` per
 /// evaluation, biometrics-only policy, sensor prompts on the terminal.

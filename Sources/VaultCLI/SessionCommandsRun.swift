@@ -2,6 +2,7 @@ import Biometry
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// `unlock`, `lock`, and the `biometry` subcommands.
 enum SessionCommandsRun {

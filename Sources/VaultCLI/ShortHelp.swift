@@ -1,3 +1,5 @@
+import VaultFormat
+
 extension Help {
   /// What a program run without a command prints on standard error (then exits 64): its usage
   /// line, its visible commands with their one-line descriptions, the program's example and

@@ -1,5 +1,6 @@
 import Glibc
 import VaultCore
+import VaultFormat
 
 extension Context {
   /// Refuses `--pin-fd 0` when standard input has another use in this command.

@@ -1,6 +1,7 @@
 import Biometry
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// What `vault status` and `vault biometry status` show, gathered without unlocking.
 struct StatusReport {

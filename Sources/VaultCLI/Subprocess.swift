@@ -2,6 +2,7 @@ import CPlatform
 import Dispatch
 import FoundationEssentials
 import Glibc
+import VaultFormat
 
 /// Runs a program with `posix_spawn`: used by `vault tour` and by the tests that run the built binaries.
 ///

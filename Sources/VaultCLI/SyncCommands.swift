@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// The `sync` command's table.
 extension VaultCommands {
   static let sync = CommandSpec(

@@ -1,6 +1,7 @@
 import CPlatform
 import Glibc
 import VaultCore
+import VaultFormat
 
 /// `sync` and `sync init`.
 enum SyncCommandsRun {

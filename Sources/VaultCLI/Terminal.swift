@@ -1,6 +1,7 @@
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 // The signal handlers below must restore the terminal without touching Swift objects, so the saved
 // state lives in plain globals that only the main thread writes.

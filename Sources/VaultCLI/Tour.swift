@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCore
+import VaultFormat
 
 // The tour's child, for the signal handler: it stops the child's whole process group and lets
 // the main flow clean up.

@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// The whole command line of `vault`, as one value.
 public enum VaultCommands {
   /// The program specification.

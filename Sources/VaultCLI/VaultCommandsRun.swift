@@ -2,6 +2,7 @@ import Biometry
 import FoundationEssentials
 import Glibc
 import VaultCore
+import VaultFormat
 
 /// `init`, `passwd`, `recover`, `status`.
 enum VaultCommandsRun {

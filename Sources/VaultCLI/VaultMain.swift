@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// Entry point of the `vault` executable: hardening, then the command table runs the command.
 public enum VaultMain {

@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// What a command asks of the vault; `VaultAccess` turns it into the credentials it needs.
 public enum AccessPurpose: Equatable, Sendable {
   /// Read or change entries and the journal: a session, else the PIN and the match the policy
@@ -44,16 +46,4 @@ public enum KeySource: Equatable, Sendable {
   /// True when a guarded entry needs its fresh check (or is left out of a bulk read): a held
   /// key, or a success by reuse.
   public var withholdsGuarded: Bool { isHeld || self == .pinByReuse }
-}
-
-/// What the biometric side of a vault is, as far as can be told without its key.
-public enum BiometryStatus: Equatable, Sendable {
-  /// A PIN-only vault.
-  case off
-  /// The policy needs biometry, and it was never activated.
-  case notActivated
-  /// Sealed to a domain state.
-  case active(since: String)
-  /// Disabled (in the header, or on this device before the header could say so).
-  case disabled(since: String, reason: String)
 }

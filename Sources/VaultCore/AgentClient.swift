@@ -1,4 +1,5 @@
 import VaultCrypto
+import VaultFormat
 
 /// What a vault command asks of the user's unlock agent: hold a key, say what it holds, let go.
 ///

@@ -1,4 +1,5 @@
 import VaultCrypto
+import VaultFormat
 
 /// The master keys an unlock agent holds, one per vault id, with their timers.
 ///

@@ -1,5 +1,6 @@
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 /// One message between a vault command and the unlock agent (vault(5), AGENT PROTOCOL).
 ///

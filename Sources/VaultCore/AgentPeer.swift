@@ -1,5 +1,6 @@
 import CPlatform
 import Glibc
+import VaultFormat
 
 /// Who listens on the agent's socket, as the kernel identifies it, checked before anything that
 /// is or can carry a secret goes to it (vault(1) SECURITY; review of 0.11.0, item 2).

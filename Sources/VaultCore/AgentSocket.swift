@@ -1,6 +1,7 @@
 import CPlatform
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 /// A connected Unix stream socket to or from the unlock agent, speaking `AgentMessage` frames.
 ///

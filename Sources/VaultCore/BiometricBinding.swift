@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 /// The biometric half of the vault's rules (`biometry.md` section 8): the sealed domain state,
 /// a fresh evaluation compared with it in constant time, disabling on a mismatch (with every
@@ -12,11 +13,6 @@ struct BiometricBinding {
   let gate: BiometricGate
 
   private var sessions: SessionStore { SessionStore(environment: vault.environment) }
-
-  /// `"vault.biometry.v2" || vault id || device id`: a seal belongs to one device's sensor.
-  static func sealAD(_ vaultID: VaultID, deviceID: [UInt8]) -> [UInt8] {
-    DomainLabel.biometryV2.bytes + vaultID.bytes + deviceID
-  }
 
   /// This device's record in the header.
   ///
@@ -203,7 +199,7 @@ struct BiometricBinding {
     let box = try [UInt8](base64: sealText, field: "seal")
     let plain = try AEAD.open(
       box, key: masterKey.derive(.biometry),
-      associatedData: Self.sealAD(vault.vaultID, deviceID: device.deviceIDBytes),
+      associatedData: BiometricSeal.associatedData(vault.vaultID, deviceID: device.deviceIDBytes),
       what: "the biometric seal")
     do {
       return try plain.withBytes { try JSONDecoder().decode(BiometricSeal.self, from: Data($0)) }
@@ -286,7 +282,7 @@ struct BiometricBinding {
     var device = try localDevice()
     let box = AEAD.seal(
       json, key: masterKey.derive(.biometry),
-      associatedData: Self.sealAD(vault.vaultID, deviceID: device.deviceIDBytes))
+      associatedData: BiometricSeal.associatedData(vault.vaultID, deviceID: device.deviceIDBytes))
     var header = vault.header
     device.policy = .pinAndBiometry
     device.biometry = BiometryRecord(state: .active, changedAt: now, reason: nil, seal: box.base64)

@@ -1,4 +1,5 @@
 import VaultCrypto
+import VaultFormat
 
 /// Which PIN is being asked for: the command line turns it into words on the terminal.
 public enum PINRequest: Equatable, Sendable {

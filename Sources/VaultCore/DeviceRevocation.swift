@@ -1,4 +1,5 @@
 import VaultCrypto
+import VaultFormat
 
 extension Vault {
   /// The device record a user names by the hex digits of its id.

@@ -1,4 +1,5 @@
 import VaultCrypto
+import VaultFormat
 
 /// The text convention of an entry, as pass and gopass stores use it (`vault(1)` FIELDS): the
 /// first line is the password; a later line `KEY: VALUE` is a field; every other line is notes.

@@ -1,4 +1,5 @@
 import VaultCrypto
+import VaultFormat
 
 /// An item of an import that cannot be imported: what is wrong and where the source has it.
 public struct ImportItemError: Error, Equatable {

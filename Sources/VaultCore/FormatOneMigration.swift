@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 /// Migrates a format-1 vault to format 2 in place, at its first unlock (`vault(5)`, Migration).
 ///
@@ -146,30 +147,8 @@ public enum FormatOneMigration {
       plain.withBytes {
         AEAD.seal(
           $0, key: masterKey.derive(.biometry),
-          associatedData: BiometricBinding.sealAD(old.vaultID, deviceID: deviceID))
+          associatedData: BiometricSeal.associatedData(old.vaultID, deviceID: deviceID))
       }.base64
     return record
-  }
-}
-
-extension JSONEncoder {
-  /// An encoder with sorted keys, as every JSON body of the format is written.
-  static var sorted: JSONEncoder {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    return encoder
-  }
-}
-
-extension JSONEncoder {
-  /// `encode` into bytes.
-  ///
-  /// - Throws: `VaultError.storage` when the value cannot be encoded.
-  func encodedBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-    do {
-      return try [UInt8](self.encode(value))
-    } catch {
-      throw VaultError.storage("a record cannot be encoded")
-    }
   }
 }

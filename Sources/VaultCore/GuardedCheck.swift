@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// What a fresh check of guarded entries is for: one entry read, or every guarded entry of one
 /// export (one check covers them all).
 enum GuardedSubject: Equatable {

@@ -1,4 +1,5 @@
 import VaultCrypto
+import VaultFormat
 
 /// What `vault check` verified.
 public struct IntegrityReport: Equatable, Sendable {

@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// The DATE forms of `vault journal list` and `show`: `YYYY-MM-DD`, `today`, `yesterday` and
 /// `Nd` (N calendar days ago), counted in the local time zone.
 public enum JournalDate {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 /// One decrypted journal entry.
 public struct JournalEntry: Sendable {
@@ -81,7 +82,7 @@ public struct JournalContents: Sendable {
 /// master key, which opens the journal secret key.
 public struct JournalStore {
   /// Largest entry text in bytes (16 MiB).
-  public static let maximumByteCount = 16 * 1024 * 1024
+  public static let maximumByteCount = SignedJournalRecord.maximumTextByteCount
   /// Hex digits of an entry id shown to users (more when two entries share them).
   public static let shortIDLength = 8
 

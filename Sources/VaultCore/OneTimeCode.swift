@@ -1,6 +1,7 @@
 import CLibOATH
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 /// One-time liboath initialisation (`oath_init`), run before any other liboath call.
 enum LibOATH {

@@ -1,4 +1,5 @@
 import Glibc
+import VaultFormat
 
 /// The characters a generated password is drawn from: classes, each of which the password
 /// contains at least once (`vault generate --charset`, `--no-ambiguous`).

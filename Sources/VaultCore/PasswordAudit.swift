@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 /// What `vault audit` found about one entry's password (its first line).
 public struct PasswordFinding: Equatable, Sendable {

@@ -1,5 +1,6 @@
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 /// Random passwords and passphrases for `vault generate`, drawn with `randombytes_uniform`
 /// (uniform without modulo bias) and built directly in guarded memory.

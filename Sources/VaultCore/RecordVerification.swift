@@ -1,4 +1,5 @@
 import VaultCrypto
+import VaultFormat
 
 /// What one record needs of the others, found when it was verified on its own.
 ///

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 /// What `vault grep` looks for: a POSIX extended regular expression (`regcomp` with
 /// `REG_EXTENDED`, `REG_ICASE` for `-i`) or, with `fixed`, a plain substring.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 /// Unlock sessions: a 256-bit token held by the shell, a file holding the master key wrapped under
 /// a key derived from that token.

@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// One record that changed on one side since the base.
 ///
 /// Its file before (nil: it was added) and after (nil: it was removed). A rename moves the file

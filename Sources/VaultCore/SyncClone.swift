@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 extension VaultSync {
   /// What a clone read from the remote.

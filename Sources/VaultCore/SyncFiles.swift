@@ -1,5 +1,6 @@
 import FoundationEssentials
 import VaultCrypto
+import VaultFormat
 
 /// The files of a sync repository (`vault(5)` SYNC REPOSITORY): their opaque names, their
 /// sealing under the `sync` subkey and their keyed hashes under the `syncIndex` subkey.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import VaultCrypto
+import VaultFormat
 
 /// The merge of a record both sides changed since the base, and of two records that reach the
 /// same name (`vault(5)` Merging): nothing is lost, the later version by the hybrid logical clock

@@ -1,3 +1,5 @@
+import VaultFormat
+
 extension VaultSync {
   /// Verifies, inside the merge's write and before it commits, every record the remote changed
   /// as `vault check` verifies it (`vault(5)` Merging): each row now stored under a record id

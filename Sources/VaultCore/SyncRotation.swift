@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 extension VaultSync {
   /// What the remote's state file says of a rotation made elsewhere: nil when it opens under

@@ -1,4 +1,5 @@
 import VaultCrypto
+import VaultFormat
 
 extension VaultSync {
   /// Every file of one commit, verified under one master key.

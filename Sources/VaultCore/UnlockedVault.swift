@@ -1,4 +1,5 @@
 import VaultCrypto
+import VaultFormat
 
 /// A vault whose master key `VaultAccess` released for one purpose, and the operations that
 /// purpose allows: entries and the journal for any, PIN changes and biometry changes only after
@@ -134,14 +135,14 @@ public final class UnlockedVault {
   ///
   /// - Precondition: opened for `.administer`.
   /// - Throws: as `Vault.rekey`.
-  public func rekey(
+  package func rekey(
     recoveryCode: SecureBytes, currentCode: SecureBytes? = nil,
-    sync repository: SyncRepository? = nil
+    publisher: (any RotationPublisher)? = nil
   ) throws -> Vault.Rekeyed {
     precondition(purpose.isAdministrative, "a rotation needs the PIN in this command")
     return try vault.rekey(
       masterKey: masterKey, recoveryCode: recoveryCode, currentCode: currentCode,
-      sync: repository)
+      publisher: publisher)
   }
 
   /// Checks that `code` (canonical form) is the recovery code in force, before a rotation that

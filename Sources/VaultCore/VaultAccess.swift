@@ -1,4 +1,5 @@
 import VaultCrypto
+import VaultFormat
 
 /// The one place that decides who gets a vault's master key, and how (`biometry.md` section 8).
 ///

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 extension Vault {
   /// What `create` hands back: the open vault, its master key and the one-time recovery code.
@@ -24,19 +25,6 @@ extension Vault {
       throw VaultError.invalidInput(
         "a new PIN needs at least \(PIN.minimumNewLength) characters")
     }
-  }
-
-  /// Runs `body`, returning its result and the seconds of CPU time this process spent in it
-  /// (`CLOCK_PROCESS_CPUTIME_ID`: what a guess costs one core, whatever else the machine does).
-  static func timed<R>(_ body: () throws -> R) rethrows -> (R, Double) {
-    func now() -> Double {
-      var spec = timespec()
-      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
-      return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
-    let start = now()
-    let result = try body()
-    return (result, now() - start)
   }
 
   /// This device's journal writer for `vaultID`, made when it has none.
@@ -131,53 +119,4 @@ extension Vault {
       vault: vault, masterKey: masterKey, recoveryCode: code, guessSeconds: guessSeconds)
   }
 
-  /// Builds a file under a temporary name beside `path` with `build`, and links it into place
-  /// only when complete: a failure leaves nothing, and an existing file is never overwritten.
-  ///
-  /// The temporary name is unpredictable and created with `O_CREAT | O_EXCL | O_NOFOLLOW`, mode
-  /// 0600, owned by this user; after `build` it must still be that same file (device and inode),
-  /// so no file another user planted or swapped in a shared folder is ever used or published.
-  ///
-  /// - Throws: `VaultError.vaultExists` when `path` exists, `.storage` on failure.
-  static func createExclusively(_ path: String, build: (String) throws -> Void) throws {
-    let folder = PrivateFiles.parentFolder(of: path)
-    let name = String(path.split(separator: "/").last ?? "vault")
-    let temporary =
-      (folder == "." ? "" : (folder == "/" ? "/" : folder + "/")) + "." + name + ".creating-"
-      + SecureBytes.random(count: 12).unprotectedBytes.hex
-    let fd = Glibc.open(temporary, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0 else {
-      throw VaultError.storage("cannot create \(path): \(PrivateFiles.errnoText())")
-    }
-    defer { close(fd) }
-    var created = stat()
-    guard fstat(fd, &created) == 0, created.st_uid == geteuid(), fchmod(fd, 0o600) == 0 else {
-      unlink(temporary)
-      throw VaultError.storage("cannot create a private file beside \(path)")
-    }
-    do {
-      try build(temporary)
-    } catch let error where VaultError(error)?.storageMessage != nil {
-      let message = VaultError(error)?.storageMessage ?? ""
-      unlink(temporary)
-      throw VaultError.storage(message.replacing(temporary, with: path))
-    } catch {
-      unlink(temporary)
-      throw error
-    }
-    var built = stat()
-    guard lstat(temporary, &built) == 0, built.st_mode & S_IFMT == S_IFREG,
-      built.st_dev == created.st_dev, built.st_ino == created.st_ino, built.st_uid == geteuid()
-    else {
-      throw VaultError.storage("the file being built beside \(path) was replaced; nothing was made")
-    }
-    guard link(temporary, path) == 0 else {
-      let reason = errno == EEXIST ? nil : PrivateFiles.errnoText()
-      unlink(temporary)
-      if let reason { throw VaultError.storage("cannot create \(path): \(reason)") }
-      throw VaultError.vaultExists(path)
-    }
-    unlink(temporary)
-    PrivateFiles.syncDirectory(folder)
-  }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import VaultCrypto
+import VaultFormat
 
 extension Vault {
   /// True when a rotation here needs the recovery code in force (`vault(5)` MASTER-KEY

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 /// The constants of the `vault` export format (`vault(5)` EXPORT FORMAT): a header in the clear,
 /// then one `crypto_secretstream_xchacha20poly1305` stream under a key derived from a passphrase.

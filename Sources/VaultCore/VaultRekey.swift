@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 extension Vault {
   /// What a master-key rotation did.
@@ -29,8 +30,8 @@ extension Vault {
   /// device gets a new writer key, the recovery slot a new code, and the state chain a link
   /// that follows the old newest one. After the commit every session is revoked.
   ///
-  /// With `repository` (a vault that syncs), the rotation is pushed before it commits here
-  /// (`VaultSync.publishRotation`): a remote that moved since this device's last sync, or a push
+  /// With `publisher` (a vault that syncs), the rotation is pushed before it commits here
+  /// (`RotationPublisher`, VaultSync's `SyncRotationPublisher`): a remote that moved since this device's last sync, or a push
   /// that fails, leaves the old key.
   ///
   /// Every device record's enrollment is verified under the slot's enrollment key first, and
@@ -41,16 +42,17 @@ extension Vault {
   ///   - recoveryCode: the new code (canonical form), already shown and typed back.
   ///   - currentCode: the code in force (canonical form), which a header with enrollments and
   ///     another device than this one needs (`needsCurrentCode`); nil otherwise.
-  ///   - repository: the vault's sync repository, nil when it does not sync.
+  ///   - publisher: what pushes the rotation to the vault's sync remote, nil when it does not
+  ///     sync.
   /// - Returns: the new key and what was sealed again.
   /// - Throws: what `IntegrityCheck.verify` throws (nothing is changed then);
   ///   `VaultError.integrity` for a device record not enrolled; `.wrongRecoveryCode` for a
   ///   `currentCode` that is not the code in force, `.invalidInput` when it is needed and
   ///   missing; `.vaultChanged` when another command changed the header meanwhile, or the sync
   ///   remote moved; `.syncFailed`; `.storage`.
-  public func rekey(
+  package func rekey(
     masterKey old: SymmetricKey, recoveryCode: SecureBytes, currentCode: SecureBytes? = nil,
-    sync repository: SyncRepository? = nil
+    publisher: (any RotationPublisher)? = nil
   ) throws -> Rekeyed {
     let new = SymmetricKey.random()
     let deviceState = try device.read()
@@ -167,9 +169,9 @@ extension Vault {
       }
       let syncID = SyncRecord.recordID(
         deviceID: own.deviceIDBytes, indexKey: new.derive(.nameIndex))
-      if let repository, let syncRow = try write.unnamedRecord(syncID) {
-        published = try VaultSync(vault: self, masterKey: new, repository: repository)
-          .publishRotation(in: write, syncRow: syncRow)
+      if let publisher, let syncRow = try write.unnamedRecord(syncID) {
+        published = try publisher.publishRotation(
+          of: self, masterKey: new, in: write, syncRow: syncRow)
       }
       next = try write.finish(masterKey: new, after: base.link)
       counts = (resealedRows.count, resealedChunks)

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 /// What one sync did.
 public struct SyncReport: Equatable, Sendable {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import VaultCrypto
+import VaultFormat
 
 extension Vault {
   /// The checks of a PIN unlock that need no PIN: this device has a record, its KDF parameters
@@ -90,27 +91,6 @@ extension Vault {
       if short { $0.shortPINs.insert(vaultID.hex) } else { $0.shortPINs.remove(vaultID.hex) }
     }
     return masterKey
-  }
-
-  /// What one PIN trial found: the keyslot opened, or the KEK the wrong PIN gave.
-  enum PINTrial<R> {
-    case opened(R)
-    case wrong(kek: SymmetricKey)
-  }
-
-  /// One counted PIN trial: the attempt is counted before `trial` runs the KDF; a wrong PIN is
-  /// recorded by the tag of its KEK, so the same wrong PIN typed again counts once.
-  ///
-  /// - Throws: `.wrongPIN`, `.wrongPINDelayed`, the limiter's `.pinDelay`, or what `trial`
-  ///   throws.
-  static func checkPIN<R>(limiter: PINLimiter, _ trial: () throws -> PINTrial<R>) throws -> R {
-    let began = try limiter.begin()
-    switch try trial() {
-    case .opened(let result): return result
-    case .wrong(let kek):
-      let tag = GenericHash.keyed(key: kek.bytes, parts: [DomainLabel.pinRepeat.bytes])
-      throw try limiter.failed(tag: tag, began: began)
-    }
   }
 
   /// Opens the recovery slot with a canonical recovery code.

@@ -1,6 +1,7 @@
 import Foundation
 import VaultCLI
 import VaultCore
+import VaultFormat
 
 extension GeneratedFiles {
   /// A manual page to make: `NAME.SECTION` from its source `man/src/NAME.SECTION.in`.

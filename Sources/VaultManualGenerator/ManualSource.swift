@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// The text source of a manual page (`man/src/NAME.SECTION.in`), read into sections of blocks
 /// whose text may still hold `{{placeholders}}`.
 ///

@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// Why a manual source cannot be made into a page; each case names the source and, where there is
 /// one, the line.
 public enum ManualSourceError: Error, Equatable, CustomStringConvertible {

@@ -2,6 +2,7 @@ import Biometry
 import VaultCLI
 import VaultCore
 import VaultCrypto
+import VaultFormat
 import VaultTransfer
 
 /// The values of each page's placeholders, read from the code so the pages cannot drift from it.

@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// Bitwarden's unencrypted JSON export (`vault(1)` IMPORT): `{"encrypted": false, "folders":
 /// [{"id", "name"}], "items": [...]}`.

@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// Writes Bitwarden's unencrypted JSON export (`{"encrypted": false, "folders": […], "items":
 /// […]}`, indented by two spaces as Bitwarden writes it), for leaving vault for Bitwarden.

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultFormat
 
 /// Writes the `csv` format as `CSVImportReader` reads it: the header `name,content` (every
 /// content UTF-8 text without a NUL byte) or `name,content_b64` (any other content, or any large

@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// The `csv` format: vault's own CSV, one entry per record, read by `CSVReader`.
 ///

@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// Comma-separated values (RFC 4180) read in place from guarded memory: a header line naming
 /// the columns, then one record per line.

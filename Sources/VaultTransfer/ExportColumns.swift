@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// What one column of a password manager's CSV export holds, and where it goes in an entry.
 enum ColumnRole: Equatable {

@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// The formats `vault export --to FORMAT` writes, by the name given on the command line
 /// (`vault(1)` EXPORT).

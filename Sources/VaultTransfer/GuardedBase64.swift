@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// Standard base64 (RFC 4648, section 4) decoded from guarded memory into guarded memory, for
 /// contents given as `content_b64`.

@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 extension GuardedJSON {
   /// Parses the bytes `range` of `source` as `init(parsing:range:firstLine:)` does, for an

@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// The `jsonl` format: one JSON object per line, each an entry (`vault(1)` IMPORT).
 ///

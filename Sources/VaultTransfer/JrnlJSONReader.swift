@@ -1,6 +1,7 @@
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// jrnl's JSON export (`jrnl --export json`), into the journal (`vault(1)` IMPORT).
 ///

@@ -1,4 +1,5 @@
 import VaultCore
+import VaultFormat
 
 /// The `keepass-csv` format: KeePassXC's CSV export (`keepassxc-cli export --format csv`, or
 /// Database > Export > CSV File), read by `CSVReader`.

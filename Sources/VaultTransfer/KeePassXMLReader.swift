@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// The `keepass-xml` format: the KeePass 2 XML export (KeePass's "KeePass XML (2.x)", or
 /// `keepassxc-cli export --format xml`), read with libxml2's `xmlTextReader` (`XMLTextReader`).

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// Writes KeePass 2 XML (`KeePassFile` with `Meta` and `Root`), as KeePass's "KeePass XML (2.x)"
 /// import and `keepassxc-cli import` read it, for leaving vault for KeePass.

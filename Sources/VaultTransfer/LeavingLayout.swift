@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// What a writer of a format for leaving (`bitwarden-json`, `keepass-xml`) did with an entry.
 enum LeavingOutcome: Equatable {

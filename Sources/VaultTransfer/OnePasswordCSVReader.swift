@@ -1,4 +1,5 @@
 import VaultCore
+import VaultFormat
 
 /// The `1password-csv` format: the CSV file 1Password 8 exports (File > Export, format CSV),
 /// read by `CSVReader`.

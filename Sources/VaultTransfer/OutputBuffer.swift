@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// An export's output gathered in guarded memory and handed to its sink 64 KiB at a time, so
 /// that a plaintext format makes few writes and no copy of a secret outside guarded memory: the

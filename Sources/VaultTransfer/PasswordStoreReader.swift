@@ -1,6 +1,7 @@
 import Glibc
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// The `pass` and `gopass` formats: a password-store folder, one GnuPG-encrypted file per
 /// entry, as pass(1) and gopass keep them (`~/.password-store`).

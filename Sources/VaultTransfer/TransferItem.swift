@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// Where in its source an item or an error was read, for messages: `line 12`, `record 3` or
 /// `file mail/work.gpg`.

@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 /// The `vault` format (`vault(5)` EXPORT FORMAT) as an import reads it: an `.encrypted` source
 /// and its passphrase.

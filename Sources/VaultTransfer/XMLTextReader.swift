@@ -1,5 +1,6 @@
 import Glibc
 import VaultCore
+import VaultFormat
 
 /// libxml2's streaming `xmlTextReader`, loaded with `dlopen` when a KeePass XML file is read.
 ///

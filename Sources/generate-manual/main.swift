@@ -1,6 +1,7 @@
 import Foundation
 import VaultCLI
 import VaultCore
+import VaultFormat
 import VaultManualGenerator
 
 // generate-manual PACKAGE-ROOT: writes the completion scripts and the manual pages there, the

@@ -1,6 +1,7 @@
 import Biometry
 import Foundation
 import Testing
+import VaultFormat
 
 /// Biometry's one domain-separation label, which `vault(5)` lists, is the only one its sources use.
 @Suite struct BiometryLabelTests {

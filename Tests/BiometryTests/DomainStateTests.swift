@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import VaultCore
 import VaultCrypto
+import VaultFormat
 
 @Suite struct DomainStateTests {
   /// Key 00 01 … 1f, face-id, generation 7, OS epoch 3, app `com.example.vault`; the expected

@@ -1,6 +1,7 @@
 import Biometry
 import Testing
 import VaultCore
+import VaultFormat
 
 @Suite struct EvaluationTests {
   @Test(arguments: [(BiometryType.touchID, 3), (.faceID, 2), (.opticID, 2)])

@@ -1,6 +1,7 @@
 import Biometry
 import Foundation
 import VaultCore
+import VaultFormat
 import VaultTestSupport
 
 /// A throwaway device store in a `TemporaryHome`, removed when the fixture is released.

@@ -2,6 +2,7 @@ import Biometry
 import Foundation
 import Testing
 import VaultCore
+import VaultFormat
 
 @Suite struct SensorControlsTests {
   @Test func freshDevice() throws {

@@ -1,6 +1,7 @@
 import Biometry
 import Testing
 import VaultCore
+import VaultFormat
 
 /// The platform behaviours added in release 0.9.0: answers that expire, retries, the fallback
 /// button, the Android lockout, the device passcode and its keychain items, enrollment limits and

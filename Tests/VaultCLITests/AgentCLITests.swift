@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultCore
+@testable import VaultFormat
 
 /// The unlock agent through the built binaries: one `vault unlock` serves every shell of the
 /// user until a timer, `vault lock`, a mismatch, a PIN change or a changed file ends it.

@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// Review of 0.11.0, item 2: the agent's socket impersonated.
 ///

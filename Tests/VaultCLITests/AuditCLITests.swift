@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// `vault audit` through the built binary: each problem, its exact line, JSON and exit codes.
 final class AuditCLITests: XCTestCase {

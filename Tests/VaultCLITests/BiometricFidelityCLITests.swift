@@ -1,4 +1,5 @@
 import Foundation
+import VaultFormat
 import XCTest
 
 /// The platform behaviours of release 0.9.0 through the built binaries: answers that expire,

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// The minimum scenarios of biometry.md section 8, each through the built binaries.
 final class BiometricScenarioTests: XCTestCase {

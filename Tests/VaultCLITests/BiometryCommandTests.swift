@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// `vault init` with and without an enrollment, `vault biometry deactivate`, and `vault tour`.
 final class BiometryCommandTests: XCTestCase {

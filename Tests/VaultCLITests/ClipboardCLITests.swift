@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// `vault get --clip` on a virtual X server (Xvfb) with xclip and xsel.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// The command tables themselves: well-formed, and every form of help prints the same bytes.
 final class CommandTableTests: XCTestCase {

@@ -2,6 +2,7 @@ import Biometry
 import Testing
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// The words `biosim` says when a sensor control is refused (the command line owns them).
 struct ControlErrorMessageTests {

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// Entry commands through the built binary, as scripts use them.
 final class EntryCLITests: XCTestCase {

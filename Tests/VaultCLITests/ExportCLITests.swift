@@ -5,6 +5,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// `vault export` through the built binary: refusals before any prompt, private output files,
 /// the passphrase on a terminal, and exports read back byte for byte.

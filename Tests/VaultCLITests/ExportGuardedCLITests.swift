@@ -1,4 +1,5 @@
 import Foundation
+import VaultFormat
 import XCTest
 
 /// `vault export` of guarded entries (review of 0.11.0, item 19): one fresh match covers every

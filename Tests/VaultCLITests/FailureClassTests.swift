@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// Damage is an integrity failure (exit 17) that names it, whichever command meets it first.
 final class FailureClassTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// `vault get --field/--line/--fields/--json`, `vault set` and `vault unset` through the built
 /// binary, on the fields convention (`vault(1)` FIELDS).

@@ -5,6 +5,7 @@ import VaultTransfer
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// The gpg the pass and gopass imports run: real decryption of the committed samples (their
 /// throwaway test key), the file named in every failure, and what the child inherits.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 @testable import VaultManualGenerator
 
 /// The committed completion scripts and manual pages are exactly what the command tables and the

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// What the generated-file, command-table and shell-completion tests share: the package root,
 /// the tools they need (failing with the Debian package to install), and a pseudo-terminal.

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultCore
+@testable import VaultFormat
 
 /// `vault grep` exit codes and output, and `vault generate` lengths and alphabets, through the
 /// built binary.

@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// The guarantees of the README's "Guarantees" section, proved on the built binary.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// `vault history`, `get --revision`, `restore`, `purge` and `settings`, through the built
 /// binary: every change keeps the version it replaces, and retention drops them only beyond both

@@ -3,6 +3,7 @@ import VaultTransfer
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// `vault import` through the built binary: each format's mapping byte for byte, every refusal
 /// with its line or record and exit code, and the whole-or-nothing rule.

@@ -1,4 +1,5 @@
 import Foundation
+import VaultFormat
 import VaultTestSupport
 import XCTest
 

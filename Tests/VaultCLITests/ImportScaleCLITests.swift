@@ -1,6 +1,7 @@
 import Foundation
 import VaultCore
 import VaultCrypto
+import VaultFormat
 import VaultTransfer
 import XCTest
 

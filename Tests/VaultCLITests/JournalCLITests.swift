@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// `vault journal` through the built binary in Europe/Berlin: writing with no session, no PIN
 /// and no sensor; reading only after unlocking; date filters at day boundaries and across both

@@ -4,6 +4,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// Journal tags through the built binary: `@word` after white space (never an address's `@`),
 /// grouped without regard to case; `journal list --tag`, `journal tags [--json]`, and their

@@ -1,5 +1,6 @@
 import Foundation
 import VaultCore
+import VaultFormat
 import VaultTestSupport
 import XCTest
 

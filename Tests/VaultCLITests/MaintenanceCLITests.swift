@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// `vault check` and `vault backup` through the built binary.
 final class MaintenanceCLITests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// `vault otp` and `vault otp --set` through the built binary: exact codes at fixed times, HOTP
 /// counters stored without a revision and never reused, and every refusal with its exit code.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// `vault rekey` through the built binary on a pseudo-terminal: the new recovery code is shown
 /// and typed back, everything is sealed again, old sessions, codes and keys open nothing new,

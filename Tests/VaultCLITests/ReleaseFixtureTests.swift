@@ -4,6 +4,7 @@ import XCTest
 @testable import VaultCLI
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// A vault and device state written by release 0.1.0 (committed under `Tests/Fixtures`) still
 /// unlocks with its PIN and a match: the domain state, the device secret, the header and the

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// Bad input found by a fresh tester: each gets one clear error, the documented code, and
 /// nothing stored or lost.

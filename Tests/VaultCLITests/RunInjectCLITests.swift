@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// `vault run --env` and `vault inject` through the built binary.
 final class RunInjectCLITests: XCTestCase {

@@ -2,6 +2,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultCore
+@testable import VaultFormat
 
 /// Sessions through the built binaries: shells, expiry on the injected boot clock, wall clock set
 /// back, `vault lock`, tokens from elsewhere, file modes, guarded reads.

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultCore
+@testable import VaultFormat
 
 /// The session file as `vault(5)` SESSIONS specifies it, through the built binary: one record of
 /// a fixed size whose box authenticates every field, so an edited timer or boot id is refused,

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// Files vault creates in a shared sticky folder (a backup, a new vault) are its own and 0600.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// The committed completion scripts in the real shells, against a real vault and session: bash
 /// through `COMP_WORDS`/`COMP_CWORD`, fish through `complete -C`, and bash, zsh and fish on a

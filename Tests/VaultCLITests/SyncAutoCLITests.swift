@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// `vault config sync.auto on` through the built binaries: a command that changes the vault
 /// starts `vault sync` in the background and returns without waiting for it.

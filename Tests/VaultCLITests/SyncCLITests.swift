@@ -5,6 +5,7 @@ import XCTest
 @testable import VaultCLI
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// Two devices (two throwaway homes with their own device state) and one bare repository on
 /// local disk, for `vault sync`.

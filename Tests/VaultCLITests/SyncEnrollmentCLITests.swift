@@ -5,6 +5,7 @@ import XCTest
 @testable import VaultCLI
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// `vault(5)` ENROLLMENT through the built binaries.
 ///
@@ -62,7 +63,8 @@ final class SyncEnrollmentCLITests: XCTestCase {
       path: GitRepository.path(forVault: pair.a.vaultPath),
       environment: VaultEnvironment(variables: pair.a.environment))
     let rotated = try vault.rekey(
-      masterKey: key, recoveryCode: RecoveryCode.generate(), sync: repository)
+      masterKey: key, recoveryCode: RecoveryCode.generate(),
+      publisher: SyncRotationPublisher(repository: repository))
     XCTAssertNotNil(rotated.published)
     XCTAssertNil(vault.header.handoffs?.last?.authorization)
 

@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// Concurrent changes on two devices, merged by `vault sync` through the built binaries: no
 /// acknowledged change lost, conflicts kept as history, the same state on both.

@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// `vault sync` killed (SIGKILL) while git pushes, and a push that loses the branch lock.
 ///

@@ -5,6 +5,7 @@ import XCTest
 @testable import VaultCLI
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// Records that open under the master key but that `vault check` refuses, pushed by a device
 /// that holds the key (third attack review, H1), are refused by the sync that receives them.

@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// What a remote may hold, and setting sync up again, through the built binaries.
 final class SyncRemoteCLITests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultFormat
 
 /// The terminal paths, driven under a pseudo-terminal by a small Python `pty` script: hidden PIN
 /// entry, the simulated sensor's prompt, and echo restored after Ctrl-C.

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// Option values checked by the parser from their kind (exit 64 with "did you mean"), `--help` and
 /// `--version` that never run a command, and the one exit-code table.

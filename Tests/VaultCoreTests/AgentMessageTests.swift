@@ -2,6 +2,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// The agent's wire format (vault(5) AGENT PROTOCOL): exact bytes, round trips, and the bounds
 /// a request is refused for.

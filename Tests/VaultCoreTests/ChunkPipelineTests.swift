@@ -2,6 +2,7 @@ import Synchronization
 import XCTest
 
 @testable import VaultCore
+@testable import VaultFormat
 
 /// `ChunkPipeline`: rows arrive in order, at most `depth` ahead, and a failure on either side
 /// ends the call with that failure after the sealing thread has returned.

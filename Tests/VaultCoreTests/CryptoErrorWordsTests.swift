@@ -1,5 +1,6 @@
 import VaultCore
 import VaultCrypto
+import VaultFormat
 import XCTest
 
 /// The words each refusal of VaultCrypto has in the vault's reports: moved here, case by case,

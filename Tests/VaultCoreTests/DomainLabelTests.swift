@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCore
+@testable import VaultFormat
 
 /// `DomainLabel` lists exactly the labels the sources use, so `vault(5)`, which is rendered from
 /// the list, names every label the code feeds to a MAC, a box or a keyed hash.
@@ -10,11 +11,13 @@ final class DomainLabelTests: XCTestCase {
   static let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-  /// Each Swift file under `folder` (relative to the package root) but `DomainLabel.swift`, which
-  /// defines the labels: its path and its text.
+  /// Each Swift file under `folder` (relative to the package root, in any subfolder) but
+  /// `DomainLabel.swift`, which defines the labels: its path and its text.
   func sources(_ folder: String) throws -> [(path: String, text: String)] {
-    let names = try FileManager.default.contentsOfDirectory(atPath: Self.packageRoot + "/" + folder)
-    return try names.sorted().filter { $0.hasSuffix(".swift") && $0 != "DomainLabel.swift" }.map {
+    let names = try FileManager.default.subpathsOfDirectory(atPath: Self.packageRoot + "/" + folder)
+    return try names.sorted().filter {
+      $0.hasSuffix(".swift") && !$0.hasSuffix("DomainLabel.swift")
+    }.map {
       let path = folder + "/" + $0
       return (path, try String(contentsOfFile: Self.packageRoot + "/" + path, encoding: .utf8))
     }
@@ -27,7 +30,7 @@ final class DomainLabelTests: XCTestCase {
   }
 
   func testTheSourcesUseExactlyTheListedLabels() throws {
-    let files = try sources("Sources/VaultCore") + sources("Sources/Biometry")
+    let files = try sources("Sources")
     var users: [String: [String]] = [:]
     for file in files {
       for label in try labels(in: file.text) { users[label, default: []].append(file.path) }

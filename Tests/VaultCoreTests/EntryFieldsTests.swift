@@ -2,6 +2,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// The fields convention (`vault(1)` FIELDS) on exact bytes.
 final class EntryFieldsTests: XCTestCase {

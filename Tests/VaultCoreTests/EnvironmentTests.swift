@@ -2,6 +2,7 @@ import Glibc
 import XCTest
 
 @testable import VaultCore
+@testable import VaultFormat
 
 /// Where `VaultEnvironment` puts the vault and its sessions.
 final class EnvironmentTests: XCTestCase {

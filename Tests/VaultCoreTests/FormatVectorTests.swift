@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// The test vectors of `vault(5)` (computed with Python's hashlib), recomputed by the code, and
 /// found in the page's source, so page and code cannot drift apart.

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// Journal stamps and dates in a time zone with DST, and the journal store: writing without a
 /// key, reading with it, and rows bound to their vault and their entry id.

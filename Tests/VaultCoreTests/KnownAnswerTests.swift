@@ -2,6 +2,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// Known-answer tests for every libsodium call we wrap.
 ///

@@ -2,6 +2,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultFormat
 
 /// HOTP counter records in a real vault file: advanced in a write, verified by the integrity
 /// check, and carried through a master-key rotation under their names.

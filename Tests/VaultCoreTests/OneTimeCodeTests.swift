@@ -2,6 +2,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// One-time codes through liboath: the RFC vectors, the `otpauth://` URI and every refusal.
 final class OneTimeCodeTests: XCTestCase {

@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultFormat
 
 final class PINLimiterTests: XCTestCase {
   var home: TemporaryHome!

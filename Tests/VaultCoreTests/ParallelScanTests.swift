@@ -2,6 +2,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultFormat
 
 /// The scans a listing and a read make.
 ///

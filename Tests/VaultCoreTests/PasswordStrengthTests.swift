@@ -2,6 +2,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// The estimate `vault audit` uses, on exact values.
 final class PasswordStrengthTests: XCTestCase {

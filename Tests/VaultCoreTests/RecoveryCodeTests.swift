@@ -2,6 +2,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 final class RecoveryCodeTests: XCTestCase {
   static let malformed = VaultError.invalidInput(

@@ -2,6 +2,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultFormat
 
 /// Commands that read the vault before a `vault rekey` committed and write after it: they lost
 /// a race (exit 18), never an integrity failure, and nothing is stored under the retired key.

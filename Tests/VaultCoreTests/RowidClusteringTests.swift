@@ -2,6 +2,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultFormat
 
 /// A bucket's rows are stored side by side (rowids from `bucket << 48`), so reading one bucket,
 /// as every `vault get` does, touches a few pages whatever the size of the vault.

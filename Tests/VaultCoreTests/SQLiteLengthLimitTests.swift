@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultFormat
 
 /// A read that SQLite refuses with `SQLITE_TOOBIG` is damage, not a storage failure.
 ///

@@ -2,6 +2,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultFormat
 
 /// The schema check's fast path: the digests it compares with are those of the schemas as
 /// SQLite records them, and a changed schema still fails with the object named.

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 final class SessionStoreTests: XCTestCase {
   var home: TemporaryHome!

@@ -2,6 +2,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// The pure pieces of format 2: padding, aggregates, row hashes, the two new subkeys and the state
 /// chain.

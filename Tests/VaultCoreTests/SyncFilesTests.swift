@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// The files of a sync repository (`vault(5)` SYNC REPOSITORY): each opens only at its own
 /// path, in its own vault, under its own key, and a version vector orders states.

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 func pin(_ text: String) throws -> PIN {
   try PIN(utf8: SecureBytes(copying: Array(text.utf8)))

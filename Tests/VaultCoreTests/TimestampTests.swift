@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCore
+@testable import VaultFormat
 
 /// `Timestamp` by calendar arithmetic agrees with Foundation's ISO 8601 formatter.
 final class TimestampTests: XCTestCase {

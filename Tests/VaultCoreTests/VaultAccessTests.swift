@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultFormat
 
 /// A sensor that answers from a script: preflight failures and evaluations.
 final class ScriptedGate: BiometricGate, @unchecked Sendable {

@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultFormat
 
 /// The tamper helper the CLI tests edit vault files with: it writes headers exactly as the Python
 /// scripts it replaced did, and its SQL reaches the file.

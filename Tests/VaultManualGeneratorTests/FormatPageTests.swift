@@ -5,6 +5,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultCrypto
+@testable import VaultFormat
 @testable import VaultManualGenerator
 
 /// `vault(5)` is rendered from the constants the code uses: its schema is `Schema.v2`, its list of

@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import VaultFormat
 @testable import VaultManualGenerator
 
 /// The markup of `man/src/*.in`: what each construct renders to, and the failures that name the

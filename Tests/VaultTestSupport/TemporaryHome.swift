@@ -1,5 +1,6 @@
 import Foundation
 import VaultCore
+import VaultFormat
 
 /// A throwaway HOME for one test: a private (0700) folder under /tmp that `HOME`,
 /// `XDG_DATA_HOME`, `XDG_STATE_HOME` and `XDG_RUNTIME_DIR` point into, removed with everything in

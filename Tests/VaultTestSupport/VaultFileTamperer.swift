@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import VaultFormat
 
 /// The vault file as an attacker with write access sees it: plain SQLite, edited with no key and
 /// no check, through the SQLite C API.

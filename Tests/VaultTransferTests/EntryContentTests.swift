@@ -2,6 +2,7 @@ import VaultCore
 import XCTest
 
 @testable import VaultCrypto
+@testable import VaultFormat
 @testable import VaultTransfer
 
 final class EntryContentTests: XCTestCase {

@@ -2,6 +2,7 @@ import VaultCore
 import XCTest
 
 @testable import VaultCrypto
+@testable import VaultFormat
 @testable import VaultTransfer
 
 /// `keepass-csv` and `1password-csv` on their samples and on the faults each must refuse.

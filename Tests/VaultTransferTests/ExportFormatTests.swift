@@ -2,6 +2,7 @@ import VaultCore
 import XCTest
 
 @testable import VaultCrypto
+@testable import VaultFormat
 @testable import VaultTransfer
 
 /// The `vault` format: what the writer seals the reader opens, byte for byte, and every

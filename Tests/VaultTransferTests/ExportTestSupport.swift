@@ -2,6 +2,7 @@ import VaultCore
 import XCTest
 
 @testable import VaultCrypto
+@testable import VaultFormat
 @testable import VaultTransfer
 
 /// An entry to export made of plain bytes, streamed in pieces of `EntryStore.chunkSize` as the

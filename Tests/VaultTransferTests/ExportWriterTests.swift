@@ -3,6 +3,7 @@ import VaultCore
 import XCTest
 
 @testable import VaultCrypto
+@testable import VaultFormat
 @testable import VaultTransfer
 
 /// The plaintext writers: exact bytes for small vaults, and what their readers read back.

@@ -3,6 +3,7 @@ import VaultCore
 import XCTest
 
 @testable import VaultCrypto
+@testable import VaultFormat
 @testable import VaultTransfer
 
 final class GuardedJSONTests: XCTestCase {

@@ -3,6 +3,7 @@ import VaultCore
 import XCTest
 
 @testable import VaultCrypto
+@testable import VaultFormat
 @testable import VaultTransfer
 
 /// The jsonl, bitwarden-json and jrnl-json readers on their samples and on each fault.

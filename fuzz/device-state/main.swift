@@ -1,5 +1,6 @@
 import Foundation
 import VaultCore
+import VaultFormat
 
 /// libFuzzer entry point: the device-state decoder accepts or refuses any bytes, never traps.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// The bash completion script of a program, generated from its command table.
 ///
 /// The script walks the words before the cursor through the table (subcommands, aliases, options

@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// One visible command as the completion scripts see it: where it sits, what it offers.
 struct CompletionNode {
   /// Command words after the program name, such as `["biometry", "status"]`.

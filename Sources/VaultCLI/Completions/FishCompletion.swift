@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// The fish completion script of a program, generated from its command table.
 ///
 /// A small function walks the tokens before the cursor through the table and prints the command

@@ -1,3 +1,5 @@
+import VaultFormat
+
 /// The zsh completion function of a program (`_vault`), generated from its command table.
 ///
 /// One function per command, each an `_arguments -S` call (so `--` ends the options) with the
