@@ -1,6 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The libraries, lowest first: each depends only on libraries above it in this list
+/// (ARCHITECTURE.md draws the graph).
+let crypto: [Target.Dependency] = ["VaultCrypto"]
+let format = crypto + ["VaultFormat"]
+let stores = format + ["VaultJournal", "VaultAgent", "VaultSecrets"]
+let core = stores + ["VaultCore"]
+let everything = core + ["VaultSync", "Biometry", "VaultTransfer"]
+
 let package = Package(
   name: "vault",
   products: [
@@ -19,45 +27,30 @@ let package = Package(
       providers: [.apt(["liboath-dev"])]),
     .systemLibrary(name: "CPlatform"),
     .target(name: "VaultCrypto", dependencies: ["CSodium"]),
-    .target(name: "VaultFormat", dependencies: ["VaultCrypto", "CSQLite", "CPlatform"]),
-    .target(
-      name: "VaultCore",
-      dependencies: ["VaultCrypto", "VaultFormat", "CSQLite", "CLibOATH", "CPlatform"]),
-    .target(name: "Biometry", dependencies: ["VaultCrypto", "VaultFormat", "VaultCore"]),
-    .target(name: "VaultTransfer", dependencies: ["VaultCrypto", "VaultFormat", "VaultCore"]),
-    .target(
-      name: "VaultCLI",
-      dependencies: [
-        "VaultCrypto", "VaultFormat", "VaultCore", "VaultTransfer", "Biometry", "CPlatform",
-      ]),
+    .target(name: "VaultFormat", dependencies: crypto + ["CSQLite", "CPlatform"]),
+    .target(name: "VaultJournal", dependencies: format),
+    .target(name: "VaultAgent", dependencies: format + ["CPlatform"]),
+    .target(name: "VaultSecrets", dependencies: format + ["CLibOATH"]),
+    .target(name: "VaultCore", dependencies: stores),
+    .target(name: "VaultSync", dependencies: core),
+    .target(name: "Biometry", dependencies: format),
+    .target(name: "VaultTransfer", dependencies: core),
+    .target(name: "VaultCLI", dependencies: everything + ["CPlatform"]),
     .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
     .executableTarget(name: "biosim", dependencies: ["VaultCLI"]),
-    .target(
-      name: "VaultManualGenerator",
-      dependencies: ["VaultCLI", "VaultCore", "VaultTransfer", "Biometry"]),
+    .target(name: "VaultManualGenerator", dependencies: everything + ["VaultCLI"]),
     .executableTarget(
-      name: "generate-manual", dependencies: ["VaultManualGenerator", "VaultCLI", "VaultCore"]),
+      name: "generate-manual", dependencies: everything + ["VaultManualGenerator", "VaultCLI"]),
     .target(
-      name: "VaultTestSupport",
-      dependencies: ["VaultCrypto", "VaultFormat", "VaultCore", "CSQLite", "CPlatform"],
+      name: "VaultTestSupport", dependencies: core + ["CSQLite", "CPlatform"],
       path: "Tests/VaultTestSupport"),
-    .testTarget(
-      name: "VaultCoreTests",
-      dependencies: ["VaultCrypto", "VaultFormat", "VaultCore", "VaultTestSupport"]),
-    .testTarget(
-      name: "BiometryTests",
-      dependencies: ["Biometry", "VaultCrypto", "VaultFormat", "VaultCore", "VaultTestSupport"]),
+    .testTarget(name: "VaultCoreTests", dependencies: everything + ["VaultTestSupport"]),
+    .testTarget(name: "BiometryTests", dependencies: everything + ["VaultTestSupport"]),
     .testTarget(
       name: "VaultCLITests",
-      dependencies: [
-        "VaultCLI", "VaultCrypto", "VaultFormat", "VaultCore", "VaultManualGenerator",
-        "VaultTestSupport",
-      ]),
+      dependencies: everything + ["VaultCLI", "VaultManualGenerator", "VaultTestSupport"]),
     .testTarget(
-      name: "VaultTransferTests",
-      dependencies: [
-        "VaultTransfer", "VaultCrypto", "VaultFormat", "VaultCore", "VaultTestSupport",
-      ],
+      name: "VaultTransferTests", dependencies: everything + ["VaultTestSupport"],
       exclude: ["Samples"]),
     .testTarget(name: "VaultManualGeneratorTests", dependencies: ["VaultManualGenerator"]),
   ]

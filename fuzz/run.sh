@@ -20,7 +20,7 @@ jobs=()
 [ "$optimization" = -Onone ] && jobs=(-j "$(nproc)")
 # The libraries the targets use, in dependency order: each built once, instrumented, and rebuilt
 # when one of its sources (or a library before it) is newer or the setting changed.
-modules=(VaultCrypto VaultFormat VaultCore)
+modules=(VaultCrypto VaultFormat VaultJournal VaultAgent)
 libraries=()
 rebuild=false
 [ "$(cat "$out/optimization" 2>/dev/null)" != "$optimization" ] && rebuild=true

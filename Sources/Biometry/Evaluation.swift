@@ -1,4 +1,3 @@
-import VaultCore
 import VaultFormat
 
 /// How one attempt's outcome changes the sensor, and what the evaluation does next.

@@ -1,5 +1,3 @@
-import VaultCore
-
 /// The biometrics-only preflight checks of `canEvaluatePolicy`, first failure wins.
 enum Preflight {
   /// The error preflight reports for `sensor` (a `refreshed` state), or nil when biometry can be

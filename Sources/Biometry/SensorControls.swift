@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Glibc
-import VaultCore
 import VaultCrypto
 import VaultFormat
 

@@ -1,5 +1,3 @@
-import VaultCore
-
 extension SensorState {
   /// How long a queued answer waits for a prompt, in seconds (120): an answer no prompt took by
   /// then is dropped, as the iOS Simulator's menu answers only the prompt on screen.

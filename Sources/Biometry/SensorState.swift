@@ -1,4 +1,3 @@
-import VaultCore
 import VaultCrypto
 import VaultFormat
 

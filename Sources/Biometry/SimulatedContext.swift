@@ -1,4 +1,3 @@
-import VaultCore
 import VaultFormat
 
 /// One simulated `LAContext` for the biometrics-only policy, used by one process.

@@ -1,4 +1,3 @@
-import VaultCore
 import VaultFormat
 
 /// The simulated keychain's items stored "when passcode set, this device only"

@@ -1,8 +1,12 @@
 import Biometry
+import VaultAgent
 import VaultCLI
 import VaultCore
 import VaultCrypto
 import VaultFormat
+import VaultJournal
+import VaultSecrets
+import VaultSync
 import VaultTransfer
 
 /// The values of each page's placeholders, read from the code so the pages cannot drift from it.

@@ -1,6 +1,7 @@
 import VaultCore
 import VaultCrypto
 import VaultFormat
+import VaultSecrets
 
 /// The `csv` format: vault's own CSV, one entry per record, read by `CSVReader`.
 ///

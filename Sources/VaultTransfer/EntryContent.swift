@@ -1,6 +1,7 @@
 import VaultCore
 import VaultCrypto
 import VaultFormat
+import VaultSecrets
 
 /// Makes an entry's content in the fields convention (`vault(1)` FIELDS) from what a password
 /// manager's export holds separately: a password, named fields and notes.

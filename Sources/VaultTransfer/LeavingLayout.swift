@@ -1,6 +1,7 @@
 import VaultCore
 import VaultCrypto
 import VaultFormat
+import VaultSecrets
 
 /// What a writer of a format for leaving (`bitwarden-json`, `keepass-xml`) did with an entry.
 enum LeavingOutcome: Equatable {

@@ -1,6 +1,7 @@
 import VaultCore
 import VaultCrypto
 import VaultFormat
+import VaultJournal
 
 /// The `vault` format (`vault(5)` EXPORT FORMAT) as an import reads it: an `.encrypted` source
 /// and its passphrase.

@@ -1,6 +1,7 @@
 import VaultCore
 import VaultCrypto
 import VaultFormat
+import VaultJournal
 
 /// Writes the `vault` format (`vault(5)` EXPORT FORMAT): the records of the entries, then of the
 /// journal entries, then the end record, sealed by a `VaultExportSealer` as they are written.

@@ -2,9 +2,11 @@ import Foundation
 import VaultTestSupport
 import XCTest
 
+@testable import VaultAgent
 @testable import VaultCLI
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The unlock agent through the built binaries: one `vault unlock` serves every shell of the
 /// user until a timer, `vault lock`, a mismatch, a PIN change or a changed file ends it.

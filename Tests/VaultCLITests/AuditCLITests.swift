@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `vault audit` through the built binary: each problem, its exact line, JSON and exit codes.
 final class AuditCLITests: XCTestCase {

@@ -2,6 +2,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The minimum scenarios of biometry.md section 8, each through the built binaries.
 final class BiometricScenarioTests: XCTestCase {

@@ -2,6 +2,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `vault init` with and without an enrollment, `vault biometry deactivate`, and `vault tour`.
 final class BiometryCommandTests: XCTestCase {

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `vault get --clip` on a virtual X server (Xvfb) with xclip and xsel.
 ///

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The command tables themselves: well-formed, and every form of help prints the same bytes.
 final class CommandTableTests: XCTestCase {

@@ -3,6 +3,7 @@ import Testing
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The words `biosim` says when a sensor control is refused (the command line owns them).
 struct ControlErrorMessageTests {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultSecrets
 
 /// Local state edited or corrupted to extreme values (a session's timers, the PIN counters, the
 /// sensor's counters) is an integrity failure with a clear message, exit 17, never a trap.

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `vault edit` and `vault journal edit` through the built binary with scripted editors that
 /// change, keep, fail, kill themselves or kill vault; after each, no file under the runtime and

@@ -5,6 +5,7 @@ import XCTest
 @testable import VaultCLI
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Entry commands through the built binary, as scripts use them.
 final class EntryCLITests: XCTestCase {

@@ -6,6 +6,7 @@ import XCTest
 @testable import VaultCLI
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `vault export` through the built binary: refusals before any prompt, private output files,
 /// the passphrase on a terminal, and exports read back byte for byte.

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Damage is an integrity failure (exit 17) that names it, whichever command meets it first.
 final class FailureClassTests: XCTestCase {

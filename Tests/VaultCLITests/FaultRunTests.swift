@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The fault runs behind the review of 0.11.0 (items 5 to 7), kept as guarantees: three devices
 /// syncing through one bare remote while syncs are SIGKILLed at random moments, and eight

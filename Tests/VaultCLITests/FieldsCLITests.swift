@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `vault get --field/--line/--fields/--json`, `vault set` and `vault unset` through the built
 /// binary, on the fields convention (`vault(1)` FIELDS).

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Finding things through the built binary: `list --tree`, `list FOLDER/`, `find`, the "did you
 /// mean" of a name not found, the words other tools use, and `vault` without a command.

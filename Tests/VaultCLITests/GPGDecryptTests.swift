@@ -6,6 +6,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The gpg the pass and gopass imports run: real decryption of the committed samples (their
 /// throwaway test key), the file named in every failure, and what the child inherits.

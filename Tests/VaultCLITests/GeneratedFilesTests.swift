@@ -4,6 +4,7 @@ import XCTest
 @testable import VaultCLI
 @testable import VaultFormat
 @testable import VaultManualGenerator
+@testable import VaultSecrets
 
 /// The committed completion scripts and manual pages are exactly what the command tables and the
 /// sources in `man/src` generate, the generation is deterministic, the pages render without a

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// What the generated-file, command-table and shell-completion tests share: the package root,
 /// the tools they need (failing with the Debian package to install), and a pseudo-terminal.

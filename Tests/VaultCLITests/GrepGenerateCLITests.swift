@@ -4,6 +4,7 @@ import XCTest
 @testable import VaultCLI
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `vault grep` exit codes and output, and `vault generate` lengths and alphabets, through the
 /// built binary.

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The guarantees of the README's "Guarantees" section, proved on the built binary.
 ///

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `vault history`, `get --revision`, `restore`, `purge` and `settings`, through the built
 /// binary: every change keeps the version it replaces, and retention drops them only beyond both

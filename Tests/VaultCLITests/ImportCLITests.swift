@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `vault import` through the built binary: each format's mapping byte for byte, every refusal
 /// with its line or record and exit code, and the whole-or-nothing rule.

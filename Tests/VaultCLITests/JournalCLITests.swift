@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `vault journal` through the built binary in Europe/Berlin: writing with no session, no PIN
 /// and no sensor; reading only after unlocking; date filters at day boundaries and across both

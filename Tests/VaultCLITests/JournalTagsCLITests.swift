@@ -5,6 +5,8 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultJournal
+@testable import VaultSecrets
 
 /// Journal tags through the built binary: `@word` after white space (never an address's `@`),
 /// grouped without regard to case; `journal list --tag`, `journal tags [--json]`, and their

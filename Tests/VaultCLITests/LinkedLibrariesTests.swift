@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultSecrets
 
 /// The built `vault` and `biosim` load no Foundation beyond `FoundationEssentials`: not
 /// Foundation itself, its internationalization or ICU, whose loading and conformance tables

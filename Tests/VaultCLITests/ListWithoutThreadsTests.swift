@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultSecrets
 
 /// A listing when the system refuses every new thread (a container's `pids.max`, a memory
 /// limit): it ends, with every name, on the calling thread (it waited forever while libdispatch

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `vault check` and `vault backup` through the built binary.
 final class MaintenanceCLITests: XCTestCase {

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `vault otp` and `vault otp --set` through the built binary: exact codes at fixed times, HOTP
 /// counters stored without a revision and never reused, and every refusal with its exit code.

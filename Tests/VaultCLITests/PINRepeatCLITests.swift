@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The repeat tag of a wrong PIN (`vault(5)`, PIN ATTEMPT LIMITING) through the built binaries:
 /// the same wrong PIN counts once while the tag is live, twice after, and the tag, a near miss of

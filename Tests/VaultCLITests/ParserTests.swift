@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `Parser.parse` in-process on both command tables, one table row per command line, in the
 /// manner of swift-argument-parser's `ErrorMessageTests`: the `Invocation` it makes, or the exact

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Prompts that forgive a mistake, on a pseudo-terminal: a wrong PIN, a new PIN that differs or
 /// is too short, a malformed recovery code are said and asked again, up to 3 times; a

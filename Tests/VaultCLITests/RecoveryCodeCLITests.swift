@@ -5,6 +5,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Recovery codes with a check group (`vault(5)`, RECOVERY CODE), through the built binary:
 /// `vault init` shows 9 groups, a typo is told apart from a wrong code before any derivation,

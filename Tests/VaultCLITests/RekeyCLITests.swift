@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `vault rekey` through the built binary on a pseudo-terminal: the new recovery code is shown
 /// and typed back, everything is sealed again, old sessions, codes and keys open nothing new,

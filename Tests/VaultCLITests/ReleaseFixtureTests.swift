@@ -5,6 +5,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// A vault and device state written by release 0.1.0 (committed under `Tests/Fixtures`) still
 /// unlocks with its PIN and a match: the domain state, the device secret, the header and the

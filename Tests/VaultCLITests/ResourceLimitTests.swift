@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultSecrets
 
 /// Reads never depend on a write succeeding, and a file-size limit is an error, not a silent
 /// death by SIGXFSZ.

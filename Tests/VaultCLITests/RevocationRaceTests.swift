@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCLI
+@testable import VaultSecrets
 
 /// `vault lock` always wins against reads that renew the same session at the same moment.
 final class RevocationRaceTests: XCTestCase {

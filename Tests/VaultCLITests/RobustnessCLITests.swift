@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Bad input found by a fresh tester: each gets one clear error, the documented code, and
 /// nothing stored or lost.

@@ -6,6 +6,8 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultJournal
+@testable import VaultSecrets
 
 /// Attacks on the master-key rotation, through the built binary: a file rebuilt under a key the
 /// attacker sealed to this device (anyone can: the device's public key is in the header), with

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `vault run --env` and `vault inject` through the built binary.
 final class RunInjectCLITests: XCTestCase {

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// A throwaway HOME in which the built `vault` and `biosim` binaries run, with no controlling
 /// terminal, as a script would run them: a `TemporaryHome` and the environment of the children.

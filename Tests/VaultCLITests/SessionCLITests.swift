@@ -1,8 +1,10 @@
 import XCTest
 
+@testable import VaultAgent
 @testable import VaultCLI
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Sessions through the built binaries: shells, expiry on the injected boot clock, wall clock set
 /// back, `vault lock`, tokens from elsewhere, file modes, guarded reads.

@@ -1,9 +1,11 @@
 import Foundation
 import XCTest
 
+@testable import VaultAgent
 @testable import VaultCLI
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The session file as `vault(5)` SESSIONS specifies it, through the built binary: one record of
 /// a fixed size whose box authenticates every field, so an edited timer or boot id is refused,

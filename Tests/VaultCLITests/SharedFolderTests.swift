@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Files vault creates in a shared sticky folder (a backup, a new vault) are its own and 0600.
 ///

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The committed completion scripts in the real shells, against a real vault and session: bash
 /// through `COMP_WORDS`/`COMP_CWORD`, fish through `complete -C`, and bash, zsh and fish on a

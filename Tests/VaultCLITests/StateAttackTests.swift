@@ -5,6 +5,7 @@ import XCTest
 @testable import VaultCLI
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The attacks of issue "Format 2" on a vault file an attacker can write, each shown first to
 /// change the file and then refused with exit 17 (or 18), nothing decrypted into wrong data.

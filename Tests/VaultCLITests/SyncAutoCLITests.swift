@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `vault config sync.auto on` through the built binaries: a command that changes the vault
 /// starts `vault sync` in the background and returns without waiting for it.

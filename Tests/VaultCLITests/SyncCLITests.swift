@@ -6,6 +6,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Two devices (two throwaway homes with their own device state) and one bare repository on
 /// local disk, for `vault sync`.

@@ -6,6 +6,9 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultJournal
+@testable import VaultSecrets
+@testable import VaultSync
 
 /// `vault(5)` ENROLLMENT through the built binaries.
 ///

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Concurrent changes on two devices, merged by `vault sync` through the built binaries: no
 /// acknowledged change lost, conflicts kept as history, the same state on both.

@@ -5,6 +5,7 @@ import XCTest
 @testable import VaultCLI
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Each device's policy is its own (`vault(5)` DEVICES `policy`), through the built binaries.
 ///

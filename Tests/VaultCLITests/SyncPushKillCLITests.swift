@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `vault sync` killed (SIGKILL) while git pushes, and a push that loses the branch lock.
 ///

@@ -6,6 +6,8 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
+@testable import VaultSync
 
 /// Records that open under the master key but that `vault check` refuses, pushed by a device
 /// that holds the key (third attack review, H1), are refused by the sync that receives them.

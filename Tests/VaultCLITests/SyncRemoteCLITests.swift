@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// What a remote may hold, and setting sync up again, through the built binaries.
 final class SyncRemoteCLITests: XCTestCase {

@@ -6,6 +6,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// A master-key rotation over sync through the built binaries (`vault(5)` Taking a rotation):
 /// `vault sync revoke --rekey` on one device, the others taking the new key at their next sync

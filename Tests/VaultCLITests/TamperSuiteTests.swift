@@ -6,6 +6,8 @@ import XCTest
 @testable import VaultCLI
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultJournal
+@testable import VaultSecrets
 
 /// Every single-byte flip of a small vault file, and every SQL-level deletion, resurrection and
 /// rollback of a row, a whole-file and a header rollback, and planted schema objects: each read

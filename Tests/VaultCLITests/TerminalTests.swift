@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCLI
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The terminal paths, driven under a pseudo-terminal by a small Python `pty` script: hidden PIN
 /// entry, the simulated sensor's prompt, and echo restored after Ctrl-C.

@@ -5,6 +5,7 @@ import XCTest
 @testable import VaultCLI
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Option values checked by the parser from their kind (exit 64 with "did you mean"), `--help` and
 /// `--version` that never run a command, and the one exit-code table.

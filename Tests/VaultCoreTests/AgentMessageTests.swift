@@ -1,8 +1,10 @@
 import XCTest
 
+@testable import VaultAgent
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The agent's wire format (vault(5) AGENT PROTOCOL): exact bytes, round trips, and the bounds
 /// a request is refused for.

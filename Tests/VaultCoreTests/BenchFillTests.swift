@@ -4,6 +4,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Not a test: fills a vault for `bench/scale.sh` with `VAULT_BENCH_COUNT` entries in one write,
 /// when `VAULT_BENCH_FILL` names the vault (its PIN in `VAULT_BENCH_PIN`); skipped otherwise.

@@ -2,6 +2,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Which lockouts this vault's own failed matches made (review of 0.11.0, item 1): only a run
 /// of the sensor's whose every failure, from the first, was one of this vault's prompts.

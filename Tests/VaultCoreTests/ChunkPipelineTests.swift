@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `ChunkPipeline`: rows arrive in order, at most `depth` ahead, and a failure on either side
 /// ends the call with that failure after the sealing thread has returned.

@@ -4,6 +4,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `device.json` is decoded by hand on every command: it reads as its `Codable` conformance
 /// reads it, and refuses what that refuses.

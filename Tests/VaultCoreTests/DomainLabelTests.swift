@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `DomainLabel` lists exactly the labels the sources use, so `vault(5)`, which is rendered from
 /// the list, names every label the code feeds to a MAC, a box or a keyed hash.

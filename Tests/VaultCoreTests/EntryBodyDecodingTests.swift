@@ -4,6 +4,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// An entry body is decoded by hand on every read: it gives what the `Codable` decoding of
 /// earlier releases gave, for every body a release wrote.

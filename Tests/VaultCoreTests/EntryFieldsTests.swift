@@ -3,6 +3,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The fields convention (`vault(1)` FIELDS) on exact bytes.
 final class EntryFieldsTests: XCTestCase {

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Where `VaultEnvironment` puts the vault and its sessions.
 final class EnvironmentTests: XCTestCase {

@@ -1,9 +1,12 @@
 import Foundation
 import XCTest
 
+@testable import VaultAgent
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
+@testable import VaultSync
 
 /// The test vectors of `vault(5)` (computed with Python's hashlib), recomputed by the code, and
 /// found in the page's source, so page and code cannot drift apart.

@@ -4,6 +4,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// From the attack review: the second read of an import must give what the first checked.
 ///

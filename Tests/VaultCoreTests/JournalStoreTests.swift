@@ -4,6 +4,8 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultJournal
+@testable import VaultSecrets
 
 /// Journal stamps and dates in a time zone with DST, and the journal store: writing without a
 /// key, reading with it, and rows bound to their vault and their entry id.

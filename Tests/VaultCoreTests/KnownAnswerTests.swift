@@ -3,6 +3,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Known-answer tests for every libsodium call we wrap.
 ///

@@ -4,6 +4,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 final class NameAndPINTests: XCTestCase {
   func testNamesAreNFCNormalized() throws {

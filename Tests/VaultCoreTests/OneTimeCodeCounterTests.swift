@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// HOTP counter records in a real vault file: advanced in a write, verified by the integrity
 /// check, and carried through a master-key rotation under their names.

@@ -3,6 +3,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// One-time codes through liboath: the RFC vectors, the `otpauth://` URI and every refusal.
 final class OneTimeCodeTests: XCTestCase {

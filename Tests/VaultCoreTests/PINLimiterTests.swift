@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 final class PINLimiterTests: XCTestCase {
   var home: TemporaryHome!

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The scans a listing and a read make.
 ///

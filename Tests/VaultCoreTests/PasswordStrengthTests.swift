@@ -3,6 +3,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The estimate `vault audit` uses, on exact values.
 final class PasswordStrengthTests: XCTestCase {

@@ -3,6 +3,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 final class RecoveryCodeTests: XCTestCase {
   static let malformed = VaultError.invalidInput(

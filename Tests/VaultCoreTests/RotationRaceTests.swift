@@ -3,6 +3,8 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultJournal
+@testable import VaultSecrets
 
 /// Commands that read the vault before a `vault rekey` committed and write after it: they lost
 /// a race (exit 18), never an integrity failure, and nothing is stored under the retired key.

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// A bucket's rows are stored side by side (rowids from `bucket << 48`), so reading one bucket,
 /// as every `vault get` does, touches a few pages whatever the size of the vault.

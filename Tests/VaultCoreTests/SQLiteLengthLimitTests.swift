@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// A read that SQLite refuses with `SQLITE_TOOBIG` is damage, not a storage failure.
 ///

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The schema check's fast path: the digests it compares with are those of the schemas as
 /// SQLite records them, and a changed schema still fails with the object named.

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultSecrets
 
 /// `vault grep -F -i`: a fixed string matched without regard to case, across scripts.
 final class SearchPatternTests: XCTestCase {

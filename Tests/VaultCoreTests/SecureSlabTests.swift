@@ -4,6 +4,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Packed `SecureBytes`: many buffers in one guarded mapping, each zeroed, each its own bytes,
 /// the mappings given back when the buffers go.

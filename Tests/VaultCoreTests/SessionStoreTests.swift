@@ -1,9 +1,11 @@
 import VaultTestSupport
 import XCTest
 
+@testable import VaultAgent
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 final class SessionStoreTests: XCTestCase {
   var home: TemporaryHome!

@@ -3,6 +3,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Format 2's journal record: its exact bytes, its padded sizes, and every way a record that was
 /// not written as it is, where it is, by the writer it names, is refused.

@@ -2,6 +2,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultCrypto
+@testable import VaultSecrets
 
 /// Ed25519 through libsodium against RFC 8032's vectors (section 7.1, TEST 1 and TEST 2, which
 /// OpenSSL, through pyca/cryptography, reproduces too), and the checks on stored secret keys.

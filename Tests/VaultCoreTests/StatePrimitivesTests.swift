@@ -3,6 +3,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The pure pieces of format 2: padding, aggregates, row hashes, the two new subkeys and the state
 /// chain.

@@ -4,6 +4,7 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// Streamed contents (`vault(5)` Streamed contents): the layout, its checks, and every path that
 /// reads or seals a content again.

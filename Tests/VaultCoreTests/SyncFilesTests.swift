@@ -4,6 +4,8 @@ import XCTest
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
+@testable import VaultSync
 
 /// The files of a sync repository (`vault(5)` SYNC REPOSITORY): each opens only at its own
 /// path, in its own vault, under its own key, and a version vector orders states.

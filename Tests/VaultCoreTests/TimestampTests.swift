@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// `Timestamp` by calendar arithmetic agrees with Foundation's ISO 8601 formatter.
 final class TimestampTests: XCTestCase {

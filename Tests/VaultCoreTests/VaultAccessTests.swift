@@ -1,9 +1,11 @@
 import VaultTestSupport
 import XCTest
 
+@testable import VaultAgent
 @testable import VaultCore
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// A sensor that answers from a script: preflight failures and evaluations.
 final class ScriptedGate: BiometricGate, @unchecked Sendable {

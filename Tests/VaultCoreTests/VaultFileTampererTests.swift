@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCore
 @testable import VaultFormat
+@testable import VaultSecrets
 
 /// The tamper helper the CLI tests edit vault files with: it writes headers exactly as the Python
 /// scripts it replaced did, and its SQL reaches the file.

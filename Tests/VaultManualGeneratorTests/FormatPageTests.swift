@@ -7,6 +7,7 @@ import XCTest
 @testable import VaultCrypto
 @testable import VaultFormat
 @testable import VaultManualGenerator
+@testable import VaultSecrets
 
 /// `vault(5)` is rendered from the constants the code uses: its schema is `Schema.v2`, its list of
 /// domain labels is `DomainLabel.all` and Biometry's label, and every page uses every value given.

@@ -2,6 +2,7 @@ import XCTest
 
 @testable import VaultFormat
 @testable import VaultManualGenerator
+@testable import VaultSecrets
 
 /// The markup of `man/src/*.in`: what each construct renders to, and the failures that name the
 /// source, the line and the placeholder.

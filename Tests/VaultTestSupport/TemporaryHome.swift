@@ -1,4 +1,5 @@
 import Foundation
+import VaultAgent
 import VaultCore
 import VaultFormat
 

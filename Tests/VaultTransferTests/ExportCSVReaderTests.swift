@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 @testable import VaultTransfer
 
 /// `keepass-csv` and `1password-csv` on their samples and on the faults each must refuse.

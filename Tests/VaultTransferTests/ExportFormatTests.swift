@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 @testable import VaultTransfer
 
 /// The `vault` format: what the writer seals the reader opens, byte for byte, and every

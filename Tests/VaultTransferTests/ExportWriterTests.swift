@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 @testable import VaultTransfer
 
 /// The plaintext writers: exact bytes for small vaults, and what their readers read back.

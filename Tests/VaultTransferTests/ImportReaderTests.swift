@@ -4,6 +4,8 @@ import XCTest
 
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultJournal
+@testable import VaultSecrets
 @testable import VaultTransfer
 
 /// The jsonl, bitwarden-json and jrnl-json readers on their samples and on each fault.

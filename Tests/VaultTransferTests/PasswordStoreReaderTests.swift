@@ -4,6 +4,7 @@ import XCTest
 
 @testable import VaultCrypto
 @testable import VaultFormat
+@testable import VaultSecrets
 @testable import VaultTransfer
 
 final class PasswordStoreReaderTests: XCTestCase {

@@ -1,5 +1,4 @@
 import Foundation
-import VaultCore
 import VaultFormat
 
 /// libFuzzer entry point: the device-state decoder accepts or refuses any bytes, never traps.

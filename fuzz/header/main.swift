@@ -1,4 +1,3 @@
-import VaultCore
 import VaultFormat
 
 /// libFuzzer entry point: the vault header parser accepts or refuses any bytes, never traps.

@@ -1,4 +1,4 @@
-import VaultCore
+import VaultJournal
 
 /// libFuzzer entry point: the journal DATE parser accepts or refuses any text, never traps.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,4 +1,4 @@
-import VaultCore
+import VaultAgent
 
 /// libFuzzer entry point: the session-record parser (a fixed binary record, or an older release's
 /// JSON file refused unread) accepts or refuses any bytes, never traps.

@@ -1,0 +1,258 @@
+import CPlatform
+import Glibc
+import VaultAgent
+import VaultCore
+import VaultFormat
+
+/// The signal to pass on to the agent's worker, written into this pipe by the handler.
+nonisolated(unsafe) private var forwardedSignalPipe: Int32 = -1
+
+private func forwardSignalHandler(_ signal: Int32) {
+  var byte = UInt8(truncatingIfNeeded: signal)
+  _ = write(forwardedSignalPipe, &byte, 1)
+}
+
+/// The client side of a command the unlock agent runs.
+///
+/// When the agent holds the vault, the command line goes to it with this process's standard
+/// descriptors, working folder, terminal and PIN descriptor, and this process waits, passing on
+/// Ctrl-C and the like, and exits as the command did. When the agent does not hold the vault (or
+/// none runs), the command runs here.
+enum AgentForwarding {
+  /// The signals passed on to the running command.
+  static let passedOn = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+  /// Runs the command through the agent and returns its exit code; nil when it must run here
+  /// (no agent, the vault not held, a session given, or this process is the agent's worker).
+  ///
+  /// - Throws: `VaultError.storage` when the agent ended while it ran the command;
+  ///   `.programNotStarted` when a program `vault run` handed back cannot be started; as
+  ///   `AgentSocket.connect`.
+  static func run(_ context: Context, arguments: [String]) throws -> Int32? {
+    // A closed standard descriptor would be taken by the socket itself: run here, where the
+    // command reports it as it always did.
+    guard AgentWorker.heldKey == nil, context.sessionToken?.isEmpty ?? true,
+      (0...2).allSatisfy({ fcntl($0, F_GETFD) != -1 })
+    else { return nil }
+    let socket: AgentSocket
+    do {
+      guard let connected = try AgentSocket.connect(context.environment) else { return nil }
+      socket = connected
+    } catch let error as VaultError {
+      // Nothing went to a listener that is not vault's agent: the command runs here, and says
+      // what it found.
+      guard case .agentImpostor = error else { throw error }
+      Output.error("vault: warning: " + ExitStatus.report(error).message + "; running here")
+      return nil
+    }
+    let cwd = vault_open_folder_path(".")
+    guard cwd >= 0 else { return nil }
+    defer { close(cwd) }
+    var terminal: Int32 = -1
+    if let opened = context.terminal { terminal = fcntl(opened.fd, F_DUPFD_CLOEXEC, 3) }
+    defer { if terminal >= 0 { close(terminal) } }
+    let request = AgentRunRequest(
+      path: SessionStore.absolute(context.vaultPath), arguments: arguments,
+      environment: context.environment.variables, umask: UInt32(Hardening.inheritedUmask),
+      hasTerminal: terminal >= 0, pinFD: context.pinFD ?? -1)
+    // The --pin-fd descriptor never crosses the socket (vault(1) SECURITY): an agent that holds
+    // the vault needs no PIN, and a command of its that would ask for one hands the command
+    // back (`runHere`) to run in this process.
+    var descriptors: [Int32] = [0, 1, 2, cwd]
+    if terminal >= 0 { descriptors.append(terminal) }
+    do {
+      try socket.send(.run(request), descriptors: descriptors)
+    } catch {
+      return nil
+    }
+    return try wait(socket, pinFD: context.pinFD)
+  }
+
+  /// Waits for the outcome, passing signals on, and a line of `pinFD` when the command asks.
+  private static func wait(_ socket: AgentSocket, pinFD: Int32?) throws -> Int32? {
+    var fds: [Int32] = [-1, -1]
+    _ = vault_pipe_cloexec_nonblock(&fds)
+    forwardedSignalPipe = fds[1]
+    // A signal this process was started ignoring (a background job's SIGINT) stays ignored.
+    let ignored = passedOn.filter { vault_signal_ignored($0) == 1 }
+    let previous = passedOn.map { number in
+      ignored.contains(number) ? signal(number, SIG_IGN) : signal(number, forwardSignalHandler)
+    }
+    defer {
+      for (number, handler) in zip(passedOn, previous) { signal(number, handler) }
+      close(fds[0])
+      close(fds[1])
+    }
+    var sentSignal: Int32 = 0
+    var outputBegan = false
+    while true {
+      var watched = [
+        pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0),
+      ]
+      if poll(&watched, 2, -1) < 0 {
+        if errno == EINTR { continue }
+        throw VaultError.storage(
+          "cannot wait for the unlock agent: \(String(cString: strerror(errno)))")
+      }
+      if watched[1].revents != 0 {
+        var byte: UInt8 = 0
+        while read(fds[0], &byte, 1) == 1 {
+          sentSignal = Int32(byte)
+          try? socket.send(.signal(sentSignal))
+        }
+      }
+      guard watched[0].revents != 0 else { continue }
+      let message: AgentMessage
+      let descriptors: [Int32]
+      do {
+        (message, descriptors) = try socket.receive(capacity: 1)
+      } catch {
+        if sentSignal != 0 { return 128 + sentSignal }
+        throw VaultError.storage(
+          outputBegan
+            ? "the unlock agent ended while the command wrote its output, so the output may be"
+              + " incomplete; run it again"
+            : "the unlock agent ended while it ran the command, which may or may not have"
+              + " finished; check, and run it again if needed")
+      }
+      if case .lineWanted = message, let reply = descriptors.first {
+        passLine(from: pinFD, to: reply)
+        continue
+      }
+      descriptors.forEach { close($0) }
+      switch message {
+      case .notHeld, .runHere: return nil
+      case .outputBegan: outputBegan = true
+      case .exited(let code): return code
+      case .signalled(let number):
+        if outputBegan && number != sentSignal && number != SIGPIPE {
+          Output.error(
+            "vault: error: the command was ended by signal \(number) after its output began, so"
+              + " the output may be incomplete")
+        }
+        // The shell learns of the signal as if this process had received it.
+        for handler in passedOn { signal(handler, SIG_DFL) }
+        signal(number, SIG_DFL)
+        raise(number)
+        return 128 + number
+      case .exec(let path, let arguments, let environment):
+        try replace(path: path, arguments: arguments, environment: environment)
+      default:
+        throw VaultError.storage("the unlock agent answered out of turn")
+      }
+    }
+  }
+
+  /// Passes one line of `pinFD` to the worker through `reply`, byte by byte with its newline, and
+  /// closes `reply`; nothing when there is no descriptor or it has ended.
+  ///
+  /// At most one byte past `LineReader.maximum` is passed, so the worker's read of it ends as a
+  /// read of `pinFD` in this process would; nothing past the newline is consumed. Only a listener
+  /// identified as vault's agent asks (vault(1) SECURITY).
+  private static func passLine(from pinFD: Int32?, to reply: Int32) {
+    defer { close(reply) }
+    guard let pinFD else { return }
+    var passed = 0
+    while passed <= LineReader.maximum + 1 {
+      var byte: UInt8 = 0
+      let n = read(pinFD, &byte, 1)
+      if n < 0 && errno == EINTR { continue }
+      guard n == 1 else { return }
+      let newline = byte == 10
+      var sent = -1
+      repeat { sent = send(reply, &byte, 1, Int32(MSG_NOSIGNAL)) } while sent < 0 && errno == EINTR
+      byte = 0
+      if sent != 1 || newline { return }
+      passed += 1
+    }
+  }
+
+  /// `vault run`'s last step, as `RunCommandRun` does it outside the agent.
+  private static func replace(path: String, arguments: [String], environment: [String]) throws
+    -> Never
+  {
+    for handler in passedOn { signal(handler, SIG_DFL) }
+    Hardening.restoreInherited()
+    guard vault_drop_group() == 0 else {
+      throw VaultError.programNotStarted(
+        arguments.first ?? path, reason: String(cString: strerror(errno)))
+    }
+    _ = vault_cloexec_from(3)
+    let argv = CStringVector(arguments)
+    let envp = CStringVector(environment)
+    execve(path, argv.pointers, envp.pointers)
+    if errno == ENOEXEC {
+      let shell = CStringVector(["/bin/sh", path] + arguments.dropFirst())
+      execve("/bin/sh", shell.pointers, envp.pointers)
+    }
+    let reason = errno
+    Hardening.apply()
+    throw VaultError.programNotStarted(
+      arguments.first ?? path, reason: String(cString: strerror(reason)))
+  }
+}
+
+/// Starts the agent when none listens (`vault unlock`).
+enum AgentLauncher {
+  /// Refuses, before any prompt, a socket path that a Unix socket cannot have.
+  ///
+  /// - Throws: `VaultError.storage` naming the path and the limit (107 bytes on Linux).
+  static func checkSocketPath(_ environment: VaultEnvironment) throws {
+    let path = AgentSocket.path(environment)
+    guard path.utf8.count <= Int(vault_unix_path_limit()) else {
+      throw VaultError.storage(
+        "the agent's socket path \(path) is longer than \(vault_unix_path_limit()) bytes; set"
+          + " XDG_RUNTIME_DIR to a shorter folder, or use 'vault unlock --shell-session'")
+    }
+  }
+
+  /// Seconds `ensureRunning` waits for a new agent's socket.
+  static let startTimeout = 5.0
+
+  /// Returns once an agent of `environment` accepts connections, starting one when needed:
+  /// this executable as `vault __agent`, in a session of its own (no controlling terminal),
+  /// its standard descriptors on /dev/null, no other descriptor, and this environment without
+  /// `VAULT_SESSION`.
+  ///
+  /// - Throws: `VaultError.storage` when it cannot be started or does not listen in time;
+  ///   as `AgentSocket.connect`.
+  static func ensureRunning(_ environment: VaultEnvironment) throws {
+    if try AgentSocket.connect(environment) != nil { return }
+    try checkSocketPath(environment)
+    try PrivateFiles.ensurePrivateDirectory(AgentSocket.folder(environment))
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for fd in Int32(0)...2 {
+      posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+    }
+    ChildHygiene.closeInherited(&actions)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    _ = vault_spawnattr_setsid(&attributes)
+    let argv = CStringVector(["vault", "__agent"])
+    let envp = CStringVector(
+      environment: environment.variables.filter { $0.key != "VAULT_SESSION" })
+    var pid: pid_t = 0
+    let started = posix_spawn(
+      &pid, "/proc/self/exe", &actions, &attributes, argv.pointers, envp.pointers)
+    guard started == 0 else {
+      throw VaultError.storage(
+        "cannot start the unlock agent: \(String(cString: strerror(started)))")
+    }
+    let clock = Clock(variables: [:])
+    let deadline = clock.bootNow + startTimeout
+    while clock.bootNow < deadline {
+      if try AgentSocket.connect(environment) != nil { return }
+      var status: Int32 = 0
+      // An agent that ended at once with 0 found another one serving: wait for that one.
+      if waitpid(pid, &status, WNOHANG) == pid, status != 0 {
+        throw VaultError.storage("the unlock agent ended as it started")
+      }
+      usleep(5000)
+    }
+    throw VaultError.storage("the unlock agent did not start listening within 5 seconds")
+  }
+}

@@ -1,0 +1,99 @@
+import VaultCore
+import VaultFormat
+import VaultSecrets
+
+/// The table entries of `edit`, `journal`, `grep`, `generate`, `get --clip` and the hidden
+/// clipboard clearer, kept beside the main table in `VaultCommands.swift`.
+extension VaultCommands {
+  static let editorDiscussion = """
+    The plaintext goes into a private 0700 folder on a RAM-backed file system ($XDG_RUNTIME_DIR, \
+    else /dev/shm; with neither, the command refuses unless --allow-disk-temp), as a 0600 file \
+    opened with $VISUAL or $EDITOR (else vi). The folder is removed on every exit path: success, \
+    editor failure, Ctrl-C, SIGTERM and SIGHUP; one left by a vault killed with SIGKILL is \
+    removed by the next vault command. vim and nvim run without swap, backup, undo and viminfo \
+    files. Unchanged content writes nothing. When the text did not end in a newline, a final \
+    newline added by the editor is dropped.
+    """
+
+  static let clipOptions: [OptionSpec] = [Keys.clip.spec, Keys.clipTime.spec]
+
+  static let edit = CommandSpec(
+    "edit", "Edit an entry in your editor, leaving no plaintext on disk.",
+    discussion: """
+      Authenticates first (a guarded entry also needs its biometric check), so nothing typed is \
+      lost to a failed PIN, then opens the entry in the editor and stores it again when the \
+      editor exits successfully.
+      """ + " " + editorDiscussion,
+    options: [Keys.allowDiskTemp.spec], arguments: [Keys.name.spec], run: EditCommandRun.run)
+
+  static let journal = CommandSpec(
+    "journal", "Write a journal entry without unlocking; list, show or edit entries.",
+    discussion: """
+      Run alone, writes a new entry stamped with the local time (ISO 8601 with the UTC offset): \
+      from standard input when it is not a terminal, otherwise from the editor. Text is never \
+      taken from the command line. Writing needs neither the PIN nor the sensor: the entry is \
+      sealed to the vault's journal public key (crypto_box_seal), and only the master key opens \
+      it again. An empty editor buffer writes nothing. Entries are shown by the first 8 hex \
+      digits of their ID; any unique prefix selects one. Dates are the local days the entries \
+      were written on; today, yesterday and Nd count calendar days in the local time zone (TZ).
+      """,
+    options: [Keys.allowDiskTemp.spec],
+    subcommands: [
+      CommandSpec(
+        "list", "List entries, newest last: ID, date and time, first line.",
+        options: [
+          Keys.since.spec, Keys.until.spec, Keys.count.spec, Keys.tag.spec, Keys.json.spec,
+        ],
+        run: runs(JournalCommandsRun.list)),
+      journalTags,
+      CommandSpec(
+        "show", "Print an entry exactly, or every entry of a day.",
+        discussion: """
+          With an ID, prints the entry's text byte for byte. With a DATE, prints each entry of \
+          that day, newest last, after a line '--- ID TIME', each ending in a newline. A word \
+          that is a DATE form is read as a date.
+          """,
+        arguments: [Keys.journalEntry.spec], run: runs(JournalCommandsRun.show)),
+      CommandSpec(
+        "edit", "Edit a journal entry in your editor; its ID and time stay.",
+        discussion: editorDiscussion, options: [Keys.allowDiskTemp.spec],
+        arguments: [Keys.journalID.spec], run: JournalCommandsRun.edit),
+    ],
+    run: JournalCommandsRun.write)
+
+  static let grep = CommandSpec(
+    "grep", "Search entry names, contents and journal entries for a pattern.",
+    discussion: """
+      Decrypts in memory and prints NAME:LINE:TEXT for each matching line (journal entries by \
+      their ID; a match in an entry's name is line 0), or NAME: binary match for content with a \
+      NUL byte or invalid UTF-8. PATTERN is a POSIX extended regular expression. Exits 0 when \
+      something matched and 1 when nothing did, as grep does. In a session, guarded entries are \
+      searched by name only.
+      """,
+    options: [Keys.ignoreCase.spec, Keys.fixedStrings.spec], arguments: [Keys.pattern.spec],
+    run: GrepCommandRun.run)
+
+  static let generate = CommandSpec(
+    "generate", "Store a random password or passphrase under NAME.",
+    discussion: """
+      Passwords use randombytes_uniform over lower and upper case letters, digits and, unless \
+      --no-symbols, the symbols !#$%&()*+,-./:;<=>?@[]^_{|}~, with at least one character of \
+      each class (--charset chooses the classes, and chars:CHARACTERS adds a set of your own). \
+      Passphrases are words from a built-in list of \(PasswordGenerator.wordListSize) short English words, joined by '-' \
+      (or --separator). The entropy in bits (log2 of the number of equally likely secrets the \
+      options allow) is said on standard error; the secret is printed only with --print, and \
+      copied with --clip. With --in-place, only the first line of an existing entry is \
+      replaced, and its fields and notes are kept; the old version goes to its history.
+      """,
+    options: [
+      Keys.length.spec, Keys.noSymbols.spec, Keys.charset.spec, Keys.noAmbiguous.spec,
+      Keys.words.spec, Keys.separator.spec, Keys.force.spec, Keys.inPlace.spec,
+      Keys.print.spec, Keys.generateClip.spec, Keys.clipTime.spec,
+    ],
+    arguments: [Keys.name.spec], run: runs(GenerateCommandRun.run))
+
+  static let clipClear = CommandSpec(
+    "__clip-clear", "Clear the clipboard later if it still holds the secret on standard input.",
+    options: [Keys.clipTime.spec], arguments: [Keys.clipTool.spec], hidden: true,
+    run: runs(Clipboard.clearLater))
+}

@@ -1,0 +1,97 @@
+import Glibc
+import VaultCore
+import VaultCrypto
+import VaultFormat
+import VaultSecrets
+
+/// `vault set NAME KEY` and `vault unset NAME KEY`: change one field of an entry's text
+/// (`vault(1)` FIELDS), keeping every other byte.
+enum FieldCommandsRun {
+  static func set(_ context: Context) throws {
+    let name = try context.argument(Keys.name)
+    let key = try context.argument(Keys.fieldKey).text
+    let fromPipe = isatty(0) == 0
+    if fromPipe { try context.refusePINOnStandardInput("carries the value") }
+    // Read before unlocking when it comes from a pipe, so a bad value costs no PIN entry.
+    let piped =
+      try fromPipe
+      ? value(
+        fromPipe: LineReader.readAll(
+          fd: 0, atMost: EntryStore.streamThreshold, what: "the value on standard input")) : nil
+    let unlocked = try context.open(.readEntry(name))
+    guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
+    let fields = try EntryFields(entry.content)
+    let value = try piped ?? readFromTerminal(context, name: name.value, key: key)
+    let content = try fields.setting(key, to: value)
+    let shown = "field '\(Output.printable(key))' of '\(Output.printable(name.value))'"
+    guard try content != entry.content else {
+      Output.error("Unchanged: \(shown) already has that value; nothing was written.")
+      return
+    }
+    try store(content, of: entry, name: name, change: .fieldSet, in: unlocked)
+    Output.error("Set \(shown).")
+  }
+
+  static func unset(_ context: Context) throws {
+    let name = try context.argument(Keys.name)
+    let key = try context.argument(Keys.fieldKey).text
+    let unlocked = try context.open(.readEntry(name))
+    guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
+    let fields = try EntryFields(entry.content)
+    guard let content = try fields.unsetting(key) else {
+      throw VaultError.noField(name: name.value, key: key, keys: fields.keys)
+    }
+    try store(content, of: entry, name: name, change: .fieldUnset, in: unlocked)
+    Output.error(
+      "Removed field '\(Output.printable(key))' of '\(Output.printable(name.value))'.")
+  }
+
+  /// A piped value: exactly the bytes read, less one final LF or CRLF.
+  ///
+  /// - Throws: `VaultError.invalidInput` for empty input.
+  static func value(fromPipe data: SecureBytes) throws -> SecureBytes {
+    var count = data.count
+    if count > 0 && data[count - 1] == 0x0A { count -= 1 }
+    if count > 0 && data[count - 1] == 0x0D && count < data.count { count -= 1 }
+    guard count > 0 else {
+      throw VaultError.invalidInput(
+        (data.count == 0 ? "standard input is empty" : "the value is empty")
+          + "; nothing was stored (remove a field with 'vault unset')")
+    }
+    return data.prefix(count)
+  }
+
+  private static func readFromTerminal(_ context: Context, name: String, key: String) throws
+    -> SecureBytes
+  {
+    guard let terminal = context.terminal else {
+      throw VaultError.locked("no terminal to read the value from")
+    }
+    let shown = "'\(Output.printable(key))' of '\(Output.printable(name))'"
+    let first = try terminal.readHidden(prompt: "Value for \(shown): ")
+    guard first.count > 0 else {
+      throw VaultError.invalidInput(
+        "the value is empty; nothing was stored (remove a field with 'vault unset')")
+    }
+    let second = try terminal.readHidden(prompt: "Repeat it: ")
+    guard first == second else {
+      throw VaultError.invalidInput("the two entries differ; nothing was stored")
+    }
+    return first
+  }
+
+  /// Stores `content` as the next version of `entry`, refusing when another command changed
+  /// the entry since it was read.
+  static func store(
+    _ content: SecureBytes, of entry: OpenedEntry, name: EntryName, change: EntryChange,
+    in unlocked: UnlockedVault
+  ) throws {
+    do {
+      try unlocked.entries.put(
+        name, content: content, overwrite: true, guarded: entry.metadata.guarded,
+        expectedRevision: entry.metadata.revision, change: change)
+    } catch VaultError.conflict(let what) {
+      throw VaultError.conflict("\(what); nothing was written (run the command again)")
+    }
+  }
+}

@@ -1,0 +1,277 @@
+import FoundationEssentials
+import Glibc
+import VaultAgent
+import VaultCore
+import VaultCrypto
+import VaultFormat
+
+/// Everything a command handler needs: the parsed invocation, paths, the terminal, and how to
+/// get the PIN and the master key.
+public final class Context {
+  let invocation: Invocation
+  let environment: VaultEnvironment
+  private(set) lazy var terminal: Terminal? = Terminal.open()
+  private(set) var pinFD: Int32?
+  /// True in the agent's worker when the client gave `--pin-fd` and kept the descriptor.
+  private(set) var pinKeptByClient = false
+  /// True when `--pin-fd` was given, in this process or in the agent's worker for its client.
+  var pinGiven: Bool { pinFD != nil || pinKeptByClient }
+  /// A recovery code this command already read and checked (`vault sync clone`), given once to
+  /// the next `recoveryCode()` instead of asking again.
+  var givenRecoveryCode: SecureBytes?
+  /// `--vault PATH`, else `$VAULT_PATH` (an empty variable counts as unset), else the default.
+  let vaultPath: String
+
+  /// A context for one run of a command.
+  ///
+  /// - Throws: `VaultError.invalidInput` when `--pin-fd` names a descriptor that is not open;
+  ///   the parse errors of `--vault` and `--pin-fd` for an invocation the parser did not check.
+  init(invocation: Invocation, environment: VaultEnvironment) throws {
+    self.invocation = invocation
+    self.environment = environment
+    vaultPath = try invocation.value(Keys.vault)?.path ?? environment.defaultVaultPath
+    if let fd = try invocation.value(Keys.pinFD).map(Int32.init) {
+      // In the agent's worker, the client kept its descriptor: a PIN is asked of it by handing
+      // the command back (`AgentWorker.handBack`).
+      if fd == AgentWorker.keptPINFD {
+        pinKeptByClient = true
+        return
+      }
+      guard fcntl(fd, F_GETFD) != -1 else {
+        throw VaultError.invalidInput("--pin-fd \(fd) is not an open file descriptor")
+      }
+      // Read by vault alone: no program it starts may inherit the PIN's descriptor.
+      if fd > 2 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+      pinFD = fd
+    }
+  }
+
+  /// True when the flag was given.
+  func flag(_ key: Flag) -> Bool { invocation.flag(key) }
+
+  /// The option's value, or nil when it was not given.
+  func value<Value>(_ key: Option<Value>) throws -> Value? { try invocation.value(key) }
+
+  /// Every value of a repeatable option.
+  func values<Value>(_ key: Option<Value>) throws -> [Value] { try invocation.values(key) }
+
+  /// Every word of a variadic argument.
+  func arguments<Value: ArgumentValue>(_ key: Argument<Value>) throws -> [Value] {
+    try invocation.arguments(key)
+  }
+
+  /// A required positional argument.
+  func argument<Value>(_ key: Argument<Value>) throws -> Value { try invocation.argument(key) }
+
+  /// An optional positional argument.
+  func argumentIfGiven<Value>(_ key: Argument<Value>) throws -> Value? {
+    try invocation.argumentIfGiven(key)
+  }
+
+  func openVault() throws -> Vault {
+    try Vault.open(path: vaultPath, environment: environment)
+  }
+
+  var deviceStore: DeviceStore { DeviceStore(environment: environment) }
+
+  func gate() -> SensorGate {
+    SensorGate(store: deviceStore, clock: environment.clock, terminal: terminal)
+  }
+
+  /// One secret line: from --pin-fd when given, else hidden on the terminal.
+  ///
+  /// - Throws: `VaultError.locked` when there is neither (piped data is never read as a PIN).
+  func readSecretLine(prompt: String, what: String = "the PIN") throws -> SecureBytes {
+    if pinKeptByClient { AgentWorker.handBack() }
+    if let pinFD {
+      guard let line = try LineReader.readLine(fd: pinFD) else {
+        throw VaultError.invalidInput("--pin-fd \(pinFD) ended before a line was read")
+      }
+      return line
+    }
+    guard let terminal else {
+      throw VaultError.noTerminal(
+        "no terminal to ask for \(what) and no --pin-fd",
+        hint: "run it on a terminal, or give \(what) with --pin-fd N")
+    }
+    return try terminal.readHidden(prompt: prompt)
+  }
+
+  /// A PIN; on a terminal, one that is no PIN at all (too short, a control character) is said
+  /// and asked again, up to 3 times in all, before anything tries it.
+  ///
+  /// - Parameter askingAgain: false to leave a malformed one to the caller (a new PIN's rule).
+  func readPIN(prompt: String = "PIN: ", askingAgain: Bool = true) throws -> PIN {
+    var tries = 0
+    while true {
+      tries += 1
+      let line = try readSecretLine(prompt: prompt)
+      do {
+        return try PIN(utf8: line)
+      } catch VaultError.invalidInput(let why)
+        where askingAgain && pinFD == nil && terminal != nil && tries < Self.promptTries
+      {
+        terminal?.say("\(why); try again\n")
+      }
+    }
+  }
+
+  /// A new PIN: asked twice on a terminal, one line from --pin-fd.
+  ///
+  /// On a terminal, a PIN too short to set or a repetition that differs is said and asked again,
+  /// up to 3 times in all.
+  ///
+  /// - Parameter replacing: true when the PIN replaces one that keeps unlocking until it is set
+  ///   (`vault passwd`), which a refusal says.
+  /// - Throws: `VaultError.invalidInput` for the last (or, from --pin-fd, the only) refusal.
+  func readNewPIN(replacing: Bool = false) throws -> PIN {
+    var tries = 0
+    while true {
+      tries += 1
+      do {
+        return try readNewPINOnce(replacing: replacing)
+      } catch VaultError.invalidInput(let why) where pinFD == nil && tries < Self.promptTries {
+        terminal?.say("\(why)\n")
+      }
+    }
+  }
+
+  private func readNewPINOnce(replacing: Bool) throws -> PIN {
+    let tooShort = VaultError.invalidInput(
+      "a new PIN needs at least \(PIN.minimumNewLength) characters"
+        + (replacing ? " (the current PIN still unlocks)" : ""))
+    let first: PIN
+    do {
+      first = try readPIN(prompt: "New PIN: ", askingAgain: false)
+    } catch VaultError.invalidInput(let why) where why.hasPrefix("the PIN must have at least") {
+      // Too short even to be an old PIN: the rule for a new one is the one to show.
+      throw tooShort
+    }
+    guard first.isLongEnoughToSet else { throw tooShort }
+    if pinFD == nil {
+      let second = try readPIN(prompt: "Repeat the new PIN: ", askingAgain: false)
+      guard first.bytes == second.bytes else {
+        throw VaultError.invalidInput("the two PINs differ; try again")
+      }
+    }
+    return first
+  }
+
+  /// `1 guarded entry`, `2 guarded entries`.
+  static func guardedEntries(_ count: Int) -> String {
+    "\(count) guarded entr\(count == 1 ? "y" : "ies")"
+  }
+
+  /// How many times a prompt on the terminal asks again after a mistake, in all.
+  static let promptTries = 3
+
+  /// The access policy over `vault`, with this command's sensor.
+  func access(_ vault: Vault) -> VaultAccess { VaultAccess(vault: vault, gate: gate()) }
+
+  /// Opens the vault at `vaultPath` for `purpose`, asking this command's terminal or descriptor
+  /// for what the policy needs.
+  ///
+  /// - Throws: the errors of `VaultAccess.open`.
+  func open(_ purpose: AccessPurpose) throws -> UnlockedVault {
+    let unlocked: UnlockedVault
+    switch try Vault.openAny(path: vaultPath, environment: environment) {
+    case .current(let vault):
+      unlocked = try access(vault).open(for: purpose, via: self)
+    case .formatOne(let old):
+      unlocked = try VaultAccess.openMigrating(old, gate: gate(), for: purpose, via: self) {
+        Output.error("Upgraded the vault to format \(Header.currentFormat).")
+      }
+    }
+    opened = unlocked
+    return unlocked
+  }
+
+  /// The vault this command opened with its key, if it did: a name not found is explained from
+  /// its names (`NameSuggestion`), and never without the key.
+  private(set) var opened: UnlockedVault?
+}
+
+extension Context: CredentialSource {
+  /// `VAULT_SESSION`, when set.
+  public var sessionToken: String? { environment.variables["VAULT_SESSION"] }
+
+  /// True when a PIN can be obtained (from --pin-fd or the terminal).
+  public var canAskForPIN: Bool { pinFD != nil || pinKeptByClient || terminal != nil }
+
+  /// 3 on a terminal, 1 from --pin-fd.
+  public var pinTries: Int { pinFD == nil && terminal != nil ? Self.promptTries : 1 }
+
+  /// Says on the terminal that the PIN was wrong, before it is asked for again.
+  public func pinRejected(_ error: VaultError) {
+    terminal?.say("\(ExitStatus.report(error).message); try again\n")
+  }
+
+  /// The PIN, from --pin-fd or hidden on the terminal, with a prompt that says what it is for.
+  public func pin(_ request: PINRequest) throws -> PIN {
+    switch request {
+    case .unlock: try readPIN()
+    case .current: try readPIN(prompt: "Current PIN: ")
+    case .guardedEntry(let name): try readPIN(prompt: "PIN for guarded '\(name)': ")
+    case .lockedOutGuardedEntry(let name):
+      try readPIN(prompt: "Sensor locked out; PIN for '\(name)': ")
+    case .guardedEntries(let count):
+      try readPIN(prompt: "PIN for \(Self.guardedEntries(count)) to export: ")
+    case .lockedOutGuardedEntries(let count):
+      try readPIN(prompt: "Sensor locked out; PIN for \(Self.guardedEntries(count)) to export: ")
+    }
+  }
+
+  /// The agent's key, in the agent's worker for this command's vault.
+  public var heldKey: HeldKey? {
+    guard let held = AgentWorker.heldKey, SessionStore.absolute(vaultPath) == AgentWorker.vaultPath
+    else { return nil }
+    return held
+  }
+
+  /// The agent lets the vault go, or every vault.
+  public func heldKeyRejected(everything: Bool) {
+    let agent = AgentClient(environment: environment)
+    if everything {
+      agent.forget(vaultID: nil, vaultPath: nil)
+    } else {
+      agent.forget(vaultID: AgentWorker.heldKey?.vaultID, vaultPath: vaultPath)
+    }
+  }
+
+  /// Keeps the vault whose key was released, for `opened`.
+  public func keyReleased(_ vault: UnlockedVault) { opened = vault }
+
+  /// The recovery code, from --pin-fd or hidden on the terminal, in canonical form.
+  ///
+  /// On a terminal, a code of the wrong length or alphabet (or a mistyped check group), or one
+  /// refused as wrong, is said and asked again, up to 3 times in all.
+  public func recoveryCode() throws -> SecureBytes {
+    try recoveryCode(prompt: "Recovery code: ") { _ in }
+  }
+
+  /// `recoveryCode()` with its own prompt, each code checked by `check` (which throws
+  /// `VaultError.wrongRecoveryCode` for a code that is not the one in force).
+  func recoveryCode(prompt: String, check: (SecureBytes) throws -> Void) throws -> SecureBytes {
+    if let given = givenRecoveryCode {
+      givenRecoveryCode = nil
+      try check(given)
+      return given
+    }
+    var tries = 0
+    while true {
+      tries += 1
+      do {
+        let code = try RecoveryCode.parse(
+          readSecretLine(prompt: prompt, what: "the recovery code"))
+        try check(code)
+        return code
+      } catch let error as VaultError where pinFD == nil && tries < Self.promptTries {
+        switch error {
+        case .wrongRecoveryCode, .invalidInput:
+          terminal?.say("\(ExitStatus.report(error).message); try again\n")
+        default: throw error
+        }
+      }
+    }
+  }
+}

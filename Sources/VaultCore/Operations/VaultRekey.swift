@@ -1,0 +1,419 @@
+import FoundationEssentials
+import Glibc
+import VaultAgent
+import VaultCrypto
+import VaultFormat
+import VaultJournal
+
+extension Vault {
+  /// What a master-key rotation did.
+  public struct Rekeyed: Sendable {
+    /// The new master key.
+    public let masterKey: SymmetricKey
+    /// Records sealed again (every kind).
+    public let records: Int
+    /// Content chunks sealed again.
+    public let chunks: Int
+    /// Device records whose master box was sealed again (this one included).
+    public let devices: Int
+    /// Their ids, hex, in the header's order.
+    public let deviceIDs: [String]
+    /// Pending journal rows no journal key opened, dropped (nobody could read them).
+    public let droppedPending: Int
+    /// The commit the rotation was pushed as, when the vault syncs (nil otherwise).
+    public let published: String?
+  }
+
+  /// Replaces the master key in one `BEGIN IMMEDIATE` transaction.
+  ///
+  /// See `vault(5)`, MASTER-KEY ROTATION. After verifying everything under `old` (as `IntegrityCheck`), every record and
+  /// chunk is sealed again under subkeys of a new random master key, every journal entry to a new
+  /// journal key pair, the new master key to every device's public key (no PIN needed), this
+  /// device gets a new writer key, the recovery slot a new code, and the state chain a link
+  /// that follows the old newest one. After the commit every session is revoked.
+  ///
+  /// With `publisher` (a vault that syncs), the rotation is pushed before it commits here
+  /// (`RotationPublisher`, VaultSync's `SyncRotationPublisher`): a remote that moved since this device's last sync, or a push
+  /// that fails, leaves the old key.
+  ///
+  /// Every device record's enrollment is verified under the slot's enrollment key first, and
+  /// signed again with the new code's (`vault(5)` ENROLLMENT); the link other devices take the
+  /// new key by is authorized with the code in force.
+  ///
+  /// - Parameters:
+  ///   - recoveryCode: the new code (canonical form), already shown and typed back.
+  ///   - currentCode: the code in force (canonical form), which a header with enrollments and
+  ///     another device than this one needs (`needsCurrentCode`); nil otherwise.
+  ///   - publisher: what pushes the rotation to the vault's sync remote, nil when it does not
+  ///     sync.
+  /// - Returns: the new key and what was sealed again.
+  /// - Throws: what `IntegrityCheck.verify` throws (nothing is changed then);
+  ///   `VaultError.integrity` for a device record not enrolled; `.wrongRecoveryCode` for a
+  ///   `currentCode` that is not the code in force, `.invalidInput` when it is needed and
+  ///   missing; `.vaultChanged` when another command changed the header meanwhile, or the sync
+  ///   remote moved; `.syncFailed`; `.storage`.
+  package func rekey(
+    masterKey old: SymmetricKey, recoveryCode: SecureBytes, currentCode: SecureBytes? = nil,
+    publisher: (any RotationPublisher)? = nil
+  ) throws -> Rekeyed {
+    let new = SymmetricKey.random()
+    let deviceState = try device.read()
+    guard let own = header.device(for: deviceState.deviceSecret) else {
+      throw VaultError.otherDevice
+    }
+    // Only the code in force admits devices: a record it did not enroll is never sealed the key.
+    var authorizer: SigningKeyPair?
+    if header.enrollmentKey != nil {
+      try header.verifyEnrollments()
+      if let currentCode {
+        authorizer = try checkedEnrollmentKey(code: currentCode)
+      } else if needsCurrentCode {
+        throw VaultError.invalidInput(
+          "rotating the master key of a vault with other devices needs the recovery code in"
+            + " force; nothing was changed")
+      }
+    }
+    let enrollment = try Enrollment.key(code: recoveryCode, vaultID: vaultID)
+    let writer = try KeyHandoff.writer(
+      deviceSecret: deviceState.deviceSecret, vaultID: vaultID, newKey: new)
+    // The link other devices take the new key by is signed with the writer key they know.
+    guard let held = deviceState.writers[vaultID.hex], held.deviceID == own.deviceID,
+      let signer = try? held.keyPair(), signer.publicKey.base64 == own.writerKey
+    else {
+      throw VaultError.integrity(
+        "this device's writer key is not the one in the vault's header; unlock with the PIN"
+          + " once, then rotate")
+    }
+    let journal = SealedBox.keyPair()
+    var updated = header
+    updated.devices = try header.devices.map {
+      try $0.resealed(masterKey: new, from: old, vaultID: vaultID)
+    }
+    updated.recovery = try RecoverySlot.make(
+      code: recoveryCode, masterKey: new, vaultID: vaultID, kdf: header.kdf)
+    updated = updated.enrolled(by: enrollment)
+    let retiring =
+      (header.retiredWriters ?? []) + [
+        RetiredWriter(deviceID: own.deviceID, writerKey: own.writerKey)
+      ]
+    var mine = try own.resealed(masterKey: new, from: old, vaultID: vaultID)
+    mine.writerKey = writer.publicKey.base64
+    mine.slotTag = DeviceRecord.slotTag(
+      deviceSecret: deviceState.deviceSecret, vaultID: vaultID, kdf: header.kdf, record: mine)
+    updated.setDevice(Enrollment.enrolled(mine, by: enrollment, vaultID: vaultID))
+    updated.journalPublicKey = journal.publicKey.base64
+    updated.journalSecretKey =
+      JournalStore.sealSecretKey(journal.secretKey, masterKey: new, vaultID: vaultID).base64
+    updated.handoffs = Array(
+      ((header.handoffs ?? []) + [
+        KeyHandoff.make(
+          from: old, to: new, vaultID: vaultID, deviceID: own.deviceIDBytes, signer: signer,
+          newWriterKey: writer.publicKey, newEnrollmentKey: enrollment.publicKey,
+          authorizer: authorizer)
+      ]).suffix(Header.maximumHandoffs))
+    var counts = (records: 0, chunks: 0)
+    var droppedPending = 0
+    var published: String?
+    var next: StateLink?
+    var body: [UInt8] = []
+    var mac: [UInt8] = []
+    try db.transaction {
+      let base = try StateSnapshot.load(db, vaultID: vaultID, masterKey: old)
+      if let verified = verifiedState {
+        try requireDescendant(of: verified, base: base, masterKey: old)
+      }
+      // The old key stays reachable from the new one for the states kept under it, so a device
+      // that saw any of them can walk back to it; rotations no kept state needs are dropped.
+      updated.rotations = KeyRotation.following(
+        header.rotations, from: old, to: new, vaultID: vaultID, after: base.link.generation)
+      _ = try IntegrityCheck.verify(self, masterKey: old, refusingPending: false)
+      let rows = try base.allRows(db: db, rowKey: old.derive(.rows))
+      let sealing = try Resealing(
+        vault: self, old: old, new: new, journalPublicKey: journal.publicKey)
+      // Only the retired writer keys that signed a journal entry still in the vault are kept.
+      let kept = try sealing.writersInUse(retiring, rows: rows)
+      guard kept.count <= Header.maximumRetiredWriters else {
+        throw VaultError.invalidInput(
+          "the vault's journal holds entries signed by more than"
+            + " \(Header.maximumRetiredWriters) retired writer keys; nothing was changed")
+      }
+      updated.retiredWriters = kept.isEmpty ? nil : kept
+      // Every chunk is hashed afresh under the new key, by its tag.
+      updated.chunkHash = .tag
+      body = try updated.encoded()
+      mac = Header.mac(body, masterKey: new)
+      let pending = try db.query("SELECT record_id, box FROM pending")
+      let versions = try EntryStore(vault: self, masterKey: old).contentVersions(rows)
+      let resealedRows = try rows.map(sealing.record)
+      // A pending row the old journal key opens is carried over (and still refused by `check`
+      // when no authorized writer signed it); one it does not open, nobody can read: dropped.
+      let resealedPending = pending.compactMap { values -> [SQLiteDatabase.Value]? in
+        guard let id = values[0].blob, let box = values[1].blob,
+          let resealed = try? sealing.journalBox(box, recordID: id)
+        else { return nil }
+        return [.blob(id), .blob(resealed)]
+      }
+      droppedPending = pending.count - resealedPending.count
+      // Chunks are sealed again in place, one content and one piece at a time.
+      try db.execute("DELETE FROM records; DELETE FROM pending;")
+      try db.query(
+        "UPDATE header SET body = ?, mac = ? WHERE id = 1 AND body = ? AND mac = ?",
+        [.blob(body), .blob(mac), .blob(headerBody), .blob(headerMAC)])
+      guard db.changes == 1 else {
+        throw VaultError.vaultChanged("another command changed its header first")
+      }
+      let write = StateWrite(db: db, vaultID: vaultID, masterKey: new, base: nil)
+      write.setHeaderBody(body)
+      for row in resealedRows { try write.insert(row) }
+      let resealedChunks = try sealing.chunks(versions, in: write)
+      for values in resealedPending {
+        try db.query("INSERT INTO pending (record_id, box) VALUES (?, ?)", values)
+      }
+      let syncID = SyncRecord.recordID(
+        deviceID: own.deviceIDBytes, indexKey: new.derive(.nameIndex))
+      if let publisher, let syncRow = try write.unnamedRecord(syncID) {
+        published = try publisher.publishRotation(
+          of: self, masterKey: new, in: write, syncRow: syncRow)
+      }
+      next = try write.finish(masterKey: new, after: base.link)
+      counts = (resealedRows.count, resealedChunks)
+      if environment.crashPoint == "rekey-before-commit" { kill(getpid(), SIGKILL) }
+    }
+    if environment.crashPoint == "rekey-after-commit" { kill(getpid(), SIGKILL) }
+    if environment.crashPoint == "rekey-interrupt-after-commit" { kill(getpid(), SIGINT) }
+    header = updated
+    headerBody = body
+    headerMAC = mac
+    verifiedState = next
+    try device.update { state in
+      recordAuthenticatedHeader(in: &state)
+      if let next {
+        state.states[vaultID.hex] = RememberedState(generation: next.generation, mac: next.mac)
+      }
+      let sequence = state.writers[vaultID.hex]?.sequence ?? 0
+      state.writers[vaultID.hex] = WriterRecord(
+        deviceID: own.deviceID, secretKey: writer.secretKey, sequence: sequence)
+    }
+    try SessionStore(environment: environment).revokeAll(
+      vaultID: vaultID, vaultPath: path, reason: .rotation)
+    return Rekeyed(
+      masterKey: new, records: counts.records, chunks: counts.chunks,
+      devices: updated.devices.count, deviceIDs: updated.devices.map(\.deviceIDBytes.hex),
+      droppedPending: droppedPending, published: published)
+  }
+}
+
+extension Vault {
+  /// Brings this device's own record up to date with the key at hand.
+  ///
+  /// A slot tag in the form of release 0.2.0 is written in the current form, and a writer key that is not the one this
+  /// device holds (a rotation killed between its commit and the device's update) is replaced by
+  /// a new one. Writes the header only when something changed.
+  ///
+  /// - Throws: `VaultError.vaultChanged`, `.storage`.
+  func refreshOwnRecord(masterKey: SymmetricKey) throws {
+    let state = try device.read()
+    guard let own = header.device(for: state.deviceSecret) else { return }
+    var record = own
+    if let writer = state.writers[vaultID.hex], writer.deviceID == own.deviceID,
+      let pair = try? writer.keyPair(), pair.publicKey.base64 != own.writerKey
+    {
+      let fresh = Signing.generate()
+      try device.update {
+        $0.writers[vaultID.hex] = WriterRecord(
+          deviceID: own.deviceID, secretKey: fresh.secretKey, sequence: writer.sequence)
+      }
+      record.writerKey = fresh.publicKey.base64
+    }
+    if own.checkSlotTag(deviceSecret: state.deviceSecret, vaultID: vaultID, kdf: header.kdf)
+      == .legacy
+    {
+      record.slotTag = DeviceRecord.slotTag(
+        deviceSecret: state.deviceSecret, vaultID: vaultID, kdf: header.kdf, record: record)
+    }
+    guard record != own else { return }
+    var updated = header
+    updated.setDevice(record)
+    try writeHeader(updated, masterKey: masterKey)
+  }
+}
+
+/// The sealing of one vault's rows again under a new master key, as `Vault.rekey` does it.
+package struct Resealing {
+  let vault: Vault
+  let oldBoxes: RecordBox
+  let newBoxes: RecordBox
+  let oldIndex: SymmetricKey
+  let newIndex: SymmetricKey
+  let journalSecretKey: SecureBytes
+  let journalPublicKeyOld: [UInt8]
+  let journalPublicKey: [UInt8]
+
+  package init(vault: Vault, old: SymmetricKey, new: SymmetricKey, journalPublicKey: [UInt8]) throws
+  {
+    self.vault = vault
+    oldBoxes = RecordBox(vaultID: vault.vaultID, masterKey: old)
+    newBoxes = RecordBox(vaultID: vault.vaultID, masterKey: new)
+    oldIndex = old.derive(.nameIndex)
+    newIndex = new.derive(.nameIndex)
+    let journal = try JournalStore(vault: vault, masterKey: old)
+    journalSecretKey = journal.secretKey
+    journalPublicKeyOld = journal.publicKey
+    self.journalPublicKey = journalPublicKey
+  }
+
+  /// `row` sealed under the new key: its box, and its lookup or (for a counter) record id
+  /// computed again from the new name-index subkey.
+  package func record(_ row: RecordRow) throws -> RecordRow {
+    guard let kind = RecordKind(rawValue: row.kind) else {
+      throw VaultError.integrity("a record of the vault has an unknown kind (\(row.kind))")
+    }
+    if kind == .journal {
+      var out = row
+      out.box = try journalBox(row.box, recordID: row.recordID)
+      out.rowid = nil
+      return out
+    }
+    let what = "record \(row.recordID.hex.prefix(8))"
+    let opened = try oldBoxes.open(row, kind: kind, what: what)
+    // Entries, tombstones and counters are found by their `name` (everything was verified by
+    // the integrity check of the same transaction).
+    struct Named: Decodable { var name: String }
+    func name() throws -> String {
+      guard
+        let named = try? opened.body.withBytes({
+          try JSONDecoder().decode(Named.self, from: Data($0))
+        })
+      else { throw VaultError.integrity("\(what) is malformed") }
+      return named.name
+    }
+    var out = RecordRow(
+      recordID: row.recordID, lookup: row.lookup, kind: row.kind, revision: row.revision, box: [])
+    switch kind {
+    case .entry, .tombstone:
+      out.lookup = try lookup(name())
+    case .counter:
+      out.recordID = GenericHash.keyed(
+        key: newIndex.bytes, parts: [DomainLabel.counterID.bytes, Array(try name().utf8)],
+        outputLength: 16)
+    case .revision, .settings, .journal: break
+    case .sync:
+      // Every file of the sync repository is named and sealed under the new key: the next push
+      // replaces the whole tree.
+      out.recordID = SyncRecord.recordID(deviceID: opened.deviceID, indexKey: newIndex)
+      var record = try SyncRecord(decoding: opened.body)
+      record.full = true
+      var body = try record.encoded()
+      defer { wipe(&body) }
+      out.box = newBoxes.seal(
+        body, recordID: out.recordID, kind: kind, revision: row.revision,
+        deviceID: opened.deviceID, hlc: opened.hlc)
+      return out
+    }
+    var body = opened.body.unprotectedBytes
+    defer { wipe(&body) }
+    out.box = newBoxes.seal(
+      body, recordID: out.recordID, kind: kind, revision: row.revision, deviceID: opened.deviceID,
+      hlc: opened.hlc)
+    return out
+  }
+
+  private func lookup(_ name: String) throws -> [UInt8] {
+    GenericHash.keyed(
+      key: newIndex.bytes, parts: [DomainLabel.name.bytes, Array(try EntryName(name).value.utf8)])
+  }
+
+  /// The writer keys of `candidates` that verify the signature of at least one journal entry
+  /// among `rows`.
+  ///
+  /// - Throws: `VaultError.integrity` when a journal entry does not open.
+  func writersInUse(_ candidates: [RetiredWriter], rows: [RecordRow]) throws -> [RetiredWriter] {
+    var used: [RetiredWriter] = []
+    var left = candidates
+    for row in rows where row.kind == RecordKind.journal.rawValue && !left.isEmpty {
+      let plain = try open(row.box, recordID: row.recordID)
+      left.removeAll { candidate in
+        guard let key = try? [UInt8](base64: candidate.writerKey, count: 32, field: "writer_key")
+        else { return true }
+        let signed =
+          (try? SignedJournalRecord.decodeVerified(
+            plain, vaultID: vault.vaultID, entryID: row.recordID
+          ) { writer in writer.base64 == candidate.deviceID ? [key] : [] }) != nil
+        if signed { used.append(candidate) }
+        return signed
+      }
+    }
+    return candidates.filter { used.contains($0) }
+  }
+
+  private func open(_ box: [UInt8], recordID: [UInt8]) throws -> SecureBytes {
+    do {
+      return try SealedBox.open(
+        box, publicKey: journalPublicKeyOld, secretKey: journalSecretKey, what: "journal entry")
+    } catch {
+      throw VaultError.integrity("journal entry \(recordID.hex.prefix(8)) failed authentication")
+    }
+  }
+
+  /// A journal entry's sealed box opened with the old journal key and sealed to the new one.
+  package func journalBox(_ box: [UInt8], recordID: [UInt8]) throws -> [UInt8] {
+    try open(box, recordID: recordID).withBytes { SealedBox.seal($0, to: journalPublicKey) }
+  }
+
+  /// Seals every chunk again under the new key in place (same record id, revision and index)
+  /// in `write`, which starts from no aggregate: each content version of `versions` in its
+  /// layout, a stream as a new stream piece by piece.
+  ///
+  /// - Returns: the number of chunks sealed again.
+  /// - Throws: `VaultError.integrity` when a chunk does not open or a chunk belongs to no
+  ///   version.
+  package func chunks(_ versions: [ContentVersion: EntryMetadata], in write: StateWrite) throws
+    -> Int
+  {
+    var count = 0
+    let reader = ContentChunks(db: vault.db, boxes: oldBoxes)
+    let select = try vault.db.prepare(
+      "SELECT box FROM chunks WHERE record_id = ? AND revision = ? AND idx = ?"
+        + " AND length(box) <= \(ContentChunks.maximumBoxSize)")
+    for (version, metadata) in versions {
+      let what = "the content of '\(metadata.name)'"
+      if metadata.streamed {
+        let sealer = StreamSealer(
+          boxes: newBoxes, recordID: version.recordID, revision: version.revision,
+          contentID: metadata.contentID ?? []
+        ) {
+          try write.resealInPlace($0)
+          count += 1
+        }
+        try reader.read(
+          recordID: version.recordID, revision: version.revision, contentID: metadata.contentID,
+          length: metadata.length, streamed: true, what: what
+        ) { try sealer.append($0) }
+        _ = try sealer.finish()
+        continue
+      }
+      let total = metadata.chunks
+      for index in 0..<total {
+        guard
+          let box = try select.first([
+            .blob(version.recordID), .integer(version.revision), .integer(Int64(index)),
+          ])?.first?.blob
+        else { throw VaultError.integrity("\(what) has missing or extra chunks") }
+        let ad = oldBoxes.chunkAD(
+          recordID: version.recordID, revision: version.revision, index: index,
+          final: index == total - 1, contentID: metadata.contentID)
+        let plain = try AEAD.open(box, key: oldBoxes.key, associatedData: ad, what: what)
+        try write.resealInPlace(
+          ChunkRow(
+            recordID: version.recordID, revision: version.revision, index: Int64(index),
+            box: plain.withBytes { AEAD.seal($0, key: newBoxes.key, associatedData: ad) }))
+        count += 1
+      }
+    }
+    let stored = try vault.db.query("SELECT count(*) FROM chunks").first?.first?.integer
+    guard stored == Int64(count) else {
+      throw VaultError.integrity("content chunks of the vault belong to no entry or revision")
+    }
+    return count
+  }
+}

@@ -1,0 +1,1068 @@
+import FoundationEssentials
+import Glibc
+import VaultCore
+import VaultCrypto
+import VaultFormat
+import VaultJournal
+
+/// What one sync did.
+public struct SyncReport: Equatable, Sendable {
+  /// Records and contents taken from the remote.
+  public var received: Int
+  /// Files this device's commit wrote or removed on the remote (its state file included), 0 when
+  /// it pushed nothing.
+  public var sent: Int
+  /// The commit the vault is in step with now.
+  public var commit: String
+  /// Pushes refused because the remote moved meanwhile, after which the sync began again.
+  public var retries: Int
+  /// One line for each conflict the merge resolved (`conflict: NAME: …`), in the order met.
+  public var conflicts: [String] = []
+  /// True when the remote's header changed this vault's (a device joined or was revoked, a
+  /// keyslot or biometric activation changed elsewhere).
+  public var headerReceived = false
+  /// True when the sync took a master key another device rotated to (`vault(5)` Taking a
+  /// rotation): every session of the vault was revoked.
+  public var tookRotation = false
+}
+
+/// `vault sync` (`vault(5)` Synchronizing): fetch the remote, verify it, merge it record by
+/// record into the vault in one write, commit this device's changes after it, push, and record
+/// the new base.
+///
+/// Git is behind `SyncRepository`; everything that reads or writes the vault is here.
+public final class VaultSync {
+  /// How many times a sync begins again when the remote moved before its push.
+  public static let maximumAttempts = 5
+  /// How far ahead of the merging device's wall clock a version's clock may be and still rank
+  /// by it, in seconds (`vault(5)` Merging).
+  public static let maximumClockSkew: Double = 300
+
+  let vault: Vault
+  let masterKey: SymmetricKey
+  let repository: SyncRepository
+  let codec: SyncFiles
+  let store: EntryStore
+  let boxes: RecordBox
+  let deviceID: [UInt8]
+  let syncID: [UInt8]
+
+  /// A sync of `unlocked`'s vault through `repository`.
+  ///
+  /// - Throws: `VaultError.locked` when this device has no record in the header.
+  public convenience init(_ unlocked: UnlockedVault, repository: SyncRepository) throws {
+    try self.init(vault: unlocked.vault, masterKey: unlocked.masterKey, repository: repository)
+  }
+
+  /// A sync of `vault` under `masterKey` (verified) through `repository`.
+  ///
+  /// - Throws: as `init(_:repository:)`.
+  public init(vault: Vault, masterKey: SymmetricKey, repository: SyncRepository) throws {
+    self.vault = vault
+    self.masterKey = masterKey
+    self.repository = repository
+    codec = SyncFiles(vaultID: vault.vaultID, masterKey: masterKey)
+    store = EntryStore(vault: vault, masterKey: masterKey)
+    boxes = RecordBox(vaultID: vault.vaultID, masterKey: masterKey)
+    guard let device = vault.localDevice else {
+      throw VaultError.locked("this device has no record in the vault's header")
+    }
+    deviceID = device.deviceIDBytes
+    syncID = SyncRecord.recordID(deviceID: deviceID, indexKey: masterKey.derive(.nameIndex))
+  }
+
+  /// Runs the sync.
+  ///
+  /// - Throws: `VaultError.syncRefused` for a remote that does not verify or is not a
+  ///   descendant of the base (nothing merged); `.syncFailed` when git or the remote fails;
+  ///   `.conflict` when both sides changed the keys or policy; the errors of a write.
+  public func run() throws -> SyncReport {
+    // Two syncs at once (a background one and the user's) would race for git's refs: the
+    // second waits for the first, then finds what it pushed.
+    try repository.exclusively { try runLocked() }
+  }
+
+  /// `run`, with the repository's sync lock held.
+  private func runLocked() throws -> SyncReport {
+    guard vault.isEnrolled else { throw VaultError.syncFailed(Self.notEnrolled) }
+    _ = try JournalStore(vault: vault, masterKey: masterKey).fold()
+    var retries = 0
+    while true {
+      let remote = try repository.fetch()
+      if let remote { try adoptOwnPush(remote: remote) }
+      let (record, changed) = try vault.reading(masterKey: masterKey) { snapshot in
+        let rows = try snapshot.rows(
+          inBucket: Int(syncID[0]), db: vault.db, rowKey: masterKey.derive(.rows))
+        let row = rows.first { $0.recordID == syncID && $0.kind == RecordKind.sync.rawValue }
+        let record = try row.map(openRecord)
+        let hasher = RowHash.Hasher(key: masterKey.derive(.rows))
+        return (
+          record,
+          changedBuckets(
+            record,
+            syncRowHash: row.map { hasher.hash(table: RowHash.records, columns: $0.columns) }
+          ) { snapshot.bucket($0) }
+        )
+      }
+      if let record, remote == nil {
+        throw VaultError.syncRefused(
+          "the remote has no vault branch, but this device synced commit \(record.base.prefix(12))"
+            + " with it (the branch was deleted or the remote replaced)")
+      }
+      if let record, let remote, remote != record.base {
+        try checkDescends(remote, record: record)
+      }
+      if let record, remote == record.base, changed.isEmpty, !record.full,
+        record.header == SyncRecord.headerDigest(vault.headerBody)
+      {
+        return SyncReport(received: 0, sent: 0, commit: record.base, retries: retries)
+      }
+      if let remote, remote != record?.base, let rotation = try rotationElsewhere(remote) {
+        let (new, notes) = try takeRotation(
+          remote, state: rotation.state, handoff: rotation.handoff, record: record)
+        var report = try VaultSync(vault: vault, masterKey: new, repository: repository)
+          .runLocked()
+        report.retries += retries
+        report.tookRotation = true
+        report.conflicts = notes + report.conflicts
+        return report
+      }
+      let incoming = try remote.flatMap { commit in
+        commit == record?.base ? nil : try verify(commit, base: record)
+      }
+      let plan = try merge(incoming, remote: remote, expected: record)
+      crash(at: "sync-after-merge")
+      guard let push = plan.push else {
+        return SyncReport(
+          received: plan.received, sent: 0, commit: remote ?? "", retries: retries,
+          conflicts: plan.conflicts, headerReceived: plan.headerTaken)
+      }
+      let commit = try repository.commit(
+        after: remote, replacingAll: push.replacingAll, writing: push.writing,
+        removing: push.removing)
+      crash(at: "sync-after-commit")
+      try repository.notePush(commit)
+      let outcome = try repository.push(commit, over: remote)
+      if outcome == .pushed {
+        crash(at: "sync-after-push")
+        try recordPushed(commit, plan: plan, push: push)
+        try repository.notePush(nil)
+        return SyncReport(
+          received: plan.received, sent: push.writing.count + push.removing.count - 1,
+          commit: commit, retries: retries, conflicts: plan.conflicts,
+          headerReceived: plan.headerTaken)
+      }
+      retries += 1
+      guard retries < Self.maximumAttempts else {
+        // vault never removes a lock on the remote: it may be a shared disk another machine
+        // is pushing to. It says what is in the way and how to remove it.
+        if case .locked(let path, let age) = outcome {
+          throw VaultError.syncFailed(Self.lockInTheWay(path: path, age: age))
+        }
+        throw VaultError.syncFailed(
+          "the remote moved \(retries) times while this device merged; run 'vault sync' again")
+      }
+    }
+  }
+
+  /// The words for a lock file of git's on the remote that stayed in the way of every push.
+  static func lockInTheWay(path: String, age: Double?) -> String {
+    let made = age.map { " (made \(Self.duration($0)) ago)" } ?? ""
+    return
+      "git's lock file \(path)\(made) is in the way on the remote, left by a push killed on the"
+      + " remote's side; only when no other device is syncing, remove it with"
+      + " 'rm \(ShellWord.argument(path))'"
+  }
+
+  /// `seconds` in the largest whole unit: `42 s`, `5 min`, `3 h`, `2 days`.
+  static func duration(_ seconds: Double) -> String {
+    let whole = Int(seconds)
+    switch whole {
+    case ..<60: return "\(whole) s"
+    case ..<3600: return "\(whole / 60) min"
+    case ..<172_800: return "\(whole / 3600) h"
+    default: return "\(whole / 86_400) days"
+    }
+  }
+
+  /// The test-only crash points (`VaultEnvironment.crashPoint`): SIGKILL there.
+  func crash(at point: String) {
+    if vault.environment.crashPoint == point { kill(getpid(), SIGKILL) }
+  }
+
+  // MARK: - The sync record
+
+  /// Forgets this device's last sync (`vault sync init` with another remote, or after the
+  /// sync repository was removed): the next sync merges the remote record by record without a
+  /// base, or pushes the whole vault into an empty one.
+  ///
+  /// - Throws: `VaultError.syncRefused` when the remote's state does not include what this
+  ///   device last synced (nothing is forgotten then); `.syncFailed`; the errors of a write.
+  public func forgetBase() throws {
+    // What this device synced still bounds the remote it starts again from: one that is older
+    // (rolled back, or forked from before) would bring back what was removed since.
+    if let last = try lastSync(), let remote = try repository.fetch(),
+      let bytes = try stateFileBytes(of: remote),
+      let state = try? SyncStateFile.open(bytes, codec: codec),
+      !state.vector.includes(last.vector)
+    {
+      throw VaultError.syncRefused(Self.older(than: last.base))
+    }
+    try vault.write(masterKey: masterKey) { write in
+      if let row = try write.unnamedRecord(syncID) { try write.delete(row) }
+    }
+  }
+
+  /// This device's last sync: the base commit and its version vector; nil before the first.
+  ///
+  /// - Throws: `VaultError.integrity` when the sync record does not open; `.storage`.
+  public func lastSync() throws -> (base: String, vector: VersionVector)? {
+    try vault.reading(masterKey: masterKey) { snapshot in
+      let rows = try snapshot.rows(
+        inBucket: Int(syncID[0]), db: vault.db, rowKey: masterKey.derive(.rows))
+      return try rows.first { $0.recordID == syncID && $0.kind == RecordKind.sync.rawValue }
+        .map(openRecord).map { ($0.base, $0.vector) }
+    }
+  }
+
+  func openRecord(_ row: RecordRow) throws -> SyncRecord {
+    let opened = try boxes.open(row, kind: .sync, what: "this device's sync record")
+    return try SyncRecord(decoding: opened.body)
+  }
+
+  func sealRecord(_ record: SyncRecord, replacing old: RecordRow?) throws -> RecordRow {
+    var body = try record.encoded()
+    defer { wipe(&body) }
+    let revision = (old?.revision ?? 0) + 1
+    let hlc = RecordBox.hlc(now: vault.environment.clock.wallNow, after: nil)
+    return RecordRow(
+      recordID: syncID, lookup: nil, kind: RecordKind.sync.rawValue, revision: revision,
+      box: boxes.seal(
+        body, recordID: syncID, kind: .sync, revision: revision, deviceID: deviceID, hlc: hlc))
+  }
+
+  /// The buckets that may hold changes since the base: every bucket without a record (or after
+  /// a rotation), else those whose aggregate (this record's row left out) differs from the
+  /// recorded one, and the marked ones.
+  private func changedBuckets(
+    _ record: SyncRecord?, syncRowHash: [UInt8]?, current: (Int) -> [UInt8]
+  ) -> [Int] {
+    guard let record, !record.full else { return Array(0..<StateSnapshot.bucketCount) }
+    var out: [Int] = []
+    for bucket in 0..<StateSnapshot.bucketCount {
+      var sum = Aggregate(bytes: current(bucket)) ?? .zero
+      if bucket == Int(syncID[0]), let syncRowHash { sum.subtract(syncRowHash) }
+      if sum.bytes != record.bucket(bucket) || record.marked.contains(bucket) { out.append(bucket) }
+    }
+    return out
+  }
+
+  // MARK: - Verifying the remote
+
+  /// True for the paths the files aggregate covers.
+  static func isSynced(_ path: String) -> Bool {
+    path.hasPrefix(SyncFiles.recordsFolder + "/") || path.hasPrefix(SyncFiles.contentsFolder + "/")
+  }
+
+  /// `remote`, verified against the base as `vault(5)` Synchronizing says.
+  private func verify(_ remote: String, base record: SyncRecord?) throws -> IncomingCommit {
+    if let record, record.full {
+      throw VaultError.conflict(
+        "another device synced since this vault's master key was rotated here; its changes"
+          + " cannot be merged until that device has the new key")
+    }
+    let all = try repository.changes(from: record?.base, to: remote)
+    try Self.refusing { try Self.checkLayout(all) }
+    let changes = all.filter { Self.isSynced($0.path) }
+    guard
+      let stateBlob = try repository.blobs(of: remote, paths: [SyncFiles.statePath])[
+        SyncFiles.statePath]
+    else { throw VaultError.syncRefused("the remote's commit has no state file") }
+    try Self.checkSizes(changes, state: stateBlob, repository: repository)
+    let attributes = all.first { $0.path == SyncFiles.attributes.path }?.newBlob
+    let wanted =
+      [stateBlob] + (attributes.map { [$0] } ?? [])
+      + changes.flatMap { [$0.oldBlob, $0.newBlob].compactMap { $0 } }
+    let blobs = try repository.read(wanted)
+    func bytes(_ blob: String?) throws -> [UInt8]? {
+      guard let blob else { return nil }
+      guard let bytes = blobs[blob] else {
+        throw VaultError.syncFailed("git did not give the file \(blob.prefix(12))")
+      }
+      return bytes
+    }
+    return try Self.refusing {
+      if let attributes, try bytes(attributes) != Array(SyncFiles.attributes.text.utf8) {
+        throw VaultError.integrity("its .gitattributes is not the one vault writes")
+      }
+      let state = try SyncStateFile.open(try bytes(stateBlob) ?? [], codec: codec)
+      guard constantTimeEqual(Header.mac(state.header, masterKey: masterKey), state.headerMAC)
+      else { throw VaultError.integrity("the vault header it carries failed authentication") }
+      let header = try Header.parse(state.header)
+      guard header.vaultID == vault.vaultID else {
+        throw VaultError.integrity("it carries another vault's header")
+      }
+      // The public part (what a device behind a rotation reads, without the key) is the
+      // sealed header's: links edited there would lock such a device out of the next rotation.
+      guard state.publicPart == SyncStateFile.Public(header) else {
+        throw VaultError.integrity(
+          "its state file's public part is not its header's (the rotation links, the master"
+            + " boxes or the recovery slot differ)")
+      }
+      if let record, !state.vector.includes(record.vector) {
+        throw VaultError.integrity(Self.older(than: record.base))
+      }
+      var sum = record.flatMap { Aggregate(bytes: $0.files) } ?? .zero
+      for change in changes {
+        if let old = try bytes(change.oldBlob) {
+          sum.subtract(codec.hash(path: change.path, bytes: old))
+        }
+        if let new = try bytes(change.newBlob) {
+          sum.add(codec.hash(path: change.path, bytes: new))
+        }
+      }
+      guard sum.bytes == state.files else {
+        throw VaultError.integrity(Self.filesNotNamed)
+      }
+      var incoming = IncomingCommit(
+        commit: remote, state: state, records: [:], addedContents: [:], removedContents: [:])
+      for change in changes {
+        let old = try bytes(change.oldBlob)
+        let new = try bytes(change.newBlob)
+        if change.path.hasPrefix(SyncFiles.recordsFolder + "/") {
+          let name = String(change.path.split(separator: "/").last ?? "")
+          if let old {
+            incoming.records[name, default: SyncRecordChange()].old = (
+              change.path, try codec.openRecord(path: change.path, bytes: old)
+            )
+          }
+          if let new {
+            let row = try codec.openRecord(path: change.path, bytes: new)
+            try checkOpens(row)
+            incoming.records[name, default: SyncRecordChange()].new = (change.path, row)
+          }
+        } else {
+          if let old {
+            incoming.removedContents[change.path] = try codec.openContent(
+              path: change.path, bytes: old)
+          }
+          if let new {
+            incoming.addedContents[change.path] = try codec.openContent(
+              path: change.path, bytes: new)
+          }
+        }
+      }
+      return incoming
+    }
+  }
+
+  /// Refuses a change that makes the tree other than vault writes it (`vault(5)` SYNC
+  /// REPOSITORY): a file outside `records/` and `contents/` but the state file and
+  /// `.gitattributes`, a file that is not a plain one (a symlink, an executable, a submodule),
+  /// and a removed state file or `.gitattributes`.
+  static func checkLayout(_ changes: [SyncTreeChange]) throws {
+    func shown(_ path: String) -> String {
+      let plain = path.utf8.count <= 80 && path.utf8.allSatisfy { (32..<127).contains($0) }
+      return plain ? "'\(path)'" : "a file of an unprintable name"
+    }
+    for change in changes {
+      let path = change.path
+      let known =
+        isSynced(path) || path == SyncFiles.statePath || path == SyncFiles.attributes.path
+      guard known else {
+        throw VaultError.integrity(
+          "its commit holds a file vault does not write (\(shown(path)))")
+      }
+      if change.newBlob == nil && !isSynced(path) {
+        throw VaultError.integrity("its commit has no \(path) file")
+      }
+      if change.newBlob != nil && change.newMode != "100644" {
+        throw VaultError.integrity(
+          "its commit holds \(shown(path)) as other than a plain file (git mode"
+            + " \(change.newMode))")
+      }
+    }
+  }
+
+  /// The longest record file vault writes (a journal entry of
+  /// `JournalStore.maximumByteCount`, sealed, with room to spare), in bytes.
+  public static let maximumRecordFile = JournalStore.maximumByteCount + 1024 * 1024
+  /// The longest state file vault writes (a header of at most 64 KiB, twice in base64 and
+  /// the public part, with room to spare), in bytes.
+  public static let maximumStateFile = 1024 * 1024
+
+  /// Refuses a remote commit that does not descend from the last commit of the remote this
+  /// device synced with (`vault(5)` Synchronizing): the base, or, when the base is the
+  /// translated one a rotation taken here made after it, that commit's parent.
+  ///
+  /// Pushes never force, so every commit the branch held is an ancestor of the next. The
+  /// version vector alone, sealed under the master key, a device that holds the key can forge.
+  ///
+  /// - Throws: `VaultError.syncRefused`; `.syncFailed` when git fails.
+  private func checkDescends(_ remote: String, record: SyncRecord) throws {
+    var seen = record.base
+    if try repository.kept() == seen, let parent = try repository.parent(of: seen) {
+      seen = parent
+    }
+    guard try repository.isAncestor(seen, of: remote) else {
+      throw VaultError.syncRefused(Self.older(than: seen))
+    }
+  }
+
+  /// Why a remote whose state does not include what this device synced at `base` is refused.
+  static func older(than base: String) -> String {
+    "it is older than commit \(base.prefix(12)), which this device synced " + rolledBack
+  }
+
+  /// How a refusal of a remote older than what this device synced ends.
+  public static let rolledBack = "(the remote was rolled back or forked)"
+
+  /// The bytes of `commit`'s state file, nil when it has none or one longer than vault writes
+  /// (its size read first).
+  ///
+  /// - Throws: `VaultError.syncFailed` when git fails.
+  func stateFileBytes(of commit: String) throws -> [UInt8]? {
+    guard
+      let blob = try repository.blobs(of: commit, paths: [SyncFiles.statePath])[
+        SyncFiles.statePath],
+      (try repository.sizes([blob])[blob] ?? 0) <= Self.maximumStateFile
+    else { return nil }
+    return try repository.read([blob])[blob]
+  }
+
+  /// Why a remote whose files do not add up to its state's sum is refused.
+  static let filesNotNamed =
+    "its files are not the ones its state names (a file was added, changed, removed or put back)"
+
+  /// Why a vault whose header no recovery code enrolled does not sync (`Vault.enroll` first).
+  public static let notEnrolled =
+    "this vault's devices are not enrolled with its recovery code yet (a vault made before"
+    + " release 0.10.0)"
+
+  /// Refuses, before any is read, a record file or state file longer than vault writes: a
+  /// hostile remote cannot make a sync hold gigabytes in memory to find out. (A content file
+  /// is as long as its content.)
+  static func checkSizes(
+    _ changes: [SyncTreeChange], state: String, repository: SyncRepository
+  ) throws {
+    let records = changes.filter { $0.path.hasPrefix(SyncFiles.recordsFolder + "/") }
+      .compactMap(\.newBlob)
+    let sizes = try repository.sizes(records + [state])
+    if (sizes[state] ?? 0) > maximumStateFile {
+      throw VaultError.syncRefused("its state file is longer than any vault writes")
+    }
+    if records.contains(where: { (sizes[$0] ?? 0) > maximumRecordFile }) {
+      throw VaultError.syncRefused("it holds a record file longer than any vault writes")
+    }
+  }
+
+  /// `body`, with an integrity failure of what the remote holds reported as a refused remote.
+  static func refusing<R>(_ body: () throws -> R) throws -> R {
+    do {
+      return try body()
+    } catch {
+      switch VaultError(error) {
+      case .integrity(let why)?: throw VaultError.syncRefused(why)
+      case .malformedHeader(let why)?:
+        throw VaultError.syncRefused("the vault header it carries is malformed: \(why)")
+      case .unsupportedVersion(let version)?:
+        throw VaultError.syncRefused("the vault header it carries is of format \(version)")
+      default: throw error
+      }
+    }
+  }
+
+  /// Refuses a record whose own box does not open under the vault's key (a journal entry's is
+  /// opened by the journal's checks).
+  private func checkOpens(_ row: RecordRow) throws {
+    guard let kind = RecordKind(rawValue: row.kind), kind != .journal else { return }
+    _ = try boxes.open(row, kind: kind, what: "the record \(row.recordID.hex.prefix(8))")
+  }
+
+  // MARK: - Merging
+
+  /// What this device has to push after a merge.
+  struct Push {
+    var writing: [(path: String, bytes: [UInt8])]
+    var removing: [String]
+    var replacingAll: Bool
+    /// The files aggregate of the new commit's tree.
+    var files: [UInt8]
+    /// Its version vector.
+    var vector: VersionVector
+    /// The header body its state file holds.
+    var header: [UInt8]
+  }
+
+  /// What a merge did, and what it leaves to push.
+  struct Plan {
+    var received: Int
+    var conflicts: [String]
+    var push: Push?
+    /// The sync record the merge wrote (nil when there was no base yet).
+    var recorded: SyncRecord?
+    /// The bucket aggregates as the merge left them, the sync record left out.
+    var buckets: [UInt8]
+    /// True when the merge changed this vault's header (the remote's devices or keyslots).
+    var headerTaken = false
+  }
+
+  /// The merge write: the local changes since the base, the remote's applied, the header
+  /// merged, the sync record updated, and the files this device has to push.
+  private func merge(_ incoming: IncomingCommit?, remote: String?, expected: SyncRecord?) throws
+    -> Plan
+  {
+    let plan = try vault.write(masterKey: masterKey) { write -> Plan in
+      let syncRow = try write.unnamedRecord(syncID)
+      let record = try syncRow.map(openRecord)
+      guard record?.base == expected?.base else {
+        throw VaultError.vaultChanged("another sync of this vault ran meanwhile")
+      }
+      let baseCommit = record?.base
+      let full = record?.full ?? false
+      var local = try localChanges(
+        in: write, record: record, syncRow: syncRow, base: full ? nil : baseCommit)
+      var received = 0
+      var conflicts: [String] = []
+      if let incoming {
+        (received, conflicts) = try apply(incoming, to: write, local: &local)
+      }
+      let headerBefore = write.headerBody
+      try mergeHeader(incoming, base: baseCommit, in: write)
+      if let incoming { conflicts += try Self.refusing { try checkReceived(incoming, in: write) } }
+      let headerTaken = write.headerBody != headerBefore
+      if let syncRow { try write.delete(syncRow) }
+      let push = try pushPlan(
+        local, in: write, target: remote, full: full, incoming: incoming, record: record)
+      let buckets = write.buckets.flatMap(\.bytes)
+      var recorded: SyncRecord?
+      if let base = remote {
+        let marked = push == nil ? [] : Self.buckets(of: local)
+        let next = SyncRecord(
+          base: base, files: incoming?.state.files ?? record?.files ?? Aggregate.zero.bytes,
+          vector: incoming?.state.vector ?? record?.vector ?? VersionVector(), buckets: buckets,
+          marked: marked, full: full,
+          header: push == nil ? SyncRecord.headerDigest(write.headerBody) : nil)
+        try write.insert(try sealRecord(next, replacing: syncRow))
+        recorded = next
+      } else if let syncRow {
+        try write.insert(syncRow.unstored)
+      }
+      return Plan(
+        received: received, conflicts: conflicts, push: push, recorded: recorded,
+        buckets: buckets, headerTaken: headerTaken)
+    }
+    try vault.reloadHeader()
+    try vault.device.update { vault.recordAuthenticatedHeader(in: &$0) }
+    return plan
+  }
+
+  /// The buckets a set of changes touches, before and after.
+  private static func buckets(of changes: [String: SyncRecordChange]) -> [Int] {
+    var out = Set<Int>()
+    for change in changes.values {
+      if let old = change.old { out.insert(old.row.bucket) }
+      if let new = change.new { out.insert(new.row.bucket) }
+    }
+    return out.sorted()
+  }
+
+  /// The records changed here since the base: each changed bucket's rows against the base's
+  /// files of its folder (all rows are new without a base).
+  func localChanges(
+    in write: StateWrite, record: SyncRecord?, syncRow: RecordRow?, base: String?
+  ) throws -> [String: SyncRecordChange] {
+    let changed = changedBuckets(record, syncRowHash: syncRow.map(write.rowHash)) {
+      write.buckets[$0].bytes
+    }
+    var baseRows: [Int: [(path: String, row: RecordRow)]] = [:]
+    if let base, !changed.isEmpty {
+      let folders = changed.map { SyncFiles.recordsFolder + "/" + [UInt8($0)].hex }
+      let files = try repository.files(of: base, under: folders)
+      let blobs = try repository.read(files.map(\.blob))
+      for file in files {
+        guard let bytes = blobs[file.blob] else {
+          throw VaultError.syncFailed("git did not give the file \(file.blob.prefix(12))")
+        }
+        let row = try codec.openRecord(path: file.path, bytes: bytes)
+        baseRows[row.bucket, default: []].append((file.path, row))
+      }
+    }
+    var changes: [String: SyncRecordChange] = [:]
+    for bucket in changed {
+      let rows = try write.rows(inBucket: bucket).filter { $0.kind != RecordKind.sync.rawValue }
+      let old = baseRows[bucket] ?? []
+      for row in rows {
+        let before = old.first { $0.row.recordID == row.recordID }
+        if row.isStored(as: before?.row) { continue }
+        let name = codec.recordName(row.recordID)
+        changes[name, default: SyncRecordChange()].new = (codec.recordPath(row), row)
+        if let before { changes[name, default: SyncRecordChange()].old = before }
+      }
+      for before in old where !rows.contains(where: { $0.recordID == before.row.recordID }) {
+        changes[codec.recordName(before.row.recordID), default: SyncRecordChange()].old = before
+      }
+    }
+    return changes
+  }
+
+  /// Applies the remote's changes (`vault(5)` Merging): one-sided ones as they are, removals
+  /// first; records changed on both sides and records that reach one name by `SyncMerge`; then
+  /// the contents some record here names.
+  ///
+  /// - Returns: how many records and contents were stored, and a line for each conflict.
+  private func apply(
+    _ incoming: IncomingCommit, to write: StateWrite, local: inout [String: SyncRecordChange]
+  ) throws -> (received: Int, notes: [String]) {
+    var taken: [SyncRecordChange] = []
+    var both: [(String, SyncRecordChange, SyncRecordChange)] = []
+    for (name, change) in incoming.records.sorted(by: { $0.key < $1.key }) {
+      if let mine = local[name] {
+        // The same change on both sides (a push this device made and did not record).
+        if mine.new?.row.isStored(as: change.new?.row) ?? (change.new == nil) {
+          local[name] = nil
+          continue
+        }
+        both.append((name, mine, change))
+        continue
+      }
+      taken.append(change)
+    }
+    for change in taken {
+      guard let old = change.old?.row else { continue }
+      let rows = try write.rows(inBucket: old.bucket)
+      guard let current = rows.first(where: { $0.recordID == old.recordID }),
+        current.isStored(as: old)
+      else {
+        throw VaultError.conflict(
+          "the record \(codec.recordName(old.recordID).prefix(8)) is not here as the last sync"
+            + " left it; nothing was changed")
+      }
+      try write.delete(current)
+    }
+    var merge = SyncMerge(sync: self, write: write, local: local)
+    for change in taken {
+      guard let new = change.new?.row else { continue }
+      try merge.insertPlacing(new, remote: new)
+    }
+    for (name, mine, theirs) in both {
+      // Placing a one-sided record can have renamed this record's local version (two records
+      // on one name): it is resolved as it is stored now.
+      var now = merge.local[name] ?? mine
+      if let new = now.new, new.row.rowid == nil,
+        let stored = try write.rows(inBucket: new.row.bucket).first(where: {
+          $0.recordID == new.row.recordID
+        })
+      {
+        now.new = (new.path, stored)
+      }
+      try merge.resolve(name, mine: now, theirs: theirs)
+    }
+    local = merge.local
+    var inserted = 0
+    for (_, content) in incoming.addedContents.sorted(by: { $0.key < $1.key }) {
+      let place = ContentPlace(
+        recordID: content.recordID, revision: content.revision, contentID: content.contentID)
+      guard try isReferenced(place, in: write) else { continue }
+      let stored = try chunkBoxes(content.recordID, revision: content.revision)
+      if stored == content.boxes { continue }
+      inserted += 1
+      guard stored.isEmpty else {
+        throw VaultError.conflict(
+          "a content of the remote has the place of one written here since the last sync;"
+            + " nothing was changed")
+      }
+      for (index, box) in content.boxes.enumerated() {
+        try write.insert(
+          ChunkRow(
+            recordID: content.recordID, revision: content.revision, index: Int64(index), box: box))
+      }
+    }
+    for (path, content) in incoming.removedContents where incoming.addedContents[path] == nil {
+      let place = ContentPlace(
+        recordID: content.recordID, revision: content.revision, contentID: content.contentID)
+      if try !isReferenced(place, in: write) {
+        _ = try write.deleteChunks(content.recordID, revision: content.revision)
+      }
+    }
+    return (taken.count + both.count + inserted, merge.notes)
+  }
+
+  /// The boxes of the stored chunks of `recordID` at content revision `revision`, in order.
+  func chunkBoxes(_ recordID: [UInt8], revision: Int64) throws -> [[UInt8]] {
+    try vault.db.query(
+      "SELECT box FROM chunks WHERE record_id = ? AND revision = ? ORDER BY idx",
+      [.blob(recordID), .integer(revision)]
+    ).map { $0[0].blob ?? [] }
+  }
+
+  /// True when the entry of `place.recordID` or one of its kept revisions names the content
+  /// at `place` (its content revision and content id), among the verified rows of their
+  /// buckets.
+  func isReferenced(_ place: ContentPlace, in write: StateWrite) throws -> Bool {
+    let recordID = place.recordID
+    let lookup = try vault.db.query(
+      "SELECT lookup FROM records WHERE record_id = ?", [.blob(recordID)]
+    ).first?.first?.blob
+    let bucket = Int(lookup?.first ?? recordID[0])
+    func names(_ metadata: EntryMetadata) -> Bool {
+      metadata.contentRevision == place.revision && metadata.contentID == place.contentID
+    }
+    if let row = try write.rows(inBucket: bucket).first(where: {
+      $0.recordID == recordID && $0.kind == RecordKind.entry.rawValue
+    }), names(try store.open(row).metadata) {
+      return true
+    }
+    return try store.revisions(of: recordID, in: write.rows(inBucket: Int(recordID[0])))
+      .contains { names($0.metadata) }
+  }
+
+  /// The contents a row names (an entry's current one, a revision's), as paths with their
+  /// place.
+  func contents(of row: RecordRow) throws -> [(path: String, place: ContentPlace)] {
+    let named: (recordID: [UInt8], metadata: EntryMetadata)
+    switch RecordKind(rawValue: row.kind) {
+    case .entry: named = (row.recordID, try store.open(row).metadata)
+    case .revision:
+      let kept = try store.openRevision(row)
+      named = (kept.entryID, kept.metadata)
+    default: return []
+    }
+    let place = ContentPlace(
+      recordID: named.recordID, revision: named.metadata.contentRevision,
+      contentID: named.metadata.contentID)
+    return [
+      (
+        codec.contentPath(
+          recordID: place.recordID, revision: place.revision, contentID: place.contentID),
+        place
+      )
+    ]
+  }
+
+  /// Where a content's chunks are, and the content id its path is made from.
+  struct ContentPlace {
+    var recordID: [UInt8]
+    var revision: Int64
+    var contentID: [UInt8]?
+  }
+
+  // MARK: - The header
+
+  /// Merges the remote's header into the vault's (`vault(5)` Synchronizing).
+  ///
+  /// The side that changed it since the base; when both did, the union of their device
+  /// records, revocations and retired writer keys, with the other fields equal. This device's
+  /// own record is always this side's, its policy set when it had none. Revoked
+  /// devices keep no record. The recovery slot changes only in a rotation, and every device
+  /// record and revocation of the remote's header as received, and of the merged one, must be
+  /// enrolled by its code.
+  ///
+  /// - Throws: `VaultError.syncRefused` when the remote revoked this device, changed the
+  ///   recovery slot, or holds a device record or revocation the code did not make;
+  ///   `.conflict` when both sides changed other fields.
+  private func mergeHeader(_ incoming: IncomingCommit?, base: String?, in write: StateWrite) throws
+  {
+    guard let incoming, incoming.state.header != (try Header.published(write.headerBody)) else {
+      return
+    }
+    let baseHeader = try base.flatMap { try header(at: $0) }
+    let localBody = write.headerBody
+    let local = try Header.parse(localBody)
+    let remote = try Header.parse(incoming.state.header)
+    // Outside a rotation (taken before any merge) the recovery slot, and with it the key that
+    // enrolls devices, never changes: a remote that changed it holds the master key only.
+    if remote.recovery != local.recovery, baseHeader.map({ $0.recovery == local.recovery }) != false
+    {
+      throw VaultError.syncRefused(
+        "it changed the vault's recovery slot outside a rotation (whoever holds the master key"
+          + " can; only a rotation with the recovery code may)")
+    }
+    // No command changes the KDF parameters, and only a rotation the journal keys: a remote
+    // that changed them would lock every other device out, or lose the journal.
+    if remote.kdf != local.kdf || remote.journalPublicKey != local.journalPublicKey
+      || remote.journalSecretKey != local.journalSecretKey
+      || remote.formatOneWriter != local.formatOneWriter
+    {
+      throw VaultError.syncRefused(
+        "it changed the vault's KDF parameters or journal keys outside a rotation (whoever holds"
+          + " the master key can; no command does)")
+    }
+    // Only a rotation adds a link (taken before any merge): one planted outside it would be
+    // the first a device walks at the next rotation, and lock it out of the new key.
+    if remote.handoffs != local.handoffs {
+      throw VaultError.syncRefused(
+        "it changed the vault's rotation links outside a rotation (whoever holds the master key"
+          + " can; only a rotation does)")
+    }
+    // Since release 0.11.0 each device's policy is its own and no command changes the
+    // header's, which a device that joins starts with.
+    if remote.policy != local.policy {
+      throw VaultError.syncRefused(
+        "it changed the policy the vault's new devices start with (whoever holds the master key"
+          + " can; no command does)")
+    }
+    // As received: every record (this device's too, though the merge keeps the local copy) and
+    // every revocation the code made; a remote without an enrollment key fails once merged.
+    if remote.enrollmentKey != nil { try Self.refusing { try remote.verifyEnrollments() } }
+    var mine = local.devices.first { $0.deviceIDBytes == deviceID }
+    // The policy this device unlocks under is its own: written into its record (which the
+    // merge keeps from this side) before anything of the remote is taken, so a remote that
+    // changed the header's cannot turn this device's biometric check on or off.
+    if mine != nil, mine?.policy == nil { mine?.policy = local.policy }
+    if let mine, remote.revokedDevices?.contains(mine.deviceID) == true {
+      throw VaultError.syncRefused(
+        "another device revoked this one (\(mine.deviceIDBytes.hex.prefix(8))) from the vault")
+    }
+    var merged = remote
+    func shared(_ header: Header) -> Header {
+      var out = header
+      out.devices = []
+      out.revokedDevices = nil
+      out.revocations = nil
+      out.retiredWriters = nil
+      out.rotations = nil
+      return out
+    }
+    let (l, r) = (shared(local), shared(remote))
+    if l != r {
+      if let baseHeader, shared(baseHeader) == r {
+        merged = local
+      } else if baseHeader.map(shared) != l {
+        throw VaultError.conflict(
+          "this device and the remote both changed the vault's keys or settings since the last"
+            + " sync (a rotation or a recovery code); nothing was changed")
+      }
+    }
+    // Unions in the remote's order, then this side's additions: both devices reach the same
+    // list, so a merged header settles instead of changing at every sync.
+    var revocations = remote.revocationPairs
+    for pair in local.revocationPairs
+    where !revocations.contains(where: { $0.deviceID == pair.deviceID }) {
+      revocations.append(pair)
+    }
+    merged.setRevocations(revocations)
+    let revoked = revocations.map(\.deviceID)
+    // Outside a rotation a writer key is retired only by a revocation, which names it and which
+    // the code signed: one retired otherwise would verify entries forged under its device's id.
+    let localRetired = local.retiredWriters ?? []
+    for writer in remote.retiredWriters ?? [] where !localRetired.contains(writer) {
+      guard
+        revocations.contains(where: {
+          $0.deviceID == writer.deviceID && $0.signed?.writerKey == writer.writerKey
+        })
+      else {
+        throw VaultError.syncRefused(
+          "it retired a writer key of device \(Header.shortHex(writer.deviceID)) that no"
+            + " revocation with the recovery code retired (a device that held the master key"
+            + " added it)")
+      }
+    }
+    var retired = remote.retiredWriters ?? []
+    for writer in localRetired where !retired.contains(writer) { retired.append(writer) }
+    merged.retiredWriters = retired.isEmpty ? nil : retired
+    // Rotations name generations of this device's own state chain: never another's.
+    merged.rotations = local.rotations
+    var ids = remote.devices.map(\.deviceID)
+    for device in local.devices where !ids.contains(device.deviceID) {
+      ids.append(device.deviceID)
+    }
+    merged.devices = ids.filter { !revoked.contains($0) }.compactMap { id -> DeviceRecord? in
+      if id == mine?.deviceID { return mine }
+      let (ours, theirs) = (local.device(id: id), remote.device(id: id))
+      // Only a revocation, which the code signs, takes a record away: a side that dropped one
+      // without it (whoever holds the master key can) does not.
+      guard let theirs else { return ours }
+      guard let ours else { return theirs }
+      // Of two enrollments of one id, the later: a recovery replaced the other's key pair, and
+      // whoever holds the master key could otherwise put the replaced record back.
+      let (ourSerial, theirSerial) = (ours.enrollmentSerial ?? 0, theirs.enrollmentSerial ?? 0)
+      if ourSerial != theirSerial { return ourSerial > theirSerial ? ours : theirs }
+      let before = baseHeader?.device(id: id)
+      if ours == theirs || ours == before { return theirs }
+      if theirs == before { return ours }
+      return theirs
+    }
+    try Self.refusing { try merged.verifyEnrollments() }
+    if merged == remote {
+      try write.replaceHeader(
+        expecting: (localBody, write.headerMAC),
+        with: (incoming.state.header, incoming.state.headerMAC))
+    } else if merged != local {
+      merged.chunkHash = .tag
+      let body = try merged.encoded()
+      try write.replaceHeader(
+        expecting: (localBody, write.headerMAC),
+        with: (body, Header.mac(body, masterKey: masterKey)))
+    }
+  }
+
+  /// The header of the state file of `commit`, nil when it has none that opens.
+  private func header(at commit: String) throws -> Header? {
+    guard let bytes = try stateFileBytes(of: commit),
+      let state = try? SyncStateFile.open(bytes, codec: codec)
+    else { return nil }
+    return try? Header.parse(state.header)
+  }
+
+  // MARK: - Pushing
+
+  /// The files this device's changes make on top of `target` (nil: a first commit), and the
+  /// new state file; nil when there is nothing to push.
+  func pushPlan(
+    _ local: [String: SyncRecordChange], in write: StateWrite, target: String?, full: Bool,
+    incoming: IncomingCommit?, record: SyncRecord?
+  ) throws -> Push? {
+    // After a rotation the target's state is sealed under the old key: the tree is replaced.
+    let targetState = full ? nil : try incoming?.state ?? target.flatMap { try stateFile(at: $0) }
+    let published = try Header.published(write.headerBody)
+    let headerChanged = targetState.map { $0.header != published } ?? true
+    if local.isEmpty && !headerChanged && !full && target != nil { return nil }
+    var sum =
+      full
+      ? Aggregate.zero
+      : (targetState.flatMap { Aggregate(bytes: $0.files) } ?? Aggregate.zero)
+    var writing: [String: [UInt8]] = [:]
+    var removing = Set<String>()
+    var removedBytes: [String: [UInt8]] = [:]
+    var needed: [String: ContentPlace] = [:]
+    var dropped: [String: ContentPlace] = [:]
+    // Old record bytes are the base's, which the target still has (the remote did not change
+    // these records).
+    var oldPaths: [String] = []
+    for change in local.values {
+      if let old = change.old, !full {
+        oldPaths.append(old.path)
+        for content in try contents(of: old.row) { dropped[content.path] = content.place }
+      }
+      if let new = change.new {
+        let (path, bytes) = codec.sealRecord(new.row)
+        writing[path] = bytes
+        for content in try contents(of: new.row) { needed[content.path] = content.place }
+      }
+    }
+    if let target, !full {
+      let present = try repository.blobs(of: target, paths: oldPaths)
+      let read = try repository.read(Array(present.values))
+      for (path, blob) in present {
+        removedBytes[path] = read[blob]
+        if writing[path] == nil { removing.insert(path) }
+      }
+      // Contents: add those no file holds yet; remove those no record here names any more.
+      let existing = try repository.blobs(
+        of: target, paths: Array(needed.keys) + Array(dropped.keys))
+      for path in needed.keys where existing[path] != nil { needed[path] = nil }
+      var gone: [String: String] = [:]
+      for (path, place) in dropped where needed[path] == nil && existing[path] != nil {
+        if try !isReferenced(place, in: write) {
+          gone[path] = existing[path]
+        }
+      }
+      let goneBytes = try repository.read(Array(gone.values))
+      for (path, blob) in gone {
+        removing.insert(path)
+        removedBytes[path] = goneBytes[blob]
+      }
+    }
+    for (path, place) in needed {
+      let boxes = try chunkBoxes(place.recordID, revision: place.revision)
+      guard !boxes.isEmpty else {
+        throw VaultError.integrity("a content of the vault is missing its chunks")
+      }
+      writing[path] = codec.sealContent(
+        SyncFiles.Content(
+          recordID: place.recordID, contentID: place.contentID, revision: place.revision,
+          boxes: boxes),
+        path: path)
+    }
+    for (path, bytes) in removedBytes { sum.subtract(codec.hash(path: path, bytes: bytes)) }
+    for (path, bytes) in writing { sum.add(codec.hash(path: path, bytes: bytes)) }
+    let header = try Header.parse(write.headerBody)
+    let vector = (incoming?.state.vector ?? record?.vector ?? VersionVector()).advanced(
+      by: deviceID.hex)
+    let state = SyncStateFile(
+      publicPart: SyncStateFile.Public(header),
+      header: published,
+      headerMAC: Header.mac(published, masterKey: masterKey),
+      files: sum.bytes, vector: vector)
+    writing[SyncFiles.statePath] = try state.encoded(with: codec)
+    writing[SyncFiles.attributes.path] = Array(SyncFiles.attributes.text.utf8)
+    return Push(
+      writing: writing.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+      removing: removing.sorted(), replacingAll: full || target == nil, files: sum.bytes,
+      vector: vector, header: write.headerBody)
+  }
+
+  /// The state file of `commit`, opened.
+  private func stateFile(at commit: String) throws -> SyncStateFile? {
+    guard let bytes = try stateFileBytes(of: commit) else { return nil }
+    return try Self.refusing { try SyncStateFile.open(bytes, codec: codec) }
+  }
+
+  /// A push this device noted (`SyncRepository.notePush`) that reached the remote although the
+  /// sync that made it was killed before it recorded it: its commit becomes the base, as
+  /// `recordPushed` would have made it, so the records it carried are this device's own and
+  /// not another device's change (review of 0.11.0, item 5: a removal made after it came back).
+  ///
+  /// Taken only when the noted commit was made on the recorded base (its first parent), the
+  /// remote holds it (`remote` is it or descends from it) and its state file opens under the
+  /// master key; a note that fails any of these is forgotten.
+  private func adoptOwnPush(remote: String) throws {
+    guard let pushed = try repository.notedPush() else { return }
+    let recorded = try lastSync()?.base
+    guard let recorded, pushed != recorded, try repository.parent(of: pushed) == recorded,
+      try repository.isAncestor(pushed, of: remote),
+      let state = try? stateFile(at: pushed)
+    else {
+      try repository.notePush(nil)
+      return
+    }
+    try vault.write(masterKey: masterKey) { write in
+      guard let syncRow = try write.unnamedRecord(syncID) else { return }
+      let record = try openRecord(syncRow)
+      guard record.base == recorded, !record.full else { return }
+      try write.delete(syncRow)
+      // The buckets stay as the merge recorded them: what changed here since then is found by
+      // their aggregates, as after any push.
+      let next = SyncRecord(
+        base: pushed, files: state.files, vector: state.vector, buckets: record.buckets,
+        marked: [], full: false, header: nil)
+      try write.insert(try sealRecord(next, replacing: syncRow))
+    }
+    try repository.notePush(nil)
+  }
+
+  /// After the push: the new commit is the base, and only the buckets changed since the merge
+  /// (by another command meanwhile) stay marked.
+  private func recordPushed(_ commit: String, plan: Plan, push: Push) throws {
+    try vault.write(masterKey: masterKey) { write in
+      let syncRow = try write.unnamedRecord(syncID)
+      let record = try syncRow.map(openRecord)
+      guard record?.base == plan.recorded?.base else { return }
+      var marked: [Int] = []
+      let rowHash = syncRow.map(write.rowHash)
+      for bucket in 0..<StateSnapshot.bucketCount {
+        var sum = write.buckets[bucket]
+        if bucket == Int(syncID[0]), let rowHash { sum.subtract(rowHash) }
+        if sum.bytes != Array(plan.buckets[(bucket * 32)..<(bucket * 32 + 32)]) {
+          marked.append(bucket)
+        }
+      }
+      if let syncRow { try write.delete(syncRow) }
+      let next = SyncRecord(
+        base: commit, files: push.files, vector: push.vector, buckets: plan.buckets,
+        marked: marked, full: false,
+        header: write.headerBody == push.header ? SyncRecord.headerDigest(push.header) : nil)
+      try write.insert(try sealRecord(next, replacing: syncRow))
+    }
+  }
+}
+
+extension RecordRow {
+  /// The row as a new insert (no rowid).
+  var unstored: RecordRow {
+    var row = self
+    row.rowid = nil
+    return row
+  }
+}
