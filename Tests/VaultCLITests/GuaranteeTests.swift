@@ -11,6 +11,10 @@ import XCTest
 /// In a bounded form; `VAULT_GUARANTEE_SCALE=N` multiplies the rounds for a longer manual run.
 /// Each test prints its figure.
 final class GuaranteeTests: XCTestCase {
+  override func setUpWithError() throws {
+    try TestTier.requireStress("the guarantees")
+  }
+
   static var scale: Int {
     ProcessInfo.processInfo.environment["VAULT_GUARANTEE_SCALE"].flatMap(Int.init) ?? 1
   }

@@ -2,6 +2,7 @@ import Foundation
 import VaultCore
 import VaultCrypto
 import VaultFormat
+import VaultTestSupport
 import VaultTransfer
 import XCTest
 
@@ -43,6 +44,7 @@ final class ImportScaleCLITests: XCTestCase {
   /// Each entry holds its own bytes. Before values were packed, the import stopped at record
   /// 16,343 with "cannot be held in memory".
   func testAVaultExportOfTwentyThousandEntriesImports() throws {
+    try TestTier.requireStress("a large import")
     let count = 20_000
     let names = (0..<count).map { String(format: "site-%05d/login", $0) }
     var file: [UInt8] = []
@@ -107,6 +109,7 @@ final class ImportScaleCLITests: XCTestCase {
   /// One entry of 257 MiB (streamed, byte for byte), one small one and a journal entry. Before,
   /// the export was refused as larger than 256 MiB.
   func testAVaultExportLargerThan256MiBImports() throws {
+    try TestTier.requireStress("a large import")
     let length = 257 << 20
     let path = box.home + "/big.vx"
     XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
@@ -210,7 +213,8 @@ final class ImportScaleCLITests: XCTestCase {
 
   /// A KeePass XML export over 10 MB (40,000 entries) is read: given whole, libxml2's parser
   /// refused it as not well formed at its line 40,003 (from the new-user review).
-  func testAKeePassXMLExportOverTenMegabytesIsRead() {
+  func testAKeePassXMLExportOverTenMegabytesIsRead() throws {
+    try TestTier.requireStress("a large import")
     var xml = #"<?xml version="1.0" encoding="UTF-8"?><KeePassFile><Root><Group><Name>Root</Name>"#
     for index in 0..<40_000 {
       xml +=
@@ -232,7 +236,8 @@ final class ImportScaleCLITests: XCTestCase {
 
   /// A csv source of 20,000 records with a `fields` column imports: each record's content was a
   /// mapping of its own, and the import crashed or hung at about 16,000 (from the attack review).
-  func testACSVWithFieldsOfTwentyThousandRecordsImports() {
+  func testACSVWithFieldsOfTwentyThousandRecordsImports() throws {
+    try TestTier.requireStress("a large import")
     var csv = "name,content,fields\n"
     for index in 0..<20_000 { csv += "e\(index),\"pw\n\",\"user: u\(index)\nurl: x\"\n" }
     XCTAssertTrue(
@@ -248,6 +253,7 @@ final class ImportScaleCLITests: XCTestCase {
   /// Every field reads back with `--field`, and the entry leaves again as Bitwarden JSON with
   /// every field (the check of repeated keys was quadratic: 40,000 fields took a minute).
   func testOneEntryWithThirtyThousandFieldsImportsReadsAndExports() throws {
+    try TestTier.requireStress("a large import")
     let count = 30_000
     var members: [String] = []
     for index in 0..<count {

@@ -1,4 +1,5 @@
 import Foundation
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
@@ -20,7 +21,7 @@ final class PINRepeatCLITests: XCTestCase {
 
   var devicePath: String { box.home + "/state/vault/device.json" }
 
-  /// Sixteen commands given the right PIN at once, on a vault whose PIN costs a real Argon2id:
+  /// Sixteen commands (four outside the stress tier) given the right PIN at once, on a vault whose PIN costs a real Argon2id:
   /// every one passes (they used to be refused as too many wrong PINs past the fifth).
   func testCommandsGivenTheRightPINAtOnceAllPass() throws {
     let path = box.home + "/moderate.db"
@@ -30,7 +31,7 @@ final class PINRepeatCLITests: XCTestCase {
     try Data("135799\n".utf8).write(to: URL(fileURLWithPath: box.home + "/pin"))
     let result = box.shell(
       """
-      for i in $(seq 1 16); do
+      for i in $(seq 1 \(TestTier.rounds(sample: 4, stress: 16))); do
         (vault list --vault \(path) --pin-fd 3 3<"$HOME/pin" >/dev/null 2>>"$HOME/errors" \\
           || echo $? >>"$HOME/codes") &
       done

@@ -1,4 +1,5 @@
 import Foundation
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
@@ -8,7 +9,7 @@ import XCTest
 final class RevocationRaceTests: XCTestCase {
   func testLockWinsAgainstConcurrentRenewals() throws {
     var failures: [String] = []
-    for round in 0..<12 {
+    for round in 0..<TestTier.rounds(sample: 3, stress: 12) {
       let box = Sandbox(extra: ["VAULT_TEST_BOOTCLOCK": "1000"])
       let session = box.pinOnlySession()
       guard let token = session["VAULT_SESSION"] else { return XCTFail("no session") }

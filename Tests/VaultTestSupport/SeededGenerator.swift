@@ -1,4 +1,5 @@
 import Glibc
+import XCTest
 
 /// A random number generator that replays from its seed (SplitMix64), for the fault runs and
 /// fuzzers: each prints its seed, and `VAULT_TEST_SEED=N` runs it again with the same choices.
@@ -30,9 +31,22 @@ public struct SeededGenerator: RandomNumberGenerator {
   }
 }
 
-/// The test tiers: `VAULT_TESTS=all` runs the fault runs and stress loops too (`.ci/run` sets
-/// it); the default `swift test` leaves them out.
+/// The test tiers: the default, and the stress tier `VAULT_TESTS=all` adds.
+///
+/// The stress tier (`.ci/run` sets it) holds the guarantees, the fault runs, every byte of the
+/// tamper suite, large imports and the full rounds of the races; the default `swift test` runs a
+/// bounded sample of each loop instead.
 public enum TestTier {
   /// True when `VAULT_TESTS=all`.
   public static var all: Bool { getenv("VAULT_TESTS").map { String(cString: $0) } == "all" }
+
+  /// `stress` with `VAULT_TESTS=all`, else `sample`: the rounds of a loop in each tier.
+  public static func rounds(sample: Int, stress: Int) -> Int { all ? stress : sample }
+
+  /// Skips the calling test unless `VAULT_TESTS=all`, naming the tier it belongs to.
+  ///
+  /// - Throws: `XCTSkip` in the default tier.
+  public static func requireStress(_ what: String) throws {
+    guard all else { throw XCTSkip("stress tier (\(what)): set VAULT_TESTS=all") }
+  }
 }

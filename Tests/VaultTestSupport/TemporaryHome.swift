@@ -3,23 +3,33 @@ import VaultAgent
 import VaultCore
 import VaultFormat
 
-/// A throwaway HOME for one test: a private (0700) folder under /tmp that `HOME`,
+/// A throwaway HOME for one test: a private (0700) folder under `root` that `HOME`,
 /// `XDG_DATA_HOME`, `XDG_STATE_HOME` and `XDG_RUNTIME_DIR` point into, removed with everything in
 /// it when the value is released.
 ///
 /// XCTest keeps every test case alive until the run ends, so a test case holding one in a
 /// property releases it in `tearDown`.
 public final class TemporaryHome: Sendable {
-  /// The folder, such as `/tmp/vault-test-Ab12Cd`.
+  /// Where homes are made: `VAULT_TEST_TMPDIR` when set, else the tmpfs `/dev/shm` when this user
+  /// can write there (an fsync costs nothing there), else `/tmp`.
+  public static let root: String = {
+    if let chosen = getenv("VAULT_TEST_TMPDIR").map({ String(cString: $0) }), !chosen.isEmpty {
+      return chosen
+    }
+    return access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : "/tmp"
+  }()
+
+  /// The folder, such as `/dev/shm/vault-test-Ab12Cd`.
   public let path: String
   /// `XDG_RUNTIME_DIR`, created 0700: `path/run`, or a folder of its own (`init(prefix:runtimeIn:)`).
   public let runtime: String
 
-  /// Creates `/tmp/PREFIX-XXXXXX` and its `run` folder; stops the test run when /tmp is not
+  /// Creates `ROOT/PREFIX-XXXXXX` and its `run` folder; stops the test run when `root` is not
   /// writable, since no test could run then.
   public init(prefix: String = "vault-test") {
-    guard let made = Self.makeFolder("/tmp/\(prefix)-XXXXXX") else {
-      fatalError("cannot create a temporary folder in /tmp: \(String(cString: strerror(errno)))")
+    guard let made = Self.makeFolder("\(Self.root)/\(prefix)-XXXXXX") else {
+      fatalError(
+        "cannot create a temporary folder in \(Self.root): \(String(cString: strerror(errno)))")
     }
     path = made
     runtime = made + "/run"
@@ -34,7 +44,7 @@ public final class TemporaryHome: Sendable {
     guard let made = Self.makeFolder("\(parent)/\(prefix)-run-XXXXXX") else {
       throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
-    guard let home = Self.makeFolder("/tmp/\(prefix)-XXXXXX") else {
+    guard let home = Self.makeFolder("\(Self.root)/\(prefix)-XXXXXX") else {
       let failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
       try? FileManager.default.removeItem(atPath: made)
       throw failure
