@@ -5,7 +5,7 @@ import XCTest
 
 /// The built `vault` and `biosim` load no Foundation beyond `FoundationEssentials`: not
 /// Foundation itself, its internationalization or ICU, whose loading and conformance tables
-/// every command would pay for at its start (README, Speed).
+/// every command would pay for at its start (bench/README.md).
 final class LinkedLibrariesTests: XCTestCase {
   /// The file names of the shared libraries `ldd` says `binary` loads.
   func loadedLibraries(_ binary: String) -> [String] {
