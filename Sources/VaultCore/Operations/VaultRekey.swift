@@ -61,22 +61,94 @@ extension Vault {
     guard let own = header.device(for: deviceState.deviceSecret) else {
       throw VaultError.otherDevice
     }
-    // Only the code in force admits devices: a record it did not enroll is never sealed the key.
-    var authorizer: SigningKeyPair?
-    if header.enrollmentKey != nil {
-      try header.verifyEnrollments()
-      if let currentCode {
-        authorizer = try checkedEnrollmentKey(code: currentCode)
-      } else if needsCurrentCode {
-        throw VaultError.invalidInput(
-          "rotating the master key of a vault with other devices needs the recovery code in"
-            + " force; nothing was changed")
-      }
-    }
+    let authorizer = try rotationAuthorizer(currentCode: currentCode)
     let enrollment = try Enrollment.key(code: recoveryCode, vaultID: vaultID)
     let writer = try KeyHandoff.writer(
       deviceSecret: deviceState.deviceSecret, vaultID: vaultID, newKey: new)
-    // The link other devices take the new key by is signed with the writer key they know.
+    let signer = try currentWriter(own, deviceState)
+    let rotation = Rotation(
+      old: old, new: new, own: own, deviceState: deviceState, enrollment: enrollment,
+      writer: writer, journal: SealedBox.keyPair())
+    var updated = try rotatedHeader(
+      rotation, recoveryCode: recoveryCode, signer: signer, authorizer: authorizer)
+    let done = try commitRotation(rotation, header: &updated, publisher: publisher)
+    if environment.crashPoint == "rekey-after-commit" { kill(getpid(), SIGKILL) }
+    if environment.crashPoint == "rekey-interrupt-after-commit" { kill(getpid(), SIGINT) }
+    header = updated
+    headerBody = done.body
+    headerMAC = done.mac
+    verifiedState = done.next
+    try device.update { state in
+      recordAuthenticatedHeader(in: &state)
+      if let next = done.next {
+        state.states[vaultID.hex] = RememberedState(generation: next.generation, mac: next.mac)
+      }
+      let sequence = state.writers[vaultID.hex]?.sequence ?? 0
+      state.writers[vaultID.hex] = WriterRecord(
+        deviceID: own.deviceID, secretKey: rotation.writer.secretKey, sequence: sequence)
+    }
+    try SessionStore(environment: environment).revokeAll(
+      vaultID: vaultID, vaultPath: path, reason: .rotation)
+    return Rekeyed(
+      masterKey: new, records: done.records, chunks: done.chunks,
+      devices: updated.devices.count, deviceIDs: updated.devices.map(\.deviceIDBytes.hex),
+      droppedPending: done.droppedPending, published: done.published)
+  }
+
+  /// The keys one rotation makes, and this device as it was before.
+  private struct Rotation {
+    let old: SymmetricKey
+    let new: SymmetricKey
+    /// This device's record in the header.
+    let own: DeviceRecord
+    let deviceState: DeviceState
+    /// The new code's enrollment key pair.
+    let enrollment: SigningKeyPair
+    /// This device's new writer key.
+    let writer: SigningKeyPair
+    /// The new journal key pair.
+    let journal: (publicKey: [UInt8], secretKey: SecureBytes)
+  }
+
+  /// What the transaction of a rotation wrote.
+  private struct CommittedRotation {
+    var body: [UInt8] = []
+    var mac: [UInt8] = []
+    var next: StateLink?
+    var records = 0
+    var chunks = 0
+    var droppedPending = 0
+    var published: String?
+  }
+
+  /// The code in force's enrollment key, which authorizes the link other devices take the new
+  /// key by.
+  ///
+  /// Only the code in force admits devices, so a record it did not enroll is never sealed the
+  /// key. Nil for a vault without enrollments, or one only this device holds.
+  ///
+  /// - Throws: `.integrity` for a device record not enrolled; `.wrongRecoveryCode` for a
+  ///   `currentCode` that is not the code in force; `.invalidInput` when it is needed and
+  ///   missing.
+  private func rotationAuthorizer(currentCode: SecureBytes?) throws -> SigningKeyPair? {
+    guard header.enrollmentKey != nil else { return nil }
+    try header.verifyEnrollments()
+    if let currentCode { return try checkedEnrollmentKey(code: currentCode) }
+    if needsCurrentCode {
+      throw VaultError.invalidInput(
+        "rotating the master key of a vault with other devices needs the recovery code in"
+          + " force; nothing was changed")
+    }
+    return nil
+  }
+
+  /// This device's writer key as the header knows it: the link other devices take the new key
+  /// by is signed with the writer key they know.
+  ///
+  /// - Throws: `.integrity` when the device state's writer key is not the header's.
+  private func currentWriter(_ own: DeviceRecord, _ deviceState: DeviceState) throws
+    -> SigningKeyPair
+  {
     guard let held = deviceState.writers[vaultID.hex], held.deviceID == own.deviceID,
       let signer = try? held.keyPair(), signer.publicKey.base64 == own.writerKey
     else {
@@ -84,39 +156,58 @@ extension Vault {
         "this device's writer key is not the one in the vault's header; unlock with the PIN"
           + " once, then rotate")
     }
-    let journal = SealedBox.keyPair()
+    return signer
+  }
+
+  /// The header under the new key: every device's master box sealed again, the recovery slot of
+  /// the new code and the devices enrolled by it, this device's new writer key and slot tag, the
+  /// new journal keys, and the signed handoff link (the rotations and retired writers are the
+  /// transaction's to set).
+  private func rotatedHeader(
+    _ rotation: Rotation, recoveryCode: SecureBytes, signer: SigningKeyPair,
+    authorizer: SigningKeyPair?
+  ) throws -> Header {
+    let (old, new) = (rotation.old, rotation.new)
     var updated = header
     updated.devices = try header.devices.map {
       try $0.resealed(masterKey: new, from: old, vaultID: vaultID)
     }
     updated.recovery = try RecoverySlot.make(
       code: recoveryCode, masterKey: new, vaultID: vaultID, kdf: header.kdf)
-    updated = updated.enrolled(by: enrollment)
-    let retiring =
-      (header.retiredWriters ?? []) + [
-        RetiredWriter(deviceID: own.deviceID, writerKey: own.writerKey)
-      ]
-    var mine = try own.resealed(masterKey: new, from: old, vaultID: vaultID)
-    mine.writerKey = writer.publicKey.base64
+    updated = updated.enrolled(by: rotation.enrollment)
+    var mine = try rotation.own.resealed(masterKey: new, from: old, vaultID: vaultID)
+    mine.writerKey = rotation.writer.publicKey.base64
     mine.slotTag = DeviceRecord.slotTag(
-      deviceSecret: deviceState.deviceSecret, vaultID: vaultID, kdf: header.kdf, record: mine)
-    updated.setDevice(Enrollment.enrolled(mine, by: enrollment, vaultID: vaultID))
-    updated.journalPublicKey = journal.publicKey.base64
+      deviceSecret: rotation.deviceState.deviceSecret, vaultID: vaultID, kdf: header.kdf,
+      record: mine)
+    updated.setDevice(Enrollment.enrolled(mine, by: rotation.enrollment, vaultID: vaultID))
+    updated.journalPublicKey = rotation.journal.publicKey.base64
     updated.journalSecretKey =
-      JournalStore.sealSecretKey(journal.secretKey, masterKey: new, vaultID: vaultID).base64
+      JournalStore.sealSecretKey(rotation.journal.secretKey, masterKey: new, vaultID: vaultID)
+      .base64
     updated.handoffs = Array(
       ((header.handoffs ?? []) + [
         KeyHandoff.make(
-          from: old, to: new, vaultID: vaultID, deviceID: own.deviceIDBytes, signer: signer,
-          newWriterKey: writer.publicKey, newEnrollmentKey: enrollment.publicKey,
-          authorizer: authorizer)
+          from: old, to: new, vaultID: vaultID, deviceID: rotation.own.deviceIDBytes,
+          signer: signer, newWriterKey: rotation.writer.publicKey,
+          newEnrollmentKey: rotation.enrollment.publicKey, authorizer: authorizer)
       ]).suffix(Header.maximumHandoffs))
-    var counts = (records: 0, chunks: 0)
-    var droppedPending = 0
-    var published: String?
-    var next: StateLink?
-    var body: [UInt8] = []
-    var mac: [UInt8] = []
+    return updated
+  }
+
+  /// The one transaction of a rotation.
+  ///
+  /// Everything is verified under the old key, then every record, pending journal entry and
+  /// chunk sealed again under the new one, the header replaced, the rotation published when the
+  /// vault syncs, and a state link added that follows the old newest one. `header` gets the
+  /// rotations and retired writer keys the state needs.
+  ///
+  /// - Throws: as `rekey`.
+  private func commitRotation(
+    _ rotation: Rotation, header updated: inout Header, publisher: (any RotationPublisher)?
+  ) throws -> CommittedRotation {
+    let (old, new) = (rotation.old, rotation.new)
+    var done = CommittedRotation()
     try db.transaction {
       let base = try StateSnapshot.load(db, vaultID: vaultID, masterKey: old)
       if let verified = verifiedState {
@@ -129,19 +220,12 @@ extension Vault {
       _ = try IntegrityCheck.verify(self, masterKey: old, refusingPending: false)
       let rows = try base.allRows(db: db, rowKey: old.derive(.rows))
       let sealing = try Resealing(
-        vault: self, old: old, new: new, journalPublicKey: journal.publicKey)
-      // Only the retired writer keys that signed a journal entry still in the vault are kept.
-      let kept = try sealing.writersInUse(retiring, rows: rows)
-      guard kept.count <= Header.maximumRetiredWriters else {
-        throw VaultError.invalidInput(
-          "the vault's journal holds entries signed by more than"
-            + " \(Header.maximumRetiredWriters) retired writer keys; nothing was changed")
-      }
-      updated.retiredWriters = kept.isEmpty ? nil : kept
+        vault: self, old: old, new: new, journalPublicKey: rotation.journal.publicKey)
+      updated.retiredWriters = try retiredWritersKept(rotation, rows: rows, sealing: sealing)
       // Every chunk is hashed afresh under the new key, by its tag.
       updated.chunkHash = .tag
-      body = try updated.encoded()
-      mac = Header.mac(body, masterKey: new)
+      done.body = try updated.encoded()
+      done.mac = Header.mac(done.body, masterKey: new)
       let pending = try db.query("SELECT record_id, box FROM pending")
       let versions = try EntryStore(vault: self, masterKey: old).contentVersions(rows)
       let resealedRows = try rows.map(sealing.record)
@@ -153,53 +237,54 @@ extension Vault {
         else { return nil }
         return [.blob(id), .blob(resealed)]
       }
-      droppedPending = pending.count - resealedPending.count
+      done.droppedPending = pending.count - resealedPending.count
       // Chunks are sealed again in place, one content and one piece at a time.
       try db.execute("DELETE FROM records; DELETE FROM pending;")
       try db.query(
         "UPDATE header SET body = ?, mac = ? WHERE id = 1 AND body = ? AND mac = ?",
-        [.blob(body), .blob(mac), .blob(headerBody), .blob(headerMAC)])
+        [.blob(done.body), .blob(done.mac), .blob(headerBody), .blob(headerMAC)])
       guard db.changes == 1 else {
         throw VaultError.vaultChanged("another command changed its header first")
       }
       let write = StateWrite(db: db, vaultID: vaultID, masterKey: new, base: nil)
-      write.setHeaderBody(body)
+      write.setHeaderBody(done.body)
       for row in resealedRows { try write.insert(row) }
       let resealedChunks = try sealing.chunks(versions, in: write)
       for values in resealedPending {
         try db.query("INSERT INTO pending (record_id, box) VALUES (?, ?)", values)
       }
       let syncID = SyncRecord.recordID(
-        deviceID: own.deviceIDBytes, indexKey: new.derive(.nameIndex))
+        deviceID: rotation.own.deviceIDBytes, indexKey: new.derive(.nameIndex))
       if let publisher, let syncRow = try write.unnamedRecord(syncID) {
-        published = try publisher.publishRotation(
+        done.published = try publisher.publishRotation(
           of: self, masterKey: new, in: write, syncRow: syncRow)
       }
-      next = try write.finish(masterKey: new, after: base.link)
-      counts = (resealedRows.count, resealedChunks)
+      done.next = try write.finish(masterKey: new, after: base.link)
+      (done.records, done.chunks) = (resealedRows.count, resealedChunks)
       if environment.crashPoint == "rekey-before-commit" { kill(getpid(), SIGKILL) }
     }
-    if environment.crashPoint == "rekey-after-commit" { kill(getpid(), SIGKILL) }
-    if environment.crashPoint == "rekey-interrupt-after-commit" { kill(getpid(), SIGINT) }
-    header = updated
-    headerBody = body
-    headerMAC = mac
-    verifiedState = next
-    try device.update { state in
-      recordAuthenticatedHeader(in: &state)
-      if let next {
-        state.states[vaultID.hex] = RememberedState(generation: next.generation, mac: next.mac)
-      }
-      let sequence = state.writers[vaultID.hex]?.sequence ?? 0
-      state.writers[vaultID.hex] = WriterRecord(
-        deviceID: own.deviceID, secretKey: writer.secretKey, sequence: sequence)
+    return done
+  }
+
+  /// The retired writer keys to keep: of the header's and this device's old one, only those
+  /// that signed a journal entry still in the vault.
+  ///
+  /// - Returns: nil when none is.
+  /// - Throws: `.invalidInput` when more than the header holds are needed.
+  private func retiredWritersKept(_ rotation: Rotation, rows: [RecordRow], sealing: Resealing)
+    throws -> [RetiredWriter]?
+  {
+    let retiring =
+      (header.retiredWriters ?? []) + [
+        RetiredWriter(deviceID: rotation.own.deviceID, writerKey: rotation.own.writerKey)
+      ]
+    let kept = try sealing.writersInUse(retiring, rows: rows)
+    guard kept.count <= Header.maximumRetiredWriters else {
+      throw VaultError.invalidInput(
+        "the vault's journal holds entries signed by more than"
+          + " \(Header.maximumRetiredWriters) retired writer keys; nothing was changed")
     }
-    try SessionStore(environment: environment).revokeAll(
-      vaultID: vaultID, vaultPath: path, reason: .rotation)
-    return Rekeyed(
-      masterKey: new, records: counts.records, chunks: counts.chunks,
-      devices: updated.devices.count, deviceIDs: updated.devices.map(\.deviceIDBytes.hex),
-      droppedPending: droppedPending, published: published)
+    return kept.isEmpty ? nil : kept
   }
 }
 
