@@ -155,8 +155,7 @@ struct SyncMerge {
     let baseRevision = base?.revision ?? 0
     let ours = try named(current)
     let theirs = try named(remote)
-    let bucketRows = try write.rows(inBucket: Int(entryID[0]))
-    let history = try store.revisions(of: entryID, in: bucketRows)
+    let history = try store.revisions(of: entryID, in: write.rows(inBucket: Int(entryID[0])))
     // This device's revisions since the base are its own additions; the rest came with the
     // base or the remote.
     let mineSinceBase = history.filter { kept in
@@ -165,18 +164,7 @@ struct SyncMerge {
     let mineIDs = Set(mineSinceBase.map(\.row.recordID))
     let others = history.filter { !mineIDs.contains($0.row.recordID) }
     var next = max(current.revision, remote.revision, history.map(\.entryRevision).max() ?? 0) + 1
-    let localWins: Bool
-    switch (ours, theirs) {
-    case (.entry, .tombstone): localWins = true
-    case (.tombstone, .entry): localWins = false
-    case (.tombstone(let a), .tombstone(let b))
-    where (a.body.purged == true) != (b.body.purged == true):
-      localWins = a.body.purged == true
-    default:
-      localWins = isLater(
-        (ours.hlc, try deviceOf(current), current), than: (theirs.hlc, try deviceOf(remote), remote)
-      )
-    }
+    let localWins = try localVersionWins(ours, current, over: theirs, remote)
     // A purge on either side erased the versions up to the base: an edit against it keeps only
     // what was made since.
     let purge = [ours, theirs].contains {
@@ -193,6 +181,61 @@ struct SyncMerge {
     versions = versions.filter { version in !othersBodies.contains(version.0) }
     for kept in mineSinceBase { try write.delete(kept.row) }
     for kept in mineSinceBase { local[codec.recordName(kept.row.recordID)] = nil }
+    var currentBody: EntryStore.Body?
+    if localWins, case .entry(let found) = ours { currentBody = found.body }
+    try placeVersions(
+      versions, current: &currentBody, of: entryID, after: baseRevision, next: &next)
+    if localWins, case .entry(let found) = theirs {
+      let row = try store.insertRevision(
+        EntryStore.RevisionBody(
+          entry: entryID.base64, entryRevision: remote.revision, replaced: nowText,
+          version: found.body), entryID: entryID, in: write)
+      changed(row, remote: nil, recordID: row.recordID)
+    }
+    let (final, finalName) = try currentVersion(
+      localWins ? ours : theirs, body: localWins ? currentBody : nil, of: entryID,
+      revision: next, baseRevision: baseRevision)
+    try write.delete(current)
+    try insertPlacing(final, remote: remote)
+    if purge, final.kind == RecordKind.entry.rawValue {
+      try eraseUpTo(baseRevision, of: entryID, keeping: final)
+    }
+    switch (ours, theirs) {
+    case (.entry, .entry):
+      notes.append("conflict: \(finalName): kept both, see vault history \(finalName)")
+    case (.entry, .tombstone), (.tombstone, .entry):
+      notes.append(
+        "conflict: \(finalName): changed on one device and removed on the other; kept the"
+          + " change, see vault history \(finalName)")
+    default: break
+    }
+  }
+
+  /// Whether this side's version of an entry both sides changed stays current: an edit over a
+  /// removal, a purge over a removal, else the later by the bounded clock.
+  private func localVersionWins(
+    _ ours: NameRecord, _ current: RecordRow, over theirs: NameRecord, _ remote: RecordRow
+  ) throws -> Bool {
+    switch (ours, theirs) {
+    case (.entry, .tombstone): return true
+    case (.tombstone, .entry): return false
+    case (.tombstone(let a), .tombstone(let b))
+    where (a.body.purged == true) != (b.body.purged == true):
+      return a.body.purged == true
+    default:
+      return isLater(
+        (ours.hlc, try deviceOf(current), current), than: (theirs.hlc, try deviceOf(remote), remote)
+      )
+    }
+  }
+
+  /// Keeps this device's `versions` as revisions from `next` on, their contents made since
+  /// `baseRevision` sealed again at their new places (and `current`'s after them); this device's
+  /// old places go, as the remote's contents may take the same places.
+  private mutating func placeVersions(
+    _ versions: [(EntryStore.Body, String)], current: inout EntryStore.Body?, of entryID: [UInt8],
+    after baseRevision: Int64, next: inout Int64
+  ) throws {
     var resealed = Set<Int64>()
     func replaced(_ body: EntryStore.Body, at revision: Int64) throws -> EntryStore.Body {
       guard body.contentRevision > baseRevision else { return body }
@@ -205,8 +248,6 @@ struct SyncMerge {
       moved.contentID = contentID.base64
       return moved
     }
-    var currentBody: EntryStore.Body?
-    if localWins, case .entry(let found) = ours { currentBody = found.body }
     // The remote's contents since the base take the places they have there; this device's
     // move to fresh revisions first.
     var placedVersions: [(EntryStore.Body, String, Int64)] = []
@@ -214,7 +255,7 @@ struct SyncMerge {
       placedVersions.append((try replaced(body, at: next), replacedAt, next))
       next += 1
     }
-    if let body = currentBody { currentBody = try replaced(body, at: next) }
+    if let body = current { current = try replaced(body, at: next) }
     // This device's old places (written since the base, so nowhere else) go: their contents
     // were sealed again above, and the remote's may take the same places.
     for revision in resealed { _ = try write.deleteChunks(entryID, revision: revision) }
@@ -225,29 +266,31 @@ struct SyncMerge {
         entryID: entryID, in: write)
       changed(row, remote: nil, recordID: row.recordID)
     }
-    if localWins, case .entry(let found) = theirs {
-      let row = try store.insertRevision(
-        EntryStore.RevisionBody(
-          entry: entryID.base64, entryRevision: remote.revision, replaced: nowText,
-          version: found.body), entryID: entryID, in: write)
-      changed(row, remote: nil, recordID: row.recordID)
-    }
-    // The current version keeps the clock of the version that won, one tick on: the merge is no
-    // new edit, so a change a third device made after the winner and before this merge still
-    // ranks later than it (with the merge's own time it never would).
-    let clock = (localWins ? ours.hlc : theirs.hlc)
+  }
+
+  /// The current version of the merge, sealed at `revision`.
+  ///
+  /// The winner's entry (its `body` when this device's won and its content moved) or tombstone
+  /// (a purge removes every kept revision and content). It keeps the clock of the version that won, one tick on: the merge
+  /// is no new edit, so a change a third device made after the winner and before this merge
+  /// still ranks later than it (with the merge's own time it never would).
+  ///
+  /// - Returns: the row and the entry's name.
+  private mutating func currentVersion(
+    _ winner: NameRecord, body winnerBody: EntryStore.Body?, of entryID: [UInt8],
+    revision next: Int64, baseRevision: Int64
+  ) throws -> (RecordRow, String) {
+    let clock = winner.hlc
     let hlc = clock < UInt64.max ? clock + 1 : clock
-    var final: RecordRow
-    var finalName: String
-    switch localWins ? ours : theirs {
+    switch winner {
     case .entry(let found):
-      var body = localWins ? (currentBody ?? found.body) : found.body
-      finalName = body.name
+      var body = winnerBody ?? found.body
+      let finalName = body.name
       body.name = finalName
-      final = try store.sealEntry(body, recordID: entryID, revision: next, hlc: hlc)
+      return (try store.sealEntry(body, recordID: entryID, revision: next, hlc: hlc), finalName)
     case .tombstone(let tombstone):
       var body = tombstone.body
-      finalName = body.name
+      let finalName = body.name
       let kept = try store.revisions(of: entryID, in: write.rows(inBucket: Int(entryID[0])))
       if body.purged == true {
         for revision in kept { try write.delete(revision.row) }
@@ -255,31 +298,29 @@ struct SyncMerge {
         _ = try write.deleteChunks(entryID)
       }
       body.entryRevision = max(1, min(next - 1, kept.map(\.entryRevision).max() ?? baseRevision))
-      final = try store.sealTombstone(body, recordID: entryID, revision: next, hlc: hlc)
+      return (
+        try store.sealTombstone(body, recordID: entryID, revision: next, hlc: hlc), finalName
+      )
     }
-    try write.delete(current)
-    try insertPlacing(final, remote: remote)
-    if purge, final.kind == RecordKind.entry.rawValue {
-      let left = try store.revisions(of: entryID, in: write.rows(inBucket: Int(entryID[0])))
-      let erased = left.filter { $0.entryRevision <= baseRevision }
-      for kept in erased {
-        try write.delete(kept.row)
-        changed(nil, remote: kept.row, recordID: kept.row.recordID)
-      }
-      var named = Set(left.filter { $0.entryRevision > baseRevision }.map(\.body.contentRevision))
-      named.insert(try store.open(final).body.contentRevision)
-      for revision in Set(erased.map(\.body.contentRevision)) where !named.contains(revision) {
-        _ = try write.deleteChunks(entryID, revision: revision)
-      }
+  }
+
+  /// After a purge on either side, the kept revisions up to `baseRevision` go, and their
+  /// contents no version left names.
+  private mutating func eraseUpTo(
+    _ baseRevision: Int64, of entryID: [UInt8], keeping final: RecordRow
+  )
+    throws
+  {
+    let left = try store.revisions(of: entryID, in: write.rows(inBucket: Int(entryID[0])))
+    let erased = left.filter { $0.entryRevision <= baseRevision }
+    for kept in erased {
+      try write.delete(kept.row)
+      changed(nil, remote: kept.row, recordID: kept.row.recordID)
     }
-    switch (ours, theirs) {
-    case (.entry, .entry):
-      notes.append("conflict: \(finalName): kept both, see vault history \(finalName)")
-    case (.entry, .tombstone), (.tombstone, .entry):
-      notes.append(
-        "conflict: \(finalName): changed on one device and removed on the other; kept the"
-          + " change, see vault history \(finalName)")
-    default: break
+    var named = Set(left.filter { $0.entryRevision > baseRevision }.map(\.body.contentRevision))
+    named.insert(try store.open(final).body.contentRevision)
+    for revision in Set(erased.map(\.body.contentRevision)) where !named.contains(revision) {
+      _ = try write.deleteChunks(entryID, revision: revision)
     }
   }
 
