@@ -10,19 +10,60 @@ public enum Parser {
   /// - Throws: `UsageError` for an unknown command or option, a missing or unexpected value, or
   ///   missing or extra positional arguments.
   public static func parse(_ arguments: [String], program: ProgramSpec) throws -> Invocation {
-    var command = program.root
+    var line = Line(words: arguments, program: program)
+    while let word = line.nextWord() {
+      if !line.optionsEnded && word == "--" {
+        line.optionsEnded = true
+      } else if !line.optionsEnded && word.hasPrefix("--") {
+        try line.longOption(word)
+      } else if !line.optionsEnded && word.hasPrefix("-") && word.count > 1 {
+        try line.shortOptions(word)
+      } else {
+        try line.commandOrArgument(word)
+      }
+    }
+    // Help and version never run a command, so nothing else about the line matters.
+    if line.invocation.flag(Keys.help) || line.invocation.flag(Keys.version) {
+      return line.invocation
+    }
+    try line.checkArgumentCount()
+    try checkValues(
+      line.invocation, command: line.command, options: line.options, fail: line.fail)
+    return line.invocation
+  }
+
+  /// A command line as it is read, word by word: the command reached so far and what the
+  /// invocation holds.
+  private struct Line {
+    let words: [String]
+    let program: ProgramSpec
+    var command: CommandSpec
     var invocation = Invocation(path: [])
     var index = 0
     var optionsEnded = false
 
-    func options() -> [OptionSpec] { command.options + program.globalOptions }
+    init(words: [String], program: ProgramSpec) {
+      self.words = words
+      self.program = program
+      command = program.root
+    }
 
-    func fail(_ message: String, hint: String? = nil) -> UsageError {
+    /// The options the command reached so far takes, its own and the global ones.
+    var options: [OptionSpec] { command.options + program.globalOptions }
+
+    /// The next word, nil at the end.
+    mutating func nextWord() -> String? {
+      guard index < words.count else { return nil }
+      index += 1
+      return words[index - 1]
+    }
+
+    /// A usage error of the command reached so far.
+    func fail(_ message: String, _ hint: String? = nil) -> UsageError {
       UsageError(message: message, hint: hint, path: invocation.path)
     }
-    func failWith(_ message: String, _ hint: String?) -> UsageError { fail(message, hint: hint) }
 
-    func record(_ option: OptionSpec, value: String?) {
+    mutating func record(_ option: OptionSpec, value: String?) {
       if let value {
         invocation.values[option.long, default: []].append(value)
       } else {
@@ -30,80 +71,83 @@ public enum Parser {
       }
     }
 
-    while index < arguments.count {
-      let word = arguments[index]
-      index += 1
-      if !optionsEnded && word == "--" {
-        optionsEnded = true
-        continue
+    /// `--name`, `--name=value` or `--name value`.
+    ///
+    /// - Throws: `UsageError` for an unknown option (with the nearest one), a value given to a
+    ///   flag, or a missing value.
+    mutating func longOption(_ word: String) throws {
+      let body = word.dropFirst(2)
+      let name = String(body.prefix { $0 != "=" })
+      let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+      guard let option = options.first(where: { $0.long == name }) else {
+        let candidates = options.filter { !$0.hidden }.map { "--" + $0.long }
+        throw fail(
+          "unknown option '--\(name)'",
+          Suggestion.closest(to: "--" + name, among: candidates).map { "did you mean '\($0)'?" })
       }
-      if !optionsEnded && word.hasPrefix("--") {
-        let body = word.dropFirst(2)
-        let name = String(body.prefix { $0 != "=" })
-        let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
-        guard let option = options().first(where: { $0.long == name }) else {
-          let candidates = options().filter { !$0.hidden }.map { "--" + $0.long }
+      if option.valueName == nil {
+        guard inline == nil else { throw fail("option '--\(name)' takes no value") }
+        record(option, value: nil)
+      } else if let inline {
+        record(option, value: inline)
+      } else {
+        guard index < words.count, !isOption(words[index], options) else {
           throw fail(
-            "unknown option '--\(name)'",
-            hint: Suggestion.closest(to: "--" + name, among: candidates).map {
-              "did you mean '\($0)'?"
-            })
+            "option '--\(name)' needs a value \(option.valueName ?? "")",
+            index < words.count
+              ? "a value that starts with '-' is given as --\(name)=\(words[index])" : nil)
+        }
+        record(option, value: words[index])
+        index += 1
+      }
+    }
+
+    /// `-f`, clustered flags (`-fm`), `-o value` or `-ovalue`.
+    ///
+    /// - Throws: `UsageError` for an unknown letter or a missing value.
+    mutating func shortOptions(_ word: String) throws {
+      var letters = Array(word.dropFirst())
+      while !letters.isEmpty {
+        let letter = letters.removeFirst()
+        guard let option = options.first(where: { $0.short == letter }) else {
+          throw fail(
+            "unknown option '-\(letter)'",
+            command.arguments.isEmpty
+              ? nil
+              : "an argument that starts with '-' goes after '--' (vault never repeats it: it may"
+                + " be a secret)")
         }
         if option.valueName == nil {
-          guard inline == nil else { throw fail("option '--\(name)' takes no value") }
           record(option, value: nil)
-        } else if let inline {
-          record(option, value: inline)
+          continue
+        }
+        if !letters.isEmpty {
+          record(option, value: String(letters))
         } else {
-          guard index < arguments.count, !isOption(arguments[index], options()) else {
-            throw fail(
-              "option '--\(name)' needs a value \(option.valueName ?? "")",
-              hint: index < arguments.count
-                ? "a value that starts with '-' is given as --\(name)=\(arguments[index])" : nil)
+          guard index < words.count, !isOption(words[index], options) else {
+            throw fail("option '-\(letter)' needs a value \(option.valueName ?? "")")
           }
-          record(option, value: arguments[index])
+          record(option, value: words[index])
           index += 1
         }
-        continue
+        letters = []
       }
-      if !optionsEnded && word.hasPrefix("-") && word.count > 1 {
-        var letters = Array(word.dropFirst())
-        while !letters.isEmpty {
-          let letter = letters.removeFirst()
-          guard let option = options().first(where: { $0.short == letter }) else {
-            throw fail(
-              "unknown option '-\(letter)'",
-              hint: command.arguments.isEmpty
-                ? nil
-                : "an argument that starts with '-' goes after '--' (vault never repeats it:"
-                  + " it may be a secret)")
-          }
-          if option.valueName == nil {
-            record(option, value: nil)
-            continue
-          }
-          if !letters.isEmpty {
-            record(option, value: String(letters))
-          } else {
-            guard index < arguments.count, !isOption(arguments[index], options()) else {
-              throw fail("option '-\(letter)' needs a value \(option.valueName ?? "")")
-            }
-            record(option, value: arguments[index])
-            index += 1
-          }
-          letters = []
-        }
-        continue
-      }
+    }
+
+    /// A subcommand of the command reached so far, or else a positional argument.
+    ///
+    /// - Throws: `UsageError` for an unknown command (with the nearest one, or the vault
+    ///   command another tool's word stands for).
+    mutating func commandOrArgument(_ word: String) throws {
       if invocation.arguments.isEmpty && !command.subcommands.isEmpty && !optionsEnded {
         if let sub = command.subcommand(word) {
           command = sub
           invocation.path.append(sub.name)
-          continue
+          return
         }
         if command.arguments.isEmpty {
           if invocation.path.isEmpty, let hint = program.otherToolWords[word] {
-            throw fail("\(program.root.name) has no '\(word)' command", hint: hint)
+            throw fail("\(program.root.name) has no '\(word)' command", hint)
           }
           let names = command.visibleSubcommands.map(\.name)
           let aliases = command.visibleSubcommands.flatMap { sub in
@@ -115,43 +159,44 @@ public enum Parser {
             ?? Suggestion.closest(to: word, among: aliases.map(\.1)).flatMap { near in
               aliases.first { $0.1 == near }?.0
             }
-          throw fail("unknown command '\(word)'", hint: hint.map { "did you mean '\($0)'?" })
+          throw fail("unknown command '\(word)'", hint.map { "did you mean '\($0)'?" })
         }
       }
       invocation.arguments.append(word)
     }
 
-    // Help and version never run a command, so nothing else about the line matters.
-    if invocation.flag(Keys.help) || invocation.flag(Keys.version) { return invocation }
-    let specs = command.arguments
-    let required = specs.filter { !$0.optional }.count
-    if invocation.arguments.count < required {
-      if !command.subcommands.isEmpty && invocation.arguments.isEmpty && specs.isEmpty {
+    /// Checks the positional arguments against the command's, and names each.
+    ///
+    /// - Throws: `UsageError` for a missing command or argument, or extra arguments (never
+    ///   repeated: a secret typed where it does not belong goes no further).
+    mutating func checkArgumentCount() throws {
+      let specs = command.arguments
+      let required = specs.filter { !$0.optional }.count
+      if invocation.arguments.count < required {
+        if !command.subcommands.isEmpty && invocation.arguments.isEmpty && specs.isEmpty {
+          throw fail("missing command")
+        }
+        throw fail("missing argument \(specs[invocation.arguments.count].name)")
+      }
+      if !(specs.last?.variadic ?? false) && invocation.arguments.count > specs.count {
+        if !command.subcommands.isEmpty && specs.isEmpty {
+          throw fail("missing command")
+        }
+        let extra = invocation.arguments.count - specs.count
+        let after =
+          specs.last.map { "after \($0.name)" }
+          ?? "('\(invocation.path.joined(separator: " "))' takes none)"
+        throw fail(
+          (extra == 1 ? "one argument" : "\(extra) arguments") + " too many \(after) (not shown:"
+            + " it may be a secret)")
+      }
+      if specs.isEmpty && !command.subcommands.isEmpty && command.run == nil {
         throw fail("missing command")
       }
-      throw fail("missing argument \(specs[invocation.arguments.count].name)")
-    }
-    if !(specs.last?.variadic ?? false) && invocation.arguments.count > specs.count {
-      if !command.subcommands.isEmpty && specs.isEmpty {
-        throw fail("missing command")
+      invocation.argumentNames = invocation.arguments.indices.map {
+        specs[min($0, specs.count - 1)].name
       }
-      // The word is not repeated: a secret typed where it does not belong goes no further.
-      let extra = invocation.arguments.count - specs.count
-      let after =
-        specs.last.map { "after \($0.name)" }
-        ?? "('\(invocation.path.joined(separator: " "))' takes none)"
-      throw fail(
-        (extra == 1 ? "one argument" : "\(extra) arguments") + " too many \(after) (not shown: it"
-          + " may be a secret)")
     }
-    if specs.isEmpty && !command.subcommands.isEmpty && command.run == nil {
-      throw fail("missing command", hint: nil)
-    }
-    invocation.argumentNames = invocation.arguments.indices.map {
-      specs[min($0, specs.count - 1)].name
-    }
-    try checkValues(invocation, command: command, options: options(), fail: failWith)
-    return invocation
   }
 
   /// True when `word` names one of `options` (`--help`, `-h`, `--vault=x`, `-fm`): it is then
