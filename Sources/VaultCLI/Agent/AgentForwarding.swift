@@ -221,26 +221,20 @@ enum AgentLauncher {
     if try AgentSocket.connect(environment) != nil { return }
     try checkSocketPath(environment)
     try PrivateFiles.ensurePrivateDirectory(AgentSocket.folder(environment))
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    for fd in Int32(0)...2 {
-      posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
-    }
-    ChildHygiene.closeInherited(&actions)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    _ = vault_spawnattr_setsid(&attributes)
-    let argv = CStringVector(["vault", "__agent"])
-    let envp = CStringVector(
-      environment: environment.variables.filter { $0.key != "VAULT_SESSION" })
-    var pid: pid_t = 0
-    let started = posix_spawn(
-      &pid, "/proc/self/exe", &actions, &attributes, argv.pointers, envp.pointers)
-    guard started == 0 else {
-      throw VaultError.storage(
-        "cannot start the unlock agent: \(String(cString: strerror(started)))")
+    // vault itself: it keeps a set-group-id install's group, which identifies it to clients.
+    let pid: pid_t
+    do {
+      pid = try Spawn(
+        executable: "/proc/self/exe", arguments: ["vault", "__agent"],
+        environment: environment.variables.filter { $0.key != "VAULT_SESSION" },
+        descriptors: [
+          (0, .devNull(writable: false)), (1, .devNull(writable: true)),
+          (2, .devNull(writable: true)),
+        ],
+        newSession: true, signals: .inherited, keepsGroup: true
+      ).start()
+    } catch {
+      throw VaultError.storage("cannot start the unlock agent: \(error.reason)")
     }
     let clock = Clock(variables: [:])
     let deadline = clock.bootNow + startTimeout

@@ -26,31 +26,20 @@ struct ClipboardProcess {
       throw VaultError.storage("cannot create a pipe: \(String(cString: strerror(errno)))")
     }
     for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    ChildHygiene.closeInherited(&actions)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    Subprocess.configure(&attributes, detach: detach)
-    let argv = CStringVector(([path] + arguments))
-    let envp = CStringVector(environment: ChildHygiene.environment(environment))
-    var pid: pid_t = 0
-    // A program vault starts never keeps the group of a set-group-id install.
-    _ = vault_spawnattr_resetids(&attributes)
-    let rc = withExtendedLifetime((argv, envp)) {
-      posix_spawn(&pid, path, &actions, &attributes, argv.pointers, envp.pointers)
-    }
-    close(fds[0])
-    guard rc == 0 else {
+    let spawn = Spawn(
+      executable: path, arguments: [path] + arguments,
+      environment: ChildHygiene.environment(environment),
+      descriptors: [
+        (0, .descriptor(fds[0])), (1, .devNull(writable: true)), (2, .devNull(writable: true)),
+      ],
+      newSession: detach)
+    defer { close(fds[0]) }
+    do {
+      return ClipboardProcess(pid: try spawn.start(), input: fds[1])
+    } catch {
       close(fds[1])
-      throw VaultError.storage("cannot start \(path): \(String(cString: strerror(rc)))")
+      throw VaultError.storage("cannot start \(path): \(error.reason)")
     }
-    return ClipboardProcess(pid: pid, input: fds[1])
   }
 
   /// Writes `input` to the child's standard input and closes it, without waiting.

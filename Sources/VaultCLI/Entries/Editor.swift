@@ -89,40 +89,14 @@ struct Editor {
   /// - Throws: `VaultError.invalidInput` when it cannot be started.
   func start(file: String, tmpdir: String) throws -> pid_t {
     let (executable, arguments) = try invocation(for: file)
-    let argv = CStringVector(arguments)
-    let envp = CStringVector(environment: environment(tmpdir: tmpdir))
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ] {
-      sigaddset(&defaults, signal)
+    do {
+      return try Spawn(
+        executable: executable, arguments: arguments,
+        environment: environment(tmpdir: tmpdir), signals: .interactive
+      ).start()
+    } catch {
+      throw VaultError.invalidInput("cannot start the editor '\(command)': \(error.reason)")
     }
-    var mask = sigset_t()
-    sigemptyset(&mask)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setsigmask(&attributes, &mask)
-    posix_spawnattr_setflags(&attributes, Self.spawnSetSigDef | Self.spawnSetSigMask)
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    ChildHygiene.closeInherited(&actions)
-    var pid: pid_t = 0
-    // A program vault starts never keeps the group of a set-group-id install.
-    _ = vault_spawnattr_resetids(&attributes)
-    let rc = withExtendedLifetime((argv, envp)) {
-      posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
-    }
-    guard rc == 0 else {
-      throw VaultError.invalidInput(
-        "cannot start the editor '\(command)': \(String(cString: strerror(rc)))")
-    }
-    return pid
   }
 
-  /// glibc's `POSIX_SPAWN_SETSIGDEF` and `POSIX_SPAWN_SETSIGMASK`, which Swift's Glibc module does
-  /// not export.
-  private static let spawnSetSigDef: Int16 = 0x04
-  private static let spawnSetSigMask: Int16 = 0x08
 }

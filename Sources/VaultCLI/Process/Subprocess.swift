@@ -44,38 +44,22 @@ public enum Subprocess {
     makePipe(&errPipe)
     if extra != nil { makePipe(&extraPipe) }
 
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    if stdin != nil {
-      posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
-    } else {
-      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    }
-    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-    if let extra { posix_spawn_file_actions_adddup2(&actions, extraPipe[0], extra.fd) }
-    ChildHygiene.closeInherited(&actions, from: max(3, (extra?.fd ?? 2) + 1))
-    if let directory { _ = vault_spawn_add_chdir(&actions, directory) }
-
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    configure(&attributes, detach: detach)
-
-    let argv = CStringVector(([executable] + arguments))
-    let envp = CStringVector(environment: environment)
-    var pid: pid_t = 0
-    // A program vault starts never keeps the group of a set-group-id install.
-    _ = vault_spawnattr_resetids(&attributes)
-    let rc = withExtendedLifetime((argv, envp)) {
-      posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
+    var spawn = Spawn(
+      executable: executable, arguments: [executable] + arguments, environment: environment,
+      descriptors: [
+        (0, stdin != nil ? .descriptor(inPipe[0]) : .devNull(writable: false)),
+        (1, .descriptor(outPipe[1])), (2, .descriptor(errPipe[1])),
+      ],
+      directory: directory, newSession: detach)
+    if let extra { spawn.descriptors.append((extra.fd, .descriptor(extraPipe[0]))) }
+    let pid: pid_t
+    do {
+      pid = try spawn.start()
+    } catch {
+      for fd in inPipe + outPipe + errPipe + extraPipe where fd >= 0 { close(fd) }
+      return Result(status: 127, stdout: [], stderr: Array("spawn failed: \(error.code)\n".utf8))
     }
     for fd in [inPipe[0], outPipe[1], errPipe[1], extraPipe[0]] where fd >= 0 { close(fd) }
-    guard rc == 0 else {
-      for fd in [inPipe[1], outPipe[0], errPipe[0], extraPipe[1]] where fd >= 0 { close(fd) }
-      return Result(status: 127, stdout: [], stderr: Array("spawn failed: \(rc)\n".utf8))
-    }
 
     let group = DispatchGroup()
     let feed = { (fd: Int32, data: [UInt8]) in
@@ -112,9 +96,6 @@ public enum Subprocess {
     return Result(status: code, stdout: out, stderr: errBox.bytes)
   }
 
-  /// glibc's `POSIX_SPAWN_SETSID` (0x80), which Swift's Glibc module does not export.
-  private static let spawnSetSID: Int16 = 0x80
-
   private static func makePipe(_ fds: inout [Int32]) {
     fds.withUnsafeMutableBufferPointer { buffer in
       if let base = buffer.baseAddress { _ = pipe(base) }
@@ -142,23 +123,10 @@ public enum Subprocess {
   public static func startInheriting(
     _ executable: String, _ arguments: [String], environment: [String: String]
   ) -> pid_t? {
-    let argv = CStringVector(([executable] + arguments))
-    let envp = CStringVector(environment: environment)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    configure(&attributes, detach: true)
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    ChildHygiene.closeInherited(&actions)
-    var pid: pid_t = 0
-    // A program vault starts never keeps the group of a set-group-id install.
-    _ = vault_spawnattr_resetids(&attributes)
-    let rc = withExtendedLifetime((argv, envp)) {
-      posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
-    }
-    return rc == 0 ? pid : nil
+    try? Spawn(
+      executable: executable, arguments: [executable] + arguments, environment: environment,
+      newSession: true
+    ).start()
   }
 
   /// Starts `executable` in a new session without a controlling terminal, its standard input
@@ -169,26 +137,13 @@ public enum Subprocess {
   public static func startDetached(
     _ executable: String, _ arguments: [String], environment: [String: String], output: Int32
   ) -> pid_t? {
-    let argv = CStringVector(([executable] + arguments))
-    let envp = CStringVector(environment: environment)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    configure(&attributes, detach: true, emptyMask: true)
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, output, 1)
-    posix_spawn_file_actions_adddup2(&actions, output, 2)
-    ChildHygiene.closeInherited(&actions)
-    var pid: pid_t = 0
-    // A program vault starts never keeps the group of a set-group-id install.
-    _ = vault_spawnattr_resetids(&attributes)
-    let rc = withExtendedLifetime((argv, envp)) {
-      posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
-    }
-    return rc == 0 ? pid : nil
+    try? Spawn(
+      executable: executable, arguments: [executable] + arguments, environment: environment,
+      descriptors: [
+        (0, .devNull(writable: false)), (1, .descriptor(output)), (2, .descriptor(output)),
+      ],
+      newSession: true, signals: .standardUnblocked
+    ).start()
   }
 
   /// Waits for a child to end.
@@ -198,30 +153,5 @@ public enum Subprocess {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-  }
-
-  /// glibc's `POSIX_SPAWN_SETSIGDEF` (0x04).
-  private static let spawnSetSigDefault: Int16 = 0x04
-
-  /// glibc's POSIX_SPAWN_SETSIGMASK.
-  private static let spawnSetSigMask: Int16 = 0x08
-
-  /// A new session when `detach`, SIGPIPE and SIGXFSZ back to their default (vault ignores them
-  /// for itself, and an ignored signal would otherwise be inherited by every program it starts)
-  /// and, when `emptyMask`, no signal blocked.
-  static func configure(
-    _ attributes: inout posix_spawnattr_t, detach: Bool, emptyMask: Bool = false
-  ) {
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    sigaddset(&defaults, SIGPIPE)
-    sigaddset(&defaults, SIGXFSZ)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    var unblocked = sigset_t()
-    sigemptyset(&unblocked)
-    if emptyMask { posix_spawnattr_setsigmask(&attributes, &unblocked) }
-    posix_spawnattr_setflags(
-      &attributes,
-      (detach ? spawnSetSID : 0) | spawnSetSigDefault | (emptyMask ? spawnSetSigMask : 0))
   }
 }

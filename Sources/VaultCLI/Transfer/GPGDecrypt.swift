@@ -89,32 +89,22 @@ struct GPGDecrypt: Sendable {
       for fd in output + errors where fd >= 0 { close(fd) }
       throw TransferError("cannot make a pipe for gpg: \(String(cString: strerror(errno)))", at: at)
     }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, file, 0)
-    posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-    posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-    ChildHygiene.closeInherited(&actions)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    Subprocess.configure(&attributes, detach: false, emptyMask: true)
-    let argv = CStringVector([program, "--batch", "--quiet", "--decrypt"])
-    let envp = CStringVector(environment: environment)
-    var pid: pid_t = 0
-    // A program vault starts never keeps the group of a set-group-id install.
-    _ = vault_spawnattr_resetids(&attributes)
-    let started = withExtendedLifetime((argv, envp)) {
-      posix_spawn(&pid, program, &actions, &attributes, argv.pointers, envp.pointers)
+    let spawn = Spawn(
+      executable: program, arguments: [program, "--batch", "--quiet", "--decrypt"],
+      environment: environment,
+      descriptors: [
+        (0, .descriptor(file)), (1, .descriptor(output[1])), (2, .descriptor(errors[1])),
+      ],
+      signals: .standardUnblocked)
+    let pid: pid_t
+    do {
+      pid = try spawn.start()
+    } catch {
+      for fd in output + errors { close(fd) }
+      throw VaultError.programNotStarted(program, reason: error.reason)
     }
     close(output[1])
     close(errors[1])
-    guard started == 0 else {
-      close(output[0])
-      close(errors[0])
-      throw VaultError.programNotStarted(program, reason: String(cString: strerror(started)))
-    }
     let stderr = StandardError(fd: errors[0])
     let plaintext: SecureBytes
     do {
