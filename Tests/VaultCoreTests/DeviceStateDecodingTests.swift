@@ -6,8 +6,8 @@ import XCTest
 @testable import VaultFormat
 @testable import VaultSecrets
 
-/// `device.json` is decoded by hand on every command: it reads as its `Codable` conformance
-/// reads it, and refuses what that refuses.
+/// `device.json` is decoded by hand on every command (its one decoder): every field reads back as
+/// it was written, and every value out of bounds is refused.
 final class DeviceStateDecodingTests: XCTestCase {
   func stored(_ state: DeviceState) throws -> String {
     let encoder = JSONEncoder()
@@ -55,16 +55,15 @@ final class DeviceStateDecodingTests: XCTestCase {
     return state
   }
 
-  func testEveryFieldReadsAsCodableReadsIt() throws {
+  func testEveryFieldReadsBackAsWritten() throws {
     for state in [rich(), DeviceState.fresh()] {
       let text = try stored(state)
       let byHand = try XCTUnwrap(DeviceState(decoding: Array(text.utf8)))
       XCTAssertEqual(byHand, state)
-      XCTAssertEqual(byHand, try JSONDecoder().decode(DeviceState.self, from: Data(text.utf8)))
     }
   }
 
-  func testWhatCodableRefusesIsRefused() throws {
+  func testValuesOutOfBoundsAreRefused() throws {
     let text = try stored(rich())
     let changes: [(String, String)] = [
       ("\"failures\" : 3", "\"failures\" : -1"),
@@ -90,7 +89,6 @@ final class DeviceStateDecodingTests: XCTestCase {
       XCTAssertTrue(text.contains(old), old)
       let changed = Array(text.replacingOccurrences(of: old, with: new).utf8)
       XCTAssertNil(DeviceState(decoding: changed), new)
-      XCTAssertNil(try? JSONDecoder().decode(DeviceState.self, from: Data(changed)), new)
     }
     let secret = try XCTUnwrap(text.range(of: "\"device_secret\" : \""))
     var short = text

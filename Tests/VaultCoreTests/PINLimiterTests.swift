@@ -153,15 +153,25 @@ final class PINLimiterTests: XCTestCase {
     XCTAssertNotNil(state.pinAttempts["b"]?.lastWrongTag)
   }
 
-  func testATagOrItsEndOutOfBoundsIsCorrupt() {
+  func testATagOrItsEndOutOfBoundsIsCorrupt() throws {
+    // A device state whose one PIN record is `record`, read by the device state's decoder.
+    let fresh = String(decoding: try JSONEncoder().encode(DeviceState.fresh()), as: UTF8.self)
+    XCTAssertTrue(fresh.contains(#""pin_attempts":{}"#))
+    func decoded(_ record: String) -> DeviceState? {
+      let text = fresh.replacingOccurrences(
+        of: #""pin_attempts":{}"#, with: #""pin_attempts":{"aa":"# + record + "}")
+      return DeviceState(decoding: Array(text.utf8))
+    }
     for bad in [
       #"{"failures":1,"last_wrong_tag":"AAAA","last_wrong_tag_until":10}"#,
       #"{"failures":1,"last_wrong_tag_until":1e12}"#,
       #"{"failures":1,"last_wrong_tag_until":-1}"#,
     ] {
-      XCTAssertThrowsError(try JSONDecoder().decode(PINAttempts.self, from: Data(bad.utf8)), bad)
+      XCTAssertNil(decoded(bad), bad)
     }
-    let good = #"{"failures":1,"last_wrong_tag":"\#(Data(count: 32).base64EncodedString())"}"#
-    XCTAssertNoThrow(try JSONDecoder().decode(PINAttempts.self, from: Data(good.utf8)))
+    let tag = Data(count: 32).base64EncodedString()
+    let good = try XCTUnwrap(decoded(#"{"failures":1,"last_wrong_tag":"\#(tag)"}"#))
+    XCTAssertEqual(good.pinAttempts["aa"]?.failures, 1)
+    XCTAssertEqual(good.pinAttempts["aa"]?.lastWrongTag, tag)
   }
 }

@@ -11,7 +11,7 @@ import VaultCrypto
 /// vault need the recovery code (`vault recover`), which the PIN no longer replaces. A match
 /// in this vault starts the count over. The record lives in the device state, written in the
 /// same locked write as the sensor's count; restoring an old copy of that file resets it.
-public struct BiometricStrikes: Codable, Equatable, Sendable {
+public struct BiometricStrikes: Encodable, Equatable, Sendable {
   /// Failed matches that require the recovery code: 15, three lockouts of five.
   public static let limit = 15
   /// The window they are counted in: 24 hours, in seconds.
@@ -31,24 +31,6 @@ public struct BiometricStrikes: Codable, Equatable, Sendable {
 
   /// An empty record.
   public init() {}
-
-  /// Decodes a record, refusing values no attempt could have written.
-  ///
-  /// - Throws: `DecodingError.dataCorrupted` for more than 1000 times or a time that is not
-  ///   finite, from 0 to 10¹¹ seconds.
-  public init(from decoder: Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
-    failures = try c.decode([Double].self, forKey: .failures)
-    recoveryRequiredSince = try c.decodeIfPresent(Double.self, forKey: .recoveryRequiredSince)
-    ownRun = try c.decodeIfPresent(FailureRun.self, forKey: .ownRun)
-    let times = failures + [recoveryRequiredSince].compactMap { $0 }
-    guard failures.count <= 1000, times.allSatisfy({ (0...1e11).contains($0) }),
-      (ownRun?.failures ?? 0) >= 0
-    else {
-      throw DecodingError.dataCorrupted(
-        .init(codingPath: decoder.codingPath, debugDescription: "strikes out of bounds"))
-    }
-  }
 
   enum CodingKeys: String, CodingKey {
     case failures
@@ -118,7 +100,7 @@ extension DeviceState {
 
 /// What the device state keeps of a vault's seal on this device, so that `vault status` can
 /// tell, without the key, whether it still holds.
-public struct SealedDomainRecord: Codable, Equatable, Sendable {
+public struct SealedDomainRecord: Encodable, Equatable, Sendable {
   /// `SealedDomainDigest.of` the sealed domain state, base64.
   public var digest: String
   /// True when the seal is bound to the device passcode (its keychain item must exist).

@@ -3,7 +3,7 @@ import Glibc
 import VaultCrypto
 
 /// Per-vault PIN attempt record in the device-side store.
-public struct PINAttempts: Codable, Equatable, Sendable {
+public struct PINAttempts: Encodable, Equatable, Sendable {
   /// Consecutive wrong PINs (a check in progress counts until it succeeds).
   public var failures: Int = 0
   /// Keyed hash of the last wrong PIN's Argon2id output, base64 (32 bytes), to count a repeat
@@ -33,25 +33,6 @@ public struct PINAttempts: Codable, Equatable, Sendable {
     case lastAttemptAt = "last_attempt_at"
     case previousAttemptAt = "previous_attempt_at"
     case inFlight = "in_flight"
-  }
-
-  /// Decodes a record, refusing counts and times no PIN check could have written (so the
-  /// limiter's arithmetic never overflows).
-  ///
-  /// - Throws: `DecodingError.dataCorrupted` for a count outside 0...2³¹−1, a time that is not
-  ///   a finite number of seconds from 0 to 10¹¹, or a tag that is not base64 of 32 bytes.
-  public init(from decoder: Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
-    failures = try c.decode(Int.self, forKey: .failures)
-    lastWrongTag = try c.decodeIfPresent(String.self, forKey: .lastWrongTag)
-    lastWrongTagUntil = try c.decodeIfPresent(Double.self, forKey: .lastWrongTagUntil)
-    lastAttemptAt = try c.decodeIfPresent(Double.self, forKey: .lastAttemptAt)
-    previousAttemptAt = try c.decodeIfPresent(Double.self, forKey: .previousAttemptAt)
-    inFlight = try c.decodeIfPresent([Double].self, forKey: .inFlight)
-    guard isWellFormed else {
-      throw DecodingError.dataCorrupted(
-        .init(codingPath: decoder.codingPath, debugDescription: "PIN attempts out of bounds"))
-    }
   }
 
   /// True when every field is within what the limiter writes: a count up to `Int32.max`, times
@@ -91,7 +72,7 @@ public struct PINAttempts: Codable, Equatable, Sendable {
 /// Biometric unlock found dead on this device before any key was at hand (the enrollment was
 /// emptied, by itself or by removing the device passcode): sessions were revoked at once, and
 /// the header records it at the next unlock.
-public struct PendingDisable: Codable, Equatable, Sendable {
+public struct PendingDisable: Encodable, Equatable, Sendable {
   /// Why, when the enrollment was emptied.
   public static let emptiedEnrollment = "the enrollment was emptied"
   /// Why, when the device passcode a seal was bound to was removed (which also empties the
@@ -114,26 +95,12 @@ public struct PendingDisable: Codable, Equatable, Sendable {
 
   enum CodingKeys: String, CodingKey { case reason, at }
 
-  /// Decodes a record, refusing any reason but the ones vault writes and any time that is not a
-  /// timestamp, so text from an edited state file never reaches the header or the terminal.
-  ///
-  /// - Throws: `DecodingError.dataCorrupted` otherwise.
-  public init(from decoder: Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
-    reason = try c.decode(String.self, forKey: .reason)
-    at = try c.decode(String.self, forKey: .at)
-    guard isWellFormed else {
-      throw DecodingError.dataCorrupted(
-        .init(codingPath: decoder.codingPath, debugDescription: "malformed pending disable"))
-    }
-  }
-
   /// True for a reason this release records, at a UTC time.
   var isWellFormed: Bool { Self.reasons.contains(reason) && Timestamp.isUTC(at) }
 }
 
 /// The latest state of a vault this device produced or verified (`vault(5)`, STATE).
-public struct RememberedState: Codable, Equatable, Sendable {
+public struct RememberedState: Encodable, Equatable, Sendable {
   /// The state's generation, 1 to 2⁶².
   public var generation: Int64
   /// Its MAC, base64 (32 bytes).
@@ -150,19 +117,6 @@ public struct RememberedState: Codable, Equatable, Sendable {
 
   enum CodingKeys: String, CodingKey { case generation, mac }
 
-  /// Decodes a record, refusing a generation or MAC no write could have made.
-  ///
-  /// - Throws: `DecodingError.dataCorrupted` otherwise.
-  public init(from decoder: Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
-    generation = try c.decode(Int64.self, forKey: .generation)
-    mac = try c.decode(String.self, forKey: .mac)
-    guard isWellFormed else {
-      throw DecodingError.dataCorrupted(
-        .init(codingPath: decoder.codingPath, debugDescription: "malformed remembered state"))
-    }
-  }
-
   /// True for a generation from 1 to 2^62 and a 32-byte MAC.
   var isWellFormed: Bool {
     (1...(Int64(1) << 62)).contains(generation)
@@ -171,7 +125,7 @@ public struct RememberedState: Codable, Equatable, Sendable {
 }
 
 /// This device's journal writer for one vault: its Ed25519 key and the last sequence it signed.
-public struct WriterRecord: Codable, Equatable, Sendable {
+public struct WriterRecord: Encodable, Equatable, Sendable {
   /// The device id (base64, 16 bytes) the writer signs as, as in the device record.
   public var deviceID: String
   /// The Ed25519 secret key, base64 (64 bytes: seed and public key).
@@ -201,20 +155,6 @@ public struct WriterRecord: Codable, Equatable, Sendable {
     return try SigningKeyPair(secretKey: SecureBytes(copying: raw))
   }
 
-  /// Decodes a record, refusing malformed ids, keys and sequences beyond 2⁶².
-  ///
-  /// - Throws: `DecodingError.dataCorrupted` otherwise.
-  public init(from decoder: Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
-    deviceID = try c.decode(String.self, forKey: .deviceID)
-    secretKey = try c.decode(String.self, forKey: .secretKey)
-    sequence = try c.decode(UInt64.self, forKey: .sequence)
-    guard isWellFormed else {
-      throw DecodingError.dataCorrupted(
-        .init(codingPath: decoder.codingPath, debugDescription: "malformed journal writer"))
-    }
-  }
-
   /// True for a sequence up to 2^62, a 16-byte device id and an Ed25519 secret key.
   var isWellFormed: Bool {
     sequence <= UInt64(1) << 62
@@ -229,7 +169,7 @@ public struct WriterRecord: Codable, Equatable, Sendable {
 /// One JSON document at `$XDG_STATE_HOME/vault/device.json` (0600), shared by every vault of the
 /// user and by `biosim`. The simulated sensor's section belongs to the Biometry module; this type
 /// carries it without reading it.
-public struct DeviceState: Codable, Equatable, Sendable {
+public struct DeviceState: Encodable, Equatable, Sendable {
   /// Schema version of this document (1).
   public var schema: Int = 1
   /// Entangled with every PIN-derived KEK and keying the domain state.
@@ -292,32 +232,6 @@ public struct DeviceState: Codable, Equatable, Sendable {
     case states, writers
     case biometricStrikes = "biometric_strikes"
     case sealedDomains = "sealed_domains"
-  }
-
-  /// Decodes a stored document; maps added after schema 1 began may be absent.
-  public init(from decoder: Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
-    schema = try c.decode(Int.self, forKey: .schema)
-    deviceSecret = try c.decode(DeviceSecret.self, forKey: .deviceSecret)
-    pinAttempts = try c.decode([String: PINAttempts].self, forKey: .pinAttempts)
-    sensor = try c.decodeIfPresent(JSONValue.self, forKey: .sensor)
-    lastGuardedRead = try c.decodeIfPresent([String: Double].self, forKey: .lastGuardedRead) ?? [:]
-    journalKeys = try c.decodeIfPresent([String: String].self, forKey: .journalKeys) ?? [:]
-    pendingDisables =
-      try c.decodeIfPresent([String: PendingDisable].self, forKey: .pendingDisables) ?? [:]
-    headerDigests = try c.decodeIfPresent([String: String].self, forKey: .headerDigests) ?? [:]
-    guessSeconds = try c.decodeIfPresent([String: Double].self, forKey: .guessSeconds) ?? [:]
-    shortPINs = try c.decodeIfPresent(Set<String>.self, forKey: .shortPINs) ?? []
-    states = try c.decodeIfPresent([String: RememberedState].self, forKey: .states) ?? [:]
-    writers = try c.decodeIfPresent([String: WriterRecord].self, forKey: .writers) ?? [:]
-    biometricStrikes =
-      try c.decodeIfPresent([String: BiometricStrikes].self, forKey: .biometricStrikes) ?? [:]
-    sealedDomains =
-      try c.decodeIfPresent([String: SealedDomainRecord].self, forKey: .sealedDomains) ?? [:]
-    guard timesAreWithinBounds else {
-      throw DecodingError.dataCorrupted(
-        .init(codingPath: decoder.codingPath, debugDescription: "times out of bounds"))
-    }
   }
 
   /// True when the guarded-read times (0 to 1e10 s) and guess costs (0 to 1e6 s) are in bounds.

@@ -10,7 +10,7 @@ import VaultCrypto
 /// The device's X25519 secret key is wrapped (XChaCha20-Poly1305) under the PIN KEK entangled
 /// with the device secret; the master key is sealed to the public key with `crypto_box_seal`, so
 /// a later master-key rotation re-seals it to every device without knowing any PIN.
-public struct DeviceRecord: Codable, Equatable, Sendable {
+public struct DeviceRecord: Encodable, Equatable, Sendable {
   /// 16 random bytes, base64.
   public var deviceID: String
   /// `BLAKE2b-128(key: device secret, "vault.device-tag.v1" || vault id)`, base64.

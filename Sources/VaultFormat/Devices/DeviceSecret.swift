@@ -7,7 +7,7 @@ import VaultCrypto
 ///
 /// Held in guarded memory; stored in the device state as standard base64. Equality is
 /// constant-time and `description` never shows it.
-public struct DeviceSecret: Sendable, Equatable, Codable, CustomStringConvertible {
+public struct DeviceSecret: Sendable, Equatable, Encodable, CustomStringConvertible {
   /// Length in bytes.
   public static let byteCount = 32
   /// The secret, in guarded memory.
@@ -29,20 +29,6 @@ public struct DeviceSecret: Sendable, Equatable, Codable, CustomStringConvertibl
   }
 
   private init(unchecked: SecureBytes) { bytes = unchecked }
-
-  /// Decodes standard base64 of exactly 32 bytes into guarded memory.
-  ///
-  /// - Throws: `DecodingError.dataCorrupted` otherwise (the device state is then corrupt).
-  public init(from decoder: Decoder) throws {
-    let text = try decoder.singleValueContainer().decode(String.self)
-    guard var raw = Data(base64Encoded: text).map({ [UInt8]($0) }), raw.count == Self.byteCount
-    else {
-      throw DecodingError.dataCorrupted(
-        .init(codingPath: decoder.codingPath, debugDescription: "device_secret is not 32 bytes"))
-    }
-    defer { wipe(&raw) }
-    bytes = SecureBytes(copying: raw)
-  }
 
   /// Encodes as standard base64.
   public func encode(to encoder: Encoder) throws {

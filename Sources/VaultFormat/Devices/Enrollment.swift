@@ -102,7 +102,7 @@ public enum Enrollment {
 
 /// One entry of the header's `revocations` (`vault(5)` ENROLLMENT): the revoked device's last
 /// writer key and the recovery code's signature of its revocation.
-public struct SignedRevocation: Codable, Equatable, Sendable {
+public struct SignedRevocation: Encodable, Equatable, Sendable {
   /// The writer key the revocation retired, base64 of 32 bytes.
   public var writerKey: String
   /// Ed25519 signature by the code's enrollment key, base64 of 64 bytes.

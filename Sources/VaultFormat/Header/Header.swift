@@ -7,7 +7,7 @@ import VaultCrypto
 /// Serialized as JSON with sorted keys; the MAC (keyed BLAKE2b under the `header` subkey) covers the
 /// exact stored bytes, so no canonical form is needed, and the state (`StateLink`) covers its
 /// digest, so an older header put back is refused. See "HEADER" in `vault(5)`.
-public struct Header: Codable, Equatable, Sendable {
+public struct Header: Encodable, Equatable, Sendable {
   /// The value of each stored property, in order.
   package init(
     format: Int, vaultID: VaultID, kdf: KDFParameters, policy: Policy, devices: [DeviceRecord],
@@ -328,7 +328,7 @@ public struct Header: Codable, Equatable, Sendable {
 
 /// One master-key rotation (`vault(5)`, MASTER-KEY ROTATION): the states from `generation` on
 /// are under the newer key, and the one before is sealed under it.
-public struct KeyRotation: Codable, Equatable, Sendable {
+public struct KeyRotation: Encodable, Equatable, Sendable {
   /// The first generation whose state MAC uses the newer key.
   public var generation: Int64
   /// `seal(subkey(9, "vaultrot") of the newer key, "vault.rotation.v2" || vault id ||
@@ -364,7 +364,7 @@ public struct KeyRotation: Codable, Equatable, Sendable {
 }
 
 /// A writer key a master-key rotation replaced (`vault(5)`, MASTER-KEY ROTATION).
-public struct RetiredWriter: Codable, Equatable, Sendable {
+public struct RetiredWriter: Encodable, Equatable, Sendable {
   /// The value of each stored property, in order.
   package init(deviceID: String, writerKey: String) {
     self.deviceID = deviceID
