@@ -65,38 +65,18 @@ extension VaultSync {
     let (state, rows, contents) = (
       tree.state, tree.records.map(\.row), tree.contents.map(\.content)
     )
-    let folder = PrivateFiles.parentFolder(of: path)
-    try PrivateFiles.ensureDirectory(folder)
-    try FileSafety.checkVaultFolder(folder)
-    var first: StateLink?
-    try Vault.createExclusively(path) { temporary in
-      let db = try SQLiteDatabase(path: temporary, create: true)
-      try db.execute(
-        """
-        PRAGMA page_size = \(Vault.pageSize);
-        PRAGMA application_id = \(Vault.applicationID);
-        PRAGMA user_version = \(Vault.schemaVersion);
-        PRAGMA synchronous = FULL;
-        PRAGMA secure_delete = ON;
-        """)
-      try db.transaction {
-        try db.execute(Schema.v2)
-        try db.query(
-          "INSERT INTO header (id, body, mac) VALUES (1, ?, ?)",
-          [.blob(state.header), .blob(state.headerMAC)])
-        let write = StateWrite(
-          db: db, vaultID: publicPart.vaultID, masterKey: masterKey, base: nil)
-        write.setHeaderBody(state.header)
-        for row in rows { try write.insert(row, keepingBox: false) }
-        for content in contents {
-          for (index, box) in content.boxes.enumerated() {
-            try write.insert(
-              ChunkRow(
-                recordID: content.recordID, revision: content.revision, index: Int64(index),
-                box: box))
-          }
+    let first = try Vault.makeFile(
+      at: path, vaultID: publicPart.vaultID, masterKey: masterKey,
+      header: (state.header, state.headerMAC)
+    ) { write in
+      for row in rows { try write.insert(row, keepingBox: false) }
+      for content in contents {
+        for (index, box) in content.boxes.enumerated() {
+          try write.insert(
+            ChunkRow(
+              recordID: content.recordID, revision: content.revision, index: Int64(index),
+              box: box))
         }
-        first = try write.finish(masterKey: masterKey)
       }
     }
     if environment.crashPoint == "clone-after-file" { kill(getpid(), SIGKILL) }
@@ -114,9 +94,7 @@ extension VaultSync {
       vault.recordAuthenticatedHeader(in: &$0)
       // The new file starts a chain of its own: a device that held this vault before (its file
       // lost or removed) remembers a later state of the old file, which the clone replaces.
-      if let first {
-        $0.states[vault.vaultID.hex] = RememberedState(generation: first.generation, mac: first.mac)
-      }
+      $0.states[vault.vaultID.hex] = RememberedState(generation: first.generation, mac: first.mac)
     }
     return Cloned(commit: commit, files: rows.count + contents.count)
   }

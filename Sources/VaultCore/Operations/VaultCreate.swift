@@ -54,9 +54,7 @@ extension Vault {
   ) throws -> Created {
     if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path) }
     try requireNewPIN(pin)
-    let folder = PrivateFiles.parentFolder(of: path)
-    try PrivateFiles.ensureDirectory(folder)
-    try FileSafety.checkVaultFolder(folder)
+    try prepareFolder(of: path)
     let store = DeviceStore(environment: environment)
     let deviceSecret = try store.read().deviceSecret
 
@@ -88,30 +86,13 @@ extension Vault {
     ).enrolled(by: try Enrollment.key(code: code, vaultID: vaultID))
     let body = try header.encoded()
 
-    var first: StateLink?
-    try createExclusively(path) { temporary in
-      let db = try SQLiteDatabase(path: temporary, create: true)
-      try db.execute(
-        """
-        PRAGMA page_size = \(pageSize);
-        PRAGMA application_id = \(applicationID);
-        PRAGMA user_version = \(schemaVersion);
-        PRAGMA synchronous = FULL;
-        PRAGMA secure_delete = ON;
-        """)
-      try db.transaction {
-        try db.execute(Schema.v2)
-        try db.query(
-          "INSERT INTO header (id, body, mac) VALUES (1, ?, ?)",
-          [.blob(body), .blob(Header.mac(body, masterKey: masterKey))])
-        first = try StateWrite.initialize(
-          db, vaultID: vaultID, headerBody: body, masterKey: masterKey)
-      }
-    }
+    let first = try makeFile(
+      at: path, vaultID: vaultID, masterKey: masterKey,
+      header: (body, Header.mac(body, masterKey: masterKey)))
     let vault = try open(path: path, environment: environment)
     try vault.device.update {
       vault.recordAuthenticatedHeader(in: &$0)
-      if let first { vault.remember(first, in: &$0) }
+      vault.remember(first, in: &$0)
       $0.guessSeconds[vaultID.hex] = guessSeconds
       $0.shortPINs.remove(vaultID.hex)
     }

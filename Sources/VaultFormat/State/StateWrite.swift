@@ -287,15 +287,6 @@ package final class StateWrite {
       [.integer(next.generation - StateSnapshot.history)])
     return next
   }
-
-  /// The first state of a new file whose header row is `headerBody` (and no records yet).
-  package static func initialize(
-    _ db: SQLiteDatabase, vaultID: VaultID, headerBody: [UInt8], masterKey: SymmetricKey
-  ) throws -> StateLink {
-    let write = StateWrite(db: db, vaultID: vaultID, masterKey: masterKey, base: nil)
-    write.setHeaderBody(headerBody)
-    return try write.finish(masterKey: masterKey)
-  }
 }
 
 extension Vault {
