@@ -1,9 +1,9 @@
-import Foundation
 import VaultFormat
 
-/// libFuzzer entry point: the device-state decoder accepts or refuses any bytes, never traps.
+/// libFuzzer entry point: the device-state decoder every command uses (`DeviceState(decoding:)`,
+/// the state's one decoder) accepts or refuses any bytes, never traps.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDeviceState(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-  _ = try? JSONDecoder().decode(DeviceState.self, from: Data(bytes: data, count: size))
+  _ = DeviceState(decoding: Array(UnsafeBufferPointer(start: data, count: size)))
   return 0
 }

@@ -1,11 +1,12 @@
 import VaultCrypto
 
-/// `device.json` decoded by hand, as its `Codable` conformances decode it (required fields, a
-/// null or absent optional, the same bounds), since every command reads it: the generic
-/// `JSONDecoder` path cost a tenth of a `vault get`. `DeviceStateDecodingTests` compares both.
+/// `device.json` decoded by hand, its one decoder (required fields, a null or absent optional,
+/// each part's `isWellFormed` bounds), since every command reads it: the generic `JSONDecoder`
+/// path cost a tenth of a `vault get`. `DeviceStateDecodingTests` checks it against what the
+/// `Encodable` conformance writes.
 extension DeviceState {
-  /// The stored document `raw`, or nil when it is not one `init(from:)` accepts.
-  init?(decoding raw: [UInt8]) {
+  /// The stored document `raw`, or nil when it is not a well-formed device state.
+  package init?(decoding raw: [UInt8]) {
     guard let root = try? GuardedJSON(parsing: SecureBytes(copying: raw, packed: true)).root,
       let fields = try? JSONFields(root), let state = try? DeviceState(fields)
     else { return nil }
