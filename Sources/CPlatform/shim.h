@@ -191,22 +191,34 @@ static inline long vault_send_with_fds(int sock, const void *bytes, unsigned lon
    8); `*count` is how many arrived. Descriptors beyond `capacity`, or a truncated control
    message, are closed and reported as -1 with errno EMSGSIZE. Returns the bytes received (0 at
    end of file), or -1 with errno. */
+/* recvmsg(2) of up to `length` bytes of `sock` into `bytes`, with `control_length` bytes at
+   `control` (zeroed first) for the control messages, descriptors received close-on-exec: the
+   receive both readers below share. Returns the bytes read, or -1 with errno. */
+static inline long vault_receive_message(int sock, void *bytes, unsigned long length,
+                                         void *control, unsigned long control_length,
+                                         struct msghdr *message) {
+  struct iovec io = {bytes, length};
+  memset(message, 0, sizeof *message);
+  message->msg_iov = &io;
+  message->msg_iovlen = 1;
+  memset(control, 0, control_length);
+  message->msg_control = control;
+  message->msg_controllen = control_length;
+  long got = (long)recvmsg(sock, message, MSG_CMSG_CLOEXEC);
+  message->msg_iov = NULL; /* `io` ends here; only the control messages are read after. */
+  message->msg_iovlen = 0;
+  return got;
+}
+
 static inline long vault_receive_with_fds(int sock, void *bytes, unsigned long length, int *fds,
                                           int capacity, int *count) {
-  struct iovec io = {bytes, length};
   struct msghdr message;
-  memset(&message, 0, sizeof message);
-  message.msg_iov = &io;
-  message.msg_iovlen = 1;
   union {
     char buffer[CMSG_SPACE(8 * sizeof(int))];
     struct cmsghdr align;
   } control;
-  memset(&control, 0, sizeof control);
-  message.msg_control = control.buffer;
-  message.msg_controllen = sizeof control.buffer;
   *count = 0;
-  long got = (long)recvmsg(sock, &message, MSG_CMSG_CLOEXEC);
+  long got = vault_receive_message(sock, bytes, length, &control, sizeof control, &message);
   if (got < 0) return -1;
   int refused = (message.msg_flags & MSG_CTRUNC) != 0;
   for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header;
@@ -263,20 +275,13 @@ static inline int vault_peer_credentials(int sock, int *pid, unsigned int *uid,
    the bytes read (0 at end of file), or -1 with errno. */
 static inline long vault_receive_with_writer(int sock, void *bytes, unsigned long length,
                                              int *pid) {
-  struct iovec io = {bytes, length};
   struct msghdr message;
-  memset(&message, 0, sizeof message);
-  message.msg_iov = &io;
-  message.msg_iovlen = 1;
   union {
     char buffer[CMSG_SPACE(sizeof(struct vault_ucred)) + CMSG_SPACE(8 * sizeof(int))];
     struct cmsghdr align;
   } control;
-  memset(&control, 0, sizeof control);
-  message.msg_control = control.buffer;
-  message.msg_controllen = sizeof control.buffer;
   *pid = -1;
-  long got = (long)recvmsg(sock, &message, MSG_CMSG_CLOEXEC);
+  long got = vault_receive_message(sock, bytes, length, &control, sizeof control, &message);
   if (got < 0) return -1;
   for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header;
        header = CMSG_NXTHDR(&message, header)) {
