@@ -1,8 +1,8 @@
 /// What a primitive of this module refuses, as facts: which object (named by the caller), which
 /// check, which length.
 ///
-/// No case is a sentence: `ExitStatus.report` in VaultCLI words them, and the format layer tells
-/// an integrity failure (`isIntegrityFailure`) from a malformed header or a lack of memory.
+/// No case is a sentence: `VaultError(_:)` in VaultFormat gives each the failure class (an
+/// integrity failure, a malformed header, a lack of memory) and the words the vault reports.
 public enum CryptoError: Error, Equatable, Sendable {
   /// A box or stream piece shorter than its construction's overhead (nonce and tag): `object`
   /// names it as the caller does ("the vault header", "record 3").
@@ -40,17 +40,5 @@ public enum CryptoError: Error, Equatable, Sendable {
     case signingSeed = "signing key seed"
     /// An Ed25519 secret key in libsodium's form (64 bytes).
     case signingKey = "signing key"
-  }
-
-  /// Whether this is an integrity failure: something stored does not verify or has the wrong
-  /// shape once read (as opposed to a malformed header's values or a lack of memory).
-  public var isIntegrityFailure: Bool {
-    switch self {
-    case .truncated, .authenticationFailed, .noStreamHeader, .malformedStreamHeader,
-      .wrongPieceLength, .signingKeyMismatch:
-      true
-    case .wrongLength(let material, _, _): material != .salt
-    case .kdfOutOfBounds, .kdfProfileMismatch, .kdfOutOfMemory, .outOfMemory: false
-    }
   }
 }

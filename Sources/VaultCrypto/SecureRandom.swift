@@ -9,12 +9,6 @@ public enum SecureRandom {
     Sodium.randomBytes(count: count)
   }
 
-  /// Fills `buffer` with random bytes (`randombytes_buf`).
-  public static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
-    _ = Sodium.ready
-    if let base = buffer.baseAddress { randombytes_buf(base, buffer.count) }
-  }
-
   /// A uniform random integer in `0..<bound` without modulo bias (`randombytes_uniform`); 0 when
   /// `bound` is below 2.
   public static func uniform(below bound: UInt32) -> UInt32 {

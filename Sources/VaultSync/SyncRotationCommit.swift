@@ -56,13 +56,7 @@ extension VaultSync {
       (header, done.unpublished) = try takenHeader(take, after: base.link.generation)
       done.headerBody = try header.encoded()
       done.headerMAC = Header.mac(done.headerBody, masterKey: new)
-      let pending = try vault.db.query("SELECT record_id, box FROM pending")
-      let resealedPending = pending.compactMap { values -> [SQLiteDatabase.Value]? in
-        guard let id = values[0].blob, let box = values[1].blob,
-          let resealed = try? sealing.journalBox(box, recordID: id)
-        else { return nil }
-        return [.blob(id), .blob(resealed)]
-      }
+      let resealedPending = try sealing.pendingRows().rows
       // Contents the remote holds at the same place are the remote's boxes; the others are
       // sealed again here.
       var held: [ContentVersion: EntryMetadata] = [:]

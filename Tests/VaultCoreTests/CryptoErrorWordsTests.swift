@@ -54,7 +54,6 @@ final class CryptoErrorWordsTests: XCTestCase {
     for (crypto, vault) in cases {
       XCTAssertEqual(VaultError(crypto), vault)
       XCTAssertEqual(VaultError(crypto as any Error), vault)
-      XCTAssertEqual(crypto.isIntegrityFailure, vault.isIntegrityFailure, "\(crypto)")
     }
     XCTAssertNil(VaultError(CocoaLikeError()))
   }

@@ -226,18 +226,10 @@ extension Vault {
       updated.chunkHash = .tag
       done.body = try updated.encoded()
       done.mac = Header.mac(done.body, masterKey: new)
-      let pending = try db.query("SELECT record_id, box FROM pending")
+      let (resealedPending, dropped) = try sealing.pendingRows()
       let versions = try EntryStore(vault: self, masterKey: old).contentVersions(rows)
       let resealedRows = try rows.map(sealing.record)
-      // A pending row the old journal key opens is carried over (and still refused by `check`
-      // when no authorized writer signed it); one it does not open, nobody can read: dropped.
-      let resealedPending = pending.compactMap { values -> [SQLiteDatabase.Value]? in
-        guard let id = values[0].blob, let box = values[1].blob,
-          let resealed = try? sealing.journalBox(box, recordID: id)
-        else { return nil }
-        return [.blob(id), .blob(resealed)]
-      }
-      done.droppedPending = pending.count - resealedPending.count
+      done.droppedPending = dropped
       // Chunks are sealed again in place, one content and one piece at a time.
       try db.execute("DELETE FROM records; DELETE FROM pending;")
       try db.query(
@@ -438,6 +430,24 @@ package struct Resealing {
     } catch {
       throw VaultError.integrity("journal entry \(recordID.hex.prefix(8)) failed authentication")
     }
+  }
+
+  /// The pending journal rows sealed to the new journal key, ready to insert again.
+  ///
+  /// A row the old journal key opens is carried over (and still refused by `check` when no
+  /// authorized writer signed it); one it does not open, nobody can read: dropped.
+  ///
+  /// - Returns: each row's values (record id, box), and how many were dropped.
+  /// - Throws: `VaultError.storage` when the rows cannot be read.
+  package func pendingRows() throws -> (rows: [[SQLiteDatabase.Value]], dropped: Int) {
+    let pending = try vault.db.query("SELECT record_id, box FROM pending")
+    let rows = pending.compactMap { values -> [SQLiteDatabase.Value]? in
+      guard let id = values[0].blob, let box = values[1].blob,
+        let resealed = try? journalBox(box, recordID: id)
+      else { return nil }
+      return [.blob(id), .blob(resealed)]
+    }
+    return (rows, pending.count - rows.count)
   }
 
   /// A journal entry's sealed box opened with the old journal key and sealed to the new one.
