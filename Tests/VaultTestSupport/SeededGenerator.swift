@@ -1,5 +1,4 @@
 import Glibc
-import XCTest
 
 /// A random number generator that replays from its seed (SplitMix64), for the fault runs and
 /// fuzzers: each prints its seed, and `VAULT_TEST_SEED=N` runs it again with the same choices.
@@ -42,11 +41,4 @@ public enum TestTier {
 
   /// `stress` with `VAULT_TESTS=all`, else `sample`: the rounds of a loop in each tier.
   public static func rounds(sample: Int, stress: Int) -> Int { all ? stress : sample }
-
-  /// Skips the calling test unless `VAULT_TESTS=all`, naming the tier it belongs to.
-  ///
-  /// - Throws: `XCTSkip` in the default tier.
-  public static func requireStress(_ what: String) throws {
-    guard all else { throw XCTSkip("stress tier (\(what)): set VAULT_TESTS=all") }
-  }
 }
