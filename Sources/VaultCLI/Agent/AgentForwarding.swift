@@ -31,7 +31,7 @@ enum AgentForwarding {
   static func run(_ context: Context, arguments: [String]) throws -> Int32? {
     // A closed standard descriptor would be taken by the socket itself: run here, where the
     // command reports it as it always did.
-    guard AgentWorker.heldKey == nil, context.sessionToken?.isEmpty ?? true,
+    guard context.session == nil, context.sessionToken?.isEmpty ?? true,
       (0...2).allSatisfy({ fcntl($0, F_GETFD) != -1 })
     else { return nil }
     let socket: AgentSocket

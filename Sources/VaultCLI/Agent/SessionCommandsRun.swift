@@ -133,7 +133,7 @@ enum SessionCommandsRun {
   /// The checks are a session key's (header, state, biometric binding). Silent: the unlock that
   /// runs it says what it found.
   static func verifyHeld(_ context: Context) -> Int32 {
-    guard AgentWorker.heldKey != nil else { return ExitCode.locked.rawValue }
+    guard context.session != nil else { return ExitCode.locked.rawValue }
     do {
       _ = try context.open(.use(reason: "unlock the vault"))
       return ExitCode.success.rawValue

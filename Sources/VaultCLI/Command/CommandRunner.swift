@@ -19,11 +19,12 @@ enum CommandRunner {
   /// Parses `arguments` against `program` and runs the command's handler.
   ///
   /// - Parameters:
+  ///   - session: the agent's worker session the command runs in, if any.
   ///   - prepare: runs before every handler that may speak (not `silent` ones).
   /// - Returns: the exit code.
   static func run(
     _ arguments: [String], program: ProgramSpec, environment: [String: String],
-    prepare: (Context) -> Void = { _ in }
+    session: WorkerSession? = nil, prepare: (Context) -> Void = { _ in }
   ) -> Int32 {
     let name = program.root.name
     if arguments.isEmpty && !program.example.isEmpty {
@@ -55,7 +56,8 @@ enum CommandRunner {
     var opened: Context?
     do {
       let context = try Context(
-        invocation: invocation, environment: VaultEnvironment(variables: environment))
+        invocation: invocation, environment: VaultEnvironment(variables: environment),
+        session: session)
       opened = context
       if program.agentCommands.contains(invocation.path) {
         if command.silent {

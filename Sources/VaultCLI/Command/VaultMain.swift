@@ -15,14 +15,16 @@ public enum VaultMain {
 
   /// A command in the unlock agent's worker (`AgentWorker`), already hardened by the agent: a
   /// program it starts gets `umask` back, the client's.
-  static func runInWorker(_ arguments: [String], environment: [String: String], umask: UInt32)
-    -> Int32
-  {
+  static func runInWorker(
+    _ arguments: [String], environment: [String: String], umask: UInt32, session: WorkerSession
+  ) -> Int32 {
     Hardening.inherit(umask: mode_t(umask))
-    return runHardened(arguments, environment: environment)
+    return runHardened(arguments, environment: environment, session: session)
   }
 
-  private static func runHardened(_ arguments: [String], environment: [String: String]) -> Int32 {
+  private static func runHardened(
+    _ arguments: [String], environment: [String: String], session: WorkerSession? = nil
+  ) -> Int32 {
     SecureBytes.lockFailureHandler = { limit in
       let shown = limit.map { "its limit is \($0 / 1024) KiB, 'ulimit -l'" } ?? "see 'ulimit -l'"
       Output.error(
@@ -33,7 +35,7 @@ public enum VaultMain {
       Output.error("vault: waiting for another vault command that is using the vault file...")
     }
     let status = CommandRunner.run(
-      arguments, program: VaultCommands.program, environment: environment,
+      arguments, program: VaultCommands.program, environment: environment, session: session,
       prepare: { EditFolder.removeStale($0.environment) })
     // An answer queued for a prompt this command never showed (a wrong PIN ended it first, say)
     // would otherwise answer a later, unrelated one.

@@ -68,8 +68,8 @@ enum RunCommandRun {
     }
     // In the agent's worker, the client replaces itself with the program: it runs in the
     // user's shell, with its terminal and process group.
-    if AgentWorker.heldKey != nil {
-      AgentWorker.handOff(path: path, arguments: command, environment: variables)
+    if let session = context.session {
+      session.handOff(path: path, arguments: command, environment: variables)
     }
     Hardening.restoreInherited()
     // The program never runs with the group of a set-group-id install (vault(1) SECURITY).

@@ -10,7 +10,9 @@ import VaultFormat
 public final class Context {
   let invocation: Invocation
   let environment: VaultEnvironment
-  private(set) lazy var terminal: Terminal? = Terminal.open()
+  /// The agent's worker session this command runs in, with the held key; nil outside a worker.
+  let session: WorkerSession?
+  private(set) lazy var terminal: Terminal? = Terminal.open(clientTerminal: session?.terminalFD)
   private(set) var pinFD: Int32?
   /// True in the agent's worker when the client gave `--pin-fd` and kept the descriptor.
   private(set) var pinKeptByClient = false
@@ -26,14 +28,16 @@ public final class Context {
   ///
   /// - Throws: `VaultError.invalidInput` when `--pin-fd` names a descriptor that is not open;
   ///   the parse errors of `--vault` and `--pin-fd` for an invocation the parser did not check.
-  init(invocation: Invocation, environment: VaultEnvironment) throws {
+  init(invocation: Invocation, environment: VaultEnvironment, session: WorkerSession? = nil) throws
+  {
     self.invocation = invocation
     self.environment = environment
+    self.session = session
     vaultPath = try invocation.value(Keys.vault)?.path ?? environment.defaultVaultPath
     if let fd = try invocation.value(Keys.pinFD).map(Int32.init) {
       // In the agent's worker, the client kept its descriptor: a PIN is asked of it by handing
-      // the command back (`AgentWorker.handBack`).
-      if fd == AgentWorker.keptPINFD {
+      // the command back (`WorkerSession.handBack`).
+      if let session, fd == session.keptPINFD {
         pinKeptByClient = true
         return
       }
@@ -82,7 +86,7 @@ public final class Context {
   ///
   /// - Throws: `VaultError.locked` when there is neither (piped data is never read as a PIN).
   func readSecretLine(prompt: String, what: String = "the PIN") throws -> SecureBytes {
-    if pinKeptByClient { AgentWorker.handBack() }
+    if pinKeptByClient, let session { session.handBack() }
     if let pinFD {
       guard let line = try LineReader.readLine(fd: pinFD) else {
         throw VaultError.invalidInput("--pin-fd \(pinFD) ended before a line was read")
@@ -223,9 +227,8 @@ extension Context: CredentialSource {
 
   /// The agent's key, in the agent's worker for this command's vault.
   public var heldKey: HeldKey? {
-    guard let held = AgentWorker.heldKey, SessionStore.absolute(vaultPath) == AgentWorker.vaultPath
-    else { return nil }
-    return held
+    guard let session, SessionStore.absolute(vaultPath) == session.vaultPath else { return nil }
+    return session.heldKey
   }
 
   /// The agent lets the vault go, or every vault.
@@ -234,7 +237,7 @@ extension Context: CredentialSource {
     if everything {
       agent.forget(vaultID: nil, vaultPath: nil)
     } else {
-      agent.forget(vaultID: AgentWorker.heldKey?.vaultID, vaultPath: vaultPath)
+      agent.forget(vaultID: session?.heldKey.vaultID, vaultPath: vaultPath)
     }
   }
 

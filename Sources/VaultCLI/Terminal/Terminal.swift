@@ -51,10 +51,11 @@ public final class Terminal {
   deinit { close(fd) }
 
   /// Opens `/dev/tty`, or returns nil when the process has no controlling terminal; in the
-  /// agent's worker, the client's terminal that came with the request.
-  public static func open() -> Terminal? {
-    if AgentWorker.terminalFD >= 0 {
-      let fd = fcntl(AgentWorker.terminalFD, F_DUPFD_CLOEXEC, 3)
+  /// agent's worker, the client's terminal that came with the request (`clientTerminal`, a
+  /// descriptor duplicated here; -1 or nil for none).
+  static func open(clientTerminal: Int32? = nil) -> Terminal? {
+    if let clientTerminal, clientTerminal >= 0 {
+      let fd = fcntl(clientTerminal, F_DUPFD_CLOEXEC, 3)
       return fd >= 0 ? Terminal(fd: fd) : nil
     }
     let fd = Glibc.open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)

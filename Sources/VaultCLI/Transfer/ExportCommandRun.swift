@@ -239,8 +239,8 @@ enum ExportCommandRun {
   /// - Throws: `VaultError.noTerminal` when there is neither.
   static func readSecret(_ context: Context, prompt: String) throws -> SecureBytes {
     // In the agent's worker the client kept its descriptor, and passes one line of it on.
-    if context.pinKeptByClient {
-      guard let line = try AgentWorker.clientLine() else {
+    if context.pinKeptByClient, let session = context.session {
+      guard let line = try session.clientLine() else {
         throw VaultError.invalidInput("--pin-fd ended before the passphrase was read")
       }
       return line
