@@ -1,6 +1,7 @@
 import CSQLite
 import FoundationEssentials
 import Glibc
+import Synchronization
 import VaultCrypto
 
 /// A format-2 vault file: one SQLite database holding the authenticated header, the records and
@@ -36,9 +37,14 @@ public final class Vault {
   /// The enrollment key of the recovery code that opened the vault in this process (`vault(5)`
   /// ENROLLMENT), for the record the next PIN makes; nil after any other unlock.
   package var enrollmentSigner: SigningKeyPair?
-  /// How many writes (`write(masterKey:_:)`) this process committed, to any vault: what tells
-  /// `vault config sync.auto` that a command changed something to sync.
-  public nonisolated(unsafe) package(set) static var committedWrites = 0
+  /// How many writes (`write(masterKey:_:)`, a journal entry's pending row) this process
+  /// committed, to any vault: a command that sees the count grow while it runs changed
+  /// something to sync (`vault config sync.auto`).
+  public static var committedWrites: Int { writeCount.load(ordering: .relaxed) }
+  private static let writeCount = Atomic<Int>(0)
+
+  /// Counts one committed write (`committedWrites`).
+  package static func countCommittedWrite() { writeCount.add(1, ordering: .relaxed) }
   /// This device's X25519 secret key (guarded memory), once a PIN unlock in this process opened it.
   ///
   /// What taking a master key rotated on another device needs (`vault(5)` Taking a rotation).

@@ -175,7 +175,7 @@ public struct JournalStore {
         "INSERT INTO pending (record_id, box) VALUES (?, ?)", [.blob(entryID), .blob(box)])
     }
     // A change to sync, as a write is (`vault config sync.auto`).
-    Vault.committedWrites += 1
+    Vault.countCommittedWrite()
   }
 
   /// `journal_secret_key`: the journal's X25519 secret key sealed (XChaCha20-Poly1305) under

@@ -57,10 +57,11 @@ enum AgentWorker {
     let socket = AgentSocket(fd: link)
     // The client learns when output began: a death after it leaves output that may be
     // incomplete (review of 0.11.0, item 8).
-    Output.beforeFirstWrite = { try? socket.send(.outputBegan) }
+    let scope = RunScope(programName: "vault")
+    scope.beforeFirstWrite = { try? socket.send(.outputBegan) }
     #if DEBUG
       if request.environment["VAULT_TEST_CRASH"] == "agent-after-output" {
-        Output.afterFirstWrite = { kill(getppid(), SIGKILL) }
+        scope.afterFirstWrite = { kill(getppid(), SIGKILL) }
       }
     #endif
     held.key.bytes.lockAgain()
@@ -68,8 +69,10 @@ enum AgentWorker {
       heldKey: held, vaultPath: request.path, connection: socket, terminalFD: terminalFD,
       keptPINFD: keptPINFD)
     exit(
-      VaultMain.runInWorker(
-        request.arguments, environment: request.environment, umask: request.umask,
-        session: session))
+      RunScope.$current.withValue(scope) {
+        VaultMain.runInWorker(
+          request.arguments, environment: request.environment, umask: request.umask,
+          session: session)
+      })
   }
 }

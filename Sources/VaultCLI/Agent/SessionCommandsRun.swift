@@ -68,7 +68,7 @@ enum SessionCommandsRun {
       let verified = try AgentForwarding.run(context, arguments: verifyHeldArguments(context))
       // The worker's check asked the sensor for this command (a preflight, no prompt): an
       // answer queued for this unlock and left waiting is said as it ends.
-      SensorGate.consulted = (context.deviceStore, context.environment.clock)
+      RunScope.current.sensorConsulted = (context.deviceStore, context.environment.clock)
       if verified == ExitCode.success.rawValue,
         let held = try agent.status(vaultPath: context.vaultPath)
       {

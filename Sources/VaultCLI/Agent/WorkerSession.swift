@@ -1,3 +1,4 @@
+import CPlatform
 import Glibc
 import VaultAgent
 import VaultCore

@@ -11,10 +11,15 @@ public enum BiosimMain {
   /// 0 success, 5 invalid value (unknown label, both or neither of --label and --all), 17 corrupt
   /// device state, 64 usage error (an unknown command, option, type, state or outcome, a count
   /// out of range), 1 other failure.
-  public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+  ///
+  /// - Parameter terminal: the terminal to ask on; nil for none (the in-process test harness).
+  public static func run(
+    _ arguments: [String], environment: [String: String], terminal: String? = "/dev/tty"
+  ) -> Int32 {
     Hardening.apply()
-    Output.programName = "biosim"
-    return CommandRunner.run(arguments, program: BiosimCommands.program, environment: environment)
+    return RunScope.$current.withValue(RunScope(programName: "biosim", terminalPath: terminal)) {
+      CommandRunner.run(arguments, program: BiosimCommands.program, environment: environment)
+    }
   }
 }
 

@@ -9,16 +9,10 @@ struct SensorGate: BiometricGate {
   let clock: Clock
   let terminal: Terminal?
 
-  /// The sensor, once any command of this process asked it something: `vault` then says on
-  /// stderr, as it ends, when answers queued with `biosim next` are still waiting.
-  nonisolated(unsafe) static var consulted: (store: DeviceStore, clock: Clock)?
-  /// Set for a command that prints nothing on stderr (completion): no note then.
-  nonisolated(unsafe) static var quiet = false
-
   private func context(
     prompting: Bool, observer: SimulatedContext.AttemptObserver? = nil
   ) -> SimulatedContext {
-    Self.consulted = (store, clock)
+    RunScope.current.sensorConsulted = (store, clock)
     return SimulatedContext(
       store: store, clock: clock, appID: DomainState.vaultAppID,
       prompter: prompting ? terminal.map { TerminalPrompter(terminal: $0) } : nil,
@@ -144,10 +138,11 @@ struct SensorGate: BiometricGate {
     }
   }
 
-  /// The note `vault` prints as it ends when the sensor was asked something and answers queued
-  /// with `biosim next` are still waiting for a prompt; nil otherwise.
+  /// The note `vault` prints as it ends when the run asked the sensor something and answers
+  /// queued with `biosim next` are still waiting for a prompt; nil otherwise.
   static func waitingAnswersNote() -> String? {
-    guard !quiet, let (store, clock) = consulted,
+    let scope = RunScope.current
+    guard !scope.quiet, let (store, clock) = scope.sensorConsulted,
       let sensor = try? store.readSensor(clock: clock).sensor
     else { return nil }
     let pending = sensor.pendingAnswers(now: clock.bootNow)

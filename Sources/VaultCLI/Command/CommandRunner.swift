@@ -52,7 +52,7 @@ enum CommandRunner {
     }
     let vaultPath = invocation.value(Keys.vault.spec.long)
     // A silent command (completion, the agent's check) never speaks, not even a note.
-    if command.silent { SensorGate.quiet = true }
+    if command.silent { RunScope.current.quiet = true }
     var opened: Context?
     do {
       let context = try Context(

@@ -8,9 +8,16 @@ import VaultFormat
 /// Entry point of the `vault` executable: hardening, then the command table runs the command.
 public enum VaultMain {
   /// Runs `vault` with `arguments` (without the program name) and returns the exit code.
-  public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+  ///
+  /// Each run has a scope of its own (`RunScope`), so runs in one process share nothing.
+  ///
+  /// - Parameter terminal: the terminal to ask on; nil for none (the in-process test harness).
+  public static func run(
+    _ arguments: [String], environment: [String: String], terminal: String? = "/dev/tty"
+  ) -> Int32 {
     Hardening.apply()
-    return runHardened(arguments, environment: environment)
+    let scope = RunScope(programName: "vault", terminalPath: terminal)
+    return RunScope.$current.withValue(scope) { runHardened(arguments, environment: environment) }
   }
 
   /// A command in the unlock agent's worker (`AgentWorker`), already hardened by the agent: a
@@ -34,6 +41,7 @@ public enum VaultMain {
     FileLockWait.waitingHandler = {
       Output.error("vault: waiting for another vault command that is using the vault file...")
     }
+    FileLockWait.rearm()
     let status = CommandRunner.run(
       arguments, program: VaultCommands.program, environment: environment, session: session,
       prepare: { EditFolder.removeStale($0.environment) })

@@ -27,7 +27,8 @@ enum AutoSync {
   /// Starts the background sync when `path`'s command committed a write and sync.auto is on;
   /// never fails the command (a sync that could not start is noted in the log).
   static func afterCommand(_ context: Context, path: [String]) {
-    guard Vault.committedWrites > 0, let first = path.first, !excluded.contains(first),
+    guard Vault.committedWrites > RunScope.current.writesAtStart, let first = path.first,
+      !excluded.contains(first),
       let repository = try? GitRepository(
         path: GitRepository.path(forVault: context.vaultPath), environment: context.environment),
       isOn(repository)

@@ -12,7 +12,8 @@ public final class Context {
   let environment: VaultEnvironment
   /// The agent's worker session this command runs in, with the held key; nil outside a worker.
   let session: WorkerSession?
-  private(set) lazy var terminal: Terminal? = Terminal.open(clientTerminal: session?.terminalFD)
+  private(set) lazy var terminal: Terminal? = Terminal.open(
+    clientTerminal: session?.terminalFD, path: RunScope.current.terminalPath)
   private(set) var pinFD: Int32?
   /// True in the agent's worker when the client gave `--pin-fd` and kept the descriptor.
   private(set) var pinKeptByClient = false

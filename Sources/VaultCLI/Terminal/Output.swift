@@ -39,9 +39,6 @@ public enum Output {
     isatty(1) == 1 ? printable(text) : text
   }
 
-  /// The name errors are reported under (`vault` or `biosim`).
-  nonisolated(unsafe) static var programName = "vault"
-
   /// Why standard output could not be written.
   enum WriteFailure: Error {
     /// The reader went away (`EPIPE`).
@@ -50,15 +47,12 @@ public enum Output {
     case failed(String)
   }
 
-  /// Called once, just before the process's first byte to standard output (an agent's worker
-  /// tells its client that output began); nil once called.
-  nonisolated(unsafe) static var beforeFirstWrite: (() -> Void)?
-
   /// Writes raw bytes to standard output, or says why it could not.
   static func tryWrite(_ bytes: UnsafeRawBufferPointer) -> WriteFailure? {
     guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
-    if let first = beforeFirstWrite {
-      beforeFirstWrite = nil
+    let scope = RunScope.current
+    if let first = scope.beforeFirstWrite {
+      scope.beforeFirstWrite = nil
       first()
     }
     defer { afterWrite() }
@@ -73,16 +67,13 @@ public enum Output {
     return nil
   }
 
-  /// Runs `afterFirstWrite` once, after the process's first write to standard output.
+  /// Runs the scope's `afterFirstWrite` once, after the run's first write to standard output.
   private static func afterWrite() {
-    guard let after = afterFirstWrite else { return }
-    afterFirstWrite = nil
+    let scope = RunScope.current
+    guard let after = scope.afterFirstWrite else { return }
+    scope.afterFirstWrite = nil
     after()
   }
-
-  /// Called once, after the process's first write to standard output: a test's crash point in
-  /// an agent's worker (`VAULT_TEST_CRASH=agent-after-output`, debug builds only).
-  nonisolated(unsafe) static var afterFirstWrite: (() -> Void)?
 
   /// Writes raw bytes to standard output.
   ///
@@ -93,7 +84,7 @@ public enum Output {
     case nil: return
     case .brokenPipe: exit(brokenPipe)
     case .failed(let reason):
-      error("\(programName): error: cannot write to standard output: \(reason)")
+      error("\(RunScope.current.programName): error: cannot write to standard output: \(reason)")
       exit(1)
     }
   }

@@ -50,15 +50,16 @@ public final class Terminal {
 
   deinit { close(fd) }
 
-  /// Opens `/dev/tty`, or returns nil when the process has no controlling terminal; in the
-  /// agent's worker, the client's terminal that came with the request (`clientTerminal`, a
-  /// descriptor duplicated here; -1 or nil for none).
-  static func open(clientTerminal: Int32? = nil) -> Terminal? {
+  /// Opens `path` (the controlling terminal, `/dev/tty`), or returns nil when it is nil or no
+  /// terminal; in the agent's worker, the client's terminal that came with the request
+  /// (`clientTerminal`, a descriptor duplicated here; -1 or nil for none).
+  static func open(clientTerminal: Int32? = nil, path: String? = "/dev/tty") -> Terminal? {
     if let clientTerminal, clientTerminal >= 0 {
       let fd = fcntl(clientTerminal, F_DUPFD_CLOEXEC, 3)
       return fd >= 0 ? Terminal(fd: fd) : nil
     }
-    let fd = Glibc.open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+    guard let path else { return nil }
+    let fd = Glibc.open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
     guard fd >= 0, isatty(fd) == 1 else {
       if fd >= 0 { close(fd) }
       return nil

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// How a command waits while another process holds the vault file's lock (SQLite's busy
 /// handler): a long `vault import` or `vault export` holds it for as long as it runs.
@@ -12,11 +13,16 @@ public enum FileLockWait {
   /// Seconds of waiting before `waitingHandler` is called.
   public static let announceAfter = 1.0
 
-  /// Called once per process, the first time a wait passes `announceAfter`.
+  /// Called once per run (`rearm`), the first time a wait passes `announceAfter`.
   ///
-  /// Set it once, at the start.
+  /// A process-wide hook the entry point sets before any vault is opened: SQLite calls the busy
+  /// handler on whichever thread waits, where no value of the command's can reach.
   nonisolated(unsafe) public static var waitingHandler: (() -> Void)?
-  nonisolated(unsafe) private static var announced = false
+  /// Set by the first announcement, on whichever thread waited.
+  private static let announced = Atomic<Bool>(false)
+
+  /// Lets the next wait be announced again: called as each run begins.
+  public static func rearm() { announced.store(false, ordering: .relaxed) }
 
   /// The wait of one connection: when its current wait began.
   final class State {
@@ -32,8 +38,11 @@ public enum FileLockWait {
       if count == 0 { start = now }
       let waited = now - start
       guard waited < limit else { return false }
-      if waited >= FileLockWait.announceAfter && !FileLockWait.announced {
-        FileLockWait.announced = true
+      if waited >= FileLockWait.announceAfter,
+        FileLockWait.announced.compareExchange(
+          expected: false, desired: true, ordering: .relaxed
+        ).exchanged
+      {
         FileLockWait.waitingHandler?()
       }
       usleep(useconds_t(min(100_000, 1000 << min(Int(count), 7))))

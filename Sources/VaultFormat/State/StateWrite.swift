@@ -309,7 +309,7 @@ extension Vault {
   @discardableResult
   package func write<R>(masterKey: SymmetricKey, _ body: (StateWrite) throws -> R) throws -> R {
     var next: StateLink?
-    defer { if next != nil { Self.committedWrites += 1 } }
+    defer { if next != nil { Self.countCommittedWrite() } }
     var migratedHeader: ([UInt8], [UInt8])?
     let result = try db.transaction {
       let base = try loadChecked(masterKey: masterKey)
