@@ -13,7 +13,8 @@ import XCTest
 final class AgentCLITests: XCTestCase {
   var box: Sandbox!
 
-  override func setUp() {
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("the agent")
     box = Sandbox(extra: ["VAULT_TEST_BOOTCLOCK": "1000"])
     box.initBiometric()
     box.biosim(["next", "match"])

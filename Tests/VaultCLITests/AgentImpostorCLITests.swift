@@ -17,7 +17,8 @@ final class AgentImpostorCLITests: XCTestCase {
   var box: Sandbox!
   var planted: [Process] = []
 
-  override func setUp() {
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("the agent and its impostors")
     box = Sandbox()
     box.initPINOnly()
     XCTAssertEqual(box.vaultPIN(["add", "mail/work"], stdin: Array("s3cret".utf8)).status, 0)

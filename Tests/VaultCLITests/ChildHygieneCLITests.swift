@@ -1,4 +1,5 @@
 import Foundation
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
@@ -10,7 +11,8 @@ final class ChildHygieneCLITests: XCTestCase {
   var bin: String { box.home + "/bin" }
   var report: String { box.home + "/report" }
 
-  override func setUp() {
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("descriptors and variables of children")
     box = Sandbox()
     try? FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
   }

@@ -1,4 +1,5 @@
 import Foundation
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
@@ -16,7 +17,8 @@ final class ClipboardCLITests: XCTestCase {
   var server: Process?
   let secret = "s3cret value\nuser: alice\nnotes\n"
 
-  override func setUp() {
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("clipboard programs and a background clearer")
     box = Sandbox()
     box.initPINOnly()
     session = ["VAULT_SESSION": box.unlock()]

@@ -21,7 +21,7 @@ final class FaultRunTests: XCTestCase {
   var random = SeededGenerator(environment: ProcessInfo.processInfo.environment)
 
   override func setUpWithError() throws {
-    try XCTSkipUnless(TestTier.all, "a fault run: set VAULT_TESTS=all")
+    try TestTier.requireStress("a fault run: real git, the agent, kills")
     print("\(name): seed \(random.seed) (VAULT_TEST_SEED=\(random.seed) replays it)")
   }
 

@@ -11,7 +11,8 @@ final class FileLockCLITests: XCTestCase {
   var session: [String: String] = [:]
   static let waiting = "vault: waiting for another vault command that is using the vault file..."
 
-  override func setUp() {
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("processes contending for the lock")
     box = Sandbox()
     session = box.pinOnlySession()
   }

@@ -19,12 +19,14 @@ final class GPGDecryptTests: XCTestCase {
   var gnupg: String { folder.path + "/gnupg" }
 
   override func setUpWithError() throws {
+    try TestTier.requireSystem("real gpg")
     folder = TemporaryHome(prefix: "vault-gpg-test")
     try FileManager.default.copyItem(atPath: Self.samples + "/gnupg", toPath: gnupg)
     chmod(gnupg, 0o700)
   }
 
   override func tearDown() {
+    guard folder != nil else { return }
     _ = Subprocess.run(
       "/usr/bin/gpgconf", ["--homedir", gnupg, "--kill", "gpg-agent"], environment: [:])
     folder = nil

@@ -371,7 +371,10 @@ extension ImportCLITests {
     let list = box.vault(["journal", "list"], env: session)
     XCTAssertEqual(list.status, 0, list.stderrText)
     XCTAssertEqual(
-      list.stdoutText.split(separator: "\n").map { String($0.dropFirst(10)) },
+      // The id is the first word: 8 hex digits, or 9 when 8 would read as a date.
+      list.stdoutText.split(separator: "\n").map {
+        String($0.drop { $0 != " " }.dropFirst(2))
+      },
       [
         "2024-03-01 08:15:00+00:00  Started the @garden.",
         "2024-03-02 21:40:00+00:00  Dinner with @anna and @ben.",

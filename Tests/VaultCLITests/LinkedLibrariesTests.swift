@@ -1,3 +1,4 @@
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
@@ -7,6 +8,10 @@ import XCTest
 /// Foundation itself, its internationalization or ICU, whose loading and conformance tables
 /// every command would pay for at its start (bench/README.md).
 final class LinkedLibrariesTests: XCTestCase {
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("the built binaries' libraries")
+  }
+
   /// The file names of the shared libraries `ldd` says `binary` loads.
   func loadedLibraries(_ binary: String) -> [String] {
     let result = Subprocess.run("/usr/bin/ldd", [binary], environment: ["PATH": "/usr/bin:/bin"])

@@ -1,3 +1,4 @@
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
@@ -7,6 +8,10 @@ import XCTest
 /// limit): it ends, with every name, on the calling thread (it waited forever while libdispatch
 /// retried thread creation; attack review of issue "Speed").
 final class ListWithoutThreadsTests: XCTestCase {
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("a process without threads")
+  }
+
   func testListFindAndJSONFinishWithoutAnyThread() {
     let box = Sandbox()
     let session = box.pinOnlySession()

@@ -230,7 +230,8 @@ final class RekeyCLITests: XCTestCase {
 
   func testWithoutAnAnswerNothingChanges() throws {
     let before = try Data(contentsOf: URL(fileURLWithPath: box.vaultPath))
-    let refused = box.vaultPIN(["rekey"])
+    // The binary, whose --pin-fd is descriptor 3 as the message says.
+    let refused = box.vaultPIN(["rekey"], spawn: true)
     XCTAssertEqual(refused.status, 5)
     XCTAssertEqual(
       refused.errorLines.last,

@@ -1,4 +1,5 @@
 import Foundation
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
@@ -9,7 +10,10 @@ import XCTest
 final class ResourceLimitTests: XCTestCase {
   var box: Sandbox!
 
-  override func setUp() { box = Sandbox(extra: ["VAULT_TEST_BOOTCLOCK": "1000"]) }
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("resource limits")
+    box = Sandbox(extra: ["VAULT_TEST_BOOTCLOCK": "1000"])
+  }
   override func tearDown() { box = nil }
 
   func testAReadInASessionWorksWhenTheRenewalCannotBeWritten() {

@@ -1,4 +1,5 @@
 import Foundation
+import VaultAgent
 import VaultTestSupport
 import XCTest
 
@@ -6,10 +7,18 @@ import XCTest
 @testable import VaultFormat
 @testable import VaultSecrets
 
-/// A throwaway HOME in which the built `vault` and `biosim` binaries run, with no controlling
-/// terminal, as a script would run them: a `TemporaryHome` and the environment of the children.
+/// A throwaway HOME in which `vault` and `biosim` run, with no controlling terminal, as a script
+/// would run them: a `TemporaryHome` and the environment of the commands.
+///
+/// A command runs in this process through the real entry point (`InProcessRun`) unless it must
+/// run as a process of its own (`mustSpawn`), or the sandbox was made `spawning` (a test whose
+/// point is a process property: a signal, descriptors, the agent, a kill): then the built binary
+/// runs, with the same environment, input and working folder.
 final class Sandbox {
   static let pin = "246800"
+
+  /// True when every command runs the built binary.
+  let spawning: Bool
 
   /// The folder, removed with the sandbox.
   let folder: TemporaryHome
@@ -25,17 +34,21 @@ final class Sandbox {
     return URL(fileURLWithPath: path).deletingLastPathComponent().path
   }()
 
-  convenience init(extra: [String: String] = [:]) {
-    self.init(folder: TemporaryHome(prefix: "vault-cli-test"), extra: extra)
+  convenience init(extra: [String: String] = [:], spawning: Bool = false) {
+    self.init(
+      folder: TemporaryHome(prefix: "vault-cli-test"), extra: extra, spawning: spawning)
   }
 
   /// A sandbox whose `XDG_RUNTIME_DIR` is a private folder under `runtimeParent` (such as the
   /// tmpfs `/dev/shm`); throws when it cannot be created.
-  convenience init(runtimeIn runtimeParent: String) throws {
-    self.init(folder: try TemporaryHome(prefix: "vault-cli-test", runtimeIn: runtimeParent))
+  convenience init(runtimeIn runtimeParent: String, spawning: Bool = false) throws {
+    self.init(
+      folder: try TemporaryHome(prefix: "vault-cli-test", runtimeIn: runtimeParent),
+      spawning: spawning)
   }
 
-  private init(folder: TemporaryHome, extra: [String: String] = [:]) {
+  private init(folder: TemporaryHome, extra: [String: String] = [:], spawning: Bool) {
+    self.spawning = spawning
     self.folder = folder
     environment = folder.variables.merging([
       "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", KDFProfile.testSwitch: "1",
@@ -45,31 +58,65 @@ final class Sandbox {
 
   var vaultPath: String { folder.vaultPath }
 
-  /// Runs `vault`; with `pin`, appends `--pin-fd 3` and writes the PIN lines to descriptor 3.
+  /// Runs `vault`; with `pin`, appends `--pin-fd N` and writes the PIN lines to descriptor N
+  /// (3 for the built binary, which `spawn` runs whatever the command).
   @discardableResult
   func vault(
     _ arguments: [String], stdin: [UInt8]? = nil, pin: [String]? = nil,
-    env: [String: String] = [:]
+    env: [String: String] = [:], spawn: Bool = false
   ) -> Subprocess.Result {
-    let extra = pin.map { (fd: Int32(3), data: Array($0.map { $0 + "\n" }.joined().utf8)) }
+    let variables = environment.merging(env) { $1 }
+    let lines = pin.map { Array($0.map { $0 + "\n" }.joined().utf8) }
+    guard spawn || spawning || mustSpawn(arguments, variables) else {
+      return InProcessRun.run(
+        .vault, arguments, environment: variables, stdin: stdin, pin: lines, directory: home)
+    }
     return Subprocess.run(
       Self.binDirectory + "/vault", arguments + (pin == nil ? [] : ["--pin-fd", "3"]),
-      environment: environment.merging(env) { $1 }, stdin: stdin, extra: extra, directory: home)
+      environment: variables, stdin: stdin, extra: lines.map { (3, $0) }, directory: home)
+  }
+
+  /// True when `vault ARGUMENTS` must run as a process of its own: it replaces itself (`run`),
+  /// starts the agent or talks to one (the agent answers only the program it is), runs the tour,
+  /// stops at a test crash point, or needs a variable the process itself reads (`TZ`, read by
+  /// the C library's local time; the thread switch).
+  func mustSpawn(_ arguments: [String], _ variables: [String: String]) -> Bool {
+    let words = arguments.filter { !$0.hasPrefix("-") }
+    let command = words.first ?? ""
+    if ["run", "tour", "agent", "__agent"].contains(command) { return true }
+    if command == "unlock" && !arguments.contains("--raw") && !arguments.contains("--shell-session")
+    {
+      return true
+    }
+    if variables.keys.contains(where: {
+      ["TZ", "VAULT_TEST_CRASH", "VAULT_TEST_NO_THREADS", "VAULT_TEST_WORKER_PAUSE"].contains($0)
+    }) {
+      return true
+    }
+    // An agent listens for this sandbox: the command may be served by it.
+    return AgentSocket.everyFolder(VaultEnvironment(variables: variables)).contains {
+      access($0 + "/agent.sock", F_OK) == 0
+    }
   }
 
   /// Runs `vault` with the sandbox PIN.
   @discardableResult
-  func vaultPIN(_ arguments: [String], stdin: [UInt8]? = nil, env: [String: String] = [:])
-    -> Subprocess.Result
-  {
-    vault(arguments, stdin: stdin, pin: [Self.pin], env: env)
+  func vaultPIN(
+    _ arguments: [String], stdin: [UInt8]? = nil, env: [String: String] = [:],
+    spawn: Bool = false
+  ) -> Subprocess.Result {
+    vault(arguments, stdin: stdin, pin: [Self.pin], env: env, spawn: spawn)
   }
 
   @discardableResult
   func biosim(_ arguments: [String], env: [String: String] = [:]) -> Subprocess.Result {
-    Subprocess.run(
-      Self.binDirectory + "/biosim", arguments, environment: environment.merging(env) { $1 },
-      directory: home)
+    let variables = environment.merging(env) { $1 }
+    guard spawning else {
+      return InProcessRun.run(
+        .biosim, arguments, environment: variables, stdin: nil, pin: nil, directory: home)
+    }
+    return Subprocess.run(
+      Self.binDirectory + "/biosim", arguments, environment: variables, directory: home)
   }
 
   /// Runs a shell pipeline with the binaries first on PATH.

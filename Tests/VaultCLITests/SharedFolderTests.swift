@@ -1,4 +1,5 @@
 import Foundation
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
@@ -14,6 +15,7 @@ final class SharedFolderTests: XCTestCase {
   var home = ""
 
   override func setUpWithError() throws {
+    try TestTier.requireSystem("a shell and file modes")
     guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
       throw XCTSkip("needs root and setpriv to act as two users")
     }

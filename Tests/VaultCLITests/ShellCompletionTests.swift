@@ -1,4 +1,5 @@
 import Foundation
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
@@ -9,6 +10,10 @@ import XCTest
 /// through `COMP_WORDS`/`COMP_CWORD`, fish through `complete -C`, and bash, zsh and fish on a
 /// pseudo-terminal, where a Tab must turn each awkward name into exactly that word.
 final class ShellCompletionTests: XCTestCase {
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("real shells")
+  }
+
   /// Entry names that a careless script would split, expand, glob or take for an option.
   static let names = ["two words", "it's", "$HOME", "star*", "-dash", "café"]
   /// The same, in the order `vault __complete` prints them (UTF-8 byte order).

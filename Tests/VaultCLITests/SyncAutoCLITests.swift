@@ -10,7 +10,10 @@ import XCTest
 /// starts `vault sync` in the background and returns without waiting for it.
 final class SyncAutoCLITests: XCTestCase {
   var pair: SyncPair!
-  override func setUp() { pair = SyncPair() }
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("real git, a background process")
+    pair = SyncPair()
+  }
   override func tearDown() { pair = nil }
 
   private var log: String { pair.a.vaultPath + ".sync/auto-sync.log" }

@@ -162,7 +162,10 @@ final class SyncPair {
 /// that joins by a copied file and the recovery code, and the refusal of a bad remote.
 final class SyncCLITests: XCTestCase {
   var pair: SyncPair!
-  override func setUp() { pair = SyncPair() }
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("real git")
+    pair = SyncPair()
+  }
   override func tearDown() { pair = nil }
 
   func testInitMakesTheRemotePushesTheVaultAndASecondSyncIsUpToDate() {

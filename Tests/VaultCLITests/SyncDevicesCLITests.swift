@@ -7,7 +7,10 @@ import XCTest
 /// a bare repository on local disk.
 final class SyncDevicesCLITests: XCTestCase {
   var pair: SyncPair!
-  override func setUp() { pair = SyncPair() }
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("real git")
+    pair = SyncPair()
+  }
   override func tearDown() { pair = nil }
 
   /// The devices as `vault sync devices --json` lists them on `box`.

@@ -18,7 +18,10 @@ import XCTest
 final class SyncEnrollmentCLITests: XCTestCase {
   var pair: SyncPair!
 
-  override func setUp() { pair = SyncPair() }
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("real git")
+    pair = SyncPair()
+  }
   override func tearDown() { pair = nil }
 
   private func openA() throws -> (vault: Vault, key: SymmetricKey) { try pair.openA() }

@@ -12,7 +12,10 @@ final class SyncMergeCLITests: XCTestCase {
   var pair: SyncPair!
   /// A wall clock for every command, so that B's changes are the later ones.
   let start = (Date().timeIntervalSince1970).rounded()
-  override func setUp() { pair = SyncPair() }
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("real git")
+    pair = SyncPair()
+  }
   override func tearDown() { pair = nil }
 
   private func at(_ offset: Double) -> [String: String] {

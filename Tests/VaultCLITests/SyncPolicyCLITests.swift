@@ -15,7 +15,8 @@ import XCTest
 final class SyncPolicyCLITests: XCTestCase {
   var pair: SyncPair!
 
-  override func setUp() {
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("real git")
     pair = SyncPair()
     pair.inStep()
   }

@@ -13,7 +13,10 @@ import XCTest
 /// nothing lost.
 final class SyncPushKillCLITests: XCTestCase {
   var pair: SyncPair!
-  override func setUp() { pair = SyncPair() }
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("real git, kills")
+    pair = SyncPair()
+  }
   override func tearDown() { pair = nil }
 
   /// A folder with a `git` that kills the process that started it around `git push`, as the

@@ -18,7 +18,8 @@ import XCTest
 final class SyncRecordAttackCLITests: XCTestCase {
   var pair: SyncPair!
 
-  override func setUp() {
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("real git")
     pair = SyncPair()
     pair.inStep()
   }

@@ -9,7 +9,10 @@ import XCTest
 /// What a remote may hold, and setting sync up again, through the built binaries.
 final class SyncRemoteCLITests: XCTestCase {
   var pair: SyncPair!
-  override func setUp() { pair = SyncPair() }
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("real git")
+    pair = SyncPair()
+  }
   override func tearDown() { pair = nil }
 
   private func synced() {

@@ -17,7 +17,8 @@ final class SyncRotationCLITests: XCTestCase {
   var c: Sandbox!
   static let pinC = "246801"
 
-  override func setUp() {
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("real git")
     pair = SyncPair()
     c = Sandbox()
   }

@@ -1,4 +1,5 @@
 import Foundation
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCLI
@@ -8,6 +9,10 @@ import XCTest
 /// The terminal paths, driven under a pseudo-terminal by a small Python `pty` script: hidden PIN
 /// entry, the simulated sensor's prompt, and echo restored after Ctrl-C.
 final class TerminalTests: XCTestCase {
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("a terminal")
+  }
+
   /// Runs argv[1:] under a pty.
   ///
   /// Script lines on stdin: `expect TEXT` waits for TEXT in the output, `send TEXT` types it (\\n,

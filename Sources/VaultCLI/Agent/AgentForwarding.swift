@@ -225,7 +225,7 @@ enum AgentLauncher {
     let pid: pid_t
     do {
       pid = try Spawn(
-        executable: "/proc/self/exe", arguments: ["vault", "__agent"],
+        executable: RunScope.current.executable, arguments: ["vault", "__agent"],
         environment: environment.variables.filter { $0.key != "VAULT_SESSION" },
         descriptors: [
           (0, .devNull(writable: false)), (1, .devNull(writable: true)),

@@ -16,6 +16,10 @@ final class RunScope: @unchecked Sendable {
   let programName: String
   /// The controlling terminal's path (`/dev/tty`); nil for a run with no terminal at all.
   let terminalPath: String?
+  /// The `vault` program the run starts for its background jobs (the agent, a background sync):
+  /// this process's own executable, `/proc/self/exe`, unless the run is hosted by another
+  /// program (the in-process test harness names the built binary).
+  let executable: String
   /// Called once, just before the run's first byte to standard output (an agent's worker tells
   /// its client that output began); nil once called.
   var beforeFirstWrite: (() -> Void)?
@@ -36,8 +40,12 @@ final class RunScope: @unchecked Sendable {
   /// - Parameters:
   ///   - programName: `vault` or `biosim`.
   ///   - terminalPath: the terminal to open for prompts; nil for none.
-  init(programName: String, terminalPath: String? = "/dev/tty") {
+  ///   - executable: the `vault` program background jobs run.
+  init(
+    programName: String, terminalPath: String? = "/dev/tty", executable: String = "/proc/self/exe"
+  ) {
     self.programName = programName
     self.terminalPath = terminalPath
+    self.executable = executable
   }
 }

@@ -122,9 +122,15 @@ enum Tour {
     return status == 0 ? 0 : 1
   }
 
+  /// The path of the run's `vault` program (`RunScope.executable`, with `/proc/self/exe` read
+  /// to the file it names), for a child's `argv[0]` and a shell's `PATH`.
+  ///
+  /// - Throws: `VaultError.storage` when `/proc/self/exe` cannot be read.
   static func executablePath() throws -> String {
+    let executable = RunScope.current.executable
+    guard executable == "/proc/self/exe" else { return executable }
     var buffer = [CChar](repeating: 0, count: 4096)
-    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    let n = readlink(executable, &buffer, buffer.count - 1)
     guard n > 0 else { throw VaultError.storage("cannot find the vault executable") }
     return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }

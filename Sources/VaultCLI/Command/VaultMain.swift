@@ -11,12 +11,16 @@ public enum VaultMain {
   ///
   /// Each run has a scope of its own (`RunScope`), so runs in one process share nothing.
   ///
-  /// - Parameter terminal: the terminal to ask on; nil for none (the in-process test harness).
+  /// - Parameters:
+  ///   - terminal: the terminal to ask on; nil for none (the in-process test harness).
+  ///   - executable: the `vault` program background jobs run (the agent, a background sync);
+  ///     this process's own unless another program hosts the run (the test harness).
   public static func run(
-    _ arguments: [String], environment: [String: String], terminal: String? = "/dev/tty"
+    _ arguments: [String], environment: [String: String], terminal: String? = "/dev/tty",
+    executable: String = "/proc/self/exe"
   ) -> Int32 {
     Hardening.apply()
-    let scope = RunScope(programName: "vault", terminalPath: terminal)
+    let scope = RunScope(programName: "vault", terminalPath: terminal, executable: executable)
     return RunScope.$current.withValue(scope) { runHardened(arguments, environment: environment) }
   }
 

@@ -39,7 +39,7 @@ enum AutoSync {
     guard log >= 0 else { return }
     defer { close(log) }
     let started = Subprocess.startDetached(
-      "/proc/self/exe", ["sync", "--vault", context.vaultPath],
+      RunScope.current.executable, ["sync", "--vault", context.vaultPath],
       environment: context.environment.variables, output: log)
     if started == nil {
       let note = Array("vault: error: the background sync could not be started\n".utf8)
