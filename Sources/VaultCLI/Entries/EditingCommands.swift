@@ -61,17 +61,7 @@ extension VaultCommands {
     ],
     run: JournalCommandsRun.write)
 
-  static let grep = CommandSpec(
-    "grep", "Search entry names, contents and journal entries for a pattern.",
-    discussion: """
-      Decrypts in memory and prints NAME:LINE:TEXT for each matching line (journal entries by \
-      their ID; a match in an entry's name is line 0), or NAME: binary match for content with a \
-      NUL byte or invalid UTF-8. PATTERN is a POSIX extended regular expression. Exits 0 when \
-      something matched and 1 when nothing did, as grep does. In a session, guarded entries are \
-      searched by name only.
-      """,
-    options: [Keys.ignoreCase.spec, Keys.fixedStrings.spec], arguments: [Keys.pattern.spec],
-    run: GrepCommandRun.run)
+  static let grep = GrepCommand.spec
 
   static let generate = CommandSpec(
     "generate", "Store a random password or passphrase under NAME.",

@@ -142,7 +142,7 @@ enum SyncCommandsRun {
         + " \(cloned.commit.prefix(12)), \(cloned.files) file\(cloned.files == 1 ? "" : "s")).")
     let unlocked: UnlockedVault
     do {
-      unlocked = try VaultCommandsRun.recover(context)
+      unlocked = try RecoverCommand.recover(context)
     } catch {
       // Without this device's PIN the new vault file opens for nobody here: it goes, with the
       // repository, so that the command can simply be run again.
@@ -236,23 +236,23 @@ enum SyncCommandsRun {
     }
     // Whatever the remote holds first (a rotation another device made, above all): a device
     // revoked here before its rotation was taken would leave this one unable to follow it.
-    try RekeyCommandRun.syncBeforeRotation(context, unlocked)
+    try RekeyCommand.syncBeforeRotation(context, unlocked)
     // The code in force authorizes the revocation (and, with --rekey, the rotation after it).
     let current =
       unlocked.vault.isEnrolled
-      ? try RekeyCommandRun.codeInForce(
+      ? try RekeyCommand.codeInForce(
         context, unlocked,
         prompt: rekey
           ? "Recovery code in force (it authorizes the revocation and the rotation): "
           : "Recovery code in force (it authorizes the revocation): ",
         wrong: .revocation)
       : rekey
-        ? try RekeyCommandRun.currentCode(
+        ? try RekeyCommand.currentCode(
           context, unlocked, revoking: try unlocked.vault.device(named: named).deviceID) : nil
     let code = rekey ? RecoveryCode.generate() : nil
     if let code {
       do {
-        try context.confirmNewRecoveryCode(code, heading: RekeyCommandRun.heading)
+        try context.confirmNewRecoveryCode(code, heading: RekeyCommand.heading)
       } catch VaultError.invalidInput(let why) {
         throw VaultError.invalidInput(why + "; nothing was revoked or rotated")
       }
@@ -263,7 +263,7 @@ enum SyncCommandsRun {
     Output.error("Revoked the device \(id): its PIN keyslot and writer key are gone.")
     if let code {
       do {
-        _ = try RekeyCommandRun.rotate(context, unlocked, code: code, current: current)
+        _ = try RekeyCommand.rotate(context, unlocked, code: code, current: current)
       } catch {
         // A rotation another device made, taken meanwhile, does not carry the revocation (it
         // was signed with the old code): the device is not revoked any more.

@@ -11,13 +11,27 @@ import VaultSecrets
 /// line 0), `NAME: binary match` for binary content, and exits 0 when anything matched and 1 when
 /// nothing did, as grep does. Inside a session the content of guarded entries is not searched (it
 /// needs a fresh biometric check per entry); a note on standard error says how many were skipped.
-enum GrepCommandRun {
-  static func run(_ context: Context) throws -> Int32 {
+struct GrepCommand: VaultCommand {
+  static let about = CommandAbout(
+    "grep", "Search entry names, contents and journal entries for a pattern.",
+    discussion: """
+      Decrypts in memory and prints NAME:LINE:TEXT for each matching line (journal entries by \
+      their ID; a match in an entry's name is line 0), or NAME: binary match for content with a \
+      NUL byte or invalid UTF-8. PATTERN is a POSIX extended regular expression. Exits 0 when \
+      something matched and 1 when nothing did, as grep does. In a session, guarded entries are \
+      searched by name only.
+      """)
+
+  @FlagParameter(Keys.ignoreCase) var ignoreCase
+  @FlagParameter(Keys.fixedStrings) var fixedStrings
+  @ArgumentParameter(Keys.pattern) var pattern
+
+  func run(_ context: Context) throws -> Int32 {
     // Character classes and -i follow UTF-8 rather than the C locale's ASCII.
     _ = setlocale(LC_CTYPE, "C.UTF-8")
     let pattern = try SearchPattern(
-      context.argument(Keys.pattern), fixed: context.flag(Keys.fixedStrings),
-      ignoreCase: context.flag(Keys.ignoreCase))
+      self.pattern, fixed: fixedStrings,
+      ignoreCase: ignoreCase)
     let unlocked = try context.open(.use(reason: "search the vault"))
     let store = unlocked.entries
     var matched = false
@@ -39,11 +53,11 @@ enum GrepCommandRun {
         continue
       }
       let (_, content) = try store.get(name)
-      matched = report(content.withBytes(pattern.search), label: name.value) || matched
+      matched = Self.report(content.withBytes(pattern.search), label: name.value) || matched
     }
     let journal = try unlocked.journal().entries()
     for (entry, id) in zip(journal, JournalStore.shortIDs(journal)) {
-      matched = report(entry.text.withBytes(pattern.search), label: id) || matched
+      matched = Self.report(entry.text.withBytes(pattern.search), label: id) || matched
     }
     if skipped > 0 {
       Output.error(

@@ -5,19 +5,38 @@ import VaultCore
 import VaultCrypto
 import VaultFormat
 
-/// `unlock`, `lock`, and the `biometry` subcommands.
-enum SessionCommandsRun {
-  static func unlock(_ context: Context) throws {
-    let idle = try context.value(Keys.timeout).map { Double($0.value) } ?? SessionStore.defaultIdle
-    let shellSyntax = try context.value(Keys.shell)
+/// `vault unlock`.
+struct UnlockCommand: VaultCommand {
+  static let about = CommandAbout(
+    "unlock", "Hand the vault's key to your unlock agent, for every shell of yours.",
+    discussion: """
+      Checks the PIN, then the biometric match against the sealed domain state, and hands \
+      the master key to the unlock agent (started on demand): every shell of yours then \
+      reads without a prompt, so 'vault unlock && vault get NAME' just works. The agent \
+      lets the vault go after its idle timeout (renewed on use), after 8 hours, with \
+      'vault lock', a PIN change, a recovery or a rotation, and at the first use after \
+      the enrollment changed. When it already holds the vault, unlock says so and asks \
+      nothing (--force asks anyway). With --shell-session (implied by --shell and --raw) \
+      it issues a session for one shell instead: eval "$(vault unlock --shell-session)" \
+      in bash or zsh, vault unlock --shell fish | source.
+      """)
+
+  @OptionParameter(Keys.timeout) var timeout
+  @FlagParameter(Keys.shellSession) var shellSession
+  @OptionParameter(Keys.shell) var shell
+  @FlagParameter(Keys.raw) var raw
+  @FlagParameter(Keys.unlockAgain) var unlockAgain
+
+  func run(_ context: Context) throws -> Int32 {
+    let idle = timeout.map { Double($0.value) } ?? SessionStore.defaultIdle
+    let shellSyntax = self.shell
     let shellSession =
-      context.flag(Keys.shellSession) || context.flag(Keys.raw) || shellSyntax != nil
+      self.shellSession || self.raw || shellSyntax != nil
     if !shellSession {
-      try unlockAgent(context, idle: idle)
-      return
+      try Self.unlockAgent(context, idle: idle)
+      return ExitCode.success.rawValue
     }
     let shell = shellSyntax ?? .bash
-    let raw = context.flag(Keys.raw)
     // Shell code on the screen helps nobody and shows the token: say how to use it instead.
     if !raw && isatty(1) == 1 {
       throw ShellCodeOnTerminal(shell: shell)
@@ -54,6 +73,7 @@ enum SessionCommandsRun {
           "cannot write to standard output: \(reason); no session was issued")
       }
     }
+    return ExitCode.success.rawValue
   }
 
   /// `vault unlock` without `--shell-session`: the PIN and the match, then the key goes to the agent.
@@ -127,77 +147,9 @@ enum SessionCommandsRun {
     ["__verify-held", "--vault", context.vaultPath]
   }
 
-  /// `vault __verify-held`, run by the agent: 0 when its key opens the vault, 15 when the check
-  /// found the enrollment changed (and disabled biometric unlock), 10 otherwise.
-  ///
-  /// The checks are a session key's (header, state, biometric binding). Silent: the unlock that
-  /// runs it says what it found.
-  static func verifyHeld(_ context: Context) -> Int32 {
-    guard context.session != nil else { return ExitCode.locked.rawValue }
-    do {
-      _ = try context.open(.use(reason: "unlock the vault"))
-      return ExitCode.success.rawValue
-    } catch VaultError.enrollmentChanged {
-      return ExitCode.enrollmentChanged.rawValue
-    } catch {
-      return ExitCode.locked.rawValue
-    }
-  }
-
   /// When a held vault locks, in words: "in 14 min" (the earlier of its two timers).
   static func lockTime(idle: Int, hard: Int) -> String {
     "in " + ExitStatus.duration(min(idle, hard))
-  }
-
-  static func lock(_ context: Context) throws {
-    let vault = try context.openVault()
-    let held =
-      (try? AgentClient(environment: context.environment).status(vaultPath: vault.path))
-      .flatMap { $0 } != nil
-    try SessionStore(environment: context.environment).revokeAll(
-      vaultID: vault.vaultID, vaultPath: vault.path, reason: .lock)
-    Output.error(
-      held
-        ? "Locked \(vault.path): the agent let it go and every session was revoked."
-        : "Locked \(vault.path): every session was revoked (the agent did not hold it).")
-  }
-
-  static func activate(_ context: Context) throws {
-    let seal = try context.open(.activateBiometry).activateBiometry()
-    Output.error("Biometric unlock activated (simulated \(BiometryType.displayName(seal.type))).")
-  }
-
-  static func deactivate(_ context: Context) throws {
-    let vault = try context.openVault()
-    let recovery = context.flag(Keys.recovery)
-    let device = try context.deviceStore.read()
-    // Refusals from the header's own fields only when this device authenticated it; otherwise
-    // the PIN (or code) comes first and the header's MAC decides.
-    let known = vault.headerIsAuthenticatedHere(device)
-    switch known ? VaultAccess.biometryStatus(of: vault, device: device) : .notActivated {
-    case .off:
-      throw VaultError.biometryUnavailable(
-        "biometric unlock is already off for this vault", code: nil)
-    case .disabled where !recovery:
-      throw DeactivateRefused()
-    default: break
-    }
-    let unlocked = try context.access(vault).open(
-      for: recovery ? .recover : .administer(reason: "turn biometric unlock off"), via: context)
-    try unlocked.deactivateBiometry()
-    Output.error("Biometric unlock is off; the vault is PIN-only and every session was revoked.")
-  }
-
-  static func biometryStatus(_ context: Context) throws {
-    let info = try StatusReport.gather(context)
-    if context.flag(Keys.json) {
-      Output.print(info.biometryJSON.rendered + "\n")
-    } else {
-      let lines = info.text.split(separator: "\n").filter {
-        $0.hasPrefix("policy") || $0.hasPrefix("sensor") || $0.hasPrefix("biometric")
-      }
-      Output.print(lines.joined(separator: "\n") + "\n")
-    }
   }
 }
 
@@ -214,13 +166,4 @@ struct ShellCodeOnTerminal: ReportableError {
     return "--shell-session prints shell code for your shell to run, not for the screen: \(run)"
       + " (or 'vault unlock' alone, for every shell)"
   }
-}
-
-/// `vault biometry deactivate` without `--recovery` while biometric unlock is disabled: no match
-/// can be checked, so the PIN alone would be all there is, and that is never enough.
-struct DeactivateRefused: ReportableError {
-  var exitCode: ExitCode { .enrollmentChanged }
-  let message =
-    "biometric unlock is disabled, so no match can be checked; turn it off with"
-    + " 'vault biometry deactivate --recovery', or re-activate it first"
 }

@@ -6,23 +6,38 @@ import VaultSync
 
 /// `vault rekey`: a new master key, journal keys and recovery code, after the new code has been
 /// shown and typed back.
-enum RekeyCommandRun {
-  static let heading =
-    "New recovery code (it replaces the old one once the rotation is done; keep it offline):"
+struct RekeyCommand: VaultCommand {
+  static let about = CommandAbout(
+    "rekey", "Replace the master key, the journal keys and the recovery code.",
+    discussion: """
+      Asks for the PIN (and the match the policy requires), shows a new recovery code on \
+      the terminal and asks for it back; only then, in one transaction, seals every entry, \
+      revision, journal entry and content chunk again under a new master key, seals that \
+      key to every device, makes a new journal key pair and writer key, and replaces the \
+      recovery code. Interrupted before that, nothing changed. Every session is revoked, \
+      the old recovery code stops working, and a copy of the old keys, sessions or device \
+      state reads nothing written after. The PIN does not change. The code is shown on \
+      the terminal (on standard error without one) and read back like the PIN (from \
+      --pin-fd when given).
+      """)
 
-  static func run(_ context: Context) throws {
+  func run(_ context: Context) throws -> Int32 {
     let unlocked = try context.open(.administer(reason: "rotate the master key"))
-    try syncBeforeRotation(context, unlocked)
-    let current = try currentCode(context, unlocked)
+    try Self.syncBeforeRotation(context, unlocked)
+    let current = try Self.currentCode(context, unlocked)
     let code = RecoveryCode.generate()
     do {
-      try context.confirmNewRecoveryCode(code, heading: heading)
+      try context.confirmNewRecoveryCode(code, heading: Self.heading)
     } catch VaultError.invalidInput(let why) {
       throw VaultError.invalidInput(
         why + "; nothing was changed (the old recovery code still works)")
     }
-    _ = try rotate(context, unlocked, code: code, current: current)
+    _ = try Self.rotate(context, unlocked, code: code, current: current)
+    return ExitCode.success.rawValue
   }
+
+  static let heading =
+    "New recovery code (it replaces the old one once the rotation is done; keep it offline):"
 
   /// The prompt for the code in force.
   static let currentPrompt = "Recovery code in force (other devices take the rotation by it): "

@@ -1,0 +1,78 @@
+import FoundationEssentials
+import Glibc
+import VaultCore
+import VaultCrypto
+import VaultFormat
+import VaultSecrets
+
+/// `vault get`.
+struct GetCommand: VaultCommand {
+  static let about = CommandAbout(
+    "get", aliases: ["show"], "Write an entry's content to standard output, byte for byte.",
+    discussion: """
+      To a pipe or file, exactly the bytes selected; on a terminal a newline follows \
+      when they do not end in one. --field, --line, --fields and --json select a part \
+      of the entry's text (see FIELDS in vault(1)); --clip copies the first line (the \
+      password), or what --field or --line selects, or with --all the whole entry. With \
+      --revision, reads a kept earlier version instead (see 'vault history'); reading \
+      any version of a guarded entry needs its fresh check.
+      """)
+
+  @OptionParameter(Keys.field) var field
+  @OptionParameter(Keys.line) var line
+  @FlagParameter(Keys.listFields) var listFields
+  @FlagParameter(Keys.entryJSON) var entryJSON
+  @OptionParameter(Keys.revision) var revision
+  @FlagParameter(Keys.clip) var clip
+  @OptionParameter(Keys.clipTime) var clipTime
+  @FlagParameter(Keys.clipAll) var clipAll
+  @ArgumentParameter(Keys.name) var name
+
+  func run(_ context: Context) throws -> Int32 {
+    if clipTime != nil && !clip {
+      throw UsageError(message: "--clip-time needs --clip", path: context.invocation.path)
+    }
+    let selection = try EntrySelection.parse(context)
+    if clip {
+      // Checked before unlocking, so a missing clipboard never costs a PIN entry.
+      _ = try Clipboard.tool(context.environment.variables)
+    }
+    let revision = self.revision.map(Int64.init)
+    let unlocked = try context.open(.readEntry(name, revision: revision))
+    guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
+    if entry.metadata.isLarge && selection == .whole && !clip {
+      try Self.streamEntry(unlocked)
+      return ExitCode.success.rawValue
+    }
+    let content = try entry.content
+    let value: SecureBytes
+    do {
+      value = try selection.select(from: content, name: name.value)
+    } catch VaultError.notText where clip && selection == .field(EntryFields.passwordKey) {
+      throw VaultError.invalidInput(
+        "the content is not UTF-8 text (invalid UTF-8 or a NUL byte), so it has no first line to"
+          + " copy; copy it whole with --all")
+    }
+    if clip {
+      guard value.count > 0 else {
+        throw VaultError.invalidInput(
+          "\(selection.clipped(name.value)) is empty; nothing was copied")
+      }
+      try Clipboard.copy(value, name: name, what: selection.clipped(name.value), context: context)
+      return ExitCode.success.rawValue
+    }
+    Output.writeValue(value)
+    return ExitCode.success.rawValue
+  }
+
+  /// Writes a large entry to standard output piece by piece (with the terminal newline rule of
+  /// `Output.writeValue`).
+  private static func streamEntry(_ unlocked: UnlockedVault) throws {
+    var last: UInt8?
+    try unlocked.streamEntry { piece in
+      Output.write(piece)
+      last = piece.last
+    }
+    if isatty(1) == 1, last != 0x0A { Output.print("\n") }
+  }
+}
