@@ -191,6 +191,8 @@ enum Keys {
     "allow-disk-temp",
     "Use $TMPDIR when there is no RAM-backed folder (the plaintext may then reach the disk).")
   static let prefix = Argument<String>("PREFIX", "Only names starting with this.", optional: true)
+  /// `vault audit [PREFIX]`, completed with entry names.
+  static let auditPrefix = prefix.completing(.entryName)
 
   // init
   static let kdf = Option<KDFProfile>(
@@ -345,7 +347,7 @@ enum Keys {
   ).completing(.entryName)
 
   // run, inject
-  static let env = Option<RunCommandRun.Assignment>(
+  static let env = Option<RunCommand.Assignment>(
     "env", "VAR=NAME[:FIELD]",
     "Set VAR to the field (default password, the first line) of entry NAME; repeatable.")
   static let runCommand = Argument<String>(

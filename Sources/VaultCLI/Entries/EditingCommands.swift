@@ -17,14 +17,7 @@ extension VaultCommands {
 
   static let clipOptions: [OptionSpec] = [Keys.clip.spec, Keys.clipTime.spec]
 
-  static let edit = CommandSpec(
-    "edit", "Edit an entry in your editor, leaving no plaintext on disk.",
-    discussion: """
-      Authenticates first (a guarded entry also needs its biometric check), so nothing typed is \
-      lost to a failed PIN, then opens the entry in the editor and stores it again when the \
-      editor exits successfully.
-      """ + " " + editorDiscussion,
-    options: [Keys.allowDiskTemp.spec], arguments: [Keys.name.spec], run: EditCommandRun.run)
+  static let edit = EditCommand.spec
 
   static let journal = CommandSpec(
     "journal", "Write a journal entry without unlocking; list, show or edit entries.",
@@ -63,24 +56,7 @@ extension VaultCommands {
 
   static let grep = GrepCommand.spec
 
-  static let generate = CommandSpec(
-    "generate", "Store a random password or passphrase under NAME.",
-    discussion: """
-      Passwords use randombytes_uniform over lower and upper case letters, digits and, unless \
-      --no-symbols, the symbols !#$%&()*+,-./:;<=>?@[]^_{|}~, with at least one character of \
-      each class (--charset chooses the classes, and chars:CHARACTERS adds a set of your own). \
-      Passphrases are words from a built-in list of \(PasswordGenerator.wordListSize) short English words, joined by '-' \
-      (or --separator). The entropy in bits (log2 of the number of equally likely secrets the \
-      options allow) is said on standard error; the secret is printed only with --print, and \
-      copied with --clip. With --in-place, only the first line of an existing entry is \
-      replaced, and its fields and notes are kept; the old version goes to its history.
-      """,
-    options: [
-      Keys.length.spec, Keys.noSymbols.spec, Keys.charset.spec, Keys.noAmbiguous.spec,
-      Keys.words.spec, Keys.separator.spec, Keys.force.spec, Keys.inPlace.spec,
-      Keys.print.spec, Keys.generateClip.spec, Keys.clipTime.spec,
-    ],
-    arguments: [Keys.name.spec], run: runs(GenerateCommandRun.run))
+  static let generate = GenerateCommand.spec
 
   static let clipClear = CommandSpec(
     "__clip-clear", "Clear the clipboard later if it still holds the secret on standard input.",

@@ -7,45 +7,6 @@ import VaultSecrets
 /// `vault set NAME KEY` and `vault unset NAME KEY`: change one field of an entry's text
 /// (`vault(1)` FIELDS), keeping every other byte.
 enum FieldCommandsRun {
-  static func set(_ context: Context) throws {
-    let name = try context.argument(Keys.name)
-    let key = try context.argument(Keys.fieldKey).text
-    let fromPipe = isatty(0) == 0
-    if fromPipe { try context.refusePINOnStandardInput("carries the value") }
-    // Read before unlocking when it comes from a pipe, so a bad value costs no PIN entry.
-    let piped =
-      try fromPipe
-      ? value(
-        fromPipe: LineReader.readAll(
-          fd: 0, atMost: EntryStore.streamThreshold, what: "the value on standard input")) : nil
-    let unlocked = try context.open(.readEntry(name))
-    guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
-    let fields = try EntryFields(entry.content)
-    let value = try piped ?? readFromTerminal(context, name: name.value, key: key)
-    let content = try fields.setting(key, to: value)
-    let shown = "field '\(Output.printable(key))' of '\(Output.printable(name.value))'"
-    guard try content != entry.content else {
-      Output.error("Unchanged: \(shown) already has that value; nothing was written.")
-      return
-    }
-    try store(content, of: entry, name: name, change: .fieldSet, in: unlocked)
-    Output.error("Set \(shown).")
-  }
-
-  static func unset(_ context: Context) throws {
-    let name = try context.argument(Keys.name)
-    let key = try context.argument(Keys.fieldKey).text
-    let unlocked = try context.open(.readEntry(name))
-    guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
-    let fields = try EntryFields(entry.content)
-    guard let content = try fields.unsetting(key) else {
-      throw VaultError.noField(name: name.value, key: key, keys: fields.keys)
-    }
-    try store(content, of: entry, name: name, change: .fieldUnset, in: unlocked)
-    Output.error(
-      "Removed field '\(Output.printable(key))' of '\(Output.printable(name.value))'.")
-  }
-
   /// A piped value: exactly the bytes read, less one final LF or CRLF.
   ///
   /// - Throws: `VaultError.invalidInput` for empty input.
@@ -61,7 +22,7 @@ enum FieldCommandsRun {
     return data.prefix(count)
   }
 
-  private static func readFromTerminal(_ context: Context, name: String, key: String) throws
+  static func readFromTerminal(_ context: Context, name: String, key: String) throws
     -> SecureBytes
   {
     guard let terminal = context.terminal else {

@@ -59,7 +59,7 @@ enum JournalCommandsRun {
     defer { warn(about: contents) }
     var rows = zip(all, JournalStore.shortIDs(all)).filter { entry, _ in
       (since.map { entry.stamp.date >= $0 } ?? true)
-        && (until.map { entry.stamp.date <= $0 } ?? true) && JournalTagsRun.matches(entry, tags)
+        && (until.map { entry.stamp.date <= $0 } ?? true) && JournalTagsCommand.matches(entry, tags)
     }
     if let limit { rows = Array(rows.suffix(limit)) }
     if context.flag(Keys.json) {

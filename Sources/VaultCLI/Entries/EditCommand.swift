@@ -2,12 +2,22 @@ import VaultCore
 import VaultFormat
 
 /// `vault edit NAME`: authenticate, decrypt into a private RAM-backed folder, edit, re-encrypt.
-enum EditCommandRun {
-  static func run(_ context: Context) throws -> Int32 {
-    let name = try context.argument(Keys.name)
+struct EditCommand: VaultCommand {
+  static let about = CommandAbout(
+    "edit", "Edit an entry in your editor, leaving no plaintext on disk.",
+    discussion: """
+      Authenticates first (a guarded entry also needs its biometric check), so nothing typed is \
+      lost to a failed PIN, then opens the entry in the editor and stores it again when the \
+      editor exits successfully.
+      """ + " " + VaultCommands.editorDiscussion)
+
+  @FlagParameter(Keys.allowDiskTemp) var allowDiskTemp
+  @ArgumentParameter(Keys.name) var name
+
+  func run(_ context: Context) throws -> Int32 {
     try context.refusePINOnStandardInput("the editor inherits")
     let root = try EditFolder.root(
-      context.environment, allowDisk: context.flag(Keys.allowDiskTemp))
+      context.environment, allowDisk: allowDiskTemp)
     // Authenticate before the editor opens, so nothing typed is lost to a failed PIN.
     let unlocked = try context.open(.readEntry(name))
     guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
@@ -37,4 +47,5 @@ enum EditCommandRun {
       Output.error("Saved '\(name)'.")
     }
   }
+
 }

@@ -14,18 +14,45 @@ import VaultTransfer
 /// guarded entries when the key is held (`GuardedExport`), and every entry is read in one
 /// verified read and written piece by piece. With `--skip-guarded` guarded entries are left out
 /// and named instead.
-enum ExportCommandRun {
-  static func run(_ context: Context) throws -> Int32 {
-    if let verify = try context.value(Keys.exportVerify) {
-      return try self.verify(context, path: verify.path)
+struct ExportCommand: VaultCommand {
+  static let about = CommandAbout(
+    "export", "Write the entries (and the journal) in another format, to leave or to move.",
+    discussion: """
+      --to vault writes every entry's current version, with its guard and its times (an \
+      import makes its versions at the time of the import), and the \
+      journal, encrypted under a passphrase asked twice on the terminal (Argon2id, --kdf), to \
+      --output PATH or to standard output when it is not a terminal; read it back with \
+      'vault import --from vault', or check it with --verify PATH. The other formats (jsonl, \
+      csv, bitwarden-json, keepass-xml) hold every secret in the clear: they need \
+      --plaintext, and go to a new file of mode 0600 (--output PATH; an existing one only \
+      with --force) or to a pipe, never to a terminal or a file on standard output. PREFIX \
+      exports the names under it (the journal is left out then). Guarded entries need one \
+      fresh biometric match for the whole export (the PIN in a PIN-only vault) when the key \
+      comes from a session or the agent; with the PIN, its own match is that one. A refused \
+      or cancelled match writes nothing; --skip-guarded leaves them out instead, named, and \
+      exits 5. See EXPORT in vault(1) for each format.
+      """)
+
+  @OptionParameter(Keys.exportFormat) var exportFormat
+  @OptionParameter(Keys.exportOutput) var exportOutput
+  @FlagParameter(Keys.exportForce) var exportForce
+  @FlagParameter(Keys.plaintext) var plaintext
+  @OptionParameter(Keys.exportKDF) var exportKDF
+  @FlagParameter(Keys.exportSkipGuarded) var exportSkipGuarded
+  @OptionParameter(Keys.exportVerify) var exportVerify
+  @OptionalArgument(Keys.exportPrefix) var exportPrefix
+
+  func run(_ context: Context) throws -> Int32 {
+    if let verify = exportVerify {
+      return try Self.verify(context, path: verify.path)
     }
     let path = context.invocation.path
-    guard let format = try context.value(Keys.exportFormat) else {
+    guard let format = exportFormat else {
       throw UsageError(
         message: "--to FORMAT is needed (\(ExportFormat.choiceList)), or --verify PATH",
         path: path)
     }
-    let output = try context.value(Keys.exportOutput)?.path
+    let output = exportOutput?.path
     if output == "-" {
       // Import reads `-` as standard input; here it would be a file named `-`.
       throw UsageError(
@@ -33,21 +60,21 @@ enum ExportCommandRun {
         hint: "leave out --output to write to standard output (a pipe), or give --output ./-",
         path: path)
     }
-    let force = context.flag(Keys.exportForce)
+    let force = exportForce
     if output == nil && force {
       throw UsageError(message: "--force needs --output", path: path)
     }
-    if format.isPlaintext && !context.flag(Keys.plaintext) {
+    if format.isPlaintext && !plaintext {
       throw UsageError(
         message:
           "--to \(format.rawValue) writes every secret in the clear; give --plaintext to mean it",
         hint: "--to vault writes an encrypted export, protected by a passphrase", path: path)
     }
-    if !format.isPlaintext && context.flag(Keys.plaintext) {
+    if !format.isPlaintext && plaintext {
       throw UsageError(
         message: "--plaintext is for the plaintext formats; --to vault is encrypted", path: path)
     }
-    let profile = try context.value(Keys.exportKDF)
+    let profile = exportKDF
     if profile != nil && format != .vault {
       throw UsageError(message: "--kdf is for --to vault", path: path)
     }
@@ -65,14 +92,14 @@ enum ExportCommandRun {
       try OutputFile.refuseOwnFiles(
         output, vaultPath: context.vaultPath, environment: context.environment)
     } else {
-      try checkStandardOutput(format, path: path)
+      try Self.checkStandardOutput(format, path: path)
     }
-    let prefix = try context.argumentIfGiven(Keys.exportPrefix) ?? ""
+    let prefix = exportPrefix ?? ""
     var options = ExportOptions(kdf: (profile ?? .moderate).parameters)
-    if format == .vault { options.passphrase = try readNewPassphrase(context) }
+    if format == .vault { options.passphrase = try Self.readNewPassphrase(context) }
 
     let unlocked = try context.open(.use(reason: "export entries"))
-    let skipGuarded = context.flag(Keys.exportSkipGuarded)
+    let skipGuarded = exportSkipGuarded
     let includeGuarded = try !skipGuarded && GuardedExport.check(context, unlocked, prefix: prefix)
     let progress = ImportProgress.onStandardError()
     defer { progress?.clear() }
@@ -130,7 +157,7 @@ enum ExportCommandRun {
           + " 'vault import --from \(format.rawValue)' reads from one source: to bring it back,"
           + " export with --to vault (of any size), or in parts by PREFIX")
     }
-    let complete = report(
+    let complete = Self.report(
       summary, format: format, to: output, guardedLeftOut: guardedLeftOut,
       journalLeftOut: format.carriesJournal ? 0 : journalCount, prefix: prefix)
     // An export that left an entry out is written, but a script must not take it for the vault.

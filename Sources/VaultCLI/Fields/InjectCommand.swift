@@ -5,10 +5,27 @@ import VaultFormat
 
 /// `vault inject [--output PATH]`: reads a template on standard input and writes it with every
 /// `{{ vault NAME[:FIELD] }}` replaced by that value, never to a terminal.
-enum InjectCommandRun {
-  static func run(_ context: Context) throws {
-    let output = try context.value(Keys.injectOutput)?.path
-    if output == nil && context.flag(Keys.injectForce) {
+struct InjectCommand: VaultCommand {
+  static let about = CommandAbout(
+    "inject", "Fill {{ vault NAME[:FIELD] }} placeholders in a template read from standard input.",
+    discussion: """
+      Writes the template from standard input with each placeholder replaced by the field \
+      FIELD of entry NAME (without FIELD the password, the first line), byte for byte, to \
+      standard output, or with --output to a new file of mode 0600, written atomically (an \
+      existing file is replaced only with --force; without it the command exits 5). It refuses \
+      to write to a terminal. Each placeholder is on one line; spaces and tabs inside the braces \
+      are optional, 'vault' is in lower case, and other {{ ... }} text is left as it is. Every reference is checked \
+      before anything is unlocked, and nothing is written unless every one is found; an error \
+      names the template's line. Redirecting with > creates the file with your umask's mode, \
+      so prefer --output for a file that must stay private.
+      """)
+
+  @OptionParameter(Keys.injectOutput) var injectOutput
+  @FlagParameter(Keys.injectForce) var injectForce
+
+  func run(_ context: Context) throws -> Int32 {
+    let output = injectOutput?.path
+    if output == nil && injectForce {
       throw UsageError(message: "--force needs --output", path: context.invocation.path)
     }
     if output == nil && isatty(1) == 1 {
@@ -22,7 +39,7 @@ enum InjectCommandRun {
         output, vaultPath: context.vaultPath, environment: context.environment)
     }
     var existing = stat()
-    if let output, !context.flag(Keys.injectForce), lstat(output, &existing) == 0 {
+    if let output, !injectForce, lstat(output, &existing) == 0 {
       // Said before the PIN; `OutputFile.write` refuses again when it gives the file its name.
       throw OutputFile.exists(output)
     }
@@ -42,9 +59,11 @@ enum InjectCommandRun {
     if let output {
       var bytes = filled.unprotectedBytes
       defer { wipe(&bytes) }
-      try OutputFile.write(bytes, to: output, replacing: context.flag(Keys.injectForce))
+      try OutputFile.write(bytes, to: output, replacing: injectForce)
     } else {
       filled.withBytes { Output.write($0) }
     }
+    return ExitCode.success.rawValue
   }
+
 }

@@ -8,16 +8,35 @@ import VaultTransfer
 /// item without the key (so a bad source costs no PIN; a `vault` export's passphrase is asked
 /// when the read reaches it), then checks the names against the vault and reads it again into
 /// one transaction (`EntryStore.importItems`); a `vault` export's large contents are streamed.
-enum ImportCommandRun {
-  static func run(_ context: Context) throws {
-    guard let format = try context.value(Keys.importFormat) else {
+struct ImportCommand: VaultCommand {
+  static let about = CommandAbout(
+    "import", "Bring in entries and journal entries from another tool's export.",
+    discussion: """
+      Reads SOURCE (a file, or - for standard input) in the format FORMAT, checks all of it \
+      first and then stores it in one transaction: every name, every value, and every name \
+      against the vault, so nothing is written unless all of it can be. An error names the \
+      line or record of the source. A name that has an entry is refused unless --force, \
+      which keeps the entry's last version in its history. Two items of the source with one \
+      name are refused, naming both places, unless --rename-duplicates, which names each \
+      later one 'NAME (2)', 'NAME (3)', ... and says so. With --dry-run everything is \
+      checked and nothing is written. On a terminal a progress line on standard error shows \
+      the count, the rate and the time left. See IMPORT in vault(1) for each format.
+      """)
+
+  @OptionParameter(Keys.importFormat) var importFormat
+  @FlagParameter(Keys.dryRun) var dryRun
+  @FlagParameter(Keys.importForce) var importForce
+  @FlagParameter(Keys.renameDuplicates) var renameDuplicates
+  @ArgumentParameter(Keys.importSource) var importSource
+
+  func run(_ context: Context) throws -> Int32 {
+    guard let format = importFormat else {
       throw UsageError(
         message: "--from FORMAT is needed (\(ImportFormat.choiceList))",
         path: context.invocation.path)
     }
-    let path = try context.argument(Keys.importSource).path
-    let dryRun = context.flag(Keys.dryRun)
-    let replacing = context.flag(Keys.importForce)
+    let path = importSource.path
+    let replacing = importForce
     if path == "-" { try context.refusePINOnStandardInput("carries the source") }
     let progress = ImportProgress.onStandardError()
     defer { progress?.clear() }
@@ -27,7 +46,7 @@ enum ImportCommandRun {
     var opened: Int32 = -1
     defer { if opened >= 0 { close(opened) } }
     if format.readsFolder {
-      let batch = try located {
+      let batch = try Self.located {
         try format.reader.read(
           try ImportSourceFile.folder(
             path, decrypt: try GPGDecrypt(environment: context.environment).decrypt))
@@ -39,7 +58,7 @@ enum ImportCommandRun {
     } else if format.needsPassphrase {
       // Asked once, when the first read reaches it; the second read takes the kept copy.
       let passphrase = KeptSecret {
-        try ExportCommandRun.readSecret(context, prompt: "Passphrase of the export: ")
+        try ExportCommand.readSecret(context, prompt: "Passphrase of the export: ")
       }
       let (source, fd) = try ImportSourceFile.encrypted(path) { try passphrase.value() }
       opened = fd
@@ -49,8 +68,8 @@ enum ImportCommandRun {
       read = { try format.read(source, each: $0) }
     }
 
-    var plan = ImportPlan(renamingDuplicates: context.flag(Keys.renameDuplicates))
-    try located {
+    var plan = ImportPlan(renamingDuplicates: renameDuplicates)
+    try Self.located {
       try read { item in
         switch item {
         case .entry(let entry):
@@ -76,7 +95,7 @@ enum ImportCommandRun {
 
     let unlocked = try context.open(.use(reason: "import entries"))
     let total = plan.itemCount
-    let counts = try located {
+    let counts = try Self.located {
       try unlocked.entries.importItems(
         plan, replacing: replacing, dryRun: dryRun,
         progress: { progress?.update("importing", done: $0, total: total) }
@@ -95,8 +114,9 @@ enum ImportCommandRun {
       }
     }
     progress?.clear()
-    for line in renamedLines(plan, dryRun: dryRun) { Output.error(Output.printable(line)) }
-    Output.error(report(counts, dryRun: dryRun))
+    for line in Self.renamedLines(plan, dryRun: dryRun) { Output.error(Output.printable(line)) }
+    Output.error(Self.report(counts, dryRun: dryRun))
+    return ExitCode.success.rawValue
   }
 
   /// The items `--rename-duplicates` renamed, one line each (the first 20, then how many

@@ -5,26 +5,43 @@ import VaultFormat
 import VaultSecrets
 
 /// `otp` and `otp --set`.
-enum OneTimeCodeCommandRun {
-  static func run(_ context: Context) throws {
-    let name = try context.argument(Keys.name)
-    let clip = context.flag(Keys.clip)
-    let clipTime = try context.value(Keys.clipTime) != nil
-    if context.flag(Keys.otpSet) {
+struct OneTimeCodeCommand: VaultCommand {
+  static let about = CommandAbout(
+    "otp", "Print the current one-time code (TOTP or HOTP) of an entry.",
+    discussion: """
+      The code comes from the otpauth:// URI in the entry's otp field, else from its first line \
+      that is such a URI, honouring its algorithm (SHA1, SHA256, SHA512), digits (6 to 8), \
+      period and, for HOTP, counter; liboath (RFC 6238, RFC 4226) makes it. On a pipe it is \
+      written without a newline. An HOTP code advances the entry's counter in the same \
+      transaction, so two commands never print the same code; no history revision is made. \
+      With --set, stores the otp field instead: a URI is checked and kept as given, a bare \
+      base32 secret becomes otpauth://totp/NAME?secret=SECRET (30 s, 6 digits, SHA1); read \
+      from a hidden prompt, or from standard input (one trailing newline dropped).
+      """)
+
+  @FlagParameter(Keys.otpSet) var otpSet
+  @FlagParameter(Keys.json) var json
+  @FlagParameter(Keys.clip) var clip
+  @OptionParameter(Keys.clipTime) var clipTime
+  @ArgumentParameter(Keys.name) var name
+
+  func run(_ context: Context) throws -> Int32 {
+    let clipTime = self.clipTime != nil
+    if otpSet {
       for (given, option) in [
-        (clip, "--clip"), (clipTime, "--clip-time"), (context.flag(Keys.json), "--json"),
+        (clip, "--clip"), (clipTime, "--clip-time"), (json, "--json"),
       ]
       where given {
         throw UsageError(
           message: "\(option) cannot be used with --set", path: context.invocation.path)
       }
-      try set(context, name: name)
-      return
+      try Self.set(context, name: name)
+      return ExitCode.success.rawValue
     }
     if clipTime && !clip {
       throw UsageError(message: "--clip-time needs --clip", path: context.invocation.path)
     }
-    if clip && context.flag(Keys.json) {
+    if clip && json {
       throw UsageError(
         message: "--clip copies the code; --json prints it", path: context.invocation.path)
     }
@@ -40,7 +57,7 @@ enum OneTimeCodeCommandRun {
     guard
       let uri = try fields.oneTimeCodeURI
         ?? fields.value("otp").map({
-          try storedURI(trimmed($0), name: name)
+          try Self.storedURI(Self.trimmed($0), name: name)
         })
     else {
       throw VaultError.noOneTimeCode(name.value)
@@ -54,7 +71,7 @@ enum OneTimeCodeCommandRun {
         try Clipboard.copy(
           made, name: name, what: "the one-time code of '\(Output.printable(name.value))'",
           context: context)
-      } else if context.flag(Keys.json) {
+      } else if json {
         Output.print("{\"code\":\"")
         made.withBytes { Output.write($0) }
         Output.print("\"," + details + "}\n")
@@ -74,6 +91,7 @@ enum OneTimeCodeCommandRun {
         try deliver($0.code, "\"counter\":\($0.counter)")
       }
     }
+    return ExitCode.success.rawValue
   }
 
   /// `input` without the spaces, tabs and line breaks at either end (a pasted URI or secret).

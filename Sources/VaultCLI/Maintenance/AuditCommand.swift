@@ -4,24 +4,42 @@ import VaultSecrets
 
 /// `vault audit [PREFIX] [--json]`: checks every password (first line) offline, prints each
 /// problem, and exits 1 when there is one.
-enum AuditCommandRun {
-  static func run(_ context: Context) throws -> Int32 {
-    let prefix = try context.argumentIfGiven(Keys.prefix) ?? ""
+struct AuditCommand: VaultCommand {
+  static let about = CommandAbout(
+    "audit", "Check every password (first line) offline: reused, short, weak or old.",
+    discussion: """
+      Reads the first line of every entry (under PREFIX) and prints NAME: PROBLEM for each \
+      problem found: reused (the same first line as other entries anywhere in the vault, \
+      compared by a keyed \
+      BLAKE2b under a key drawn for this run, never printed), short (fewer than \
+      \(PasswordStrength.minimumLength) characters), weak (fewer than \
+      \(PasswordStrength.minimumBits) estimated bits; see AUDIT in vault(1)), or old (not \
+      changed for \(EntryStore.passwordMaximumAgeDays) days, from the entry's kept history). \
+      Nothing leaves the machine. Exits 1 when a problem was found, 0 when none. Every \
+      entry's first line is taken as a password, so give a PREFIX to leave notes out; in a \
+      session guarded entries are left out, and content that is not text is skipped.
+      """)
+
+  @FlagParameter(Keys.json) var json
+  @OptionalArgument(Keys.auditPrefix) var prefix
+
+  func run(_ context: Context) throws -> Int32 {
+    let prefix = self.prefix ?? ""
     let unlocked = try context.open(.use(reason: "audit passwords"))
     let report = try unlocked.entries.auditPasswords(
       prefix: prefix, now: context.environment.clock.wallNow,
       includeGuarded: !unlocked.source.withholdsGuarded)
-    if context.flag(Keys.json) {
+    if json {
       let rows = report.findings.map { finding in
         JSONOutput.object([
-          ("name", .string(finding.name)), ("problems", .array(finding.problems.map(json))),
+          ("name", .string(finding.name)), ("problems", .array(finding.problems.map(Self.json))),
         ])
       }
       Output.print(JSONOutput.array(rows).rendered + "\n")
     } else {
       for finding in report.findings {
         for problem in finding.problems {
-          Output.print("\(Output.printable(finding.name)): \(text(problem))\n")
+          Output.print("\(Output.printable(finding.name)): \(Self.text(problem))\n")
         }
       }
     }

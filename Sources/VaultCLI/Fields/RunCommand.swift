@@ -8,7 +8,72 @@ import VaultFormat
 ///
 /// COMMAND gets descriptors 0–2 only, no `VAULT_*` variable, and back the umask and signal
 /// dispositions vault itself changed.
-enum RunCommandRun {
+struct RunCommand: VaultCommand {
+  static let about = CommandAbout(
+    "run", "Run COMMAND with secrets in its environment: --env VAR=NAME[:FIELD] ... -- COMMAND.",
+    discussion: """
+      Reads each value (the field FIELD of entry NAME; without FIELD the password, the first \
+      line), then replaces itself with COMMAND, so COMMAND's exit status is the command's. \
+      The text after the last ':' is the field: a name with a ':' in it is written with its \
+      field (a:b:password). COMMAND is searched on PATH and gets descriptors 0-2 only, no \
+      VAULT_ variable (not even VAULT_SESSION), and the umask and signal dispositions vault \
+      was started with. With a session a guarded entry is refused, since its read needs fresh \
+      authentication. Without --env nothing is unlocked. Put -- before COMMAND so its options \
+      are not read as vault's. A variable in the environment is visible to COMMAND and to \
+      whatever it starts, and to the same user through /proc while it runs.
+      """)
+
+  @RepeatedOption(Keys.env) var env
+  @VariadicArgument(Keys.runCommand) var runCommand
+
+  func run(_ context: Context) throws -> Int32 {
+    let assignments = env
+    var seen = Set<String>()
+    for assignment in assignments where !seen.insert(assignment.variable).inserted {
+      throw UsageError(
+        message: "--env gives \(assignment.variable) twice", path: context.invocation.path)
+    }
+    let command = runCommand
+    guard let program = command.first else {
+      throw UsageError(message: "no COMMAND to run", path: context.invocation.path)
+    }
+    var variables = ChildHygiene.environment(context.environment.variables)
+    guard let path = Self.resolve(program, path: variables["PATH"]) else {
+      throw VaultError.programNotFound(program)
+    }
+    if !assignments.isEmpty {
+      let unlocked = try context.open(.use(reason: "give secrets to '\(program)'"))
+      for assignment in assignments {
+        let value = try assignment.reference.value(in: unlocked)
+        // The variable's value leaves guarded memory here: execve copies the environment into
+        // the new program, which is what it asked for.
+        variables[assignment.variable] = String(decoding: value.unprotectedBytes, as: UTF8.self)
+      }
+    }
+    // In the agent's worker, the client replaces itself with the program: it runs in the
+    // user's shell, with its terminal and process group.
+    if let session = context.session {
+      session.handOff(path: path, arguments: command, environment: variables)
+    }
+    Hardening.restoreInherited()
+    // The program never runs with the group of a set-group-id install (vault(1) SECURITY).
+    guard vault_drop_group() == 0 else {
+      throw VaultError.programNotStarted(program, reason: String(cString: strerror(errno)))
+    }
+    if vault_cloexec_from(3) != 0 { Self.markInheritedCloseOnExec() }
+    let arguments = CStringVector(command)
+    let environment = CStringVector(environment: variables)
+    execve(path, arguments.pointers, environment.pointers)
+    if errno == ENOEXEC {
+      // A script without a #! line is run by the shell, as execvp(3) and shells do.
+      let shell = CStringVector(["/bin/sh", path] + command.dropFirst())
+      execve("/bin/sh", shell.pointers, environment.pointers)
+    }
+    let reason = errno
+    Hardening.apply()
+    throw VaultError.programNotStarted(program, reason: String(cString: strerror(reason)))
+  }
+
   /// One `--env` value, checked by the parser before anything is unlocked.
   struct Assignment: ArgumentValue {
     let variable: String
@@ -40,54 +105,6 @@ enum RunCommandRun {
 
     /// Nothing to offer.
     static var completion: CompletionKind { .none }
-  }
-
-  static func run(_ context: Context) throws -> Int32 {
-    let assignments = try context.values(Keys.env)
-    var seen = Set<String>()
-    for assignment in assignments where !seen.insert(assignment.variable).inserted {
-      throw UsageError(
-        message: "--env gives \(assignment.variable) twice", path: context.invocation.path)
-    }
-    let command = try context.arguments(Keys.runCommand)
-    guard let program = command.first else {
-      throw UsageError(message: "no COMMAND to run", path: context.invocation.path)
-    }
-    var variables = ChildHygiene.environment(context.environment.variables)
-    guard let path = resolve(program, path: variables["PATH"]) else {
-      throw VaultError.programNotFound(program)
-    }
-    if !assignments.isEmpty {
-      let unlocked = try context.open(.use(reason: "give secrets to '\(program)'"))
-      for assignment in assignments {
-        let value = try assignment.reference.value(in: unlocked)
-        // The variable's value leaves guarded memory here: execve copies the environment into
-        // the new program, which is what it asked for.
-        variables[assignment.variable] = String(decoding: value.unprotectedBytes, as: UTF8.self)
-      }
-    }
-    // In the agent's worker, the client replaces itself with the program: it runs in the
-    // user's shell, with its terminal and process group.
-    if let session = context.session {
-      session.handOff(path: path, arguments: command, environment: variables)
-    }
-    Hardening.restoreInherited()
-    // The program never runs with the group of a set-group-id install (vault(1) SECURITY).
-    guard vault_drop_group() == 0 else {
-      throw VaultError.programNotStarted(program, reason: String(cString: strerror(errno)))
-    }
-    if vault_cloexec_from(3) != 0 { markInheritedCloseOnExec() }
-    let arguments = CStringVector(command)
-    let environment = CStringVector(environment: variables)
-    execve(path, arguments.pointers, environment.pointers)
-    if errno == ENOEXEC {
-      // A script without a #! line is run by the shell, as execvp(3) and shells do.
-      let shell = CStringVector(["/bin/sh", path] + command.dropFirst())
-      execve("/bin/sh", shell.pointers, environment.pointers)
-    }
-    let reason = errno
-    Hardening.apply()
-    throw VaultError.programNotStarted(program, reason: String(cString: strerror(reason)))
   }
 
   /// `program` when it names a path that exists, else the first executable `program` on `path`
