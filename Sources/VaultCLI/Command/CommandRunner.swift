@@ -168,22 +168,6 @@ enum CommandRunner {
   }
 }
 
-/// `vault help [COMMAND...]` and `biosim help [COMMAND...]`.
-enum HelpCommand {
-  /// Prints the help of the named command (aliases allowed), or of the program.
-  ///
-  /// - Throws: `UsageError` when the words name no command.
-  static func run(_ context: Context, program: ProgramSpec) throws -> Int32 {
-    let words = context.invocation.arguments
-    guard let target = program.canonicalPath(words) else {
-      throw UsageError(
-        message: "unknown command '\(words.joined(separator: " "))'", path: ["help"])
-    }
-    Output.print(Help.text(program, path: target))
-    return ExitCode.success.rawValue
-  }
-}
-
 extension BiometryControlError: ReportableError {
   /// A refused sensor control is invalid input (5).
   var exitCode: ExitCode { .invalidInput }

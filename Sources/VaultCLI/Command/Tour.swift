@@ -84,8 +84,34 @@ enum Tour {
     echo '# Tour complete: every step gave the exit status shown.'
     """#
 
-  static func run(_ context: Context) throws -> Int32 {
-    let bin = URL(fileURLWithPath: try executablePath()).deletingLastPathComponent().path
+  /// The path of the run's `vault` program (`RunScope.executable`, with `/proc/self/exe` read
+  /// to the file it names), for a child's `argv[0]` and a shell's `PATH`.
+  ///
+  /// - Throws: `VaultError.storage` when `/proc/self/exe` cannot be read.
+  static func executablePath() throws -> String {
+    let executable = RunScope.current.executable
+    guard executable == "/proc/self/exe" else { return executable }
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let n = readlink(executable, &buffer, buffer.count - 1)
+    guard n > 0 else { throw VaultError.storage("cannot find the vault executable") }
+    return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}
+
+/// `vault tour`.
+struct TourCommand: VaultCommand {
+  static let about = CommandAbout(
+    "tour", "Run every command on a throwaway vault and show what it does.",
+    discussion: """
+      Creates a vault and a simulated sensor in a temporary folder, touching nothing of \
+      yours, and runs a scripted story through the built binaries: init, enrollment, \
+      activation, a journal entry piped in, unlock, read back in a pipeline, a field, a \
+      one-time code, the tree, a fuzzy find and an audit, an enrollment change refused \
+      with exit 15, re-activation and unlock again.
+      """)
+
+  func run(_ context: Context) throws -> Int32 {
+    let bin = URL(fileURLWithPath: try Tour.executablePath()).deletingLastPathComponent().path
     guard access(bin + "/biosim", X_OK) == 0 else {
       throw VaultError.storage(
         "the tour needs biosim beside vault in \(bin); install both binaries together")
@@ -99,7 +125,7 @@ enum Tour {
     let dir = String(
       decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    try PrivateFiles.atomicWrite(Array((demoPIN + "\n").utf8), to: dir + "/pin")
+    try PrivateFiles.atomicWrite(Array((Tour.demoPIN + "\n").utf8), to: dir + "/pin")
     try PrivateFiles.ensureDirectory(dir + "/run")
     let environment = [
       "HOME": dir, "XDG_DATA_HOME": dir + "/data", "XDG_STATE_HOME": dir + "/state",
@@ -111,7 +137,8 @@ enum Tour {
     let previous = signals.map { signal($0, stopTour) }
     defer { for (sig, handler) in zip(signals, previous) { signal(sig, handler) } }
     guard
-      let child = Subprocess.startInheriting("/bin/bash", ["-c", script], environment: environment)
+      let child = Subprocess.startInheriting(
+        "/bin/bash", ["-c", Tour.script], environment: environment)
     else { throw VaultError.storage("cannot start /bin/bash") }
     tourChild = child
     let status = Subprocess.wait(child)
@@ -120,18 +147,5 @@ enum Tour {
     if tourSignal != 0 { return 128 + tourSignal }
     if status == Output.brokenPipe { return Output.brokenPipe }
     return status == 0 ? 0 : 1
-  }
-
-  /// The path of the run's `vault` program (`RunScope.executable`, with `/proc/self/exe` read
-  /// to the file it names), for a child's `argv[0]` and a shell's `PATH`.
-  ///
-  /// - Throws: `VaultError.storage` when `/proc/self/exe` cannot be read.
-  static func executablePath() throws -> String {
-    let executable = RunScope.current.executable
-    guard executable == "/proc/self/exe" else { return executable }
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let n = readlink(executable, &buffer, buffer.count - 1)
-    guard n > 0 else { throw VaultError.storage("cannot find the vault executable") }
-    return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }

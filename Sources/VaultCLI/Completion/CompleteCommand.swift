@@ -13,46 +13,9 @@ import VaultSecrets
 /// terminal. Locked, or on any failure, it prints nothing at all and exits 0, so a completion
 /// never disturbs the line being edited.
 enum CompleteCommand {
-  /// Prints the names starting with the first argument, one per line (with `--tags`, the
-  /// journal's tags without their `@`, sorted; with `--journal`, the journal entries' short ids,
-  /// oldest first); always returns 0 (the command is `silent`: the runner swallows its errors).
-  static func run(_ context: Context) throws -> Int32 {
-    let names = try names(context)
-    if !names.isEmpty { Output.print(names.map { $0 + "\n" }.joined()) }
-    return ExitCode.success.rawValue
-  }
-
-  /// `vault __complete-fields PREFIX WORD...`: the field keys starting with PREFIX.
-  ///
-  /// They are the keys of the entry that the command line WORD... (the words before the key,
-  /// after the program name) names; never a guarded entry's, whose read needs a fresh check.
-  /// Always returns 0.
-  static func fields(_ context: Context) throws -> Int32 {
-    let prefix = try context.argument(Keys.fieldPrefix).lowercased()
-    var words = try context.arguments(Keys.completedLine)
-    // After `--field` the key is the option's value; otherwise it is `set`'s or `unset`'s KEY,
-    // which the line does not have yet: a stand-in makes the line whole for the parser.
-    if words.last == "--" + Keys.field.spec.long {
-      words.removeLast()
-    } else {
-      words.append(EntryFields.passwordKey)
-    }
-    let name = try Parser.parse(words, program: VaultCommands.program).argumentIfGiven(Keys.name)
-    guard let name, let key = try sessionKey(context) else { return ExitCode.success.rawValue }
-    let entries = EntryStore(vault: key.vault, masterKey: key.masterKey)
-    guard let metadata = try entries.metadata(name), !metadata.guarded else {
-      return ExitCode.success.rawValue
-    }
-    let keys = try EntryFields(entries.get(name).content).keys.filter {
-      $0.lowercased().hasPrefix(prefix)
-    }
-    if !keys.isEmpty { Output.print(keys.map { $0 + "\n" }.joined()) }
-    return ExitCode.success.rawValue
-  }
-
   /// The vault and its key from the agent or a valid `VAULT_SESSION` (not renewed), or nil
   /// without either.
-  private static func sessionKey(_ context: Context) throws -> (
+  static func sessionKey(_ context: Context) throws -> (
     vault: Vault, masterKey: SymmetricKey
   )? {
     let environment = context.environment
@@ -70,7 +33,7 @@ enum CompleteCommand {
     return (vault, masterKey)
   }
 
-  private static func names(_ context: Context) throws -> [String] {
+  static func names(_ context: Context) throws -> [String] {
     guard let unlocked = try sessionKey(context) else { return [] }
     let prefix = try context.argumentIfGiven(Keys.prefix) ?? ""
     if context.flag(Keys.completeTags) {

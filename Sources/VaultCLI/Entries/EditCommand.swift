@@ -9,7 +9,7 @@ struct EditCommand: VaultCommand {
       Authenticates first (a guarded entry also needs its biometric check), so nothing typed is \
       lost to a failed PIN, then opens the entry in the editor and stores it again when the \
       editor exits successfully.
-      """ + " " + VaultCommands.editorDiscussion)
+      """ + " " + Self.editorDiscussion)
 
   @FlagParameter(Keys.allowDiskTemp) var allowDiskTemp
   @ArgumentParameter(Keys.name) var name
@@ -48,4 +48,14 @@ struct EditCommand: VaultCommand {
     }
   }
 
+  /// What the editor commands' help says about the plaintext's folder and the editor.
+  static let editorDiscussion = """
+    The plaintext goes into a private 0700 folder on a RAM-backed file system ($XDG_RUNTIME_DIR, \
+    else /dev/shm; with neither, the command refuses unless --allow-disk-temp), as a 0600 file \
+    opened with $VISUAL or $EDITOR (else vi). The folder is removed on every exit path: success, \
+    editor failure, Ctrl-C, SIGTERM and SIGHUP; one left by a vault killed with SIGKILL is \
+    removed by the next vault command. vim and nvim run without swap, backup, undo and viminfo \
+    files. Unchanged content writes nothing. When the text did not end in a newline, a final \
+    newline added by the editor is dropped.
+    """
 }

@@ -50,29 +50,6 @@ enum AutoSync {
 
 /// `vault config [KEY [VALUE]]`.
 enum ConfigCommandRun {
-  static func run(_ context: Context) throws {
-    let name = try context.argumentIfGiven(Keys.configKey)
-    let value = try context.argumentIfGiven(Keys.configValue)
-    let repository = try GitRepository(
-      path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
-    if let value {
-      _ = try context.openVault()
-      guard repository.exists else {
-        throw VaultError.syncFailed(
-          "this vault is not set up for sync (no \(Output.printable(repository.path))); run 'vault"
-            + " sync init REMOTE' first")
-      }
-      try repository.setConfig(AutoSync.configKey, value == .on ? "true" : "false")
-      Output.error(
-        value == .on
-          ? "Set sync.auto on: a command that changes the vault starts 'vault sync' in the"
-            + " background (its messages in \(Output.printable(repository.path + "/" + AutoSync.logName)))."
-          : "Set sync.auto off.")
-      return
-    }
-    let shown = AutoSync.isOn(repository) ? "on" : "off"
-    Output.print(name == nil ? "sync.auto \(shown)\n" : "\(shown)\n")
-  }
 }
 
 /// A key of `vault config`.
