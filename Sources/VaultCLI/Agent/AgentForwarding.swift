@@ -168,7 +168,7 @@ enum AgentForwarding {
     }
   }
 
-  /// `vault run`'s last step, as `RunCommandRun` does it outside the agent.
+  /// `vault run`'s last step, as `RunCommand` does it outside the agent.
   private static func replace(path: String, arguments: [String], environment: [String]) throws
     -> Never
   {

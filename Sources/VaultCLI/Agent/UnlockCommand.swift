@@ -33,7 +33,7 @@ struct UnlockCommand: VaultCommand {
     let shellSession =
       self.shellSession || self.raw || shellSyntax != nil
     if !shellSession {
-      try Self.unlockAgent(context, idle: idle)
+      try unlockAgent(context, idle: idle)
       return ExitCode.success.rawValue
     }
     let shell = shellSyntax ?? .bash
@@ -79,13 +79,13 @@ struct UnlockCommand: VaultCommand {
   /// `vault unlock` without `--shell-session`: the PIN and the match, then the key goes to the agent.
   ///
   /// The agent is started when none runs. Nothing is printed on standard output.
-  private static func unlockAgent(_ context: Context, idle: Double) throws {
+  private func unlockAgent(_ context: Context, idle: Double) throws {
     let agent = AgentClient(environment: context.environment)
     // Held, and still good: the agent's worker checks the key against the header, the state
     // and the biometric binding (an enrollment changed since disables it here, and the agent
     // lets the vault go).
-    if !context.flag(Keys.unlockAgain), try agent.status(vaultPath: context.vaultPath) != nil {
-      let verified = try AgentForwarding.run(context, arguments: verifyHeldArguments(context))
+    if !unlockAgain, try agent.status(vaultPath: context.vaultPath) != nil {
+      let verified = try AgentForwarding.run(context, arguments: Self.verifyHeldArguments(context))
       // The worker's check asked the sensor for this command (a preflight, no prompt): an
       // answer queued for this unlock and left waiting is said as it ends.
       RunScope.current.sensorConsulted = (context.deviceStore, context.environment.clock)
@@ -94,12 +94,12 @@ struct UnlockCommand: VaultCommand {
       {
         let vault = try context.openVault()
         Output.error(
-          "The agent already holds \(vault.path) (it locks \(lockTime(idle: held.idle, hard: held.hard)));"
+          "The agent already holds \(vault.path) (it locks \(Self.lockTime(idle: held.idle, hard: held.hard)));"
             + " nothing asked. 'vault unlock --force' unlocks again.")
         return
       }
       if verified == ExitCode.enrollmentChanged.rawValue {
-        try reportDisabledByHeldCheck(context)
+        try Self.reportDisabledByHeldCheck(context)
       }
     }
     try AgentLauncher.checkSocketPath(context.environment)

@@ -14,7 +14,7 @@ struct BiosimAvailabilityCommand: VaultCommand {
 
   func run(_ context: Context) throws -> Int32 {
     let value = availability
-    try BiosimCommandsRun.controls(context).setAvailability(value)
+    try BiosimSupport.controls(context).setAvailability(value)
     Output.error("The sensor is now \(value.rawValue).")
     return ExitCode.success.rawValue
   }

@@ -11,11 +11,11 @@ struct BiosimCredentialVerifiedCommand: VaultCommand {
     "credential-verified", "Enter the device passcode at the lock screen (ends a lockout).")
 
   func run(_ context: Context) throws -> Int32 {
-    let before = try BiosimCommandsRun.controls(context).status()
+    let before = try BiosimSupport.controls(context).status()
     guard before.passcodeSet else {
       throw VaultError.invalidInput("no device passcode is set; set one with 'biosim passcode set'")
     }
-    try BiosimCommandsRun.controls(context).clearLockout()
+    try BiosimSupport.controls(context).clearLockout()
     Output.error(
       before.isLockedOut
         ? "The passcode was entered; the lockout ended." : "The passcode was entered.")

@@ -17,7 +17,7 @@ struct BiosimEnrollCommand: VaultCommand {
   @OptionParameter(Keys.label) var label
 
   func run(_ context: Context) throws -> Int32 {
-    let template = try BiosimCommandsRun.controls(context).enroll(label: label?.text)
+    let template = try BiosimSupport.controls(context).enroll(label: label?.text)
     Output.error("Enrolled '\(template.label)'; the domain state changed.")
     return ExitCode.success.rawValue
   }

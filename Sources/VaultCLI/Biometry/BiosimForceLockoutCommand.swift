@@ -11,7 +11,7 @@ struct BiosimForceLockoutCommand: VaultCommand {
     "force-lockout", "Lock the sensor as after too many failed matches elsewhere.")
 
   func run(_ context: Context) throws -> Int32 {
-    try BiosimCommandsRun.controls(context).forceLockout()
+    try BiosimSupport.controls(context).forceLockout()
     Output.error(
       "The sensor is locked out; a correct vault PIN or 'biosim credential-verified' clears it.")
     return ExitCode.success.rawValue

@@ -23,8 +23,8 @@ struct BiosimHardwareCommand: VaultCommand {
     guard !(external && type == .none) else {
       throw UsageError(message: "--external needs a sensor type, not none", path: ["hardware"])
     }
-    let before = try BiosimCommandsRun.controls(context).status()
-    try BiosimCommandsRun.controls(context).setHardware(type, external: external)
+    let before = try BiosimSupport.controls(context).status()
+    try BiosimSupport.controls(context).setHardware(type, external: external)
     let wiped = before.biometryType != type && !before.enrolled.isEmpty
     Output.error(
       "The sensor is now \(external ? "a removable " : "")\(type.displayName) (simulated)"

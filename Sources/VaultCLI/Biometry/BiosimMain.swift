@@ -23,8 +23,8 @@ public enum BiosimMain {
   }
 }
 
-/// The handlers of `biosim`'s commands.
-enum BiosimCommandsRun {
+/// What biosim's commands share: the sensor controls, and the status in text or JSON.
+enum BiosimSupport {
   static func controls(_ context: Context) -> SensorControls {
     SensorControls(store: context.deviceStore, clock: context.environment.clock)
   }

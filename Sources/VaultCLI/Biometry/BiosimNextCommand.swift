@@ -25,7 +25,7 @@ struct BiosimNextCommand: VaultCommand {
       guard outcome == nil, outcomeCount == nil else {
         throw UsageError(message: "--clear takes no OUTCOME and no --count", path: ["next"])
       }
-      let dropped = try BiosimCommandsRun.controls(context).clearQueue()
+      let dropped = try BiosimSupport.controls(context).clearQueue()
       Output.error(
         dropped == 0
           ? "No answer was queued."
@@ -36,7 +36,7 @@ struct BiosimNextCommand: VaultCommand {
       throw UsageError(message: "say which answer to queue, or --clear", path: ["next"])
     }
     let count = outcomeCount ?? 1
-    try BiosimCommandsRun.controls(context).queue(outcome, count: count)
+    try BiosimSupport.controls(context).queue(outcome, count: count)
     let seconds = Int(SensorState.answerValidity)
     Output.error(
       count == 1

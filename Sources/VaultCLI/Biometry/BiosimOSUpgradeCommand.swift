@@ -11,7 +11,7 @@ struct BiosimOSUpgradeCommand: VaultCommand {
     "os-upgrade", "Simulate a major OS upgrade (the domain state changes).")
 
   func run(_ context: Context) throws -> Int32 {
-    try BiosimCommandsRun.controls(context).osUpgrade()
+    try BiosimSupport.controls(context).osUpgrade()
     Output.error("The OS was upgraded; every domain state changed.")
     return ExitCode.success.rawValue
   }

@@ -25,8 +25,8 @@ struct BiosimPasscodeCommand: VaultCommand {
     guard action == .clear || !keep else {
       throw UsageError(message: "--keep-enrollment goes with clear", path: ["passcode"])
     }
-    let before = try BiosimCommandsRun.controls(context).status()
-    try BiosimCommandsRun.controls(context).setPasscode(action == .set, keepEnrollment: keep)
+    let before = try BiosimSupport.controls(context).status()
+    try BiosimSupport.controls(context).setPasscode(action == .set, keepEnrollment: keep)
     switch action {
     case .set:
       Output.error(before.passcodeSet ? "A passcode was already set." : "A passcode is set.")

@@ -18,7 +18,7 @@ struct BiosimProfileCommand: VaultCommand {
   @ArgumentParameter(Keys.profile) var profile
 
   func run(_ context: Context) throws -> Int32 {
-    try BiosimCommandsRun.controls(context).setProfile(profile)
+    try BiosimSupport.controls(context).setProfile(profile)
     switch profile {
     case .apple:
       Output.error("Apple's lockout: 5 consecutive failed matches lock biometry until the PIN.")

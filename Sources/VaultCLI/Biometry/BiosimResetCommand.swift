@@ -28,7 +28,7 @@ struct BiosimResetCommand: VaultCommand {
         throw VaultError.cancelled("nothing was erased")
       }
     }
-    try BiosimCommandsRun.controls(context).reset()
+    try BiosimSupport.controls(context).reset()
     // An erased device keeps no session of any vault, and the agent holds none of them.
     AgentClient(environment: context.environment).forget(vaultID: nil, vaultPath: nil)
     try? FileManager.default.removeItem(atPath: context.environment.sessionDirectory)

@@ -24,8 +24,8 @@ struct BiosimStatusCommand: VaultCommand {
     }
     Output.print(
       json
-        ? try BiosimCommandsRun.statusJSON(state, context.environment.clock).rendered + "\n"
-        : try BiosimCommandsRun.statusText(state, context.environment.clock))
+        ? try BiosimSupport.statusJSON(state, context.environment.clock).rendered + "\n"
+        : try BiosimSupport.statusText(state, context.environment.clock))
     return ExitCode.success.rawValue
   }
 }

@@ -19,10 +19,10 @@ struct BiosimUnenrollCommand: VaultCommand {
       guard label == nil else {
         throw UsageError(message: "give --label or --all, not both", path: ["unenroll"])
       }
-      try BiosimCommandsRun.controls(context).unenrollAll()
+      try BiosimSupport.controls(context).unenrollAll()
       Output.error("Removed every template; the domain state changed.")
     } else if let label {
-      try BiosimCommandsRun.controls(context).unenroll(label: label.text)
+      try BiosimSupport.controls(context).unenroll(label: label.text)
       Output.error("Removed '\(label.text)'; the domain state changed.")
     } else {
       throw UsageError(message: "say which template: --label LABEL or --all", path: ["unenroll"])

@@ -16,7 +16,7 @@ struct BiosimUnlockDeviceCommand: VaultCommand {
       """)
 
   func run(_ context: Context) throws -> Int32 {
-    try BiosimCommandsRun.controls(context).unlockDevice()
+    try BiosimSupport.controls(context).unlockDevice()
     Output.error(
       "The device was unlocked with biometry; a vault that allows reuse accepts it for"
         + " \(Int(SensorState.maximumReuse)) s at most.")

@@ -427,11 +427,3 @@ enum Keys {
     "Store the entry's one-time code: an otpauth:// URI or a base32 secret, read from a hidden"
       + " prompt or standard input, never the command line.")
 }
-
-/// A handler for a command that exits 0 when it returns.
-func runs(_ body: @escaping @Sendable (Context) throws -> Void) -> CommandHandler {
-  { context in
-    try body(context)
-    return ExitCode.success.rawValue
-  }
-}

@@ -112,7 +112,7 @@ enum CommandRunner {
         }
       }
       if case .otherDevice = vault, let path = context?.vaultPath,
-        access(GitRepository.path(forVault: path) + "/" + SyncCommandsRun.cloneMarker, F_OK) == 0
+        access(GitRepository.path(forVault: path) + "/" + SyncSupport.cloneMarker, F_OK) == 0
       {
         // No PIN of this device's yet: the clone that made the file was cut short.
         hint =

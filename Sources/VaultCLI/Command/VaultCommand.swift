@@ -83,10 +83,8 @@ extension VaultCommand {
   private static var handler: CommandHandler {
     { context in
       let command = Self()
-      for parameter in CommandParameters.of(command) {
-        try parameter.fill(from: context.invocation)
-      }
-      try command.validate(path: context.invocation.path)
+      try context.fill(CommandParameters.of(command))
+      try command.validate(path: context.path)
       return try command.run(context)
     }
   }

@@ -29,7 +29,7 @@ struct CompleteFieldsCommand: VaultCommand {
       words.append(EntryFields.passwordKey)
     }
     let name = try Parser.parse(words, program: VaultCommands.program).argumentIfGiven(Keys.name)
-    guard let name, let key = try CompleteCommand.sessionKey(context) else {
+    guard let name, let key = try CompletionKey.sessionKey(context) else {
       return ExitCode.success.rawValue
     }
     let entries = EntryStore(vault: key.vault, masterKey: key.masterKey)

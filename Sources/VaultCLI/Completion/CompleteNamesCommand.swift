@@ -18,8 +18,27 @@ struct CompleteNamesCommand: VaultCommand {
   @OptionalArgument(Keys.prefix) var prefix
 
   func run(_ context: Context) throws -> Int32 {
-    let names = try CompleteCommand.names(context)
+    let names = try names(context)
     if !names.isEmpty { Output.print(names.map { $0 + "\n" }.joined()) }
     return ExitCode.success.rawValue
+  }
+
+  /// What to print: names, tags or journal ids starting with PREFIX; none without a key.
+  private func names(_ context: Context) throws -> [String] {
+    guard let unlocked = try CompletionKey.sessionKey(context) else { return [] }
+    let prefix = self.prefix ?? ""
+    if completeTags {
+      // Tags without their '@' (a word break for bash), with the typed '@' ignored.
+      let typed = prefix.hasPrefix("@") ? String(prefix.dropFirst()) : prefix
+      let entries = try JournalStore(vault: unlocked.vault, masterKey: unlocked.masterKey).entries()
+      return JournalTags.counts(entries).map(\.key).filter { $0.hasPrefix(typed.lowercased()) }
+        .sorted { $0.precedesInByteOrder($1) }
+    }
+    if completeJournal {
+      let entries = try JournalStore(vault: unlocked.vault, masterKey: unlocked.masterKey).entries()
+      return JournalStore.shortIDs(entries).filter { $0.hasPrefix(prefix.lowercased()) }
+    }
+    let store = EntryStore(vault: unlocked.vault, masterKey: unlocked.masterKey)
+    return try store.listing(prefix: prefix).map(\.name)
   }
 }

@@ -92,14 +92,15 @@ enum Clipboard {
     return text.contains("--sensitive") ? ["--sensitive"] : []
   }
 
-  /// Copies `secret` and starts the detached clearer; `what` names it in the message (`the
-  /// password of 'name'`), `'name'` by default.
+  /// Copies `secret` and starts the detached clearer, which clears it after `seconds`
+  /// (`--clip-time`; nil: `defaultSeconds`); `what` names it in the message (`the password of
+  /// 'name'`), `'name'` by default.
   ///
   /// - Throws: `VaultError.storage` when no tool works.
   static func copy(
-    _ secret: SecureBytes, name: EntryName, what: String? = nil, context: Context
+    _ secret: SecureBytes, name: EntryName, what: String? = nil, seconds: Int?, context: Context
   ) throws {
-    let seconds = try context.value(Keys.clipTime) ?? defaultSeconds
+    let seconds = seconds ?? defaultSeconds
     let variables = context.environment.variables
     let tool = try tool(variables)
     let (program, arguments) = tool.copy

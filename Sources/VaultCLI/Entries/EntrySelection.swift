@@ -13,33 +13,6 @@ enum EntrySelection: Equatable {
   case keys
   case json
 
-  /// The selection the options ask for; `--clip` alone selects the password.
-  ///
-  /// - Throws: `UsageError` when two selections are combined, or `--all` comes without `--clip`
-  ///   or with another selection.
-  static func parse(_ context: Context) throws -> EntrySelection {
-    let clip = context.flag(Keys.clip)
-    var chosen: [(String, EntrySelection)] = []
-    if let key = try context.value(Keys.field) { chosen.append(("--field", .field(key.text))) }
-    if let line = try context.value(Keys.line) { chosen.append(("--line", .line(line))) }
-    if context.flag(Keys.listFields) { chosen.append(("--fields", .keys)) }
-    if context.flag(Keys.entryJSON) { chosen.append(("--json", .json)) }
-    if context.flag(Keys.clipAll) { chosen.append(("--all", .whole)) }
-    let path = context.invocation.path
-    if chosen.count > 1 {
-      throw UsageError(
-        message: "\(chosen[0].0) and \(chosen[1].0) cannot be combined", path: path)
-    }
-    if context.flag(Keys.clipAll) && !clip {
-      throw UsageError(
-        message: "--all needs --clip (without it the whole entry is printed)", path: path)
-    }
-    if clip, let (word, selection) = chosen.first, selection == .keys || selection == .json {
-      throw UsageError(message: "--clip copies one value; \(word) prints a listing", path: path)
-    }
-    return chosen.first?.1 ?? (clip ? .field(EntryFields.passwordKey) : .whole)
-  }
-
   /// How a copy of the selection of the entry `name` is named: `the password of 'name'`.
   func clipped(_ name: String) -> String {
     let entry = "'\(Output.printable(name))'"

@@ -25,9 +25,9 @@ struct FindCommand: VaultCommand {
   @VariadicArgument(Keys.findWords) var findWords
 
   func run(_ context: Context) throws -> Int32 {
-    let words = context.invocation.arguments
+    let words = findWords
     guard !words.contains(where: \.isEmpty) else {
-      throw UsageError(message: "WORD is empty", path: context.invocation.path)
+      throw UsageError(message: "WORD is empty", path: context.path)
     }
     let names = try context.open(.use(reason: "find entries")).entries.listing().map(\.name)
     let found = FuzzyMatch.rank(names, words: words)

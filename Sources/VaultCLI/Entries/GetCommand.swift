@@ -28,11 +28,18 @@ struct GetCommand: VaultCommand {
   @FlagParameter(Keys.clipAll) var clipAll
   @ArgumentParameter(Keys.name) var name
 
-  func run(_ context: Context) throws -> Int32 {
+  /// `--clip-time` needs `--clip`; the selections are checked against each other.
+  ///
+  /// - Throws: `UsageError` (exit 64).
+  func validate(path: [String]) throws {
     if clipTime != nil && !clip {
-      throw UsageError(message: "--clip-time needs --clip", path: context.invocation.path)
+      throw UsageError(message: "--clip-time needs --clip", path: path)
     }
-    let selection = try EntrySelection.parse(context)
+    _ = try selection(path: path)
+  }
+
+  func run(_ context: Context) throws -> Int32 {
+    let selection = try selection(path: context.path)
     if clip {
       // Checked before unlocking, so a missing clipboard never costs a PIN entry.
       _ = try Clipboard.tool(context.environment.variables)
@@ -58,7 +65,8 @@ struct GetCommand: VaultCommand {
         throw VaultError.invalidInput(
           "\(selection.clipped(name.value)) is empty; nothing was copied")
       }
-      try Clipboard.copy(value, name: name, what: selection.clipped(name.value), context: context)
+      try Clipboard.copy(
+        value, name: name, what: selection.clipped(name.value), seconds: clipTime, context: context)
       return ExitCode.success.rawValue
     }
     Output.writeValue(value)
@@ -74,5 +82,30 @@ struct GetCommand: VaultCommand {
       last = piece.last
     }
     if isatty(1) == 1, last != 0x0A { Output.print("\n") }
+  }
+
+  /// The selection the options ask for; `--clip` alone selects the password.
+  ///
+  /// - Throws: `UsageError` when two selections are combined, or `--all` comes without `--clip`
+  ///   or with another selection.
+  private func selection(path: [String]) throws -> EntrySelection {
+    var chosen: [(String, EntrySelection)] = []
+    if let key = field { chosen.append(("--field", .field(key.text))) }
+    if let line { chosen.append(("--line", .line(line))) }
+    if listFields { chosen.append(("--fields", .keys)) }
+    if entryJSON { chosen.append(("--json", .json)) }
+    if clipAll { chosen.append(("--all", .whole)) }
+    if chosen.count > 1 {
+      throw UsageError(
+        message: "\(chosen[0].0) and \(chosen[1].0) cannot be combined", path: path)
+    }
+    if clipAll && !clip {
+      throw UsageError(
+        message: "--all needs --clip (without it the whole entry is printed)", path: path)
+    }
+    if clip, let (word, selection) = chosen.first, selection == .keys || selection == .json {
+      throw UsageError(message: "--clip copies one value; \(word) prints a listing", path: path)
+    }
+    return chosen.first?.1 ?? (clip ? .field(EntryFields.passwordKey) : .whole)
   }
 }

@@ -25,7 +25,7 @@ struct HistoryCommand: VaultCommand {
         JSONOutput.object([
           ("revision", .number(Int(version.revision))), ("time", .string(version.time)),
           ("name", .string(version.name)), ("size", version.length.map { .number($0) } ?? .null),
-          ("command", .string(HistoryCommandsRun.command(version.change))),
+          ("command", .string(HistoryChange.command(version.change))),
           ("state", .string(version.state.rawValue)), ("guarded", .bool(version.guarded)),
         ])
       }
@@ -36,7 +36,7 @@ struct HistoryCommand: VaultCommand {
       [
         String(version.revision), version.time,
         version.length.map { "\($0) byte\($0 == 1 ? "" : "s")" } ?? "-",
-        HistoryCommandsRun.command(version.change), Output.printable(version.name),
+        HistoryChange.command(version.change), Output.printable(version.name),
         version.state == .kept ? "" : version.state.rawValue,
       ]
     }

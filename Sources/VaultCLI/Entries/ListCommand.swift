@@ -23,7 +23,8 @@ struct ListCommand: VaultCommand {
 
   func run(_ context: Context) throws -> Int32 {
     let prefix = listPrefix ?? ""
-    let tree = try FindCommandRun.wantsTree(context)
+    let tree = try TreeListing.wantsTree(
+      tree: self.tree, json: json, path: context.path)
     if listRemoved {
       let removed = try context.open(.use(reason: "list removed entries")).entries.removed(
         prefix: prefix)
@@ -33,7 +34,7 @@ struct ListCommand: VaultCommand {
         }
         Output.print(JSONOutput.array(rows).rendered + "\n")
       } else if tree {
-        Output.print(FindCommandRun.tree(removed.map(\.name), prefix: prefix))
+        Output.print(TreeListing.tree(removed.map(\.name), prefix: prefix))
       } else {
         var out = ListingOutput()
         for entry in removed { out.line(listing: entry.name) }
@@ -58,7 +59,7 @@ struct ListCommand: VaultCommand {
       out.append("]\n")
       out.finish()
     } else if tree {
-      Output.print(FindCommandRun.tree(entries.map(\.name), prefix: prefix))
+      Output.print(TreeListing.tree(entries.map(\.name), prefix: prefix))
     } else {
       var out = ListingOutput()
       for entry in entries { out.line(listing: entry.name) }

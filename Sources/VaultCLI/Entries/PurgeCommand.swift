@@ -25,7 +25,7 @@ struct PurgeCommand: VaultCommand {
       throw UsageError(
         message: everyHistory
           ? "give either NAME or --history, not both" : "give NAME or --history",
-        path: context.invocation.path)
+        path: context.path)
     }
     let store = try context.open(
       .use(reason: name.map { "purge '\($0)'" } ?? "purge every kept revision")

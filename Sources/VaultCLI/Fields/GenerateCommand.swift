@@ -37,13 +37,13 @@ struct GenerateCommand: VaultCommand {
     if inPlace && force {
       throw UsageError(
         message: "--in-place replaces the first line of an existing entry; --force is not needed",
-        path: context.invocation.path)
+        path: context.path)
     }
     if clipTime != nil && !clip {
-      throw UsageError(message: "--clip-time needs --clip", path: context.invocation.path)
+      throw UsageError(message: "--clip-time needs --clip", path: context.path)
     }
     // Checked and drawn before unlocking, so a bad option never costs a PIN entry.
-    let recipe = try Self.recipe(context)
+    let recipe = try recipe(path: context.path)
     if clip { _ = try Clipboard.tool(context.environment.variables) }
     let secret = try recipe.make()
     let reason = "store a generated secret as '\(name)'"
@@ -51,7 +51,7 @@ struct GenerateCommand: VaultCommand {
       let unlocked = try context.open(.readEntry(name))
       guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
       let content = try EntryFields(entry.content).setting(EntryFields.passwordKey, to: secret)
-      try FieldCommandsRun.store(content, of: entry, name: name, change: .generated, in: unlocked)
+      try FieldEdit.store(content, of: entry, name: name, change: .generated, in: unlocked)
     } else {
       let store = try context.open(.use(reason: reason)).entries
       let existing = try store.metadata(name)
@@ -66,7 +66,8 @@ struct GenerateCommand: VaultCommand {
       "Stored a new \(recipe.description) as '\(shown)'"
         + (inPlace ? " (first line replaced)" : "") + "; entropy \(Int(recipe.entropy)) bits.")
     if clip {
-      try Clipboard.copy(secret, name: name, what: "the new secret", context: context)
+      try Clipboard.copy(
+        secret, name: name, what: "the new secret", seconds: clipTime, context: context)
     }
     if print {
       Output.writeValue(secret)
@@ -107,15 +108,13 @@ struct GenerateCommand: VaultCommand {
     }
   }
 
-  private static func recipe(_ context: Context) throws -> Recipe {
-    let path = context.invocation.path
-    let words = try context.value(Keys.words)
-    let length = try context.value(Keys.length)
-    let charset = try context.value(Keys.charset)
-    let separator = try context.value(Keys.separator)
+  /// What the options ask for, checked against each other.
+  ///
+  /// - Throws: `UsageError` for options that cannot be combined.
+  private func recipe(path: [String]) throws -> Recipe {
     let passwordOptions = [
-      length.map { _ in "--length" }, context.flag(Keys.noSymbols) ? "--no-symbols" : nil,
-      charset.map { _ in "--charset" }, context.flag(Keys.noAmbiguous) ? "--no-ambiguous" : nil,
+      length.map { _ in "--length" }, noSymbols ? "--no-symbols" : nil,
+      charset.map { _ in "--charset" }, noAmbiguous ? "--no-ambiguous" : nil,
     ].compactMap { $0 }
     if let words {
       if let first = passwordOptions.first {
@@ -128,18 +127,17 @@ struct GenerateCommand: VaultCommand {
     if separator != nil {
       throw UsageError(message: "--separator needs --words", path: path)
     }
-    if charset != nil && context.flag(Keys.noSymbols) {
+    if charset != nil && noSymbols {
       throw UsageError(
         message: "--no-symbols and --charset cannot be combined (leave symbols out of CLASSES)",
         path: path)
     }
-    let noAmbiguous = context.flag(Keys.noAmbiguous)
     let alphabet: PasswordAlphabet
     do {
       alphabet =
         try charset.map { try PasswordAlphabet(charset: $0.text, noAmbiguous: noAmbiguous) }
         ?? PasswordAlphabet(
-          named: [.lower, .upper, .digits] + (context.flag(Keys.noSymbols) ? [] : [.symbols]),
+          named: [.lower, .upper, .digits] + (noSymbols ? [] : [.symbols]),
           noAmbiguous: noAmbiguous)
     } catch VaultError.invalidInput(let why) {
       throw UsageError(message: "--charset with --no-ambiguous: \(why)", path: path)

@@ -26,13 +26,13 @@ struct InjectCommand: VaultCommand {
   func run(_ context: Context) throws -> Int32 {
     let output = injectOutput?.path
     if output == nil && injectForce {
-      throw UsageError(message: "--force needs --output", path: context.invocation.path)
+      throw UsageError(message: "--force needs --output", path: context.path)
     }
     if output == nil && isatty(1) == 1 {
       throw UsageError(
         message:
           "standard output is a terminal; vault inject writes secrets only to a file or a pipe",
-        hint: "use --output PATH (written with mode 0600)", path: context.invocation.path)
+        hint: "use --output PATH (written with mode 0600)", path: context.path)
     }
     if let output {
       try OutputFile.refuseOwnFiles(

@@ -33,17 +33,17 @@ struct OneTimeCodeCommand: VaultCommand {
       ]
       where given {
         throw UsageError(
-          message: "\(option) cannot be used with --set", path: context.invocation.path)
+          message: "\(option) cannot be used with --set", path: context.path)
       }
       try Self.set(context, name: name)
       return ExitCode.success.rawValue
     }
     if clipTime && !clip {
-      throw UsageError(message: "--clip-time needs --clip", path: context.invocation.path)
+      throw UsageError(message: "--clip-time needs --clip", path: context.path)
     }
     if clip && json {
       throw UsageError(
-        message: "--clip copies the code; --json prints it", path: context.invocation.path)
+        message: "--clip copies the code; --json prints it", path: context.path)
     }
     if clip {
       // Checked before unlocking, so a missing clipboard never costs a PIN entry.
@@ -70,7 +70,7 @@ struct OneTimeCodeCommand: VaultCommand {
       if clip {
         try Clipboard.copy(
           made, name: name, what: "the one-time code of '\(Output.printable(name.value))'",
-          context: context)
+          seconds: self.clipTime, context: context)
       } else if json {
         Output.print("{\"code\":\"")
         made.withBytes { Output.write($0) }

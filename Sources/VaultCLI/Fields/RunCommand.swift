@@ -31,11 +31,11 @@ struct RunCommand: VaultCommand {
     var seen = Set<String>()
     for assignment in assignments where !seen.insert(assignment.variable).inserted {
       throw UsageError(
-        message: "--env gives \(assignment.variable) twice", path: context.invocation.path)
+        message: "--env gives \(assignment.variable) twice", path: context.path)
     }
     let command = runCommand
     guard let program = command.first else {
-      throw UsageError(message: "no COMMAND to run", path: context.invocation.path)
+      throw UsageError(message: "no COMMAND to run", path: context.path)
     }
     var variables = ChildHygiene.environment(context.environment.variables)
     guard let path = Self.resolve(program, path: variables["PATH"]) else {

@@ -26,20 +26,20 @@ struct SetCommand: VaultCommand {
     // Read before unlocking when it comes from a pipe, so a bad value costs no PIN entry.
     let piped =
       try fromPipe
-      ? FieldCommandsRun.value(
+      ? FieldEdit.value(
         fromPipe: LineReader.readAll(
           fd: 0, atMost: EntryStore.streamThreshold, what: "the value on standard input")) : nil
     let unlocked = try context.open(.readEntry(name))
     guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
     let fields = try EntryFields(entry.content)
-    let value = try piped ?? FieldCommandsRun.readFromTerminal(context, name: name.value, key: key)
+    let value = try piped ?? FieldEdit.readFromTerminal(context, name: name.value, key: key)
     let content = try fields.setting(key, to: value)
     let shown = "field '\(Output.printable(key))' of '\(Output.printable(name.value))'"
     guard try content != entry.content else {
       Output.error("Unchanged: \(shown) already has that value; nothing was written.")
       return ExitCode.success.rawValue
     }
-    try FieldCommandsRun.store(content, of: entry, name: name, change: .fieldSet, in: unlocked)
+    try FieldEdit.store(content, of: entry, name: name, change: .fieldSet, in: unlocked)
     Output.error("Set \(shown).")
     return ExitCode.success.rawValue
   }

@@ -24,7 +24,7 @@ struct UnsetCommand: VaultCommand {
     guard let content = try fields.unsetting(key) else {
       throw VaultError.noField(name: name.value, key: key, keys: fields.keys)
     }
-    try FieldCommandsRun.store(content, of: entry, name: name, change: .fieldUnset, in: unlocked)
+    try FieldEdit.store(content, of: entry, name: name, change: .fieldUnset, in: unlocked)
     Output.error(
       "Removed field '\(Output.printable(key))' of '\(Output.printable(name.value))'.")
     return ExitCode.success.rawValue

@@ -48,7 +48,7 @@ struct JournalCommand: VaultCommand {
       case .interrupted(let code):
         Output.error("vault: error: the editor was interrupted; nothing was written")
         return code
-      case .changed(let edited) where !JournalCommandsRun.isBlank(edited):
+      case .changed(let edited) where !JournalWarnings.isBlank(edited):
         text = edited
       case .changed, .unchanged:
         Output.error("The entry is empty; nothing was written.")

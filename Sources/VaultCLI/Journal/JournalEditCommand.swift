@@ -29,7 +29,7 @@ struct JournalEditCommand: VaultCommand {
     let outcome = try EditSession.run(
       entry.text, fileName: "journal-\(short).txt", root: root, environment: context.environment)
     return try EditSession.finish(outcome) { edited in
-      guard !JournalCommandsRun.isBlank(edited) else {
+      guard !JournalWarnings.isBlank(edited) else {
         throw VaultError.invalidInput("the edited entry is empty; nothing was written")
       }
       do {

@@ -23,7 +23,7 @@ struct JournalListCommand: VaultCommand {
     let tags = tag
     let contents = try context.open(.use(reason: "read the journal")).journal().contents()
     let all = contents.entries
-    defer { JournalCommandsRun.warn(about: contents) }
+    defer { JournalWarnings.warn(about: contents) }
     var rows = zip(all, JournalStore.shortIDs(all)).filter { entry, _ in
       (since.map { entry.stamp.date >= $0 } ?? true)
         && (until.map { entry.stamp.date <= $0 } ?? true) && JournalTagsCommand.matches(entry, tags)

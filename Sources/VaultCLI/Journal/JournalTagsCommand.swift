@@ -16,7 +16,7 @@ struct JournalTagsCommand: VaultCommand {
 
   func run(_ context: Context) throws -> Int32 {
     let contents = try context.open(.use(reason: "read the journal")).journal().contents()
-    defer { JournalCommandsRun.warn(about: contents) }
+    defer { JournalWarnings.warn(about: contents) }
     let counts = JournalTags.counts(contents.entries)
     if json {
       let rows = counts.map {

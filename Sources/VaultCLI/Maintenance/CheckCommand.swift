@@ -25,7 +25,7 @@ struct CheckCommand: VaultCommand {
         "Accepted the vault's state at generation \(accepted)"
           + (remembered.map { " (this device had seen generation \($0))" } ?? "") + ".")
     }
-    JournalCommandsRun.warnOfGaps(report.missing)
+    JournalWarnings.warnOfGaps(report.missing)
     Output.print(
       "ok: header, \(report.entries) entr\(report.entries == 1 ? "y" : "ies") "
         + "(\(report.chunks) chunk\(report.chunks == 1 ? "" : "s")), "

@@ -78,7 +78,7 @@ struct RekeyCommand: VaultCommand {
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
     guard repository.exists else { return }
     let done = try VaultSync(unlocked, repository: repository).run()
-    SyncCommandsRun.report(done, remote: repository.remoteURL())
+    SyncSupport.report(done, remote: repository.remoteURL())
     if done.tookRotation {
       throw VaultError.conflict(
         "another device rotated the master key, and this device has just taken the new key;"
@@ -102,7 +102,7 @@ struct RekeyCommand: VaultCommand {
       attempts += 1
       if repository.exists {
         let done = try VaultSync(unlocked, repository: repository).run()
-        SyncCommandsRun.report(done, remote: repository.remoteURL())
+        SyncSupport.report(done, remote: repository.remoteURL())
         if done.tookRotation {
           throw VaultError.conflict(
             "another device rotated the master key meanwhile, and this device has just taken"

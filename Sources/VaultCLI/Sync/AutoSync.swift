@@ -48,10 +48,6 @@ enum AutoSync {
   }
 }
 
-/// `vault config [KEY [VALUE]]`.
-enum ConfigCommandRun {
-}
-
 /// A key of `vault config`.
 public enum ConfigName: String, ChoiceValue {
   /// Sync in the background after every change.

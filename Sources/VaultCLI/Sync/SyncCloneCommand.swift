@@ -25,17 +25,17 @@ struct SyncCloneCommand: VaultCommand {
   @ArgumentParameter(Keys.syncRemote) var syncRemote
 
   func run(_ context: Context) throws -> Int32 {
-    let remote = try SyncCommandsRun.checkedRemote(context)
+    let remote = try SyncSupport.checkedRemote(syncRemote)
     let folder = PrivateFiles.parentFolder(of: context.vaultPath)
     try PrivateFiles.ensureDirectory(folder)
     let repository = try GitRepository(
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
-    let unfinished = repository.path + "/" + SyncCommandsRun.cloneMarker
+    let unfinished = repository.path + "/" + SyncSupport.cloneMarker
     // A clone killed before this device had its PIN left a vault file no PIN here opens, and its
     // repository with the marker: both go, and the clone starts again.
     if access(unfinished, F_OK) == 0 {
       for suffix in ["", "-wal", "-shm", "-journal"] { unlink(context.vaultPath + suffix) }
-      _ = SyncCommandsRun.remove(tree: repository.path)
+      _ = SyncSupport.remove(tree: repository.path)
       Output.error(
         "vault: note: removed what an unfinished 'vault sync clone' left"
           + " (\(Output.printable(context.vaultPath)) and its sync repository); cloning again")
@@ -57,7 +57,7 @@ struct SyncCloneCommand: VaultCommand {
         recoveryCode: code)
       context.givenRecoveryCode = code
     } catch {
-      _ = SyncCommandsRun.remove(tree: repository.path)
+      _ = SyncSupport.remove(tree: repository.path)
       throw error
     }
     Output.error(
@@ -70,14 +70,14 @@ struct SyncCloneCommand: VaultCommand {
       // Without this device's PIN the new vault file opens for nobody here: it goes, with the
       // repository, so that the command can simply be run again.
       for suffix in ["", "-wal", "-shm", "-journal"] { unlink(context.vaultPath + suffix) }
-      _ = SyncCommandsRun.remove(tree: repository.path)
+      _ = SyncSupport.remove(tree: repository.path)
       Output.error(
         "vault: note: removed the new vault file and its sync repository; run 'vault sync"
           + " clone' again")
       throw error
     }
     unlink(unfinished)
-    SyncCommandsRun.report(try VaultSync(unlocked, repository: repository).run(), remote: remote)
+    SyncSupport.report(try VaultSync(unlocked, repository: repository).run(), remote: remote)
     return ExitCode.success.rawValue
   }
 }

@@ -33,7 +33,7 @@ struct SyncCommand: VaultCommand {
           + " sync init REMOTE' first")
     }
     let unlocked = try context.open(.use(reason: "sync the vault"))
-    try SyncCommandsRun.enrollIfNeeded(context, unlocked)
+    try SyncSupport.enrollIfNeeded(context, unlocked)
     let done: SyncReport
     do {
       done = try VaultSync(unlocked, repository: repository).run()
@@ -45,7 +45,7 @@ struct SyncCommand: VaultCommand {
       let again = try context.open(.administer(reason: "take the vault's new master key"))
       done = try VaultSync(again, repository: repository).run()
     }
-    SyncCommandsRun.report(done, remote: repository.remoteURL())
+    SyncSupport.report(done, remote: repository.remoteURL())
     return ExitCode.success.rawValue
   }
 }

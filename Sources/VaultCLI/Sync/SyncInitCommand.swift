@@ -18,9 +18,9 @@ struct SyncInitCommand: VaultCommand {
   @ArgumentParameter(Keys.syncRemote) var syncRemote
 
   func run(_ context: Context) throws -> Int32 {
-    var remote = try SyncCommandsRun.checkedRemote(context)
+    var remote = try SyncSupport.checkedRemote(syncRemote)
     // A relative path is the one from here, wherever `vault sync` runs later.
-    if SyncCommandsRun.isLocalPath(remote), !remote.hasPrefix("/") {
+    if SyncSupport.isLocalPath(remote), !remote.hasPrefix("/") {
       var folder = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
       guard getcwd(&folder, folder.count) != nil else {
         throw VaultError.invalidInput(
@@ -36,9 +36,9 @@ struct SyncInitCommand: VaultCommand {
     }
     _ = try context.openVault()
     let unlocked = try context.open(.use(reason: "set up sync"))
-    try SyncCommandsRun.enrollIfNeeded(context, unlocked)
+    try SyncSupport.enrollIfNeeded(context, unlocked)
     var made: String?
-    if SyncCommandsRun.isLocalPath(remote), access(remote, F_OK) != 0 {
+    if SyncSupport.isLocalPath(remote), access(remote, F_OK) != 0 {
       // A new bare repository goes in a folder that exists: a mistyped folder is said, not made.
       let parent = PrivateFiles.parentFolder(of: remote)
       var status = stat()
@@ -57,10 +57,10 @@ struct SyncInitCommand: VaultCommand {
       if try sync.lastSync() != nil { try sync.forgetBase() }
       let done = try sync.run()
       if let made { Output.error("Made a new bare repository at \(Output.printable(made)).") }
-      SyncCommandsRun.report(done, remote: remote)
+      SyncSupport.report(done, remote: remote)
     } catch {
-      _ = SyncCommandsRun.remove(tree: repository.path)
-      if let made { _ = SyncCommandsRun.remove(tree: made) }
+      _ = SyncSupport.remove(tree: repository.path)
+      if let made { _ = SyncSupport.remove(tree: made) }
       throw error
     }
     return ExitCode.success.rawValue

@@ -31,11 +31,11 @@ struct SyncRevokeCommand: VaultCommand {
     // Refusals that need no key come before the PIN and the match (the header is checked again
     // once the key has authenticated it).
     let opened = try context.openVault()
-    try SyncCommandsRun.hintingRekey(rekey) { try opened.requireOther(opened.device(named: named)) }
+    try SyncSupport.hintingRekey(rekey) { try opened.requireOther(opened.device(named: named)) }
     let unlocked = try context.open(.administer(reason: "revoke a device"))
     let repository = try GitRepository(
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
-    try SyncCommandsRun.hintingRekey(rekey) {
+    try SyncSupport.hintingRekey(rekey) {
       try unlocked.vault.requireOther(unlocked.vault.device(named: named))
     }
     // Whatever the remote holds first (a rotation another device made, above all): a device
@@ -90,7 +90,7 @@ struct SyncRevokeCommand: VaultCommand {
         + " (a new recovery code), after which its copy reads nothing written later.")
     guard repository.exists else { return ExitCode.success.rawValue }
     do {
-      SyncCommandsRun.report(
+      SyncSupport.report(
         try VaultSync(unlocked, repository: repository).run(), remote: repository.remoteURL())
     } catch {
       Output.error("vault: note: the revocation is stored here; 'vault sync' publishes it")

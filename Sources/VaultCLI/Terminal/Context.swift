@@ -8,7 +8,11 @@ import VaultFormat
 /// Everything a command handler needs: the parsed invocation, paths, the terminal, and how to
 /// get the PIN and the master key.
 public final class Context {
-  let invocation: Invocation
+  /// The parsed line: read here for the global options, and by the command's parameters
+  /// (`VaultCommand.spec`), never by a command itself, which reads only what it declared.
+  fileprivate let invocation: Invocation
+  /// The command's words, such as `["sync", "init"]` (for usage errors).
+  var path: [String] { invocation.path }
   let environment: VaultEnvironment
   /// The agent's worker session this command runs in, with the held key; nil outside a worker.
   let session: WorkerSession?
@@ -51,26 +55,12 @@ public final class Context {
     }
   }
 
-  /// True when the flag was given.
-  func flag(_ key: Flag) -> Bool { invocation.flag(key) }
-
-  /// The option's value, or nil when it was not given.
-  func value<Value>(_ key: Option<Value>) throws -> Value? { try invocation.value(key) }
-
-  /// Every value of a repeatable option.
-  func values<Value>(_ key: Option<Value>) throws -> [Value] { try invocation.values(key) }
-
-  /// Every word of a variadic argument.
-  func arguments<Value: ArgumentValue>(_ key: Argument<Value>) throws -> [Value] {
-    try invocation.arguments(key)
-  }
-
-  /// A required positional argument.
-  func argument<Value>(_ key: Argument<Value>) throws -> Value { try invocation.argument(key) }
-
-  /// An optional positional argument.
-  func argumentIfGiven<Value>(_ key: Argument<Value>) throws -> Value? {
-    try invocation.argumentIfGiven(key)
+  /// Fills a command's parameters from the parsed line: the one way a command gets the values
+  /// of what it declared.
+  ///
+  /// - Throws: as `DeclaredParameter.fill`.
+  func fill(_ parameters: [any DeclaredParameter]) throws {
+    for parameter in parameters { try parameter.fill(from: invocation) }
   }
 
   func openVault() throws -> Vault {

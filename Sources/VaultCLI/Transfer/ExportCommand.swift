@@ -44,9 +44,9 @@ struct ExportCommand: VaultCommand {
 
   func run(_ context: Context) throws -> Int32 {
     if let verify = exportVerify {
-      return try Self.verify(context, path: verify.path)
+      return try self.verify(context, path: verify.path)
     }
-    let path = context.invocation.path
+    let path = context.path
     guard let format = exportFormat else {
       throw UsageError(
         message: "--to FORMAT is needed (\(ExportFormat.choiceList)), or --verify PATH",
@@ -288,17 +288,15 @@ struct ExportCommand: VaultCommand {
 
   /// `vault export --verify PATH`: reads the export back, every record checked, and says what
   /// it holds.
-  static func verify(_ context: Context, path file: String) throws -> Int32 {
+  private func verify(_ context: Context, path file: String) throws -> Int32 {
     let others = [
-      context.invocation.flag(Keys.plaintext), context.flag(Keys.exportForce),
-      try context.value(Keys.exportFormat) != nil, try context.value(Keys.exportOutput) != nil,
-      try context.value(Keys.exportKDF) != nil,
-      try context.argumentIfGiven(Keys.exportPrefix) != nil,
+      plaintext, exportForce, exportFormat != nil, exportOutput != nil, exportKDF != nil,
+      exportPrefix != nil,
     ]
     if others.contains(true) {
       throw UsageError(
         message: "--verify PATH reads an export and takes no other option",
-        path: context.invocation.path)
+        path: context.path)
     }
     let fd = open(file, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
@@ -308,7 +306,7 @@ struct ExportCommand: VaultCommand {
     let opener = try VaultExportOpener(reading: ImportSourceFile.reader(fd: fd, named: file))
     let exportFile = VaultExportFile(opener: opener)
     try exportFile.unlock(
-      ExportPassphrase(utf8: readSecret(context, prompt: "Passphrase of the export: ")))
+      ExportPassphrase(utf8: Self.readSecret(context, prompt: "Passphrase of the export: ")))
     var guarded = 0
     var bytes = 0
     let counts: (entries: Int, journal: Int)

@@ -33,7 +33,7 @@ struct ImportCommand: VaultCommand {
     guard let format = importFormat else {
       throw UsageError(
         message: "--from FORMAT is needed (\(ImportFormat.choiceList))",
-        path: context.invocation.path)
+        path: context.path)
     }
     let path = importSource.path
     let replacing = importForce

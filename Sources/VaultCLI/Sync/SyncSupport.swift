@@ -4,8 +4,9 @@ import VaultCore
 import VaultFormat
 import VaultSync
 
-/// `sync` and `sync init`.
-enum SyncCommandsRun {
+/// What the sync commands share: the REMOTE check, the report of a sync, enrolling this device,
+/// the clone marker.
+enum SyncSupport {
   /// A vault made before release 0.10.0 has no enrollment key: its devices are enrolled with
   /// the recovery code, asked for once (`vault(5)` ENROLLMENT), before it syncs.
   static func enrollIfNeeded(_ context: Context, _ unlocked: UnlockedVault) throws {
@@ -34,8 +35,10 @@ enum SyncCommandsRun {
 
   /// REMOTE, refused when it is empty, holds a newline or starts with '-' (git would read an
   /// option).
-  static func checkedRemote(_ context: Context) throws -> String {
-    let remote = try context.argument(Keys.syncRemote).text
+  ///
+  /// - Throws: `VaultError.invalidInput` for such a REMOTE.
+  static func checkedRemote(_ argument: GitRemote) throws -> String {
+    let remote = argument.text
     guard !remote.isEmpty, !remote.hasPrefix("-"), !remote.contains("\n") else {
       throw VaultError.invalidInput("REMOTE must be a git remote: a path or a URL")
     }

@@ -4,8 +4,9 @@ import VaultCrypto
 import VaultFormat
 import VaultJournal
 
-/// `vault journal` (write without unlocking), `journal list`, `journal show`, `journal edit`.
-enum JournalCommandsRun {
+/// What the journal commands share: a blank text, and the warnings about entries that did not
+/// verify or are missing.
+enum JournalWarnings {
   /// True when `text` is only spaces, tabs and line breaks.
   static func isBlank(_ text: SecureBytes) -> Bool {
     text.withBytes { $0.allSatisfy { [9, 10, 13, 32].contains($0) } }

@@ -1,8 +1,8 @@
 import VaultCore
 import VaultFormat
 
-/// `history`, `restore`, `purge`, `settings`.
-enum HistoryCommandsRun {
+/// The command a recorded change of an entry's history names.
+enum HistoryChange {
   /// The command that made a version, from its recorded change.
   static func command(_ change: String?) -> String {
     switch change.flatMap(EntryChange.init(rawValue:)) {

@@ -3,16 +3,15 @@ import Glibc
 import VaultCore
 import VaultFormat
 
-/// `vault find`, and the `--tree` drawing of `vault list`.
-enum FindCommandRun {
+/// The `--tree` drawing of `vault list`.
+enum TreeListing {
   /// True for `list --tree`.
   ///
   /// - Throws: `UsageError` with `--json`, which stays a flat array.
-  static func wantsTree(_ context: Context) throws -> Bool {
-    guard context.flag(Keys.tree) else { return false }
-    if context.flag(Keys.json) {
-      throw UsageError(
-        message: "--tree draws text; --json is always a flat array", path: context.invocation.path)
+  static func wantsTree(tree: Bool, json: Bool, path: [String]) throws -> Bool {
+    guard tree else { return false }
+    if json {
+      throw UsageError(message: "--tree draws text; --json is always a flat array", path: path)
     }
     return true
   }

@@ -4,9 +4,9 @@ import VaultCrypto
 import VaultFormat
 import VaultSecrets
 
-/// `vault set NAME KEY` and `vault unset NAME KEY`: change one field of an entry's text
-/// (`vault(1)` FIELDS), keeping every other byte.
-enum FieldCommandsRun {
+/// What `vault set` and `vault unset` share: a piped or typed value, and storing the changed
+/// text of an entry (`vault(1)` FIELDS), keeping every other byte.
+enum FieldEdit {
   /// A piped value: exactly the bytes read, less one final LF or CRLF.
   ///
   /// - Throws: `VaultError.invalidInput` for empty input.
