@@ -1,0 +1,65 @@
+import VaultCore
+import VaultFormat
+
+/// The words of the vault file, the device state and the agent's socket: damage, a format, permissions, a file that changed or is busy.
+enum FileWords {
+  /// The exit code, message and hint of one of this domain's errors (`ExitStatus.report`).
+  static func report(_ error: VaultError) -> ExitStatus.Report {
+    switch error {
+    case .integrity(let what):
+      return (.integrity, "integrity failure: \(what)", nil)
+    case .malformedHeader(let what):
+      return (.integrity, "the vault header is malformed: \(what)", nil)
+    case .unsupportedVersion(let version):
+      return (
+        .integrity,
+        "unsupported vault format \(version) (this vault reads formats 1 and"
+          + " \(Header.currentFormat))", nil
+      )
+    case .staleState(let found, let foundMAC, let seen, let seenMAC, let older):
+      let state = "the vault file's state (generation \(found), \(foundMAC.prefix(8)))"
+      let last = "the one this device last saw (generation \(seen), \(seenMAC.prefix(8)))"
+      return (
+        .integrity,
+        older
+          ? "integrity failure: \(state) is older than \(last): the file, or part of it, was put"
+            + " back from an earlier copy"
+          : "integrity failure: \(state) is not a descendant of \(last): the file was replaced"
+            + " by another copy",
+        "if you restored a backup on purpose, run 'vault check --accept-older'; otherwise keep"
+          + " this file aside and restore your latest backup"
+      )
+    case .noVault(let path):
+      return (
+        .noVault, "no vault at \(path)",
+        "create one with 'vault init', or join one synced elsewhere with 'vault sync clone REMOTE'"
+      )
+    case .vaultExists(let path):
+      return (.exists, "\(path) already exists; vault never overwrites a file", nil)
+    case .unsafePermissions(let what, let fix):
+      return (.unsafePermissions, "\(what); refusing to use it", fix.map { "run: \($0)" })
+    case .agentImpostor(let socket, let pid, let finding):
+      return (
+        .unsafePermissions,
+        "the agent socket \(socket) is served by a process that is not vault's agent (pid"
+          + " \(pid): \(finding)); nothing was sent to it",
+        "end that process (kill \(pid)) or remove the socket, then run 'vault unlock'; vault(1)"
+          + " SECURITY says what vault checks"
+      )
+    case .vaultChanged(let what):
+      return (.vaultChanged, "the vault changed while the command ran: \(what); run it again", nil)
+    case .conflict(let what):
+      return (.vaultChanged, what, nil)
+    case .storage(let what):
+      return (.failure, what, nil)
+    case .busy(let seconds):
+      return (
+        .vaultChanged,
+        "another vault command kept the vault file busy for more than \(seconds) s; nothing was"
+          + " changed", "run it again when that command has ended"
+      )
+    default:
+      preconditionFailure("\(error) is not one of \(Self.self)'s")
+    }
+  }
+}

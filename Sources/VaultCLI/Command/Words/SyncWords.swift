@@ -1,0 +1,45 @@
+import VaultCore
+import VaultFormat
+import VaultSync
+
+/// The words of `vault sync`: the remote, the sync repository, a rotation made elsewhere.
+enum SyncWords {
+  /// The exit code, message and hint of one of this domain's errors (`ExitStatus.report`).
+  static func report(_ error: VaultError) -> ExitStatus.Report {
+    switch error {
+    case .syncRepositoryExists(let path, let remote):
+      return (
+        .exists,
+        "this vault already syncs" + (remote.map { " with \(Output.printable($0))" } ?? "")
+          + " (its sync repository \(Output.printable(path)) exists)",
+        "run 'vault sync'; to sync with another remote, remove that folder first"
+      )
+    case .staleSyncRepository(let path):
+      return (
+        .exists,
+        "\(Output.printable(path)) is left from an earlier sync of a vault that is no longer there",
+        "remove that folder, then run 'vault sync clone' again"
+      )
+    case .syncFailed(let what):
+      return (.syncFailed, "sync failed: \(what); nothing was merged", nil)
+    case .syncRefused(let what):
+      return (
+        .integrity, "the sync remote was refused: \(what); nothing was merged",
+        what.hasSuffix(VaultSync.rolledBack)
+          ? "if the remote was restored from an older copy on purpose, push that commit back to"
+            + " it: git --git-dir=VAULT.sync push --force origin COMMIT:refs/heads/vault (vault(1)"
+            + " SYNC)" : nil
+      )
+    case .remoteMoved(let what):
+      return (.vaultChanged, what, "run 'vault sync', then rotate again")
+    case .rotatedElsewhere(let what):
+      return (
+        .locked,
+        "the vault's master key was rotated on another device (\(what)); this device takes the"
+          + " new key with its PIN", "run 'vault sync' where it can ask for the PIN"
+      )
+    default:
+      preconditionFailure("\(error) is not one of \(Self.self)'s")
+    }
+  }
+}
