@@ -13,7 +13,8 @@ enum CredentialWords {
       )
     case .wrongPINDelayed(let seconds):
       return (
-        .wrongCredential, "wrong PIN; the next attempt is allowed in \(ExitStatus.duration(seconds))", nil
+        .wrongCredential,
+        "wrong PIN; the next attempt is allowed in \(ExitStatus.duration(seconds))", nil
       )
     case .otherDevice:
       return (
@@ -30,7 +31,9 @@ enum CredentialWords {
         "it is the passphrase typed twice when the export was made"
       )
     case .pinDelay(let seconds):
-      return (.tooManyAttempts, "too many wrong PINs; try again in \(ExitStatus.duration(seconds))", nil)
+      return (
+        .tooManyAttempts, "too many wrong PINs; try again in \(ExitStatus.duration(seconds))", nil
+      )
     case .formatOneNeedsUnlock:
       return (
         .locked,
