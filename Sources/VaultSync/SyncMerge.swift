@@ -18,7 +18,7 @@ struct SyncMerge {
   let write: StateWrite
   var local: [String: SyncRecordChange]
   /// One line for each conflict, for the user.
-  var notes: [String] = []
+  var notes: [SyncNote] = []
 
   private var store: EntryStore { sync.store }
   private var codec: SyncFiles { sync.codec }
@@ -202,11 +202,9 @@ struct SyncMerge {
     }
     switch (ours, theirs) {
     case (.entry, .entry):
-      notes.append("conflict: \(finalName): kept both, see vault history \(finalName)")
+      notes.append(.keptBoth(name: finalName))
     case (.entry, .tombstone), (.tombstone, .entry):
-      notes.append(
-        "conflict: \(finalName): changed on one device and removed on the other; kept the"
-          + " change, see vault history \(finalName)")
+      notes.append(.changeKeptOverRemoval(name: finalName))
     default: break
     }
   }
@@ -377,8 +375,7 @@ struct SyncMerge {
   }
 
   private mutating func note(original: String, renamed: String) {
-    notes.append(
-      "conflict: \(original): two entries had this name; kept both, the later as '\(renamed)'")
+    notes.append(.nameTaken(original: original, renamed: renamed))
   }
 
   private func nameOf(_ row: RecordRow) throws -> String { try named(row).name }

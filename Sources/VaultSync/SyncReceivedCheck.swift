@@ -18,7 +18,7 @@ extension VaultSync {
   ///   purged), so that a purge never passes unseen.
   /// - Throws: `VaultError.integrity` naming the first record that fails (the caller reports
   ///   it as a refused remote, and the write rolls back).
-  func checkReceived(_ incoming: IncomingCommit, in write: StateWrite) throws -> [String] {
+  func checkReceived(_ incoming: IncomingCommit, in write: StateWrite) throws -> [SyncNote] {
     var touched = Set<[UInt8]>()
     var removedOwners = Set<[UInt8]>()
     for change in incoming.records.values {
@@ -87,8 +87,9 @@ extension VaultSync {
     return try purgeNotes(incoming)
   }
 
-  /// A line for each purge the remote made: a tombstone marked purged since the base.
-  private func purgeNotes(_ incoming: IncomingCommit) throws -> [String] {
+  /// A note for each purge the remote made (a tombstone marked purged since the base), in the
+  /// order of the names.
+  private func purgeNotes(_ incoming: IncomingCommit) throws -> [SyncNote] {
     var purged: [String] = []
     for change in incoming.records.values {
       guard let new = change.new?.row, new.kind == RecordKind.tombstone.rawValue,
@@ -99,9 +100,10 @@ extension VaultSync {
       {
         continue
       }
-      purged.append("purged: \(body.name): removed with its history on another device")
+      purged.append(body.name)
     }
-    return purged.sorted()
+    // Sorted as the lines `purged: NAME: …` sort: by the name and the colon after it.
+    return purged.sorted { $0 + ":" < $1 + ":" }.map { .purgedElsewhere(name: $0) }
   }
 
   /// Refuses a change of one record, from the remote's base version `old` to `new`, that does

@@ -21,7 +21,7 @@ extension VaultSync {
   func takeRotation(
     _ remote: String, state stateBytes: [UInt8], handoff: SyncStateFile.Handoff,
     record: SyncRecord?
-  ) throws -> (key: SymmetricKey, notes: [String]) {
+  ) throws -> (key: SymmetricKey, notes: [SyncNote]) {
     let start = try rotationStart(handoff, record: record)
     let (new, newEnrollmentKey) = try walkHandoff(handoff, from: start)
     let newCodec = SyncFiles(vaultID: vault.vaultID, masterKey: new)
@@ -54,11 +54,8 @@ extension VaultSync {
     }
     try SessionStore(environment: vault.environment).revokeAll(
       vaultID: vault.vaultID, vaultPath: vault.path, reason: .rotation)
-    let notes = committed.unpublished.map { id in
-      let short = Header.shortHex(id)
-      return "vault: note: the revocation of device \(short) made here before the rotation"
-        + " \(start.signerName) did not reach the vault: revoke it again ('vault sync revoke"
-        + " \(short)')"
+    let notes = committed.unpublished.map {
+      SyncNote.revocationLost(device: Header.shortHex($0), signer: start.signerName)
     }
     return (new, notes)
   }

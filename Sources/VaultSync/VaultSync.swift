@@ -16,8 +16,9 @@ public struct SyncReport: Equatable, Sendable {
   public var commit: String
   /// Pushes refused because the remote moved meanwhile, after which the sync began again.
   public var retries: Int
-  /// One line for each conflict the merge resolved (`conflict: NAME: …`), in the order met.
-  public var conflicts: [String] = []
+  /// What the sync tells besides its counts: a revocation to make again, the conflicts the
+  /// merge resolved, the purges received, in the order met.
+  public var notes: [SyncNote] = []
   /// True when the remote's header changed this vault's (a device joined or was revoked, a
   /// keyslot or biometric activation changed elsewhere).
   public var headerReceived = false
@@ -124,7 +125,7 @@ public final class VaultSync {
           .runLocked()
         report.retries += retries
         report.tookRotation = true
-        report.conflicts = notes + report.conflicts
+        report.notes = notes + report.notes
         return report
       }
       let incoming = try remote.flatMap { commit in
@@ -135,7 +136,7 @@ public final class VaultSync {
       guard let push = plan.push else {
         return SyncReport(
           received: plan.received, sent: 0, commit: remote ?? "", retries: retries,
-          conflicts: plan.conflicts, headerReceived: plan.headerTaken)
+          notes: plan.notes, headerReceived: plan.headerTaken)
       }
       let commit = try repository.commit(
         after: remote, replacingAll: push.replacingAll, writing: push.writing,
@@ -149,7 +150,7 @@ public final class VaultSync {
         try repository.notePush(nil)
         return SyncReport(
           received: plan.received, sent: push.writing.count + push.removing.count - 1,
-          commit: commit, retries: retries, conflicts: plan.conflicts,
+          commit: commit, retries: retries, notes: plan.notes,
           headerReceived: plan.headerTaken)
       }
       retries += 1
@@ -497,7 +498,7 @@ public final class VaultSync {
   /// What a merge did, and what it leaves to push.
   struct Plan {
     var received: Int
-    var conflicts: [String]
+    var notes: [SyncNote]
     var push: Push?
     /// The sync record the merge wrote (nil when there was no base yet).
     var recorded: SyncRecord?
@@ -523,13 +524,13 @@ public final class VaultSync {
       var local = try localChanges(
         in: write, record: record, syncRow: syncRow, base: full ? nil : baseCommit)
       var received = 0
-      var conflicts: [String] = []
+      var notes: [SyncNote] = []
       if let incoming {
-        (received, conflicts) = try apply(incoming, to: write, local: &local)
+        (received, notes) = try apply(incoming, to: write, local: &local)
       }
       let headerBefore = write.headerBody
       try mergeHeader(incoming, base: baseCommit, in: write)
-      if let incoming { conflicts += try Self.refusing { try checkReceived(incoming, in: write) } }
+      if let incoming { notes += try Self.refusing { try checkReceived(incoming, in: write) } }
       let headerTaken = write.headerBody != headerBefore
       if let syncRow { try write.delete(syncRow) }
       let push = try pushPlan(
@@ -549,7 +550,7 @@ public final class VaultSync {
         try write.insert(syncRow.unstored)
       }
       return Plan(
-        received: received, conflicts: conflicts, push: push, recorded: recorded,
+        received: received, notes: notes, push: push, recorded: recorded,
         buckets: buckets, headerTaken: headerTaken)
     }
     try vault.reloadHeader()
@@ -613,7 +614,7 @@ public final class VaultSync {
   /// - Returns: how many records and contents were stored, and a line for each conflict.
   private func apply(
     _ incoming: IncomingCommit, to write: StateWrite, local: inout [String: SyncRecordChange]
-  ) throws -> (received: Int, notes: [String]) {
+  ) throws -> (received: Int, notes: [SyncNote]) {
     var taken: [SyncRecordChange] = []
     var both: [(String, SyncRecordChange, SyncRecordChange)] = []
     for (name, change) in incoming.records.sorted(by: { $0.key < $1.key }) {

@@ -25,8 +25,8 @@ enum SyncSupport {
   static func hintingRekey<R>(_ rekey: Bool, _ body: () throws -> R) throws -> R {
     do {
       return try body()
-    } catch VaultError.invalidInput(let why) where rekey && why.hasSuffix("revoked already") {
-      throw VaultError.invalidInput(why + "; 'vault rekey' rotates the master key")
+    } catch DeviceNameError.revokedAlready(let digits) where rekey {
+      throw RevokedAlready(digits: digits, rekeying: true)
     }
   }
 
@@ -65,7 +65,7 @@ enum SyncSupport {
         "Took the vault's new master key from the remote; every session of this vault was"
           + " revoked (run 'vault unlock' again).")
     }
-    for line in done.conflicts { Output.error(Output.printable(line)) }
+    for note in done.notes { Output.error(Output.printable(SyncWords.line(note))) }
     if done.received == 0 && done.sent == 0 && !done.headerReceived {
       Output.error("Up to date\(with) (commit \(done.commit.prefix(12))).")
       return

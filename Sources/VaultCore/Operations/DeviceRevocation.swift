@@ -6,40 +6,34 @@ extension Vault {
   ///
   /// - Parameter prefix: at least 4 hex digits (any case), the start of one device's 32.
   /// - Returns: the one record whose hex id starts with them.
-  /// - Throws: `VaultError.invalidInput` when they are too few or not hex, when no record or
-  ///   more than one has them, or when they name a device already revoked.
+  /// - Throws: `DeviceNameError` when they are too few or not hex, when no record or more than
+  ///   one has them, or when they name a device already revoked.
   public func device(named prefix: String) throws -> DeviceRecord {
     let digits = prefix.lowercased()
     guard digits.utf8.count >= 4, digits.utf8.count <= 32,
       digits.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
     else {
-      throw VaultError.invalidInput(
-        "DEVICE is 4 to 32 hex digits of a device id, as 'vault sync devices' shows it")
+      throw DeviceNameError.notHexDigits
     }
     let found = header.devices.filter { $0.deviceIDBytes.hex.hasPrefix(digits) }
     guard found.count == 1 else {
       if found.isEmpty,
         header.revokedDeviceHexIDs.contains(where: { $0.hasPrefix(digits) })
       {
-        throw VaultError.invalidInput("the device \(digits) was revoked already")
+        throw DeviceNameError.revokedAlready(digits: digits)
       }
-      throw VaultError.invalidInput(
-        found.isEmpty
-          ? "no device of this vault has an id that starts with \(digits); 'vault sync devices'"
-            + " lists them"
-          : "\(found.count) devices have an id that starts with \(digits); give more digits")
+      throw found.isEmpty
+        ? DeviceNameError.noDevice(digits: digits)
+        : DeviceNameError.ambiguous(digits: digits, count: found.count)
     }
     return found[0]
   }
 
   /// Refuses this device's own record as one to revoke.
   ///
-  /// - Throws: `VaultError.invalidInput` for it.
+  /// - Throws: `DeviceNameError.thisDevice` for it.
   public func requireOther(_ record: DeviceRecord) throws {
-    guard record.deviceID != localDevice?.deviceID else {
-      throw VaultError.invalidInput(
-        "this is the device you are on; revoke it from another device, or delete its vault file")
-    }
+    guard record.deviceID != localDevice?.deviceID else { throw DeviceNameError.thisDevice }
   }
 
   /// Revokes another device (`vault(5)` Devices under SYNC REPOSITORY): its record leaves the

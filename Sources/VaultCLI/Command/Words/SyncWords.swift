@@ -42,4 +42,20 @@ enum SyncWords {
       preconditionFailure("\(error) is not one of \(Self.self)'s")
     }
   }
+
+  /// The line standard error shows for a note of a sync.
+  static func line(_ note: SyncNote) -> String {
+    switch note {
+    case .keptBoth(let name): "conflict: \(name): kept both, see vault history \(name)"
+    case .changeKeptOverRemoval(let name):
+      "conflict: \(name): changed on one device and removed on the other; kept the change, see"
+        + " vault history \(name)"
+    case .nameTaken(let original, let renamed):
+      "conflict: \(original): two entries had this name; kept both, the later as '\(renamed)'"
+    case .purgedElsewhere(let name): "purged: \(name): removed with its history on another device"
+    case .revocationLost(let device, let signer):
+      "vault: note: the revocation of device \(device) made here before the rotation \(signer)"
+        + " did not reach the vault: revoke it again ('vault sync revoke \(device)')"
+    }
+  }
 }
