@@ -52,9 +52,7 @@ extension VaultSync {
     // Only devices the code enrolled are in the vault this device joins.
     try refusing {
       guard let enrolled = tree.header.enrollmentKey else {
-        throw VaultError.integrity(
-          "its devices are not enrolled with the recovery code (a vault made before release"
-            + " 0.10.0): run 'vault sync' once on a device that syncs with it")
+        throw SyncError.devicesNotEnrolled
       }
       let signer = try Enrollment.key(code: recoveryCode, vaultID: publicPart.vaultID)
       guard constantTimeEqual(enrolled, signer.publicKey) else {

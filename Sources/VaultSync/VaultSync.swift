@@ -160,8 +160,7 @@ public final class VaultSync {
         if case .locked(let path, let age) = outcome {
           throw VaultError.syncFailed(Self.lockInTheWay(path: path, age: age))
         }
-        throw VaultError.syncFailed(
-          "the remote moved \(retries) times while this device merged; run 'vault sync' again")
+        throw SyncError.remoteKeptMoving(retries: retries)
       }
     }
   }

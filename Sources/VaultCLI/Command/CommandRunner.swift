@@ -10,6 +10,12 @@ protocol ReportableError: Error {
   var exitCode: ExitCode { get }
   /// The one-line message.
   var message: String { get }
+  /// A line on what to do, when there is one.
+  var hint: String? { get }
+}
+
+extension ReportableError {
+  var hint: String? { nil }
 }
 
 /// Runs one command line of a program: parse, `--version` and `--help` (which never run a
@@ -132,6 +138,9 @@ enum CommandRunner {
       return code.rawValue
     case let known as ReportableError:
       Output.error("\(name): error: \(Output.printable(known.message))")
+      if let hint = known.hint {
+        Output.error("\(name): hint: \(Output.printable(forVault(hint, vaultPath)))")
+      }
       return known.exitCode.rawValue
     default:
       Output.error("\(name): error: \(error)")

@@ -59,3 +59,26 @@ enum SyncWords {
     }
   }
 }
+
+extension SyncError: ReportableError {
+  /// A sync that gave up is a failed sync (21); a remote that cannot be joined is refused (17).
+  var exitCode: ExitCode {
+    switch self {
+    case .remoteKeptMoving: .syncFailed
+    case .devicesNotEnrolled: .integrity
+    }
+  }
+
+  /// One line for the user, in the words of `VaultError.syncFailed` and `.syncRefused`.
+  var message: String {
+    switch self {
+    case .remoteKeptMoving(let retries):
+      "sync failed: the remote moved \(retries) times while this device merged; run 'vault sync'"
+        + " again; nothing was merged"
+    case .devicesNotEnrolled:
+      "the sync remote was refused: its devices are not enrolled with the recovery code (a vault"
+        + " made before release 0.10.0): run 'vault sync' once on a device that syncs with it;"
+        + " nothing was merged"
+    }
+  }
+}

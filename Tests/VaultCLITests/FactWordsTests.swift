@@ -1,0 +1,76 @@
+import VaultCore
+import VaultSync
+import XCTest
+
+@testable import VaultCLI
+
+/// The words the command line gives the facts the core throws or reports (errors by domain,
+/// words at the edge): each case's exact line, hint and exit code, as users saw them when the
+/// core composed the sentences.
+final class FactWordsTests: XCTestCase {
+  func testADeviceWordThatNamesNoDevice() {
+    let cases: [(DeviceNameError, String)] = [
+      (
+        .notHexDigits,
+        "DEVICE is 4 to 32 hex digits of a device id, as 'vault sync devices' shows it"
+      ),
+      (.revokedAlready(digits: "30beeff5"), "the device 30beeff5 was revoked already"),
+      (
+        .noDevice(digits: "abcd"),
+        "no device of this vault has an id that starts with abcd; 'vault sync devices' lists them"
+      ),
+      (
+        .ambiguous(digits: "abcd", count: 2),
+        "2 devices have an id that starts with abcd; give more digits"
+      ),
+      (
+        .thisDevice,
+        "this is the device you are on; revoke it from another device, or delete its vault file"
+      ),
+    ]
+    for (error, line) in cases {
+      XCTAssertEqual(error.message, line)
+      XCTAssertEqual(error.exitCode, .invalidInput)
+      XCTAssertNil(error.hint)
+    }
+    XCTAssertEqual(
+      RevokedAlready(digits: "30beeff5", rekeying: true).message,
+      "the device 30beeff5 was revoked already; 'vault rekey' rotates the master key")
+  }
+
+  func testASyncThatGaveUpOrARemoteThatCannotBeJoined() {
+    XCTAssertEqual(
+      SyncError.remoteKeptMoving(retries: 5).message,
+      "sync failed: the remote moved 5 times while this device merged; run 'vault sync' again;"
+        + " nothing was merged")
+    XCTAssertEqual(SyncError.remoteKeptMoving(retries: 5).exitCode, .syncFailed)
+    XCTAssertEqual(
+      SyncError.devicesNotEnrolled.message,
+      "the sync remote was refused: its devices are not enrolled with the recovery code (a vault"
+        + " made before release 0.10.0): run 'vault sync' once on a device that syncs with it;"
+        + " nothing was merged")
+    XCTAssertEqual(SyncError.devicesNotEnrolled.exitCode, .integrity)
+  }
+
+  func testTheNotesOfASync() {
+    XCTAssertEqual(
+      SyncWords.line(.keptBoth(name: "mail/work")),
+      "conflict: mail/work: kept both, see vault history mail/work")
+    XCTAssertEqual(
+      SyncWords.line(.changeKeptOverRemoval(name: "wifi/office")),
+      "conflict: wifi/office: changed on one device and removed on the other; kept the change,"
+        + " see vault history wifi/office")
+    XCTAssertEqual(
+      SyncWords.line(
+        .nameTaken(original: "shared/new", renamed: "shared/new (conflict 5a31f55c 2026-12-07)")),
+      "conflict: shared/new: two entries had this name; kept both, the later as 'shared/new"
+        + " (conflict 5a31f55c 2026-12-07)'")
+    XCTAssertEqual(
+      SyncWords.line(.purgedElsewhere(name: "old/card")),
+      "purged: old/card: removed with its history on another device")
+    XCTAssertEqual(
+      SyncWords.line(.revocationLost(device: "30beeff5", signer: "by device 5a31f55c")),
+      "vault: note: the revocation of device 30beeff5 made here before the rotation by device"
+        + " 5a31f55c did not reach the vault: revoke it again ('vault sync revoke 30beeff5')")
+  }
+}
