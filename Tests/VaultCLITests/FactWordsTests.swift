@@ -1,4 +1,5 @@
 import VaultCore
+import VaultFormat
 import VaultSync
 import XCTest
 
@@ -72,5 +73,15 @@ final class FactWordsTests: XCTestCase {
       SyncWords.line(.revocationLost(device: "30beeff5", signer: "by device 5a31f55c")),
       "vault: note: the revocation of device 30beeff5 made here before the rotation by device"
         + " 5a31f55c did not reach the vault: revoke it again ('vault sync revoke 30beeff5')")
+  }
+
+  func testAHandoffThatGivesThisDeviceNoKey() {
+    XCTAssertEqual(
+      HandoffError.notSealedToThisDevice.message,
+      "the sync remote was refused: the remote's new master key is sealed to no key of this"
+        + " device (another device revoked it, or its PIN was set anew with 'vault recover' since"
+        + " its last sync); join again with 'vault sync clone' into a new vault file; nothing was"
+        + " merged")
+    XCTAssertEqual(HandoffError.notSealedToThisDevice.exitCode, .integrity)
   }
 }

@@ -520,8 +520,6 @@ final class KeyHandoffTests: XCTestCase {
           enrollmentKey: code1.publicKey, ownWriter: { _, _ in nil }, masterBoxes: ["a", "b"]
         ) { _ in nil }
       },
-      "the remote's new master key is sealed to no key of this device (another device revoked"
-        + " it, or its PIN was set anew with 'vault recover' since its last sync); join again"
-        + " with 'vault sync clone' into a new vault file")
+      "\(HandoffError.notSealedToThisDevice)")
   }
 }

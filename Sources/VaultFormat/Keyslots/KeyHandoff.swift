@@ -213,10 +213,7 @@ public struct KeyHandoff: Codable, Equatable, Sendable {
       expected = link.next
     }
     guard let key = masterBoxes.lazy.compactMap(openBox).first else {
-      throw VaultError.integrity(
-        "the remote's new master key is sealed to no key of this device (another device revoked"
-          + " it, or its PIN was set anew with 'vault recover' since its last sync); join again"
-          + " with 'vault sync clone' into a new vault file")
+      throw HandoffError.notSealedToThisDevice
     }
     guard
       constantTimeEqual(Array(commitment(key, vaultID: vaultID).base64.utf8), Array(expected.utf8))

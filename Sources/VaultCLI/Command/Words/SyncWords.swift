@@ -82,3 +82,19 @@ extension SyncError: ReportableError {
     }
   }
 }
+
+extension HandoffError: ReportableError {
+  /// Met only while a sync takes a rotation: a refused remote (17).
+  var exitCode: ExitCode { .integrity }
+
+  /// One line for the user, in the words of `VaultError.syncRefused`.
+  var message: String {
+    switch self {
+    case .notSealedToThisDevice:
+      "the sync remote was refused: the remote's new master key is sealed to no key of this"
+        + " device (another device revoked it, or its PIN was set anew with 'vault recover' since"
+        + " its last sync); join again with 'vault sync clone' into a new vault file; nothing was"
+        + " merged"
+    }
+  }
+}
