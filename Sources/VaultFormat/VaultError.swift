@@ -123,7 +123,7 @@ public enum VaultError: Error, Equatable, Sendable {
   case journalKeyNotAuthenticated
   /// The vault changed while the command ran (another command wrote its header first); nothing
   /// was written.
-  case vaultChanged(String)
+  case vaultChanged(VaultChange)
   /// The vault file's state (generation `found`, MAC hex `foundMAC`) is older than, or not a
   /// descendant of, the one this device last saw (`seen`, `seenMAC`): the file or part of it was
   /// put back from another copy. `older` tells the two apart.

@@ -160,9 +160,7 @@ public struct JournalStore {
         ? vault.header.journalPublicKey : (try? Header.parse(body))?.journalPublicKey
       guard current == recorded else {
         if body != vault.headerBody {
-          throw VaultError.vaultChanged(
-            "its journal key was replaced while the entry was being written; nothing was"
-              + " written")
+          throw VaultError.vaultChanged(.journalKeyReplaced)
         }
         throw VaultError.integrity(
           "the vault's journal key differs from the one this device last authenticated;"

@@ -163,7 +163,7 @@ extension VaultSync {
         .blob(vault.headerMAC),
       ])
     guard vault.db.changes == 1 else {
-      throw VaultError.vaultChanged("another command changed its header first")
+      throw VaultError.vaultChanged(.headerChangedFirst)
     }
     let write = StateWrite(db: vault.db, vaultID: vault.vaultID, masterKey: new, base: nil)
     write.setHeaderBody(done.headerBody)

@@ -516,7 +516,7 @@ public final class VaultSync {
       let syncRow = try write.unnamedRecord(syncID)
       let record = try syncRow.map(openRecord)
       guard record?.base == expected?.base else {
-        throw VaultError.vaultChanged("another sync of this vault ran meanwhile")
+        throw VaultError.vaultChanged(.anotherSync)
       }
       let baseCommit = record?.base
       let full = record?.full ?? false

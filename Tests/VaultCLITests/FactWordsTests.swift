@@ -84,4 +84,38 @@ final class FactWordsTests: XCTestCase {
         + " merged")
     XCTAssertEqual(HandoffError.notSealedToThisDevice.exitCode, .integrity)
   }
+
+  func testWhatChangedInTheVaultWhileACommandRan() {
+    let cases: [(VaultChange, String)] = [
+      (.headerChangedFirst, "another command changed its header first"),
+      (.headerChangedWhilePINAsked, "its header changed while the PIN was asked for"),
+      (.headerChangedSincePINChecked, "its header changed since the PIN was checked"),
+      (
+        .masterKeyReplaced,
+        "its master key was replaced by another command (a 'vault rekey') or the file was"
+          + " replaced; nothing was written"
+      ),
+      (
+        .journalKeyReplaced,
+        "its journal key was replaced while the entry was being written; nothing was written"
+      ),
+      (.anotherSync, "another sync of this vault ran meanwhile"),
+      (
+        .guardedDuringExport(name: "bank\u{202E}"),
+        "'bank?' was added or guarded while the export began"
+      ),
+    ]
+    for (change, words) in cases {
+      let report = ExitStatus.report(.vaultChanged(change))
+      XCTAssertEqual(report.code, .vaultChanged)
+      XCTAssertEqual(
+        report.message, "the vault changed while the command ran: \(words); run it again")
+      XCTAssertNil(report.hint)
+    }
+    XCTAssertEqual(
+      EditNotSaved(change: .masterKeyReplaced).message,
+      "the vault changed while the command ran: its master key was replaced by another command (a"
+        + " 'vault rekey') or the file was replaced; nothing was written; your edit was not saved"
+        + " (edit again); run it again")
+  }
 }

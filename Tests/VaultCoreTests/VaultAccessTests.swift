@@ -406,7 +406,7 @@ final class ConcurrentHeaderTests: XCTestCase {
     gate.answers = [match()]
     XCTAssertThrowsError(try stale.activateBiometry()) {
       XCTAssertEqual(
-        VaultError($0), .vaultChanged("another command changed its header first"))
+        VaultError($0), .vaultChanged(.headerChangedFirst))
     }
     XCTAssertNoThrow(try open().unlock(pin: pin("654321")))
   }
@@ -422,7 +422,7 @@ final class ConcurrentHeaderTests: XCTestCase {
     ).changePIN(to: pin("654321"))
     XCTAssertThrowsError(try unlocking.issueSession(idle: 900)) {
       XCTAssertEqual(
-        VaultError($0), .vaultChanged("its header changed since the PIN was checked"))
+        VaultError($0), .vaultChanged(.headerChangedSincePINChecked))
     }
   }
 }

@@ -34,9 +34,9 @@ struct EditCommand: VaultCommand {
         try store.put(
           name, content: edited, overwrite: true, guarded: metadata.guarded,
           expectedRevision: metadata.revision, change: .edited)
-      } catch VaultError.vaultChanged(let what) {
+      } catch VaultError.vaultChanged(let change) {
         // The key itself changed: the edit cannot be stored under the key this command holds.
-        throw VaultError.vaultChanged(what + "; your edit was not saved (edit again)")
+        throw EditNotSaved(change: change)
       } catch VaultError.conflict(let what) {
         // Neither the other change nor the edit is lost: the edit goes under a new name.
         let stamp = Timestamp.utc(context.environment.clock.wallNow)
@@ -58,4 +58,18 @@ struct EditCommand: VaultCommand {
     files. Unchanged content writes nothing. When the text did not end in a newline, a final \
     newline added by the editor is dropped.
     """
+}
+
+/// `vault edit` whose entry's key changed while the editor ran: the edit cannot be stored under
+/// the key the command holds, and is not saved (18).
+struct EditNotSaved: ReportableError {
+  /// What changed.
+  let change: VaultChange
+
+  var exitCode: ExitCode { .vaultChanged }
+
+  var message: String {
+    "the vault changed while the command ran: \(FileWords.words(change)); your edit was not saved"
+      + " (edit again); run it again"
+  }
 }

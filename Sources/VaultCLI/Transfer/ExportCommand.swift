@@ -110,8 +110,7 @@ struct ExportCommand: VaultCommand {
     ) { selection in
       if !skipGuarded, let added = selection.guardedLeftOut.first {
         // Guarded since the check found none to ask for: nothing is written.
-        throw VaultError.vaultChanged(
-          "'\(Output.printable(added))' was added or guarded while the export began")
+        throw VaultError.vaultChanged(.guardedDuringExport(name: added))
       }
       var journal: [TransferJournalEntry] = []
       if prefix.isEmpty {

@@ -193,7 +193,7 @@ public final class UnlockedVault {
     precondition(purpose == .startSession, "a session is issued only by an unlock")
     // A PIN change or a disable since this unlock began: the PIN it checked may be the old one.
     guard try vault.headerIsCurrent() else {
-      throw VaultError.vaultChanged("its header changed since the PIN was checked")
+      throw VaultError.vaultChanged(.headerChangedSincePINChecked)
     }
     return try SessionStore(environment: vault.environment).issue(
       vaultID: vault.vaultID, masterKey: masterKey, idle: idle, vaultPath: vault.path)

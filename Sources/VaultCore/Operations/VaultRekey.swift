@@ -236,7 +236,7 @@ extension Vault {
         "UPDATE header SET body = ?, mac = ? WHERE id = 1 AND body = ? AND mac = ?",
         [.blob(done.body), .blob(done.mac), .blob(headerBody), .blob(headerMAC)])
       guard db.changes == 1 else {
-        throw VaultError.vaultChanged("another command changed its header first")
+        throw VaultError.vaultChanged(.headerChangedFirst)
       }
       let write = StateWrite(db: db, vaultID: vaultID, masterKey: new, base: nil)
       write.setHeaderBody(done.body)

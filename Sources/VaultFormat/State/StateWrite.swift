@@ -248,7 +248,7 @@ package final class StateWrite {
       "UPDATE header SET body = ?, mac = ? WHERE id = 1 AND body = ? AND mac = ?",
       [.blob(new.0), .blob(new.1), .blob(expected.0), .blob(expected.1)])
     guard db.changes == 1 else {
-      throw VaultError.vaultChanged("another command changed its header first")
+      throw VaultError.vaultChanged(.headerChangedFirst)
     }
     headerBody = new.0
     headerMAC = new.1
@@ -357,9 +357,7 @@ extension Vault {
       if let row = try? Self.readHeaderRow(db), row.body != headerBody,
         !constantTimeEqual(Header.mac(row.body, masterKey: masterKey), row.mac)
       {
-        throw VaultError.vaultChanged(
-          "its master key was replaced by another command (a 'vault rekey') or the file was"
-            + " replaced; nothing was written")
+        throw VaultError.vaultChanged(.masterKeyReplaced)
       }
       throw VaultError.integrity(why)
     }

@@ -23,7 +23,7 @@ extension Vault {
       let snapshot = try loadChecked(masterKey: masterKey)
       if snapshot.headerBody != headerBody || snapshot.headerMAC != headerMAC {
         guard !checkedHeader else {
-          throw VaultError.vaultChanged("its header changed while the PIN was asked for")
+          throw VaultError.vaultChanged(.headerChangedWhilePINAsked)
         }
         header = try Header.parse(snapshot.headerBody)
         headerBody = snapshot.headerBody

@@ -46,8 +46,11 @@ enum FileWords {
         "end that process (kill \(pid)) or remove the socket, then run 'vault unlock'; vault(1)"
           + " SECURITY says what vault checks"
       )
-    case .vaultChanged(let what):
-      return (.vaultChanged, "the vault changed while the command ran: \(what); run it again", nil)
+    case .vaultChanged(let change):
+      return (
+        .vaultChanged, "the vault changed while the command ran: \(words(change)); run it again",
+        nil
+      )
     case .conflict(let what):
       return (.vaultChanged, what, nil)
     case .storage(let what):
@@ -60,6 +63,23 @@ enum FileWords {
       )
     default:
       preconditionFailure("\(error) is not one of \(Self.self)'s")
+    }
+  }
+
+  /// What changed, as the message says it after "the vault changed while the command ran: ".
+  static func words(_ change: VaultChange) -> String {
+    switch change {
+    case .headerChangedFirst: "another command changed its header first"
+    case .headerChangedWhilePINAsked: "its header changed while the PIN was asked for"
+    case .headerChangedSincePINChecked: "its header changed since the PIN was checked"
+    case .masterKeyReplaced:
+      "its master key was replaced by another command (a 'vault rekey') or the file was"
+        + " replaced; nothing was written"
+    case .journalKeyReplaced:
+      "its journal key was replaced while the entry was being written; nothing was written"
+    case .anotherSync: "another sync of this vault ran meanwhile"
+    case .guardedDuringExport(let name):
+      "'\(Output.printable(name))' was added or guarded while the export began"
     }
   }
 }
