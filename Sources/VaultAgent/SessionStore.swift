@@ -170,7 +170,7 @@ public struct SessionStore: Sendable {
     -> (masterKey: SymmetricKey, expiry: Expiry)
   {
     guard let token = Self.parseToken(text) else {
-      throw VaultError.locked("the session token is malformed")
+      throw VaultError.locked(.malformedSessionToken)
     }
     let id = Self.sessionID(token)
     let path = folder(vaultID) + "/" + id.hex
@@ -187,8 +187,10 @@ public struct SessionStore: Sendable {
           "the vault id in the header changed since this session was issued (the file was"
             + " edited or damaged)")
       }
-      if let reason = revocation(of: vaultID) { throw VaultError.locked(reason.explanation) }
-      throw VaultError.locked("the session is unknown or was revoked")
+      if let reason = revocation(of: vaultID) {
+        throw VaultError.locked(.sessionsRevoked(reason, noTerminal: false))
+      }
+      throw VaultError.locked(.sessionUnknown)
     }
     // The file of this token exists: anything unreadable or out of bounds in it is damage.
     let record: SessionRecord
@@ -221,7 +223,7 @@ public struct SessionStore: Sendable {
       || now - record.created > UInt64(record.hard) * 1000
     if expired {
       unlink(path)
-      throw VaultError.locked("the session has expired")
+      throw VaultError.locked(.sessionExpired)
     }
     // Renewed lazily (at most once per `renewalMilliseconds`) and never at the cost of the read:
     // a full disk or a file-size limit must not turn a read into a failure.
@@ -238,8 +240,7 @@ public struct SessionStore: Sendable {
   }
 
   /// The refusal of a session file written by release 0.1 or 0.2 (a JSON object).
-  static let olderRelease = VaultError.locked(
-    "the session was issued by an older release of vault; unlock again")
+  static let olderRelease = VaultError.locked(.sessionFromOlderRelease)
 
   /// Parses the bytes of a session file as `open` does, without opening anything: for fuzzing and
   /// diagnostics.
@@ -290,35 +291,9 @@ public struct SessionStore: Sendable {
     return found
   }
 
-  /// Why every session of a vault was revoked, kept beside the session folders.
-  ///
-  /// The marker is `<vault id hex>.revoked`, one byte, so that a later use of a session, or a
-  /// command the agent no longer serves, says why it is locked; a new unlock removes it.
-  public enum Revocation: UInt8, Sendable {
-    /// `vault lock`.
-    case lock = 1
-    /// A new PIN (`vault passwd` or `vault recover`).
-    case pinChange
-    /// A biometric check found the enrollment changed, or biometry was disabled or re-activated.
-    case biometricChange
-    /// `vault rekey`.
-    case rotation
-    /// Biometric unlock was turned off.
-    case biometryOff
-
-    /// The words after "locked: ".
-    public var explanation: String {
-      switch self {
-      case .lock: "the vault was locked with 'vault lock'"
-      case .pinChange: "every session was revoked when the PIN was changed"
-      case .biometricChange:
-        "every session was revoked when the biometric enrollment changed (or biometric unlock"
-          + " was re-activated)"
-      case .rotation: "every session was revoked when the master key was rotated"
-      case .biometryOff: "every session was revoked when biometric unlock was turned off"
-      }
-    }
-  }
+  /// Why every session of a vault was revoked (`SessionRevocation`, in the format module with
+  /// the lock reasons that carry it).
+  public typealias Revocation = SessionRevocation
 
   /// Removes every session of the vault in every session folder of this user, winning against
   /// any concurrent renewal, has the unlock agent let the vault go (`AgentClient.forget`), and

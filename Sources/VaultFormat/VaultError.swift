@@ -66,7 +66,7 @@ public enum VaultError: Error, Equatable, Sendable {
   /// file removed by hand) is in the way of `vault sync clone`: its path.
   case staleSyncRepository(String)
   /// The key is needed, no valid session exists and there is no way to ask (no terminal).
-  case locked(String)
+  case locked(LockReason)
   /// Something must be typed and there is no terminal: `what`, and a `hint` on how else to give it.
   case noTerminal(String, hint: String)
   /// The biometric sensor did not recognise the user within the evaluation's attempts.

@@ -118,7 +118,7 @@ extension VaultSync {
       throw VaultError.rotatedElsewhere(signerName)
     }
     guard let own = vault.localDevice else {
-      throw VaultError.locked("this device has no record in the vault's header")
+      throw VaultError.locked(.noDeviceRecord)
     }
     let deviceState = try vault.device.read()
     guard let enrollmentKey = vault.header.enrollmentKey else {

@@ -66,7 +66,7 @@ public final class VaultSync {
     store = EntryStore(vault: vault, masterKey: masterKey)
     boxes = RecordBox(vaultID: vault.vaultID, masterKey: masterKey)
     guard let device = vault.localDevice else {
-      throw VaultError.locked("this device has no record in the vault's header")
+      throw VaultError.locked(.noDeviceRecord)
     }
     deviceID = device.deviceIDBytes
     syncID = SyncRecord.recordID(deviceID: deviceID, indexKey: masterKey.derive(.nameIndex))

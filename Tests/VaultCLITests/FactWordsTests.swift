@@ -118,4 +118,63 @@ final class FactWordsTests: XCTestCase {
         + " 'vault rekey') or the file was replaced; nothing was written; your edit was not saved"
         + " (edit again); run it again")
   }
+
+  func testWhyTheVaultIsLocked() {
+    let cases: [(LockReason, String)] = [
+      (.noDeviceRecord, "this device has no record in the vault's header"),
+      (.malformedSessionToken, "the session token is malformed"),
+      (.sessionUnknown, "the session is unknown or was revoked"),
+      (.sessionExpired, "the session has expired"),
+      (
+        .sessionFromOlderRelease,
+        "the session was issued by an older release of vault; unlock again"
+      ),
+      (.sessionsRevoked(.lock, noTerminal: false), "the vault was locked with 'vault lock'"),
+      (
+        .sessionsRevoked(.pinChange, noTerminal: true),
+        "every session was revoked when the PIN was changed, and there is no terminal to ask on"
+      ),
+      (
+        .sessionsRevoked(.biometricChange, noTerminal: false),
+        "every session was revoked when the biometric enrollment changed (or biometric unlock was"
+          + " re-activated)"
+      ),
+      (
+        .sessionsRevoked(.rotation, noTerminal: false),
+        "every session was revoked when the master key was rotated"
+      ),
+      (
+        .sessionsRevoked(.biometryOff, noTerminal: false),
+        "every session was revoked when biometric unlock was turned off"
+      ),
+      (.noSessionNoTerminal, "no valid session and no terminal to ask on"),
+      (
+        .sessionKeyRotated,
+        "the session holds a master key this vault no longer uses (it was rotated)"
+      ),
+      (
+        .agentVaultReplaced(path: "/v.db"),
+        "the file at /v.db is no longer the vault the agent was unlocked for"
+      ),
+      (
+        .agentKeyRotated,
+        "the agent held a master key that does not open this vault (it was rotated, or the key"
+          + " handed to the agent was not this vault's)"
+      ),
+      (
+        .newKeyPairNeedsRecovery,
+        "this device's key pair did not open with its PIN, or its writer key is lost, and a new"
+          + " one needs the recovery code: run 'vault recover'"
+      ),
+      (.noTerminalToRead(.secret), "no terminal to read the secret from"),
+      (.noTerminalToRead(.fieldValue), "no terminal to read the value from"),
+      (.noTerminalToRead(.oneTimeCode), "no terminal to read the one-time code from"),
+    ]
+    for (reason, words) in cases {
+      let report = ExitStatus.report(.locked(reason))
+      XCTAssertEqual(report.code, .locked)
+      XCTAssertEqual(report.message, "locked: " + words)
+      XCTAssertEqual(report.hint, "unlock first with: vault unlock")
+    }
+  }
 }

@@ -48,10 +48,10 @@ final class SessionStoreTests: XCTestCase {
     _ = try sessions(boot: 800).open(token: token, vaultID: vaultID)
     _ = try sessions(boot: 1600).open(token: token, vaultID: vaultID)
     XCTAssertThrowsError(try sessions(boot: 2501).open(token: token, vaultID: vaultID)) {
-      XCTAssertEqual(VaultError($0), .locked("the session has expired"))
+      XCTAssertEqual(VaultError($0), .locked(.sessionExpired))
     }
     XCTAssertThrowsError(try sessions(boot: 2502).open(token: token, vaultID: vaultID)) {
-      XCTAssertEqual(VaultError($0), .locked("the session is unknown or was revoked"))
+      XCTAssertEqual(VaultError($0), .locked(.sessionUnknown))
     }
   }
 
@@ -64,7 +64,7 @@ final class SessionStoreTests: XCTestCase {
       _ = try sessions(boot: boot).open(token: token, vaultID: vaultID)
     }
     XCTAssertThrowsError(try sessions(boot: 8 * 3600 + 1).open(token: token, vaultID: vaultID)) {
-      XCTAssertEqual(VaultError($0), .locked("the session has expired"))
+      XCTAssertEqual(VaultError($0), .locked(.sessionExpired))
     }
   }
 
@@ -73,7 +73,7 @@ final class SessionStoreTests: XCTestCase {
       vaultID: vaultID, masterKey: .random(), idle: 60, vaultPath: home.vaultPath)
     XCTAssertThrowsError(
       try sessions(boot: 61, wall: 4_000_000).open(token: token, vaultID: vaultID)
-    ) { XCTAssertEqual(VaultError($0), .locked("the session has expired")) }
+    ) { XCTAssertEqual(VaultError($0), .locked(.sessionExpired)) }
   }
 
   func testARebootEndsSessions() throws {
@@ -81,7 +81,7 @@ final class SessionStoreTests: XCTestCase {
       vaultID: vaultID, masterKey: .random(), idle: 900, vaultPath: home.vaultPath)
     XCTAssertThrowsError(
       try sessions(boot: 10, bootID: "boot-2").open(token: token, vaultID: vaultID)
-    ) { XCTAssertEqual(VaultError($0), .locked("the session has expired")) }
+    ) { XCTAssertEqual(VaultError($0), .locked(.sessionExpired)) }
   }
 
   func testRevokeForgedAndOtherVaultTokens() throws {
@@ -91,15 +91,15 @@ final class SessionStoreTests: XCTestCase {
     XCTAssertThrowsError(
       try store.open(token: token, vaultID: VaultID(Array(repeating: 9, count: 16)))
     ) {
-      XCTAssertEqual(VaultError($0), .locked("the session is unknown or was revoked"))
+      XCTAssertEqual(VaultError($0), .locked(.sessionUnknown))
     }
     XCTAssertThrowsError(try store.open(token: String(repeating: "a", count: 64), vaultID: vaultID))
     XCTAssertThrowsError(try store.open(token: "xyz", vaultID: vaultID)) {
-      XCTAssertEqual(VaultError($0), .locked("the session token is malformed"))
+      XCTAssertEqual(VaultError($0), .locked(.malformedSessionToken))
     }
     try store.revokeAll(vaultID: vaultID, reason: .lock)
     XCTAssertThrowsError(try store.open(token: token, vaultID: vaultID)) {
-      XCTAssertEqual(VaultError($0), .locked("the vault was locked with 'vault lock'"))
+      XCTAssertEqual(VaultError($0), .locked(.sessionsRevoked(.lock, noTerminal: false)))
     }
   }
 
@@ -113,7 +113,7 @@ final class SessionStoreTests: XCTestCase {
     XCTAssertThrowsError(try SessionStore.checkRecord(Array(#"{"idle":1e300}"#.utf8))) {
       XCTAssertEqual(
         VaultError($0),
-        .locked("the session was issued by an older release of vault; unlock again"))
+        .locked(.sessionFromOlderRelease))
     }
     for bad in [Array(raw.dropLast()), raw + [0], [], Array(repeating: 0, count: raw.count)] {
       XCTAssertThrowsError(try SessionStore.checkRecord(bad)) {

@@ -124,7 +124,9 @@ final class VaultAccessTests: XCTestCase {
       try SessionStore(environment: environment).open(token: token, vaultID: reopened().vaultID),
       file: file, line: line
     ) {
-      XCTAssertEqual(VaultError($0), .locked(reason.explanation), file: file, line: line)
+      XCTAssertEqual(
+        VaultError($0), .locked(.sessionsRevoked(reason, noTerminal: false)), file: file, line: line
+      )
     }
   }
 

@@ -69,7 +69,7 @@ struct AddCommand: VaultCommand {
 
   private func readFromTerminal(_ context: Context) throws -> SecureBytes {
     guard let terminal = context.terminal else {
-      throw VaultError.locked("no terminal to read the secret from")
+      throw VaultError.locked(.noTerminalToRead(.secret))
     }
     if multiline {
       terminal.say("Enter the content of '\(name)', then Ctrl-D on an empty line:\n")

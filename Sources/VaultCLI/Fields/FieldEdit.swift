@@ -26,7 +26,7 @@ enum FieldEdit {
     -> SecureBytes
   {
     guard let terminal = context.terminal else {
-      throw VaultError.locked("no terminal to read the value from")
+      throw VaultError.locked(.noTerminalToRead(.fieldValue))
     }
     let shown = "'\(Output.printable(key))' of '\(Output.printable(name))'"
     let first = try terminal.readHidden(prompt: "Value for \(shown): ")

@@ -126,7 +126,7 @@ struct OneTimeCodeCommand: VaultCommand {
       uri = given
     } else {
       guard let terminal = context.terminal else {
-        throw VaultError.locked("no terminal to read the one-time code from")
+        throw VaultError.locked(.noTerminalToRead(.oneTimeCode))
       }
       uri = try storedURI(
         trimmed(terminal.readHidden(prompt: "otpauth:// URI or base32 secret for '\(name)': ")),

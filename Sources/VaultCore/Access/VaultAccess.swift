@@ -189,8 +189,7 @@ public struct VaultAccess {
           // neither it nor the newest state: a session from before a master-key rotation (a
           // copy put back). A key the state takes is the current one: the header's MAC was
           // damaged, and that is integrity.
-          throw VaultError.locked(
-            "the session holds a master key this vault no longer uses (it was rotated)")
+          throw VaultError.locked(.sessionKeyRotated)
         }
         if vault.policy.requiresBiometry {
           try binding.checkSession(masterKey: key)
@@ -210,9 +209,9 @@ public struct VaultAccess {
       if let sessionProblem { throw sessionProblem }
       try refuseBeforeAsking(vault.device.read())
       if let reason = sessions.revocation(of: vault.vaultID) {
-        throw VaultError.locked(reason.explanation + ", and there is no terminal to ask on")
+        throw VaultError.locked(.sessionsRevoked(reason, noTerminal: true))
       }
-      throw VaultError.locked("no valid session and no terminal to ask on")
+      throw VaultError.locked(.noSessionNoTerminal)
     }
     return try withPIN(purpose, reason: reason, request: .unlock, credentials)
   }
@@ -226,8 +225,7 @@ public struct VaultAccess {
   ) throws -> UnlockedVault {
     do {
       guard held.vaultID == vault.vaultID else {
-        throw VaultError.locked(
-          "the file at \(vault.path) is no longer the vault the agent was unlocked for")
+        throw VaultError.locked(.agentVaultReplaced(path: vault.path))
       }
       do {
         try vault.verifyHeader(masterKey: held.key)
@@ -236,9 +234,7 @@ public struct VaultAccess {
         && (try? vault.device.read()).map(vault.headerIsAuthenticatedHere) == true
         && !vault.isCurrentKey(held.key)
       {
-        throw VaultError.locked(
-          "the agent held a master key that does not open this vault (it was rotated, or the key"
-            + " handed to the agent was not this vault's)")
+        throw VaultError.locked(.agentKeyRotated)
       }
       if vault.policy.requiresBiometry {
         try binding.checkSession(masterKey: held.key)

@@ -181,9 +181,7 @@ extension Vault {
       guard kept != nil, let enrollment = existing?.enrollment,
         existing?.writerKey == writer.publicKey.base64
       else {
-        throw VaultError.locked(
-          "this device's key pair did not open with its PIN, or its writer key is lost, and a new one needs the recovery"
-            + " code: run 'vault recover'")
+        throw VaultError.locked(.newKeyPairNeedsRecovery)
       }
       record.enrollment = enrollment
       record.enrollmentSerial = existing?.enrollmentSerial

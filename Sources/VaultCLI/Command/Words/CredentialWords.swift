@@ -40,8 +40,8 @@ enum CredentialWords {
         "this vault is in format 1 (release 0.1.0); it is upgraded at its next unlock with the"
           + " PIN", "run: vault unlock"
       )
-    case .locked(let why):
-      return (.locked, "locked: \(why)", "unlock first with: vault unlock")
+    case .locked(let reason):
+      return (.locked, "locked: \(words(reason))", "unlock first with: vault unlock")
     case .noTerminal(let why, let hint):
       return (.locked, why, hint)
     case .journalKeyNotAuthenticated:
@@ -52,6 +52,47 @@ enum CredentialWords {
       )
     default:
       preconditionFailure("\(error) is not one of \(Self.self)'s")
+    }
+  }
+
+  /// Why the vault is locked, as the message says it after "locked: ".
+  static func words(_ reason: LockReason) -> String {
+    switch reason {
+    case .noDeviceRecord: "this device has no record in the vault's header"
+    case .malformedSessionToken: "the session token is malformed"
+    case .sessionUnknown: "the session is unknown or was revoked"
+    case .sessionExpired: "the session has expired"
+    case .sessionFromOlderRelease:
+      "the session was issued by an older release of vault; unlock again"
+    case .sessionsRevoked(let why, let noTerminal):
+      words(why) + (noTerminal ? ", and there is no terminal to ask on" : "")
+    case .noSessionNoTerminal: "no valid session and no terminal to ask on"
+    case .sessionKeyRotated:
+      "the session holds a master key this vault no longer uses (it was rotated)"
+    case .agentVaultReplaced(let path):
+      "the file at \(path) is no longer the vault the agent was unlocked for"
+    case .agentKeyRotated:
+      "the agent held a master key that does not open this vault (it was rotated, or the key"
+        + " handed to the agent was not this vault's)"
+    case .newKeyPairNeedsRecovery:
+      "this device's key pair did not open with its PIN, or its writer key is lost, and a new one"
+        + " needs the recovery code: run 'vault recover'"
+    case .noTerminalToRead(.secret): "no terminal to read the secret from"
+    case .noTerminalToRead(.fieldValue): "no terminal to read the value from"
+    case .noTerminalToRead(.oneTimeCode): "no terminal to read the one-time code from"
+    }
+  }
+
+  /// Why every session was revoked.
+  static func words(_ revocation: SessionRevocation) -> String {
+    switch revocation {
+    case .lock: "the vault was locked with 'vault lock'"
+    case .pinChange: "every session was revoked when the PIN was changed"
+    case .biometricChange:
+      "every session was revoked when the biometric enrollment changed (or biometric unlock was"
+        + " re-activated)"
+    case .rotation: "every session was revoked when the master key was rotated"
+    case .biometryOff: "every session was revoked when biometric unlock was turned off"
     }
   }
 }
