@@ -151,7 +151,7 @@ enum PlaceholderValues {
         .item(
           "`\($0.name)`",
           [
-            "\($0.meaning.prefix(1).uppercased() + $0.meaning.dropFirst()): \($0.range.lowerBound)"
+            "\(SettingWords.meaning(of: $0)): \($0.range.lowerBound)"
               + " to \($0.range.upperBound), default \($0.defaultValue)."
           ])
       })

@@ -98,25 +98,18 @@ public struct VaultSettings: Equatable, Sendable {
     public let range: ClosedRange<Int64>
     /// The value when none is stored.
     public let defaultValue: Int64
-    /// One sentence for the manual.
-    public let meaning: String
   }
 
   /// How many of an entry's newest revisions are kept whatever their age.
   public static let historyKeep = Key(
-    name: "history_keep", range: 0...10_000, defaultValue: 10,
-    meaning: "how many of an entry's newest revisions are kept, whatever their age")
+    name: "history_keep", range: 0...10_000, defaultValue: 10)
   /// For how many days a replaced revision is kept whatever its rank.
   public static let historyDays = Key(
-    name: "history_days", range: 0...36_500, defaultValue: 90,
-    meaning: "for how many days after it was replaced a revision is kept, whatever its rank")
+    name: "history_days", range: 0...36_500, defaultValue: 90)
   /// For how many seconds a device unlock with biometry stands in for the match of an unlock
   /// (`touchIDAuthenticationAllowableReuseDuration`, at most 300 as on Apple platforms).
   public static let biometricReuse = Key(
-    name: "biometric_reuse_seconds", range: 0...300, defaultValue: 0,
-    meaning:
-      "for how many seconds after the device was unlocked with biometry ('biosim unlock-device')"
-      + " that unlock stands in for the match 'vault unlock' asks for (0, never, by default)")
+    name: "biometric_reuse_seconds", range: 0...300, defaultValue: 0)
   /// Every setting this version knows.
   public static let keys = [historyKeep, historyDays, biometricReuse]
 
