@@ -114,7 +114,7 @@ public enum VaultError: Error, Equatable, Sendable {
   /// A guarded read came less than a second after the previous one and was refused.
   case duplicateRequest
   /// The entry changed (or went away) while it was being edited; the edit was not applied.
-  case conflict(String)
+  case conflict(Conflict)
   /// A file or folder other users could read or replace (`what`), refused; `fix` is the command
   /// that makes it private, when there is one.
   case unsafePermissions(String, fix: String?)

@@ -465,8 +465,7 @@ public struct JournalStore {
         row.box == entry.box, !entry.pending
       else {
         throw VaultError.conflict(
-          "journal entry \(entry.hexID.prefix(Self.shortIDLength)) changed or was removed while"
-            + " it was being edited")
+          .journalEntryChangedWhileEdited(id: String(entry.hexID.prefix(Self.shortIDLength))))
       }
       try change.replace(
         row,

@@ -134,9 +134,7 @@ extension VaultSync {
     guard l != r else { return remote }
     if let base, shared(base) == r { return local }
     if base.map(shared) != l {
-      throw VaultError.conflict(
-        "this device and the remote both changed the vault's keys or settings since the last"
-          + " sync (a rotation or a recovery code); nothing was changed")
+      throw VaultError.conflict(.keysChangedOnBothSides)
     }
     return remote
   }

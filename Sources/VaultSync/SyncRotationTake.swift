@@ -110,9 +110,7 @@ extension VaultSync {
           + " sync clone' into a new vault file")
     }
     if record.full {
-      throw VaultError.conflict(
-        "this device and another (\(signerName)) both rotated the vault's master key since the"
-          + " last sync; nothing was changed")
+      throw VaultError.conflict(.bothRotated(signer: signerName))
     }
     guard let secretKey = vault.deviceSecretKey else {
       throw VaultError.rotatedElsewhere(signerName)

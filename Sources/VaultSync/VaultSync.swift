@@ -267,9 +267,7 @@ public final class VaultSync {
   /// `remote`, verified against the base as `vault(5)` Synchronizing says.
   private func verify(_ remote: String, base record: SyncRecord?) throws -> IncomingCommit {
     if let record, record.full {
-      throw VaultError.conflict(
-        "another device synced since this vault's master key was rotated here; its changes"
-          + " cannot be merged until that device has the new key")
+      throw VaultError.conflict(.syncedSinceRotationHere)
     }
     let all = try repository.changes(from: record?.base, to: remote)
     try Self.refusing { try Self.checkLayout(all) }
@@ -635,8 +633,7 @@ public final class VaultSync {
         current.isStored(as: old)
       else {
         throw VaultError.conflict(
-          "the record \(codec.recordName(old.recordID).prefix(8)) is not here as the last sync"
-            + " left it; nothing was changed")
+          .recordMovedSinceLastSync(record: String(codec.recordName(old.recordID).prefix(8))))
       }
       try write.delete(current)
     }
@@ -668,9 +665,7 @@ public final class VaultSync {
       if stored == content.boxes { continue }
       inserted += 1
       guard stored.isEmpty else {
-        throw VaultError.conflict(
-          "a content of the remote has the place of one written here since the last sync;"
-            + " nothing was changed")
+        throw VaultError.conflict(.contentPlaceTaken)
       }
       for (index, box) in content.boxes.enumerated() {
         try write.insert(

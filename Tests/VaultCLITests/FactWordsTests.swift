@@ -177,4 +177,80 @@ final class FactWordsTests: XCTestCase {
       XCTAssertEqual(report.hint, "unlock first with: vault unlock")
     }
   }
+
+  func testWhatAnotherCommandOrDeviceChangedFirst() {
+    let cases: [(Conflict, String)] = [
+      (
+        .entryChangedWhileEdited(name: "mail/work"), "'mail/work' changed while it was being edited"
+      ),
+      (
+        .entryChangedWhileContentRead(name: "big"),
+        "'big' changed while its content was read; nothing was stored"
+      ),
+      (
+        .entryChangedWhileRead(name: "big"),
+        "'big' changed while it was being read; nothing was read"
+      ),
+      (
+        .journalEntryChangedWhileEdited(id: "a1cec0b7"),
+        "journal entry a1cec0b7 changed or was removed while it was being edited"
+      ),
+      (
+        .keysChangedOnBothSides,
+        "this device and the remote both changed the vault's keys or settings since the last sync"
+          + " (a rotation or a recovery code); nothing was changed"
+      ),
+      (
+        .syncedSinceRotationHere,
+        "another device synced since this vault's master key was rotated here; its changes cannot"
+          + " be merged until that device has the new key"
+      ),
+      (
+        .recordMovedSinceLastSync(record: "Zm9vYmFy"),
+        "the record Zm9vYmFy is not here as the last sync left it; nothing was changed"
+      ),
+      (
+        .contentPlaceTaken,
+        "a content of the remote has the place of one written here since the last sync; nothing"
+          + " was changed"
+      ),
+      (
+        .bothRotated(signer: "device 5a31f55c"),
+        "this device and another (device 5a31f55c) both rotated the vault's master key since the"
+          + " last sync; nothing was changed"
+      ),
+    ]
+    for (conflict, words) in cases {
+      let report = ExitStatus.report(.conflict(conflict))
+      XCTAssertEqual(report.code, .vaultChanged)
+      XCTAssertEqual(report.message, words)
+      XCTAssertNil(report.hint)
+    }
+    let edited = Conflict.entryChangedWhileEdited(name: "mail/work")
+    XCTAssertEqual(
+      ConflictOutcome(conflict: edited, outcome: .nothingWritten).message,
+      "'mail/work' changed while it was being edited; nothing was written (run the command again)")
+    XCTAssertEqual(
+      ConflictOutcome(conflict: edited, outcome: .editSavedAs(name: "mail/work (edited x)"))
+        .message,
+      "'mail/work' changed while it was being edited; your edit was saved as 'mail/work (edited x)'"
+    )
+    XCTAssertEqual(
+      ConflictOutcome(
+        conflict: .journalEntryChangedWhileEdited(id: "a1cec0b7"),
+        outcome: .editSavedAsJournalEntry(id: "0badc0de")
+      ).message,
+      "journal entry a1cec0b7 changed or was removed while it was being edited; your edit was"
+        + " saved as the new entry 0badc0de")
+    XCTAssertEqual(
+      ConflictOutcome(conflict: edited, outcome: .nothingWritten).exitCode, .vaultChanged)
+    XCTAssertEqual(
+      RotationTakenFirst(meanwhile: false).message,
+      "another device rotated the master key, and this device has just taken the new key; nothing"
+        + " else was changed: run the command again to rotate it once more")
+    XCTAssertEqual(
+      RotationTakenFirst(meanwhile: true).message,
+      "another device rotated the master key meanwhile, and this device has just taken the new"
+        + " key; the recovery code shown was not put in force: run the command again")
+  }
 }

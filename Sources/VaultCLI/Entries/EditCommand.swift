@@ -37,12 +37,12 @@ struct EditCommand: VaultCommand {
       } catch VaultError.vaultChanged(let change) {
         // The key itself changed: the edit cannot be stored under the key this command holds.
         throw EditNotSaved(change: change)
-      } catch VaultError.conflict(let what) {
+      } catch VaultError.conflict(let conflict) {
         // Neither the other change nor the edit is lost: the edit goes under a new name.
         let stamp = Timestamp.utc(context.environment.clock.wallNow)
         let copy = try EntryName("\(name.value) (edited \(stamp))")
         try store.put(copy, content: edited, overwrite: false, guarded: metadata.guarded)
-        throw VaultError.conflict("\(what); your edit was saved as '\(copy)'")
+        throw ConflictOutcome(conflict: conflict, outcome: .editSavedAs(name: copy.value))
       }
       Output.error("Saved '\(name)'.")
     }

@@ -51,8 +51,8 @@ enum FieldEdit {
       try unlocked.entries.put(
         name, content: content, overwrite: true, guarded: entry.metadata.guarded,
         expectedRevision: entry.metadata.revision, change: change)
-    } catch VaultError.conflict(let what) {
-      throw VaultError.conflict("\(what); nothing was written (run the command again)")
+    } catch VaultError.conflict(let conflict) {
+      throw ConflictOutcome(conflict: conflict, outcome: .nothingWritten)
     }
   }
 }

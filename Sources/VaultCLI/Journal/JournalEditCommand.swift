@@ -34,11 +34,11 @@ struct JournalEditCommand: VaultCommand {
       }
       do {
         try store.replace(entry, text: edited)
-      } catch VaultError.conflict(let what) {
+      } catch VaultError.conflict(let conflict) {
         let id = try JournalStore.append(edited, to: vault, stamp: entry.stamp)
-        throw VaultError.conflict(
-          "\(what); your edit was saved as the new entry \(id.hex.prefix(JournalStore.shortIDLength))"
-        )
+        throw ConflictOutcome(
+          conflict: conflict,
+          outcome: .editSavedAsJournalEntry(id: String(id.hex.prefix(JournalStore.shortIDLength))))
       }
       Output.error("Saved journal entry \(short).")
     }

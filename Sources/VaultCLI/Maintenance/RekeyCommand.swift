@@ -80,9 +80,7 @@ struct RekeyCommand: VaultCommand {
     let done = try VaultSync(unlocked, repository: repository).run()
     SyncSupport.report(done, remote: repository.remoteURL())
     if done.tookRotation {
-      throw VaultError.conflict(
-        "another device rotated the master key, and this device has just taken the new key;"
-          + " nothing else was changed: run the command again to rotate it once more")
+      throw RotationTakenFirst(meanwhile: false)
     }
   }
 
@@ -104,10 +102,7 @@ struct RekeyCommand: VaultCommand {
         let done = try VaultSync(unlocked, repository: repository).run()
         SyncSupport.report(done, remote: repository.remoteURL())
         if done.tookRotation {
-          throw VaultError.conflict(
-            "another device rotated the master key meanwhile, and this device has just taken"
-              + " the new key; the recovery code shown was not put in force: run the command"
-              + " again")
+          throw RotationTakenFirst(meanwhile: true)
         }
       }
       // A sync that brought another device in: the rotation needs the code in force now.
@@ -178,4 +173,23 @@ struct WrongCodeInForce: ReportableError {
   static let revocation = WrongCodeInForce(
     message: "that is not the recovery code in force, which revoking a device needs (a code from"
       + " before the last rotation no longer works); nothing was revoked")
+}
+
+/// A rotation another device made, taken by the sync before `vault rekey` rotates (18).
+///
+/// This device has the new key, and nothing else changed. `meanwhile`: the rotation arrived
+/// after the new recovery code was shown, which was not put in force.
+struct RotationTakenFirst: ReportableError {
+  /// True when it arrived after the new recovery code was shown.
+  let meanwhile: Bool
+
+  var exitCode: ExitCode { .vaultChanged }
+
+  var message: String {
+    meanwhile
+      ? "another device rotated the master key meanwhile, and this device has just taken the new"
+        + " key; the recovery code shown was not put in force: run the command again"
+      : "another device rotated the master key, and this device has just taken the new key;"
+        + " nothing else was changed: run the command again to rotate it once more"
+  }
 }

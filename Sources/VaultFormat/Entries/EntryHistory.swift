@@ -496,7 +496,7 @@ extension EntryStore {
     try vault.reading(masterKey: masterKey) { snapshot in
       let (metadata, recordID) = try version(name, revision: revision, in: snapshot)
       guard metadata == expected else {
-        throw VaultError.conflict("'\(name)' changed while it was being read; nothing was read")
+        throw VaultError.conflict(.entryChangedWhileRead(name: name.value))
       }
       try streamContent(of: metadata, recordID: recordID, name: name.value, deliver: deliver)
     }

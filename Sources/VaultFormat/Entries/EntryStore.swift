@@ -548,15 +548,14 @@ public struct EntryStore {
     case .tombstone, nil: break
     }
     if let expectedRevision, existing?.metadata.revision != expectedRevision {
-      throw VaultError.conflict("'\(name)' changed while it was being edited")
+      throw VaultError.conflict(.entryChangedWhileEdited(name: name.value))
     }
     var spool: ContentSpool?
     if case .spooled(let spooled) = sealing { spool = spooled }
     let recordID = named?.row.recordID ?? spool?.recordID ?? SecureRandom.bytes(count: 16)
     let revision = (named?.row.revision ?? 0) + 1
     if let spool, spool.recordID != recordID || spool.revision != revision {
-      throw VaultError.conflict(
-        "'\(name)' changed while its content was read; nothing was stored")
+      throw VaultError.conflict(.entryChangedWhileContentRead(name: name.value))
     }
     if let existing { try keepRevision(of: existing, replacedAt: now, in: write) }
     let sealed: (length: Int, streamed: Bool, contentID: [UInt8])

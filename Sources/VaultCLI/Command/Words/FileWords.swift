@@ -51,8 +51,8 @@ enum FileWords {
         .vaultChanged, "the vault changed while the command ran: \(words(change)); run it again",
         nil
       )
-    case .conflict(let what):
-      return (.vaultChanged, what, nil)
+    case .conflict(let conflict):
+      return (.vaultChanged, words(conflict), nil)
     case .storage(let what):
       return (.failure, what, nil)
     case .busy(let seconds):
@@ -80,6 +80,63 @@ enum FileWords {
     case .anotherSync: "another sync of this vault ran meanwhile"
     case .guardedDuringExport(let name):
       "'\(Output.printable(name))' was added or guarded while the export began"
+    }
+  }
+
+  /// What was changed first, as the message says it.
+  static func words(_ conflict: Conflict) -> String {
+    switch conflict {
+    case .entryChangedWhileEdited(let name): "'\(name)' changed while it was being edited"
+    case .entryChangedWhileContentRead(let name):
+      "'\(name)' changed while its content was read; nothing was stored"
+    case .entryChangedWhileRead(let name):
+      "'\(name)' changed while it was being read; nothing was read"
+    case .journalEntryChangedWhileEdited(let id):
+      "journal entry \(id) changed or was removed while it was being edited"
+    case .keysChangedOnBothSides:
+      "this device and the remote both changed the vault's keys or settings since the last sync"
+        + " (a rotation or a recovery code); nothing was changed"
+    case .syncedSinceRotationHere:
+      "another device synced since this vault's master key was rotated here; its changes cannot"
+        + " be merged until that device has the new key"
+    case .recordMovedSinceLastSync(let record):
+      "the record \(record) is not here as the last sync left it; nothing was changed"
+    case .contentPlaceTaken:
+      "a content of the remote has the place of one written here since the last sync; nothing"
+        + " was changed"
+    case .bothRotated(let signer):
+      "this device and another (\(signer)) both rotated the vault's master key since the last"
+        + " sync; nothing was changed"
+    }
+  }
+}
+
+/// A conflict a command met, and what it did about it: nothing written, or the user's edit
+/// kept under another name (18).
+struct ConflictOutcome: ReportableError {
+  /// What it did.
+  enum Outcome: Equatable {
+    /// Nothing was written; the command can run again.
+    case nothingWritten
+    /// The edit of an entry was stored as the entry `name`.
+    case editSavedAs(name: String)
+    /// The edit of a journal entry was stored as a new entry, `id` (its short id).
+    case editSavedAsJournalEntry(id: String)
+  }
+
+  /// What was changed first.
+  let conflict: Conflict
+  /// What the command did.
+  let outcome: Outcome
+
+  var exitCode: ExitCode { .vaultChanged }
+
+  var message: String {
+    let first = FileWords.words(conflict)
+    return switch outcome {
+    case .nothingWritten: first + "; nothing was written (run the command again)"
+    case .editSavedAs(let name): first + "; your edit was saved as '\(name)'"
+    case .editSavedAsJournalEntry(let id): first + "; your edit was saved as the new entry \(id)"
     }
   }
 }
