@@ -140,7 +140,7 @@ public enum VaultError: Error, Equatable, Sendable {
   case busy(seconds: Int)
   /// `git` or the sync remote failed or could not be reached (`what` says which); nothing was
   /// merged.
-  case syncFailed(String)
+  case syncFailed(SyncFailure)
   /// The sync remote was refused (`what` says why: a rolled-back or forked remote, a file that
   /// does not verify, another vault); nothing was merged.
   case syncRefused(String)

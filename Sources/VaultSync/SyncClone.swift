@@ -32,7 +32,7 @@ extension VaultSync {
   ) throws -> Cloned {
     if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path) }
     guard let commit = try repository.fetch() else {
-      throw VaultError.syncFailed("the remote holds no vault yet (no branch 'vault')")
+      throw VaultError.syncFailed(.noVaultBranch)
     }
     let changes = try repository.changes(from: nil, to: commit)
     guard let stateBlob = changes.first(where: { $0.path == SyncFiles.statePath })?.newBlob else {
@@ -41,7 +41,7 @@ extension VaultSync {
     try refusing { try checkLayout(changes) }
     try checkSizes(changes, state: stateBlob, repository: repository)
     guard let stateBytes = try repository.read([stateBlob])[stateBlob] else {
-      throw VaultError.syncFailed("git did not give the state file")
+      throw VaultError.syncFailed(.stateFileNotGiven)
     }
     let publicPart = try refusing { try SyncStateFile.readPublic(stateBytes) }
     let masterKey = try publicPart.recovery.open(

@@ -1,9 +1,7 @@
-/// Why a sync failed or refused the remote, as facts the command line words (beside
-/// `VaultError.syncFailed` and `.syncRefused`, whose words are still composed here; they move
-/// into cases of this enum one by one).
+/// Why a sync refused the remote, as facts the command line words (beside
+/// `VaultError.syncRefused`, whose words are still composed here; they move into cases of this
+/// enum one by one).
 public enum SyncError: Error, Equatable, Sendable {
-  /// The remote moved `retries` times while this device merged, and the sync gave up.
-  case remoteKeptMoving(retries: Int)
   /// The remote's devices are not enrolled with the recovery code (a vault made before release
   /// 0.10.0), so a device cannot join it by cloning.
   case devicesNotEnrolled

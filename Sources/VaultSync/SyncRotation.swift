@@ -98,9 +98,7 @@ extension VaultSync {
         "the sync remote moved while the rotation was pushed; nothing was rotated (the old"
           + " recovery code still works)")
     case .locked(let path, let age):
-      throw VaultError.syncFailed(
-        Self.lockInTheWay(path: path, age: age) + "; nothing was rotated (the old recovery code"
-          + " still works)")
+      throw VaultError.syncFailed(.lockInTheWay(path: path, age: age, rotating: true))
     }
     crash(at: "rekey-after-push")
     let next = SyncRecord(

@@ -255,7 +255,7 @@ extension VaultSync {
     var contents: [SyncFiles.Content] = []
     for file in files {
       guard let blob = file.newBlob, let bytes = blobs[blob] else {
-        throw VaultError.syncFailed("git did not give the file \(file.path)")
+        throw VaultError.syncFailed(.fileNotGiven(file: file.path))
       }
       if file.path.hasPrefix(SyncFiles.recordsFolder + "/") {
         let row = try codec.openRecord(path: file.path, bytes: bytes)

@@ -85,7 +85,7 @@ public final class VaultSync {
 
   /// `run`, with the repository's sync lock held.
   private func runLocked() throws -> SyncReport {
-    guard vault.isEnrolled else { throw VaultError.syncFailed(Self.notEnrolled) }
+    guard vault.isEnrolled else { throw VaultError.syncFailed(.notEnrolled) }
     _ = try JournalStore(vault: vault, masterKey: masterKey).fold()
     var retries = 0
     while true {
@@ -158,30 +158,10 @@ public final class VaultSync {
         // vault never removes a lock on the remote: it may be a shared disk another machine
         // is pushing to. It says what is in the way and how to remove it.
         if case .locked(let path, let age) = outcome {
-          throw VaultError.syncFailed(Self.lockInTheWay(path: path, age: age))
+          throw VaultError.syncFailed(.lockInTheWay(path: path, age: age, rotating: false))
         }
-        throw SyncError.remoteKeptMoving(retries: retries)
+        throw VaultError.syncFailed(.remoteKeptMoving(retries: retries))
       }
-    }
-  }
-
-  /// The words for a lock file of git's on the remote that stayed in the way of every push.
-  static func lockInTheWay(path: String, age: Double?) -> String {
-    let made = age.map { " (made \(Self.duration($0)) ago)" } ?? ""
-    return
-      "git's lock file \(path)\(made) is in the way on the remote, left by a push killed on the"
-      + " remote's side; only when no other device is syncing, remove it with"
-      + " 'rm \(ShellWord.argument(path))'"
-  }
-
-  /// `seconds` in the largest whole unit: `42 s`, `5 min`, `3 h`, `2 days`.
-  static func duration(_ seconds: Double) -> String {
-    let whole = Int(seconds)
-    switch whole {
-    case ..<60: return "\(whole) s"
-    case ..<3600: return "\(whole / 60) min"
-    case ..<172_800: return "\(whole / 3600) h"
-    default: return "\(whole / 86_400) days"
     }
   }
 
@@ -285,7 +265,7 @@ public final class VaultSync {
     func bytes(_ blob: String?) throws -> [UInt8]? {
       guard let blob else { return nil }
       guard let bytes = blobs[blob] else {
-        throw VaultError.syncFailed("git did not give the file \(blob.prefix(12))")
+        throw VaultError.syncFailed(.fileNotGiven(file: String(blob.prefix(12))))
       }
       return bytes
     }
@@ -580,7 +560,7 @@ public final class VaultSync {
       let blobs = try repository.read(files.map(\.blob))
       for file in files {
         guard let bytes = blobs[file.blob] else {
-          throw VaultError.syncFailed("git did not give the file \(file.blob.prefix(12))")
+          throw VaultError.syncFailed(.fileNotGiven(file: String(file.blob.prefix(12))))
         }
         let row = try codec.openRecord(path: file.path, bytes: bytes)
         baseRows[row.bucket, default: []].append((file.path, row))

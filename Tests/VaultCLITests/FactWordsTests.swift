@@ -39,18 +39,64 @@ final class FactWordsTests: XCTestCase {
       "the device 30beeff5 was revoked already; 'vault rekey' rotates the master key")
   }
 
-  func testASyncThatGaveUpOrARemoteThatCannotBeJoined() {
-    XCTAssertEqual(
-      SyncError.remoteKeptMoving(retries: 5).message,
-      "sync failed: the remote moved 5 times while this device merged; run 'vault sync' again;"
-        + " nothing was merged")
-    XCTAssertEqual(SyncError.remoteKeptMoving(retries: 5).exitCode, .syncFailed)
+  func testARemoteThatCannotBeJoined() {
     XCTAssertEqual(
       SyncError.devicesNotEnrolled.message,
       "the sync remote was refused: its devices are not enrolled with the recovery code (a vault"
         + " made before release 0.10.0): run 'vault sync' once on a device that syncs with it;"
         + " nothing was merged")
     XCTAssertEqual(SyncError.devicesNotEnrolled.exitCode, .integrity)
+  }
+
+  func testWhyASyncFailed() {
+    let cases: [(SyncFailure, String)] = [
+      (
+        .notEnrolled,
+        "this vault's devices are not enrolled with its recovery code yet (a vault made before"
+          + " release 0.10.0)"
+      ),
+      (
+        .lockInTheWay(path: "/r/refs/heads/vault.lock", age: 7200, rotating: false),
+        "git's lock file /r/refs/heads/vault.lock (made 2 h ago) is in the way on the remote, left"
+          + " by a push killed on the remote's side; only when no other device is syncing, remove"
+          + " it with 'rm /r/refs/heads/vault.lock'"
+      ),
+      (
+        .lockInTheWay(path: "/r x/index.lock", age: nil, rotating: true),
+        "git's lock file /r x/index.lock is in the way on the remote, left by a push killed on the"
+          + " remote's side; only when no other device is syncing, remove it with 'rm '/r"
+          + " x/index.lock''; nothing was rotated (the old recovery code still works)"
+      ),
+      (
+        .remoteKeptMoving(retries: 5),
+        "the remote moved 5 times while this device merged; run 'vault sync' again"
+      ),
+      (.fileNotGiven(file: "0123456789ab"), "git did not give the file 0123456789ab"),
+      (.stateFileNotGiven, "git did not give the state file"),
+      (.noVaultBranch, "the remote holds no vault yet (no branch 'vault')"),
+      (
+        .notSetUp(repository: "/h/v.db.sync"),
+        "this vault is not set up for sync (no /h/v.db.sync); run 'vault sync init REMOTE' first"
+      ),
+      (
+        .gitNotFound,
+        "'git' was not found on PATH (vault syncs through git; install it, e.g. apt install git)"
+      ),
+      (
+        .gitFailed(command: "push", status: 128, reason: "fatal: unable to access"),
+        "git push exited with 128: fatal: unable to access"
+      ),
+      (.gitFailed(command: "fetch", status: 1, reason: ""), "git fetch exited with 1"),
+    ]
+    for (failure, words) in cases {
+      let report = ExitStatus.report(.syncFailed(failure))
+      XCTAssertEqual(report.code, .syncFailed)
+      XCTAssertEqual(report.message, "sync failed: \(words); nothing was merged")
+      XCTAssertNil(report.hint)
+    }
+    XCTAssertEqual(
+      [59.0, 60, 3599, 3600, 172_799, 172_800].map(SyncWords.duration),
+      ["59 s", "1 min", "59 min", "1 h", "47 h", "2 days"])
   }
 
   func testTheNotesOfASync() {

@@ -28,9 +28,7 @@ struct ConfigCommand: VaultCommand {
     if let value {
       _ = try context.openVault()
       guard repository.exists else {
-        throw VaultError.syncFailed(
-          "this vault is not set up for sync (no \(Output.printable(repository.path))); run 'vault"
-            + " sync init REMOTE' first")
+        throw VaultError.syncFailed(.notSetUp(repository: repository.path))
       }
       try repository.setConfig(AutoSync.configKey, value == .on ? "true" : "false")
       Output.error(

@@ -54,8 +54,7 @@ final class GitRepository: SyncRepository {
     guard
       let found = folders.map({ String($0) + "/git" }).first(where: { access($0, X_OK) == 0 })
     else {
-      throw VaultError.syncFailed(
-        "'git' was not found on PATH (vault syncs through git; install it, e.g. apt install git)")
+      throw VaultError.syncFailed(.gitNotFound)
     }
     program = found
   }
@@ -89,8 +88,7 @@ final class GitRepository: SyncRepository {
     let line =
       lines.first { $0.hasPrefix("fatal: ") || $0.hasPrefix("error: ") } ?? lines.first ?? ""
     let command = arguments.first { !$0.hasPrefix("-") } ?? "git"
-    return VaultError.syncFailed(
-      "git \(command) exited with \(result.status)" + (line.isEmpty ? "" : ": \(line)"))
+    return VaultError.syncFailed(.gitFailed(command: command, status: result.status, reason: line))
   }
 
   // MARK: - Setting up

@@ -28,9 +28,7 @@ struct SyncCommand: VaultCommand {
     // No vault here at all is said as such (a new device clones), before the sync repository.
     _ = try context.openVault()
     guard repository.exists else {
-      throw VaultError.syncFailed(
-        "this vault is not set up for sync (no \(Output.printable(repository.path))); run 'vault"
-          + " sync init REMOTE' first")
+      throw VaultError.syncFailed(.notSetUp(repository: repository.path))
     }
     let unlocked = try context.open(.use(reason: "sync the vault"))
     try SyncSupport.enrollIfNeeded(context, unlocked)

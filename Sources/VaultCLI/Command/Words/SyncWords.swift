@@ -20,8 +20,8 @@ enum SyncWords {
         "\(Output.printable(path)) is left from an earlier sync of a vault that is no longer there",
         "remove that folder, then run 'vault sync clone' again"
       )
-    case .syncFailed(let what):
-      return (.syncFailed, "sync failed: \(what); nothing was merged", nil)
+    case .syncFailed(let failure):
+      return (.syncFailed, "sync failed: \(words(failure)); nothing was merged", nil)
     case .syncRefused(let what):
       return (
         .integrity, "the sync remote was refused: \(what); nothing was merged",
@@ -43,6 +43,43 @@ enum SyncWords {
     }
   }
 
+  /// Why the sync failed, as the message says it after "sync failed: ".
+  static func words(_ failure: SyncFailure) -> String {
+    switch failure {
+    case .notEnrolled:
+      "this vault's devices are not enrolled with its recovery code yet (a vault made before"
+        + " release 0.10.0)"
+    case .lockInTheWay(let path, let age, let rotating):
+      "git's lock file \(path)\(age.map { " (made \(duration($0)) ago)" } ?? "") is in the way on"
+        + " the remote, left by a push killed on the remote's side; only when no other device is"
+        + " syncing, remove it with 'rm \(ShellWord.argument(path))'"
+        + (rotating ? "; nothing was rotated (the old recovery code still works)" : "")
+    case .remoteKeptMoving(let retries):
+      "the remote moved \(retries) times while this device merged; run 'vault sync' again"
+    case .fileNotGiven(let file): "git did not give the file \(file)"
+    case .stateFileNotGiven: "git did not give the state file"
+    case .noVaultBranch: "the remote holds no vault yet (no branch 'vault')"
+    case .notSetUp(let repository):
+      "this vault is not set up for sync (no \(Output.printable(repository))); run 'vault sync"
+        + " init REMOTE' first"
+    case .gitNotFound:
+      "'git' was not found on PATH (vault syncs through git; install it, e.g. apt install git)"
+    case .gitFailed(let command, let status, let reason):
+      "git \(command) exited with \(status)" + (reason.isEmpty ? "" : ": \(reason)")
+    }
+  }
+
+  /// `seconds` in the largest whole unit: `42 s`, `5 min`, `3 h`, `2 days`.
+  static func duration(_ seconds: Double) -> String {
+    let whole = Int(seconds)
+    return switch whole {
+    case ..<60: "\(whole) s"
+    case ..<3600: "\(whole / 60) min"
+    case ..<172_800: "\(whole / 3600) h"
+    default: "\(whole / 86_400) days"
+    }
+  }
+
   /// The line standard error shows for a note of a sync.
   static func line(_ note: SyncNote) -> String {
     switch note {
@@ -61,20 +98,12 @@ enum SyncWords {
 }
 
 extension SyncError: ReportableError {
-  /// A sync that gave up is a failed sync (21); a remote that cannot be joined is refused (17).
-  var exitCode: ExitCode {
-    switch self {
-    case .remoteKeptMoving: .syncFailed
-    case .devicesNotEnrolled: .integrity
-    }
-  }
+  /// A remote that cannot be joined is refused (17).
+  var exitCode: ExitCode { .integrity }
 
-  /// One line for the user, in the words of `VaultError.syncFailed` and `.syncRefused`.
+  /// One line for the user, in the words of `VaultError.syncRefused`.
   var message: String {
     switch self {
-    case .remoteKeptMoving(let retries):
-      "sync failed: the remote moved \(retries) times while this device merged; run 'vault sync'"
-        + " again; nothing was merged"
     case .devicesNotEnrolled:
       "the sync remote was refused: its devices are not enrolled with the recovery code (a vault"
         + " made before release 0.10.0): run 'vault sync' once on a device that syncs with it;"
