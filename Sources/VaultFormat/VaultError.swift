@@ -148,8 +148,8 @@ public enum VaultError: Error, Equatable, Sendable {
   /// the new key needs this device's PIN: the key at hand came from a session or the agent.
   case rotatedElsewhere(String)
   /// The sync remote moved between this device's last sync and the push of a master-key
-  /// rotation (`what` says when); nothing was rotated.
-  case remoteMoved(String)
+  /// rotation (`whilePushing`: during the push itself); nothing was rotated.
+  case remoteMoved(whilePushing: Bool)
 }
 
 extension VaultError {

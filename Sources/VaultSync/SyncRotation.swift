@@ -79,9 +79,7 @@ extension VaultSync {
     let record = try openRecord(syncRow)
     let remote = try repository.fetch()
     guard remote == record.base else {
-      throw VaultError.remoteMoved(
-        "the sync remote moved since this device's last sync; nothing was rotated (the old"
-          + " recovery code still works)")
+      throw VaultError.remoteMoved(whilePushing: false)
     }
     try write.delete(syncRow)
     let local = try localChanges(in: write, record: nil, syncRow: nil, base: nil)
@@ -94,9 +92,7 @@ extension VaultSync {
     switch try repository.push(commit, over: remote) {
     case .pushed: break
     case .moved:
-      throw VaultError.remoteMoved(
-        "the sync remote moved while the rotation was pushed; nothing was rotated (the old"
-          + " recovery code still works)")
+      throw VaultError.remoteMoved(whilePushing: true)
     case .locked(let path, let age):
       throw VaultError.syncFailed(.lockInTheWay(path: path, age: age, rotating: true))
     }

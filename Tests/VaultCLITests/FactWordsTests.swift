@@ -299,4 +299,17 @@ final class FactWordsTests: XCTestCase {
       "another device rotated the master key meanwhile, and this device has just taken the new"
         + " key; the recovery code shown was not put in force: run the command again")
   }
+
+  func testARemoteThatMovedDuringARotation() {
+    for (whilePushing, when) in [
+      (false, "since this device's last sync"), (true, "while the rotation was pushed"),
+    ] {
+      let report = ExitStatus.report(.remoteMoved(whilePushing: whilePushing))
+      XCTAssertEqual(report.code, .vaultChanged)
+      XCTAssertEqual(
+        report.message,
+        "the sync remote moved \(when); nothing was rotated (the old recovery code still works)")
+      XCTAssertEqual(report.hint, "run 'vault sync', then rotate again")
+    }
+  }
 }

@@ -30,8 +30,13 @@ enum SyncWords {
             + " it: git --git-dir=VAULT.sync push --force origin COMMIT:refs/heads/vault (vault(1)"
             + " SYNC)" : nil
       )
-    case .remoteMoved(let what):
-      return (.vaultChanged, what, "run 'vault sync', then rotate again")
+    case .remoteMoved(let whilePushing):
+      return (
+        .vaultChanged,
+        "the sync remote moved \(whilePushing ? "while the rotation was pushed" : "since this device's last sync");"
+          + " nothing was rotated (the old recovery code still works)",
+        "run 'vault sync', then rotate again"
+      )
     case .rotatedElsewhere(let what):
       return (
         .locked,
