@@ -52,8 +52,11 @@ final class SecureSlabTests: XCTestCase {
       XCTAssertEqual(buffer.unprotectedBytes, expected, "buffer \(index)")
     }
     buffers.removeAll()
-    // The slab still being cut stays; the full ones are freed with their last piece.
-    XCTAssertLessThanOrEqual(try mappings() - before, 5)
+    // The slab still being cut stays (its data and guard pages: three mappings); the full ones
+    // are freed with their last piece. The test process may map a thread's stack meanwhile (two
+    // more, seen once in CI as 6 against a bound of 5), so the bound is 8: the three full slabs
+    // kept would add at least 9.
+    XCTAssertLessThanOrEqual(try mappings() - before, 8)
   }
 
   /// A released piece is zeroed in place, even while its slab lives on.
