@@ -115,9 +115,8 @@ public enum VaultError: Error, Equatable, Sendable {
   case duplicateRequest
   /// The entry changed (or went away) while it was being edited; the edit was not applied.
   case conflict(Conflict)
-  /// A file or folder other users could read or replace (`what`), refused; `fix` is the command
-  /// that makes it private, when there is one.
-  case unsafePermissions(String, fix: String?)
+  /// A file or folder other users could read or replace, refused: which, and what is wrong.
+  case unsafePermissions(UnsafePath)
   /// No journal key of this vault was ever authenticated on this device, so nothing is sealed to
   /// the header's (it could have been swapped in).
   case journalKeyNotAuthenticated

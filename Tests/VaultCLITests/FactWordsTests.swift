@@ -312,4 +312,27 @@ final class FactWordsTests: XCTestCase {
       XCTAssertEqual(report.hint, "run 'vault sync', then rotate again")
     }
   }
+
+  func testAPathOthersCouldUse() {
+    let cases: [(UnsafePath.Problem, String, String?)] = [
+      (.notAFolder, "/p is not a folder (a symbolic link?)", "rm '/p'"),
+      (.notARegularFile, "/p is not a regular file", nil),
+      (.otherUser, "/p belongs to another user", nil),
+      (.folderUsableByOthers, "/p can be used by other users", "chmod 700 '/p'"),
+      (.fileUsableByOthers, "/p can be read or written by other users", "chmod 600 '/p'"),
+      (
+        .sharedFolder,
+        "/p is shared with other users, who could plant the journal SQLite keeps beside the vault;"
+          + " keep the vault in a private folder such as ~/.local/share/vault", nil
+      ),
+      (.folderWritableByOthers, "/p can be written by other users", "chmod go-w '/p'"),
+      (.folderReadableByOthers, "/p can be read by other users", "chmod go-rwx '/p'"),
+    ]
+    for (problem, what, fix) in cases {
+      let report = ExitStatus.report(.unsafePermissions(UnsafePath("/p", problem)))
+      XCTAssertEqual(report.code, .unsafePermissions)
+      XCTAssertEqual(report.message, what + "; refusing to use it")
+      XCTAssertEqual(report.hint, fix.map { "run: " + $0 })
+    }
+  }
 }

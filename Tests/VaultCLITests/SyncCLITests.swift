@@ -11,14 +11,17 @@ import XCTest
 /// Two devices (two throwaway homes with their own device state) and one bare repository on
 /// local disk, for `vault sync`.
 final class SyncPair {
-  let a = Sandbox()
-  let b = Sandbox()
+  let a: Sandbox
+  let b: Sandbox
   /// The remote: a path that `sync init` makes into a bare repository.
   let remote: String
   var recoveryCode = ""
   static let pinB = "135790"
 
-  init() {
+  /// - Parameter spawning: run the built binaries (a test whose git kills its parent).
+  init(spawning: Bool = false) {
+    a = Sandbox(spawning: spawning)
+    b = Sandbox(spawning: spawning)
     remote = a.home + "/remote.git"
   }
 

@@ -15,7 +15,7 @@ final class SyncPushKillCLITests: XCTestCase {
   var pair: SyncPair!
   override func setUpWithError() throws {
     try TestTier.requireSystem("real git, kills")
-    pair = SyncPair()
+    pair = SyncPair(spawning: true)  // git kills its parent, the vault process
   }
   override func tearDown() { pair = nil }
 

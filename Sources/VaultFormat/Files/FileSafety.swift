@@ -13,15 +13,13 @@ public enum FileSafety {
   public static func checkPrivateFolder(_ path: String) throws {
     let info = try inspect(path, following: false)
     guard info.st_mode & S_IFMT == S_IFDIR else {
-      throw VaultError.unsafePermissions(
-        "\(path) is not a folder (a symbolic link?)", fix: "rm '\(path)'")
+      throw VaultError.unsafePermissions(UnsafePath(path, .notAFolder))
     }
     guard info.st_uid == geteuid() else {
-      throw VaultError.unsafePermissions("\(path) belongs to another user", fix: nil)
+      throw VaultError.unsafePermissions(UnsafePath(path, .otherUser))
     }
     guard info.st_mode & 0o077 == 0 else {
-      throw VaultError.unsafePermissions(
-        "\(path) can be used by other users", fix: "chmod 700 '\(path)'")
+      throw VaultError.unsafePermissions(UnsafePath(path, .folderUsableByOthers))
     }
   }
 
@@ -44,14 +42,13 @@ public enum FileSafety {
     }
     let info = try inspect(real, following: true)
     guard info.st_mode & S_IFMT == S_IFREG else {
-      throw VaultError.unsafePermissions("\(real) is not a regular file", fix: nil)
+      throw VaultError.unsafePermissions(UnsafePath(real, .notARegularFile))
     }
     guard info.st_uid == geteuid() else {
-      throw VaultError.unsafePermissions("\(real) belongs to another user", fix: nil)
+      throw VaultError.unsafePermissions(UnsafePath(real, .otherUser))
     }
     guard info.st_mode & 0o077 == 0 else {
-      throw VaultError.unsafePermissions(
-        "\(real) can be read or written by other users", fix: "chmod 600 '\(real)'")
+      throw VaultError.unsafePermissions(UnsafePath(real, .fileUsableByOthers))
     }
   }
 
@@ -63,17 +60,13 @@ public enum FileSafety {
   public static func checkFolder(_ path: String) throws {
     let info = try inspect(path, following: true)
     guard info.st_uid == geteuid() || info.st_uid == 0 else {
-      throw VaultError.unsafePermissions("\(path) belongs to another user", fix: nil)
+      throw VaultError.unsafePermissions(UnsafePath(path, .otherUser))
     }
     guard info.st_mode & S_ISVTX == 0 || info.st_mode & 0o022 == 0 else {
-      throw VaultError.unsafePermissions(
-        "\(path) is shared with other users, who could plant the journal SQLite keeps beside"
-          + " the vault; keep the vault in a private folder such as ~/.local/share/vault",
-        fix: nil)
+      throw VaultError.unsafePermissions(UnsafePath(path, .sharedFolder))
     }
     guard info.st_mode & 0o022 == 0 else {
-      throw VaultError.unsafePermissions(
-        "\(path) can be written by other users", fix: "chmod go-w '\(path)'")
+      throw VaultError.unsafePermissions(UnsafePath(path, .folderWritableByOthers))
     }
   }
 
@@ -85,8 +78,7 @@ public enum FileSafety {
     try checkFolder(path)
     let info = try inspect(path, following: true)
     guard info.st_mode & 0o077 == 0 || info.st_uid == 0 && path == "/" else {
-      throw VaultError.unsafePermissions(
-        "\(path) can be read by other users", fix: "chmod go-rwx '\(path)'")
+      throw VaultError.unsafePermissions(UnsafePath(path, .folderReadableByOthers))
     }
   }
 

@@ -36,7 +36,8 @@ enum FileWords {
       )
     case .vaultExists(let path):
       return (.exists, "\(path) already exists; vault never overwrites a file", nil)
-    case .unsafePermissions(let what, let fix):
+    case .unsafePermissions(let unsafe):
+      let (what, fix) = unsafeWords(unsafe)
       return (.unsafePermissions, "\(what); refusing to use it", fix.map { "run: \($0)" })
     case .agentImpostor(let socket, let pid, let finding):
       return (
@@ -107,6 +108,27 @@ enum FileWords {
     case .bothRotated(let signer):
       "this device and another (\(signer)) both rotated the vault's master key since the last"
         + " sync; nothing was changed"
+    }
+  }
+
+  /// What is wrong with an unsafe path, and the command that fixes it when there is one.
+  static func unsafeWords(_ unsafe: UnsafePath) -> (what: String, fix: String?) {
+    let path = unsafe.path
+    return switch unsafe.problem {
+    case .notAFolder: ("\(path) is not a folder (a symbolic link?)", "rm '\(path)'")
+    case .notARegularFile: ("\(path) is not a regular file", nil)
+    case .otherUser: ("\(path) belongs to another user", nil)
+    case .folderUsableByOthers: ("\(path) can be used by other users", "chmod 700 '\(path)'")
+    case .fileUsableByOthers:
+      ("\(path) can be read or written by other users", "chmod 600 '\(path)'")
+    case .sharedFolder:
+      (
+        "\(path) is shared with other users, who could plant the journal SQLite keeps beside the"
+          + " vault; keep the vault in a private folder such as ~/.local/share/vault", nil
+      )
+    case .folderWritableByOthers: ("\(path) can be written by other users", "chmod go-w '\(path)'")
+    case .folderReadableByOthers:
+      ("\(path) can be read by other users", "chmod go-rwx '\(path)'")
     }
   }
 }
