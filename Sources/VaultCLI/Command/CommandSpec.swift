@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How a shell should complete a value.
 public enum CompletionKind: Equatable, Sendable {
   /// Nothing to offer.
@@ -100,9 +102,19 @@ public struct CommandSpec: Sendable {
   /// Longer text for `--help` and the manual (paragraphs separated by blank lines).
   public var discussion: String
   /// Options of this command (global options are on the root).
-  public var options: [OptionSpec]
+  public var options: [OptionSpec] {
+    get { parameters.value.options }
+    set { parameters = ParameterTable((newValue, arguments)) }
+  }
   /// Positional arguments.
-  public var arguments: [ArgumentSpec]
+  public var arguments: [ArgumentSpec] {
+    get { parameters.value.arguments }
+    set { parameters = ParameterTable((options, newValue)) }
+  }
+  /// Both, made when first read: a command type reflects over its stored parameters to make
+  /// them, which the command that runs needs, and help, the manual and completions; the others
+  /// of a command line are found by name alone.
+  private var parameters: ParameterTable
   /// Subcommands; a command with subcommands and no handler needs one of them.
   public var subcommands: [CommandSpec]
   /// Left out of help, completions and the manual (such as `__complete`).
@@ -124,12 +136,23 @@ public struct CommandSpec: Sendable {
     self.aliases = aliases
     self.abstract = abstract
     self.discussion = discussion
-    self.options = options
-    self.arguments = arguments
+    self.parameters = ParameterTable((options, arguments))
     self.subcommands = subcommands
     self.hidden = hidden
     self.silent = silent
     self.run = run
+  }
+
+  /// A command whose options and arguments are made by `parameters` when first read.
+  init(
+    _ name: String, aliases: [String], _ abstract: String, discussion: String,
+    subcommands: [CommandSpec], hidden: Bool, silent: Bool, run: CommandHandler?,
+    parameters: @escaping @Sendable () -> (options: [OptionSpec], arguments: [ArgumentSpec])
+  ) {
+    self.init(
+      name, aliases: aliases, abstract, discussion: discussion, subcommands: subcommands,
+      hidden: hidden, silent: silent, run: run)
+    self.parameters = ParameterTable(parameters)
   }
 
   /// Runs on its own as well as through its subcommands (`vault journal` writes an entry).
@@ -211,5 +234,31 @@ public struct ProgramSpec: Sendable {
         }
     }
     return walk(root, [])
+  }
+}
+
+/// A command's options and arguments, made once, when first read (`CommandSpec.options`).
+final class ParameterTable: Sendable {
+  /// What the table holds.
+  typealias Table = (options: [OptionSpec], arguments: [ArgumentSpec])
+
+  private let make: @Sendable () -> Table
+  private let made = Mutex<Table?>(nil)
+
+  /// A table made by `make` when first read.
+  init(_ make: @escaping @Sendable () -> Table) { self.make = make }
+
+  /// A table that holds `table`.
+  init(_ table: Table) {
+    make = { table }
+    made.withLock { $0 = table }
+  }
+
+  /// The options and arguments.
+  var value: Table {
+    if let table = made.withLock({ $0 }) { return table }
+    let table = make()
+    made.withLock { $0 = table }
+    return table
   }
 }

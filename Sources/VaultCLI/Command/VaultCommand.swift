@@ -63,20 +63,24 @@ extension VaultCommand {
   /// The table entry: `about`, the stored parameters' declarations in order, the subcommands'
   /// entries, and a handler that fills a new command from the parsed line and runs it.
   static var spec: CommandSpec {
-    let declarations = CommandParameters.of(Self()).flatMap(\.declarations)
-    var options: [OptionSpec] = []
-    var arguments: [ArgumentSpec] = []
-    for declaration in declarations {
-      switch declaration {
-      case .option(let option): options.append(option)
-      case .argument(let argument): arguments.append(argument)
-      }
-    }
     let about = about
     return CommandSpec(
       about.name, aliases: about.aliases, about.abstract, discussion: about.discussion,
-      options: options, arguments: arguments, subcommands: subcommands.map { $0.spec },
-      hidden: about.hidden, silent: about.silent, run: about.groupOnly ? nil : handler)
+      subcommands: subcommands.map { $0.spec }, hidden: about.hidden, silent: about.silent,
+      run: about.groupOnly ? nil : handler, parameters: parameters)
+  }
+
+  /// The options and arguments the stored parameters declare, in order (by reflection, so made
+  /// only when the table entry's are first read).
+  private static func parameters() -> ParameterTable.Table {
+    var table: ParameterTable.Table = ([], [])
+    for declaration in CommandParameters.of(Self()).flatMap(\.declarations) {
+      switch declaration {
+      case .option(let option): table.options.append(option)
+      case .argument(let argument): table.arguments.append(argument)
+      }
+    }
+    return table
   }
 
   /// Fills a new command from the parsed line, checks its rules and runs it.
