@@ -44,7 +44,7 @@ enum InProcessRun {
     for (fd, box) in [(output.read, out), (errors.read, err)] {
       group.enter()
       DispatchQueue.global().async {
-        box.bytes = drain(fd)
+        box.bytes = Subprocess.drain(fd)
         group.leave()
       }
     }
@@ -92,23 +92,11 @@ enum InProcessRun {
     return pair.read
   }
 
+  /// A pipe, both ends close-on-exec (`Subprocess.makePipe`).
   private static func pipePair() -> (read: Int32, write: Int32) {
     var fds: [Int32] = [-1, -1]
-    precondition(pipe(&fds) == 0, "pipe: \(errno)")
-    for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    Subprocess.makePipe(&fds)
+    precondition(fds[0] >= 0 && fds[1] >= 0, "pipe: \(errno)")
     return (fds[0], fds[1])
-  }
-
-  private static func drain(_ fd: Int32) -> [UInt8] {
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { break }
-      bytes.append(contentsOf: buffer[0..<n])
-    }
-    close(fd)
-    return bytes
   }
 }

@@ -155,6 +155,23 @@ public struct CommandSpec: Sendable {
     self.parameters = ParameterTable(parameters)
   }
 
+  /// Completes every positional argument as `completion`, when they are first read (so that a
+  /// command line that never shows help does not make help's table).
+  mutating func completeArguments(as completion: CompletionKind) {
+    let original = parameters
+    parameters = ParameterTable {
+      let table = original.value
+      return (
+        table.options,
+        table.arguments.map {
+          var argument = $0
+          argument.completion = completion
+          return argument
+        }
+      )
+    }
+  }
+
   /// Runs on its own as well as through its subcommands (`vault journal` writes an entry).
   public var runnable: Bool { run != nil && !subcommands.isEmpty }
 
@@ -215,11 +232,7 @@ public struct ProgramSpec: Sendable {
     copy.root.subcommands = root.subcommands.map { command in
       guard command.name == "help" else { return command }
       var help = command
-      help.arguments = help.arguments.map {
-        var argument = $0
-        argument.completion = .values(names)
-        return argument
-      }
+      help.completeArguments(as: .values(names))
       return help
     }
     return copy

@@ -96,14 +96,16 @@ public enum Subprocess {
     return Result(status: code, stdout: out, stderr: errBox.bytes)
   }
 
-  private static func makePipe(_ fds: inout [Int32]) {
+  /// Makes a pipe into `fds` (read end first), both ends close-on-exec; -1s when it cannot.
+  static func makePipe(_ fds: inout [Int32]) {
     fds.withUnsafeMutableBufferPointer { buffer in
       if let base = buffer.baseAddress { _ = pipe(base) }
     }
     for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
   }
 
-  private static func drain(_ fd: Int32) -> [UInt8] {
+  /// Everything `fd` gives until end of file; then closes it.
+  static func drain(_ fd: Int32) -> [UInt8] {
     var out: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
