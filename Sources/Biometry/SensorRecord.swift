@@ -13,7 +13,8 @@ extension DeviceState {
     do {
       return try JSONDecoder().decode(SensorState.self, from: JSONEncoder().encode(sensor))
     } catch {
-      throw VaultError.integrity("the simulated sensor's state in the device state is malformed")
+      throw VaultError.integrityText(
+        "the simulated sensor's state in the device state is malformed")
     }
   }
 
@@ -32,7 +33,7 @@ extension DeviceState {
     do {
       sensor = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(state))
     } catch {
-      throw VaultError.storage("the simulated sensor's state cannot be encoded")
+      throw VaultError.storageText("the simulated sensor's state cannot be encoded")
     }
   }
 }

@@ -96,7 +96,7 @@ public final class SimulatedContext {
   ///   when the device store cannot be read or written.
   public func evaluatePolicy(localizedReason: String) throws -> [UInt8]? {
     guard !localizedReason.isEmpty else {
-      throw VaultError.invalidInput("a biometric evaluation needs a non-empty reason")
+      throw VaultError.invalidInputText("a biometric evaluation needs a non-empty reason")
     }
     guard !invalidated else { throw LAError.invalidContext }
     evaluatedPolicyDomainState = nil

@@ -33,7 +33,7 @@ public struct AgentClient {
   ///   as `AgentSocket.connect`.
   public func hold(vaultID: VaultID, vaultPath: String, key: SymmetricKey, idle: Double) throws {
     guard let socket = try connect() else {
-      throw VaultError.storage("the unlock agent is not running")
+      throw VaultError.storageText("the unlock agent is not running")
     }
     let seconds = UInt32(max(1, min(idle.isFinite ? idle : 1, AgentHoldings.hardLimit)))
     do {
@@ -42,10 +42,10 @@ public struct AgentClient {
           vaultID: vaultID, path: SessionStore.absolute(vaultPath), idle: seconds,
           key: key.bytes, clock: testClock))
       guard case .done = try socket.receive().0 else {
-        throw VaultError.storage("the unlock agent did not take the key")
+        throw VaultError.storageText("the unlock agent did not take the key")
       }
     } catch let failure as AgentSocket.Failure {
-      throw VaultError.storage("the unlock agent did not take the key (\(failure))")
+      throw VaultError.storageText("the unlock agent did not take the key (\(failure))")
     }
   }
 

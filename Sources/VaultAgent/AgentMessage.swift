@@ -113,7 +113,7 @@ public enum AgentMessage: Equatable {
     case .hello: out.kind(.hello)
     }
     guard out.body.count <= Self.maximumByteCount else {
-      throw VaultError.invalidInput("the request to the agent is larger than 4 MiB")
+      throw VaultError.invalidInputText("the request to the agent is larger than 4 MiB")
     }
     let frame = SecureBytes(count: 4 + out.body.count)
     frame.withMutableBytes { buffer in

@@ -41,7 +41,7 @@ public enum AgentPeer {
       throw VaultError.agentImpostor(socket: path, pid: 0, finding: "the kernel names no peer")
     }
     guard uid == geteuid() else {
-      throw VaultError.integrity("the agent socket \(path) is served by another user's process")
+      throw VaultError.integrityText("the agent socket \(path) is served by another user's process")
     }
     func impostor(_ finding: String) -> VaultError {
       .agentImpostor(socket: path, pid: pid, finding: finding)

@@ -183,7 +183,7 @@ public struct SessionStore: Sendable {
     }
     guard let raw = try PrivateFiles.read(path) else {
       if let vaultPath, !filesIssued(for: vaultPath, id: id.hex).isEmpty {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "the vault id in the header changed since this session was issued (the file was"
             + " edited or damaged)")
       }
@@ -199,12 +199,12 @@ public struct SessionStore: Sendable {
       unlink(path)
       throw Self.olderRelease
     case .malformed:
-      throw VaultError.integrity("the session file \(path) is malformed")
+      throw VaultError.integrityText("the session file \(path) is malformed")
     case .record(let parsed):
       record = parsed
     }
     guard constantTimeEqual(record.vaultID, vaultID.bytes) else {
-      throw VaultError.integrity("the session file \(path) holds another vault's id")
+      throw VaultError.integrityText("the session file \(path) holds another vault's id")
     }
     guard
       let key = try? AEAD.open(
@@ -212,7 +212,7 @@ public struct SessionStore: Sendable {
         associatedData: Self.associatedData(sessionID: id, record: record), what: "session"),
       key.count == SymmetricKey.byteCount
     else {
-      throw VaultError.integrity(
+      throw VaultError.integrityText(
         "the session file \(path) failed authentication (it was edited or damaged)")
     }
     // Every field is authenticated and within bounds: the arithmetic below cannot overflow.
@@ -250,7 +250,7 @@ public struct SessionStore: Sendable {
   public static func checkRecord(_ bytes: [UInt8]) throws {
     switch SessionRecord.parse(bytes) {
     case .olderRelease: throw olderRelease
-    case .malformed: throw VaultError.integrity("the session file is malformed")
+    case .malformed: throw VaultError.integrityText("the session file is malformed")
     case .record: return
     }
   }
@@ -341,7 +341,7 @@ public struct SessionStore: Sendable {
     let doomed = path + ".revoked-" + SecureBytes.random(count: 8).unprotectedBytes.hex
     guard rename(path, doomed) == 0 else {
       if errno == ENOENT { return }
-      throw VaultError.storage(
+      throw VaultError.storageText(
         "cannot revoke the sessions in \(path): \(String(cString: strerror(errno)))")
     }
     PrivateFiles.syncDirectory(directory)

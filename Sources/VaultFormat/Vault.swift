@@ -90,7 +90,7 @@ public final class Vault {
   package static func readHeaderRow(_ db: SQLiteDatabase) throws -> (body: [UInt8], mac: [UInt8]) {
     guard let row = try db.query("SELECT body, mac FROM header WHERE id = 1").first,
       let body = row[0].blob, let mac = row[1].blob
-    else { throw VaultError.malformedHeader("the vault has no header") }
+    else { throw VaultError.malformedHeaderText("the vault has no header") }
     return (body, mac)
   }
 
@@ -116,7 +116,9 @@ public final class Vault {
     let db = try SQLiteDatabase(
       path: path, create: false, lockWaitLimit: environment.lockWaitLimit)
     let appID = try db.query("PRAGMA application_id").first?.first?.integer ?? 0
-    guard appID == applicationID else { throw VaultError.integrity("\(path) is not a vault file") }
+    guard appID == applicationID else {
+      throw VaultError.integrityText("\(path) is not a vault file")
+    }
     let version = try db.query("PRAGMA user_version").first?.first?.integer ?? 0
     switch version {
     case schemaVersion: return .current(try Vault(path: path, environment: environment, db: db))
@@ -146,17 +148,17 @@ public final class Vault {
   static func checkFileHeader(_ path: String) throws {
     let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
-      throw VaultError.storage("cannot read \(path): \(PrivateFiles.errnoText())")
+      throw VaultError.storageText("cannot read \(path): \(PrivateFiles.errnoText())")
     }
     defer { close(fd) }
     var bytes = [UInt8](repeating: 0, count: 100)
     let read = pread(fd, &bytes, 100, 0)
     guard read == 100, bytes[0..<16].elementsEqual(Array("SQLite format 3\0".utf8)) else {
-      throw VaultError.integrity("\(path) is not a vault file")
+      throw VaultError.integrityText("\(path) is not a vault file")
     }
     for (offset, expected) in [(18, 1), (19, 1), (44, 0), (45, 0), (46, 0), (47, 4)]
     where bytes[offset] != UInt8(expected) {
-      throw VaultError.integrity(
+      throw VaultError.integrityText(
         "the vault file's SQLite header is damaged (byte \(offset) is \(bytes[offset]), not"
           + " \(expected))")
     }
@@ -232,7 +234,7 @@ public final class Vault {
   /// - Throws: `VaultError.integrity` when it does not match.
   public func verifyHeader(masterKey: SymmetricKey) throws {
     guard constantTimeEqual(Header.mac(headerBody, masterKey: masterKey), headerMAC) else {
-      throw VaultError.integrity("the vault header failed authentication (the file was edited)")
+      throw VaultError.integrityText("the vault header failed authentication (the file was edited)")
     }
   }
 

@@ -16,7 +16,7 @@ public enum JournalDate {
   /// - Throws: `VaultError.invalidInput` naming the accepted forms.
   public static func parse(_ text: String, now: Double) throws -> CivilDate {
     guard let date = parseIfDate(text, now: now) else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "invalid date '\(text)' (use \(forms); N is at most \(maximumDaysAgo))")
     }
     return date

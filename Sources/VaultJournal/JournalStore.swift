@@ -162,7 +162,7 @@ public struct JournalStore {
         if body != vault.headerBody {
           throw VaultError.vaultChanged(.journalKeyReplaced)
         }
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "the vault's journal key differs from the one this device last authenticated;"
             + " nothing was written")
       }
@@ -192,9 +192,9 @@ public struct JournalStore {
   }
 
   private static func check(_ text: SecureBytes) throws {
-    guard text.count > 0 else { throw VaultError.invalidInput("the journal entry is empty") }
+    guard text.count > 0 else { throw VaultError.invalidInputText("the journal entry is empty") }
     guard text.count <= maximumByteCount else {
-      throw VaultError.invalidInput("a journal entry is limited to 16 MiB")
+      throw VaultError.invalidInputText("a journal entry is limited to 16 MiB")
     }
   }
 
@@ -235,7 +235,8 @@ public struct JournalStore {
       plain = try SealedBox.open(
         box, publicKey: publicKey, secretKey: secretKey, what: "journal entry")
     } catch {
-      throw VaultError.integrity("journal entry \(recordID.hex.prefix(8)) failed authentication")
+      throw VaultError.integrityText(
+        "journal entry \(recordID.hex.prefix(8)) failed authentication")
     }
     let record = try SignedJournalRecord.decodeVerified(
       plain, vaultID: vault.vaultID, entryID: recordID
@@ -260,7 +261,7 @@ public struct JournalStore {
         }
       }
       guard !keys.isEmpty else {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "journal entry \(recordID.hex.prefix(8)) is signed by no authorized writer")
       }
       return keys
@@ -285,7 +286,7 @@ public struct JournalStore {
     try rows.filter { $0.kind == RecordKind.journal.rawValue }.map { row in
       let entry = try open(box: row.box, recordID: row.recordID, pending: false)
       guard entry.revision == UInt64(bitPattern: row.revision) else {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "journal entry \(row.recordID.hex.prefix(8)) is stored under another revision")
       }
       return entry
@@ -307,7 +308,7 @@ public struct JournalStore {
       do {
         entries.append(try open(box: box, recordID: id, pending: true))
       } catch {
-        guard case .integrity(let why)? = VaultError(error) else { throw error }
+        guard case .integrityText(let why)? = VaultError(error) else { throw error }
         refused.append(UnverifiedJournalRow(hexID: id.hex, reason: why))
       }
     }
@@ -407,7 +408,7 @@ public struct JournalStore {
     let isHex = digits.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     guard (1...32).contains(digits.utf8.count), isHex else {
       guard datesAllowed else { throw VaultError.notAJournalID(prefix) }
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "'\(prefix)' is neither a journal entry ID nor a date (\(JournalDate.forms))")
     }
     return digits
@@ -424,14 +425,14 @@ public struct JournalStore {
     guard let first = matches.first else {
       // A refused row would never match: it is named (as `vault check` names it), not missed.
       if let refused = contents.unverified.first {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "pending journal entry \(refused.hexID.prefix(Self.shortIDLength)) is refused: "
             + refused.reason)
       }
       throw VaultError.journalEntryNotFound("with ID '\(prefix)'")
     }
     guard matches.count == 1 else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "the ID '\(prefix)' matches \(matches.count) journal entries; give more digits")
     }
     return first

@@ -159,7 +159,7 @@ public struct EntryFields {
     guard !key.isEmpty, key.utf8.count <= maximumKeyBytes,
       !key.unicodeScalars.contains(where: { isControlOrSpace($0) || $0 == ":" })
     else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "'\(key)' is not a field key: use 1 to \(maximumKeyBytes) bytes without spaces, control"
           + " characters or ':'")
     }
@@ -348,7 +348,7 @@ public struct EntryFields {
       content.withBytes({ bytes in last.text.count > 0 && bytes[last.text.upperBound - 1] == 0x0D })
     {
       // A line ending after it would make its CR part of a CRLF and so change the line.
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "the entry's last line ends in a carriage return without a line feed, which a new field"
           + " after it would change; add the field with 'vault edit'")
     }
@@ -413,18 +413,18 @@ public struct EntryFields {
       isText(bytes) && !bytes.contains(0x0A) && !bytes.contains(0x0D)
     }
     guard valid else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "a field's value is one line of UTF-8 text: no line break, NUL byte or invalid UTF-8")
     }
     let leadingBlank = value.count > 0 && (value[0] == 0x20 || value[0] == 0x09)
     guard isPassword(key) || !leadingBlank else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "a field's value cannot start with a space or a tab: the convention reads past them")
     }
     // `KEY: |` and `KEY: |-` open a block: indented notes after it would become its value.
     let opensBlock = value.withBytes { $0.elementsEqual([0x7C]) || $0.elementsEqual([0x7C, 0x2D]) }
     guard isPassword(key) || !opensBlock else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "a field's value cannot be '|' or '|-' alone: the convention reads that as the start of"
           + " a block of indented lines; write the field with 'vault edit'")
     }
@@ -437,7 +437,7 @@ public struct EntryFields {
   public func unsetting(_ key: String) throws -> SecureBytes? {
     try Self.validate(key: key)
     if Self.isPassword(key) {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "the password is the first line and cannot be removed; replace it with 'vault set NAME"
           + " password'")
     }

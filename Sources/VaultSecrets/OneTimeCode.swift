@@ -67,14 +67,14 @@ public struct OneTimeCode: Sendable {
     secret: SecureBytes, kind: Kind, algorithm: Algorithm = .sha1, digits: Int = 6,
     label: String = ""
   ) throws {
-    guard secret.count > 0 else { throw VaultError.invalidInput(Self.emptySecret) }
+    guard secret.count > 0 else { throw VaultError.invalidInputText(Self.emptySecret) }
     guard secret.count >= Self.minimumSecretBytes else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "the one-time code secret is \(secret.count) byte\(secret.count == 1 ? "" : "s"); at least"
           + " \(Self.minimumSecretBytes) (16 base32 characters, 80 bits) are needed")
     }
     guard secret.count <= Self.maximumSecretBytes else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "the one-time code secret is longer than \(Self.maximumSecretBytes) bytes")
     }
     guard Self.digitRange.contains(digits) else { throw Self.badDigits(String(digits)) }
@@ -84,7 +84,7 @@ public struct OneTimeCode: Sendable {
     case .hotp(let counter):
       guard counter <= Self.maximumCounter else { throw Self.badCounter(String(counter)) }
       guard algorithm == .sha1 else {
-        throw VaultError.invalidInput(
+        throw VaultError.invalidInputText(
           "an otpauth://hotp URI's algorithm must be SHA1 (HOTP is HMAC-SHA-1), not"
             + " '\(algorithm.rawValue)'")
       }
@@ -102,17 +102,17 @@ public struct OneTimeCode: Sendable {
     + " padding and spaces)"
 
   static func badDigits(_ value: String) -> VaultError {
-    .invalidInput("the otpauth URI's digits must be 6, 7 or 8, not '\(shown(value))'")
+    .invalidInputText("the otpauth URI's digits must be 6, 7 or 8, not '\(shown(value))'")
   }
 
   static func badPeriod(_ value: String) -> VaultError {
-    .invalidInput(
+    .invalidInputText(
       "the otpauth URI's period must be whole seconds from \(periods.lowerBound) to"
         + " \(periods.upperBound), not '\(shown(value))'")
   }
 
   static func badCounter(_ value: String) -> VaultError {
-    .invalidInput(
+    .invalidInputText(
       "the otpauth URI's counter must be a whole number from 0 to \(maximumCounter), not"
         + " '\(shown(value))'")
   }
@@ -135,7 +135,8 @@ public struct OneTimeCode: Sendable {
   public func code(at time: Double) throws -> SecureBytes {
     guard case .totp(let period) = kind else { preconditionFailure("an HOTP code has no time") }
     guard time >= 0, time < 1e15 else {
-      throw VaultError.invalidInput("the clock is outside the range one-time codes are made for")
+      throw VaultError.invalidInputText(
+        "the clock is outside the range one-time codes are made for")
     }
     let flags: Int32
     switch algorithm {
@@ -180,7 +181,7 @@ public struct OneTimeCode: Sendable {
       }
     }
     guard status == OATH_OK.rawValue else {
-      throw VaultError.storage(
+      throw VaultError.storageText(
         "liboath could not make the one-time code (\(String(cString: oath_strerror(status))))")
     }
     return output.prefix(digits)
@@ -202,7 +203,7 @@ extension OneTimeCode {
   static func decodeBase32(_ text: UnsafeRawBufferPointer) throws -> SecureBytes {
     _ = LibOATH.ready
     guard let base = text.baseAddress, text.count > 0 else {
-      throw VaultError.invalidInput(emptySecret)
+      throw VaultError.invalidInputText(emptySecret)
     }
     var decoded: UnsafeMutablePointer<CChar>?
     var length = 0
@@ -215,11 +216,11 @@ extension OneTimeCode {
       }
     }
     guard status == OATH_OK.rawValue, let decoded else {
-      throw VaultError.invalidInput(notBase32)
+      throw VaultError.invalidInputText(notBase32)
     }
-    guard length > 0 else { throw VaultError.invalidInput(emptySecret) }
+    guard length > 0 else { throw VaultError.invalidInputText(emptySecret) }
     guard length <= maximumSecretBytes else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "the one-time code secret is longer than \(maximumSecretBytes) bytes")
     }
     let out = SecureBytes(count: length)
@@ -242,18 +243,18 @@ extension OneTimeCode {
     let parsed = try uri.withBytes { try URIParts($0) }
     let type = parsed.type.lowercased()
     guard type == "totp" || type == "hotp" else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "the otpauth URI's type '\(Self.shown(parsed.type))' is unknown: use otpauth://totp/..."
           + " or otpauth://hotp/...")
     }
     guard let secretText = parsed.secret else {
-      throw VaultError.invalidInput("the otpauth URI has no secret= parameter")
+      throw VaultError.invalidInputText("the otpauth URI has no secret= parameter")
     }
     let secret = try secretText.withBytes { try Self.decodeBase32($0) }
     var algorithm = Algorithm.sha1
     if let value = parsed.values["algorithm"] {
       guard let known = Algorithm(rawValue: value.uppercased()) else {
-        throw VaultError.invalidInput(
+        throw VaultError.invalidInputText(
           "the otpauth URI's algorithm '\(Self.shown(value))' is unknown: use SHA1, SHA256 or"
             + " SHA512")
       }
@@ -278,7 +279,7 @@ extension OneTimeCode {
       kind = .totp(period: period)
     } else {
       guard let value = parsed.values["counter"] else {
-        throw VaultError.invalidInput(
+        throw VaultError.invalidInputText(
           "an otpauth://hotp URI needs a counter= parameter (its first counter, such as 0)")
       }
       guard let counter = Self.number(value), counter <= Self.maximumCounter else {
@@ -364,7 +365,7 @@ struct URIParts {
     let scheme = Array("otpauth://".utf8)
     guard bytes.count >= scheme.count,
       zip(bytes.prefix(scheme.count), scheme).allSatisfy({ EntryFields.lowercase($0) == $1 })
-    else { throw VaultError.invalidInput("the one-time code is not an otpauth:// URI") }
+    else { throw VaultError.invalidInputText("the one-time code is not an otpauth:// URI") }
     var end = bytes.count
     if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) { end = hash }
     let query = bytes[scheme.count..<end].firstIndex(of: UInt8(ascii: "?")) ?? end
@@ -386,7 +387,7 @@ struct URIParts {
         let value = equals < stop ? (equals + 1)..<stop : stop..<stop
         if Self.known.contains(name) {
           guard values[name] == nil, name != "secret" || secret == nil else {
-            throw VaultError.invalidInput("the otpauth URI gives \(name)= twice")
+            throw VaultError.invalidInputText("the otpauth URI gives \(name)= twice")
           }
           if name == "secret" {
             secret = try Self.decodedSecret(bytes[value])
@@ -418,7 +419,7 @@ struct URIParts {
       if bytes[index] == UInt8(ascii: "%") {
         guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]),
           let low = hexValue(bytes[index + 2])
-        else { throw VaultError.invalidInput(badEscape) }
+        else { throw VaultError.invalidInputText(badEscape) }
         out.append(high << 4 | low)
         index += 3
       } else {
@@ -439,7 +440,7 @@ struct URIParts {
       if byte == UInt8(ascii: "%") {
         guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]),
           let low = hexValue(bytes[index + 2])
-        else { throw VaultError.invalidInput(badEscape) }
+        else { throw VaultError.invalidInputText(badEscape) }
         byte = high << 4 | low
         index += 3
       } else {

@@ -38,7 +38,7 @@ extension EntryStore {
       let stored = try existing.map(counters.open)?.value ?? 0
       let counter = max(first, stored)
       guard counter < OneTimeCode.maximumCounter else {
-        throw VaultError.invalidInput("the HOTP counter of '\(name)' cannot grow any more")
+        throw VaultError.invalidInputText("the HOTP counter of '\(name)' cannot grow any more")
       }
       let made = try code.code(counter: counter)
       try OneTimeCodeCounters.store(

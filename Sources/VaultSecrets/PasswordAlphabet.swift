@@ -44,7 +44,7 @@ public struct PasswordAlphabet: Equatable, Sendable {
   ///   printable ASCII (`!` to `~`).
   public init(named: [Class], literal: [UInt8] = [], noAmbiguous: Bool = false) throws {
     guard literal.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "a literal character set has printable ASCII characters only ('!' to '~', no space)")
     }
     var used = Set<UInt8>()
@@ -58,7 +58,7 @@ public struct PasswordAlphabet: Equatable, Sendable {
       if !kept.isEmpty { classes.append(kept) }
     }
     guard !classes.isEmpty, classes.joined().count >= 2 else {
-      throw VaultError.invalidInput("the character set has fewer than 2 characters")
+      throw VaultError.invalidInputText("the character set has fewer than 2 characters")
     }
     self.classes = classes
   }
@@ -74,13 +74,13 @@ public struct PasswordAlphabet: Equatable, Sendable {
       names = charset[..<marker.lowerBound]
       literal = Array(charset[marker.upperBound...].utf8)
       guard !literal.isEmpty else {
-        throw VaultError.invalidInput("'\(Self.literalMarker)' is followed by no characters")
+        throw VaultError.invalidInputText("'\(Self.literalMarker)' is followed by no characters")
       }
     }
     var named: [Class] = []
     for word in names.split(separator: ",") {
       guard let namedClass = Class(rawValue: String(word)) else {
-        throw VaultError.invalidInput(
+        throw VaultError.invalidInputText(
           "unknown character class '\(word)' (use lower, upper, digits, symbols, then"
             + " \(Self.literalMarker)CHARACTERS for a set of your own)")
       }

@@ -42,7 +42,7 @@ public enum PasswordGenerator {
   /// - Throws: `VaultError.invalidInput` for a length outside 8...1024.
   public static func password(length: Int, alphabet: PasswordAlphabet) throws -> SecureBytes {
     guard lengths.contains(length) else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "the length must be between \(lengths.lowerBound) and \(lengths.upperBound)")
     }
     let classes = alphabet.classes
@@ -75,7 +75,7 @@ public enum PasswordGenerator {
     -> SecureBytes
   {
     guard wordCounts.contains(count) else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "the word count must be between \(wordCounts.lowerBound) and \(wordCounts.upperBound)")
     }
     // Built in a buffer long enough for the longest words, then copied to its exact length, so

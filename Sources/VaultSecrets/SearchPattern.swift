@@ -19,7 +19,7 @@ public final class SearchPattern {
   /// - Throws: `VaultError.invalidInput` for an empty pattern or one `regcomp` refuses, with its
   ///   reason.
   public init(_ pattern: String, fixed: Bool, ignoreCase: Bool) throws {
-    guard !pattern.isEmpty else { throw VaultError.invalidInput("the pattern is empty") }
+    guard !pattern.isEmpty else { throw VaultError.invalidInputText("the pattern is empty") }
     self.needle = Array(pattern.utf8)
     self.ignoreCase = ignoreCase
     guard !fixed else {
@@ -34,7 +34,7 @@ public final class SearchPattern {
       regerror(rc, compiled, &message, message.count)
       compiled.deallocate()
       let reason = String(decoding: message.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)
-      throw VaultError.invalidInput("invalid pattern '\(pattern)': \(reason)")
+      throw VaultError.invalidInputText("invalid pattern '\(pattern)': \(reason)")
     }
     regex = compiled
   }

@@ -36,7 +36,7 @@ extension VaultSync {
     }
     let changes = try repository.changes(from: nil, to: commit)
     guard let stateBlob = changes.first(where: { $0.path == SyncFiles.statePath })?.newBlob else {
-      throw VaultError.syncRefused("the remote's commit has no state file")
+      throw VaultError.syncRefusedText("the remote's commit has no state file")
     }
     try refusing { try checkLayout(changes) }
     try checkSizes(changes, state: stateBlob, repository: repository)
@@ -56,7 +56,7 @@ extension VaultSync {
       }
       let signer = try Enrollment.key(code: recoveryCode, vaultID: publicPart.vaultID)
       guard constantTimeEqual(enrolled, signer.publicKey) else {
-        throw VaultError.integrity("its header's enrollment key is not this recovery code's")
+        throw VaultError.integrityText("its header's enrollment key is not this recovery code's")
       }
       try tree.header.verifyEnrollments()
     }

@@ -68,7 +68,7 @@ extension VaultSync {
     // Outside a rotation (taken before any merge) the recovery slot, and with it the key that
     // enrolls devices, never changes: a remote that changed it holds the master key only.
     if remote.recovery != local.recovery, base.map({ $0.recovery == local.recovery }) != false {
-      throw VaultError.syncRefused(
+      throw VaultError.syncRefusedText(
         "it changed the vault's recovery slot outside a rotation (whoever holds the master key"
           + " can; only a rotation with the recovery code may)")
     }
@@ -78,21 +78,21 @@ extension VaultSync {
       || remote.journalSecretKey != local.journalSecretKey
       || remote.formatOneWriter != local.formatOneWriter
     {
-      throw VaultError.syncRefused(
+      throw VaultError.syncRefusedText(
         "it changed the vault's KDF parameters or journal keys outside a rotation (whoever holds"
           + " the master key can; no command does)")
     }
     // Only a rotation adds a link (taken before any merge): one planted outside it would be
     // the first a device walks at the next rotation, and lock it out of the new key.
     if remote.handoffs != local.handoffs {
-      throw VaultError.syncRefused(
+      throw VaultError.syncRefusedText(
         "it changed the vault's rotation links outside a rotation (whoever holds the master key"
           + " can; only a rotation does)")
     }
     // Since release 0.11.0 each device's policy is its own and no command changes the
     // header's, which a device that joins starts with.
     if remote.policy != local.policy {
-      throw VaultError.syncRefused(
+      throw VaultError.syncRefusedText(
         "it changed the policy the vault's new devices start with (whoever holds the master key"
           + " can; no command does)")
     }
@@ -107,7 +107,7 @@ extension VaultSync {
     var mine = local.devices.first { $0.deviceIDBytes == deviceID }
     if mine != nil, mine?.policy == nil { mine?.policy = local.policy }
     if let mine, remote.revokedDevices?.contains(mine.deviceID) == true {
-      throw VaultError.syncRefused(
+      throw VaultError.syncRefusedText(
         "another device revoked this one (\(mine.deviceIDBytes.hex.prefix(8))) from the vault")
     }
     return mine
@@ -156,7 +156,7 @@ extension VaultSync {
           $0.deviceID == writer.deviceID && $0.signed?.writerKey == writer.writerKey
         })
       else {
-        throw VaultError.syncRefused(
+        throw VaultError.syncRefusedText(
           "it retired a writer key of device \(Header.shortHex(writer.deviceID)) that no"
             + " revocation with the recovery code retired (a device that held the master key"
             + " added it)")

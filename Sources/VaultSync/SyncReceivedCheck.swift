@@ -41,7 +41,7 @@ extension VaultSync {
     for row in rows {
       let record = try store.verifyRecord(row)
       if record.kind == .sync {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "the record \(codec.recordName(row.recordID).prefix(8)) is a device's own sync record,"
             + " which no device pushes")
       }
@@ -52,7 +52,7 @@ extension VaultSync {
     let header = try Header.parse(write.headerBody)
     _ = try JournalStore(vault: vault, masterKey: masterKey, header: header).folded(rows)
     for owner in owned where try !hasOwner(owner.recordID, in: write) {
-      throw VaultError.integrity(owner.orphan)
+      throw VaultError.integrityText(owner.orphan)
     }
     for content in contents.values { _ = try store.verifyContent(content) }
     for entryID in removedOwners.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
@@ -66,7 +66,7 @@ extension VaultSync {
       guard let old = change.old?.row else { continue }
       let parts = OneTimeCodeCounters.parts(of: try counters.open(old).name)
       if try parts.map({ try hasOwner($0.entryID, in: write) }) ?? true {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "it removed the counter record \(codec.recordName(old.recordID).prefix(8)) without its"
             + " entry (a counter only grows)")
       }
@@ -79,7 +79,7 @@ extension VaultSync {
       where try !chunkBoxes(place.recordID, revision: place.revision).isEmpty
         && !isReferenced(place, in: write)
       {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "a content of record \(codec.recordName(old.recordID).prefix(8)) belongs to no entry or"
             + " revision (a record that named it was changed or removed without it)")
       }
@@ -117,15 +117,16 @@ extension VaultSync {
     let name = codec.recordName(old.recordID).prefix(8)
     switch RecordKind(rawValue: new.kind) {
     case .revision:
-      throw VaultError.integrity("it changed the kept revision record \(name), which never changes")
+      throw VaultError.integrityText(
+        "it changed the kept revision record \(name), which never changes")
     case .counter:
       let counters = WriterCounters(vault: vault, masterKey: masterKey)
       guard try counters.open(new).value >= counters.open(old).value else {
-        throw VaultError.integrity("it lowered the counter record \(name)")
+        throw VaultError.integrityText("it lowered the counter record \(name)")
       }
     default:
       guard new.revision > old.revision else {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "it put back an earlier version of the record \(name) (revision \(new.revision) after"
             + " \(old.revision))")
       }
@@ -165,11 +166,11 @@ extension VaultSync {
     if let kept = try store.revisions(of: entryID, in: write.rows(inBucket: Int(entryID[0])))
       .first
     {
-      throw VaultError.integrity(VerifiedRecord.orphan(kept))
+      throw VaultError.integrityText(VerifiedRecord.orphan(kept))
     }
     let counters = WriterCounters(vault: vault, masterKey: masterKey)
     if try !OneTimeCodeCounters.rows(of: entryID, in: write, counters: counters).isEmpty {
-      throw VaultError.integrity(VerifiedRecord.orphanCounter(of: entryID))
+      throw VaultError.integrityText(VerifiedRecord.orphanCounter(of: entryID))
     }
   }
 }

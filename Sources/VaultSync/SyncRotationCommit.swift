@@ -27,7 +27,7 @@ extension VaultSync {
     let new = take.masterKey
     guard
       let journalKey = try? [UInt8](base64: take.tree.header.journalPublicKey, count: 32, field: "")
-    else { throw VaultError.syncRefused("its header's journal key is malformed") }
+    else { throw VaultError.syncRefusedText("its header's journal key is malformed") }
     var remoteRows: [[UInt8]: (path: String, bytes: [UInt8], row: RecordRow)] = [:]
     for file in take.tree.records { remoteRows[file.row.recordID] = file }
     var remoteContents: [String: (bytes: [UInt8], content: SyncFiles.Content)] = [:]

@@ -28,7 +28,7 @@ extension VaultSync {
     let tree = try Self.readWhole(
       remote, stateBytes: stateBytes, codec: newCodec, masterKey: new, repository: repository)
     guard tree.state.vector.includes(start.record.vector) else {
-      throw VaultError.syncRefused(Self.older(than: start.record.base))
+      throw VaultError.syncRefusedText(Self.older(than: start.record.base))
     }
     // Everything the new key must open is checked before anything is written.
     try verifyTakenTree(tree, masterKey: new, enrollmentKey: newEnrollmentKey)
@@ -105,7 +105,7 @@ extension VaultSync {
     let signer = handoff.links.last.flatMap { try? [UInt8](base64: $0.deviceID, field: "") }
     let signerName = "by device \(signer.map { String($0.hex.prefix(8)) } ?? "?")"
     guard let record else {
-      throw VaultError.syncRefused(
+      throw VaultError.syncRefusedText(
         "its master key was rotated \(signerName) and this device never synced; run 'vault"
           + " sync clone' into a new vault file")
     }
@@ -120,7 +120,7 @@ extension VaultSync {
     }
     let deviceState = try vault.device.read()
     guard let enrollmentKey = vault.header.enrollmentKey else {
-      throw VaultError.syncRefused(Self.notEnrolled)
+      throw VaultError.syncRefusedText(Self.notEnrolled)
     }
     return RotationStart(
       record: record, own: own, secretKey: secretKey, deviceState: deviceState,
@@ -140,7 +140,7 @@ extension VaultSync {
       guard handoff.links.count <= Header.maximumHandoffs,
         handoff.masterBoxes.count <= Header.maximumDevices
       else {
-        throw VaultError.integrity("its state file's handoff is longer than any vault writes")
+        throw VaultError.integrityText("its state file's handoff is longer than any vault writes")
       }
       var trusted: [String: [UInt8]] = [:]
       for device in vault.header.devices {
@@ -176,7 +176,7 @@ extension VaultSync {
     try Self.refusing {
       guard let enrolled = tree.header.enrollmentKey, constantTimeEqual(enrolled, enrollmentKey)
       else {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "its header's enrollment key is not the one its newest rotation authorized")
       }
       try tree.header.verifyEnrollments()
@@ -195,11 +195,13 @@ extension VaultSync {
       guard
         (try? SealedBox.open(
           probe, publicKey: journalPublic, secretKey: journalSecret, what: "journal entry")) != nil
-      else { throw VaultError.integrity("the journal keys of the remote's header do not match") }
+      else {
+        throw VaultError.integrityText("the journal keys of the remote's header do not match")
+      }
       let checker = RecordBox(vaultID: vaultID, masterKey: new)
       for file in tree.records {
         guard let kind = RecordKind(rawValue: file.row.kind) else {
-          throw VaultError.integrity("it holds a record of an unknown kind")
+          throw VaultError.integrityText("it holds a record of an unknown kind")
         }
         if kind == .journal {
           guard
@@ -207,7 +209,7 @@ extension VaultSync {
               file.row.box, publicKey: journalPublic, secretKey: journalSecret,
               what: "journal entry"))
               != nil
-          else { throw VaultError.integrity("a journal entry of the remote does not open") }
+          else { throw VaultError.integrityText("a journal entry of the remote does not open") }
         } else {
           _ = try checker.open(file.row, kind: kind, what: "a record of the remote")
         }
@@ -224,7 +226,7 @@ extension VaultSync {
   ///   dropped without a revocation.
   private func checkMembership(in header: Header, own: DeviceRecord) throws -> DeviceRecord {
     if header.revokedDevices?.contains(own.deviceID) == true {
-      throw VaultError.syncRefused(
+      throw VaultError.syncRefusedText(
         "another device revoked this one (\(own.deviceIDBytes.hex.prefix(8))) from the vault")
     }
     let revokedThere = Set(header.revokedDevices ?? [])
@@ -232,12 +234,12 @@ extension VaultSync {
       $0.deviceID != own.deviceID && header.device(id: $0.deviceID) == nil
         && !revokedThere.contains($0.deviceID)
     }) {
-      throw VaultError.syncRefused(
+      throw VaultError.syncRefusedText(
         "its header dropped the device record \(dropped.deviceIDBytes.hex.prefix(8)) without a"
           + " revocation (a device that held the master key removed it)")
     }
     guard let theirsOfMine = header.device(id: own.deviceID) else {
-      throw VaultError.syncRefused("its header has no record of this device")
+      throw VaultError.syncRefusedText("its header has no record of this device")
     }
     return theirsOfMine
   }

@@ -70,7 +70,7 @@ public struct SyncStateFile: Equatable {
     do {
       return try [UInt8](encoder.encode(value))
     } catch {
-      throw VaultError.storage("the sync state cannot be encoded")
+      throw VaultError.storageText("the sync state cannot be encoded")
     }
   }
 
@@ -108,15 +108,15 @@ public struct SyncStateFile: Equatable {
   ) {
     let why = "the sync repository's state file is not one vault writes"
     guard bytes.count > magic.count + 4, bytes.starts(with: magic) else {
-      throw VaultError.integrity(why)
+      throw VaultError.integrityText(why)
     }
     let length = bytes[magic.count..<(magic.count + 4)].reduce(0) { $0 << 8 | Int($1) }
     let end = magic.count + 4 + length
-    guard length <= 65536, bytes.count > end else { throw VaultError.integrity(why) }
+    guard length <= 65536, bytes.count > end else { throw VaultError.integrityText(why) }
     guard
       let publicPart = try? JSONDecoder().decode(
         Public.self, from: Data(bytes[(magic.count + 4)..<end]))
-    else { throw VaultError.integrity(why) }
+    else { throw VaultError.integrityText(why) }
     return (publicPart, Array(bytes[0..<end]), Array(bytes[end...]))
   }
 
@@ -127,7 +127,7 @@ public struct SyncStateFile: Equatable {
   static func open(_ bytes: [UInt8], codec: SyncFiles) throws -> SyncStateFile {
     let (publicPart, prefix, box) = try split(bytes)
     guard publicPart.vaultID == codec.vaultID else {
-      throw VaultError.integrity("the sync repository holds another vault")
+      throw VaultError.integrityText("the sync repository holds another vault")
     }
     let plain = try AEAD.open(
       box, key: codec.sealKey,
@@ -142,7 +142,7 @@ public struct SyncStateFile: Equatable {
       let files = try? [UInt8](base64: body.files, count: 32, field: "files"),
       let header = try? [UInt8](base64: body.header, field: "header"),
       let mac = try? [UInt8](base64: body.headerMAC, count: 32, field: "header_mac")
-    else { throw VaultError.integrity("the sync repository's state file is malformed") }
+    else { throw VaultError.integrityText("the sync repository's state file is malformed") }
     return SyncStateFile(
       publicPart: publicPart, header: header, headerMAC: mac, files: files, vector: body.vector)
   }

@@ -34,16 +34,16 @@ extension VaultSync {
     return try refusing {
       let state = try SyncStateFile.open(stateBytes, codec: codec)
       guard constantTimeEqual(Header.mac(state.header, masterKey: masterKey), state.headerMAC)
-      else { throw VaultError.integrity("the vault header it carries failed authentication") }
+      else { throw VaultError.integrityText("the vault header it carries failed authentication") }
       let header = try Header.parse(state.header)
       guard header.vaultID == codec.vaultID else {
-        throw VaultError.integrity("it carries another vault's header")
+        throw VaultError.integrityText("it carries another vault's header")
       }
       var tree = WholeTree(state: state, header: header, records: [], contents: [])
       var sum = Aggregate.zero
       for change in synced {
         guard let blob = change.newBlob, let bytes = blobs[blob] else {
-          throw VaultError.integrity("git did not give the file \(change.path)")
+          throw VaultError.integrityText("git did not give the file \(change.path)")
         }
         sum.add(codec.hash(path: change.path, bytes: bytes))
         if change.path.hasPrefix(SyncFiles.recordsFolder + "/") {
@@ -55,7 +55,7 @@ extension VaultSync {
         }
       }
       guard sum.bytes == state.files else {
-        throw VaultError.integrity(VaultSync.filesNotNamed)
+        throw VaultError.integrityText(VaultSync.filesNotNamed)
       }
       return tree
     }

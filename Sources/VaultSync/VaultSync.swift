@@ -106,7 +106,7 @@ public final class VaultSync {
         )
       }
       if let record, remote == nil {
-        throw VaultError.syncRefused(
+        throw VaultError.syncRefusedText(
           "the remote has no vault branch, but this device synced commit \(record.base.prefix(12))"
             + " with it (the branch was deleted or the remote replaced)")
       }
@@ -186,7 +186,7 @@ public final class VaultSync {
       let state = try? SyncStateFile.open(bytes, codec: codec),
       !state.vector.includes(last.vector)
     {
-      throw VaultError.syncRefused(Self.older(than: last.base))
+      throw VaultError.syncRefusedText(Self.older(than: last.base))
     }
     try vault.write(masterKey: masterKey) { write in
       if let row = try write.unnamedRecord(syncID) { try write.delete(row) }
@@ -255,7 +255,7 @@ public final class VaultSync {
     guard
       let stateBlob = try repository.blobs(of: remote, paths: [SyncFiles.statePath])[
         SyncFiles.statePath]
-    else { throw VaultError.syncRefused("the remote's commit has no state file") }
+    else { throw VaultError.syncRefusedText("the remote's commit has no state file") }
     try Self.checkSizes(changes, state: stateBlob, repository: repository)
     let attributes = all.first { $0.path == SyncFiles.attributes.path }?.newBlob
     let wanted =
@@ -271,24 +271,24 @@ public final class VaultSync {
     }
     return try Self.refusing {
       if let attributes, try bytes(attributes) != Array(SyncFiles.attributes.text.utf8) {
-        throw VaultError.integrity("its .gitattributes is not the one vault writes")
+        throw VaultError.integrityText("its .gitattributes is not the one vault writes")
       }
       let state = try SyncStateFile.open(try bytes(stateBlob) ?? [], codec: codec)
       guard constantTimeEqual(Header.mac(state.header, masterKey: masterKey), state.headerMAC)
-      else { throw VaultError.integrity("the vault header it carries failed authentication") }
+      else { throw VaultError.integrityText("the vault header it carries failed authentication") }
       let header = try Header.parse(state.header)
       guard header.vaultID == vault.vaultID else {
-        throw VaultError.integrity("it carries another vault's header")
+        throw VaultError.integrityText("it carries another vault's header")
       }
       // The public part (what a device behind a rotation reads, without the key) is the
       // sealed header's: links edited there would lock such a device out of the next rotation.
       guard state.publicPart == SyncStateFile.Public(header) else {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "its state file's public part is not its header's (the rotation links, the master"
             + " boxes or the recovery slot differ)")
       }
       if let record, !state.vector.includes(record.vector) {
-        throw VaultError.integrity(Self.older(than: record.base))
+        throw VaultError.integrityText(Self.older(than: record.base))
       }
       var sum = record.flatMap { Aggregate(bytes: $0.files) } ?? .zero
       for change in changes {
@@ -300,7 +300,7 @@ public final class VaultSync {
         }
       }
       guard sum.bytes == state.files else {
-        throw VaultError.integrity(Self.filesNotNamed)
+        throw VaultError.integrityText(Self.filesNotNamed)
       }
       var incoming = IncomingCommit(
         commit: remote, state: state, records: [:], addedContents: [:], removedContents: [:])
@@ -348,14 +348,14 @@ public final class VaultSync {
       let known =
         isSynced(path) || path == SyncFiles.statePath || path == SyncFiles.attributes.path
       guard known else {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "its commit holds a file vault does not write (\(shown(path)))")
       }
       if change.newBlob == nil && !isSynced(path) {
-        throw VaultError.integrity("its commit has no \(path) file")
+        throw VaultError.integrityText("its commit has no \(path) file")
       }
       if change.newBlob != nil && change.newMode != "100644" {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "its commit holds \(shown(path)) as other than a plain file (git mode"
             + " \(change.newMode))")
       }
@@ -383,7 +383,7 @@ public final class VaultSync {
       seen = parent
     }
     guard try repository.isAncestor(seen, of: remote) else {
-      throw VaultError.syncRefused(Self.older(than: seen))
+      throw VaultError.syncRefusedText(Self.older(than: seen))
     }
   }
 
@@ -427,10 +427,10 @@ public final class VaultSync {
       .compactMap(\.newBlob)
     let sizes = try repository.sizes(records + [state])
     if (sizes[state] ?? 0) > maximumStateFile {
-      throw VaultError.syncRefused("its state file is longer than any vault writes")
+      throw VaultError.syncRefusedText("its state file is longer than any vault writes")
     }
     if records.contains(where: { (sizes[$0] ?? 0) > maximumRecordFile }) {
-      throw VaultError.syncRefused("it holds a record file longer than any vault writes")
+      throw VaultError.syncRefusedText("it holds a record file longer than any vault writes")
     }
   }
 
@@ -440,11 +440,11 @@ public final class VaultSync {
       return try body()
     } catch {
       switch VaultError(error) {
-      case .integrity(let why)?: throw VaultError.syncRefused(why)
-      case .malformedHeader(let why)?:
-        throw VaultError.syncRefused("the vault header it carries is malformed: \(why)")
+      case .integrityText(let why)?: throw VaultError.syncRefusedText(why)
+      case .malformedHeaderText(let why)?:
+        throw VaultError.syncRefusedText("the vault header it carries is malformed: \(why)")
       case .unsupportedVersion(let version)?:
-        throw VaultError.syncRefused("the vault header it carries is of format \(version)")
+        throw VaultError.syncRefusedText("the vault header it carries is of format \(version)")
       default: throw error
       }
     }
@@ -794,7 +794,7 @@ public final class VaultSync {
     for (path, place) in needed {
       let boxes = try chunkBoxes(place.recordID, revision: place.revision)
       guard !boxes.isEmpty else {
-        throw VaultError.integrity("a content of the vault is missing its chunks")
+        throw VaultError.integrityText("a content of the vault is missing its chunks")
       }
       writing[path] = codec.sealContent(
         SyncFiles.Content(

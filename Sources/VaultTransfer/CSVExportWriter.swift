@@ -54,7 +54,8 @@ public final class CSVExportWriter {
       try encoder.finish(into: out)
     } else {
       guard !entry.isLarge else {
-        throw VaultError.invalidInput("'\(entry.name)' is large: a csv export of it is content_b64")
+        throw VaultError.invalidInputText(
+          "'\(entry.name)' is large: a csv export of it is content_b64")
       }
       try entry.content().withBytes { try field($0) }
     }

@@ -121,7 +121,7 @@ public enum CSVImportReader: ImportReader {
       return content.prefix(content.count, packed: true)
     } catch VaultError.notText {
       throw TransferError("fields need a content that is UTF-8 text", at: at)
-    } catch VaultError.invalidInput(let reason) {
+    } catch VaultError.invalidInputText(let reason) {
       throw TransferError("fields: \(reason)", at: at)
     }
   }
@@ -153,7 +153,7 @@ public enum CSVImportReader: ImportReader {
       }
       do {
         try EntryFields.validate(key: key)
-      } catch VaultError.invalidInput(let reason) {
+      } catch VaultError.invalidInputText(let reason) {
         throw TransferError("fields: \(reason)", at: at)
       }
       var start = colon + 1

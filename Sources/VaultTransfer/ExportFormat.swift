@@ -146,7 +146,7 @@ public enum Exporter {
     switch format {
     case .vault:
       guard let passphrase = options.passphrase else {
-        throw VaultError.invalidInput("a vault export needs a passphrase")
+        throw VaultError.invalidInputText("a vault export needs a passphrase")
       }
       let writer = try VaultExportWriter(passphrase: passphrase, kdf: options.kdf, to: sink)
       for (done, entry) in entries.enumerated() {

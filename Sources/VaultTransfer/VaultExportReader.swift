@@ -242,7 +242,7 @@ public final class VaultExportFile {
         throw TransferError("the name '\(name)' is not in NFC", at: at)
       }
     } catch let error as VaultError {
-      guard case .invalidInput(let why) = error else { throw error }
+      guard case .invalidInputText(let why) = error else { throw error }
       throw TransferError(why, at: at)
     }
     if let last, !last.lexicographicallyPrecedes(raw) {

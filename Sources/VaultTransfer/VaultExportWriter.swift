@@ -33,15 +33,15 @@ public final class VaultExportWriter {
   public func write(_ entry: some ExportableEntry) throws {
     let name = Array(entry.name.utf8)
     guard journal == 0 else {
-      throw VaultError.invalidInput("an export's entries come before its journal entries")
+      throw VaultError.invalidInputText("an export's entries come before its journal entries")
     }
     if let lastName, !lastName.lexicographicallyPrecedes(name) {
-      throw VaultError.invalidInput("an export's entries are in ascending order of their names")
+      throw VaultError.invalidInputText("an export's entries are in ascending order of their names")
     }
     guard (1...EntryName.maximumByteCount).contains(name.count),
       Timestamp.isUTC(entry.created), Timestamp.isUTC(entry.updated),
       entry.length >= 1, UInt64(entry.length) <= VaultExport.maximumContentBytes
-    else { throw VaultError.invalidInput("'\(entry.name)' cannot be exported: bad metadata") }
+    else { throw VaultError.invalidInputText("'\(entry.name)' cannot be exported: bad metadata") }
     var head: [UInt8] = [1, entry.guarded ? 1 : 0]
     head += [UInt8(name.count >> 8), UInt8(name.count & 0xFF)] + name
     head += Array(entry.created.utf8) + Array(entry.updated.utf8)
@@ -53,7 +53,7 @@ public final class VaultExportWriter {
       try sealer.append(piece)
     }
     guard written == entry.length else {
-      throw VaultError.integrity("the content of '\(entry.name)' is not its stored length")
+      throw VaultError.integrityText("the content of '\(entry.name)' is not its stored length")
     }
     lastName = name
     entries += 1
@@ -65,7 +65,7 @@ public final class VaultExportWriter {
   ///   `JournalStore.maximumByteCount`; what the sink throws.
   public func write(journal stamp: JournalStamp, text: SecureBytes) throws {
     guard text.count >= 1, text.count <= JournalStore.maximumByteCount else {
-      throw VaultError.invalidInput("a journal entry holds 1 byte to 16 MiB")
+      throw VaultError.invalidInputText("a journal entry holds 1 byte to 16 MiB")
     }
     try sealer.append(
       [2] + Array(stamp.description.utf8)

@@ -204,7 +204,8 @@ import VaultFormat
   @Test func emptyReasonIsAProgrammingError() throws {
     let fixture = try Fixture.enrolled()
     try fixture.controls.queue(.match, count: 1)
-    #expect(throws: VaultError.invalidInput("a biometric evaluation needs a non-empty reason")) {
+    #expect(throws: VaultError.invalidInputText("a biometric evaluation needs a non-empty reason"))
+    {
       try fixture.context().evaluatePolicy(localizedReason: "")
     }
     #expect(try fixture.sensor().queue == ["match"])
@@ -215,7 +216,7 @@ import VaultFormat
     try fixture.controls.queue(.match, count: 1)
     try fixture.edit { sensor in sensor.queue = ["wobble"] }
     #expect(
-      throws: VaultError.integrity(
+      throws: VaultError.integrityText(
         "the simulated sensor's queue holds an unknown outcome \"wobble\"")
     ) {
       try fixture.context().evaluatePolicy(localizedReason: "x")

@@ -171,10 +171,10 @@ final class RecoveryCodeCLITests: XCTestCase {
     let failed = try confirm(code, lines: [typo, typo, other, right])
     XCTAssertEqual(
       failed.error as? VaultError,
-      .invalidInput("the new recovery code was not typed back correctly in 3 tries"))
+      .invalidInputText("the new recovery code was not typed back correctly in 3 tries"))
     XCTAssertEqual(failed.told.count, 2)
     let ended = try confirm(code, lines: [typo])
-    guard case .invalidInput(let why) = ended.error as? VaultError else {
+    guard case .invalidInputText(let why) = ended.error as? VaultError else {
       return XCTFail("\(String(describing: ended.error))")
     }
     XCTAssertTrue(why.hasSuffix(" ended before a line was read"), why)

@@ -45,7 +45,9 @@ final class TamperSuiteTests: XCTestCase {
 
     static func classify(_ error: Error) -> Outcome {
       switch VaultError(error) {
-      case .integrity, .malformedHeader, .unsupportedVersion, .staleState: return .refused
+      case .integrityText, .integrity, .malformedHeaderText, .malformedHeader, .unsupportedVersion,
+        .staleState:
+        return .refused
       default: return .wrong("\(error)")
       }
     }

@@ -463,7 +463,7 @@ final class KeyHandoffTests: XCTestCase {
       do {
         _ = try body()
         return "taken"
-      } catch VaultError.integrity(let why) {
+      } catch VaultError.integrityText(let why) {
         return why
       } catch {
         return "\(error)"

@@ -35,7 +35,7 @@ final class ImportSecondReadTests: XCTestCase {
     XCTAssertThrowsError(try body(), file: file, line: line) {
       XCTAssertEqual(
         VaultError($0),
-        .invalidInput(
+        .invalidInputText(
           "the source gave other items the second time it was read; nothing was written"),
         file: file, line: line)
     }

@@ -69,7 +69,7 @@ final class JournalStoreTests: XCTestCase {
       XCTAssertThrowsError(try JournalDate.parse(bad, now: afterAutumn), bad) {
         XCTAssertEqual(
           VaultError($0),
-          .invalidInput(
+          .invalidInputText(
             "invalid date '\(bad)' (use YYYY-MM-DD, today, yesterday or Nd (N days ago); N is at"
               + " most 100000)"))
       }
@@ -92,7 +92,7 @@ final class JournalStoreTests: XCTestCase {
       XCTAssertEqual($0 as? CryptoError, .authenticationFailed(object: "the journal key"))
     }
     XCTAssertThrowsError(try JournalStore.append(secure(""), to: locked, stamp: stamp)) {
-      XCTAssertEqual(VaultError($0), .invalidInput("the journal entry is empty"))
+      XCTAssertEqual(VaultError($0), .invalidInputText("the journal entry is empty"))
     }
   }
 
@@ -166,7 +166,7 @@ final class JournalStoreTests: XCTestCase {
     XCTAssertThrowsError(try IntegrityCheck.verify(vault, masterKey: created.masterKey)) {
       XCTAssertEqual(
         VaultError($0),
-        .integrity(
+        .integrityText(
           "pending journal entry abababab is refused: a journal entry was copied from another"
             + " entry (and 3 more)"))
     }
@@ -252,7 +252,7 @@ final class JournalStoreTests: XCTestCase {
     XCTAssertThrowsError(try store.entry(idPrefix: "abab")) {
       XCTAssertEqual(
         VaultError($0),
-        .invalidInput("the ID 'abab' matches 2 journal entries; give more digits"))
+        .invalidInputText("the ID 'abab' matches 2 journal entries; give more digits"))
     }
     let missing = unique.hex.hasPrefix("ff") ? "ee" : "ff"
     XCTAssertThrowsError(try store.entry(idPrefix: missing)) {
@@ -261,7 +261,7 @@ final class JournalStoreTests: XCTestCase {
     XCTAssertThrowsError(try store.entry(idPrefix: "xyz")) {
       XCTAssertEqual(
         VaultError($0),
-        .invalidInput(
+        .invalidInputText(
           "'xyz' is neither a journal entry ID nor a date"
             + " (YYYY-MM-DD, today, yesterday or Nd (N days ago))"))
     }

@@ -74,7 +74,7 @@ final class OneTimeCodeCounterTests: XCTestCase {
       XCTAssertThrowsError(
         try IntegrityCheck.verify(created.vault, masterKey: created.masterKey), counterName
       ) { error in
-        guard case .integrity(let why) = VaultError(error) else { return XCTFail("\(error)") }
+        guard case .integrityText(let why) = VaultError(error) else { return XCTFail("\(error)") }
         XCTAssertTrue(why.hasSuffix(message), why)
       }
     }

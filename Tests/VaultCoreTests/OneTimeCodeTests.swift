@@ -188,7 +188,7 @@ final class OneTimeCodeTests: XCTestCase {
     ]
     for (uri, message) in cases {
       XCTAssertThrowsError(try parse(uri), uri) { error in
-        XCTAssertEqual(VaultError(error), .invalidInput(message), uri)
+        XCTAssertEqual(VaultError(error), .invalidInputText(message), uri)
       }
     }
   }
@@ -208,7 +208,7 @@ final class OneTimeCodeTests: XCTestCase {
       XCTAssertThrowsError(try OneTimeCode.uri(secret: secure(bad), label: "a"), bad) {
         XCTAssertEqual(
           VaultError($0),
-          .invalidInput(
+          .invalidInputText(
             bad.trimmingCharacters(in: .whitespaces).isEmpty
               ? OneTimeCode.emptySecret : OneTimeCode.notBase32), bad)
       }
@@ -217,12 +217,12 @@ final class OneTimeCodeTests: XCTestCase {
 
   func testTheGeneratorRefusesWhatLiboathCannotMake() {
     XCTAssertThrowsError(try OneTimeCode(secret: SecureBytes(count: 0), kind: .totp(period: 30))) {
-      XCTAssertEqual(VaultError($0), .invalidInput("the one-time code secret is empty"))
+      XCTAssertEqual(VaultError($0), .invalidInputText("the one-time code secret is empty"))
     }
     XCTAssertThrowsError(try OneTimeCode(secret: secure("x"), kind: .totp(period: 30))) {
       XCTAssertEqual(
         VaultError($0),
-        .invalidInput(
+        .invalidInputText(
           "the one-time code secret is 1 byte; at least 10 (16 base32 characters, 80 bits) are"
             + " needed"))
     }
@@ -230,7 +230,7 @@ final class OneTimeCodeTests: XCTestCase {
       try OneTimeCode(secret: secure("0123456789"), kind: .totp(period: 30), digits: 9)
     ) {
       XCTAssertEqual(
-        VaultError($0), .invalidInput("the otpauth URI's digits must be 6, 7 or 8, not '9'"))
+        VaultError($0), .invalidInputText("the otpauth URI's digits must be 6, 7 or 8, not '9'"))
     }
   }
 }

@@ -28,19 +28,19 @@ final class SQLiteLengthLimitTests: XCTestCase {
     XCTAssertThrowsError(try db.query("SELECT box FROM t WHERE id = 1")) { error in
       XCTAssertEqual(
         VaultError(error),
-        .integrity("the vault file is damaged (a stored length is out of bounds)"))
+        .integrityText("the vault file is damaged (a stored length is out of bounds)"))
     }
     XCTAssertThrowsError(try db.query("PRAGMA integrity_check")) { error in
       XCTAssertEqual(
         VaultError(error),
-        .integrity("the vault file is damaged (a stored length is out of bounds)"))
+        .integrityText("the vault file is damaged (a stored length is out of bounds)"))
     }
     // A value too long to bind is this process's doing, not the file's.
     XCTAssertThrowsError(
       try db.query(
         "INSERT INTO t (id, box) VALUES (2, ?)", [.blob([UInt8](repeating: 7, count: 200))])
     ) { error in
-      XCTAssertEqual(VaultError(error), .storage("string or blob too big"))
+      XCTAssertEqual(VaultError(error), .storageText("string or blob too big"))
     }
     XCTAssertEqual(try db.query("SELECT count(*) FROM t").first?.first?.integer, 1)
   }

@@ -35,7 +35,7 @@ final class SchemaDigestTests: XCTestCase {
     XCTAssertThrowsError(try Vault.open(path: path, environment: home.environment())) {
       XCTAssertEqual(
         VaultError($0),
-        .integrity(
+        .integrityText(
           "the vault's schema was changed: trigger 'quiet' is not format 2's (a trigger, view or"
             + " index could make writes do nothing)"))
     }

@@ -98,7 +98,7 @@ final class SignedJournalRecordTests: XCTestCase {
     let plain = try record().encode(signingWith: Signing.generate())
     XCTAssertThrowsError(try decode(plain)) {
       XCTAssertEqual(
-        VaultError($0), .integrity("a journal entry's writer signature does not verify"))
+        VaultError($0), .integrityText("a journal entry's writer signature does not verify"))
     }
   }
 
@@ -122,11 +122,11 @@ final class SignedJournalRecordTests: XCTestCase {
       revision: 1, stamp: record().stamp, text: secure("x"))
     XCTAssertThrowsError(try decode(other.encode(signingWith: writer))) {
       XCTAssertEqual(
-        VaultError($0), .integrity("a journal entry was copied from another vault"))
+        VaultError($0), .integrityText("a journal entry was copied from another vault"))
     }
     XCTAssertThrowsError(try decode(encoded(), entryID: Array(0x30...0x3f))) {
       XCTAssertEqual(
-        VaultError($0), .integrity("a journal entry was copied from another entry"))
+        VaultError($0), .integrityText("a journal entry was copied from another entry"))
     }
   }
 
@@ -139,7 +139,7 @@ final class SignedJournalRecordTests: XCTestCase {
     }
     bytes.replaceSubrange(366..., with: signature)
     XCTAssertThrowsError(try decode(SecureBytes(copying: bytes))) {
-      XCTAssertEqual(VaultError($0), .integrity("a journal entry has nonzero padding"))
+      XCTAssertEqual(VaultError($0), .integrityText("a journal entry has nonzero padding"))
     }
   }
 
@@ -148,7 +148,7 @@ final class SignedJournalRecordTests: XCTestCase {
       vaultID: try XCTUnwrap(vaultID), entryID: entryID, stamp: try record().stamp,
       text: secure("dear diary"))
     XCTAssertThrowsError(try decode(v1)) {
-      XCTAssertEqual(VaultError($0), .integrity("a journal entry is malformed"))
+      XCTAssertEqual(VaultError($0), .integrityText("a journal entry is malformed"))
     }
     XCTAssertThrowsError(
       try SignedJournalRecord(

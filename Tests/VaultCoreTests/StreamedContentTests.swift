@@ -142,7 +142,7 @@ final class StreamedContentTests: XCTestCase {
         overwrite: false, guarded: false)
     ) {
       XCTAssertEqual(
-        VaultError($0), .invalidInput("a streamed content starts with more than 1 MiB"))
+        VaultError($0), .invalidInputText("a streamed content starts with more than 1 MiB"))
     }
     XCTAssertNil(try store.metadata(try EntryName("small")))
   }
@@ -156,9 +156,9 @@ final class StreamedContentTests: XCTestCase {
         try EntryName("big"),
         source: .streamed(
           prefix: pattern(EntryStore.streamThreshold + 1),
-          read: { _ in throw VaultError.storage("cannot read standard input") }),
+          read: { _ in throw VaultError.storageText("cannot read standard input") }),
         overwrite: false, guarded: false)
-    ) { XCTAssertEqual(VaultError($0), .storage("cannot read standard input")) }
+    ) { XCTAssertEqual(VaultError($0), .storageText("cannot read standard input")) }
     XCTAssertEqual(try store.db.query("SELECT count(*) FROM chunks").first?.first?.integer, before)
     XCTAssertNil(try store.metadata(try EntryName("big")))
     XCTAssertEqual(try store.verifyAll().entries, 1)
@@ -174,7 +174,7 @@ final class StreamedContentTests: XCTestCase {
     try tamperer.execute("DELETE FROM chunks WHERE idx = \(count - 1)")
     XCTAssertThrowsError(try streamed(store, "big")) {
       XCTAssertEqual(
-        VaultError($0), .integrity("the content of 'big' has missing or extra chunks"))
+        VaultError($0), .integrityText("the content of 'big' has missing or extra chunks"))
     }
   }
 
@@ -194,7 +194,7 @@ final class StreamedContentTests: XCTestCase {
         expecting: try XCTUnwrap(try store.metadata(try EntryName("big")))
       ) { delivered += $0.count }
     ) {
-      XCTAssertEqual(VaultError($0), .integrity("the content of 'big' failed authentication"))
+      XCTAssertEqual(VaultError($0), .integrityText("the content of 'big' failed authentication"))
     }
     XCTAssertEqual(delivered, 2 * EntryStore.chunkSize, "pieces 0 and 1 opened before the swap")
   }
@@ -228,7 +228,7 @@ final class StreamedContentTests: XCTestCase {
       "UPDATE chunks SET box = ? WHERE idx = 0", [.blob(forged)])
     XCTAssertThrowsError(try streamed(store, "big")) {
       XCTAssertEqual(
-        VaultError($0), .integrity("the content of 'big' is cut short or runs past its end"))
+        VaultError($0), .integrityText("the content of 'big' is cut short or runs past its end"))
     }
   }
 
@@ -273,7 +273,7 @@ final class StreamedContentTests: XCTestCase {
       }
       XCTAssertThrowsError(try streamed(store, name)) {
         XCTAssertEqual(
-          VaultError($0), .integrity("the content of '\(name)' failed authentication"))
+          VaultError($0), .integrityText("the content of '\(name)' failed authentication"))
       }
     }
   }

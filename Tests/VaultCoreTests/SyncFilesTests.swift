@@ -37,7 +37,8 @@ final class SyncFilesTests: XCTestCase {
     XCTAssertThrowsError(try files.openRecord(path: sealed.path, bytes: sealed.bytes)) {
       XCTAssertEqual(
         VaultError($0),
-        .integrity("the sync file \(sealed.path) holds a record of a kind that is not synced (7)"))
+        .integrityText(
+          "the sync file \(sealed.path) holds a record of a kind that is not synced (7)"))
     }
   }
 
@@ -75,7 +76,7 @@ final class SyncFilesTests: XCTestCase {
     XCTAssertThrowsError(try SyncStateFile.open(edited, codec: files))
     let other = SyncFiles(vaultID: try VaultID([UInt8](repeating: 3, count: 16)), masterKey: master)
     XCTAssertThrowsError(try SyncStateFile.open(bytes, codec: other)) {
-      XCTAssertEqual(VaultError($0), .integrity("the sync repository holds another vault"))
+      XCTAssertEqual(VaultError($0), .integrityText("the sync repository holds another vault"))
     }
     XCTAssertThrowsError(try SyncStateFile.readPublic(Array("VAULTSYN".utf8) + [2]))
   }

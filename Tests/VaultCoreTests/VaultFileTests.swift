@@ -98,7 +98,7 @@ final class VaultFileTests: XCTestCase {
     XCTAssertThrowsError(try vault.unlock(pin: pin("123400"))) {
       XCTAssertEqual(
         VaultError($0),
-        .integrity("the vault header failed authentication (the file was edited)"))
+        .integrityText("the vault header failed authentication (the file was edited)"))
     }
   }
 
@@ -124,50 +124,50 @@ final class VaultFileTests: XCTestCase {
       (body.replacingOccurrences(of: "\"format\":2", with: "\"format\":3"), .unsupportedVersion(3)),
       (
         body.replacingOccurrences(of: "\"devices\":[{", with: "\"devices\":[{\"extra\":1,"),
-        .malformedHeader("unknown device record field 'extra'")
+        .malformedHeaderText("unknown device record field 'extra'")
       ),
       (
         body.replacingOccurrences(of: "\"recovery\":{", with: "\"recovery\":{\"pin\":1,"),
-        .malformedHeader("unknown recovery slot field 'pin'")
+        .malformedHeaderText("unknown recovery slot field 'pin'")
       ),
       (
         body.replacingOccurrences(of: "\"devices\":[", with: "\"devices\":[],\"x\":["),
-        .malformedHeader("unknown header field 'x'")
+        .malformedHeaderText("unknown header field 'x'")
       ),
       (
         body.replacingOccurrences(of: "\"opslimit\":1", with: "\"opslimit\":17"),
-        .malformedHeader("Argon2id opslimit 17 is out of bounds")
+        .malformedHeaderText("Argon2id opslimit 17 is out of bounds")
       ),
       (
         body.replacingOccurrences(of: "\"opslimit\":1", with: "\"opslimit\":2"),
-        .malformedHeader("Argon2id profile 'test' does not match its values")
+        .malformedHeaderText("Argon2id profile 'test' does not match its values")
       ),
       (
         body.replacingOccurrences(of: "\"memlimit\":8192", with: "\"memlimit\":8589934592"),
-        .malformedHeader("Argon2id memlimit 8589934592 is out of bounds")
+        .malformedHeaderText("Argon2id memlimit 8589934592 is out of bounds")
       ),
       (
         body.replacingOccurrences(of: "\"policy\":\"pin\"", with: "\"policy\":\"none\""),
-        .malformedHeader("unknown policy 'none'")
+        .malformedHeaderText("unknown policy 'none'")
       ),
       (
         body.replacingOccurrences(
           of: "\"policy\":\"pin\",\"public_key\"", with: "\"policy\":\"face\",\"public_key\""),
-        .malformedHeader("unknown policy 'face'")
+        .malformedHeaderText("unknown policy 'face'")
       ),
       (
         body.replacingOccurrences(
           of: "\"policy\":\"pin\",\"public_key\"", with: "\"policy\":1,\"public_key\""),
-        .malformedHeader("the header fields are not valid")
+        .malformedHeaderText("the header fields are not valid")
       ),
       (
         "{\"extra\":1," + body.dropFirst(),
-        .malformedHeader("unknown header field 'extra'")
+        .malformedHeaderText("unknown header field 'extra'")
       ),
-      ("[]", .malformedHeader("the header is not a JSON object")),
+      ("[]", .malformedHeaderText("the header is not a JSON object")),
       (
         String(repeating: " ", count: 65_536) + body,
-        .malformedHeader("the header is larger than 64 KiB")
+        .malformedHeaderText("the header is larger than 64 KiB")
       ),
     ]
     for (text, error) in cases {
@@ -193,7 +193,7 @@ final class VaultFileTests: XCTestCase {
     XCTAssertEqual(parsed.revokedDevices, [other])
     XCTAssertEqual(parsed.revocationPairs, [RevokedDevice(deviceID: other, signed: signature)])
     XCTAssertEqual(parsed.revokedDeviceHexIDs, [String(repeating: "07", count: 16)])
-    let why = VaultError.malformedHeader(
+    let why = VaultError.malformedHeaderText(
       "the header's revoked_devices repeat an id, name a device it holds, or exceed 256")
     for ids in [[other, other], [header.devices[0].deviceID]] {
       header.revokedDevices = ids
@@ -205,7 +205,7 @@ final class VaultFileTests: XCTestCase {
     header.revokedDevices = [[UInt8](repeating: 7, count: 15).base64]
     header.revocations = [signature]
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-      XCTAssertEqual(VaultError($0), .malformedHeader("revoked_devices is not valid"))
+      XCTAssertEqual(VaultError($0), .malformedHeaderText("revoked_devices is not valid"))
     }
     // One revocation for each revoked id of an enrolled header, of 64 bytes; none in a header
     // the code has not enrolled.
@@ -233,7 +233,7 @@ final class VaultFileTests: XCTestCase {
     ] {
       header.revocations = revocations
       XCTAssertThrowsError(try Header.parse(try header.encoded()), message) {
-        XCTAssertEqual(VaultError($0), .malformedHeader(message))
+        XCTAssertEqual(VaultError($0), .malformedHeaderText(message))
       }
     }
     header.revocations = [signature]
@@ -242,7 +242,7 @@ final class VaultFileTests: XCTestCase {
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
       XCTAssertEqual(
         VaultError($0),
-        .malformedHeader(
+        .malformedHeaderText(
           "the header's revocations are not one for each revoked device of an enrolled header"))
     }
     header.revocations = nil
@@ -267,17 +267,17 @@ final class VaultFileTests: XCTestCase {
       of: "\"enrollment_key\":\"\(link.enrollmentKey)\",", with: "")
     XCTAssertFalse(withoutKey.contains(link.enrollmentKey))
     XCTAssertThrowsError(try Header.parse(Array(withoutKey.utf8))) {
-      XCTAssertEqual(VaultError($0), .malformedHeader("the header fields are not valid"))
+      XCTAssertEqual(VaultError($0), .malformedHeaderText("the header fields are not valid"))
     }
     header.handoffs = Array(repeating: link, count: 17)
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-      XCTAssertEqual(VaultError($0), .malformedHeader("the header holds more than 16 handoffs"))
+      XCTAssertEqual(VaultError($0), .malformedHeaderText("the header holds more than 16 handoffs"))
     }
     var short = link
     short.signature = [UInt8](repeating: 1, count: 63).base64
     header.handoffs = [short]
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-      XCTAssertEqual(VaultError($0), .malformedHeader("handoffs is not valid"))
+      XCTAssertEqual(VaultError($0), .malformedHeaderText("handoffs is not valid"))
     }
     header.handoffs = [link]
     let body = String(decoding: try header.encoded(), as: UTF8.self).replacingOccurrences(
@@ -285,7 +285,7 @@ final class VaultFileTests: XCTestCase {
       with: "\"device_id\":\"\(link.deviceID)\",\"extra\":1,\"enrollment_key\"")
     XCTAssertTrue(body.contains("\"extra\":1"))
     XCTAssertThrowsError(try Header.parse(Array(body.utf8))) {
-      XCTAssertEqual(VaultError($0), .malformedHeader("unknown handoff field 'extra'"))
+      XCTAssertEqual(VaultError($0), .malformedHeaderText("unknown handoff field 'extra'"))
     }
   }
 
@@ -303,25 +303,25 @@ final class VaultFileTests: XCTestCase {
     let enrollment = header.devices[0].enrollment
     header.devices[0].enrollment = nil
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-      XCTAssertEqual(VaultError($0), .malformedHeader("a device record is not enrolled"))
+      XCTAssertEqual(VaultError($0), .malformedHeaderText("a device record is not enrolled"))
     }
     header.recovery.enrollmentKey = nil
     XCTAssertNoThrow(try Header.parse(try header.encoded()))
     XCTAssertThrowsError(try header.verifyEnrollments()) {
       XCTAssertEqual(
         VaultError($0),
-        .integrity("the vault's devices are not enrolled with its recovery code"))
+        .integrityText("the vault's devices are not enrolled with its recovery code"))
     }
     header.devices[0].enrollment = enrollment
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
       XCTAssertEqual(
         VaultError($0),
-        .malformedHeader("a device record is enrolled in a header with no enrollment key"))
+        .malformedHeaderText("a device record is enrolled in a header with no enrollment key"))
     }
     header.recovery.enrollmentKey = signer.publicKey.base64
     header.devices[0].enrollment = [UInt8](repeating: 1, count: 63).base64
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-      XCTAssertEqual(VaultError($0), .malformedHeader("enrollment is not valid"))
+      XCTAssertEqual(VaultError($0), .malformedHeaderText("enrollment is not valid"))
     }
     // A record whose X25519 key was replaced by whoever holds the master key is not enrolled.
     header.devices[0].enrollment = enrollment
@@ -329,7 +329,7 @@ final class VaultFileTests: XCTestCase {
     XCTAssertThrowsError(try header.verifyEnrollments()) {
       XCTAssertEqual(
         VaultError($0),
-        .integrity(
+        .integrityText(
           "the device record \(header.devices[0].deviceIDBytes.hex.prefix(8)) was not enrolled"
             + " with the vault's recovery code (a device that held the master key added or"
             + " changed it)"))
@@ -344,15 +344,15 @@ final class VaultFileTests: XCTestCase {
     let encoded = try created.vault.header.encoded()
     XCTAssertEqual(try Header.parse(encoded), created.vault.header)
     let body = String(decoding: encoded, as: UTF8.self)
-    let invalid = VaultError.malformedHeader("the header fields are not valid")
+    let invalid = VaultError.malformedHeaderText("the header fields are not valid")
     let cases: [(String, VaultError)] = [
       (
         body.replacingOccurrences(of: "\"format\":2", with: "\"format\":\"2\""),
-        .malformedHeader("the header has no format version")
+        .malformedHeaderText("the header has no format version")
       ),
       (
         body.replacingOccurrences(of: "\"format\":2", with: "\"format\":2.0"),
-        .malformedHeader("the header has no format version")
+        .malformedHeaderText("the header has no format version")
       ),
       (body.replacingOccurrences(of: "\"policy\":\"pin\"", with: "\"policy\":null"), invalid),
       (body.replacingOccurrences(of: "\"opslimit\":1", with: "\"opslimit\":-1"), invalid),
@@ -364,16 +364,16 @@ final class VaultFileTests: XCTestCase {
       (body.replacingOccurrences(of: "\"devices\":[{", with: "\"devices\":[7,{"), invalid),
       (
         body.replacingOccurrences(of: "\"recovery\":{", with: "\"recovery\":{\"tag\":true,"),
-        .malformedHeader("the header is not a JSON object")
+        .malformedHeaderText("the header is not a JSON object")
       ),
       (
         body.replacingOccurrences(
           of: "\"devices\":[{", with: "\"devices\":[{\"biometry\":{\"state\":\"on\"},"),
-        .malformedHeader("unknown biometry state 'on'")
+        .malformedHeaderText("unknown biometry state 'on'")
       ),
       (
         body.replacingOccurrences(of: "\"format\":2", with: "\"format\":2,\"format\":2"),
-        .malformedHeader("the header is not a JSON object")
+        .malformedHeaderText("the header is not a JSON object")
       ),
     ]
     for (text, error) in cases {
@@ -395,7 +395,7 @@ final class VaultFileTests: XCTestCase {
     }
     tamper("PRAGMA application_id = 7")
     XCTAssertThrowsError(try Vault.open(path: home.vaultPath, environment: environment)) {
-      XCTAssertEqual(VaultError($0), .integrity("\(home.vaultPath) is not a vault file"))
+      XCTAssertEqual(VaultError($0), .integrityText("\(home.vaultPath) is not a vault file"))
     }
   }
 
@@ -419,7 +419,7 @@ final class VaultFileTests: XCTestCase {
     XCTAssertThrowsError(
       try store.put(
         try EntryName("new"), content: SecureBytes(count: 0), overwrite: false, guarded: false)
-    ) { XCTAssertEqual(VaultError($0), .invalidInput("the content is empty")) }
+    ) { XCTAssertEqual(VaultError($0), .invalidInputText("the content is empty")) }
     let raw = try XCTUnwrap(PrivateFiles.read(home.vaultPath))
     for needle in ["hunter2", "UNIQUEMARK", "mail/work", "2026-", "\"name\""] {
       XCTAssertNil(raw.firstRange(of: Array(needle.utf8)), needle)
@@ -459,7 +459,7 @@ final class VaultFileTests: XCTestCase {
     XCTAssertThrowsError(try store.get(try EntryName("b"))) {
       XCTAssertEqual(
         VaultError($0),
-        .integrity(
+        .integrityText(
           "the vault's records are not the ones its state authenticates (a record was deleted,"
             + " added or put back from an older copy)"))
     }
@@ -477,7 +477,7 @@ final class VaultFileTests: XCTestCase {
     for name in ["a", "b"] {
       XCTAssertThrowsError(try store.get(try EntryName(name))) {
         XCTAssertEqual(
-          VaultError($0), .integrity("the content of '\(name)' failed authentication"))
+          VaultError($0), .integrityText("the content of '\(name)' failed authentication"))
       }
     }
     try store.put(try EntryName("c"), content: secure("charlie"), overwrite: false, guarded: false)
@@ -487,7 +487,7 @@ final class VaultFileTests: XCTestCase {
         + " || CASE WHEN substr(box, 31, 1) = X'FF' THEN X'00' ELSE X'FF' END"
         + " || substr(box, 32) AS BLOB)")
     XCTAssertThrowsError(try store.get(try EntryName("c"))) {
-      XCTAssertEqual(VaultError($0), .integrity("the content of 'c' failed authentication"))
+      XCTAssertEqual(VaultError($0), .integrityText("the content of 'c' failed authentication"))
     }
   }
 
@@ -500,7 +500,7 @@ final class VaultFileTests: XCTestCase {
     try store.put(name, content: secure("new"), overwrite: true, guarded: false)
     tamper("UPDATE chunks SET box = ?", oldBox)
     XCTAssertThrowsError(try store.get(name)) {
-      XCTAssertEqual(VaultError($0), .integrity("the content of 'a' failed authentication"))
+      XCTAssertEqual(VaultError($0), .integrityText("the content of 'a' failed authentication"))
     }
   }
 

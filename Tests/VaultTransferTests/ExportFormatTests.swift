@@ -133,28 +133,29 @@ final class ExportFormatTests: XCTestCase {
       bytes.count, 81 + 2 * full + (Padding.paddedLength(140_000 + 70) - 2 * 65536) + 17)
     assertRefused(
       Array(bytes.prefix(81 + 2 * full)),
-      .integrity("the export is cut short: it ends after 2 messages without its final one"))
+      .integrityText("the export is cut short: it ends after 2 messages without its final one"))
     assertRefused(
       Array(bytes.prefix(81 + full + 100)),
-      .integrity("message 1 of the export failed authentication"))
+      .integrityText("message 1 of the export failed authentication"))
     assertRefused(
       Array(bytes.prefix(81 + full - 1)),
-      .integrity("message 0 of the export failed authentication"))
+      .integrityText("message 0 of the export failed authentication"))
     assertRefused(
       Array(bytes.prefix(81)),
-      .integrity("the export is cut short: it ends before its first message"))
-    assertRefused(Array(bytes.prefix(60)), .integrity("the export is cut short inside its header"))
+      .integrityText("the export is cut short: it ends before its first message"))
+    assertRefused(
+      Array(bytes.prefix(60)), .integrityText("the export is cut short inside its header"))
     // A byte after a short final message is part of it, so it fails; after a full one, it
     // follows it.
-    assertRefused(bytes + [0], .integrity("message 2 of the export failed authentication"))
+    assertRefused(bytes + [0], .integrityText("message 2 of the export failed authentication"))
     let (whole, _) = try ExportTest.write(
       .vault, [TestEntry("x", bytes: ExportTest.pattern(130_985))])
     XCTAssertEqual(whole.count, 81 + 2 * full)
     XCTAssertEqual(try read(whole).entries.map(\.content.count), [130_985])
-    assertRefused(whole + [0], .integrity("bytes follow the export's final message"))
+    assertRefused(whole + [0], .integrityText("bytes follow the export's final message"))
     var flipped = bytes
     flipped[81 + full + 5] ^= 1
-    assertRefused(flipped, .integrity("message 1 of the export failed authentication"))
+    assertRefused(flipped, .integrityText("message 1 of the export failed authentication"))
   }
 
   func testTheHeaderIsCheckedBeforeThePassphraseIsAsked() throws {
@@ -175,17 +176,17 @@ final class ExportFormatTests: XCTestCase {
     }
     XCTAssertEqual(
       reading(Array("not an export".utf8)).flatMap { VaultError($0) },
-      .invalidInput("this is not a vault export (it does not start with 'VAULTEXP')"))
+      .invalidInputText("this is not a vault export (it does not start with 'VAULTEXP')"))
     var version = bytes
     version[8] = 2
     XCTAssertEqual(
       reading(version).flatMap { VaultError($0) },
-      .invalidInput("the export is of version 2; this vault reads version 1"))
+      .invalidInputText("the export is of version 2; this vault reads version 1"))
     var ops = bytes
     ops[16] = 3  // opslimit 3 with the test profile's memlimit: no profile
     XCTAssertEqual(
       reading(ops).flatMap { VaultError($0) },
-      .invalidInput(
+      .invalidInputText(
         "the export's Argon2id parameters (opslimit 3, memlimit 8192) are not those of a profile"
           + " (interactive, moderate, sensitive, test)"))
     XCTAssertFalse(asked.value)
@@ -200,7 +201,7 @@ final class ExportFormatTests: XCTestCase {
     streamHeader[60] ^= 1
     XCTAssertEqual(
       reading(streamHeader).flatMap { VaultError($0) },
-      .integrity("message 0 of the export failed authentication"))
+      .integrityText("message 0 of the export failed authentication"))
     assertRefused(bytes, .wrongPassphrase, passphrase: "correct horse battery stapler")
     XCTAssertThrowsError(try VaultExportReader.read(.bytes(SecureBytes(copying: bytes)))) {
       XCTAssertEqual(
@@ -297,7 +298,7 @@ final class ExportFormatTests: XCTestCase {
     do {
       _ = try EntryName(name)
       return nil
-    } catch VaultError.invalidInput(let why) {
+    } catch VaultError.invalidInputText(let why) {
       return why
     } catch {
       return nil
@@ -308,14 +309,14 @@ final class ExportFormatTests: XCTestCase {
     XCTAssertThrowsError(try ExportTest.write(.vault, [TestEntry("b", "1"), TestEntry("a", "2")])) {
       XCTAssertEqual(
         VaultError($0),
-        .invalidInput("an export's entries are in ascending order of their names"))
+        .invalidInputText("an export's entries are in ascending order of their names"))
     }
     XCTAssertThrowsError(
       try ExportPassphrase(utf8: SecureBytes(copying: Array("short".utf8))).checkStrength()
     ) {
       XCTAssertEqual(
         VaultError($0),
-        .invalidInput(
+        .invalidInputText(
           "the passphrase has 5 characters; an export's needs at least 12 (it is all that"
             + " protects the file)"))
     }
@@ -323,7 +324,7 @@ final class ExportFormatTests: XCTestCase {
       try ExportPassphrase(utf8: SecureBytes(copying: Array("aaaaaaaaaaaaaaaa".utf8)))
         .checkStrength()
     ) {
-      guard case .invalidInput(let why) = VaultError($0) else { return XCTFail("\($0)") }
+      guard case .invalidInputText(let why) = VaultError($0) else { return XCTFail("\($0)") }
       XCTAssertTrue(why.hasPrefix("the passphrase is weak (about "), why)
     }
     XCTAssertNoThrow(

@@ -69,7 +69,7 @@ struct UnlockCommand: VaultCommand {
       switch failure {
       case .brokenPipe: exit(Output.brokenPipe)
       case .failed(let reason):
-        throw VaultError.storage(
+        throw VaultError.storageText(
           "cannot write to standard output: \(reason); no session was issued")
       }
     }

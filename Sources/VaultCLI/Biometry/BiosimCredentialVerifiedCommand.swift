@@ -13,7 +13,8 @@ struct BiosimCredentialVerifiedCommand: VaultCommand {
   func run(_ context: Context) throws -> Int32 {
     let before = try BiosimSupport.controls(context).status()
     guard before.passcodeSet else {
-      throw VaultError.invalidInput("no device passcode is set; set one with 'biosim passcode set'")
+      throw VaultError.invalidInputText(
+        "no device passcode is set; set one with 'biosim passcode set'")
     }
     try BiosimSupport.controls(context).clearLockout()
     Output.error(

@@ -119,7 +119,7 @@ public struct CharsetValue: ArgumentValue, Equatable {
   public init(argument: String, label: String) throws {
     do {
       _ = try PasswordAlphabet(charset: argument, noAmbiguous: false)
-    } catch VaultError.invalidInput(let why) {
+    } catch VaultError.invalidInputText(let why) {
       throw ValueError("invalid value for \(label): \(why)")
     }
     text = argument

@@ -155,7 +155,7 @@ public enum ExitStatus {
       return CredentialWords.report(error)
     case .notFound, .programNotFound, .programNotStarted, .noField, .notText, .tooLarge, .noLine,
       .removed, .purged, .revisionNotFound, .journalEntryNotFound, .noOneTimeCode, .exists,
-      .invalidInput, .notAJournalID:
+      .invalidInputText, .invalidInput, .notAJournalID:
       return EntryWords.report(error)
     case .biometricNotRecognised, .biometricCancelled, .biometricFallback, .cancelled,
       .biometricLockout, .biometricLockoutElsewhere, .biometricLockoutPINNotAskable,
@@ -163,10 +163,11 @@ public enum ExitStatus {
       .biometryDisabled, .biometryNotActivated, .notEnrolled, .biometricNotInteractive,
       .biometryUnavailable, .duplicateRequest:
       return BiometricWords.report(error, sensor: sensor)
-    case .integrity, .malformedHeader, .unsupportedVersion, .staleState, .noVault, .vaultExists,
-      .unsafePermissions, .agentImpostor, .vaultChanged, .conflict, .storage, .busy:
+    case .integrityText, .integrity, .malformedHeaderText, .malformedHeader, .unsupportedVersion,
+      .staleState, .noVault, .vaultExists,
+      .unsafePermissions, .agentImpostor, .vaultChanged, .conflict, .storageText, .storage, .busy:
       return FileWords.report(error)
-    case .syncRepositoryExists, .staleSyncRepository, .syncFailed, .syncRefused, .remoteMoved,
+    case .syncRepositoryExists, .staleSyncRepository, .syncFailed, .syncRefusedText, .remoteMoved,
       .rotatedElsewhere:
       return SyncWords.report(error)
 

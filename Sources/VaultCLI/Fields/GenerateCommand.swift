@@ -139,7 +139,7 @@ struct GenerateCommand: VaultCommand {
         ?? PasswordAlphabet(
           named: [.lower, .upper, .digits] + (noSymbols ? [] : [.symbols]),
           noAmbiguous: noAmbiguous)
-    } catch VaultError.invalidInput(let why) {
+    } catch VaultError.invalidInputText(let why) {
       throw UsageError(message: "--charset with --no-ambiguous: \(why)", path: path)
     }
     return .password(length: length ?? PasswordGenerator.defaultLength, alphabet: alphabet)

@@ -54,7 +54,8 @@ struct InjectTemplate {
         guard close + 1 < bytes.count, bytes[close] == UInt8(ascii: "}") else {
           throw LocatedError(
             location: "line \(line)",
-            VaultError.invalidInput("a '{{ vault' placeholder is not closed by '}}' on its line"))
+            VaultError.invalidInputText(
+              "a '{{ vault' placeholder is not closed by '}}' on its line"))
         }
         let inside = String(decoding: bytes[cursor..<close], as: UTF8.self)
           .trimmingBlanks

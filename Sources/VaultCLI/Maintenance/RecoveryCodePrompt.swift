@@ -61,7 +61,7 @@ extension Context {
       do {
         if try RecoveryCode.parse(typed) == code { return }
         problem = "that is not the recovery code shown"
-      } catch VaultError.invalidInput(let why) {
+      } catch VaultError.invalidInputText(let why) {
         problem = why
       }
       let left = Self.recoveryCodeTries - attempt
@@ -69,7 +69,7 @@ extension Context {
         tell("vault: \(problem); type it again (\(left) \(left == 1 ? "try" : "tries") left)")
       }
     }
-    throw VaultError.invalidInput(
+    throw VaultError.invalidInputText(
       "the new recovery code was not typed back correctly in \(Self.recoveryCodeTries) tries")
   }
 }

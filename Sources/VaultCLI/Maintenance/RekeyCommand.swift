@@ -28,8 +28,8 @@ struct RekeyCommand: VaultCommand {
     let code = RecoveryCode.generate()
     do {
       try context.confirmNewRecoveryCode(code, heading: Self.heading)
-    } catch VaultError.invalidInput(let why) {
-      throw VaultError.invalidInput(
+    } catch VaultError.invalidInputText(let why) {
+      throw VaultError.invalidInputText(
         why + "; nothing was changed (the old recovery code still works)")
     }
     _ = try Self.rotate(context, unlocked, code: code, current: current)
@@ -130,7 +130,7 @@ struct RekeyCommand: VaultCommand {
                 + " next 'vault sync', with its PIN.")
           }
         }
-        guard let key else { throw VaultError.storage("the rotation returned no key") }
+        guard let key else { throw VaultError.storageText("the rotation returned no key") }
         return key
       } catch VaultError.remoteMoved where attempts < 3 {
         continue

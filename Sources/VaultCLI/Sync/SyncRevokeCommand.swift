@@ -57,8 +57,8 @@ struct SyncRevokeCommand: VaultCommand {
     if let code {
       do {
         try context.confirmNewRecoveryCode(code, heading: RekeyCommand.heading)
-      } catch VaultError.invalidInput(let why) {
-        throw VaultError.invalidInput(why + "; nothing was revoked or rotated")
+      } catch VaultError.invalidInputText(let why) {
+        throw VaultError.invalidInputText(why + "; nothing was revoked or rotated")
       }
     }
     let record = try unlocked.vault.device(named: named)

@@ -47,7 +47,7 @@ public final class Context {
         return
       }
       guard fcntl(fd, F_GETFD) != -1 else {
-        throw VaultError.invalidInput("--pin-fd \(fd) is not an open file descriptor")
+        throw VaultError.invalidInputText("--pin-fd \(fd) is not an open file descriptor")
       }
       // Read by vault alone: no program it starts may inherit the PIN's descriptor.
       if fd > 2 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -80,7 +80,7 @@ public final class Context {
     if pinKeptByClient, let session { session.handBack() }
     if let pinFD {
       guard let line = try LineReader.readLine(fd: pinFD) else {
-        throw VaultError.invalidInput("--pin-fd \(pinFD) ended before a line was read")
+        throw VaultError.invalidInputText("--pin-fd \(pinFD) ended before a line was read")
       }
       return line
     }
@@ -103,7 +103,7 @@ public final class Context {
       let line = try readSecretLine(prompt: prompt)
       do {
         return try PIN(utf8: line)
-      } catch VaultError.invalidInput(let why)
+      } catch VaultError.invalidInputText(let why)
         where askingAgain && pinFD == nil && terminal != nil && tries < Self.promptTries
       {
         terminal?.say("\(why); try again\n")
@@ -125,20 +125,20 @@ public final class Context {
       tries += 1
       do {
         return try readNewPINOnce(replacing: replacing)
-      } catch VaultError.invalidInput(let why) where pinFD == nil && tries < Self.promptTries {
+      } catch VaultError.invalidInputText(let why) where pinFD == nil && tries < Self.promptTries {
         terminal?.say("\(why)\n")
       }
     }
   }
 
   private func readNewPINOnce(replacing: Bool) throws -> PIN {
-    let tooShort = VaultError.invalidInput(
+    let tooShort = VaultError.invalidInputText(
       "a new PIN needs at least \(PIN.minimumNewLength) characters"
         + (replacing ? " (the current PIN still unlocks)" : ""))
     let first: PIN
     do {
       first = try readPIN(prompt: "New PIN: ", askingAgain: false)
-    } catch VaultError.invalidInput(let why) where why.hasPrefix("the PIN must have at least") {
+    } catch VaultError.invalidInputText(let why) where why.hasPrefix("the PIN must have at least") {
       // Too short even to be an old PIN: the rule for a new one is the one to show.
       throw tooShort
     }
@@ -146,7 +146,7 @@ public final class Context {
     if pinFD == nil {
       let second = try readPIN(prompt: "Repeat the new PIN: ", askingAgain: false)
       guard first.bytes == second.bytes else {
-        throw VaultError.invalidInput("the two PINs differ; try again")
+        throw VaultError.invalidInputText("the two PINs differ; try again")
       }
     }
     return first
@@ -261,7 +261,7 @@ extension Context: CredentialSource {
         return code
       } catch let error as VaultError where pinFD == nil && tries < Self.promptTries {
         switch error {
-        case .wrongRecoveryCode, .invalidInput:
+        case .wrongRecoveryCode, .invalidInputText, .invalidInput:
           terminal?.say("\(ExitStatus.report(error).message); try again\n")
         default: throw error
         }

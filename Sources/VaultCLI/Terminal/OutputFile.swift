@@ -46,7 +46,7 @@ enum OutputFile {
         throw exists(path)
       }
       guard info.st_mode & S_IFMT == S_IFREG else {
-        throw VaultError.invalidInput("\(path) is not a regular file; refusing to replace it")
+        throw VaultError.invalidInputText("\(path) is not a regular file; refusing to replace it")
       }
     }
     let folder = PrivateFiles.parentFolder(of: path)
@@ -121,7 +121,7 @@ enum OutputFile {
     guard stat(parent, &folderInfo) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR,
       access(parent, W_OK | X_OK) == 0
     else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "\(path) cannot be made: \(parent) is not a folder this user can write in; nothing was"
           + " written")
     }
@@ -151,7 +151,7 @@ enum OutputFile {
   }
 
   private static func refusal(_ path: String, _ what: String) -> VaultError {
-    VaultError.invalidInput(
+    VaultError.invalidInputText(
       "\(path) is \(what), which the output would replace or damage; nothing was written")
   }
 
@@ -164,11 +164,11 @@ enum OutputFile {
 
   /// The refusal of a path that exists, without `--force`.
   static func exists(_ path: String) -> VaultError {
-    .invalidInput("\(path) exists; give --force to replace it")
+    .invalidInputText("\(path) exists; give --force to replace it")
   }
 
   private static func failure(_ path: String) -> VaultError {
-    .storage("cannot write \(path): \(String(cString: strerror(errno)))")
+    .storageText("cannot write \(path): \(String(cString: strerror(errno)))")
   }
 
   /// Writes every byte to `fd`.

@@ -254,7 +254,7 @@ struct ExportCommand: VaultCommand {
       let second = try ExportPassphrase(
         utf8: readSecret(context, prompt: "Repeat the passphrase: "))
       guard first.bytes == second.bytes else {
-        throw VaultError.invalidInput("the two passphrases differ; nothing was written")
+        throw VaultError.invalidInputText("the two passphrases differ; nothing was written")
       }
     }
     return first
@@ -267,13 +267,13 @@ struct ExportCommand: VaultCommand {
     // In the agent's worker the client kept its descriptor, and passes one line of it on.
     if context.pinKeptByClient, let session = context.session {
       guard let line = try session.clientLine() else {
-        throw VaultError.invalidInput("--pin-fd ended before the passphrase was read")
+        throw VaultError.invalidInputText("--pin-fd ended before the passphrase was read")
       }
       return line
     }
     if let fd = context.pinFD {
       guard let line = try LineReader.readLine(fd: fd) else {
-        throw VaultError.invalidInput("--pin-fd \(fd) ended before the passphrase was read")
+        throw VaultError.invalidInputText("--pin-fd \(fd) ended before the passphrase was read")
       }
       return line
     }
@@ -299,7 +299,7 @@ struct ExportCommand: VaultCommand {
     }
     let fd = open(file, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
-      throw VaultError.storage("cannot read \(file): \(String(cString: strerror(errno)))")
+      throw VaultError.storageText("cannot read \(file): \(String(cString: strerror(errno)))")
     }
     defer { close(fd) }
     let opener = try VaultExportOpener(reading: ImportSourceFile.reader(fd: fd, named: file))
@@ -318,7 +318,7 @@ struct ExportCommand: VaultCommand {
     } catch let error as TransferError {
       throw LocatedError(
         location: error.location?.description ?? "the export",
-        .invalidInput("the export is malformed: \(error.message)"))
+        .invalidInputText("the export is malformed: \(error.message)"))
     }
     let entries = "\(counts.entries) entr\(counts.entries == 1 ? "y" : "ies")"
     let journal = "\(counts.journal) journal entr\(counts.journal == 1 ? "y" : "ies")"

@@ -161,8 +161,8 @@ struct ImportCommand: VaultCommand {
     do {
       return try body()
     } catch let error as TransferError {
-      guard let location = error.location else { throw VaultError.invalidInput(error.message) }
-      throw LocatedError(location: location.description, .invalidInput(error.message))
+      guard let location = error.location else { throw VaultError.invalidInputText(error.message) }
+      throw LocatedError(location: location.description, .invalidInputText(error.message))
     } catch let error as ImportItemError {
       throw LocatedError(
         location: error.origin, error.error,

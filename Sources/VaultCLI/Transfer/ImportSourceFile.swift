@@ -22,7 +22,7 @@ public enum ImportSourceFile {
   {
     if path == "-" {
       guard isatty(0) == 0 else {
-        throw VaultError.invalidInput(
+        throw VaultError.invalidInputText(
           "standard input is a terminal; give the export as a file, or pipe it to 'vault import"
             + " ... -'")
       }
@@ -42,16 +42,16 @@ public enum ImportSourceFile {
   static func open(_ path: String) throws -> (fd: Int32, info: stat) {
     let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
-      throw VaultError.storage("cannot open \(path): \(String(cString: strerror(errno)))")
+      throw VaultError.storageText("cannot open \(path): \(String(cString: strerror(errno)))")
     }
     var info = stat()
     guard fstat(fd, &info) == 0 else {
       close(fd)
-      throw VaultError.storage("cannot read \(path): \(String(cString: strerror(errno)))")
+      throw VaultError.storageText("cannot read \(path): \(String(cString: strerror(errno)))")
     }
     if info.st_mode & S_IFMT == S_IFDIR {
       close(fd)
-      throw VaultError.invalidInput("\(path) is a folder; this format reads a file")
+      throw VaultError.invalidInputText("\(path) is a folder; this format reads a file")
     }
     return (fd, info)
   }
@@ -70,7 +70,7 @@ public enum ImportSourceFile {
       ImportSource.encryptedFile(
         open: {
           guard lseek(fd, 0, SEEK_SET) == 0 else {
-            throw VaultError.storage(
+            throw VaultError.storageText(
               "cannot read \(name) again: \(String(cString: strerror(errno)))")
           }
           return reader(fd: fd, named: name)
@@ -88,7 +88,7 @@ public enum ImportSourceFile {
       }
     }
     let source = try read(path) { name in
-      VaultError.invalidInput(
+      VaultError.invalidInputText(
         "\(name) is larger than \(maximumText), the most vault import reads of an export that is"
           + " not a regular file; give it as a file (vault import --from vault FILE), which is"
           + " read in pieces at any size")
@@ -108,7 +108,7 @@ public enum ImportSourceFile {
         let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
         if n < 0 && errno == EINTR { continue }
         guard n >= 0 else {
-          throw VaultError.storage("cannot read \(name): \(String(cString: strerror(errno)))")
+          throw VaultError.storageText("cannot read \(name): \(String(cString: strerror(errno)))")
         }
         return n
       }
@@ -125,11 +125,11 @@ public enum ImportSourceFile {
     var info = stat()
     guard path != "-", stat(path, &info) == 0 else {
       throw path == "-"
-        ? VaultError.invalidInput("a password store is a folder; give its path, not '-'")
-        : VaultError.storage("cannot open \(path): \(String(cString: strerror(errno)))")
+        ? VaultError.invalidInputText("a password store is a folder; give its path, not '-'")
+        : VaultError.storageText("cannot open \(path): \(String(cString: strerror(errno)))")
     }
     guard info.st_mode & S_IFMT == S_IFDIR else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "\(path) is not a folder; pass and gopass read a password-store folder such as"
           + " ~/.password-store")
     }
@@ -137,7 +137,7 @@ public enum ImportSourceFile {
   }
 
   static func tooLarge(_ name: String) -> VaultError {
-    .invalidInput(
+    .invalidInputText(
       "\(name) is larger than \(maximumText), the most vault import reads from a plaintext"
         + " source; split it and import the parts (an export made with --to vault is read in"
         + " pieces, at any size)")
@@ -156,7 +156,8 @@ public enum ImportSourceFile {
         do {
           buffer = try buffer.grown(to: min(buffer.count * 2, maximumByteCount + 1))
         } catch {
-          throw VaultError.storage("\(name) is too large to hold in memory; nothing was written")
+          throw VaultError.storageText(
+            "\(name) is too large to hold in memory; nothing was written")
         }
       }
       let filled = count
@@ -165,7 +166,7 @@ public enum ImportSourceFile {
       }
       if n < 0 && errno == EINTR { continue }
       if n < 0 {
-        throw VaultError.storage("cannot read \(name): \(String(cString: strerror(errno)))")
+        throw VaultError.storageText("cannot read \(name): \(String(cString: strerror(errno)))")
       }
       if n == 0 { break }
       count += n

@@ -154,7 +154,7 @@ struct BiometricBinding {
       seal = try activeSeal(masterKey: masterKey)
     } catch let thrown {
       guard let error = VaultError(thrown) else { throw thrown }
-      if case .integrity = error { throw error }
+      if error.isIntegrityFailure { throw error }
       try sessions.revokeAll(vaultID: vault.vaultID, reason: .biometricChange)
       throw error
     }
@@ -205,7 +205,7 @@ struct BiometricBinding {
     do {
       return try plain.withBytes { try JSONDecoder().decode(BiometricSeal.self, from: Data($0)) }
     } catch {
-      throw VaultError.integrity("the biometric seal is malformed")
+      throw VaultError.integrityText("the biometric seal is malformed")
     }
   }
 

@@ -246,7 +246,8 @@ public struct VaultAccess {
       switch error {
       case .enrollmentChanged:
         credentials.heldKeyRejected(everything: true)
-      case .locked, .integrity, .malformedHeader, .staleState, .vaultChanged, .biometryDisabled,
+      case .locked, .integrityText, .integrity, .malformedHeaderText, .malformedHeader, .staleState,
+        .vaultChanged, .biometryDisabled,
         .biometryNotActivated:
         credentials.heldKeyRejected(everything: false)
       default: break

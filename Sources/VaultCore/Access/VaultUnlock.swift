@@ -17,7 +17,7 @@ extension Vault {
       // A device that authenticated this vault's header before, and finds no record of its own
       // in it now, is looking at an edited header, not at another device's vault.
       if device.headerDigests[vaultID.hex] != nil && !headerIsAuthenticatedHere(device) {
-        throw VaultError.integrity(Self.editedSinceAuthenticated)
+        throw VaultError.integrityText(Self.editedSinceAuthenticated)
       }
       throw VaultError.otherDevice
     }
@@ -25,7 +25,7 @@ extension Vault {
       record.checkSlotTag(deviceSecret: deviceSecret, vaultID: vaultID, kdf: header.kdf)
         != .mismatch
     else {
-      throw VaultError.integrity(
+      throw VaultError.integrityText(
         "the vault header's KDF parameters or keyslots were edited (they do not match this"
           + " device's record)")
     }
@@ -66,7 +66,7 @@ extension Vault {
       } catch {
         // The PIN was right: an edited master box is never counted as a wrong PIN.
         try limiter.succeeded()
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "the master key sealed to this device does not open (the vault header's master_box was"
             + " edited)")
       }
@@ -105,7 +105,7 @@ extension Vault {
     if header.recovery.tag == nil && state.headerDigests[vaultID.hex] != nil
       && !headerIsAuthenticatedHere(state)
     {
-      throw VaultError.integrity(Self.editedSinceAuthenticated)
+      throw VaultError.integrityText(Self.editedSinceAuthenticated)
     }
     let masterKey = try header.recovery.open(code: recoveryCode, vaultID: vaultID, kdf: header.kdf)
     try verifyHeader(masterKey: masterKey)

@@ -55,13 +55,13 @@ extension Vault {
     var updated = header
     var revoked = updated.revocationPairs
     guard revoked.count < Header.maximumRevokedDevices else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "the vault has revoked \(Header.maximumRevokedDevices) devices, as many as it records")
     }
     var signed: SignedRevocation?
     if header.enrollmentKey != nil {
       guard let code else {
-        throw VaultError.invalidInput(
+        throw VaultError.invalidInputText(
           "revoking a device needs the recovery code in force; nothing was revoked")
       }
       try header.verifyEnrollments()
@@ -76,7 +76,7 @@ extension Vault {
     var writers = updated.retiredWriters ?? []
     if !writers.contains(retired) { writers.append(retired) }
     guard writers.count <= Header.maximumRetiredWriters else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "the vault holds \(Header.maximumRetiredWriters) retired writer keys, as many as it can")
     }
     updated.retiredWriters = writers

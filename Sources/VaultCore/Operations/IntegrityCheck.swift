@@ -53,7 +53,7 @@ public enum IntegrityCheck {
     // name index that no longer finds an entry).
     let structure = try vault.db.query("PRAGMA integrity_check").compactMap { $0.first?.string }
     guard structure == ["ok"] else {
-      throw VaultError.integrity(
+      throw VaultError.integrityText(
         "the database structure is damaged: \(structure.first ?? "no answer")"
           + (structure.count > 1 ? " (and \(structure.count - 1) more)" : ""))
     }
@@ -62,13 +62,13 @@ public enum IntegrityCheck {
       "SELECT count(*) FROM records WHERE kind IS NULL OR kind NOT IN ("
         + written.map { _ in "?" }.joined(separator: ", ") + ")", written.map { .integer($0) })
     if let unknown = kinds.first?.first?.integer, unknown > 0 {
-      throw VaultError.integrity("\(unknown) record(s) of a kind this version does not write")
+      throw VaultError.integrityText("\(unknown) record(s) of a kind this version does not write")
     }
     let verified = try EntryStore(vault: vault, masterKey: masterKey).verifyAll()
     let journal = try JournalStore(vault: vault, masterKey: masterKey)
     let contents = try journal.contents()
     if refusingPending, let refused = contents.unverified.first {
-      throw VaultError.integrity(
+      throw VaultError.integrityText(
         "pending journal entry \(refused.hexID.prefix(JournalStore.shortIDLength)) is refused: "
           + refused.reason
           + (contents.unverified.count > 1 ? " (and \(contents.unverified.count - 1) more)" : ""))
@@ -86,7 +86,8 @@ public enum IntegrityCheck {
           + verified.syncRecords + folded)
       + counters
     guard rows == accounted else {
-      throw VaultError.integrity("\(rows - accounted) row(s) of the vault cannot be accounted for")
+      throw VaultError.integrityText(
+        "\(rows - accounted) row(s) of the vault cannot be accounted for")
     }
     return IntegrityReport(
       entries: verified.entries, revisions: verified.revisions, removed: verified.tombstones,

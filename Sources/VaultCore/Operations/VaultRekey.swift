@@ -135,7 +135,7 @@ extension Vault {
     try header.verifyEnrollments()
     if let currentCode { return try checkedEnrollmentKey(code: currentCode) }
     if needsCurrentCode {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "rotating the master key of a vault with other devices needs the recovery code in"
           + " force; nothing was changed")
     }
@@ -152,7 +152,7 @@ extension Vault {
     guard let held = deviceState.writers[vaultID.hex], held.deviceID == own.deviceID,
       let signer = try? held.keyPair(), signer.publicKey.base64 == own.writerKey
     else {
-      throw VaultError.integrity(
+      throw VaultError.integrityText(
         "this device's writer key is not the one in the vault's header; unlock with the PIN"
           + " once, then rotate")
     }
@@ -272,7 +272,7 @@ extension Vault {
       ]
     let kept = try sealing.writersInUse(retiring, rows: rows)
     guard kept.count <= Header.maximumRetiredWriters else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "the vault's journal holds entries signed by more than"
           + " \(Header.maximumRetiredWriters) retired writer keys; nothing was changed")
     }
@@ -343,7 +343,7 @@ package struct Resealing {
   /// computed again from the new name-index subkey.
   package func record(_ row: RecordRow) throws -> RecordRow {
     guard let kind = RecordKind(rawValue: row.kind) else {
-      throw VaultError.integrity("a record of the vault has an unknown kind (\(row.kind))")
+      throw VaultError.integrityText("a record of the vault has an unknown kind (\(row.kind))")
     }
     if kind == .journal {
       var out = row
@@ -361,7 +361,7 @@ package struct Resealing {
         let named = try? opened.body.withBytes({
           try JSONDecoder().decode(Named.self, from: Data($0))
         })
-      else { throw VaultError.integrity("\(what) is malformed") }
+      else { throw VaultError.integrityText("\(what) is malformed") }
       return named.name
     }
     var out = RecordRow(
@@ -428,7 +428,8 @@ package struct Resealing {
       return try SealedBox.open(
         box, publicKey: journalPublicKeyOld, secretKey: journalSecretKey, what: "journal entry")
     } catch {
-      throw VaultError.integrity("journal entry \(recordID.hex.prefix(8)) failed authentication")
+      throw VaultError.integrityText(
+        "journal entry \(recordID.hex.prefix(8)) failed authentication")
     }
   }
 
@@ -493,7 +494,7 @@ package struct Resealing {
           let box = try select.first([
             .blob(version.recordID), .integer(version.revision), .integer(Int64(index)),
           ])?.first?.blob
-        else { throw VaultError.integrity("\(what) has missing or extra chunks") }
+        else { throw VaultError.integrityText("\(what) has missing or extra chunks") }
         let ad = oldBoxes.chunkAD(
           recordID: version.recordID, revision: version.revision, index: index,
           final: index == total - 1, contentID: metadata.contentID)
@@ -507,7 +508,7 @@ package struct Resealing {
     }
     let stored = try vault.db.query("SELECT count(*) FROM chunks").first?.first?.integer
     guard stored == Int64(count) else {
-      throw VaultError.integrity("content chunks of the vault belong to no entry or revision")
+      throw VaultError.integrityText("content chunks of the vault belong to no entry or revision")
     }
     return count
   }

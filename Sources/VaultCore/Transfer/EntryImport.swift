@@ -112,10 +112,10 @@ public struct ImportPlan: Sendable {
       if let earlier = duplicate, !renamingDuplicates {
         throw ImportItemError(
           origin: origin,
-          .invalidInput("the name '\(checked)' is already given at \(origins[earlier])"),
+          .invalidInputText("the name '\(checked)' is already given at \(origins[earlier])"),
           isDuplicate: true)
       }
-      guard length > 0 else { throw VaultError.invalidInput("the content is empty") }
+      guard length > 0 else { throw VaultError.invalidInputText("the content is empty") }
       if duplicate == nil {
         indexes[checked] = names.count
       } else {
@@ -145,7 +145,7 @@ public struct ImportPlan: Sendable {
       guard let free = freeName(after: given) else {
         throw ImportItemError(
           origin: origin,
-          .invalidInput(
+          .invalidInputText(
             "the name '\(given)' is already given at \(origins[indexes[given] ?? index]), and no"
               + " 'NAME (N)' for it is a valid name"),
           isDuplicate: true)
@@ -175,10 +175,11 @@ public struct ImportPlan: Sendable {
   ///   over `JournalStore.maximumByteCount`.
   public mutating func addJournal(text: SecureBytes, stamp: JournalStamp, origin: String) throws {
     guard text.count > 0 else {
-      throw ImportItemError(origin: origin, .invalidInput("the journal entry is empty"))
+      throw ImportItemError(origin: origin, .invalidInputText("the journal entry is empty"))
     }
     guard text.count <= JournalStore.maximumByteCount else {
-      throw ImportItemError(origin: origin, .invalidInput("a journal entry is limited to 16 MiB"))
+      throw ImportItemError(
+        origin: origin, .invalidInputText("a journal entry is limited to 16 MiB"))
     }
     journalDigests.append(journalDigest(stamp: stamp, text: text))
     journalCount += 1
@@ -239,7 +240,7 @@ public final class ImportWriter {
     self.progress = progress
   }
 
-  private static let changed = VaultError.invalidInput(
+  private static let changed = VaultError.invalidInputText(
     "the source gave other items the second time it was read; nothing was written")
 
   /// Stores the next entry of the plan, which the source names `name`, with `content`, guarded
@@ -440,7 +441,7 @@ extension EntryStore {
         skipping: present, progress: progress)
       try feed(writer)
       guard writer.entryCount == plan.names.count, writer.journalCount == plan.journalCount else {
-        throw VaultError.invalidInput(
+        throw VaultError.invalidInputText(
           "the source gave fewer items the second time it was read; nothing was written")
       }
       try signer?.finish(WriterCounters(vault: vault, masterKey: masterKey), in: write)

@@ -93,12 +93,12 @@ public struct ExportPassphrase: Sendable, CustomStringConvertible {
   /// - Throws: `VaultError.invalidInput` for an empty line, invalid UTF-8, a control character
   ///   or more than `maximumByteCount` bytes.
   public init(utf8 raw: SecureBytes) throws {
-    guard raw.count > 0 else { throw VaultError.invalidInput("the passphrase is empty") }
+    guard raw.count > 0 else { throw VaultError.invalidInputText("the passphrase is empty") }
     let isASCII = raw.withBytes { $0.allSatisfy { $0 < 0x80 } }
     if isASCII {
       let printable = raw.withBytes { $0.allSatisfy { $0 >= 0x20 && $0 != 0x7F } }
       guard printable else {
-        throw VaultError.invalidInput("the passphrase contains a control character")
+        throw VaultError.invalidInputText("the passphrase contains a control character")
       }
       guard raw.count <= Self.maximumByteCount else { throw Self.tooLong }
       bytes = raw
@@ -107,10 +107,10 @@ public struct ExportPassphrase: Sendable, CustomStringConvertible {
     var copy = raw.unprotectedBytes
     defer { wipe(&copy) }
     guard let text = String(validating: copy, as: UTF8.self) else {
-      throw VaultError.invalidInput("the passphrase is not valid UTF-8")
+      throw VaultError.invalidInputText("the passphrase is not valid UTF-8")
     }
     guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-    else { throw VaultError.invalidInput("the passphrase contains a control character") }
+    else { throw VaultError.invalidInputText("the passphrase contains a control character") }
     var normalized = Array(text.canonicallyComposed.utf8)
     defer { wipe(&normalized) }
     guard normalized.count <= Self.maximumByteCount else { throw Self.tooLong }
@@ -118,7 +118,7 @@ public struct ExportPassphrase: Sendable, CustomStringConvertible {
   }
 
   private static var tooLong: VaultError {
-    .invalidInput("the passphrase is longer than \(maximumByteCount) bytes")
+    .invalidInputText("the passphrase is longer than \(maximumByteCount) bytes")
   }
 
   /// The number of Unicode scalars.
@@ -132,13 +132,13 @@ public struct ExportPassphrase: Sendable, CustomStringConvertible {
   ///   `minimumBits` estimated bits.
   public func checkStrength() throws {
     guard length >= Self.minimumLength else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "the passphrase has \(length) characters; an export's needs at least"
           + " \(Self.minimumLength) (it is all that protects the file)")
     }
     let bits = Int(PasswordStrength.estimatedBits(bytes))
     guard bits >= Self.minimumBits else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "the passphrase is weak (about \(bits) bits; an export's needs \(Self.minimumBits)):"
           + " use more words or characters")
     }
@@ -261,23 +261,23 @@ public final class VaultExportOpener {
     var header = [UInt8](repeating: 0, count: VaultExport.headerByteCount)
     let got = try header.withUnsafeMutableBytes { try Self.fill($0, read) }
     guard got >= VaultExport.magic.count, header.starts(with: VaultExport.magic) else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "this is not a vault export (it does not start with 'VAULTEXP')")
     }
     guard got > VaultExport.magic.count else {
-      throw VaultError.integrity("the export is cut short inside its header")
+      throw VaultError.integrityText("the export is cut short inside its header")
     }
     guard header[8] == VaultExport.version else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "the export is of version \(header[8]); this vault reads version \(VaultExport.version)")
     }
     guard got == VaultExport.headerByteCount else {
-      throw VaultError.integrity("the export is cut short inside its header")
+      throw VaultError.integrityText("the export is cut short inside its header")
     }
     let ops = header[9..<17].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     let mem = header[17..<25].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     guard let profile = VaultExport.profile(opsLimit: ops, memLimit: mem) else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "the export's Argon2id parameters (opslimit \(ops), memlimit \(mem)) are not those of a"
           + " profile (\((KDFParameters.userProfiles + [.test]).map(\.profile).joined(separator: ", ")))"
       )
@@ -287,7 +287,7 @@ public final class VaultExportOpener {
     // The first message is read now, so that a file that cannot hold one costs no derivation.
     let first = try ciphertext.withUnsafeMutableBytes { try Self.fill($0, read) }
     guard first > VaultExport.messageOverhead else {
-      throw VaultError.integrity("the export is cut short: it ends before its first message")
+      throw VaultError.integrityText("the export is cut short: it ends before its first message")
     }
     buffered = first
   }
@@ -331,7 +331,7 @@ public final class VaultExportOpener {
     let got = try buffered ?? ciphertext.withUnsafeMutableBytes { try Self.fill($0, read) }
     buffered = nil
     guard got > VaultExport.messageOverhead else {
-      throw VaultError.integrity(
+      throw VaultError.integrityText(
         "the export is cut short: it ends after \(messages) message\(messages == 1 ? "" : "s")"
           + " without its final one")
     }
@@ -346,15 +346,15 @@ public final class VaultExportOpener {
       var probe: UInt8 = 0
       let more = try withUnsafeMutableBytes(of: &probe) { try read($0) }
       guard more == 0 else {
-        throw VaultError.integrity("bytes follow the export's final message")
+        throw VaultError.integrityText("bytes follow the export's final message")
       }
       ended = true
     } else {
       guard tag == SecretStream.messageTag else {
-        throw VaultError.integrity("message \(messages - 1) of the export has an unknown tag")
+        throw VaultError.integrityText("message \(messages - 1) of the export has an unknown tag")
       }
       guard count == VaultExport.pieceSize else {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "the export is cut short: message \(messages - 1) is short and not the final one")
       }
     }

@@ -81,7 +81,7 @@ public struct DeviceRecord: Encodable, Equatable, Sendable {
       _ = try [UInt8](base64: enrollment, count: Signing.signatureByteCount, field: "enrollment")
     }
     if let enrollmentSerial, !(1...Self.maximumEnrollmentSerial).contains(enrollmentSerial) {
-      throw VaultError.malformedHeader("enrollment_serial \(enrollmentSerial) is out of bounds")
+      throw VaultError.malformedHeaderText("enrollment_serial \(enrollmentSerial) is out of bounds")
     }
     try biometry?.validate()
   }
@@ -266,7 +266,9 @@ public struct DeviceRecord: Encodable, Equatable, Sendable {
     let prefix = Self.masterPlaintextPrefix(vaultID: vaultID, deviceID: deviceIDBytes)
     guard plain.count == prefix.count + SymmetricKey.byteCount,
       plain.withBytes({ constantTimeEqual(Array($0.prefix(prefix.count)), prefix) })
-    else { throw VaultError.integrity("the master key sealed to this device is bound elsewhere") }
+    else {
+      throw VaultError.integrityText("the master key sealed to this device is bound elsewhere")
+    }
     return SymmetricKey(plain.suffix(from: prefix.count))
   }
 }

@@ -140,17 +140,17 @@ extension Header {
   ///   header has no enrollment key.
   package func verifyEnrollments() throws {
     guard let key = enrollmentKey else {
-      throw VaultError.integrity("the vault's devices are not enrolled with its recovery code")
+      throw VaultError.integrityText("the vault's devices are not enrolled with its recovery code")
     }
     for device in devices
     where !Enrollment.verifies(device, enrollmentKey: key, vaultID: vaultID) {
-      throw VaultError.integrity(
+      throw VaultError.integrityText(
         "the device record \(device.deviceIDBytes.hex.prefix(8)) was not enrolled with the"
           + " vault's recovery code (a device that held the master key added or changed it)")
     }
     for revoked in revocationPairs
     where !Enrollment.verifies(revoked, enrollmentKey: key, vaultID: vaultID) {
-      throw VaultError.integrity(
+      throw VaultError.integrityText(
         "the revocation of device \(Self.shortHex(revoked.deviceID)) was not authorized with the"
           + " vault's recovery code (a device that held the master key revoked it)")
     }

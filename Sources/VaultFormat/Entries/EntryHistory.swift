@@ -189,7 +189,7 @@ extension EntryStore {
       row, kind: .tombstone, what: "the tombstone \(row.recordID.hex.prefix(8))")
     guard let body = decode(TombstoneBody.self, opened.body), Timestamp.isUTC(body.removed),
       body.entryRevision >= 1, body.entryRevision < row.revision
-    else { throw VaultError.integrity("a tombstone of the vault is malformed") }
+    else { throw VaultError.integrityText("a tombstone of the vault is malformed") }
     return Tombstone(row: row, body: body, hlc: opened.hlc)
   }
 
@@ -201,7 +201,7 @@ extension EntryStore {
       entryID.prefix(Self.revisionPrefix) == row.recordID.prefix(Self.revisionPrefix),
       body.entryRevision >= 1, Self.isValid(body.version, revision: body.entryRevision),
       let replaced = Timestamp.seconds(body.replaced)
-    else { throw VaultError.integrity("a revision record of the vault is malformed") }
+    else { throw VaultError.integrityText("a revision record of the vault is malformed") }
     return KeptRevision(
       row: row, entryID: entryID, entryRevision: body.entryRevision, replaced: replaced,
       replacedText: body.replaced, body: body.version)
@@ -523,7 +523,8 @@ extension EntryStore {
       let recordID = named.row.recordID
       let kept = try revisions(of: recordID, in: write.rows(inBucket: Int(recordID[0])))
       if let revision, revision == named.row.revision, case .entry = named {
-        throw VaultError.invalidInput("revision \(revision) of '\(name)' is its current version")
+        throw VaultError.invalidInputText(
+          "revision \(revision) of '\(name)' is its current version")
       }
       let chosen: KeptRevision?
       if let revision {
@@ -675,12 +676,12 @@ extension EntryStore {
 
   package func openSettings(_ row: RecordRow) throws -> VaultSettings {
     guard row.recordID == VaultSettings.recordID, row.lookup == nil else {
-      throw VaultError.integrity("a settings record of the vault is misplaced")
+      throw VaultError.integrityText("a settings record of the vault is misplaced")
     }
     let opened = try boxes.open(row, kind: .settings, what: "the vault's settings")
     guard let values = decode([String: Int64].self, opened.body),
       VaultSettings.keys.allSatisfy({ key in values[key.name].map(key.range.contains) ?? true })
-    else { throw VaultError.integrity("the vault's settings record is malformed") }
+    else { throw VaultError.integrityText("the vault's settings record is malformed") }
     return VaultSettings(values: values)
   }
 
@@ -711,7 +712,7 @@ extension EntryStore {
     settings: VaultSettings, pruned: Int
   ) {
     guard key.range.contains(value) else {
-      throw VaultError.invalidInput(
+      throw VaultError.invalidInputText(
         "\(key.name) is a whole number from \(key.range.lowerBound) to \(key.range.upperBound)")
     }
     return try vault.write(masterKey: masterKey) { write in

@@ -14,19 +14,19 @@ public struct EntryName: Equatable, Hashable, Sendable, CustomStringConvertible 
   ///   control character, or more than 1024 bytes.
   public init(_ raw: String) throws {
     let normalized = raw.canonicallyComposed
-    guard !normalized.isEmpty else { throw VaultError.invalidInput("the name is empty") }
+    guard !normalized.isEmpty else { throw VaultError.invalidInputText("the name is empty") }
     guard normalized.utf8.count <= Self.maximumByteCount else {
-      throw VaultError.invalidInput("the name is longer than \(Self.maximumByteCount) bytes")
+      throw VaultError.invalidInputText("the name is longer than \(Self.maximumByteCount) bytes")
     }
     if normalized.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-      throw VaultError.invalidInput("the name contains a control character")
+      throw VaultError.invalidInputText("the name contains a control character")
     }
     for segment in normalized.split(separator: "/", omittingEmptySubsequences: false) {
       if segment.isEmpty {
-        throw VaultError.invalidInput("the name '\(normalized)' has an empty path segment")
+        throw VaultError.invalidInputText("the name '\(normalized)' has an empty path segment")
       }
       if segment == "." || segment == ".." {
-        throw VaultError.invalidInput("the name '\(normalized)' has a '\(segment)' segment")
+        throw VaultError.invalidInputText("the name '\(normalized)' has a '\(segment)' segment")
       }
     }
     self.value = normalized

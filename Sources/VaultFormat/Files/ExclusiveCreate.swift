@@ -32,20 +32,20 @@ extension Vault {
       + SecureBytes.random(count: 12).unprotectedBytes.hex
     let fd = Glibc.open(temporary, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
-      throw VaultError.storage("cannot create \(path): \(PrivateFiles.errnoText())")
+      throw VaultError.storageText("cannot create \(path): \(PrivateFiles.errnoText())")
     }
     defer { close(fd) }
     var created = stat()
     guard fstat(fd, &created) == 0, created.st_uid == geteuid(), fchmod(fd, 0o600) == 0 else {
       unlink(temporary)
-      throw VaultError.storage("cannot create a private file beside \(path)")
+      throw VaultError.storageText("cannot create a private file beside \(path)")
     }
     do {
       try build(temporary)
     } catch let error where VaultError(error)?.storageMessage != nil {
       let message = VaultError(error)?.storageMessage ?? ""
       unlink(temporary)
-      throw VaultError.storage(message.replacing(temporary, with: path))
+      throw VaultError.storageText(message.replacing(temporary, with: path))
     } catch {
       unlink(temporary)
       throw error
@@ -54,12 +54,13 @@ extension Vault {
     guard lstat(temporary, &built) == 0, built.st_mode & S_IFMT == S_IFREG,
       built.st_dev == created.st_dev, built.st_ino == created.st_ino, built.st_uid == geteuid()
     else {
-      throw VaultError.storage("the file being built beside \(path) was replaced; nothing was made")
+      throw VaultError.storageText(
+        "the file being built beside \(path) was replaced; nothing was made")
     }
     guard link(temporary, path) == 0 else {
       let reason = errno == EEXIST ? nil : PrivateFiles.errnoText()
       unlink(temporary)
-      if let reason { throw VaultError.storage("cannot create \(path): \(reason)") }
+      if let reason { throw VaultError.storageText("cannot create \(path): \(reason)") }
       throw VaultError.vaultExists(path)
     }
     unlink(temporary)

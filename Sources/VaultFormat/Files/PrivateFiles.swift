@@ -19,7 +19,7 @@ public enum PrivateFiles {
     var info = stat()
     if stat(path, &info) == 0 {
       guard info.st_mode & S_IFMT == S_IFDIR else {
-        throw VaultError.storage("\(path) exists and is not a folder")
+        throw VaultError.storageText("\(path) exists and is not a folder")
       }
       // An existing folder is the user's (it may be /tmp): never change its mode.
       return
@@ -28,7 +28,7 @@ public enum PrivateFiles {
     if parent != path && parent != "." { try ensureDirectory(parent) }
     if mkdir(path, 0o700) != 0 {
       if errno == EEXIST { return }
-      throw VaultError.storage("cannot create \(path): \(String(cString: strerror(errno)))")
+      throw VaultError.storageText("cannot create \(path): \(String(cString: strerror(errno)))")
     }
     _ = chmod(path, 0o700)
   }
@@ -76,7 +76,7 @@ public enum PrivateFiles {
     guard ok, rename(tempPath, path) == 0 else {
       let reason = errnoText()
       unlink(tempPath)
-      throw VaultError.storage("cannot write \(path): \(reason)")
+      throw VaultError.storageText("cannot write \(path): \(reason)")
     }
     syncDirectory(folder)
   }
@@ -103,7 +103,7 @@ public enum PrivateFiles {
       tries += 1
       // A name of 128 random bits already taken is no coincidence: a few more, then give up.
       if (errno == EEXIST || errno == EINTR) && tries < 8 { continue }
-      throw VaultError.storage("cannot write in \(folder): \(errnoText())")
+      throw VaultError.storageText("cannot write in \(folder): \(errnoText())")
     }
   }
 
@@ -148,7 +148,7 @@ public enum PrivateFiles {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     if fd < 0 {
       if errno == ENOENT { return nil }
-      throw VaultError.storage("cannot read \(path): \(errnoText())")
+      throw VaultError.storageText("cannot read \(path): \(errnoText())")
     }
     defer { close(fd) }
     var out: [UInt8] = []
@@ -158,7 +158,7 @@ public enum PrivateFiles {
       while true {
         let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
         if n < 0 && errno == EINTR { continue }
-        if n < 0 { throw VaultError.storage("cannot read \(path): \(errnoText())") }
+        if n < 0 { throw VaultError.storageText("cannot read \(path): \(errnoText())") }
         if n == 0 { break }
         used = max(used, n)
         out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
@@ -172,10 +172,10 @@ public enum PrivateFiles {
   /// - Throws: `VaultError.storage` when the lock file cannot be opened; rethrows `body`'s error.
   public static func withExclusiveLock<R>(_ path: String, _ body: () throws -> R) throws -> R {
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw VaultError.storage("cannot lock \(path): \(errnoText())") }
+    guard fd >= 0 else { throw VaultError.storageText("cannot lock \(path): \(errnoText())") }
     defer { close(fd) }
     while flock(fd, LOCK_EX) != 0 {
-      if errno != EINTR { throw VaultError.storage("cannot lock \(path): \(errnoText())") }
+      if errno != EINTR { throw VaultError.storageText("cannot lock \(path): \(errnoText())") }
     }
     defer { flock(fd, LOCK_UN) }
     return try body()

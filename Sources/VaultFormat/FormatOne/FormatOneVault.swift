@@ -41,7 +41,7 @@ public final class FormatOneVault {
     (headerBody, headerMAC) = try Vault.readHeaderRow(db)
     header = try FormatOneHeader.parse(headerBody)
     if try DeviceStore(environment: environment).peek()?.states[header.vaultID.hex] != nil {
-      throw VaultError.integrity(
+      throw VaultError.integrityText(
         "this is a format 1 copy of a vault this device has already seen in format 2 (an old"
           + " copy was put back); nothing was read")
     }
@@ -77,7 +77,7 @@ public final class FormatOneVault {
     let slotTag = FormatOneHeader.slotTag(
       deviceSecret: secret, vaultID: vaultID, kdf: header.kdf, keyslots: header.keyslots)
     guard constantTimeEqual(Array(slotTag.utf8), Array(header.slotTag.utf8)) else {
-      throw VaultError.integrity(
+      throw VaultError.integrityText(
         "the vault header's KDF parameters or keyslots were edited (they do not match this"
           + " device's record)")
     }
@@ -100,7 +100,9 @@ public final class FormatOneVault {
   ///   the header was edited.
   package func unlock(pin: PIN) throws -> PINUnlock {
     let secret = try checkBeforePIN(device.read())
-    guard let slot = header.keyslot(.pin) else { throw VaultError.malformedHeader("no PIN slot") }
+    guard let slot = header.keyslot(.pin) else {
+      throw VaultError.malformedHeaderText("no PIN slot")
+    }
     let salt = try slot.saltValue()
     var seconds = 0.0
     let result = try Vault.checkPIN(limiter: limiter) { () -> Vault.PINTrial<PINUnlock> in
@@ -136,7 +138,7 @@ public final class FormatOneVault {
   /// - Throws: `VaultError.wrongRecoveryCode`, `.integrity` when the header was edited.
   package func unlock(recoveryCode: SecureBytes) throws -> SymmetricKey {
     guard let slot = header.keyslot(.recovery) else {
-      throw VaultError.malformedHeader("no recovery slot")
+      throw VaultError.malformedHeaderText("no recovery slot")
     }
     let kek = try Keyslot.kek(
       type: .recovery, secret: recoveryCode, salt: try slot.saltValue(), parameters: header.kdf,
@@ -154,7 +156,7 @@ public final class FormatOneVault {
   func verifyHeader(masterKey: SymmetricKey) throws {
     guard constantTimeEqual(FormatOneHeader.mac(headerBody, masterKey: masterKey), headerMAC)
     else {
-      throw VaultError.integrity("the vault header failed authentication (the file was edited)")
+      throw VaultError.integrityText("the vault header failed authentication (the file was edited)")
     }
   }
 
@@ -202,7 +204,7 @@ public final class FormatOneVault {
       base64: header.journalPublicKey, count: 32, field: "journal_public_key")
     for row in try db.query("SELECT entry_id, kind, meta FROM entries ORDER BY rowid") {
       guard let id = row[0].blob, let kind = row[1].integer, let box = row[2].blob else {
-        throw VaultError.integrity("a format 1 row is malformed")
+        throw VaultError.integrityText("a format 1 row is malformed")
       }
       switch kind {
       case 0:
@@ -213,7 +215,7 @@ public final class FormatOneVault {
           let meta = try? plain.withBytes({
             try JSONDecoder().decode(Metadata.self, from: Data($0))
           })
-        else { throw VaultError.integrity("an entry's metadata is malformed") }
+        else { throw VaultError.integrityText("an entry's metadata is malformed") }
         entries.append(
           Entry(
             name: meta.name, created: meta.created, updated: meta.updated, guarded: meta.guarded,
@@ -224,7 +226,7 @@ public final class FormatOneVault {
         let (stamp, text) = try JournalRecord.decode(plain, vaultID: vaultID, entryID: id)
         journal.append(JournalItem(id: id, stamp: stamp, text: text))
       default:
-        throw VaultError.integrity("a format 1 row has an unknown kind")
+        throw VaultError.integrityText("a format 1 row has an unknown kind")
       }
     }
     return (entries, journal)
@@ -234,13 +236,13 @@ public final class FormatOneVault {
     let rows = try db.query(
       "SELECT idx, box FROM chunks WHERE entry_id = ? ORDER BY idx", [.blob(id)])
     guard rows.count == meta.chunks else {
-      throw VaultError.integrity("the content of '\(meta.name)' has missing or extra chunks")
+      throw VaultError.integrityText("the content of '\(meta.name)' has missing or extra chunks")
     }
     let content = SecureBytes(count: meta.length)
     var offset = 0
     for (index, chunk) in rows.enumerated() {
       guard chunk[0].integer == Int64(index), let box = chunk[1].blob else {
-        throw VaultError.integrity("the content of '\(meta.name)' has misplaced chunks")
+        throw VaultError.integrityText("the content of '\(meta.name)' has misplaced chunks")
       }
       let ad =
         DomainLabel.entryChunk.bytes + vaultID.bytes + id + Array(meta.revision.utf8)
@@ -248,13 +250,13 @@ public final class FormatOneVault {
       let plain = try AEAD.open(
         box, key: key, associatedData: ad, what: "the content of '\(meta.name)'")
       guard offset + plain.count <= meta.length else {
-        throw VaultError.integrity("the content of '\(meta.name)' is longer than recorded")
+        throw VaultError.integrityText("the content of '\(meta.name)' is longer than recorded")
       }
       content.write(plain, at: offset)
       offset += plain.count
     }
     guard offset == meta.length else {
-      throw VaultError.integrity("the content of '\(meta.name)' is shorter than recorded")
+      throw VaultError.integrityText("the content of '\(meta.name)' is shorter than recorded")
     }
     return content
   }

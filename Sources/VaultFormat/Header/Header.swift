@@ -140,7 +140,7 @@ public struct Header: Encodable, Equatable, Sendable {
     do {
       header = try Header(fields)
     } catch {
-      throw VaultError.malformedHeader("the header fields are not valid")
+      throw VaultError.malformedHeaderText("the header fields are not valid")
     }
     try header.validate()
     return header
@@ -175,18 +175,18 @@ public struct Header: Encodable, Equatable, Sendable {
       try requireKnownKeys(retired, ["device_id", "writer_key"], what: "retired writer")
     }
     if let policy = fields.value("policy")?.text(), Policy(rawValue: policy) == nil {
-      throw VaultError.malformedHeader("unknown policy '\(policy)'")
+      throw VaultError.malformedHeaderText("unknown policy '\(policy)'")
     }
     for device in fields.value("devices")?.elements ?? [] {
       guard let device = try? JSONFields(device) else { continue }
       try requireKnownKeys(device, DeviceRecord.fieldNames, what: "device record")
       if let policy = device.value("policy")?.text(), Policy(rawValue: policy) == nil {
-        throw VaultError.malformedHeader("unknown policy '\(policy)'")
+        throw VaultError.malformedHeaderText("unknown policy '\(policy)'")
       }
       if let biometry = try? device.optionalObject("biometry") {
         try requireKnownKeys(biometry, ["state", "changed_at", "reason", "seal"], what: "biometry")
         if let state = biometry.value("state")?.text(), BiometryState(rawValue: state) == nil {
-          throw VaultError.malformedHeader("unknown biometry state '\(state)'")
+          throw VaultError.malformedHeaderText("unknown biometry state '\(state)'")
         }
       }
     }
@@ -199,24 +199,24 @@ public struct Header: Encodable, Equatable, Sendable {
     throws
   {
     if let unknown = fields.unknownKey(known) {
-      throw VaultError.malformedHeader("unknown \(what) field '\(unknown)'")
+      throw VaultError.malformedHeaderText("unknown \(what) field '\(unknown)'")
     }
   }
 
   func validate() throws {
     try kdf.validate()
     guard (1...Self.maximumDevices).contains(devices.count) else {
-      throw VaultError.malformedHeader(
+      throw VaultError.malformedHeaderText(
         "the header needs 1 to \(Self.maximumDevices) device records")
     }
     for device in devices { try device.validate() }
     guard Set(devices.map(\.deviceID)).count == devices.count,
       !devices.contains(where: { $0.deviceIDBytes == Self.formatOneWriterID }),
       Set(devices.map(\.deviceTag)).count == devices.count
-    else { throw VaultError.malformedHeader("two device records share an id or a tag") }
+    else { throw VaultError.malformedHeaderText("two device records share an id or a tag") }
     try recovery.validate()
     guard devices.allSatisfy({ ($0.enrollment != nil) == (recovery.enrollmentKey != nil) }) else {
-      throw VaultError.malformedHeader(
+      throw VaultError.malformedHeaderText(
         recovery.enrollmentKey == nil
           ? "a device record is enrolled in a header with no enrollment key"
           : "a device record is not enrolled")
@@ -230,7 +230,9 @@ public struct Header: Encodable, Equatable, Sendable {
       guard rotations.count <= Self.maximumRotations,
         zip(rotations, rotations.dropFirst()).allSatisfy({ $0.generation < $1.generation }),
         rotations.allSatisfy({ (2...(1 << 62)).contains($0.generation) })
-      else { throw VaultError.malformedHeader("the header's rotations are out of order or bounds") }
+      else {
+        throw VaultError.malformedHeaderText("the header's rotations are out of order or bounds")
+      }
       for rotation in rotations {
         _ = try [UInt8](
           base64: rotation.previousKey, count: Nonce.byteCount + 32 + AEAD.tagByteCount,
@@ -239,7 +241,7 @@ public struct Header: Encodable, Equatable, Sendable {
     }
     if let handoffs {
       guard handoffs.count <= Self.maximumHandoffs else {
-        throw VaultError.malformedHeader(
+        throw VaultError.malformedHeaderText(
           "the header holds more than \(Self.maximumHandoffs) handoffs")
       }
       for link in handoffs { try link.validate() }
@@ -249,7 +251,7 @@ public struct Header: Encodable, Equatable, Sendable {
         Set(revokedDevices).count == revokedDevices.count,
         !devices.contains(where: { revokedDevices.contains($0.deviceID) })
       else {
-        throw VaultError.malformedHeader(
+        throw VaultError.malformedHeaderText(
           "the header's revoked_devices repeat an id, name a device it holds, or exceed"
             + " \(Self.maximumRevokedDevices)")
       }
@@ -257,7 +259,7 @@ public struct Header: Encodable, Equatable, Sendable {
     }
     if let revocations {
       guard recovery.enrollmentKey != nil, revocations.count == revokedDevices?.count else {
-        throw VaultError.malformedHeader(
+        throw VaultError.malformedHeaderText(
           "the header's revocations are not one for each revoked device of an enrolled header")
       }
       for revocation in revocations {
@@ -266,11 +268,12 @@ public struct Header: Encodable, Equatable, Sendable {
           base64: revocation.signature, count: Signing.signatureByteCount, field: "revocations")
       }
     } else if recovery.enrollmentKey != nil, revokedDevices != nil {
-      throw VaultError.malformedHeader("a revoked device of an enrolled header has no revocation")
+      throw VaultError.malformedHeaderText(
+        "a revoked device of an enrolled header has no revocation")
     }
     if let retiredWriters {
       guard retiredWriters.count <= Self.maximumRetiredWriters else {
-        throw VaultError.malformedHeader(
+        throw VaultError.malformedHeaderText(
           "the header holds more than \(Self.maximumRetiredWriters) retired writer keys")
       }
       for retired in retiredWriters {
@@ -290,7 +293,7 @@ public struct Header: Encodable, Equatable, Sendable {
     do {
       return try [UInt8](encoder.encode(self))
     } catch {
-      throw VaultError.storage("the vault header cannot be encoded")
+      throw VaultError.storageText("the vault header cannot be encoded")
     }
   }
 
@@ -390,16 +393,16 @@ enum HeaderJSON {
   ///   a format.
   static func object(_ body: [UInt8]) throws -> (object: JSONFields, format: Int) {
     guard body.count <= 64 * 1024 else {
-      throw VaultError.malformedHeader("the header is larger than 64 KiB")
+      throw VaultError.malformedHeaderText("the header is larger than 64 KiB")
     }
     let object: JSONFields
     do {
       object = try JSONFields(GuardedJSON(parsing: SecureBytes(copying: body)).root)
     } catch {
-      throw VaultError.malformedHeader("the header is not a JSON object")
+      throw VaultError.malformedHeaderText("the header is not a JSON object")
     }
     guard let format = try? object.integer("format") else {
-      throw VaultError.malformedHeader("the header has no format version")
+      throw VaultError.malformedHeaderText("the header has no format version")
     }
     return (object, format)
   }

@@ -179,7 +179,7 @@ public struct KeyHandoff: Codable, Equatable, Sendable {
   ) throws -> (key: SymmetricKey, enrollmentKey: [UInt8]) {
     let start = commitment(current, vaultID: vaultID).base64
     guard let first = links.firstIndex(where: { $0.previous == start }) else {
-      throw VaultError.integrity(
+      throw VaultError.integrityText(
         "the remote's master key was rotated from none this device holds (more than"
           + " \(Header.maximumHandoffs) rotations ago, or the remote is not this vault's)")
     }
@@ -188,14 +188,14 @@ public struct KeyHandoff: Codable, Equatable, Sendable {
     var expected = start
     for link in links[first...] {
       guard link.previous == expected else {
-        throw VaultError.integrity("the remote's rotations do not follow one another")
+        throw VaultError.integrityText("the remote's rotations do not follow one another")
       }
       guard let key = writers[link.deviceID] else {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "the remote's master key was rotated by a device this one does not know")
       }
       guard link.verifies(vaultID: vaultID, signerKey: key) else {
-        throw VaultError.integrity("a rotation of the remote's master key is not signed")
+        throw VaultError.integrityText("a rotation of the remote's master key is not signed")
       }
       let made = try link.bytes(link.writerKey, 32)
       let own = ownWriter(link.deviceID, try link.bytes(link.next, 32))
@@ -203,7 +203,7 @@ public struct KeyHandoff: Codable, Equatable, Sendable {
         link.isAuthorized(vaultID: vaultID, enrollmentKey: inForce)
           || own.map({ constantTimeEqual($0, made) }) == true
       else {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "a rotation of the remote's master key was not authorized with the vault's recovery"
             + " code (a device that holds the old key made it, or the remote was rolled back to"
             + " before a revocation)")
@@ -218,7 +218,7 @@ public struct KeyHandoff: Codable, Equatable, Sendable {
     guard
       constantTimeEqual(Array(commitment(key, vaultID: vaultID).base64.utf8), Array(expected.utf8))
     else {
-      throw VaultError.integrity("the master key sealed to this device is not the rotated one")
+      throw VaultError.integrityText("the master key sealed to this device is not the rotated one")
     }
     return (key, inForce)
   }

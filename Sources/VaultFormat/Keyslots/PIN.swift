@@ -54,12 +54,13 @@ public struct PIN: Sendable, CustomStringConvertible {
     let isASCII = raw.withBytes { $0.allSatisfy { $0 < 0x80 } }
     if isASCII {
       let ok = raw.withBytes { $0.allSatisfy { $0 >= 0x20 && $0 != 0x7f } }
-      guard ok else { throw VaultError.invalidInput("the PIN contains a control character") }
+      guard ok else { throw VaultError.invalidInputText("the PIN contains a control character") }
       guard raw.count >= Self.minimumLength else {
-        throw VaultError.invalidInput("the PIN must have at least \(Self.minimumLength) characters")
+        throw VaultError.invalidInputText(
+          "the PIN must have at least \(Self.minimumLength) characters")
       }
       guard raw.count <= Self.maximumByteCount else {
-        throw VaultError.invalidInput("the PIN is longer than \(Self.maximumByteCount) bytes")
+        throw VaultError.invalidInputText("the PIN is longer than \(Self.maximumByteCount) bytes")
       }
       self.bytes = raw
       return
@@ -67,18 +68,19 @@ public struct PIN: Sendable, CustomStringConvertible {
     var copy = raw.unprotectedBytes
     defer { wipe(&copy) }
     guard let text = String(validating: copy, as: UTF8.self) else {
-      throw VaultError.invalidInput("the PIN is not valid UTF-8")
+      throw VaultError.invalidInputText("the PIN is not valid UTF-8")
     }
     guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-      throw VaultError.invalidInput("the PIN contains a control character")
+      throw VaultError.invalidInputText("the PIN contains a control character")
     }
     var normalized = Array(text.canonicallyComposed.utf8)
     defer { wipe(&normalized) }
     guard text.unicodeScalars.count >= Self.minimumLength else {
-      throw VaultError.invalidInput("the PIN must have at least \(Self.minimumLength) characters")
+      throw VaultError.invalidInputText(
+        "the PIN must have at least \(Self.minimumLength) characters")
     }
     guard normalized.count <= Self.maximumByteCount else {
-      throw VaultError.invalidInput("the PIN is longer than \(Self.maximumByteCount) bytes")
+      throw VaultError.invalidInputText("the PIN is longer than \(Self.maximumByteCount) bytes")
     }
     self.bytes = SecureBytes(copying: normalized)
   }

@@ -49,7 +49,7 @@ public struct RecoverySlot: Codable, Equatable, Sendable {
     _ = try [UInt8](
       base64: wrapped, count: Nonce.byteCount + 32 + AEAD.tagByteCount, field: "recovery key")
     guard (verifier == nil) == (tag == nil) else {
-      throw VaultError.malformedHeader("the recovery slot has a verifier without a tag")
+      throw VaultError.malformedHeaderText("the recovery slot has a verifier without a tag")
     }
     if let verifier, let tag {
       _ = try [UInt8](base64: verifier, count: 16, field: "recovery verifier")
@@ -116,7 +116,7 @@ public struct RecoverySlot: Codable, Equatable, Sendable {
       let expected = Self.tag(
         code: code, vaultID: vaultID, kdf: kdf, salt: salt, wrapped: wrapped)
       guard constantTimeEqual(Array(expected.utf8), Array(tag.utf8)) else {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "the vault's recovery slot or KDF parameters were edited (the recovery code is right)")
       }
     }
@@ -129,7 +129,7 @@ public struct RecoverySlot: Codable, Equatable, Sendable {
     } catch is Keyslot.WrongKey {
       // Without a verifier (a slot migrated from format 1) a wrong code is only known here.
       guard verifier != nil else { throw VaultError.wrongRecoveryCode }
-      throw VaultError.integrity("the vault's recovery slot failed authentication")
+      throw VaultError.integrityText("the vault's recovery slot failed authentication")
     }
   }
 

@@ -61,7 +61,7 @@ struct ChunkRowHash {
     guard values.count == 5, let recordID = values[0].blob, let revision = values[1].integer,
       revision >= 1, let index = values[2].integer, index >= 0, let length = values[3].integer,
       let tag = values[4].blob
-    else { throw VaultError.integrity("a content chunk row of the vault is malformed") }
+    else { throw VaultError.integrityText("a content chunk row of the vault is malformed") }
     return try tagHash(
       recordID: recordID, revision: revision, index: index, length: Int(length), tag: tag)
   }

@@ -25,7 +25,7 @@ package final class SQLiteDatabase {
       let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close(handle)
       handle = nil
-      throw VaultError.storage("cannot open \(path): \(message)")
+      throw VaultError.storageText("cannot open \(path): \(message)")
     }
     sqlite3_busy_handler(
       handle,
@@ -49,7 +49,7 @@ package final class SQLiteDatabase {
   func check(_ rc: Int32, _ ok: [Int32] = [SQLITE_OK]) throws -> Int32 {
     guard ok.contains(rc) else {
       if rc == SQLITE_NOTADB || rc & 0xff == SQLITE_CORRUPT {
-        throw VaultError.integrity("the vault file is not a valid database")
+        throw VaultError.integrityText("the vault file is not a valid database")
       }
       let message = String(cString: sqlite3_errmsg(handle))
       // A damaged file-format byte or schema text: SQLite says so only in words.
@@ -57,12 +57,12 @@ package final class SQLiteDatabase {
         && (message.hasPrefix("unsupported file format")
           || message.hasPrefix("malformed database schema"))
       {
-        throw VaultError.integrity("the vault file is damaged (\(message))")
+        throw VaultError.integrityText("the vault file is damaged (\(message))")
       }
       if rc & 0xff == SQLITE_BUSY || rc & 0xff == SQLITE_LOCKED {
         throw VaultError.busy(seconds: Int(lockWait.limit))
       }
-      throw VaultError.storage(describe(rc))
+      throw VaultError.storageText(describe(rc))
     }
     return rc
   }
@@ -194,7 +194,8 @@ package final class SQLiteDatabase {
     private func stepped() throws -> Int32 {
       let rc = sqlite3_step(handle)
       if rc == SQLITE_TOOBIG && sqlite3_stmt_readonly(handle) != 0 {
-        throw VaultError.integrity("the vault file is damaged (a stored length is out of bounds)")
+        throw VaultError.integrityText(
+          "the vault file is damaged (a stored length is out of bounds)")
       }
       return rc
     }
@@ -246,12 +247,14 @@ package final class SQLiteDatabase {
   package func backup(to path: String) throws {
     let target = try SQLiteDatabase(path: path, create: true)
     guard let backup = sqlite3_backup_init(target.handle, "main", handle, "main") else {
-      throw VaultError.storage("cannot back up: \(target.describe(sqlite3_errcode(target.handle)))")
+      throw VaultError.storageText(
+        "cannot back up: \(target.describe(sqlite3_errcode(target.handle)))")
     }
     let step = sqlite3_backup_step(backup, -1)
     let finish = sqlite3_backup_finish(backup)
     guard step == SQLITE_DONE, finish == SQLITE_OK else {
-      throw VaultError.storage("cannot back up: \(target.describe(sqlite3_errcode(target.handle)))")
+      throw VaultError.storageText(
+        "cannot back up: \(target.describe(sqlite3_errcode(target.handle)))")
     }
   }
 

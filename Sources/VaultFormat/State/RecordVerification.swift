@@ -44,11 +44,11 @@ extension EntryStore {
     func checkIndex(_ name: String) throws {
       let expected = lookup(try EntryName(name))
       guard let stored = row.lookup, constantTimeEqual(stored, expected) else {
-        throw VaultError.integrity("the name index of '\(name)' is damaged")
+        throw VaultError.integrityText("the name index of '\(name)' is damaged")
       }
     }
     guard let kind = RecordKind(rawValue: row.kind) else {
-      throw VaultError.integrity("a record of the vault has an unknown kind (\(row.kind))")
+      throw VaultError.integrityText("a record of the vault has an unknown kind (\(row.kind))")
     }
     var verified = VerifiedRecord(kind: kind)
     switch kind {
@@ -76,7 +76,7 @@ extension EntryStore {
       if let parts = OneTimeCodeCounters.parts(of: counter.name) {
         verified.owner = (parts.entryID, VerifiedRecord.orphanCounter(of: parts.entryID))
       } else if !counter.name.hasPrefix(WriterCounters.name(writer: "")) {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "counter record \(row.recordID.hex.prefix(8)) has a name of no known form")
       }
     case .sync:
@@ -129,12 +129,12 @@ extension EntryStore {
         if let owner = record.owner { owned.append(owner) }
       }
       for owner in owned where !owners.contains(owner.recordID) {
-        throw VaultError.integrity(owner.orphan)
+        throw VaultError.integrityText(owner.orphan)
       }
       for content in contents.values { verified.chunks += try verifyContent(content) }
       let stored = try db.query("SELECT count(*) FROM chunks").first?.first?.integer ?? 0
       guard stored == Int64(verified.chunks) else {
-        throw VaultError.integrity(
+        throw VaultError.integrityText(
           "\(stored - Int64(verified.chunks)) content chunk(s) belong to no entry or revision")
       }
       return verified

@@ -38,23 +38,24 @@ package struct StateSnapshot {
       ).first,
       let link = link(row)
     else {
-      throw VaultError.integrity("the vault has no valid state (its states table is damaged)")
+      throw VaultError.integrityText("the vault has no valid state (its states table is damaged)")
     }
     guard let aggregate = try db.query("SELECT buckets, chunks FROM aggregate WHERE id = 1").first,
       let buckets = aggregate[0].blob, buckets.count == bucketCount * Aggregate.byteCount,
       let chunks = aggregate[1].blob, chunks.count == Aggregate.byteCount
-    else { throw VaultError.integrity("the vault's aggregate row is missing or malformed") }
+    else { throw VaultError.integrityText("the vault's aggregate row is missing or malformed") }
     let (body, mac) = try Vault.readHeaderRow(db)
     guard constantTimeEqual(Header.mac(body, masterKey: masterKey), mac) else {
-      throw VaultError.integrity("the vault header failed authentication (the file was edited)")
+      throw VaultError.integrityText("the vault header failed authentication (the file was edited)")
     }
     guard link.verifies(key: masterKey.derive(.state), vaultID: vaultID) else {
-      throw VaultError.integrity("the vault's state failed authentication (the file was edited)")
+      throw VaultError.integrityText(
+        "the vault's state failed authentication (the file was edited)")
     }
     let summary = StateLink.summary(
       headerDigest: Header.digest(body), buckets: buckets, chunks: chunks)
     guard constantTimeEqual(summary, link.summary) else {
-      throw VaultError.integrity(
+      throw VaultError.integrityText(
         "the vault's header or aggregate is not the one its state authenticates (an older"
           + " header or rows were put back)")
     }
@@ -77,7 +78,7 @@ package struct StateSnapshot {
         + " ORDER BY generation DESC", [.integer(generation)]
     ).map {
       guard let link = link($0) else {
-        throw VaultError.integrity("a state row of the vault is malformed")
+        throw VaultError.integrityText("a state row of the vault is malformed")
       }
       return link
     }
@@ -107,11 +108,11 @@ package struct StateSnapshot {
     let hasher = RowHash.Hasher(key: rowKey)
     var sum = Aggregate.zero
     for row in rows {
-      guard row.bucket == bucket else { throw VaultError.integrity(Self.missingRows) }
+      guard row.bucket == bucket else { throw VaultError.integrityText(Self.missingRows) }
       sum.add(hasher.hash(table: RowHash.records, columns: row.columns))
     }
     guard constantTimeEqual(sum.bytes, self.bucket(bucket)) else {
-      throw VaultError.integrity(Self.missingRows)
+      throw VaultError.integrityText(Self.missingRows)
     }
     try Self.requireDistinct(rows)
     return rows
@@ -136,13 +137,13 @@ package struct StateSnapshot {
       try db.prepare(query).forEachRawRow(bounds) { row in
         guard let recordID = row.blob(0), recordID.count == 16, let kind = row.integer(2),
           let revision = row.integer(3), revision >= 1, let box = row.blob(4)
-        else { throw VaultError.integrity("a record row of the vault is malformed") }
+        else { throw VaultError.integrityText("a record row of the vault is malformed") }
         let lookup = row.isNull(1) ? nil : row.blob(1)
         guard row.isNull(1) || lookup?.count == 32 else {
-          throw VaultError.integrity("a record row of the vault is malformed")
+          throw VaultError.integrityText("a record row of the vault is malformed")
         }
         guard Int(lookup?.first ?? recordID[0]) == bucket else {
-          throw VaultError.integrity(Self.missingRows)
+          throw VaultError.integrityText(Self.missingRows)
         }
         sum.add(
           hasher.hashRecord(
@@ -160,7 +161,7 @@ package struct StateSnapshot {
       }
     }
     guard constantTimeEqual(sum.bytes, self.bucket(bucket)) else {
-      throw VaultError.integrity(Self.missingRows)
+      throw VaultError.integrityText(Self.missingRows)
     }
     if Self.hasRepeat(&ids) || Self.hasRepeat(&lookups) {
       return try rows(inBucket: bucket, db: db, rowKey: rowKey).first { $0.lookup == wanted }
@@ -207,7 +208,7 @@ package struct StateSnapshot {
     guard Set(rows.map(\.recordID)).count == rows.count,
       Set(rows.compactMap(\.lookup)).count == rows.filter({ $0.lookup != nil }).count
     else {
-      throw VaultError.integrity("two records of the vault share an id or a name")
+      throw VaultError.integrityText("two records of the vault share an id or a name")
     }
   }
 
@@ -248,7 +249,7 @@ package struct StateSnapshot {
       try each(row)
     }
     guard constantTimeEqual(sums.flatMap(\.bytes), buckets) else {
-      throw VaultError.integrity(Self.missingRows)
+      throw VaultError.integrityText(Self.missingRows)
     }
     if Self.hasRepeat(&ids) || Self.hasRepeat(&lookups) {
       var whole: [RecordRow] = []
@@ -331,7 +332,7 @@ package struct StateSnapshot {
       collect()
     }
     guard constantTimeEqual(sums.total(), buckets) else {
-      throw VaultError.integrity(Self.missingRows)
+      throw VaultError.integrityText(Self.missingRows)
     }
     if Self.hasRepeat(&ids) || Self.hasRepeat(&lookups) {
       try Self.requireDistinct(allRowsUnchecked(db: db))
@@ -406,7 +407,7 @@ package struct StateSnapshot {
     let oversized = try db.query(
       "SELECT count(*) FROM chunks WHERE length(box) > \(ContentChunks.maximumBoxSize)")
     guard oversized.first?.first?.integer == 0 else {
-      throw VaultError.integrity("the vault holds an oversized content chunk")
+      throw VaultError.integrityText("the vault holds an oversized content chunk")
     }
     let columns = also == nil ? hashing.selectColumns : ChunkRow.selectColumns
     // A row no rule can hash (a box too short to end in a tag) is one the state cannot hold:
@@ -429,7 +430,7 @@ package struct StateSnapshot {
       }
     }
     guard !unhashable, constantTimeEqual(sum.bytes, chunks) else {
-      throw VaultError.integrity(
+      throw VaultError.integrityText(
         "the vault's content chunks are not the ones its state authenticates (a chunk was"
           + " changed, deleted, added or put back)")
     }

@@ -49,7 +49,7 @@ package final class StateWrite {
     do {
       return try hash()
     } catch let short as ChunkRowHash.TooShort {
-      throw VaultError.integrity(short.description)
+      throw VaultError.integrityText(short.description)
     }
   }
 
@@ -128,7 +128,7 @@ package final class StateWrite {
     try db.query(
       "DELETE FROM records WHERE rowid = ? AND record_id = ? AND box = ?",
       [.integer(rowid), .blob(row.recordID), .blob(row.box)])
-    guard db.changes == 1 else { throw VaultError.integrity(StateSnapshot.missingRows) }
+    guard db.changes == 1 else { throw VaultError.integrityText(StateSnapshot.missingRows) }
     // Taken out and put back, so the bucket's array is changed in place, and searched by index,
     // so no other row is copied: a bulk write deletes from buckets of hundreds of rows.
     if var rows = current.removeValue(forKey: row.bucket) {
@@ -173,7 +173,7 @@ package final class StateWrite {
       "UPDATE chunks SET box = ? WHERE record_id = ? AND revision = ? AND idx = ?",
       [.blob(chunk.box), .blob(chunk.recordID), .integer(chunk.revision), .integer(chunk.index)])
     guard db.changes == 1 else {
-      throw VaultError.integrity("a content chunk of the vault is missing")
+      throw VaultError.integrityText("a content chunk of the vault is missing")
     }
     chunkSum.add(hash)
   }
@@ -269,7 +269,7 @@ package final class StateWrite {
     let chunks = chunkSum
     if headerBody != base?.headerBody, Header.chunkHash(of: headerBody) != chunkHashing.rule {
       // Never a state whose header says another rule than its aggregate was summed by.
-      throw VaultError.storage(
+      throw VaultError.storageText(
         "the new header does not say how the vault's chunks are hashed; nothing was written")
     }
     let summary = StateLink.summary(
@@ -353,13 +353,13 @@ extension Vault {
     do {
       return try StateSnapshot.load(db, vaultID: vaultID, masterKey: masterKey)
     } catch {
-      guard case .integrity(let why)? = VaultError(error) else { throw error }
+      guard case .integrityText(let why)? = VaultError(error) else { throw error }
       if let row = try? Self.readHeaderRow(db), row.body != headerBody,
         !constantTimeEqual(Header.mac(row.body, masterKey: masterKey), row.mac)
       {
         throw VaultError.vaultChanged(.masterKeyReplaced)
       }
-      throw VaultError.integrity(why)
+      throw VaultError.integrityText(why)
     }
   }
 

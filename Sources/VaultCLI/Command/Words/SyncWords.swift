@@ -22,7 +22,7 @@ enum SyncWords {
       )
     case .syncFailed(let failure):
       return (.syncFailed, "sync failed: \(words(failure)); nothing was merged", nil)
-    case .syncRefused(let what):
+    case .syncRefusedText(let what):
       return (
         .integrity, "the sync remote was refused: \(what); nothing was merged",
         what.hasSuffix(VaultSync.rolledBack)

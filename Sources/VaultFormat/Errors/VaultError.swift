@@ -19,9 +19,13 @@ public enum VaultError: Error, Equatable, Sendable {
   /// its header, which are inputs of the key, were edited).
   case wrongPassphrase
   /// AEAD or MAC verification failed: the file was edited, records were swapped, or bytes flipped.
-  case integrity(String)
+  case integrityText(String)
+  /// An integrity check failed: which object, which check (`Damage`).
+  case integrity(Damage)
   /// The vault header could not be parsed or a value is out of bounds.
-  case malformedHeader(String)
+  case malformedHeaderText(String)
+  /// The vault header could not be read: which field, why (`HeaderFault`).
+  case malformedHeader(HeaderFault)
   /// The file's format version is newer (or older) than this build understands.
   case unsupportedVersion(Int)
   /// No entry with this (NFC-normalized) name.
@@ -54,7 +58,9 @@ public enum VaultError: Error, Equatable, Sendable {
   /// An entry with this name exists and overwriting was not asked for.
   case exists(String)
   /// Input was refused (a bad name, empty content, a bad option value). Nothing was stored.
-  case invalidInput(String)
+  case invalidInputText(String)
+  /// Input was refused: which name, value or limit (`InputFault`). Nothing was stored.
+  case invalidInput(InputFault)
   /// There is no vault at this path.
   case noVault(String)
   /// A vault already exists at this path (`init` refuses to overwrite).
@@ -134,7 +140,9 @@ public enum VaultError: Error, Equatable, Sendable {
   /// was sent to it.
   case agentImpostor(socket: String, pid: Int32, finding: String)
   /// A file or database operation failed (disk full, permissions, I/O).
-  case storage(String)
+  case storageText(String)
+  /// A file or database operation failed: which, on what, why (`StorageFailure`).
+  case storage(StorageFailure)
   /// Another process held the vault file's lock for longer than the command waits (`seconds`).
   case busy(seconds: Int)
   /// `git` or the sync remote failed or could not be reached (`what` says which); nothing was
@@ -142,7 +150,7 @@ public enum VaultError: Error, Equatable, Sendable {
   case syncFailed(SyncFailure)
   /// The sync remote was refused (`what` says why: a rolled-back or forked remote, a file that
   /// does not verify, another vault); nothing was merged.
-  case syncRefused(String)
+  case syncRefusedText(String)
   /// The sync remote's master key was rotated on another device (`what` names it), and taking
   /// the new key needs this device's PIN: the key at hand came from a session or the agent.
   case rotatedElsewhere(String)
@@ -166,28 +174,28 @@ extension VaultError {
   /// The failure class a primitive's refusal is to the vault, with the words it has always had.
   public init(_ crypto: CryptoError) {
     switch crypto {
-    case .truncated(let object): self = .integrity("\(object) is truncated")
-    case .authenticationFailed(let object): self = .integrity("\(object) failed authentication")
-    case .noStreamHeader(let object): self = .integrity("\(object) has no stream header")
+    case .truncated(let object): self = .integrityText("\(object) is truncated")
+    case .authenticationFailed(let object): self = .integrityText("\(object) failed authentication")
+    case .noStreamHeader(let object): self = .integrityText("\(object) has no stream header")
     case .malformedStreamHeader(let object):
-      self = .integrity("\(object) has a malformed stream header")
+      self = .integrityText("\(object) has a malformed stream header")
     case .wrongPieceLength(let object):
-      self = .integrity("\(object) has a piece of the wrong length")
+      self = .integrityText("\(object) has a piece of the wrong length")
     case .wrongLength(.salt, let expected, let found):
-      self = .malformedHeader("a salt is \(expected) bytes, not \(found)")
+      self = .malformedHeaderText("a salt is \(expected) bytes, not \(found)")
     case .wrongLength(.nonce, let expected, let found):
-      self = .integrity("a nonce is \(expected) bytes, not \(found)")
+      self = .integrityText("a nonce is \(expected) bytes, not \(found)")
     case .wrongLength(let material, let expected, let found):
-      self = .integrity("a \(material.rawValue) is \(found) bytes, not \(expected)")
+      self = .integrityText("a \(material.rawValue) is \(found) bytes, not \(expected)")
     case .signingKeyMismatch:
-      self = .integrity("a signing key's public half does not match its seed")
+      self = .integrityText("a signing key's public half does not match its seed")
     case .kdfOutOfBounds(let parameter, let value):
-      self = .malformedHeader("Argon2id \(parameter) \(value) is out of bounds")
+      self = .malformedHeaderText("Argon2id \(parameter) \(value) is out of bounds")
     case .kdfProfileMismatch(let profile):
-      self = .malformedHeader("Argon2id profile '\(profile)' does not match its values")
+      self = .malformedHeaderText("Argon2id profile '\(profile)' does not match its values")
     case .kdfOutOfMemory(let mebibytes):
-      self = .storage("Argon2id could not allocate \(mebibytes) MiB")
-    case .outOfMemory(let bytes): self = .storage("out of memory for \(bytes) bytes")
+      self = .storageText("Argon2id could not allocate \(mebibytes) MiB")
+    case .outOfMemory(let bytes): self = .storageText("out of memory for \(bytes) bytes")
     }
   }
 }
@@ -195,13 +203,15 @@ extension VaultError {
 extension VaultError {
   /// Whether this is an integrity failure (`.integrity`).
   public var isIntegrityFailure: Bool {
-    if case .integrity = self { return true }
-    return false
+    switch self {
+    case .integrityText, .integrity: return true
+    default: return false
+    }
   }
 
   /// The message of a `.storage` failure; nil for any other case.
   public var storageMessage: String? {
-    if case .storage(let message) = self { return message }
+    if case .storageText(let message) = self { return message }
     return nil
   }
 }

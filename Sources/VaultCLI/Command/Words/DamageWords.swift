@@ -1,0 +1,11 @@
+import VaultFormat
+
+/// The words of an integrity failure: which object failed which check.
+enum DamageWords {
+  /// The phrase after "integrity failure: " (and after "the sync remote was refused: " when a
+  /// received file is damaged).
+  static func phrase(_ damage: Damage) -> String {
+    switch damage {
+    }
+  }
+}

@@ -1,0 +1,5 @@
+/// Why the vault header could not be read: which field is missing, unknown or out of bounds.
+///
+/// Thrown as `VaultError.malformedHeader`; the command line gives the words (`HeaderWords`).
+public enum HeaderFault: Equatable, Sendable {
+}

@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Which file or database operation failed, on what, and the system's reason.
+///
+/// Thrown as `VaultError.storage`; the command line gives the words (`StorageWords`).
+public enum StorageFailure: Equatable, Sendable {
+  /// A system call on a file or folder failed: `operation` on `path`, with the `errno` it set.
+  case file(FileOperation, path: String, errno: Int32)
+
+  /// `.file(operation, path: path)` with the `errno` the last system call set.
+  public static func file(_ operation: FileOperation, path: String) -> StorageFailure {
+    .file(operation, path: path, errno: Glibc.errno)
+  }
+}
+
+/// An operation on a file or folder, named by the verb its failure is reported with.
+public enum FileOperation: String, Equatable, Sendable {
+  /// Reading a file.
+  case read
+  /// Writing a file.
+  case write
+  /// Creating a file or folder.
+  case create
+  /// Opening a file.
+  case open
+  /// Taking a file's lock.
+  case lock
+  /// Reading a path's status (`lstat`, `fstat`).
+  case inspect
+  /// Following a symbolic link.
+  case follow
+  /// Making a file in a folder (the path is the folder's).
+  case writeIn = "write in"
+}
