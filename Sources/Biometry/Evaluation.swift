@@ -107,11 +107,3 @@ enum Evaluation {
     sensor.queue.first.flatMap(Outcome.init(rawValue:))
   }
 }
-
-/// A scripted answer that no real prompt could have received (biometry.md §7.7,
-/// `sim_script_error`); the answer was dropped from the queue.
-public enum BiometryScriptError: Error, Equatable, Sendable {
-  /// `fallback` answered a prompt that shows no fallback button yet (Touch ID shows it after one
-  /// failed attempt, Face ID and Optic ID after two).
-  case fallbackNotShown
-}

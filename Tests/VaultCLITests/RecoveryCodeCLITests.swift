@@ -186,11 +186,12 @@ final class RecoveryCodeCLITests: XCTestCase {
     let context = try Context(
       invocation: invocation, environment: VaultEnvironment(variables: box.environment))
     XCTAssertThrowsError(try context.confirmNewRecoveryCode(RecoveryCode.generate())) {
+      let refusal = $0 as? NoTerminal
       XCTAssertEqual(
-        VaultError($0),
-        .noTerminal(
-          "no terminal to show the new recovery code on and have it typed back, and no --pin-fd",
-          hint: "run it on a terminal"))
+        refusal?.message,
+        "no terminal to show the new recovery code on and have it typed back, and no --pin-fd")
+      XCTAssertEqual(refusal?.hint, "run it on a terminal")
+      XCTAssertEqual(refusal?.exitCode, .locked)
     }
   }
 

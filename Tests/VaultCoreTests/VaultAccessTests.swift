@@ -64,7 +64,7 @@ final class ScriptedCredentials: CredentialSource {
 
   func pin(_ request: PINRequest) throws -> PIN {
     requests.append(request)
-    guard !pins.isEmpty else { throw VaultError.noTerminal("no PIN left", hint: "") }
+    guard !pins.isEmpty else { throw VaultError.locked(.noTerminalToRead(.secret)) }
     return try VaultCoreTests.pin(pins.removeFirst())
   }
 
@@ -202,9 +202,9 @@ final class VaultAccessTests: XCTestCase {
 
     // An unusable sensor.
     let off = SensorCode(words: "biometry not available", raw: -6)
-    gate.preflightFailure = .notAvailable(off, "off")
+    gate.preflightFailure = .notAvailable(off)
     XCTAssertThrowsError(try access(reopened()).open(for: .use(reason: "r"), via: credentials)) {
-      XCTAssertEqual(VaultError($0), .biometryUnavailable("off", code: off))
+      XCTAssertEqual(VaultError($0), .biometryUnavailable(off))
     }
 
     // A lockout is not a refusal: the PIN clears it.

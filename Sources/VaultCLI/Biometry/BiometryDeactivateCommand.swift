@@ -26,8 +26,7 @@ struct BiometryDeactivateCommand: VaultCommand {
     let known = vault.headerIsAuthenticatedHere(device)
     switch known ? VaultAccess.biometryStatus(of: vault, device: device) : .notActivated {
     case .off:
-      throw VaultError.biometryUnavailable(
-        "biometric unlock is already off for this vault", code: nil)
+      throw BiometryAlreadyOff()
     case .disabled where !recovery:
       throw DeactivateRefused()
     default: break
@@ -47,4 +46,10 @@ struct DeactivateRefused: ReportableError {
   let message =
     "biometric unlock is disabled, so no match can be checked; turn it off with"
     + " 'vault biometry deactivate --recovery', or re-activate it first"
+}
+
+/// `vault biometry deactivate` for a vault whose biometric unlock is already off.
+struct BiometryAlreadyOff: ReportableError {
+  var exitCode: ExitCode { .biometryUnavailable }
+  let message = "biometric unlock is already off for this vault"
 }

@@ -25,7 +25,7 @@ struct BiosimResetCommand: VaultCommand {
           + " counters. Every vault then needs its recovery code here ('vault recover').\n")
       let answer = try terminal.readVisible(prompt: "Type 'erase' to go on: ")
       guard answer == "erase" else {
-        throw VaultError.cancelled("nothing was erased")
+        throw Cancelled(why: "nothing was erased")
       }
     }
     try BiosimSupport.controls(context).reset()

@@ -110,33 +110,18 @@ struct SensorGate: BiometricGate {
   static func map(_ error: LAError) -> BiometricFailure {
     switch error {
     case .authenticationFailed: .notRecognised
-    case .userCancel: .cancelled(code(error), "the biometric prompt was cancelled")
+    case .userCancel, .systemCancel, .appCancel, .invalidContext: .cancelled(code(error))
     case .userFallback: .fallback
-    case .systemCancel: .cancelled(code(error), "the system interrupted the biometric prompt")
-    case .appCancel:
-      .cancelled(code(error), "the prompt was ended by vault, or timed out waiting for the sensor")
-    case .invalidContext: .cancelled(code(error), "the authentication context was reused")
     case .notInteractive: .notInteractive
     case .biometryLockout: .lockout
     case .biometryNotEnrolled: .notEnrolled
     case .passcodeNotSet: .passcodeNotSet
-    case .biometryNotAvailable:
-      .notAvailable(code(error), "no biometric sensor is available (simulated)")
-    case .biometryNotPaired:
-      .notAvailable(code(error), "no biometric accessory is paired (simulated)")
-    case .biometryDisconnected:
-      .notAvailable(code(error), "the biometric sensor is disconnected (simulated)")
+    case .biometryNotAvailable, .biometryNotPaired, .biometryDisconnected:
+      .notAvailable(code(error))
     }
   }
 
-  static func map(_ error: BiometryScriptError) -> BiometricFailure {
-    switch error {
-    case .fallbackNotShown:
-      .script(
-        "the queued answer 'fallback' cannot answer this prompt: the fallback button shows only"
-          + " after a failed match (Touch ID one, Face ID and Optic ID two); it was dropped")
-    }
-  }
+  static func map(_ error: BiometryScriptError) -> BiometricFailure { .script(error) }
 
   /// The note `vault` prints as it ends when the run asked the sensor something and answers
   /// queued with `biosim next` are still waiting for a prompt; nil otherwise.

@@ -151,13 +151,13 @@ public enum ExitStatus {
   public static func report(_ error: VaultError, sensor: SensorState? = nil) -> Report {
     switch error {
     case .wrongPIN, .wrongPINDelayed, .otherDevice, .wrongRecoveryCode, .wrongPassphrase, .pinDelay,
-      .locked, .noTerminal, .formatOneNeedsUnlock, .journalKeyNotAuthenticated:
+      .locked, .formatOneNeedsUnlock, .journalKeyNotAuthenticated:
       return CredentialWords.report(error)
     case .notFound, .programNotFound, .programNotStarted, .noField, .notText, .tooLarge, .noLine,
       .removed, .purged, .revisionNotFound, .journalEntryNotFound, .noOneTimeCode, .exists,
       .invalidInputText, .invalidInput, .notAJournalID:
       return EntryWords.report(error)
-    case .biometricNotRecognised, .biometricCancelled, .biometricFallback, .cancelled,
+    case .biometricNotRecognised, .biometricCancelled, .biometricFallback,
       .biometricLockout, .biometricLockoutElsewhere, .biometricLockoutPINNotAskable,
       .biometricLockoutNeedsRecovery, .passcodeNotSet, .sensorScript, .enrollmentChanged,
       .biometryDisabled, .biometryNotActivated, .notEnrolled, .biometricNotInteractive,

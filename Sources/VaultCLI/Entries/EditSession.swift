@@ -69,8 +69,9 @@ enum EditSession {
   ) throws -> Outcome {
     let editor = Editor(environment: environment)
     if editor.isFallback && (isatty(0) == 0 || isatty(1) == 0) {
-      throw VaultError.noTerminal(
-        "no terminal for the editor (vi)", hint: "run it on a terminal, or set VISUAL or EDITOR")
+      throw NoTerminal(
+        message:
+          "no terminal for the editor (vi)", hint: "run it on a terminal, or set VISUAL or EDITOR")
     }
     let folder = try EditFolder.create(in: root, environment: environment)
     let previous = arm(folder.path)
@@ -84,8 +85,9 @@ enum EditSession {
       if [SIGINT, SIGQUIT, SIGTERM, SIGHUP].contains(status.signal) {
         return .interrupted(128 + status.signal)
       }
-      throw VaultError.cancelled(
-        "the editor was killed by signal \(status.signal); nothing was written")
+      throw Cancelled(
+        why:
+          "the editor was killed by signal \(status.signal); nothing was written")
     }
     if editor.needsShell && (status.code == 126 || status.code == 127) {
       // The shell could not find or run the editor's program.
@@ -94,11 +96,12 @@ enum EditSession {
           + " \(status.code)); set VISUAL or EDITOR")
     }
     guard status.code == 0 else {
-      throw VaultError.cancelled(
-        "the editor exited with status \(status.code); nothing was written")
+      throw Cancelled(
+        why:
+          "the editor exited with status \(status.code); nothing was written")
     }
     guard let edited = try folder.read(file) else {
-      throw VaultError.cancelled("the editor removed the file; nothing was written")
+      throw Cancelled(why: "the editor removed the file; nothing was written")
     }
     let result = dropAddedNewline(edited, original: content)
     return result == content ? .unchanged : .changed(result)

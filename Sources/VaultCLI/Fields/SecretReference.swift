@@ -33,8 +33,9 @@ struct SecretReference: Equatable {
     let (metadata, content) = try unlocked.entries.get(name)
     if metadata.guarded && unlocked.source.withholdsGuarded {
       let bypass = unlocked.source == .session ? "without VAULT_SESSION" : unlocked.source.bypass
-      throw VaultError.noTerminal(
-        "'\(name)' is guarded: every read needs fresh authentication, which"
+      throw NoTerminal(
+        message:
+          "'\(name)' is guarded: every read needs fresh authentication, which"
           + " \(unlocked.source.holder) does not give",
         hint: "run the command \(bypass), or use 'vault get'")
     }

@@ -39,8 +39,9 @@ extension Context {
     _ code: SecureBytes, heading: String = Context.recoveryCodeHeading
   ) throws {
     guard canAskForPIN else {
-      throw VaultError.noTerminal(
-        "no terminal to show the new recovery code on and have it typed back, and no --pin-fd",
+      throw NoTerminal(
+        message:
+          "no terminal to show the new recovery code on and have it typed back, and no --pin-fd",
         hint: "run it on a terminal")
     }
     showRecoveryCode(code, heading: heading)

@@ -85,8 +85,9 @@ public final class Context {
       return line
     }
     guard let terminal else {
-      throw VaultError.noTerminal(
-        "no terminal to ask for \(what) and no --pin-fd",
+      throw NoTerminal(
+        message:
+          "no terminal to ask for \(what) and no --pin-fd",
         hint: "run it on a terminal, or give \(what) with --pin-fd N")
     }
     return try terminal.readHidden(prompt: prompt)

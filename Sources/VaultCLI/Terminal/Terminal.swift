@@ -127,7 +127,7 @@ public final class Terminal {
       try LineReader.readLine(fd: fd)
     }
     say("\n")
-    guard let line else { throw VaultError.cancelled("no input") }
+    guard let line else { throw Cancelled(why: "no input") }
     return line
   }
 
@@ -136,7 +136,7 @@ public final class Terminal {
   /// - Throws: `VaultError.cancelled` on end of file (Ctrl-D), `.invalidInput` past 4096 bytes.
   public func readVisible(prompt: String) throws -> String {
     let line = try withMode(prompt: prompt, { _ in }) { try LineReader.readLine(fd: fd) }
-    guard let line else { throw VaultError.cancelled("nothing was typed") }
+    guard let line else { throw Cancelled(why: "nothing was typed") }
     return String(decoding: line.unprotectedBytes, as: UTF8.self)
   }
 

@@ -278,8 +278,9 @@ struct ExportCommand: VaultCommand {
       return line
     }
     guard let terminal = context.terminal else {
-      throw VaultError.noTerminal(
-        "no terminal to ask for the export's passphrase and no --pin-fd",
+      throw NoTerminal(
+        message:
+          "no terminal to ask for the export's passphrase and no --pin-fd",
         hint: "run it on a terminal, or give the passphrase as a line of --pin-fd N")
     }
     return try terminal.readHidden(prompt: prompt)

@@ -320,14 +320,14 @@ struct BiometricBinding {
   static func map(_ failure: BiometricFailure) -> VaultError {
     switch failure {
     case .notRecognised: .biometricNotRecognised
-    case .cancelled(let code, let why): .biometricCancelled(code: code, why: why)
+    case .cancelled(let code): .biometricCancelled(code)
     case .fallback: .biometricFallback
     case .lockout: .biometricLockout
     case .notInteractive: .biometricNotInteractive
-    case .notAvailable(let code, let why): .biometryUnavailable(why, code: code)
+    case .notAvailable(let code): .biometryUnavailable(code)
     case .notEnrolled: .notEnrolled
     case .passcodeNotSet: .passcodeNotSet
-    case .script(let why): .sensorScript(why)
+    case .script(let refusal): .sensorScript(refusal)
     }
   }
 }

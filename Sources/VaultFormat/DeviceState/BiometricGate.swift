@@ -40,7 +40,7 @@ public enum BiometricFailure: Error, Equatable, Sendable {
   /// The attempts of one evaluation were used up (`authenticationFailed`).
   case notRecognised
   /// The user, the system, the app or a timeout ended the prompt; the code says which.
-  case cancelled(SensorCode, String)
+  case cancelled(SensorCode)
   /// The person chose the prompt's fallback button (`userFallback`).
   case fallback
   /// Too many consecutive failures locked the sensor (`biometryLockout`).
@@ -48,13 +48,13 @@ public enum BiometricFailure: Error, Equatable, Sendable {
   /// A prompt was needed and there is no terminal (`notInteractive`).
   case notInteractive
   /// No hardware, or it is unavailable, not paired or disconnected.
-  case notAvailable(SensorCode, String)
+  case notAvailable(SensorCode)
   /// Nothing is enrolled (`biometryNotEnrolled`).
   case notEnrolled
   /// No device passcode is set (`passcodeNotSet`).
   case passcodeNotSet
-  /// A scripted answer no prompt could receive; the text says which and why.
-  case script(String)
+  /// A scripted answer no prompt could receive, and why.
+  case script(BiometryScriptError)
 }
 
 /// The sensor's current run of consecutive failed matches (`biosim(1)` `failure_run` and
@@ -123,4 +123,12 @@ public protocol BiometricGate {
   func isBoundToPasscode(_ id: String) throws -> Bool
   /// Removes the keychain item `id`, if stored.
   func unbindFromPasscode(_ id: String) throws
+}
+
+/// A scripted answer that no real prompt could have received (biometry.md §7.7,
+/// `sim_script_error`); the answer was dropped from the queue.
+public enum BiometryScriptError: Error, Equatable, Sendable {
+  /// `fallback` answered a prompt that shows no fallback button yet (Touch ID shows it after one
+  /// failed attempt, Face ID and Optic ID after two).
+  case fallbackNotShown
 }

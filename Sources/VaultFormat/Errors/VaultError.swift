@@ -73,15 +73,11 @@ public enum VaultError: Error, Equatable, Sendable {
   case staleSyncRepository(String)
   /// The key is needed, no valid session exists and there is no way to ask (no terminal).
   case locked(LockReason)
-  /// Something must be typed and there is no terminal: `what`, and a `hint` on how else to give it.
-  case noTerminal(String, hint: String)
   /// The biometric sensor did not recognise the user within the evaluation's attempts.
   case biometricNotRecognised
-  /// The user or the system cancelled, or the prompt timed out.
-  case cancelled(String)
   /// The biometric prompt was cancelled by the user, the system, the app or a timeout (the
-  /// sensor's `code` says which, `why` in words); no counter changed.
-  case biometricCancelled(code: SensorCode, why: String)
+  /// sensor's code says which); no counter changed.
+  case biometricCancelled(SensorCode)
   /// The biometric prompt's fallback button was chosen (`userFallback`): vault has no PIN-only
   /// path to fall back to.
   case biometricFallback
@@ -99,8 +95,9 @@ public enum VaultError: Error, Equatable, Sendable {
   case biometricLockoutNeedsRecovery(failures: Int)
   /// No device passcode is set, and biometry cannot be used without one (`passcodeNotSet`).
   case passcodeNotSet
-  /// A scripted sensor answer (`biosim next`) that no prompt could receive; it was dropped.
-  case sensorScript(String)
+  /// A scripted sensor answer (`biosim next`) that no prompt could receive, and why; it was
+  /// dropped.
+  case sensorScript(BiometryScriptError)
   /// The enrollment (domain state) differs from the sealed value, for the reason given (such as
   /// "the biometric enrollment changed"); biometric unlock is now disabled and every session was
   /// revoked.
@@ -114,9 +111,9 @@ public enum VaultError: Error, Equatable, Sendable {
   case notEnrolled
   /// A biometric match is needed and there is no one to ask (no terminal, nothing queued).
   case biometricNotInteractive
-  /// The sensor is unavailable (no hardware, disabled, not paired, disconnected): the text says
-  /// which, and `code` is the sensor's error when it reported one.
-  case biometryUnavailable(String, code: SensorCode?)
+  /// The sensor is unavailable (no hardware, not paired, disconnected): the sensor's code says
+  /// which.
+  case biometryUnavailable(SensorCode)
   /// A guarded read came less than a second after the previous one and was refused.
   case duplicateRequest
   /// The entry changed (or went away) while it was being edited; the edit was not applied.

@@ -13,8 +13,8 @@ enum BiometricWords {
         .notRecognised,
         "authentication failed (LAError -1): biometric not recognised (simulated sensor)", nil
       )
-    case .biometricCancelled(let code, let why):
-      return (.cancelled, "\(code): \(why)", nil)
+    case .biometricCancelled(let code):
+      return (.cancelled, "\(code): \(why(code))", nil)
     case .biometricFallback:
       return (
         .fallbackChosen,
@@ -22,8 +22,6 @@ enum BiometricWords {
           + " so a match is still needed",
         "run the command again and present a matching finger, face or iris"
       )
-    case .cancelled(let why):
-      return (.cancelled, "cancelled: \(why)", nil)
     case .biometricLockout:
       return (
         .tooManyAttempts,
@@ -62,8 +60,13 @@ enum BiometricWords {
         "passcode not set (LAError -5): biometry needs a device passcode, and none is set"
           + " (simulated)", "set one with: biosim passcode set"
       )
-    case .sensorScript(let why):
-      return (.usage, "simulated sensor script: \(why)", nil)
+    case .sensorScript(.fallbackNotShown):
+      return (
+        .usage,
+        "simulated sensor script: the queued answer 'fallback' cannot answer this prompt: the"
+          + " fallback button shows only after a failed match (Touch ID one, Face ID and Optic ID"
+          + " two); it was dropped", nil
+      )
     case .enrollmentChanged(let reason):
       return (
         .enrollmentChanged,
@@ -95,8 +98,8 @@ enum BiometricWords {
           + " ask on",
         "run it on a terminal, or queue the simulated sensor's answer: biosim next match"
       )
-    case .biometryUnavailable(let why, let code):
-      return (.biometryUnavailable, code.map { "\($0): \(why)" } ?? why, nil)
+    case .biometryUnavailable(let code):
+      return (.biometryUnavailable, "\(code): \(why(code))", nil)
     case .duplicateRequest:
       return (
         .cancelled,
@@ -105,6 +108,23 @@ enum BiometricWords {
       )
     default:
       preconditionFailure("\(error) is not one of \(Self.self)'s")
+    }
+  }
+}
+
+extension BiometricWords {
+  /// What the sensor's code means for the prompt, after the code's name: "the biometric prompt
+  /// was cancelled" for `userCancel` (-2).
+  static func why(_ code: SensorCode) -> String {
+    switch LAError.allCases.first(where: { $0.code == code.raw }) {
+    case .userCancel?: "the biometric prompt was cancelled"
+    case .systemCancel?: "the system interrupted the biometric prompt"
+    case .appCancel?: "the prompt was ended by vault, or timed out waiting for the sensor"
+    case .invalidContext?: "the authentication context was reused"
+    case .biometryNotAvailable?: "no biometric sensor is available (simulated)"
+    case .biometryNotPaired?: "no biometric accessory is paired (simulated)"
+    case .biometryDisconnected?: "the biometric sensor is disconnected (simulated)"
+    default: code.words
     }
   }
 }

@@ -42,8 +42,6 @@ enum CredentialWords {
       )
     case .locked(let reason):
       return (.locked, "locked: \(words(reason))", "unlock first with: vault unlock")
-    case .noTerminal(let why, let hint):
-      return (.locked, why, hint)
     case .journalKeyNotAuthenticated:
       return (
         .locked,
