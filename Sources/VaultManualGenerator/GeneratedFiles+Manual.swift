@@ -85,7 +85,7 @@ extension GeneratedFiles {
         try Data(file.contents.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
       } catch {
-        throw VaultError.storageText("cannot write \(path): \(error.localizedDescription)")
+        throw ManualSourceError.unwritable(path: path, reason: error.localizedDescription)
       }
     }
   }

@@ -13,6 +13,8 @@ public enum ManualSourceError: Error, Equatable, CustomStringConvertible {
   case unusedPlaceholders(path: String, names: [String])
   /// The source file cannot be read.
   case unreadable(path: String)
+  /// A generated file cannot be written: its path and the system's reason.
+  case unwritable(path: String, reason: String)
 
   /// One line for a person: `man/src/vault.5.in:12: unknown placeholder {{chunk}}`.
   public var description: String {
@@ -27,6 +29,8 @@ public enum ManualSourceError: Error, Equatable, CustomStringConvertible {
       let list = names.map { "{{\($0)}}" }.joined(separator: ", ")
       return "\(path): the generator provides \(list), but the source never uses "
         + (names.count == 1 ? "it" : "them")
+    case .unwritable(let path, let reason):
+      return "cannot write \(path): \(reason)"
     case .unreadable(let path):
       return "\(path): cannot be read"
     }

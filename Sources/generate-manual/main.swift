@@ -26,8 +26,6 @@ guard arguments.count == 1, !arguments[0].hasPrefix("-") else {
 }
 do {
   try GeneratedFiles.write(packageRoot: arguments[0])
-} catch VaultError.storageText(let message) {
-  fail("generate-manual: error: \(message)", status: 1)
 } catch {
   fail("generate-manual: error: \(error)", status: 1)
 }

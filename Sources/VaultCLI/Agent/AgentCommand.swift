@@ -18,14 +18,14 @@ struct AgentCommand: VaultCommand {
     let folder = AgentSocket.folder(environment)
     try PrivateFiles.ensurePrivateDirectory(folder)
     let lockFD = open(folder + "/agent.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard lockFD >= 0 else { throw VaultError.storageText("cannot open \(folder)/agent.lock") }
+    guard lockFD >= 0 else { throw CommandFailed("cannot open \(folder)/agent.lock") }
     // Another agent serves this folder: nothing to do.
     guard flock(lockFD, LOCK_EX | LOCK_NB) == 0 else { return ExitCode.success.rawValue }
     let path = AgentSocket.path(environment)
     unlink(path)
     let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard listener >= 0, vault_unix_address(listener, path, 1) == 0 else {
-      throw VaultError.storageText("cannot listen on \(path): \(String(cString: strerror(errno)))")
+      throw CommandFailed("cannot listen on \(path): \(String(cString: strerror(errno)))")
     }
     chmod(path, 0o600)
     var loop = AgentLoop(listener: listener, socketPath: path, environment: environment)

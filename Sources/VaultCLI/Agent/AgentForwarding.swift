@@ -92,7 +92,7 @@ enum AgentForwarding {
       ]
       if poll(&watched, 2, -1) < 0 {
         if errno == EINTR { continue }
-        throw VaultError.storageText(
+        throw CommandFailed(
           "cannot wait for the unlock agent: \(String(cString: strerror(errno)))")
       }
       if watched[1].revents != 0 {
@@ -109,7 +109,7 @@ enum AgentForwarding {
         (message, descriptors) = try socket.receive(capacity: 1)
       } catch {
         if sentSignal != 0 { return 128 + sentSignal }
-        throw VaultError.storageText(
+        throw CommandFailed(
           outputBegan
             ? "the unlock agent ended while the command wrote its output, so the output may be"
               + " incomplete; run it again"
@@ -139,7 +139,7 @@ enum AgentForwarding {
       case .exec(let path, let arguments, let environment):
         try replace(path: path, arguments: arguments, environment: environment)
       default:
-        throw VaultError.storageText("the unlock agent answered out of turn")
+        throw CommandFailed("the unlock agent answered out of turn")
       }
     }
   }
@@ -201,7 +201,7 @@ enum AgentLauncher {
   static func checkSocketPath(_ environment: VaultEnvironment) throws {
     let path = AgentSocket.path(environment)
     guard path.utf8.count <= Int(vault_unix_path_limit()) else {
-      throw VaultError.storageText(
+      throw CommandFailed(
         "the agent's socket path \(path) is longer than \(vault_unix_path_limit()) bytes; set"
           + " XDG_RUNTIME_DIR to a shorter folder, or use 'vault unlock --shell-session'")
     }
@@ -234,7 +234,7 @@ enum AgentLauncher {
         newSession: true, signals: .inherited, keepsGroup: true
       ).start()
     } catch {
-      throw VaultError.storageText("cannot start the unlock agent: \(error.reason)")
+      throw CommandFailed("cannot start the unlock agent: \(error.reason)")
     }
     let clock = Clock(variables: [:])
     let deadline = clock.bootNow + startTimeout
@@ -243,10 +243,10 @@ enum AgentLauncher {
       var status: Int32 = 0
       // An agent that ended at once with 0 found another one serving: wait for that one.
       if waitpid(pid, &status, WNOHANG) == pid, status != 0 {
-        throw VaultError.storageText("the unlock agent ended as it started")
+        throw CommandFailed("the unlock agent ended as it started")
       }
       usleep(5000)
     }
-    throw VaultError.storageText("the unlock agent did not start listening within 5 seconds")
+    throw CommandFailed("the unlock agent did not start listening within 5 seconds")
   }
 }

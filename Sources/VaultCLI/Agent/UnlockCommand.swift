@@ -69,7 +69,7 @@ struct UnlockCommand: VaultCommand {
       switch failure {
       case .brokenPipe: exit(Output.brokenPipe)
       case .failed(let reason):
-        throw VaultError.storageText(
+        throw CommandFailed(
           "cannot write to standard output: \(reason); no session was issued")
       }
     }

@@ -56,7 +56,7 @@ final class WorkerSession {
       socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair)
         == 0
     else {
-      throw VaultError.storageText(
+      throw CommandFailed(
         "cannot make a socket pair: \(String(cString: strerror(errno)))")
     }
     defer { close(pair[0]) }
@@ -64,7 +64,7 @@ final class WorkerSession {
       try connection.send(.lineWanted, descriptors: [pair[1]])
     } catch {
       close(pair[1])
-      throw VaultError.storageText("cannot ask the client for a line of --pin-fd")
+      throw CommandFailed("cannot ask the client for a line of --pin-fd")
     }
     close(pair[1])
     return try LineReader.readLine(fd: pair[0])

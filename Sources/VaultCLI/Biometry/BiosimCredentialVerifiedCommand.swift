@@ -13,7 +13,7 @@ struct BiosimCredentialVerifiedCommand: VaultCommand {
   func run(_ context: Context) throws -> Int32 {
     let before = try BiosimSupport.controls(context).status()
     guard before.passcodeSet else {
-      throw VaultError.invalidInputText(
+      throw InputRefused(
         "no device passcode is set; set one with 'biosim passcode set'")
     }
     try BiosimSupport.controls(context).clearLockout()

@@ -130,7 +130,8 @@ enum CommandRunner {
       }
       return code.rawValue
     case let located as LocatedError:
-      let (code, message, reported) = ExitStatus.report(located.underlying)
+      let (code, message, reported) =
+        ExitStatus.report(of: located.underlying) ?? (.failure, "\(located.underlying)", nil)
       let hint = located.hint ?? reported
       Output.error(
         "\(name): error: \(Output.printable(located.location)): \(Output.printable(message))")

@@ -93,7 +93,7 @@ enum Tour {
     guard executable == "/proc/self/exe" else { return executable }
     var buffer = [CChar](repeating: 0, count: 4096)
     let n = readlink(executable, &buffer, buffer.count - 1)
-    guard n > 0 else { throw VaultError.storageText("cannot find the vault executable") }
+    guard n > 0 else { throw CommandFailed("cannot find the vault executable") }
     return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }
@@ -113,14 +113,14 @@ struct TourCommand: VaultCommand {
   func run(_ context: Context) throws -> Int32 {
     let bin = URL(fileURLWithPath: try Tour.executablePath()).deletingLastPathComponent().path
     guard access(bin + "/biosim", X_OK) == 0 else {
-      throw VaultError.storageText(
+      throw CommandFailed(
         "the tour needs biosim beside vault in \(bin); install both binaries together")
     }
     let tmp = context.environment.variables["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
     var template = Array("\(tmp ?? "/tmp")/vault-tour-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap { mkdtemp($0) } }
     guard made != nil else {
-      throw VaultError.storageText("cannot create a temporary folder in \(tmp ?? "/tmp")")
+      throw CommandFailed("cannot create a temporary folder in \(tmp ?? "/tmp")")
     }
     let dir = String(
       decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -139,7 +139,7 @@ struct TourCommand: VaultCommand {
     guard
       let child = Subprocess.startInheriting(
         "/bin/bash", ["-c", Tour.script], environment: environment)
-    else { throw VaultError.storageText("cannot start /bin/bash") }
+    else { throw CommandFailed("cannot start /bin/bash") }
     tourChild = child
     let status = Subprocess.wait(child)
     tourChild = 0

@@ -33,7 +33,7 @@ struct AddCommand: VaultCommand {
       // content is read on, piece by piece, inside the write's transaction.
       let data = try LineReader.readAll(fd: 0, limit: EntryStore.streamThreshold + 1)
       guard data.count > 0 else {
-        throw VaultError.invalidInputText("standard input is empty; nothing was stored")
+        throw InputRefused("standard input is empty; nothing was stored")
       }
       content = data
     }
@@ -74,14 +74,14 @@ struct AddCommand: VaultCommand {
     if multiline {
       terminal.say("Enter the content of '\(name)', then Ctrl-D on an empty line:\n")
       let data = try LineReader.readAll(fd: 0)
-      guard data.count > 0 else { throw VaultError.invalidInputText("the content is empty") }
+      guard data.count > 0 else { throw InputRefused("the content is empty") }
       return data
     }
     let first = try terminal.readHidden(prompt: "Secret for '\(name)': ")
-    guard first.count > 0 else { throw VaultError.invalidInputText("the content is empty") }
+    guard first.count > 0 else { throw InputRefused("the content is empty") }
     let second = try terminal.readHidden(prompt: "Repeat it: ")
     guard first == second else {
-      throw VaultError.invalidInputText("the two entries differ; nothing was stored")
+      throw InputRefused("the two entries differ; nothing was stored")
     }
     return first
   }

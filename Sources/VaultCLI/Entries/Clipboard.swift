@@ -63,9 +63,9 @@ enum Clipboard {
       return tool
     }
     if !wayland && !x11 {
-      throw VaultError.storageText("no clipboard: neither WAYLAND_DISPLAY nor DISPLAY is set")
+      throw CommandFailed("no clipboard: neither WAYLAND_DISPLAY nor DISPLAY is set")
     }
-    throw VaultError.storageText(
+    throw CommandFailed(
       "no clipboard tool found: install wl-clipboard (Wayland), or xclip or xsel (X11)")
   }
 
@@ -110,7 +110,7 @@ enum Clipboard {
       detach: false)
     let status = copier.finish(input: secret)
     guard status == 0 else {
-      throw VaultError.storageText("\(program) failed with status \(status); nothing was copied")
+      throw CommandFailed("\(program) failed with status \(status); nothing was copied")
     }
     let token = ClipboardOwner.claim(context.environment)
     let clearer = try ClipboardProcess.start(

@@ -23,7 +23,7 @@ struct ClipboardProcess {
   ) throws -> ClipboardProcess {
     var fds: [Int32] = [-1, -1]
     guard fds.withUnsafeMutableBufferPointer({ pipe($0.baseAddress) }) == 0 else {
-      throw VaultError.storageText("cannot create a pipe: \(String(cString: strerror(errno)))")
+      throw CommandFailed("cannot create a pipe: \(String(cString: strerror(errno)))")
     }
     for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     let spawn = Spawn(
@@ -38,7 +38,7 @@ struct ClipboardProcess {
       return ClipboardProcess(pid: try spawn.start(), input: fds[1])
     } catch {
       close(fds[1])
-      throw VaultError.storageText("cannot start \(path): \(error.reason)")
+      throw CommandFailed("cannot start \(path): \(error.reason)")
     }
   }
 

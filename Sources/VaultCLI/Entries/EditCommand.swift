@@ -28,7 +28,7 @@ struct EditCommand: VaultCommand {
       environment: context.environment)
     return try EditSession.finish(outcome) { edited in
       guard edited.count > 0 else {
-        throw VaultError.invalidInputText("the edited content is empty; nothing was written")
+        throw InputRefused("the edited content is empty; nothing was written")
       }
       do {
         try store.put(

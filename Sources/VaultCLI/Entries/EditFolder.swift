@@ -32,7 +32,7 @@ final class EditFolder {
     }
     let disk = diskRoot(environment)
     guard allowDisk else {
-      throw VaultError.invalidInputText(
+      throw InputRefused(
         "no RAM-backed folder for the plaintext ($XDG_RUNTIME_DIR and /dev/shm are missing or"
           + " not tmpfs); --allow-disk-temp uses \(disk), where it may reach the disk")
     }
@@ -80,7 +80,7 @@ final class EditFolder {
       futimens(fd, nil) == 0
     else {
       if fd >= 0 { close(fd) }
-      throw VaultError.storageText("cannot write \(marker): \(errnoText())")
+      throw CommandFailed("cannot write \(marker): \(errnoText())")
     }
     close(fd)
     let identity = processIdentity(getpid()) ?? "0"
@@ -89,7 +89,7 @@ final class EditFolder {
       buffer.baseAddress.map { mkdtemp($0) } ?? nil
     }
     guard made != nil else {
-      throw VaultError.storageText("cannot create a private folder in \(root): \(errnoText())")
+      throw CommandFailed("cannot create a private folder in \(root): \(errnoText())")
     }
     let path = String(
       decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -103,7 +103,7 @@ final class EditFolder {
   func write(_ content: SecureBytes, name: String) throws -> String {
     let file = path + "/" + name
     let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw VaultError.storageText("cannot create \(file): \(errnoText())") }
+    guard fd >= 0 else { throw CommandFailed("cannot create \(file): \(errnoText())") }
     defer { close(fd) }
     var offset = 0
     while offset < content.count {
@@ -112,7 +112,7 @@ final class EditFolder {
         Glibc.write(fd, $0.baseAddress.map { $0 + done }, $0.count - done)
       }
       if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { throw VaultError.storageText("cannot write \(file): \(errnoText())") }
+      guard n > 0 else { throw CommandFailed("cannot write \(file): \(errnoText())") }
       offset += n
     }
     return file
@@ -126,11 +126,11 @@ final class EditFolder {
     // instead of waiting for a writer forever (reads of a regular file are unaffected).
     let fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
     if fd < 0 && errno == ENOENT { return nil }
-    guard fd >= 0 else { throw VaultError.storageText("cannot read \(file): \(errnoText())") }
+    guard fd >= 0 else { throw CommandFailed("cannot read \(file): \(errnoText())") }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-      throw VaultError.storageText("\(file) is no longer a regular file")
+      throw CommandFailed("\(file) is no longer a regular file")
     }
     return try LineReader.readAll(
       fd: fd, atMost: EntryStore.streamThreshold, what: "the text the editor saved")

@@ -91,7 +91,7 @@ enum EditSession {
     }
     if editor.needsShell && (status.code == 126 || status.code == 127) {
       // The shell could not find or run the editor's program.
-      throw VaultError.invalidInputText(
+      throw InputRefused(
         "the editor '\(editor.command)' could not be started (the shell said status"
           + " \(status.code)); set VISUAL or EDITOR")
     }
@@ -117,7 +117,7 @@ enum EditSession {
     defer { editorPID = 0 }
     var status: Int32 = 0
     while waitpid(editorPID, &status, 0) < 0 {
-      guard errno == EINTR else { throw VaultError.storageText("lost track of the editor") }
+      guard errno == EINTR else { throw CommandFailed("lost track of the editor") }
     }
     let killer = status & 0x7f
     return killer == 0 ? ((status >> 8) & 0xff, 0) : (0, killer)

@@ -69,7 +69,7 @@ struct Editor {
       return ("/bin/sh", ["sh", "-c", command + " \"$@\"", command] + options + [file])
     }
     guard let program else {
-      throw VaultError.invalidInputText(
+      throw InputRefused(
         "the editor '\(command)' was not found; set VISUAL or EDITOR")
     }
     return (program, [command] + options + [file])
@@ -95,7 +95,7 @@ struct Editor {
         environment: environment(tmpdir: tmpdir), signals: .interactive
       ).start()
     } catch {
-      throw VaultError.invalidInputText("cannot start the editor '\(command)': \(error.reason)")
+      throw InputRefused("cannot start the editor '\(command)': \(error.reason)")
     }
   }
 

@@ -56,13 +56,13 @@ struct GetCommand: VaultCommand {
     do {
       value = try selection.select(from: content, name: name.value)
     } catch VaultError.notText where clip && selection == .field(EntryFields.passwordKey) {
-      throw VaultError.invalidInputText(
+      throw InputRefused(
         "the content is not UTF-8 text (invalid UTF-8 or a NUL byte), so it has no first line to"
           + " copy; copy it whole with --all")
     }
     if clip {
       guard value.count > 0 else {
-        throw VaultError.invalidInputText(
+        throw InputRefused(
           "\(selection.clipped(name.value)) is empty; nothing was copied")
       }
       try Clipboard.copy(

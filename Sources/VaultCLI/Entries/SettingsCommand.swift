@@ -25,7 +25,7 @@ struct SettingsCommand: VaultCommand {
     if let text {
       guard let setting else { preconditionFailure("VALUE follows KEY") }
       guard let number = Int64(text), setting.key.range.contains(number) else {
-        throw VaultError.invalidInputText(
+        throw InputRefused(
           "\(setting.rawValue) is a whole number from \(setting.key.range.lowerBound) to"
             + " \(setting.key.range.upperBound), not '\(Output.printable(text))'")
       }

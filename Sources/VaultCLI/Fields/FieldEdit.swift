@@ -15,7 +15,7 @@ enum FieldEdit {
     if count > 0 && data[count - 1] == 0x0A { count -= 1 }
     if count > 0 && data[count - 1] == 0x0D && count < data.count { count -= 1 }
     guard count > 0 else {
-      throw VaultError.invalidInputText(
+      throw InputRefused(
         (data.count == 0 ? "standard input is empty" : "the value is empty")
           + "; nothing was stored (remove a field with 'vault unset')")
     }
@@ -31,12 +31,12 @@ enum FieldEdit {
     let shown = "'\(Output.printable(key))' of '\(Output.printable(name))'"
     let first = try terminal.readHidden(prompt: "Value for \(shown): ")
     guard first.count > 0 else {
-      throw VaultError.invalidInputText(
+      throw InputRefused(
         "the value is empty; nothing was stored (remove a field with 'vault unset')")
     }
     let second = try terminal.readHidden(prompt: "Repeat it: ")
     guard first == second else {
-      throw VaultError.invalidInputText("the two entries differ; nothing was stored")
+      throw InputRefused("the two entries differ; nothing was stored")
     }
     return first
   }

@@ -44,7 +44,7 @@ struct InjectCommand: VaultCommand {
       throw OutputFile.exists(output)
     }
     if isatty(0) == 1 {
-      throw VaultError.invalidInputText(
+      throw InputRefused(
         "standard input is a terminal; give the template on standard input (vault inject <"
           + " TEMPLATE)")
     }

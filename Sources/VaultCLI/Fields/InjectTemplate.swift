@@ -54,7 +54,7 @@ struct InjectTemplate {
         guard close + 1 < bytes.count, bytes[close] == UInt8(ascii: "}") else {
           throw LocatedError(
             location: "line \(line)",
-            VaultError.invalidInputText(
+            InputRefused(
               "a '{{ vault' placeholder is not closed by '}}' on its line"))
         }
         let inside = String(decoding: bytes[cursor..<close], as: UTF8.self)
@@ -64,8 +64,8 @@ struct InjectTemplate {
             Placeholder(
               range: index..<close + 2, line: line, reference: try SecretReference(inside)))
         } catch let thrown {
-          guard let error = VaultError(thrown) else { throw thrown }
-          throw LocatedError(location: "line \(line)", error)
+          guard ExitStatus.report(of: thrown) != nil else { throw thrown }
+          throw LocatedError(location: "line \(line)", thrown)
         }
         index = close + 2
       }
@@ -85,8 +85,8 @@ struct InjectTemplate {
       do {
         out.append(try value(placeholder.reference))
       } catch let thrown {
-        guard let error = VaultError(thrown) else { throw thrown }
-        throw LocatedError(location: "line \(placeholder.line)", error)
+        guard ExitStatus.report(of: thrown) != nil else { throw thrown }
+        throw LocatedError(location: "line \(placeholder.line)", thrown)
       }
       offset = placeholder.range.upperBound
     }
@@ -107,11 +107,12 @@ extension String {
 /// place before its message.
 struct LocatedError: Error {
   let location: String
-  let underlying: VaultError
+  /// The error met there: a `VaultError` or a `ReportableError`.
+  let underlying: any Error
   /// Said after the error, in place of the one `ExitStatus` gives it.
   let hint: String?
 
-  init(location: String, _ underlying: VaultError, hint: String? = nil) {
+  init(location: String, _ underlying: any Error, hint: String? = nil) {
     self.location = location
     self.underlying = underlying
     self.hint = hint

@@ -35,7 +35,7 @@ struct JournalCommand: VaultCommand {
       text = try LineReader.readAll(
         fd: 0, atMost: JournalStore.maximumByteCount, what: "the text on standard input")
       guard text.count > 0 else {
-        throw VaultError.invalidInputText("standard input is empty; nothing was written")
+        throw InputRefused("standard input is empty; nothing was written")
       }
     } else {
       try context.refusePINOnStandardInput("the editor inherits")

@@ -30,7 +30,7 @@ struct JournalEditCommand: VaultCommand {
       entry.text, fileName: "journal-\(short).txt", root: root, environment: context.environment)
     return try EditSession.finish(outcome) { edited in
       guard !JournalWarnings.isBlank(edited) else {
-        throw VaultError.invalidInputText("the edited entry is empty; nothing was written")
+        throw InputRefused("the edited entry is empty; nothing was written")
       }
       do {
         try store.replace(entry, text: edited)

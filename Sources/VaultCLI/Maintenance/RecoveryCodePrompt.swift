@@ -62,7 +62,8 @@ extension Context {
       do {
         if try RecoveryCode.parse(typed) == code { return }
         problem = "that is not the recovery code shown"
-      } catch VaultError.invalidInputText(let why) {
+      } catch let error {
+        guard let why = ExitStatus.refusedInput(error) else { throw error }
         problem = why
       }
       let left = Self.recoveryCodeTries - attempt
@@ -70,7 +71,7 @@ extension Context {
         tell("vault: \(problem); type it again (\(left) \(left == 1 ? "try" : "tries") left)")
       }
     }
-    throw VaultError.invalidInputText(
+    throw InputRefused(
       "the new recovery code was not typed back correctly in \(Self.recoveryCodeTries) tries")
   }
 }

@@ -28,8 +28,9 @@ struct RekeyCommand: VaultCommand {
     let code = RecoveryCode.generate()
     do {
       try context.confirmNewRecoveryCode(code, heading: Self.heading)
-    } catch VaultError.invalidInputText(let why) {
-      throw VaultError.invalidInputText(
+    } catch let error {
+      guard let why = ExitStatus.refusedInput(error) else { throw error }
+      throw InputRefused(
         why + "; nothing was changed (the old recovery code still works)")
     }
     _ = try Self.rotate(context, unlocked, code: code, current: current)
@@ -130,7 +131,7 @@ struct RekeyCommand: VaultCommand {
                 + " next 'vault sync', with its PIN.")
           }
         }
-        guard let key else { throw VaultError.storageText("the rotation returned no key") }
+        guard let key else { throw CommandFailed("the rotation returned no key") }
         return key
       } catch VaultError.remoteMoved where attempts < 3 {
         continue

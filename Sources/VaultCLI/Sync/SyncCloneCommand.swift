@@ -47,7 +47,7 @@ struct SyncCloneCommand: VaultCommand {
       try PrivateFiles.ensureDirectory(repository.path)
       let marker = open(unfinished, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
       guard marker >= 0 else {
-        throw VaultError.storageText("cannot write \(Output.printable(unfinished))")
+        throw CommandFailed("cannot write \(Output.printable(unfinished))")
       }
       close(marker)
       try repository.create(remote: remote)

@@ -23,7 +23,7 @@ struct SyncInitCommand: VaultCommand {
     if SyncSupport.isLocalPath(remote), !remote.hasPrefix("/") {
       var folder = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
       guard getcwd(&folder, folder.count) != nil else {
-        throw VaultError.invalidInputText(
+        throw InputRefused(
           "the current folder cannot be read; give REMOTE as a full path")
       }
       let here = folder.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
@@ -43,7 +43,7 @@ struct SyncInitCommand: VaultCommand {
       let parent = PrivateFiles.parentFolder(of: remote)
       var status = stat()
       guard stat(parent, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-        throw VaultError.invalidInputText(
+        throw InputRefused(
           "the folder \(Output.printable(parent)) does not exist; create it first, or give the"
             + " path of an existing repository")
       }

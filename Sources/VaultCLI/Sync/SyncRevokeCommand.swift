@@ -57,8 +57,9 @@ struct SyncRevokeCommand: VaultCommand {
     if let code {
       do {
         try context.confirmNewRecoveryCode(code, heading: RekeyCommand.heading)
-      } catch VaultError.invalidInputText(let why) {
-        throw VaultError.invalidInputText(why + "; nothing was revoked or rotated")
+      } catch let error {
+        guard let why = ExitStatus.refusedInput(error) else { throw error }
+        throw InputRefused(why + "; nothing was revoked or rotated")
       }
     }
     let record = try unlocked.vault.device(named: named)

@@ -40,7 +40,7 @@ enum SyncSupport {
   static func checkedRemote(_ argument: GitRemote) throws -> String {
     let remote = argument.text
     guard !remote.isEmpty, !remote.hasPrefix("-"), !remote.contains("\n") else {
-      throw VaultError.invalidInputText("REMOTE must be a git remote: a path or a URL")
+      throw InputRefused("REMOTE must be a git remote: a path or a URL")
     }
     return remote
   }

@@ -47,7 +47,7 @@ public final class Context {
         return
       }
       guard fcntl(fd, F_GETFD) != -1 else {
-        throw VaultError.invalidInputText("--pin-fd \(fd) is not an open file descriptor")
+        throw InputRefused("--pin-fd \(fd) is not an open file descriptor")
       }
       // Read by vault alone: no program it starts may inherit the PIN's descriptor.
       if fd > 2 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -80,7 +80,7 @@ public final class Context {
     if pinKeptByClient, let session { session.handBack() }
     if let pinFD {
       guard let line = try LineReader.readLine(fd: pinFD) else {
-        throw VaultError.invalidInputText("--pin-fd \(pinFD) ended before a line was read")
+        throw InputRefused("--pin-fd \(pinFD) ended before a line was read")
       }
       return line
     }
@@ -104,9 +104,10 @@ public final class Context {
       let line = try readSecretLine(prompt: prompt)
       do {
         return try PIN(utf8: line)
-      } catch VaultError.invalidInputText(let why)
-        where askingAgain && pinFD == nil && terminal != nil && tries < Self.promptTries
-      {
+      } catch let error {
+        guard let why = ExitStatus.refusedInput(error),
+          askingAgain && pinFD == nil && terminal != nil && tries < Self.promptTries
+        else { throw error }
         terminal?.say("\(why); try again\n")
       }
     }
@@ -126,14 +127,16 @@ public final class Context {
       tries += 1
       do {
         return try readNewPINOnce(replacing: replacing)
-      } catch VaultError.invalidInputText(let why) where pinFD == nil && tries < Self.promptTries {
+      } catch let error {
+        guard let why = ExitStatus.refusedInput(error), pinFD == nil && tries < Self.promptTries
+        else { throw error }
         terminal?.say("\(why)\n")
       }
     }
   }
 
   private func readNewPINOnce(replacing: Bool) throws -> PIN {
-    let tooShort = VaultError.invalidInputText(
+    let tooShort = InputRefused(
       "a new PIN needs at least \(PIN.minimumNewLength) characters"
         + (replacing ? " (the current PIN still unlocks)" : ""))
     let first: PIN
@@ -147,7 +150,7 @@ public final class Context {
     if pinFD == nil {
       let second = try readPIN(prompt: "Repeat the new PIN: ", askingAgain: false)
       guard first.bytes == second.bytes else {
-        throw VaultError.invalidInputText("the two PINs differ; try again")
+        throw InputRefused("the two PINs differ; try again")
       }
     }
     return first
@@ -260,12 +263,11 @@ extension Context: CredentialSource {
           readSecretLine(prompt: prompt, what: "the recovery code"))
         try check(code)
         return code
-      } catch let error as VaultError where pinFD == nil && tries < Self.promptTries {
-        switch error {
-        case .wrongRecoveryCode, .invalidInputText, .invalidInput:
-          terminal?.say("\(ExitStatus.report(error).message); try again\n")
-        default: throw error
-        }
+      } catch let error where pinFD == nil && tries < Self.promptTries {
+        guard VaultError(error) == .wrongRecoveryCode || ExitStatus.refusedInput(error) != nil,
+          let report = ExitStatus.report(of: error)
+        else { throw error }
+        terminal?.say("\(report.message); try again\n")
       }
     }
   }

@@ -46,7 +46,7 @@ enum OutputFile {
         throw exists(path)
       }
       guard info.st_mode & S_IFMT == S_IFREG else {
-        throw VaultError.invalidInputText("\(path) is not a regular file; refusing to replace it")
+        throw InputRefused("\(path) is not a regular file; refusing to replace it")
       }
     }
     let folder = PrivateFiles.parentFolder(of: path)
@@ -121,7 +121,7 @@ enum OutputFile {
     guard stat(parent, &folderInfo) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR,
       access(parent, W_OK | X_OK) == 0
     else {
-      throw VaultError.invalidInputText(
+      throw InputRefused(
         "\(path) cannot be made: \(parent) is not a folder this user can write in; nothing was"
           + " written")
     }
@@ -150,8 +150,8 @@ enum OutputFile {
     return (folder == "/" ? "" : folder) + "/" + name
   }
 
-  private static func refusal(_ path: String, _ what: String) -> VaultError {
-    VaultError.invalidInputText(
+  private static func refusal(_ path: String, _ what: String) -> InputRefused {
+    InputRefused(
       "\(path) is \(what), which the output would replace or damage; nothing was written")
   }
 
@@ -163,12 +163,12 @@ enum OutputFile {
   }
 
   /// The refusal of a path that exists, without `--force`.
-  static func exists(_ path: String) -> VaultError {
-    .invalidInputText("\(path) exists; give --force to replace it")
+  static func exists(_ path: String) -> InputRefused {
+    InputRefused("\(path) exists; give --force to replace it")
   }
 
-  private static func failure(_ path: String) -> VaultError {
-    .storageText("cannot write \(path): \(String(cString: strerror(errno)))")
+  private static func failure(_ path: String) -> CommandFailed {
+    CommandFailed("cannot write \(path): \(String(cString: strerror(errno)))")
   }
 
   /// Writes every byte to `fd`.

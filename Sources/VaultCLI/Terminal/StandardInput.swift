@@ -10,7 +10,7 @@ extension Context {
   /// - Throws: `VaultError.invalidInput` for `--pin-fd 0`.
   func refusePINOnStandardInput(_ use: String) throws {
     if pinFD == 0 {
-      throw VaultError.invalidInputText(
+      throw InputRefused(
         "--pin-fd 0 is standard input, which \(use); give the PIN on another descriptor, such as"
           + " --pin-fd 3 3<pin-file")
     }
@@ -26,7 +26,7 @@ extension Context {
     for path in [vaultPath, vaultPath + "-journal"] {
       var file = stat()
       if stat(path, &file) == 0 && file.st_dev == input.st_dev && file.st_ino == input.st_ino {
-        throw VaultError.invalidInputText(
+        throw InputRefused(
           "standard input is the vault file itself, which the add would write to; copy it first"
             + " (vault backup FILE) and add the copy")
       }

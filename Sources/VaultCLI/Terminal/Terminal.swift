@@ -187,14 +187,14 @@ enum LineReader {
       let n = read(fd, &byte, 1)
       if n < 0 && errno == EINTR { continue }
       if n < 0 {
-        throw VaultError.invalidInputText(
+        throw InputRefused(
           "cannot read descriptor \(fd): \(String(cString: strerror(errno)))")
       }
       if n == 0 { break }
       sawAny = true
       if byte == 10 { break }
       guard count < maximum else {
-        throw VaultError.invalidInputText("a line longer than \(maximum) bytes was given")
+        throw InputRefused("a line longer than \(maximum) bytes was given")
       }
       buffer[count] = byte
       count += 1
@@ -218,7 +218,7 @@ enum LineReader {
         do {
           buffer = try buffer.grown(to: min(buffer.count * 2, limit ?? Int.max))
         } catch {
-          throw VaultError.storageText(
+          throw CommandFailed(
             "standard input is too large to hold in memory (\(count) bytes read); nothing was"
               + " stored")
         }
@@ -228,7 +228,7 @@ enum LineReader {
         read(fd, $0.baseAddress.map { $0 + filled }, $0.count - filled)
       }
       if n < 0 && errno == EINTR { continue }
-      if n < 0 { throw VaultError.storageText("cannot read standard input") }
+      if n < 0 { throw CommandFailed("cannot read standard input") }
       if n == 0 { break }
       count += n
     }
@@ -245,7 +245,7 @@ enum LineReader {
   {
     let data = try readAll(fd: fd, limit: limit + 1, packed: packed)
     guard data.count <= limit else {
-      throw VaultError.invalidInputText(
+      throw InputRefused(
         "\(what) is larger than \(limit) bytes, more than vault holds in memory; nothing was"
           + " written")
     }
@@ -261,7 +261,7 @@ enum LineReader {
       let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
       if n < 0 && errno == EINTR { continue }
       if n < 0 {
-        throw VaultError.storageText(
+        throw CommandFailed(
           "cannot read standard input: \(String(cString: strerror(errno))); nothing was stored")
       }
       return n

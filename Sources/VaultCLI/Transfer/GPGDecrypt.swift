@@ -115,7 +115,7 @@ struct GPGDecrypt: Sendable {
       close(output[0])
       _ = stderr.finish()
       _ = Subprocess.wait(pid)
-      if case VaultError.invalidInputText(let why) = error { throw TransferError(why, at: at) }
+      if let why = ExitStatus.refusedInput(error) { throw TransferError(why, at: at) }
       throw TransferError("cannot read gpg's output", at: at)
     }
     close(output[0])

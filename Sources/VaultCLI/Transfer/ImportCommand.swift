@@ -162,7 +162,7 @@ struct ImportCommand: VaultCommand {
       return try body()
     } catch let error as TransferError {
       guard let location = error.location else { throw VaultError.invalidInputText(error.message) }
-      throw LocatedError(location: location.description, .invalidInputText(error.message))
+      throw LocatedError(location: location.description, VaultError.invalidInputText(error.message))
     } catch let error as ImportItemError {
       throw LocatedError(
         location: error.origin, error.error,
