@@ -1,6 +1,7 @@
 import VaultCore
 import VaultCrypto
 import VaultFormat
+import VaultSecrets
 
 /// A template for `vault inject`: text with `{{ vault NAME[:FIELD] }}` placeholders (spaces and
 /// tabs inside the braces optional), each on one line; other `{{ … }}` text is left as it is.
@@ -63,6 +64,8 @@ struct InjectTemplate {
           found.append(
             Placeholder(
               range: index..<close + 2, line: line, reference: try SecretReference(inside)))
+        } catch let error as SecretError {
+          throw LocatedError(location: "line \(line)", reporting: error)
         } catch let thrown {
           guard let error = VaultError(thrown) else { throw thrown }
           throw LocatedError(location: "line \(line)", error)
@@ -107,13 +110,20 @@ extension String {
 /// place before its message.
 struct LocatedError: Error {
   let location: String
-  let underlying: VaultError
-  /// Said after the error, in place of the one `ExitStatus` gives it.
-  let hint: String?
+  /// The exit code, message and hint of the error itself.
+  let report: ExitStatus.Report
 
+  /// `underlying` at `location`; `hint`, when given, is said in place of the one `ExitStatus`
+  /// gives it.
   init(location: String, _ underlying: VaultError, hint: String? = nil) {
     self.location = location
-    self.underlying = underlying
-    self.hint = hint
+    let report = ExitStatus.report(underlying)
+    self.report = (report.code, report.message, hint ?? report.hint)
+  }
+
+  /// A module's `underlying` error at `location`.
+  init(location: String, reporting underlying: any ReportableError) {
+    self.location = location
+    report = (underlying.exitCode, underlying.message, underlying.hint)
   }
 }
