@@ -153,15 +153,13 @@ public struct EntryFields {
 
   /// Checks a key given by the user (`vault set`, `vault get --field`).
   ///
-  /// - Throws: `VaultError.invalidInput` for an empty key, one over 64 bytes, or one with white
+  /// - Throws: `SecretError.notAFieldKey` for an empty key, one over 64 bytes, or one with white
   ///   space, a control character or `:`.
   public static func validate(key: String) throws {
     guard !key.isEmpty, key.utf8.count <= maximumKeyBytes,
       !key.unicodeScalars.contains(where: { isControlOrSpace($0) || $0 == ":" })
     else {
-      throw VaultError.invalidInputText(
-        "'\(key)' is not a field key: use 1 to \(maximumKeyBytes) bytes without spaces, control"
-          + " characters or ':'")
+      throw SecretError.notAFieldKey(key)
     }
   }
 
@@ -302,9 +300,10 @@ public struct EntryFields {
   /// place (later lines of that key are kept as they are) or becomes a new line after the last
   /// field (after the password when there is none). Line endings follow the first line's.
   ///
-  /// - Throws: `VaultError.invalidInput` for a bad key (`validate(key:)`), a value that is not
-  ///   one line of UTF-8 text (a CR, an LF or a NUL byte, invalid UTF-8), or a field's value
-  ///   that starts with a space or a tab (it would not read back).
+  /// - Throws: `SecretError` for a bad key (`validate(key:)`), a value that is not one line of
+  ///   UTF-8 text (a CR, an LF or a NUL byte, invalid UTF-8), a field's value that starts with a
+  ///   space or a tab or is `|` or `|-` alone (it would not read back), or a new field after a
+  ///   last line that ends in a CR without an LF.
   public func setting(_ key: String, to value: SecureBytes) throws -> SecureBytes {
     try setting([(key, value)])
   }
@@ -348,9 +347,7 @@ public struct EntryFields {
       content.withBytes({ bytes in last.text.count > 0 && bytes[last.text.upperBound - 1] == 0x0D })
     {
       // A line ending after it would make its CR part of a CRLF and so change the line.
-      throw VaultError.invalidInputText(
-        "the entry's last line ends in a carriage return without a line feed, which a new field"
-          + " after it would change; add the field with 'vault edit'")
+      throw SecretError.lastLineEndsInCarriageReturn
     }
     let ending: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
     // A replaced block's indented lines go with it: the value is now one line.
@@ -413,33 +410,27 @@ public struct EntryFields {
       isText(bytes) && !bytes.contains(0x0A) && !bytes.contains(0x0D)
     }
     guard valid else {
-      throw VaultError.invalidInputText(
-        "a field's value is one line of UTF-8 text: no line break, NUL byte or invalid UTF-8")
+      throw SecretError.valueNotOneLine(key: key)
     }
     let leadingBlank = value.count > 0 && (value[0] == 0x20 || value[0] == 0x09)
     guard isPassword(key) || !leadingBlank else {
-      throw VaultError.invalidInputText(
-        "a field's value cannot start with a space or a tab: the convention reads past them")
+      throw SecretError.valueStartsWithBlank(key: key)
     }
     // `KEY: |` and `KEY: |-` open a block: indented notes after it would become its value.
     let opensBlock = value.withBytes { $0.elementsEqual([0x7C]) || $0.elementsEqual([0x7C, 0x2D]) }
     guard isPassword(key) || !opensBlock else {
-      throw VaultError.invalidInputText(
-        "a field's value cannot be '|' or '|-' alone: the convention reads that as the start of"
-          + " a block of indented lines; write the field with 'vault edit'")
+      throw SecretError.valueOpensBlock(key: key)
     }
   }
 
   /// The content without any line of `key`, or nil when no line has it.
   ///
-  /// - Throws: `VaultError.invalidInput` for `password` (the first line cannot be removed) or a
-  ///   bad key.
+  /// - Throws: `SecretError.passwordNotRemovable` for `password` (the first line cannot be
+  ///   removed), `.notAFieldKey` for a bad key.
   public func unsetting(_ key: String) throws -> SecureBytes? {
     try Self.validate(key: key)
     if Self.isPassword(key) {
-      throw VaultError.invalidInputText(
-        "the password is the first line and cannot be removed; replace it with 'vault set NAME"
-          + " password'")
+      throw SecretError.passwordNotRemovable
     }
     let dropped = Set(fields.filter { Self.same($0.key, key) }.flatMap(\.allLines))
     guard !dropped.isEmpty else { return nil }

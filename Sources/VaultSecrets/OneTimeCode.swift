@@ -59,7 +59,7 @@ public struct OneTimeCode: Sendable {
 
   /// A generator for the raw `secret` (not base32).
   ///
-  /// - Throws: `VaultError.invalidInput` for an empty secret, one under `minimumSecretBytes` or
+  /// - Throws: `SecretError.oneTimeCode` for an empty secret, one under `minimumSecretBytes` or
   ///   over `maximumSecretBytes`,
   ///   `digits` outside 6–8, a period outside `periods`, a counter over `maximumCounter`, or an
   ///   HOTP code with an algorithm other than SHA1 (liboath's HOTP is HMAC-SHA-1 only).
@@ -67,27 +67,26 @@ public struct OneTimeCode: Sendable {
     secret: SecureBytes, kind: Kind, algorithm: Algorithm = .sha1, digits: Int = 6,
     label: String = ""
   ) throws {
-    guard secret.count > 0 else { throw VaultError.invalidInputText(Self.emptySecret) }
+    guard secret.count > 0 else { throw Self.refused(.emptySecret) }
     guard secret.count >= Self.minimumSecretBytes else {
-      throw VaultError.invalidInputText(
-        "the one-time code secret is \(secret.count) byte\(secret.count == 1 ? "" : "s"); at least"
-          + " \(Self.minimumSecretBytes) (16 base32 characters, 80 bits) are needed")
+      throw Self.refused(.secretTooShort(bytes: secret.count, minimum: Self.minimumSecretBytes))
     }
     guard secret.count <= Self.maximumSecretBytes else {
-      throw VaultError.invalidInputText(
-        "the one-time code secret is longer than \(Self.maximumSecretBytes) bytes")
+      throw Self.refused(.secretTooLong(bytes: secret.count, maximum: Self.maximumSecretBytes))
     }
-    guard Self.digitRange.contains(digits) else { throw Self.badDigits(String(digits)) }
+    guard Self.digitRange.contains(digits) else {
+      throw Self.refused(.badValue(.digits, String(digits)))
+    }
     switch kind {
     case .totp(let period):
-      guard Self.periods.contains(period) else { throw Self.badPeriod(String(period)) }
-    case .hotp(let counter):
-      guard counter <= Self.maximumCounter else { throw Self.badCounter(String(counter)) }
-      guard algorithm == .sha1 else {
-        throw VaultError.invalidInputText(
-          "an otpauth://hotp URI's algorithm must be SHA1 (HOTP is HMAC-SHA-1), not"
-            + " '\(algorithm.rawValue)'")
+      guard Self.periods.contains(period) else {
+        throw Self.refused(.badValue(.period, String(period)))
       }
+    case .hotp(let counter):
+      guard counter <= Self.maximumCounter else {
+        throw Self.refused(.badValue(.counter, String(counter)))
+      }
+      guard algorithm == .sha1 else { throw Self.refused(.hotpAlgorithm(algorithm)) }
     }
     self.secret = secret
     self.kind = kind
@@ -96,48 +95,19 @@ public struct OneTimeCode: Sendable {
     self.label = label
   }
 
-  static let emptySecret = "the one-time code secret is empty"
-  static let notBase32 =
-    "the one-time code secret is not base32 (letters A to Z and digits 2 to 7, with or without ="
-    + " padding and spaces)"
-
-  static func badDigits(_ value: String) -> VaultError {
-    .invalidInputText("the otpauth URI's digits must be 6, 7 or 8, not '\(shown(value))'")
-  }
-
-  static func badPeriod(_ value: String) -> VaultError {
-    .invalidInputText(
-      "the otpauth URI's period must be whole seconds from \(periods.lowerBound) to"
-        + " \(periods.upperBound), not '\(shown(value))'")
-  }
-
-  static func badCounter(_ value: String) -> VaultError {
-    .invalidInputText(
-      "the otpauth URI's counter must be a whole number from 0 to \(maximumCounter), not"
-        + " '\(shown(value))'")
-  }
-
-  /// A value from the URI as it may appear in a message: printable ASCII (others become `?`),
-  /// at most 24 characters.
-  static func shown(_ value: String) -> String {
-    let printable = String(
-      value.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? $0 : "?" }
-        .map(Character.init))
-    return printable.count > 24 ? String(printable.prefix(24)) + "..." : printable
-  }
+  /// The error that refuses a code for `fault`.
+  static func refused(_ fault: OneTimeCodeFault) -> SecretError { .oneTimeCode(fault) }
 
   /// The code for the Unix time `time` (seconds), TOTP only: liboath `oath_totp_generate2`,
   /// RFC 6238, epoch 0.
   ///
   /// - Returns: `digits` ASCII digits, in guarded memory.
   /// - Precondition: `kind` is `.totp`.
-  /// - Throws: `VaultError.invalidInput` for a time before 1970; `.storage` when liboath fails.
+  /// - Throws: `SecretError.oneTimeCode` for a time before 1970; `.oneTimeCodeNotMade` when
+  ///   liboath fails.
   public func code(at time: Double) throws -> SecureBytes {
     guard case .totp(let period) = kind else { preconditionFailure("an HOTP code has no time") }
-    guard time >= 0, time < 1e15 else {
-      throw VaultError.invalidInputText(
-        "the clock is outside the range one-time codes are made for")
-    }
+    guard time >= 0, time < 1e15 else { throw Self.refused(.clockOutOfRange(time: time)) }
     let flags: Int32
     switch algorithm {
     case .sha1: flags = 0
@@ -155,7 +125,7 @@ public struct OneTimeCode: Sendable {
   /// truncation, no checksum digit.
   ///
   /// - Returns: `digits` ASCII digits, in guarded memory.
-  /// - Throws: `VaultError.storage` when liboath fails.
+  /// - Throws: `SecretError.oneTimeCodeNotMade` when liboath fails.
   public func code(counter: UInt64) throws -> SecureBytes {
     try generate { secret, length, output in
       oath_hotp_generate(
@@ -181,8 +151,7 @@ public struct OneTimeCode: Sendable {
       }
     }
     guard status == OATH_OK.rawValue else {
-      throw VaultError.storageText(
-        "liboath could not make the one-time code (\(String(cString: oath_strerror(status))))")
+      throw SecretError.oneTimeCodeNotMade(liboath: String(cString: oath_strerror(status)))
     }
     return output.prefix(digits)
   }
@@ -199,12 +168,11 @@ extension OneTimeCode {
   /// spaces ignored) into guarded memory: liboath `oath_base32_decode`, whose buffer is wiped
   /// and freed.
   ///
-  /// - Throws: `VaultError.invalidInput` for text that is not base32, or an empty secret.
+  /// - Throws: `SecretError.oneTimeCode` for text that is not base32, an empty secret or one
+  ///   over `maximumSecretBytes`.
   static func decodeBase32(_ text: UnsafeRawBufferPointer) throws -> SecureBytes {
     _ = LibOATH.ready
-    guard let base = text.baseAddress, text.count > 0 else {
-      throw VaultError.invalidInputText(emptySecret)
-    }
+    guard let base = text.baseAddress, text.count > 0 else { throw refused(.emptySecret) }
     var decoded: UnsafeMutablePointer<CChar>?
     var length = 0
     let status = oath_base32_decode(
@@ -215,13 +183,10 @@ extension OneTimeCode {
         free(decoded)
       }
     }
-    guard status == OATH_OK.rawValue, let decoded else {
-      throw VaultError.invalidInputText(notBase32)
-    }
-    guard length > 0 else { throw VaultError.invalidInputText(emptySecret) }
+    guard status == OATH_OK.rawValue, let decoded else { throw refused(.secretNotBase32) }
+    guard length > 0 else { throw refused(.emptySecret) }
     guard length <= maximumSecretBytes else {
-      throw VaultError.invalidInputText(
-        "the one-time code secret is longer than \(maximumSecretBytes) bytes")
+      throw refused(.secretTooLong(bytes: length, maximum: maximumSecretBytes))
     }
     let out = SecureBytes(count: length)
     out.write(UnsafeRawBufferPointer(start: decoded, count: length))
@@ -235,28 +200,20 @@ extension OneTimeCode {
   /// `algorithm`, `digits`, `period` and `counter` (such as `issuer`) are ignored, as is a
   /// `#` fragment. Defaults: SHA1, 6 digits, a 30-second period. HOTP needs `counter`.
   ///
-  /// - Throws: `VaultError.invalidInput` with the reason: not an `otpauth://` URI, an unknown
+  /// - Throws: `SecretError.oneTimeCode` with the reason: not an `otpauth://` URI, an unknown
   ///   type, a malformed percent-escape, a parameter given twice, a missing, empty or non-base32
   ///   secret, digits outside 6–8, a period outside `periods`, an unknown algorithm, a missing or
   ///   malformed counter.
   public init(uri: SecureBytes) throws {
     let parsed = try uri.withBytes { try URIParts($0) }
     let type = parsed.type.lowercased()
-    guard type == "totp" || type == "hotp" else {
-      throw VaultError.invalidInputText(
-        "the otpauth URI's type '\(Self.shown(parsed.type))' is unknown: use otpauth://totp/..."
-          + " or otpauth://hotp/...")
-    }
-    guard let secretText = parsed.secret else {
-      throw VaultError.invalidInputText("the otpauth URI has no secret= parameter")
-    }
+    guard type == "totp" || type == "hotp" else { throw Self.refused(.unknownType(parsed.type)) }
+    guard let secretText = parsed.secret else { throw Self.refused(.missingParameter(.secret)) }
     let secret = try secretText.withBytes { try Self.decodeBase32($0) }
     var algorithm = Algorithm.sha1
     if let value = parsed.values["algorithm"] {
       guard let known = Algorithm(rawValue: value.uppercased()) else {
-        throw VaultError.invalidInputText(
-          "the otpauth URI's algorithm '\(Self.shown(value))' is unknown: use SHA1, SHA256 or"
-            + " SHA512")
+        throw Self.refused(.badValue(.algorithm, value))
       }
       algorithm = known
     }
@@ -264,7 +221,7 @@ extension OneTimeCode {
     if let value = parsed.values["digits"] {
       guard let number = Self.number(value), let small = Int(exactly: number),
         Self.digitRange.contains(small)
-      else { throw Self.badDigits(value) }
+      else { throw Self.refused(.badValue(.digits, value)) }
       digits = small
     }
     let kind: Kind
@@ -273,17 +230,16 @@ extension OneTimeCode {
       if let value = parsed.values["period"] {
         guard let number = Self.number(value), let small = Int(exactly: number),
           Self.periods.contains(small)
-        else { throw Self.badPeriod(value) }
+        else { throw Self.refused(.badValue(.period, value)) }
         period = small
       }
       kind = .totp(period: period)
     } else {
       guard let value = parsed.values["counter"] else {
-        throw VaultError.invalidInputText(
-          "an otpauth://hotp URI needs a counter= parameter (its first counter, such as 0)")
+        throw Self.refused(.missingParameter(.counter))
       }
       guard let counter = Self.number(value), counter <= Self.maximumCounter else {
-        throw Self.badCounter(value)
+        throw Self.refused(.badValue(.counter, value))
       }
       kind = .hotp(counter: counter)
     }
@@ -302,7 +258,7 @@ extension OneTimeCode {
   /// percent-encoded (every byte but A–Z, a–z, 0–9, `-`, `.`, `_` and `~`), the secret in upper
   /// case without spaces or padding.
   ///
-  /// - Throws: `VaultError.invalidInput` when `secret` is not base32 or is empty.
+  /// - Throws: `SecretError.oneTimeCode` when `secret` is not base32 or is empty.
   public static func uri(secret: SecureBytes, label: String) throws -> SecureBytes {
     _ = try secret.withBytes { try decodeBase32($0) }
     var head = Array("otpauth://totp/".utf8)
@@ -359,13 +315,11 @@ struct URIParts {
   /// The other known parameters by lower-case name, percent-decoded.
   var values: [String: String] = [:]
 
-  static let known: Set<String> = ["secret", "algorithm", "digits", "period", "counter"]
-
   init(_ bytes: UnsafeRawBufferPointer) throws {
     let scheme = Array("otpauth://".utf8)
     guard bytes.count >= scheme.count,
       zip(bytes.prefix(scheme.count), scheme).allSatisfy({ EntryFields.lowercase($0) == $1 })
-    else { throw VaultError.invalidInputText("the one-time code is not an otpauth:// URI") }
+    else { throw OneTimeCode.refused(.notAnOTPAuthURI) }
     var end = bytes.count
     if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) { end = hash }
     let query = bytes[scheme.count..<end].firstIndex(of: UInt8(ascii: "?")) ?? end
@@ -385,11 +339,11 @@ struct URIParts {
         let name = String(decoding: try Self.decoded(bytes[start..<equals]), as: UTF8.self)
           .lowercased()
         let value = equals < stop ? (equals + 1)..<stop : stop..<stop
-        if Self.known.contains(name) {
-          guard values[name] == nil, name != "secret" || secret == nil else {
-            throw VaultError.invalidInputText("the otpauth URI gives \(name)= twice")
+        if let parameter = OneTimeCode.Parameter(rawValue: name) {
+          guard values[name] == nil, parameter != .secret || secret == nil else {
+            throw OneTimeCode.refused(.repeatedParameter(parameter))
           }
-          if name == "secret" {
+          if parameter == .secret {
             secret = try Self.decodedSecret(bytes[value])
           } else {
             values[name] = String(decoding: try Self.decoded(bytes[value]), as: UTF8.self)
@@ -399,8 +353,6 @@ struct URIParts {
       start = stop + 1
     }
   }
-
-  static let badEscape = "the otpauth URI has a '%' that is not followed by two hex digits"
 
   static func hexValue(_ byte: UInt8) -> UInt8? {
     switch byte {
@@ -419,7 +371,7 @@ struct URIParts {
       if bytes[index] == UInt8(ascii: "%") {
         guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]),
           let low = hexValue(bytes[index + 2])
-        else { throw VaultError.invalidInputText(badEscape) }
+        else { throw OneTimeCode.refused(.badPercentEscape) }
         out.append(high << 4 | low)
         index += 3
       } else {
@@ -440,7 +392,7 @@ struct URIParts {
       if byte == UInt8(ascii: "%") {
         guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]),
           let low = hexValue(bytes[index + 2])
-        else { throw VaultError.invalidInputText(badEscape) }
+        else { throw OneTimeCode.refused(.badPercentEscape) }
         byte = high << 4 | low
         index += 3
       } else {

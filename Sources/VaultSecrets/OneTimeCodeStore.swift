@@ -22,8 +22,8 @@ extension EntryStore {
   ///
   /// - Precondition: `code.kind` is `.hotp`.
   /// - Throws: `VaultError.notFound`, `.removed`, `.purged` when the entry went away;
-  ///   `.invalidInput` when the counter cannot grow; `.integrity` when a bucket or the counter
-  ///   does not verify; `.storage` on failure (nothing is stored then).
+  ///   `SecretError.oneTimeCode` when the counter cannot grow; `.integrity` when a bucket or the
+  ///   counter does not verify; `.storage` on failure (nothing is stored then).
   public func nextCode(
     _ code: OneTimeCode, of name: EntryName, deliver: (CountedCode) throws -> Void = { _ in }
   ) throws -> CountedCode {
@@ -38,7 +38,7 @@ extension EntryStore {
       let stored = try existing.map(counters.open)?.value ?? 0
       let counter = max(first, stored)
       guard counter < OneTimeCode.maximumCounter else {
-        throw VaultError.invalidInputText("the HOTP counter of '\(name)' cannot grow any more")
+        throw OneTimeCode.refused(.counterExhausted(entry: name.value))
       }
       let made = try code.code(counter: counter)
       try OneTimeCodeCounters.store(

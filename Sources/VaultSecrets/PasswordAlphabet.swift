@@ -40,12 +40,11 @@ public struct PasswordAlphabet: Equatable, Sendable {
   /// An alphabet of `named` classes and an optional literal set of printable ASCII characters
   /// (the literal set's characters that a named class has are left to that class).
   ///
-  /// - Throws: `VaultError.invalidInput` when nothing is left, or a literal character is not
-  ///   printable ASCII (`!` to `~`).
+  /// - Throws: `SecretError.tooFewCharacters` when fewer than 2 characters are left,
+  ///   `.literalNotPrintable` when a literal character is not printable ASCII (`!` to `~`).
   public init(named: [Class], literal: [UInt8] = [], noAmbiguous: Bool = false) throws {
     guard literal.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else {
-      throw VaultError.invalidInputText(
-        "a literal character set has printable ASCII characters only ('!' to '~', no space)")
+      throw SecretError.literalNotPrintable
     }
     var used = Set<UInt8>()
     var classes: [[UInt8]] = []
@@ -58,7 +57,7 @@ public struct PasswordAlphabet: Equatable, Sendable {
       if !kept.isEmpty { classes.append(kept) }
     }
     guard !classes.isEmpty, classes.joined().count >= 2 else {
-      throw VaultError.invalidInputText("the character set has fewer than 2 characters")
+      throw SecretError.tooFewCharacters(count: classes.joined().count)
     }
     self.classes = classes
   }
@@ -66,7 +65,8 @@ public struct PasswordAlphabet: Equatable, Sendable {
   /// Parses a `--charset` value: class names joined by `,`, then optionally `chars:` and a
   /// literal set that runs to the end (`lower,digits,chars:-_`).
   ///
-  /// - Throws: `VaultError.invalidInput` naming an unknown class, or as `init` does.
+  /// - Throws: `SecretError.unknownClass` naming an unknown class, `.emptyLiteral` for `chars:`
+  ///   with nothing after it, or as `init` does.
   public init(charset: String, noAmbiguous: Bool) throws {
     var names = Substring(charset)
     var literal: [UInt8] = []
@@ -74,15 +74,13 @@ public struct PasswordAlphabet: Equatable, Sendable {
       names = charset[..<marker.lowerBound]
       literal = Array(charset[marker.upperBound...].utf8)
       guard !literal.isEmpty else {
-        throw VaultError.invalidInputText("'\(Self.literalMarker)' is followed by no characters")
+        throw SecretError.emptyLiteral
       }
     }
     var named: [Class] = []
     for word in names.split(separator: ",") {
       guard let namedClass = Class(rawValue: String(word)) else {
-        throw VaultError.invalidInputText(
-          "unknown character class '\(word)' (use lower, upper, digits, symbols, then"
-            + " \(Self.literalMarker)CHARACTERS for a set of your own)")
+        throw SecretError.unknownClass(String(word))
       }
       if !named.contains(namedClass) { named.append(namedClass) }
     }

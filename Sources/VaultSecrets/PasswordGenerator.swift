@@ -26,7 +26,7 @@ public enum PasswordGenerator {
   /// A password of `length` characters with at least one character of every class in use
   /// (lower case, upper case, digits and, unless `symbols` is false, symbols).
   ///
-  /// - Throws: `VaultError.invalidInput` for a length outside 8...1024.
+  /// - Throws: `SecretError.passwordLength` for a length outside 8...1024.
   public static func password(length: Int, symbols useSymbols: Bool) throws -> SecureBytes {
     try password(
       length: length,
@@ -39,11 +39,10 @@ public enum PasswordGenerator {
   ///
   /// Candidates missing a class are drawn again, so every allowed password is equally likely.
   ///
-  /// - Throws: `VaultError.invalidInput` for a length outside 8...1024.
+  /// - Throws: `SecretError.passwordLength` for a length outside 8...1024.
   public static func password(length: Int, alphabet: PasswordAlphabet) throws -> SecureBytes {
     guard lengths.contains(length) else {
-      throw VaultError.invalidInputText(
-        "the length must be between \(lengths.lowerBound) and \(lengths.upperBound)")
+      throw SecretError.passwordLength(length, allowed: lengths)
     }
     let classes = alphabet.classes
     let alphabet = alphabet.characters
@@ -70,13 +69,12 @@ public enum PasswordGenerator {
   /// A passphrase of `count` words from the built-in list, joined by `separator` (`-` by
   /// default; it may be empty).
   ///
-  /// - Throws: `VaultError.invalidInput` for a count outside 3...64.
+  /// - Throws: `SecretError.wordCount` for a count outside 3...64.
   public static func passphrase(words count: Int, separator: [UInt8] = [separator]) throws
     -> SecureBytes
   {
     guard wordCounts.contains(count) else {
-      throw VaultError.invalidInputText(
-        "the word count must be between \(wordCounts.lowerBound) and \(wordCounts.upperBound)")
+      throw SecretError.wordCount(count, allowed: wordCounts)
     }
     // Built in a buffer long enough for the longest words, then copied to its exact length, so
     // the chosen words never sit in ordinary memory.

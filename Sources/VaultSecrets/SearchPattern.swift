@@ -16,10 +16,10 @@ public final class SearchPattern {
 
   /// Compiles `pattern`.
   ///
-  /// - Throws: `VaultError.invalidInput` for an empty pattern or one `regcomp` refuses, with its
-  ///   reason.
+  /// - Throws: `SecretError.emptyPattern`, or `.invalidPattern` for one `regcomp` refuses, with
+  ///   its reason.
   public init(_ pattern: String, fixed: Bool, ignoreCase: Bool) throws {
-    guard !pattern.isEmpty else { throw VaultError.invalidInputText("the pattern is empty") }
+    guard !pattern.isEmpty else { throw SecretError.emptyPattern }
     self.needle = Array(pattern.utf8)
     self.ignoreCase = ignoreCase
     guard !fixed else {
@@ -34,7 +34,7 @@ public final class SearchPattern {
       regerror(rc, compiled, &message, message.count)
       compiled.deallocate()
       let reason = String(decoding: message.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)
-      throw VaultError.invalidInputText("invalid pattern '\(pattern)': \(reason)")
+      throw SecretError.invalidPattern(pattern, regerror: reason)
     }
     regex = compiled
   }

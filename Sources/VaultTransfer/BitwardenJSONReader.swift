@@ -152,7 +152,7 @@ public enum BitwardenJSONReader: ImportReader {
       content = try EntryContent.composeKeepingEmpty(
         password: password ?? SecureBytes(count: 0, packed: true), fields: fields, notes: notes)
     } catch let error as TransferError {
-      throw fail(error.message)
+      throw TransferError(error.reason, at: location)
     }
     var entry = TransferEntry(name: name, content: content, location: location)
     // The master-password re-prompt is what a guarded entry is: each read asks again.

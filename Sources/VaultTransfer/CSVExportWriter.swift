@@ -43,8 +43,8 @@ public final class CSVExportWriter {
 
   /// Writes the record of `entry`.
   ///
-  /// - Throws: `VaultError.invalidInput` for a large content without `base64`; what reading the
-  ///   content or the sink throws.
+  /// - Throws: `ExportError.largeNeedsBase64` for a large content without `base64`; what
+  ///   reading the content or the sink throws.
   public func write(_ entry: some ExportableEntry) throws {
     try Array(entry.name.utf8).withUnsafeBytes { try field($0) }
     try out.append(UInt8(ascii: ","))
@@ -54,8 +54,7 @@ public final class CSVExportWriter {
       try encoder.finish(into: out)
     } else {
       guard !entry.isLarge else {
-        throw VaultError.invalidInputText(
-          "'\(entry.name)' is large: a csv export of it is content_b64")
+        throw ExportError.largeNeedsBase64(name: entry.name)
       }
       try entry.content().withBytes { try field($0) }
     }

@@ -87,7 +87,8 @@ public enum CSVImportReader: ImportReader {
       do {
         content = try GuardedBase64.decode(content)
       } catch let error as TransferError {
-        throw TransferError("content_b64: \(error.message)", at: at)
+        guard case .said(let message) = error.reason else { throw error }
+        throw TransferError("content_b64: \(message)", at: at)
       }
     }
     if let column = columns.fields, !csv.isEmpty(record, column) {
@@ -121,8 +122,8 @@ public enum CSVImportReader: ImportReader {
       return content.prefix(content.count, packed: true)
     } catch VaultError.notText {
       throw TransferError("fields need a content that is UTF-8 text", at: at)
-    } catch VaultError.invalidInputText(let reason) {
-      throw TransferError("fields: \(reason)", at: at)
+    } catch let error as SecretError {
+      throw TransferError(.fields(error), at: at)
     }
   }
 
@@ -153,8 +154,8 @@ public enum CSVImportReader: ImportReader {
       }
       do {
         try EntryFields.validate(key: key)
-      } catch VaultError.invalidInputText(let reason) {
-        throw TransferError("fields: \(reason)", at: at)
+      } catch let error as SecretError {
+        throw TransferError(.fields(error), at: at)
       }
       var start = colon + 1
       guard start == bytes.count || bytes[start] == 0x20 || bytes[start] == 0x09 else {

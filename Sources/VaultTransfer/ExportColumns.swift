@@ -87,7 +87,7 @@ struct ExportColumns {
         content = try EntryContent.composeKeepingEmpty(
           password: password, fields: sorted, notes: notes)
       } catch let error as TransferError {
-        throw TransferError(error.message, at: at)
+        throw TransferError(error.reason, at: at)
       }
       let folders = group.map(Self.underRoot) ?? []
       out.append(

@@ -136,7 +136,7 @@ public enum Exporter {
   /// Plaintext leaves guarded memory only in `sink`: every writer builds its output in guarded
   /// buffers (`OutputBuffer`) and hands them over.
   ///
-  /// - Throws: `VaultError.invalidInput` for `vault` without a passphrase; what the entries'
+  /// - Throws: `ExportError.noPassphrase` for `vault` without a passphrase; what the entries'
   ///   reads and `sink` throw; `VaultError.storage` when Argon2id cannot allocate its memory.
   public static func write(
     _ format: ExportFormat, entries: [any ExportableEntry], journal: [TransferJournalEntry],
@@ -146,7 +146,7 @@ public enum Exporter {
     switch format {
     case .vault:
       guard let passphrase = options.passphrase else {
-        throw VaultError.invalidInputText("a vault export needs a passphrase")
+        throw ExportError.noPassphrase
       }
       let writer = try VaultExportWriter(passphrase: passphrase, kdf: options.kdf, to: sink)
       for (done, entry) in entries.enumerated() {

@@ -74,7 +74,8 @@ public enum JSONLinesReader: ImportReader {
         do {
           content = try GuardedBase64.decode(value)
         } catch let error as TransferError {
-          throw fail("'content_b64': \(error.message)")
+          guard case .said(let message) = error.reason else { throw error }
+          throw fail("'content_b64': \(message)")
         }
       } else {
         content = value
@@ -103,7 +104,7 @@ public enum JSONLinesReader: ImportReader {
         content = try EntryContent.composeKeepingEmpty(
           password: password, fields: fields, notes: notes)
       } catch let error as TransferError {
-        throw fail(error.message)
+        throw TransferError(error.reason, at: location)
       }
     }
     return TransferEntry(name: name, content: content, location: location)

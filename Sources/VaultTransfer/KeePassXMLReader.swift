@@ -180,7 +180,7 @@ final class KeePassEntry {
       return TransferEntry(
         name: (group.path + [title]).joined(separator: "/"), content: content, location: at)
     } catch let error as TransferError {
-      throw TransferError(error.message, at: at)
+      throw TransferError(error.reason, at: at)
     }
   }
 }

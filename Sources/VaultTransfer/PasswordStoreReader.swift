@@ -44,7 +44,7 @@ public enum PasswordStoreReader: ImportReader {
       do {
         content = try decrypt(root + "/" + file)
       } catch let error as TransferError {
-        throw TransferError(error.message, at: at)
+        throw TransferError(error.reason, at: at)
       } catch {
         throw TransferError("cannot decrypt it: \(error)", at: at)
       }

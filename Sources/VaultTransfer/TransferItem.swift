@@ -1,6 +1,7 @@
 import VaultCore
 import VaultCrypto
 import VaultFormat
+import VaultSecrets
 
 /// Where in its source an item or an error was read, for messages: `line 12`, `record 3` or
 /// `file mail/work.gpg`.
@@ -47,22 +48,45 @@ public struct SourceLocation: Equatable, Sendable, CustomStringConvertible {
   }
 }
 
-/// An input that cannot be imported, or a vault that cannot be exported: the message says what,
+/// An input that cannot be imported, or a vault that cannot be exported: `reason` says what,
 /// `location` where (nil for the source as a whole).
 public struct TransferError: Error, Equatable, CustomStringConvertible {
+  /// What is wrong: the reader's own words, or the typed error of the code below it that
+  /// refused the item.
+  public enum Reason: Equatable, Sendable {
+    /// One line, lower case, no final period (`a name is missing`).
+    case said(String)
+    /// A line of a `fields` cell that the field convention refuses (`EntryFields`).
+    case fields(SecretError)
+    /// Input refused by the code below (an entry name that is not valid).
+    case input(InputFault)
+  }
+
   /// Where the fault is, when it is in one item.
   public let location: SourceLocation?
-  /// One line, lower case, no final period (`a name is missing`).
-  public let message: String
+  /// What the fault is.
+  public let reason: Reason
 
-  /// The error `message` at `location`.
+  /// The error said in `message` at `location`.
   public init(_ message: String, at location: SourceLocation? = nil) {
-    self.message = message
+    self.init(.said(message), at: location)
+  }
+
+  /// The error `reason` at `location`.
+  public init(_ reason: Reason, at location: SourceLocation? = nil) {
+    self.reason = reason
     self.location = location
   }
 
-  /// `LOCATION: MESSAGE`, or the message alone.
+  /// `LOCATION: MESSAGE`, or the message alone; a typed reason as its case (the command line
+  /// gives it words).
   public var description: String {
+    let message: String
+    switch reason {
+    case .said(let said): message = said
+    case .fields(let error): message = "fields: \(error)"
+    case .input(let fault): message = "\(fault)"
+    }
     guard let location else { return message }
     return "\(location): \(message)"
   }

@@ -241,9 +241,10 @@ public final class VaultExportFile {
       guard try Array(EntryName(name).value.utf8) == raw else {
         throw TransferError("the name '\(name)' is not in NFC", at: at)
       }
-    } catch let error as VaultError {
-      guard case .invalidInputText(let why) = error else { throw error }
+    } catch VaultError.invalidInputText(let why) {
       throw TransferError(why, at: at)
+    } catch VaultError.invalidInput(let fault) {
+      throw TransferError(.input(fault), at: at)
     }
     if let last, !last.lexicographicallyPrecedes(raw) {
       throw TransferError(

@@ -26,22 +26,22 @@ public final class VaultExportWriter {
 
   /// Writes the record of `entry`, its content piece by piece.
   ///
-  /// - Throws: `VaultError.invalidInput` for an entry after a journal entry, a name not above
-  ///   the one before it (UTF-8 byte order), or a name, time or length the format does not
-  ///   allow; `.integrity` when the content read is not `entry.length` bytes; what reading the
-  ///   content or the sink throws.
+  /// - Throws: `ExportError` for an entry after a journal entry, a name not above the one
+  ///   before it (UTF-8 byte order), or a name, time or length the format does not allow;
+  ///   `VaultError.integrity` when the content read is not `entry.length` bytes; what reading
+  ///   the content or the sink throws.
   public func write(_ entry: some ExportableEntry) throws {
     let name = Array(entry.name.utf8)
     guard journal == 0 else {
-      throw VaultError.invalidInputText("an export's entries come before its journal entries")
+      throw ExportError.entryAfterJournal
     }
     if let lastName, !lastName.lexicographicallyPrecedes(name) {
-      throw VaultError.invalidInputText("an export's entries are in ascending order of their names")
+      throw ExportError.notInOrder(name: entry.name)
     }
     guard (1...EntryName.maximumByteCount).contains(name.count),
       Timestamp.isUTC(entry.created), Timestamp.isUTC(entry.updated),
       entry.length >= 1, UInt64(entry.length) <= VaultExport.maximumContentBytes
-    else { throw VaultError.invalidInputText("'\(entry.name)' cannot be exported: bad metadata") }
+    else { throw ExportError.badMetadata(name: entry.name) }
     var head: [UInt8] = [1, entry.guarded ? 1 : 0]
     head += [UInt8(name.count >> 8), UInt8(name.count & 0xFF)] + name
     head += Array(entry.created.utf8) + Array(entry.updated.utf8)
@@ -53,7 +53,8 @@ public final class VaultExportWriter {
       try sealer.append(piece)
     }
     guard written == entry.length else {
-      throw VaultError.integrityText("the content of '\(entry.name)' is not its stored length")
+      throw VaultError.integrity(
+        .exportedContent(name: entry.name, stored: entry.length, read: written))
     }
     lastName = name
     entries += 1
@@ -61,11 +62,11 @@ public final class VaultExportWriter {
 
   /// Writes a journal entry's record.
   ///
-  /// - Throws: `VaultError.invalidInput` for an empty text or one over
+  /// - Throws: `ExportError.journalEntrySize` for an empty text or one over
   ///   `JournalStore.maximumByteCount`; what the sink throws.
   public func write(journal stamp: JournalStamp, text: SecureBytes) throws {
     guard text.count >= 1, text.count <= JournalStore.maximumByteCount else {
-      throw VaultError.invalidInputText("a journal entry holds 1 byte to 16 MiB")
+      throw ExportError.journalEntrySize(bytes: text.count)
     }
     try sealer.append(
       [2] + Array(stamp.description.utf8)

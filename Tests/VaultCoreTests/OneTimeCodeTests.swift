@@ -93,102 +93,48 @@ final class OneTimeCodeTests: XCTestCase {
 
   func testEveryRefusalSaysWhy() {
     let secret = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
-    let cases: [(String, String)] = [
-      ("https://example.com/?secret=\(secret)", "the one-time code is not an otpauth:// URI"),
-      (
-        "otpauth://motp/x?secret=\(secret)",
-        "the otpauth URI's type 'motp' is unknown: use otpauth://totp/... or otpauth://hotp/..."
-      ),
-      ("otpauth://totp/x?issuer=a", "the otpauth URI has no secret= parameter"),
-      ("otpauth://totp/x?secret=", "the one-time code secret is empty"),
-      ("otpauth://totp/x?secret=%20%20", "the one-time code secret is empty"),
-      ("otpauth://totp/x?secret=GEZ1GNBV", OneTimeCode.notBase32),
-      ("otpauth://totp/x?secret=ABC", OneTimeCode.notBase32),
-      ("otpauth://totp/x?secret=\(secret)&secret=\(secret)", "the otpauth URI gives secret= twice"),
-      (
-        "otpauth://totp/x?secret=\(secret)&DIGITS=6&digits=6", "the otpauth URI gives digits= twice"
-      ),
-      (
-        "otpauth://totp/x?secret=\(secret)&digits=9",
-        "the otpauth URI's digits must be 6, 7 or 8, not '9'"
-      ),
-      (
-        "otpauth://totp/x?secret=\(secret)&digits=5",
-        "the otpauth URI's digits must be 6, 7 or 8, not '5'"
-      ),
-      (
-        "otpauth://totp/x?secret=\(secret)&digits=",
-        "the otpauth URI's digits must be 6, 7 or 8, not ''"
-      ),
-      (
-        "otpauth://totp/x?secret=\(secret)&digits=+6",
-        "the otpauth URI's digits must be 6, 7 or 8, not '+6'"
-      ),
-      (
-        "otpauth://totp/x?secret=\(secret)&period=0",
-        "the otpauth URI's period must be whole seconds from 1 to 86400, not '0'"
-      ),
-      (
-        "otpauth://totp/x?secret=\(secret)&period=-30",
-        "the otpauth URI's period must be whole seconds from 1 to 86400, not '-30'"
-      ),
-      (
-        "otpauth://totp/x?secret=\(secret)&period=86401",
-        "the otpauth URI's period must be whole seconds from 1 to 86400, not '86401'"
-      ),
+    let cases: [(String, OneTimeCodeFault)] = [
+      ("https://example.com/?secret=\(secret)", .notAnOTPAuthURI),
+      ("otpauth://motp/x?secret=\(secret)", .unknownType("motp")),
+      ("otpauth://totp/x?issuer=a", .missingParameter(.secret)),
+      ("otpauth://totp/x?secret=", .emptySecret),
+      ("otpauth://totp/x?secret=%20%20", .emptySecret),
+      ("otpauth://totp/x?secret=GEZ1GNBV", .secretNotBase32),
+      ("otpauth://totp/x?secret=ABC", .secretNotBase32),
+      ("otpauth://totp/x?secret=\(secret)&secret=\(secret)", .repeatedParameter(.secret)),
+      ("otpauth://totp/x?secret=\(secret)&DIGITS=6&digits=6", .repeatedParameter(.digits)),
+      ("otpauth://totp/x?secret=\(secret)&digits=9", .badValue(.digits, "9")),
+      ("otpauth://totp/x?secret=\(secret)&digits=5", .badValue(.digits, "5")),
+      ("otpauth://totp/x?secret=\(secret)&digits=", .badValue(.digits, "")),
+      ("otpauth://totp/x?secret=\(secret)&digits=+6", .badValue(.digits, "+6")),
+      ("otpauth://totp/x?secret=\(secret)&period=0", .badValue(.period, "0")),
+      ("otpauth://totp/x?secret=\(secret)&period=-30", .badValue(.period, "-30")),
+      ("otpauth://totp/x?secret=\(secret)&period=86401", .badValue(.period, "86401")),
       (
         "otpauth://totp/x?secret=\(secret)&period=99999999999999999999999",
-        "the otpauth URI's period must be whole seconds from 1 to 86400, not '99999999999999999999999'"
+        .badValue(.period, "99999999999999999999999")
       ),
-      (
-        "otpauth://totp/x?secret=\(secret)&algorithm=MD5",
-        "the otpauth URI's algorithm 'MD5' is unknown: use SHA1, SHA256 or SHA512"
-      ),
-      (
-        "otpauth://totp/x?secret=\(secret)&algorithm=SHA-256",
-        "the otpauth URI's algorithm 'SHA-256' is unknown: use SHA1, SHA256 or SHA512"
-      ),
-      (
-        "otpauth://hotp/x?secret=\(secret)",
-        "an otpauth://hotp URI needs a counter= parameter (its first counter, such as 0)"
-      ),
-      (
-        "otpauth://hotp/x?secret=\(secret)&counter=-1",
-        "the otpauth URI's counter must be a whole number from 0 to 9223372036854775807, not '-1'"
-      ),
+      ("otpauth://totp/x?secret=\(secret)&algorithm=MD5", .badValue(.algorithm, "MD5")),
+      ("otpauth://totp/x?secret=\(secret)&algorithm=SHA-256", .badValue(.algorithm, "SHA-256")),
+      ("otpauth://hotp/x?secret=\(secret)", .missingParameter(.counter)),
+      ("otpauth://hotp/x?secret=\(secret)&counter=-1", .badValue(.counter, "-1")),
       (
         "otpauth://hotp/x?secret=\(secret)&counter=9223372036854775808",
-        "the otpauth URI's counter must be a whole number from 0 to 9223372036854775807, not"
-          + " '9223372036854775808'"
+        .badValue(.counter, "9223372036854775808")
       ),
-      (
-        "otpauth://hotp/x?secret=\(secret)&counter=1e3",
-        "the otpauth URI's counter must be a whole number from 0 to 9223372036854775807, not '1e3'"
-      ),
-      (
-        "otpauth://hotp/x?secret=\(secret)&counter=0&algorithm=SHA256",
-        "an otpauth://hotp URI's algorithm must be SHA1 (HOTP is HMAC-SHA-1), not 'SHA256'"
-      ),
-      (
-        "otpauth://totp/x?secret=\(secret)&algorithm=%0a",
-        "the otpauth URI's algorithm '?' is unknown: use SHA1, SHA256 or SHA512"
-      ),
-      (
-        "otpauth://totp/x?secret=GEZD%2",
-        "the otpauth URI has a '%' that is not followed by two hex digits"
-      ),
-      (
-        "otpauth://totp/x%zz?secret=\(secret)",
-        "the otpauth URI has a '%' that is not followed by two hex digits"
-      ),
+      ("otpauth://hotp/x?secret=\(secret)&counter=1e3", .badValue(.counter, "1e3")),
+      ("otpauth://hotp/x?secret=\(secret)&counter=0&algorithm=SHA256", .hotpAlgorithm(.sha256)),
+      ("otpauth://totp/x?secret=\(secret)&algorithm=%0a", .badValue(.algorithm, "\n")),
+      ("otpauth://totp/x?secret=GEZD%2", .badPercentEscape),
+      ("otpauth://totp/x%zz?secret=\(secret)", .badPercentEscape),
       (
         "otpauth://totp/x?secret=" + String(repeating: "A", count: 1640),
-        "the one-time code secret is longer than 1024 bytes"
+        .secretTooLong(bytes: 1025, maximum: 1024)
       ),
     ]
-    for (uri, message) in cases {
+    for (uri, fault) in cases {
       XCTAssertThrowsError(try parse(uri), uri) { error in
-        XCTAssertEqual(VaultError(error), .invalidInputText(message), uri)
+        XCTAssertEqual(error as? SecretError, .oneTimeCode(fault), uri)
       }
     }
   }
@@ -207,30 +153,26 @@ final class OneTimeCodeTests: XCTestCase {
     for bad in ["", "   ", "not base32!", "GEZDGNBV\t"] {
       XCTAssertThrowsError(try OneTimeCode.uri(secret: secure(bad), label: "a"), bad) {
         XCTAssertEqual(
-          VaultError($0),
-          .invalidInputText(
-            bad.trimmingCharacters(in: .whitespaces).isEmpty
-              ? OneTimeCode.emptySecret : OneTimeCode.notBase32), bad)
+          $0 as? SecretError,
+          .oneTimeCode(
+            bad.trimmingCharacters(in: .whitespaces).isEmpty ? .emptySecret : .secretNotBase32),
+          bad)
       }
     }
   }
 
   func testTheGeneratorRefusesWhatLiboathCannotMake() {
     XCTAssertThrowsError(try OneTimeCode(secret: SecureBytes(count: 0), kind: .totp(period: 30))) {
-      XCTAssertEqual(VaultError($0), .invalidInputText("the one-time code secret is empty"))
+      XCTAssertEqual($0 as? SecretError, .oneTimeCode(.emptySecret))
     }
     XCTAssertThrowsError(try OneTimeCode(secret: secure("x"), kind: .totp(period: 30))) {
       XCTAssertEqual(
-        VaultError($0),
-        .invalidInputText(
-          "the one-time code secret is 1 byte; at least 10 (16 base32 characters, 80 bits) are"
-            + " needed"))
+        $0 as? SecretError, .oneTimeCode(.secretTooShort(bytes: 1, minimum: 10)))
     }
     XCTAssertThrowsError(
       try OneTimeCode(secret: secure("0123456789"), kind: .totp(period: 30), digits: 9)
     ) {
-      XCTAssertEqual(
-        VaultError($0), .invalidInputText("the otpauth URI's digits must be 6, 7 or 8, not '9'"))
+      XCTAssertEqual($0 as? SecretError, .oneTimeCode(.badValue(.digits, "9")))
     }
   }
 }

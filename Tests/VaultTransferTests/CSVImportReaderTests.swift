@@ -87,9 +87,7 @@ final class CSVImportReaderTests: XCTestCase {
       TransferError("content_b64: the base64 text has a wrong length or padding", at: .line(2)))
     assertError(
       "name,content,fields\nf,pw,user name: x\n",
-      TransferError(
-        "fields: 'user name' is not a field key: use 1 to 64 bytes without spaces, control"
-          + " characters or ':'", at: .line(2)))
+      TransferError(.fields(.notAFieldKey("user name")), at: .line(2)))
     assertError(
       "name,content,fields\nf,pw,url:x\n",
       TransferError("fields: a line is not 'KEY: VALUE' (a blank follows the ':')", at: .line(2)))
@@ -106,9 +104,7 @@ final class CSVImportReaderTests: XCTestCase {
     XCTAssertThrowsError(try CSVImportReader.read(.bytes(latin1))) {
       XCTAssertEqual(
         $0 as? TransferError,
-        TransferError(
-          "fields: a field's value is one line of UTF-8 text: no line break, NUL byte or invalid"
-            + " UTF-8", at: .line(2)))
+        TransferError(.fields(.valueNotOneLine(key: "a")), at: .line(2)))
     }
   }
 

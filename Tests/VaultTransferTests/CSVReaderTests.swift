@@ -127,7 +127,8 @@ final class CSVReaderTests: XCTestCase {
           for column in csv.header.indices { _ = csv.value(record, column) }
         }
       } catch let error as TransferError {
-        XCTAssertFalse(error.message.isEmpty)
+        guard case .said(let message) = error.reason else { return XCTFail("\(error)") }
+        XCTAssertFalse(message.isEmpty)
       }
     }
     // Both outcomes happen, so the loop exercises the parser and its errors.

@@ -119,8 +119,8 @@ public struct CharsetValue: ArgumentValue, Equatable {
   public init(argument: String, label: String) throws {
     do {
       _ = try PasswordAlphabet(charset: argument, noAmbiguous: false)
-    } catch VaultError.invalidInputText(let why) {
-      throw ValueError("invalid value for \(label): \(why)")
+    } catch let error as SecretError {
+      throw ValueError("invalid value for \(label): \(error.message)")
     }
     text = argument
   }

@@ -130,9 +130,7 @@ enum CommandRunner {
       }
       return code.rawValue
     case let located as LocatedError:
-      let (code, message, reported) =
-        ExitStatus.report(of: located.underlying) ?? (.failure, "\(located.underlying)", nil)
-      let hint = located.hint ?? reported
+      let (code, message, hint) = located.report
       Output.error(
         "\(name): error: \(Output.printable(located.location)): \(Output.printable(message))")
       if let hint { Output.error("\(name): hint: \(Output.printable(hint))") }

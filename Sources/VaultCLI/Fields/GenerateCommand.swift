@@ -139,8 +139,8 @@ struct GenerateCommand: VaultCommand {
         ?? PasswordAlphabet(
           named: [.lower, .upper, .digits] + (noSymbols ? [] : [.symbols]),
           noAmbiguous: noAmbiguous)
-    } catch VaultError.invalidInputText(let why) {
-      throw UsageError(message: "--charset with --no-ambiguous: \(why)", path: path)
+    } catch let error as SecretError {
+      throw UsageError(message: "--charset with --no-ambiguous: \(error.message)", path: path)
     }
     return .password(length: length ?? PasswordGenerator.defaultLength, alphabet: alphabet)
   }

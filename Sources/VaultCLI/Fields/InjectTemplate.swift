@@ -1,6 +1,7 @@
 import VaultCore
 import VaultCrypto
 import VaultFormat
+import VaultSecrets
 
 /// A template for `vault inject`: text with `{{ vault NAME[:FIELD] }}` placeholders (spaces and
 /// tabs inside the braces optional), each on one line; other `{{ … }}` text is left as it is.
@@ -107,14 +108,14 @@ extension String {
 /// place before its message.
 struct LocatedError: Error {
   let location: String
-  /// The error met there: a `VaultError` or a `ReportableError`.
-  let underlying: any Error
-  /// Said after the error, in place of the one `ExitStatus` gives it.
-  let hint: String?
+  /// The exit code, message and hint of the error itself.
+  let report: ExitStatus.Report
 
+  /// `underlying` (a `VaultError` or a `ReportableError`) at `location`; `hint`, when given, is
+  /// said in place of the error's own.
   init(location: String, _ underlying: any Error, hint: String? = nil) {
     self.location = location
-    self.underlying = underlying
-    self.hint = hint
+    let report = ExitStatus.report(of: underlying) ?? (.failure, "\(underlying)", nil)
+    self.report = (report.code, report.message, hint ?? report.hint)
   }
 }

@@ -12,7 +12,8 @@ struct SecretReference: Equatable {
   let name: EntryName
   let field: String
 
-  /// - Throws: `VaultError.invalidInput` (exit 5) for a bad name or field key.
+  /// - Throws: `VaultError.invalidInput` (exit 5) for a bad name, `SecretError.notAFieldKey`
+  ///   (exit 5) for a bad field key.
   init(_ text: String) throws {
     if let colon = text.lastIndex(of: ":") {
       field = String(text[text.index(after: colon)...])

@@ -319,7 +319,7 @@ struct ExportCommand: VaultCommand {
     } catch let error as TransferError {
       throw LocatedError(
         location: error.location?.description ?? "the export",
-        VaultError.invalidInputText("the export is malformed: \(error.message)"))
+        InputRefused("the export is malformed: \(TransferWords.phrase(error.reason))"))
     }
     let entries = "\(counts.entries) entr\(counts.entries == 1 ? "y" : "ies")"
     let journal = "\(counts.journal) journal entr\(counts.journal == 1 ? "y" : "ies")"

@@ -161,8 +161,9 @@ struct ImportCommand: VaultCommand {
     do {
       return try body()
     } catch let error as TransferError {
-      guard let location = error.location else { throw VaultError.invalidInputText(error.message) }
-      throw LocatedError(location: location.description, VaultError.invalidInputText(error.message))
+      let message = TransferWords.phrase(error.reason)
+      guard let location = error.location else { throw InputRefused(message) }
+      throw LocatedError(location: location.description, InputRefused(message))
     } catch let error as ImportItemError {
       throw LocatedError(
         location: error.origin, error.error,

@@ -6,6 +6,8 @@ enum DamageWords {
   /// received file is damaged).
   static func phrase(_ damage: Damage) -> String {
     switch damage {
+    // MARK: Transfer
+    case .exportedContent(let name, _, _): "the content of '\(name)' is not its stored length"
     }
   }
 }
