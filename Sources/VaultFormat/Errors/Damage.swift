@@ -4,4 +4,16 @@
 /// and the check it failed; the command line gives the words (`DamageWords`). Thrown as
 /// `VaultError.integrity`.
 public enum Damage: Equatable, Sendable {
+  // MARK: Sync
+
+  /// A record or content file of the sync repository, at `path` in its tree, is damaged.
+  case syncFile(path: String, SyncFileDamage)
+  /// The sync repository's state file is damaged or belongs to another vault.
+  case syncState(SyncStateDamage)
+  /// A content a record of the vault names has no chunks in the vault (met when a sync pushes
+  /// it).
+  case contentWithoutChunks
+  /// A HOTP counter record opened, but its body holds no counter value (met when a sync merges
+  /// it).
+  case malformedCounter
 }
