@@ -24,7 +24,7 @@ extension VaultSync {
   /// The header's enrollment key must be the code's, and every device record enrolled by it.
   ///
   /// - Throws: `VaultError.vaultExists` when `path` exists; `.syncFailed` when the remote holds
-  ///   no vault or git fails; `.wrongRecoveryCode`; `.syncRefused` for a remote that does not
+  ///   no vault or git fails; `.wrongRecoveryCode`; `SyncError.refused` for a remote that does not
   ///   verify; `.storage`.
   public static func clone(
     into path: String, environment: VaultEnvironment, repository: SyncRepository,
@@ -36,7 +36,7 @@ extension VaultSync {
     }
     let changes = try repository.changes(from: nil, to: commit)
     guard let stateBlob = changes.first(where: { $0.path == SyncFiles.statePath })?.newBlob else {
-      throw VaultError.syncRefusedText("the remote's commit has no state file")
+      throw SyncError.refused(.noStateFile)
     }
     try refusing { try checkLayout(changes) }
     try checkSizes(changes, state: stateBlob, repository: repository)
@@ -56,7 +56,7 @@ extension VaultSync {
       }
       let signer = try Enrollment.key(code: recoveryCode, vaultID: publicPart.vaultID)
       guard constantTimeEqual(enrolled, signer.publicKey) else {
-        throw VaultError.integrityText("its header's enrollment key is not this recovery code's")
+        throw SyncError.refused(.enrollmentKeyNotTheCodes)
       }
       try tree.header.verifyEnrollments()
     }

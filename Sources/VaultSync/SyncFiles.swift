@@ -93,7 +93,7 @@ public struct SyncFiles {
     let row = try plain.withBytes { raw -> RecordRow in
       let bytes = Array(raw)
       guard bytes.count >= 16 + 1 + 1 + 8 else {
-        throw VaultError.integrityText("\(what) is malformed")
+        throw VaultError.integrity(.syncFile(path: path, .malformed))
       }
       let recordID = Array(bytes[0..<16])
       var at = 16
@@ -103,22 +103,21 @@ public struct SyncFiles {
       case 1 where bytes.count >= at + 1 + 32 + 1 + 8:
         lookup = Array(bytes[(at + 1)..<(at + 33)])
         at += 33
-      default: throw VaultError.integrityText("\(what) is malformed")
+      default: throw VaultError.integrity(.syncFile(path: path, .malformed))
       }
       let kind = Int64(bytes[at])
       let revision = bytes[(at + 1)..<(at + 9)].reduce(Int64(0)) { $0 << 8 | Int64($1) }
       let box = Array(bytes[(at + 9)...])
       guard revision >= 1, !box.isEmpty else {
-        throw VaultError.integrityText("\(what) is malformed")
+        throw VaultError.integrity(.syncFile(path: path, .malformed))
       }
       return RecordRow(recordID: recordID, lookup: lookup, kind: kind, revision: revision, box: box)
     }
     guard let kind = RecordKind(rawValue: row.kind), kind != .sync else {
-      throw VaultError.integrityText(
-        "\(what) holds a record of a kind that is not synced (\(row.kind))")
+      throw VaultError.integrity(.syncFile(path: path, .unsyncedKind(row.kind)))
     }
     guard recordPath(row) == path else {
-      throw VaultError.integrityText("\(what) holds another record than its name says")
+      throw VaultError.integrity(.syncFile(path: path, .anotherRecord))
     }
     return row
   }
@@ -150,15 +149,17 @@ public struct SyncFiles {
   ///   its length.
   func openContent(path: String, bytes: [UInt8]) throws -> Content {
     let what = "the sync file \(path)"
-    guard bytes.count >= 4 else { throw VaultError.integrityText("\(what) is truncated") }
+    guard bytes.count >= 4 else { throw VaultError.integrity(.syncFile(path: path, .truncated)) }
     let length = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
-    guard bytes.count >= 4 + length else { throw VaultError.integrityText("\(what) is truncated") }
+    guard bytes.count >= 4 + length else {
+      throw VaultError.integrity(.syncFile(path: path, .truncated))
+    }
     let head = try AEAD.open(
       Array(bytes[4..<(4 + length)]), key: sealKey,
       associatedData: associatedData(DomainLabel.syncContent, path: path), what: what
     ).unprotectedBytes
     let fixed = 16 + 16 + 8 + 4
-    guard head.count >= fixed else { throw VaultError.integrityText("\(what) is malformed") }
+    guard head.count >= fixed else { throw VaultError.integrity(.syncFile(path: path, .malformed)) }
     let recordID = Array(head[0..<16])
     let zero = head[16..<32].allSatisfy { $0 == 0 }
     let contentID = zero ? nil : Array(head[16..<32])
@@ -166,19 +167,19 @@ public struct SyncFiles {
     let count = head[40..<44].reduce(0) { $0 << 8 | Int($1) }
     guard revision >= 1, count >= 1, head.count == fixed + 4 * count,
       contentPath(recordID: recordID, revision: revision, contentID: contentID) == path
-    else { throw VaultError.integrityText("\(what) is malformed") }
+    else { throw VaultError.integrity(.syncFile(path: path, .malformed)) }
     var boxes: [[UInt8]] = []
     var at = 4 + length
     for index in 0..<count {
       let start = fixed + 4 * index
       let size = head[start..<(start + 4)].reduce(0) { $0 << 8 | Int($1) }
       guard size >= 1, at + size <= bytes.count else {
-        throw VaultError.integrityText("\(what) is truncated")
+        throw VaultError.integrity(.syncFile(path: path, .truncated))
       }
       boxes.append(Array(bytes[at..<(at + size)]))
       at += size
     }
-    guard at == bytes.count else { throw VaultError.integrityText("\(what) is malformed") }
+    guard at == bytes.count else { throw VaultError.integrity(.syncFile(path: path, .malformed)) }
     return Content(recordID: recordID, contentID: contentID, revision: revision, boxes: boxes)
   }
 }

@@ -13,7 +13,7 @@ extension VaultSync {
   /// record and revocation of the remote's header as received, and of the merged one, must be
   /// enrolled by its code.
   ///
-  /// - Throws: `VaultError.syncRefused` when the remote revoked this device, changed the
+  /// - Throws: `SyncError.refused` when the remote revoked this device, changed the
   ///   recovery slot, or holds a device record or revocation the code did not make;
   ///   `.conflict` when both sides changed other fields.
   func mergeHeader(_ incoming: IncomingCommit?, base: String?, in write: StateWrite) throws {
@@ -61,16 +61,14 @@ extension VaultSync {
 
   /// Refuses a remote header that changed what only a rotation, or no command, changes.
   ///
-  /// - Throws: `.syncRefused` naming the field.
+  /// - Throws: `SyncError.refused` naming the field.
   private static func refuseChangesOutsideRotation(
     local: Header, remote: Header, base: Header?
   ) throws {
     // Outside a rotation (taken before any merge) the recovery slot, and with it the key that
     // enrolls devices, never changes: a remote that changed it holds the master key only.
     if remote.recovery != local.recovery, base.map({ $0.recovery == local.recovery }) != false {
-      throw VaultError.syncRefusedText(
-        "it changed the vault's recovery slot outside a rotation (whoever holds the master key"
-          + " can; only a rotation with the recovery code may)")
+      throw SyncError.refused(.recoverySlotChanged)
     }
     // No command changes the KDF parameters, and only a rotation the journal keys: a remote
     // that changed them would lock every other device out, or lose the journal.
@@ -78,23 +76,17 @@ extension VaultSync {
       || remote.journalSecretKey != local.journalSecretKey
       || remote.formatOneWriter != local.formatOneWriter
     {
-      throw VaultError.syncRefusedText(
-        "it changed the vault's KDF parameters or journal keys outside a rotation (whoever holds"
-          + " the master key can; no command does)")
+      throw SyncError.refused(.kdfOrJournalKeysChanged)
     }
     // Only a rotation adds a link (taken before any merge): one planted outside it would be
     // the first a device walks at the next rotation, and lock it out of the new key.
     if remote.handoffs != local.handoffs {
-      throw VaultError.syncRefusedText(
-        "it changed the vault's rotation links outside a rotation (whoever holds the master key"
-          + " can; only a rotation does)")
+      throw SyncError.refused(.rotationLinksChanged)
     }
     // Since release 0.11.0 each device's policy is its own and no command changes the
     // header's, which a device that joins starts with.
     if remote.policy != local.policy {
-      throw VaultError.syncRefusedText(
-        "it changed the policy the vault's new devices start with (whoever holds the master key"
-          + " can; no command does)")
+      throw SyncError.refused(.policyChanged)
     }
   }
 
@@ -102,13 +94,12 @@ extension VaultSync {
   /// it: the merge keeps it from this side, so a remote that changed the header's policy cannot
   /// turn this device's biometric check on or off.
   ///
-  /// - Throws: `.syncRefused` when the remote revoked this device.
+  /// - Throws: `SyncError.refused` when the remote revoked this device.
   private func ownRecord(local: Header, remote: Header) throws -> DeviceRecord? {
     var mine = local.devices.first { $0.deviceIDBytes == deviceID }
     if mine != nil, mine?.policy == nil { mine?.policy = local.policy }
     if let mine, remote.revokedDevices?.contains(mine.deviceID) == true {
-      throw VaultError.syncRefusedText(
-        "another device revoked this one (\(mine.deviceIDBytes.hex.prefix(8))) from the vault")
+      throw SyncError.refused(.thisDeviceRevoked(deviceID: mine.deviceIDBytes.hex))
     }
     return mine
   }
@@ -145,7 +136,7 @@ extension VaultSync {
   /// would verify entries forged under its device's id.
   ///
   /// - Returns: nil when there are none.
-  /// - Throws: `.syncRefused` for a key the remote retired without such a revocation.
+  /// - Throws: `SyncError.refused` for a key the remote retired without such a revocation.
   private static func mergedRetiredWriters(
     local: Header, remote: Header, revocations: [RevokedDevice]
   ) throws -> [RetiredWriter]? {
@@ -156,10 +147,8 @@ extension VaultSync {
           $0.deviceID == writer.deviceID && $0.signed?.writerKey == writer.writerKey
         })
       else {
-        throw VaultError.syncRefusedText(
-          "it retired a writer key of device \(Header.shortHex(writer.deviceID)) that no"
-            + " revocation with the recovery code retired (a device that held the master key"
-            + " added it)")
+        let deviceID = (try? [UInt8](base64: writer.deviceID, field: "device_id")) ?? []
+        throw SyncError.refused(.writerRetiredWithoutRevocation(deviceID: deviceID.hex))
       }
     }
     var retired = remote.retiredWriters ?? []

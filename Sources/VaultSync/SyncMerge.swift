@@ -101,7 +101,7 @@ struct SyncMerge {
     struct Value: Decodable { var value: UInt64 }
     let opened = try store.boxes.open(row, kind: .counter, what: "a counter record")
     guard let value = store.decode(Value.self, opened.body) else {
-      throw VaultError.integrityText("a counter record of the vault is malformed")
+      throw VaultError.integrity(.malformedCounter)
     }
     return value.value
   }

@@ -16,8 +16,9 @@ extension VaultSync {
   ///
   /// - Returns: a line for each entry the remote purged (`vault purge`, its tombstone marked
   ///   purged), so that a purge never passes unseen.
-  /// - Throws: `VaultError.integrity` naming the first record that fails (the caller reports
-  ///   it as a refused remote, and the write rolls back).
+  /// - Throws: `SyncError.refused` naming the first record that fails a check of the sync's
+  ///   own, `VaultError.integrity` for one that fails a check of `vault check`'s (the caller
+  ///   reports it as a refused remote); the write rolls back.
   func checkReceived(_ incoming: IncomingCommit, in write: StateWrite) throws -> [SyncNote] {
     var touched = Set<[UInt8]>()
     var removedOwners = Set<[UInt8]>()
@@ -41,9 +42,7 @@ extension VaultSync {
     for row in rows {
       let record = try store.verifyRecord(row)
       if record.kind == .sync {
-        throw VaultError.integrityText(
-          "the record \(codec.recordName(row.recordID).prefix(8)) is a device's own sync record,"
-            + " which no device pushes")
+        throw SyncError.refused(.syncRecordPushed(record: codec.recordName(row.recordID)))
       }
       if record.isOwner { removedOwners.remove(row.recordID) }
       if let content = record.content { contents[content.version] = content }
@@ -66,9 +65,7 @@ extension VaultSync {
       guard let old = change.old?.row else { continue }
       let parts = OneTimeCodeCounters.parts(of: try counters.open(old).name)
       if try parts.map({ try hasOwner($0.entryID, in: write) }) ?? true {
-        throw VaultError.integrityText(
-          "it removed the counter record \(codec.recordName(old.recordID).prefix(8)) without its"
-            + " entry (a counter only grows)")
+        throw SyncError.refused(.counterRemoved(record: codec.recordName(old.recordID)))
       }
     }
     // A content the remote's earlier version of a record named, left with no record naming it
@@ -79,9 +76,7 @@ extension VaultSync {
       where try !chunkBoxes(place.recordID, revision: place.revision).isEmpty
         && !isReferenced(place, in: write)
       {
-        throw VaultError.integrityText(
-          "a content of record \(codec.recordName(old.recordID).prefix(8)) belongs to no entry or"
-            + " revision (a record that named it was changed or removed without it)")
+        throw SyncError.refused(.contentOrphaned(record: codec.recordName(old.recordID)))
       }
     }
     return try purgeNotes(incoming)
@@ -114,21 +109,19 @@ extension VaultSync {
   /// holds the master key could otherwise put back an older, authentic version of a record (a
   /// replay), which the per-record checks accept.
   private func checkForward(from old: RecordRow, to new: RecordRow) throws {
-    let name = codec.recordName(old.recordID).prefix(8)
+    let name = codec.recordName(old.recordID)
     switch RecordKind(rawValue: new.kind) {
     case .revision:
-      throw VaultError.integrityText(
-        "it changed the kept revision record \(name), which never changes")
+      throw SyncError.refused(.revisionChanged(record: name))
     case .counter:
       let counters = WriterCounters(vault: vault, masterKey: masterKey)
       guard try counters.open(new).value >= counters.open(old).value else {
-        throw VaultError.integrityText("it lowered the counter record \(name)")
+        throw SyncError.refused(.counterLowered(record: name))
       }
     default:
       guard new.revision > old.revision else {
-        throw VaultError.integrityText(
-          "it put back an earlier version of the record \(name) (revision \(new.revision) after"
-            + " \(old.revision))")
+        throw SyncError.refused(
+          .earlierRevision(record: name, revision: new.revision, after: old.revision))
       }
     }
   }

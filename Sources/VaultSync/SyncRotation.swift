@@ -86,7 +86,7 @@ extension VaultSync {
     guard
       let push = try pushPlan(
         local, in: write, target: remote, full: true, incoming: nil, record: record)
-    else { throw VaultError.storageText("a rotation left nothing to push") }
+    else { throw SyncError.rotationLeftNothingToPush }
     let commit = try repository.commit(
       after: remote, replacingAll: true, writing: push.writing, removing: push.removing)
     switch try repository.push(commit, over: remote) {

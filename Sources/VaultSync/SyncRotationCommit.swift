@@ -27,7 +27,7 @@ extension VaultSync {
     let new = take.masterKey
     guard
       let journalKey = try? [UInt8](base64: take.tree.header.journalPublicKey, count: 32, field: "")
-    else { throw VaultError.syncRefusedText("its header's journal key is malformed") }
+    else { throw SyncError.refused(.journalKeyMalformed) }
     var remoteRows: [[UInt8]: (path: String, bytes: [UInt8], row: RecordRow)] = [:]
     for file in take.tree.records { remoteRows[file.row.recordID] = file }
     var remoteContents: [String: (bytes: [UInt8], content: SyncFiles.Content)] = [:]
@@ -111,7 +111,7 @@ extension VaultSync {
   /// - Returns: the header, and the revocations made here that it does not carry: they were
   ///   signed with the old code's key, which the new one does not verify, so the user is told to
   ///   make them again.
-  /// - Throws: `.syncRefused` when this device's record as the new code enrolled it does not
+  /// - Throws: `SyncError.refused` when this device's record as the new code enrolled it does not
   ///   verify.
   private func takenHeader(_ take: RotationTake, after generation: Int64) throws -> (
     Header, unpublished: [String]

@@ -15,7 +15,7 @@ extension VaultSync {
   /// - Returns: the new key, and a line for each revocation made here that the rotation did not
   ///   carry (`vault(5)` Taking a rotation).
   /// - Throws: `VaultError.rotatedElsewhere` when no PIN unlock opened this device's secret key
-  ///   in this process; `.syncRefused` for a chain or remote that does not verify, or one that
+  ///   in this process; `SyncError.refused` for a chain or remote that does not verify, or one that
   ///   revoked this device; `.conflict` when this device rotated the key too and has not pushed
   ///   it; the errors of a write.
   func takeRotation(
@@ -28,7 +28,7 @@ extension VaultSync {
     let tree = try Self.readWhole(
       remote, stateBytes: stateBytes, codec: newCodec, masterKey: new, repository: repository)
     guard tree.state.vector.includes(start.record.vector) else {
-      throw VaultError.syncRefusedText(Self.older(than: start.record.base))
+      throw SyncError.refused(.rolledBack(synced: start.record.base))
     }
     // Everything the new key must open is checked before anything is written.
     try verifyTakenTree(tree, masterKey: new, enrollmentKey: newEnrollmentKey)
@@ -98,29 +98,27 @@ extension VaultSync {
   /// The checks before any key is walked: a sync record, no rotation of this device's own
   /// still to push, this device's secret key opened here, its record, the code's enrollment key.
   ///
-  /// - Throws: `.syncRefused`, `.conflict`, `.rotatedElsewhere`, `.locked` as `takeRotation`.
+  /// - Throws: `SyncError.refused`, `.conflict`, `.rotatedElsewhere`, `.locked` as `takeRotation`.
   private func rotationStart(_ handoff: SyncStateFile.Handoff, record: SyncRecord?) throws
     -> RotationStart
   {
     let signer = handoff.links.last.flatMap { try? [UInt8](base64: $0.deviceID, field: "") }
     let signerName = "by device \(signer.map { String($0.hex.prefix(8)) } ?? "?")"
     guard let record else {
-      throw VaultError.syncRefusedText(
-        "its master key was rotated \(signerName) and this device never synced; run 'vault"
-          + " sync clone' into a new vault file")
+      throw SyncError.refused(.rotatedBeforeFirstSync(signer: signer?.hex))
     }
     if record.full {
       throw VaultError.conflict(.bothRotated(signer: signerName))
     }
     guard let secretKey = vault.deviceSecretKey else {
-      throw VaultError.rotatedElsewhere(signerName)
+      throw VaultError.rotatedElsewhere(signer: signer?.hex)
     }
     guard let own = vault.localDevice else {
       throw VaultError.locked(.noDeviceRecord)
     }
     let deviceState = try vault.device.read()
     guard let enrollmentKey = vault.header.enrollmentKey else {
-      throw VaultError.syncRefusedText(Self.notEnrolled)
+      throw SyncError.refused(.notEnrolled)
     }
     return RotationStart(
       record: record, own: own, secretKey: secretKey, deviceState: deviceState,
@@ -131,7 +129,7 @@ extension VaultSync {
   /// master box sealed to this device (`KeyHandoff.walk`).
   ///
   /// - Returns: the new key and the enrollment key the newest link authorized.
-  /// - Throws: `.syncRefused` for a chain that does not verify.
+  /// - Throws: `SyncError.refused` for a chain that does not verify.
   private func walkHandoff(_ handoff: SyncStateFile.Handoff, from start: RotationStart) throws
     -> (key: SymmetricKey, enrollmentKey: [UInt8])
   {
@@ -140,7 +138,7 @@ extension VaultSync {
       guard handoff.links.count <= Header.maximumHandoffs,
         handoff.masterBoxes.count <= Header.maximumDevices
       else {
-        throw VaultError.integrityText("its state file's handoff is longer than any vault writes")
+        throw SyncError.refused(.handoffTooLong)
       }
       var trusted: [String: [UInt8]] = [:]
       for device in vault.header.devices {
@@ -168,7 +166,7 @@ extension VaultSync {
   /// Checks what the new key must open in `tree`: the devices the new code enrolled, the
   /// journal key pair, and every record.
   ///
-  /// - Throws: `.syncRefused` naming what does not verify.
+  /// - Throws: `SyncError.refused` naming what does not verify.
   private func verifyTakenTree(
     _ tree: WholeTree, masterKey new: SymmetricKey, enrollmentKey: [UInt8]
   ) throws {
@@ -176,8 +174,7 @@ extension VaultSync {
     try Self.refusing {
       guard let enrolled = tree.header.enrollmentKey, constantTimeEqual(enrolled, enrollmentKey)
       else {
-        throw VaultError.integrityText(
-          "its header's enrollment key is not the one its newest rotation authorized")
+        throw SyncError.refused(.enrollmentKeyNotAuthorized)
       }
       try tree.header.verifyEnrollments()
       let journalBox = try [UInt8](
@@ -196,12 +193,12 @@ extension VaultSync {
         (try? SealedBox.open(
           probe, publicKey: journalPublic, secretKey: journalSecret, what: "journal entry")) != nil
       else {
-        throw VaultError.integrityText("the journal keys of the remote's header do not match")
+        throw SyncError.refused(.journalKeysDoNotMatch)
       }
       let checker = RecordBox(vaultID: vaultID, masterKey: new)
       for file in tree.records {
         guard let kind = RecordKind(rawValue: file.row.kind) else {
-          throw VaultError.integrityText("it holds a record of an unknown kind")
+          throw SyncError.refused(.unknownRecordKind)
         }
         if kind == .journal {
           guard
@@ -209,7 +206,7 @@ extension VaultSync {
               file.row.box, publicKey: journalPublic, secretKey: journalSecret,
               what: "journal entry"))
               != nil
-          else { throw VaultError.integrityText("a journal entry of the remote does not open") }
+          else { throw SyncError.refused(.journalEntryDoesNotOpen) }
         } else {
           _ = try checker.open(file.row, kind: kind, what: "a record of the remote")
         }
@@ -222,24 +219,21 @@ extension VaultSync {
   /// taking it would shut that device out.
   ///
   /// - Returns: the remote header's record of this device.
-  /// - Throws: `.syncRefused` when this device was revoked or is missing, or another was
+  /// - Throws: `SyncError.refused` when this device was revoked or is missing, or another was
   ///   dropped without a revocation.
   private func checkMembership(in header: Header, own: DeviceRecord) throws -> DeviceRecord {
     if header.revokedDevices?.contains(own.deviceID) == true {
-      throw VaultError.syncRefusedText(
-        "another device revoked this one (\(own.deviceIDBytes.hex.prefix(8))) from the vault")
+      throw SyncError.refused(.thisDeviceRevoked(deviceID: own.deviceIDBytes.hex))
     }
     let revokedThere = Set(header.revokedDevices ?? [])
     if let dropped = vault.header.devices.first(where: {
       $0.deviceID != own.deviceID && header.device(id: $0.deviceID) == nil
         && !revokedThere.contains($0.deviceID)
     }) {
-      throw VaultError.syncRefusedText(
-        "its header dropped the device record \(dropped.deviceIDBytes.hex.prefix(8)) without a"
-          + " revocation (a device that held the master key removed it)")
+      throw SyncError.refused(.deviceDropped(deviceID: dropped.deviceIDBytes.hex))
     }
     guard let theirsOfMine = header.device(id: own.deviceID) else {
-      throw VaultError.syncRefusedText("its header has no record of this device")
+      throw SyncError.refused(.noRecordOfThisDevice)
     }
     return theirsOfMine
   }

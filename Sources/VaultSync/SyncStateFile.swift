@@ -70,7 +70,7 @@ public struct SyncStateFile: Equatable {
     do {
       return try [UInt8](encoder.encode(value))
     } catch {
-      throw VaultError.storageText("the sync state cannot be encoded")
+      throw SyncError.stateNotEncodable
     }
   }
 
@@ -80,7 +80,7 @@ public struct SyncStateFile: Equatable {
 
   /// The file's bytes, its body sealed under `files.sealKey`.
   ///
-  /// - Throws: `VaultError.storage` when it cannot be encoded.
+  /// - Throws: `SyncError.stateNotEncodable` when it cannot be encoded.
   func encoded(with codec: SyncFiles) throws -> [UInt8] {
     let publicBytes = try Self.json(publicPart)
     let prefix = Self.magic + Bytes.u32(publicBytes.count) + publicBytes
@@ -106,17 +106,17 @@ public struct SyncStateFile: Equatable {
   private static func split(_ bytes: [UInt8]) throws -> (
     publicPart: Public, prefix: [UInt8], box: [UInt8]
   ) {
-    let why = "the sync repository's state file is not one vault writes"
+    let why = VaultError.integrity(.syncState(.notAStateFile))
     guard bytes.count > magic.count + 4, bytes.starts(with: magic) else {
-      throw VaultError.integrityText(why)
+      throw why
     }
     let length = bytes[magic.count..<(magic.count + 4)].reduce(0) { $0 << 8 | Int($1) }
     let end = magic.count + 4 + length
-    guard length <= 65536, bytes.count > end else { throw VaultError.integrityText(why) }
+    guard length <= 65536, bytes.count > end else { throw why }
     guard
       let publicPart = try? JSONDecoder().decode(
         Public.self, from: Data(bytes[(magic.count + 4)..<end]))
-    else { throw VaultError.integrityText(why) }
+    else { throw why }
     return (publicPart, Array(bytes[0..<end]), Array(bytes[end...]))
   }
 
@@ -127,7 +127,7 @@ public struct SyncStateFile: Equatable {
   static func open(_ bytes: [UInt8], codec: SyncFiles) throws -> SyncStateFile {
     let (publicPart, prefix, box) = try split(bytes)
     guard publicPart.vaultID == codec.vaultID else {
-      throw VaultError.integrityText("the sync repository holds another vault")
+      throw VaultError.integrity(.syncState(.anotherVault))
     }
     let plain = try AEAD.open(
       box, key: codec.sealKey,
@@ -142,7 +142,7 @@ public struct SyncStateFile: Equatable {
       let files = try? [UInt8](base64: body.files, count: 32, field: "files"),
       let header = try? [UInt8](base64: body.header, field: "header"),
       let mac = try? [UInt8](base64: body.headerMAC, count: 32, field: "header_mac")
-    else { throw VaultError.integrityText("the sync repository's state file is malformed") }
+    else { throw VaultError.integrity(.syncState(.malformed)) }
     return SyncStateFile(
       publicPart: publicPart, header: header, headerMAC: mac, files: files, vector: body.vector)
   }

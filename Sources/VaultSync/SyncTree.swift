@@ -18,7 +18,7 @@ extension VaultSync {
   /// `codec`'s key (`vault(5)` SYNC REPOSITORY): its layout and sizes, the state file, the
   /// header's MAC and vault id, every file opening, and the files aggregate of the whole tree.
   ///
-  /// - Throws: `VaultError.syncRefused` for a tree that does not verify; `.syncFailed` when
+  /// - Throws: `SyncError.refused` for a tree that does not verify; `.syncFailed` when
   ///   git fails.
   static func readWhole(
     _ commit: String, stateBytes: [UInt8], codec: SyncFiles, masterKey: SymmetricKey,
@@ -34,16 +34,16 @@ extension VaultSync {
     return try refusing {
       let state = try SyncStateFile.open(stateBytes, codec: codec)
       guard constantTimeEqual(Header.mac(state.header, masterKey: masterKey), state.headerMAC)
-      else { throw VaultError.integrityText("the vault header it carries failed authentication") }
+      else { throw SyncError.refused(.headerFailedAuthentication) }
       let header = try Header.parse(state.header)
       guard header.vaultID == codec.vaultID else {
-        throw VaultError.integrityText("it carries another vault's header")
+        throw SyncError.refused(.anotherVaultsHeader)
       }
       var tree = WholeTree(state: state, header: header, records: [], contents: [])
       var sum = Aggregate.zero
       for change in synced {
         guard let blob = change.newBlob, let bytes = blobs[blob] else {
-          throw VaultError.integrityText("git did not give the file \(change.path)")
+          throw SyncError.refused(.fileNotGiven(path: change.path))
         }
         sum.add(codec.hash(path: change.path, bytes: bytes))
         if change.path.hasPrefix(SyncFiles.recordsFolder + "/") {
@@ -55,7 +55,7 @@ extension VaultSync {
         }
       }
       guard sum.bytes == state.files else {
-        throw VaultError.integrityText(VaultSync.filesNotNamed)
+        throw SyncError.refused(.filesNotNamed)
       }
       return tree
     }

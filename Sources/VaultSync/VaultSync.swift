@@ -74,7 +74,7 @@ public final class VaultSync {
 
   /// Runs the sync.
   ///
-  /// - Throws: `VaultError.syncRefused` for a remote that does not verify or is not a
+  /// - Throws: `SyncError.refused` for a remote that does not verify or is not a
   ///   descendant of the base (nothing merged); `.syncFailed` when git or the remote fails;
   ///   `.conflict` when both sides changed the keys or policy; the errors of a write.
   public func run() throws -> SyncReport {
@@ -106,9 +106,7 @@ public final class VaultSync {
         )
       }
       if let record, remote == nil {
-        throw VaultError.syncRefusedText(
-          "the remote has no vault branch, but this device synced commit \(record.base.prefix(12))"
-            + " with it (the branch was deleted or the remote replaced)")
+        throw SyncError.refused(.noVaultBranch(synced: record.base))
       }
       if let record, let remote, remote != record.base {
         try checkDescends(remote, record: record)
@@ -176,7 +174,7 @@ public final class VaultSync {
   /// sync repository was removed): the next sync merges the remote record by record without a
   /// base, or pushes the whole vault into an empty one.
   ///
-  /// - Throws: `VaultError.syncRefused` when the remote's state does not include what this
+  /// - Throws: `SyncError.refused` when the remote's state does not include what this
   ///   device last synced (nothing is forgotten then); `.syncFailed`; the errors of a write.
   public func forgetBase() throws {
     // What this device synced still bounds the remote it starts again from: one that is older
@@ -186,7 +184,7 @@ public final class VaultSync {
       let state = try? SyncStateFile.open(bytes, codec: codec),
       !state.vector.includes(last.vector)
     {
-      throw VaultError.syncRefusedText(Self.older(than: last.base))
+      throw SyncError.refused(.rolledBack(synced: last.base))
     }
     try vault.write(masterKey: masterKey) { write in
       if let row = try write.unnamedRecord(syncID) { try write.delete(row) }
@@ -255,7 +253,7 @@ public final class VaultSync {
     guard
       let stateBlob = try repository.blobs(of: remote, paths: [SyncFiles.statePath])[
         SyncFiles.statePath]
-    else { throw VaultError.syncRefusedText("the remote's commit has no state file") }
+    else { throw SyncError.refused(.noStateFile) }
     try Self.checkSizes(changes, state: stateBlob, repository: repository)
     let attributes = all.first { $0.path == SyncFiles.attributes.path }?.newBlob
     let wanted =
@@ -271,24 +269,22 @@ public final class VaultSync {
     }
     return try Self.refusing {
       if let attributes, try bytes(attributes) != Array(SyncFiles.attributes.text.utf8) {
-        throw VaultError.integrityText("its .gitattributes is not the one vault writes")
+        throw SyncError.refused(.foreignAttributes)
       }
       let state = try SyncStateFile.open(try bytes(stateBlob) ?? [], codec: codec)
       guard constantTimeEqual(Header.mac(state.header, masterKey: masterKey), state.headerMAC)
-      else { throw VaultError.integrityText("the vault header it carries failed authentication") }
+      else { throw SyncError.refused(.headerFailedAuthentication) }
       let header = try Header.parse(state.header)
       guard header.vaultID == vault.vaultID else {
-        throw VaultError.integrityText("it carries another vault's header")
+        throw SyncError.refused(.anotherVaultsHeader)
       }
       // The public part (what a device behind a rotation reads, without the key) is the
       // sealed header's: links edited there would lock such a device out of the next rotation.
       guard state.publicPart == SyncStateFile.Public(header) else {
-        throw VaultError.integrityText(
-          "its state file's public part is not its header's (the rotation links, the master"
-            + " boxes or the recovery slot differ)")
+        throw SyncError.refused(.publicPartNotHeaders)
       }
       if let record, !state.vector.includes(record.vector) {
-        throw VaultError.integrityText(Self.older(than: record.base))
+        throw SyncError.refused(.rolledBack(synced: record.base))
       }
       var sum = record.flatMap { Aggregate(bytes: $0.files) } ?? .zero
       for change in changes {
@@ -300,7 +296,7 @@ public final class VaultSync {
         }
       }
       guard sum.bytes == state.files else {
-        throw VaultError.integrityText(Self.filesNotNamed)
+        throw SyncError.refused(.filesNotNamed)
       }
       var incoming = IncomingCommit(
         commit: remote, state: state, records: [:], addedContents: [:], removedContents: [:])
@@ -339,25 +335,18 @@ public final class VaultSync {
   /// `.gitattributes`, a file that is not a plain one (a symlink, an executable, a submodule),
   /// and a removed state file or `.gitattributes`.
   static func checkLayout(_ changes: [SyncTreeChange]) throws {
-    func shown(_ path: String) -> String {
-      let plain = path.utf8.count <= 80 && path.utf8.allSatisfy { (32..<127).contains($0) }
-      return plain ? "'\(path)'" : "a file of an unprintable name"
-    }
     for change in changes {
       let path = change.path
       let known =
         isSynced(path) || path == SyncFiles.statePath || path == SyncFiles.attributes.path
       guard known else {
-        throw VaultError.integrityText(
-          "its commit holds a file vault does not write (\(shown(path)))")
+        throw SyncError.refused(.unwrittenFile(path: path))
       }
       if change.newBlob == nil && !isSynced(path) {
-        throw VaultError.integrityText("its commit has no \(path) file")
+        throw SyncError.refused(.missingFile(path: path))
       }
       if change.newBlob != nil && change.newMode != "100644" {
-        throw VaultError.integrityText(
-          "its commit holds \(shown(path)) as other than a plain file (git mode"
-            + " \(change.newMode))")
+        throw SyncError.refused(.notPlainFile(path: path, mode: change.newMode))
       }
     }
   }
@@ -376,24 +365,16 @@ public final class VaultSync {
   /// Pushes never force, so every commit the branch held is an ancestor of the next. The
   /// version vector alone, sealed under the master key, a device that holds the key can forge.
   ///
-  /// - Throws: `VaultError.syncRefused`; `.syncFailed` when git fails.
+  /// - Throws: `SyncError.refused`; `.syncFailed` when git fails.
   private func checkDescends(_ remote: String, record: SyncRecord) throws {
     var seen = record.base
     if try repository.kept() == seen, let parent = try repository.parent(of: seen) {
       seen = parent
     }
     guard try repository.isAncestor(seen, of: remote) else {
-      throw VaultError.syncRefusedText(Self.older(than: seen))
+      throw SyncError.refused(.rolledBack(synced: seen))
     }
   }
-
-  /// Why a remote whose state does not include what this device synced at `base` is refused.
-  static func older(than base: String) -> String {
-    "it is older than commit \(base.prefix(12)), which this device synced " + rolledBack
-  }
-
-  /// How a refusal of a remote older than what this device synced ends.
-  public static let rolledBack = "(the remote was rolled back or forked)"
 
   /// The bytes of `commit`'s state file, nil when it has none or one longer than vault writes
   /// (its size read first).
@@ -408,15 +389,6 @@ public final class VaultSync {
     return try repository.read([blob])[blob]
   }
 
-  /// Why a remote whose files do not add up to its state's sum is refused.
-  static let filesNotNamed =
-    "its files are not the ones its state names (a file was added, changed, removed or put back)"
-
-  /// Why a vault whose header no recovery code enrolled does not sync (`Vault.enroll` first).
-  public static let notEnrolled =
-    "this vault's devices are not enrolled with its recovery code yet (a vault made before"
-    + " release 0.10.0)"
-
   /// Refuses, before any is read, a record file or state file longer than vault writes: a
   /// hostile remote cannot make a sync hold gigabytes in memory to find out. (A content file
   /// is as long as its content.)
@@ -427,24 +399,25 @@ public final class VaultSync {
       .compactMap(\.newBlob)
     let sizes = try repository.sizes(records + [state])
     if (sizes[state] ?? 0) > maximumStateFile {
-      throw VaultError.syncRefusedText("its state file is longer than any vault writes")
+      throw SyncError.refused(.stateFileTooLong)
     }
     if records.contains(where: { (sizes[$0] ?? 0) > maximumRecordFile }) {
-      throw VaultError.syncRefusedText("it holds a record file longer than any vault writes")
+      throw SyncError.refused(.recordFileTooLong)
     }
   }
 
-  /// `body`, with an integrity failure of what the remote holds reported as a refused remote.
+  /// `body`, with an integrity failure of what the remote holds (a damaged file, a malformed
+  /// header or one of another format) reported as a refused remote.
+  ///
+  /// - Throws: `SyncError.refused(.damaged(failure))` then; any other error as it is.
   static func refusing<R>(_ body: () throws -> R) throws -> R {
     do {
       return try body()
     } catch {
-      switch VaultError(error) {
-      case .integrityText(let why)?: throw VaultError.syncRefusedText(why)
-      case .malformedHeaderText(let why)?:
-        throw VaultError.syncRefusedText("the vault header it carries is malformed: \(why)")
-      case .unsupportedVersion(let version)?:
-        throw VaultError.syncRefusedText("the vault header it carries is of format \(version)")
+      guard let failure = VaultError(error) else { throw error }
+      switch failure {
+      case .integrityText, .integrity, .malformedHeaderText, .malformedHeader, .unsupportedVersion:
+        throw SyncError.refused(.damaged(failure))
       default: throw error
       }
     }
@@ -794,7 +767,7 @@ public final class VaultSync {
     for (path, place) in needed {
       let boxes = try chunkBoxes(place.recordID, revision: place.revision)
       guard !boxes.isEmpty else {
-        throw VaultError.integrityText("a content of the vault is missing its chunks")
+        throw VaultError.integrity(.contentWithoutChunks)
       }
       writing[path] = codec.sealContent(
         SyncFiles.Content(

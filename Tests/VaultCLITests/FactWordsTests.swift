@@ -51,6 +51,209 @@ final class FactWordsTests: XCTestCase {
     XCTAssertEqual(SyncError.devicesNotEnrolled.exitCode, .integrity)
   }
 
+  func testWhyASyncRemoteWasRefused() {
+    let commit = "0123456789abcdef0123456789abcdef01234567"
+    let device = "30beeff5" + String(repeating: "0", count: 24)
+    let record = "5a31f55c" + String(repeating: "1", count: 24)
+    let cases: [(SyncRefusal, String)] = [
+      (
+        .noVaultBranch(synced: commit),
+        "the remote has no vault branch, but this device synced commit 0123456789ab with it (the"
+          + " branch was deleted or the remote replaced)"
+      ),
+      (.noStateFile, "the remote's commit has no state file"),
+      (.stateFileTooLong, "its state file is longer than any vault writes"),
+      (.recordFileTooLong, "it holds a record file longer than any vault writes"),
+      (
+        .unwrittenFile(path: "notes.txt"),
+        "its commit holds a file vault does not write ('notes.txt')"
+      ),
+      (
+        .unwrittenFile(path: "caf\u{E9}"),
+        "its commit holds a file vault does not write (a file of an unprintable name)"
+      ),
+      (.missingFile(path: ".gitattributes"), "its commit has no .gitattributes file"),
+      (
+        .notPlainFile(path: "state", mode: "120000"),
+        "its commit holds 'state' as other than a plain file (git mode 120000)"
+      ),
+      (.fileNotGiven(path: "records/0a/ff"), "git did not give the file records/0a/ff"),
+      (.foreignAttributes, "its .gitattributes is not the one vault writes"),
+      (.headerFailedAuthentication, "the vault header it carries failed authentication"),
+      (.anotherVaultsHeader, "it carries another vault's header"),
+      (
+        .publicPartNotHeaders,
+        "its state file's public part is not its header's (the rotation links, the master boxes or"
+          + " the recovery slot differ)"
+      ),
+      (
+        .filesNotNamed,
+        "its files are not the ones its state names (a file was added, changed, removed or put"
+          + " back)"
+      ),
+      (.handoffTooLong, "its state file's handoff is longer than any vault writes"),
+      (
+        .damaged(.integrityText("the name index of 'mail/work' is damaged")),
+        "the name index of 'mail/work' is damaged"
+      ),
+      (
+        .damaged(.integrity(.syncState(.anotherVault))),
+        "the sync repository holds another vault"
+      ),
+      (
+        .damaged(.integrity(.syncFile(path: "records/0a/ff", .anotherRecord))),
+        "the sync file records/0a/ff holds another record than its name says"
+      ),
+      (
+        .damaged(.malformedHeaderText("a salt is 16 bytes, not 3")),
+        "the vault header it carries is malformed: a salt is 16 bytes, not 3"
+      ),
+      (.damaged(.unsupportedVersion(3)), "the vault header it carries is of format 3"),
+      (
+        .recoverySlotChanged,
+        "it changed the vault's recovery slot outside a rotation (whoever holds the master key can;"
+          + " only a rotation with the recovery code may)"
+      ),
+      (
+        .kdfOrJournalKeysChanged,
+        "it changed the vault's KDF parameters or journal keys outside a rotation (whoever holds"
+          + " the master key can; no command does)"
+      ),
+      (
+        .rotationLinksChanged,
+        "it changed the vault's rotation links outside a rotation (whoever holds the master key"
+          + " can; only a rotation does)"
+      ),
+      (
+        .policyChanged,
+        "it changed the policy the vault's new devices start with (whoever holds the master key"
+          + " can; no command does)"
+      ),
+      (
+        .thisDeviceRevoked(deviceID: device),
+        "another device revoked this one (30beeff5) from the vault"
+      ),
+      (
+        .writerRetiredWithoutRevocation(deviceID: device),
+        "it retired a writer key of device 30beeff5 that no revocation with the recovery code"
+          + " retired (a device that held the master key added it)"
+      ),
+      (
+        .rotatedBeforeFirstSync(signer: device),
+        "its master key was rotated by device 30beeff5 and this device never synced; run 'vault"
+          + " sync clone' into a new vault file"
+      ),
+      (
+        .rotatedBeforeFirstSync(signer: nil),
+        "its master key was rotated by device ? and this device never synced; run 'vault sync"
+          + " clone' into a new vault file"
+      ),
+      (
+        .notEnrolled,
+        "this vault's devices are not enrolled with its recovery code yet (a vault made before"
+          + " release 0.10.0)"
+      ),
+      (.enrollmentKeyNotTheCodes, "its header's enrollment key is not this recovery code's"),
+      (
+        .enrollmentKeyNotAuthorized,
+        "its header's enrollment key is not the one its newest rotation authorized"
+      ),
+      (.journalKeysDoNotMatch, "the journal keys of the remote's header do not match"),
+      (.journalKeyMalformed, "its header's journal key is malformed"),
+      (.unknownRecordKind, "it holds a record of an unknown kind"),
+      (.journalEntryDoesNotOpen, "a journal entry of the remote does not open"),
+      (
+        .deviceDropped(deviceID: device),
+        "its header dropped the device record 30beeff5 without a revocation (a device that held"
+          + " the master key removed it)"
+      ),
+      (.noRecordOfThisDevice, "its header has no record of this device"),
+      (
+        .syncRecordPushed(record: record),
+        "the record 5a31f55c is a device's own sync record, which no device pushes"
+      ),
+      (
+        .counterRemoved(record: record),
+        "it removed the counter record 5a31f55c without its entry (a counter only grows)"
+      ),
+      (
+        .contentOrphaned(record: record),
+        "a content of record 5a31f55c belongs to no entry or revision (a record that named it was"
+          + " changed or removed without it)"
+      ),
+      (
+        .revisionChanged(record: record),
+        "it changed the kept revision record 5a31f55c, which never changes"
+      ),
+      (.counterLowered(record: record), "it lowered the counter record 5a31f55c"),
+      (
+        .earlierRevision(record: record, revision: 2, after: 3),
+        "it put back an earlier version of the record 5a31f55c (revision 2 after 3)"
+      ),
+    ]
+    for (refusal, words) in cases {
+      let error = SyncError.refused(refusal)
+      XCTAssertEqual(error.exitCode, .integrity)
+      XCTAssertEqual(error.message, "the sync remote was refused: \(words); nothing was merged")
+      XCTAssertNil(error.hint)
+    }
+    let rolledBack = SyncError.refused(.rolledBack(synced: commit))
+    XCTAssertEqual(rolledBack.exitCode, .integrity)
+    XCTAssertEqual(
+      rolledBack.message,
+      "the sync remote was refused: it is older than commit 0123456789ab, which this device synced"
+        + " (the remote was rolled back or forked); nothing was merged")
+    XCTAssertEqual(
+      rolledBack.hint,
+      "if the remote was restored from an older copy on purpose, push that commit back to it: git"
+        + " --git-dir=VAULT.sync push --force origin COMMIT:refs/heads/vault (vault(1) SYNC)")
+    XCTAssertEqual(SyncError.stateNotEncodable.message, "the sync state cannot be encoded")
+    XCTAssertEqual(SyncError.stateNotEncodable.exitCode, .failure)
+    XCTAssertEqual(SyncError.rotationLeftNothingToPush.message, "a rotation left nothing to push")
+    XCTAssertEqual(SyncError.rotationLeftNothingToPush.exitCode, .failure)
+  }
+
+  func testTheDamageOfTheSyncRepositoryAndWhatASyncMerges() {
+    let cases: [(Damage, String)] = [
+      (.syncFile(path: "records/0a/ff", .malformed), "the sync file records/0a/ff is malformed"),
+      (.syncFile(path: "contents/0b/ee", .truncated), "the sync file contents/0b/ee is truncated"),
+      (
+        .syncFile(path: "records/0a/ff", .unsyncedKind(7)),
+        "the sync file records/0a/ff holds a record of a kind that is not synced (7)"
+      ),
+      (
+        .syncFile(path: "records/0a/ff", .anotherRecord),
+        "the sync file records/0a/ff holds another record than its name says"
+      ),
+      (.syncState(.notAStateFile), "the sync repository's state file is not one vault writes"),
+      (.syncState(.anotherVault), "the sync repository holds another vault"),
+      (.syncState(.malformed), "the sync repository's state file is malformed"),
+      (.contentWithoutChunks, "a content of the vault is missing its chunks"),
+      (.malformedCounter, "a counter record of the vault is malformed"),
+    ]
+    for (damage, words) in cases {
+      let report = ExitStatus.report(.integrity(damage))
+      XCTAssertEqual(report.code, .integrity)
+      XCTAssertEqual(report.message, "integrity failure: " + words)
+      XCTAssertNil(report.hint)
+    }
+  }
+
+  func testAMasterKeyRotatedOnAnotherDevice() {
+    let report = ExitStatus.report(
+      .rotatedElsewhere(signer: "5a31f55c" + String(repeating: "0", count: 24)))
+    XCTAssertEqual(report.code, .locked)
+    XCTAssertEqual(
+      report.message,
+      "the vault's master key was rotated on another device (by device 5a31f55c); this device"
+        + " takes the new key with its PIN")
+    XCTAssertEqual(report.hint, "run 'vault sync' where it can ask for the PIN")
+    XCTAssertEqual(
+      ExitStatus.report(.rotatedElsewhere(signer: nil)).message,
+      "the vault's master key was rotated on another device (by device ?); this device takes the"
+        + " new key with its PIN")
+  }
+
   func testWhyASyncFailed() {
     let cases: [(SyncFailure, String)] = [
       (

@@ -35,10 +35,7 @@ final class SyncFilesTests: XCTestCase {
     sync.lookup = nil
     let sealed = files.sealRecord(sync)
     XCTAssertThrowsError(try files.openRecord(path: sealed.path, bytes: sealed.bytes)) {
-      XCTAssertEqual(
-        VaultError($0),
-        .integrityText(
-          "the sync file \(sealed.path) holds a record of a kind that is not synced (7)"))
+      XCTAssertEqual(VaultError($0), .integrity(.syncFile(path: sealed.path, .unsyncedKind(7))))
     }
   }
 
@@ -50,11 +47,18 @@ final class SyncFilesTests: XCTestCase {
       recordID: content.recordID, revision: 2, contentID: content.contentID)
     let bytes = files.sealContent(content, path: path)
     XCTAssertEqual(try files.openContent(path: path, bytes: bytes), content)
-    XCTAssertThrowsError(try files.openContent(path: path, bytes: bytes.dropLast()))
-    XCTAssertThrowsError(try files.openContent(path: path, bytes: bytes + [0]))
+    XCTAssertThrowsError(try files.openContent(path: path, bytes: bytes.dropLast())) {
+      XCTAssertEqual(VaultError($0), .integrity(.syncFile(path: path, .truncated)))
+    }
+    XCTAssertThrowsError(try files.openContent(path: path, bytes: bytes + [0])) {
+      XCTAssertEqual(VaultError($0), .integrity(.syncFile(path: path, .malformed)))
+    }
     let elsewhere = files.contentPath(recordID: content.recordID, revision: 3, contentID: nil)
     XCTAssertThrowsError(
-      try files.openContent(path: elsewhere, bytes: files.sealContent(content, path: elsewhere)))
+      try files.openContent(path: elsewhere, bytes: files.sealContent(content, path: elsewhere))
+    ) {
+      XCTAssertEqual(VaultError($0), .integrity(.syncFile(path: elsewhere, .malformed)))
+    }
   }
 
   func testTheStateFileIsBoundToItsPublicPartAndVault() throws {
@@ -76,9 +80,11 @@ final class SyncFilesTests: XCTestCase {
     XCTAssertThrowsError(try SyncStateFile.open(edited, codec: files))
     let other = SyncFiles(vaultID: try VaultID([UInt8](repeating: 3, count: 16)), masterKey: master)
     XCTAssertThrowsError(try SyncStateFile.open(bytes, codec: other)) {
-      XCTAssertEqual(VaultError($0), .integrityText("the sync repository holds another vault"))
+      XCTAssertEqual(VaultError($0), .integrity(.syncState(.anotherVault)))
     }
-    XCTAssertThrowsError(try SyncStateFile.readPublic(Array("VAULTSYN".utf8) + [2]))
+    XCTAssertThrowsError(try SyncStateFile.readPublic(Array("VAULTSYN".utf8) + [2])) {
+      XCTAssertEqual(VaultError($0), .integrity(.syncState(.notAStateFile)))
+    }
   }
 
   func testAVersionVectorIncludesOnlyWhatItCounted() {

@@ -167,8 +167,7 @@ public enum ExitStatus {
       .staleState, .noVault, .vaultExists,
       .unsafePermissions, .agentImpostor, .vaultChanged, .conflict, .storageText, .storage, .busy:
       return FileWords.report(error)
-    case .syncRepositoryExists, .staleSyncRepository, .syncFailed, .syncRefusedText, .remoteMoved,
-      .rotatedElsewhere:
+    case .syncRepositoryExists, .staleSyncRepository, .syncFailed, .remoteMoved, .rotatedElsewhere:
       return SyncWords.report(error)
 
     }

@@ -35,11 +35,11 @@ struct SyncCommand: VaultCommand {
     let done: SyncReport
     do {
       done = try VaultSync(unlocked, repository: repository).run()
-    } catch VaultError.rotatedElsewhere(let by) {
+    } catch VaultError.rotatedElsewhere(let signer) {
       // A key from a session or the agent cannot open the new key's box: the PIN can.
       Output.error(
-        "The vault's master key was rotated on another device (\(by)); this device takes the"
-          + " new key with its PIN.")
+        "The vault's master key was rotated on another device (\(SyncWords.by(signer))); this"
+          + " device takes the new key with its PIN.")
       let again = try context.open(.administer(reason: "take the vault's new master key"))
       done = try VaultSync(again, repository: repository).run()
     }

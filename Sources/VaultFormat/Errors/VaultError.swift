@@ -145,12 +145,10 @@ public enum VaultError: Error, Equatable, Sendable {
   /// `git` or the sync remote failed or could not be reached (`what` says which); nothing was
   /// merged.
   case syncFailed(SyncFailure)
-  /// The sync remote was refused (`what` says why: a rolled-back or forked remote, a file that
-  /// does not verify, another vault); nothing was merged.
-  case syncRefusedText(String)
-  /// The sync remote's master key was rotated on another device (`what` names it), and taking
-  /// the new key needs this device's PIN: the key at hand came from a session or the agent.
-  case rotatedElsewhere(String)
+  /// The sync remote's master key was rotated on another device (`signer`: the hex id of the
+  /// device that signed the newest rotation link, nil when it does not decode), and taking the
+  /// new key needs this device's PIN: the key at hand came from a session or the agent.
+  case rotatedElsewhere(signer: String?)
   /// The sync remote moved between this device's last sync and the push of a master-key
   /// rotation (`whilePushing`: during the push itself); nothing was rotated.
   case remoteMoved(whilePushing: Bool)
