@@ -441,8 +441,10 @@ public final class VaultSync {
     } catch {
       switch VaultError(error) {
       case .integrityText(let why)?: throw VaultError.syncRefusedText(why)
+      case .integrity(let damage)?: throw SyncError.damaged(damage)
       case .malformedHeaderText(let why)?:
         throw VaultError.syncRefusedText("the vault header it carries is malformed: \(why)")
+      case .malformedHeader(let fault)?: throw SyncError.malformedHeader(fault)
       case .unsupportedVersion(let version)?:
         throw VaultError.syncRefusedText("the vault header it carries is of format \(version)")
       default: throw error

@@ -61,8 +61,8 @@ extension Context {
       do {
         if try RecoveryCode.parse(typed) == code { return }
         problem = "that is not the recovery code shown"
-      } catch VaultError.invalidInputText(let why) {
-        problem = why
+      } catch VaultError.invalidInput(let fault) {
+        problem = InputWords.phrase(fault)
       }
       let left = Self.recoveryCodeTries - attempt
       if left > 0 {

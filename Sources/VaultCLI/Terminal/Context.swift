@@ -103,10 +103,10 @@ public final class Context {
       let line = try readSecretLine(prompt: prompt)
       do {
         return try PIN(utf8: line)
-      } catch VaultError.invalidInputText(let why)
+      } catch VaultError.invalidInput(let fault)
         where askingAgain && pinFD == nil && terminal != nil && tries < Self.promptTries
       {
-        terminal?.say("\(why); try again\n")
+        terminal?.say("\(InputWords.phrase(fault)); try again\n")
       }
     }
   }
@@ -127,6 +127,8 @@ public final class Context {
         return try readNewPINOnce(replacing: replacing)
       } catch VaultError.invalidInputText(let why) where pinFD == nil && tries < Self.promptTries {
         terminal?.say("\(why)\n")
+      } catch VaultError.invalidInput(let fault) where pinFD == nil && tries < Self.promptTries {
+        terminal?.say("\(InputWords.phrase(fault))\n")
       }
     }
   }
@@ -138,7 +140,7 @@ public final class Context {
     let first: PIN
     do {
       first = try readPIN(prompt: "New PIN: ", askingAgain: false)
-    } catch VaultError.invalidInputText(let why) where why.hasPrefix("the PIN must have at least") {
+    } catch VaultError.invalidInput(.pin(.tooShort)) {
       // Too short even to be an old PIN: the rule for a new one is the one to show.
       throw tooShort
     }
