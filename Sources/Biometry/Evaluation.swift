@@ -94,8 +94,7 @@ enum Evaluation {
   static func dequeue(_ sensor: inout SensorState) throws -> Outcome? {
     guard let raw = sensor.queue.first else { return nil }
     guard let outcome = Outcome(rawValue: raw) else {
-      throw VaultError.integrityText(
-        "the simulated sensor's queue holds an unknown outcome \(raw.debugDescription)")
+      throw VaultError.integrity(.simulatedSensor(.unknownOutcome(raw)))
     }
     sensor.queue.removeFirst()
     if !sensor.queuedAt.isEmpty { sensor.queuedAt.removeFirst() }

@@ -13,8 +13,7 @@ extension DeviceState {
     do {
       return try JSONDecoder().decode(SensorState.self, from: JSONEncoder().encode(sensor))
     } catch {
-      throw VaultError.integrityText(
-        "the simulated sensor's state in the device state is malformed")
+      throw VaultError.integrity(.simulatedSensor(.malformedState))
     }
   }
 
@@ -33,7 +32,7 @@ extension DeviceState {
     do {
       sensor = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(state))
     } catch {
-      throw VaultError.storageText("the simulated sensor's state cannot be encoded")
+      throw VaultError.storage(.sensorStateNotEncodable)
     }
   }
 }

@@ -132,7 +132,7 @@ public struct SensorState: Codable, Equatable, Sendable {
   static func increment<T: FixedWidthInteger>(_ counter: inout T, _ field: String) throws {
     let (next, overflow) = counter.addingReportingOverflow(1)
     guard !overflow else {
-      throw VaultError.integrityText("the simulated sensor's \(field) is at its maximum")
+      throw VaultError.integrity(.simulatedSensor(.counterAtMaximum(field: field)))
     }
     counter = next
   }

@@ -86,7 +86,7 @@ public final class SimulatedContext {
   /// - Returns: The 32-byte domain state at the moment of the match (also stored in
   ///   `evaluatedPolicyDomainState`), or nil when the reuse window satisfied the evaluation
   ///   (`evaluatedByReuse`).
-  /// - Throws: `VaultError.invalidInput` for an empty reason (a programming error);
+  /// - Throws: `BiometryError.emptyReason` for an empty reason (a programming error);
   ///   `LAError.invalidContext` after `invalidate()`; the preflight errors; `notInteractive` when
   ///   an attempt has no queued outcome and no prompter, interaction is not allowed, or the
   ///   prompter has no terminal; `authenticationFailed` when every attempt failed (or after ten
@@ -95,9 +95,7 @@ public final class SimulatedContext {
   ///   prompt); `BiometryScriptError` for a queued answer no prompt could receive. `VaultError`
   ///   when the device store cannot be read or written.
   public func evaluatePolicy(localizedReason: String) throws -> [UInt8]? {
-    guard !localizedReason.isEmpty else {
-      throw VaultError.invalidInputText("a biometric evaluation needs a non-empty reason")
-    }
+    guard !localizedReason.isEmpty else { throw BiometryError.emptyReason }
     guard !invalidated else { throw LAError.invalidContext }
     evaluatedPolicyDomainState = nil
     evaluatedByReuse = false

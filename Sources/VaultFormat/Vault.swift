@@ -90,7 +90,7 @@ public final class Vault {
   package static func readHeaderRow(_ db: SQLiteDatabase) throws -> (body: [UInt8], mac: [UInt8]) {
     guard let row = try db.query("SELECT body, mac FROM header WHERE id = 1").first,
       let body = row[0].blob, let mac = row[1].blob
-    else { throw VaultError.malformedHeaderText("the vault has no header") }
+    else { throw VaultError.malformedHeader(.body(.missing)) }
     return (body, mac)
   }
 
@@ -117,7 +117,7 @@ public final class Vault {
       path: path, create: false, lockWaitLimit: environment.lockWaitLimit)
     let appID = try db.query("PRAGMA application_id").first?.first?.integer ?? 0
     guard appID == applicationID else {
-      throw VaultError.integrityText("\(path) is not a vault file")
+      throw VaultError.integrity(.notAVaultFile(path: path))
     }
     let version = try db.query("PRAGMA user_version").first?.first?.integer ?? 0
     switch version {
@@ -148,19 +148,18 @@ public final class Vault {
   static func checkFileHeader(_ path: String) throws {
     let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
-      throw VaultError.storageText("cannot read \(path): \(PrivateFiles.errnoText())")
+      throw VaultError.storage(.file(.read, path: path))
     }
     defer { close(fd) }
     var bytes = [UInt8](repeating: 0, count: 100)
     let read = pread(fd, &bytes, 100, 0)
     guard read == 100, bytes[0..<16].elementsEqual(Array("SQLite format 3\0".utf8)) else {
-      throw VaultError.integrityText("\(path) is not a vault file")
+      throw VaultError.integrity(.notAVaultFile(path: path))
     }
     for (offset, expected) in [(18, 1), (19, 1), (44, 0), (45, 0), (46, 0), (47, 4)]
     where bytes[offset] != UInt8(expected) {
-      throw VaultError.integrityText(
-        "the vault file's SQLite header is damaged (byte \(offset) is \(bytes[offset]), not"
-          + " \(expected))")
+      throw VaultError.integrity(
+        .sqliteHeader(byte: offset, found: bytes[offset], expected: UInt8(expected)))
     }
   }
 
@@ -234,7 +233,7 @@ public final class Vault {
   /// - Throws: `VaultError.integrity` when it does not match.
   public func verifyHeader(masterKey: SymmetricKey) throws {
     guard constantTimeEqual(Header.mac(headerBody, masterKey: masterKey), headerMAC) else {
-      throw VaultError.integrityText("the vault header failed authentication (the file was edited)")
+      throw VaultError.integrity(.headerFailedAuthentication)
     }
   }
 

@@ -238,7 +238,7 @@ extension TransferEntry {
     let whole: SecureBytes
     do {
       whole = try large.content.whole(packed: false)
-    } catch let error where VaultError(error)?.storageMessage != nil {
+    } catch let error where VaultError(error)?.isStorageFailure == true {
       throw TransferError(
         "the content of '\(large.name)' (\(large.length) bytes) cannot be held in memory",
         at: large.location)

@@ -204,8 +204,7 @@ import VaultFormat
   @Test func emptyReasonIsAProgrammingError() throws {
     let fixture = try Fixture.enrolled()
     try fixture.controls.queue(.match, count: 1)
-    #expect(throws: VaultError.invalidInputText("a biometric evaluation needs a non-empty reason"))
-    {
+    #expect(throws: BiometryError.emptyReason) {
       try fixture.context().evaluatePolicy(localizedReason: "")
     }
     #expect(try fixture.sensor().queue == ["match"])
@@ -216,8 +215,7 @@ import VaultFormat
     try fixture.controls.queue(.match, count: 1)
     try fixture.edit { sensor in sensor.queue = ["wobble"] }
     #expect(
-      throws: VaultError.integrityText(
-        "the simulated sensor's queue holds an unknown outcome \"wobble\"")
+      throws: VaultError.integrity(.simulatedSensor(.unknownOutcome("wobble")))
     ) {
       try fixture.context().evaluatePolicy(localizedReason: "x")
     }

@@ -1,3 +1,4 @@
+import Biometry
 import VaultCore
 import VaultCrypto
 import VaultFormat
@@ -820,5 +821,281 @@ final class FactWordsTests: XCTestCase {
       TransferWords.phrase(.fields(.valueNotOneLine(key: "a"))),
       "fields: a field's value is one line of UTF-8 text: no line break, NUL byte or invalid"
         + " UTF-8")
+  }
+
+  // MARK: Header, keyslots, devices, files, format 1, biometry
+
+  func testDamageOfTheHeaderKeyslotsDevicesFilesAndFormatOne() {
+    let device = "0123456789abcdef0123456789abcdef"
+    let cases: [(Damage, String)] = [
+      (.sealed(object: "x", .truncated), "x is truncated"),
+      (.sealed(object: "x", .failedAuthentication), "x failed authentication"),
+      (
+        .sealed(object: "the journal key", .failedAuthentication),
+        "the journal key failed authentication"
+      ),
+      (
+        .sealed(object: "the content of 'c'", .failedAuthentication),
+        "the content of 'c' failed authentication"
+      ),
+      (
+        .sealed(object: "message 1 of the export", .failedAuthentication),
+        "message 1 of the export failed authentication"
+      ),
+      (.sealed(object: "the export", .noStreamHeader), "the export has no stream header"),
+      (
+        .sealed(object: "the export", .malformedStreamHeader),
+        "the export has a malformed stream header"
+      ),
+      (
+        .sealed(object: "message 2 of the export", .wrongPieceLength),
+        "message 2 of the export has a piece of the wrong length"
+      ),
+      (.wrongLength(.nonce, expected: 24, found: 23), "a nonce is 24 bytes, not 23"),
+      (
+        .wrongLength(.signingSeed, expected: 32, found: 31),
+        "a signing key seed is 31 bytes, not 32"
+      ),
+      (.wrongLength(.signingKey, expected: 64, found: 63), "a signing key is 63 bytes, not 64"),
+      (.signingKeyMismatch, "a signing key's public half does not match its seed"),
+      (.notAVaultFile(path: "/h/v.db"), "/h/v.db is not a vault file"),
+      (
+        .sqliteHeader(byte: 18, found: 2, expected: 1),
+        "the vault file's SQLite header is damaged (byte 18 is 2, not 1)"
+      ),
+      (.headerFailedAuthentication, "the vault header failed authentication (the file was edited)"),
+      (
+        .formatOne(.keyslotsEdited),
+        "the vault header's KDF parameters or keyslots were edited (they do not match this"
+          + " device's record)"
+      ),
+      (
+        .formatOne(.copyOfMigratedVault),
+        "this is a format 1 copy of a vault this device has already seen in format 2 (an old copy"
+          + " was put back); nothing was read"
+      ),
+      (.formatOne(.malformedRow), "a format 1 row is malformed"),
+      (.formatOne(.unknownRowKind), "a format 1 row has an unknown kind"),
+      (.formatOne(.malformedMetadata), "an entry's metadata is malformed"),
+      (
+        .formatOne(.missingOrExtraChunks(name: "big")),
+        "the content of 'big' has missing or extra chunks"
+      ),
+      (.formatOne(.misplacedChunks(name: "big")), "the content of 'big' has misplaced chunks"),
+      (
+        .formatOne(.longerThanRecorded(name: "big")), "the content of 'big' is longer than recorded"
+      ),
+      (
+        .formatOne(.shorterThanRecorded(name: "big")),
+        "the content of 'big' is shorter than recorded"
+      ),
+      (
+        .recoverySlot(.editedUnderRightCode),
+        "the vault's recovery slot or KDF parameters were edited (the recovery code is right)"
+      ),
+      (.recoverySlot(.failedAuthentication), "the vault's recovery slot failed authentication"),
+      (
+        .handoff(.fromNoKeyHeld(maximumHandoffs: 16)),
+        "the remote's master key was rotated from none this device holds (more than 16 rotations"
+          + " ago, or the remote is not this vault's)"
+      ),
+      (.handoff(.notConsecutive), "the remote's rotations do not follow one another"),
+      (
+        .handoff(.unknownSigner),
+        "the remote's master key was rotated by a device this one does not know"
+      ),
+      (.handoff(.notSigned), "a rotation of the remote's master key is not signed"),
+      (
+        .handoff(.notAuthorized),
+        "a rotation of the remote's master key was not authorized with the vault's recovery code"
+          + " (a device that holds the old key made it, or the remote was rolled back to before a"
+          + " revocation)"
+      ),
+      (
+        .handoff(.sealedKeyNotRotated),
+        "the master key sealed to this device is not the rotated one"
+      ),
+      (.device(.secretLength(found: 31)), "a device secret is 32 bytes, not 31"),
+      (
+        .device(.masterKeyBoundElsewhere),
+        "the master key sealed to this device is bound elsewhere"
+      ),
+      (.device(.notEnrolled), "the vault's devices are not enrolled with its recovery code"),
+      (
+        .device(.recordNotEnrolled(deviceID: device)),
+        "the device record 01234567 was not enrolled with the vault's recovery code (a device"
+          + " that held the master key added or changed it)"
+      ),
+      (
+        .device(.revocationNotAuthorized(deviceID: device)),
+        "the revocation of device 01234567 was not authorized with the vault's recovery code (a"
+          + " device that held the master key revoked it)"
+      ),
+      (
+        .device(.stateCorrupt(path: "/h/.vault/device.json")),
+        "the device state /h/.vault/device.json is corrupt"
+      ),
+      (
+        .simulatedSensor(.malformedState),
+        "the simulated sensor's state in the device state is malformed"
+      ),
+      (
+        .simulatedSensor(.unknownOutcome("wobble")),
+        "the simulated sensor's queue holds an unknown outcome \"wobble\""
+      ),
+      (
+        .simulatedSensor(.counterAtMaximum(field: "os_epoch")),
+        "the simulated sensor's os_epoch is at its maximum"
+      ),
+    ]
+    for (damage, words) in cases {
+      let report = ExitStatus.report(.integrity(damage))
+      XCTAssertEqual(report.code, .integrity)
+      XCTAssertEqual(report.message, "integrity failure: " + words)
+      XCTAssertNil(report.hint)
+      XCTAssertEqual(
+        SyncError.refused(.damaged(.integrity(damage))).message,
+        "the sync remote was refused: \(words); nothing was merged")
+      XCTAssertEqual(SyncError.refused(.damaged(.integrity(damage))).exitCode, .integrity)
+    }
+  }
+
+  func testWhyTheHeaderIsMalformed() {
+    let cases: [(HeaderFault, String)] = [
+      (.body(.missing), "the vault has no header"),
+      (.body(.tooLarge), "the header is larger than 64 KiB"),
+      (.body(.notAJSONObject), "the header is not a JSON object"),
+      (.body(.noFormatVersion), "the header has no format version"),
+      (.body(.fieldsNotValid), "the header fields are not valid"),
+      (.unknownField(.header, name: "x"), "unknown header field 'x'"),
+      (.unknownField(.rotation, name: "x"), "unknown rotation field 'x'"),
+      (.unknownField(.handoff, name: "extra"), "unknown handoff field 'extra'"),
+      (.unknownField(.revocation, name: "x"), "unknown revocation field 'x'"),
+      (.unknownField(.retiredWriter, name: "x"), "unknown retired writer field 'x'"),
+      (.unknownField(.deviceRecord, name: "extra"), "unknown device record field 'extra'"),
+      (.unknownField(.biometry, name: "x"), "unknown biometry field 'x'"),
+      (.unknownField(.recoverySlot, name: "pin"), "unknown recovery slot field 'pin'"),
+      (.unknownPolicy("none"), "unknown policy 'none'"),
+      (.unknownBiometryState("on"), "unknown biometry state 'on'"),
+      (.vaultIDLength(found: 15), "a vault id is 16 bytes, not 15"),
+      (.deviceRecords(.count(maximum: 64)), "the header needs 1 to 64 device records"),
+      (.deviceRecords(.sharedIDOrTag), "two device records share an id or a tag"),
+      (
+        .deviceRecords(.enrolledWithoutKey),
+        "a device record is enrolled in a header with no enrollment key"
+      ),
+      (.deviceRecords(.notEnrolled), "a device record is not enrolled"),
+      (
+        .deviceRecords(.enrollmentSerialOutOfBounds(0)),
+        "enrollment_serial 0 is out of bounds"
+      ),
+      (.deviceRecords(.activeBiometryWithoutSeal), "an active biometry record has no seal"),
+      (.lists(.rotationsOutOfOrder), "the header's rotations are out of order or bounds"),
+      (.lists(.tooManyHandoffs(maximum: 16)), "the header holds more than 16 handoffs"),
+      (
+        .lists(.revokedDevicesInvalid(maximum: 256)),
+        "the header's revoked_devices repeat an id, name a device it holds, or exceed 256"
+      ),
+      (
+        .lists(.revocationsNotOnePerDevice),
+        "the header's revocations are not one for each revoked device of an enrolled header"
+      ),
+      (.lists(.revocationMissing), "a revoked device of an enrolled header has no revocation"),
+      (
+        .lists(.tooManyRetiredWriters(maximum: 256)),
+        "the header holds more than 256 retired writer keys"
+      ),
+      (.keyslots(.formatOneSlots), "the header needs one pin and one recovery keyslot"),
+      (.keyslots(.noPINSlot), "no PIN slot"),
+      (.keyslots(.noRecoverySlot), "no recovery slot"),
+      (.keyslots(.verifierWithoutTag), "the recovery slot has a verifier without a tag"),
+      (.kdf(.saltLength(expected: 16, found: 15)), "a salt is 16 bytes, not 15"),
+      (
+        .kdf(.outOfBounds(parameter: "opslimit", value: 17)),
+        "Argon2id opslimit 17 is out of bounds"
+      ),
+      (
+        .kdf(.outOfBounds(parameter: "memlimit", value: 8_589_934_592)),
+        "Argon2id memlimit 8589934592 is out of bounds"
+      ),
+      (
+        .kdf(.profileMismatch(profile: "moderate")),
+        "Argon2id profile 'moderate' does not match its values"
+      ),
+    ]
+    for (fault, words) in cases {
+      let report = ExitStatus.report(.malformedHeader(fault))
+      XCTAssertEqual(report.code, .integrity)
+      XCTAssertEqual(report.message, "the vault header is malformed: " + words)
+      XCTAssertNil(report.hint)
+      XCTAssertEqual(
+        SyncError.refused(.damaged(.malformedHeader(fault))).message,
+        "the sync remote was refused: the vault header it carries is malformed: \(words);"
+          + " nothing was merged")
+    }
+  }
+
+  func testTheStorageFailuresOfFilesAndMemory() {
+    let cases: [(StorageFailure, String)] = [
+      (
+        .file(.read, path: "/h/v.db", errno: ENOENT),
+        "cannot read /h/v.db: No such file or directory"
+      ),
+      (.notAFolder(path: "/h/v"), "/h/v exists and is not a folder"),
+      (.headerNotEncodable, "the vault header cannot be encoded"),
+      (.privateFileNotMade(beside: "/h/v.db"), "cannot create a private file beside /h/v.db"),
+      (
+        .builtFileReplaced(beside: "/h/v.db"),
+        "the file being built beside /h/v.db was replaced; nothing was made"
+      ),
+      (
+        .building(
+          path: "/h/v.db", temporary: "/h/.v.db.creating-ab",
+          .file(.write, path: "/h/.v.db.creating-ab", errno: ENOSPC)),
+        "cannot write /h/v.db: No space left on device"
+      ),
+      (
+        .building(path: "/h/v.db", temporary: "/h/.t", .outOfMemory(bytes: 10)),
+        "out of memory for 10 bytes"
+      ),
+      (.sensorStateNotEncodable, "the simulated sensor's state cannot be encoded"),
+      (.kdfOutOfMemory(mebibytes: 256), "Argon2id could not allocate 256 MiB"),
+      (.outOfMemory(bytes: 10), "out of memory for 10 bytes"),
+    ]
+    for (failure, words) in cases {
+      let report = ExitStatus.report(.storage(failure))
+      XCTAssertEqual(report.code, .failure)
+      XCTAssertEqual(report.message, words)
+      XCTAssertNil(report.hint)
+    }
+  }
+
+  func testRefusedPINsRecoveryCodesAndVaultIDs() {
+    let cases: [(InputFault, String)] = [
+      (.pin(.controlCharacter), "the PIN contains a control character"),
+      (.pin(.tooShort(minimum: 4)), "the PIN must have at least 4 characters"),
+      (.pin(.tooLong(maximumBytes: 1024)), "the PIN is longer than 1024 bytes"),
+      (.pin(.notUTF8), "the PIN is not valid UTF-8"),
+      (
+        .recoveryCode(.malformed),
+        "a recovery code is 36 symbols (32 in a code shown without its check group) of 0-9 and"
+          + " A-Z (I and L read as 1, O as 0, no U)"
+      ),
+      (
+        .recoveryCode(.typo),
+        "the recovery code has a typo: its last group does not match the other symbols; check"
+          + " each group (nothing was tried)"
+      ),
+      (.notAVaultID("xyz"), "'xyz' is not a vault id"),
+    ]
+    for (fault, words) in cases {
+      let report = ExitStatus.report(.invalidInput(fault))
+      XCTAssertEqual(report.code, .invalidInput)
+      XCTAssertEqual(report.message, words)
+      XCTAssertNil(report.hint)
+    }
+    XCTAssertEqual(
+      BiometryError.emptyReason.message, "a biometric evaluation needs a non-empty reason")
+    XCTAssertEqual(BiometryError.emptyReason.exitCode, .invalidInput)
   }
 }

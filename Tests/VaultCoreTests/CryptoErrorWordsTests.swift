@@ -3,53 +3,56 @@ import VaultCrypto
 import VaultFormat
 import XCTest
 
-/// The words each refusal of VaultCrypto has in the vault's reports: moved here, case by case,
-/// from the crypto tests that asserted sentences before the primitives had an error of their own.
+/// The failure class and facts each refusal of VaultCrypto has in the vault's reports (their
+/// words are asserted by the command line's FactWordsTests).
 final class CryptoErrorWordsTests: XCTestCase {
-  func testEachCryptoRefusalKeepsItsFailureClassAndWords() {
+  func testEachCryptoRefusalKeepsItsFailureClassAndFacts() {
     let cases: [(CryptoError, VaultError)] = [
-      (.truncated(object: "x"), .integrityText("x is truncated")),
-      (.authenticationFailed(object: "x"), .integrityText("x failed authentication")),
+      (.truncated(object: "x"), .integrity(.sealed(object: "x", .truncated))),
+      (.authenticationFailed(object: "x"), .integrity(.sealed(object: "x", .failedAuthentication))),
       (
         .authenticationFailed(object: "the journal key"),
-        .integrityText("the journal key failed authentication")
+        .integrity(.sealed(object: "the journal key", .failedAuthentication))
       ),
-      (.noStreamHeader(object: "the export"), .integrityText("the export has no stream header")),
+      (
+        .noStreamHeader(object: "the export"),
+        .integrity(.sealed(object: "the export", .noStreamHeader))
+      ),
       (
         .malformedStreamHeader(object: "the export"),
-        .integrityText("the export has a malformed stream header")
+        .integrity(.sealed(object: "the export", .malformedStreamHeader))
       ),
       (
         .wrongPieceLength(object: "message 2 of the export"),
-        .integrityText("message 2 of the export has a piece of the wrong length")
+        .integrity(.sealed(object: "message 2 of the export", .wrongPieceLength))
       ),
       (
         .wrongLength(material: .nonce, expected: 24, found: 23),
-        .integrityText("a nonce is 24 bytes, not 23")
+        .integrity(.wrongLength(.nonce, expected: 24, found: 23))
       ),
       (
         .wrongLength(material: .salt, expected: 16, found: 15),
-        .malformedHeaderText("a salt is 16 bytes, not 15")
+        .malformedHeader(.kdf(.saltLength(expected: 16, found: 15)))
       ),
       (
         .wrongLength(material: .signingSeed, expected: 32, found: 31),
-        .integrityText("a signing key seed is 31 bytes, not 32")
+        .integrity(.wrongLength(.signingSeed, expected: 32, found: 31))
       ),
       (
         .wrongLength(material: .signingKey, expected: 64, found: 63),
-        .integrityText("a signing key is 63 bytes, not 64")
+        .integrity(.wrongLength(.signingKey, expected: 64, found: 63))
       ),
-      (.signingKeyMismatch, .integrityText("a signing key's public half does not match its seed")),
+      (.signingKeyMismatch, .integrity(.signingKeyMismatch)),
       (
         .kdfOutOfBounds(parameter: "opslimit", value: 99),
-        .malformedHeaderText("Argon2id opslimit 99 is out of bounds")
+        .malformedHeader(.kdf(.outOfBounds(parameter: "opslimit", value: 99)))
       ),
       (
         .kdfProfileMismatch(profile: "moderate"),
-        .malformedHeaderText("Argon2id profile 'moderate' does not match its values")
+        .malformedHeader(.kdf(.profileMismatch(profile: "moderate")))
       ),
-      (.kdfOutOfMemory(mebibytes: 256), .storageText("Argon2id could not allocate 256 MiB")),
-      (.outOfMemory(bytes: 10), .storageText("out of memory for 10 bytes")),
+      (.kdfOutOfMemory(mebibytes: 256), .storage(.kdfOutOfMemory(mebibytes: 256))),
+      (.outOfMemory(bytes: 10), .storage(.outOfMemory(bytes: 10))),
     ]
     for (crypto, vault) in cases {
       XCTAssertEqual(VaultError(crypto), vault)

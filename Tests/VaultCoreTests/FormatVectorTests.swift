@@ -463,32 +463,28 @@ final class KeyHandoffTests: XCTestCase {
       do {
         _ = try body()
         return "taken"
-      } catch VaultError.integrityText(let why) {
-        return why
+      } catch VaultError.integrity(.handoff(let damage)) {
+        return "\(damage)"
       } catch {
         return "\(error)"
       }
     }
     XCTAssertEqual(
       refusal { try walk([second]) },
-      "the remote's master key was rotated from none this device holds (more than 16 rotations"
-        + " ago, or the remote is not this vault's)")
+      "\(HandoffDamage.fromNoKeyHeld(maximumHandoffs: 16))")
     XCTAssertEqual(
       refusal { try walk([first, second], trusted: [:]) },
-      "the remote's master key was rotated by a device this one does not know")
+      "\(HandoffDamage.unknownSigner)")
     XCTAssertEqual(
       refusal { try walk([first, second], trusted: [id: writer2.publicKey]) },
-      "a rotation of the remote's master key is not signed")
+      "\(HandoffDamage.notSigned)")
     var forged = second
     forged.next = KeyHandoff.commitment(key(Array(96...127)), vaultID: vaultID).base64
     XCTAssertEqual(
-      refusal { try walk([first, forged]) }, "a rotation of the remote's master key is not signed")
+      refusal { try walk([first, forged]) }, "\(HandoffDamage.notSigned)")
     // Whoever holds the old key and a writer key, and not the code: no authorization, one by
     // another key, one by the code before the one in force, a swapped enrollment key.
-    let unauthorized =
-      "a rotation of the remote's master key was not authorized with the vault's recovery code"
-      + " (a device that holds the old key made it, or the remote was rolled back to before a"
-      + " revocation)"
+    let unauthorized = "\(HandoffDamage.notAuthorized)"
     let bare = link(
       master, other, signer: writer, writer: writer2.publicKey, enrollment: code2,
       authorizer: nil)
@@ -512,7 +508,7 @@ final class KeyHandoffTests: XCTestCase {
       refusal { try walk([bare, second], own: Signing.generate().publicKey) }, unauthorized)
     XCTAssertEqual(
       refusal { try walk([first, second], box: other) },
-      "the master key sealed to this device is not the rotated one")
+      "\(HandoffDamage.sealedKeyNotRotated)")
     XCTAssertEqual(
       refusal {
         try KeyHandoff.walk(

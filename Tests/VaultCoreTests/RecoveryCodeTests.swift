@@ -6,12 +6,8 @@ import XCTest
 @testable import VaultSecrets
 
 final class RecoveryCodeTests: XCTestCase {
-  static let malformed = VaultError.invalidInputText(
-    "a recovery code is 36 symbols (32 in a code shown without its check group) of 0-9 and A-Z"
-      + " (I and L read as 1, O as 0, no U)")
-  static let typo = VaultError.invalidInputText(
-    "the recovery code has a typo: its last group does not match the other symbols; check each"
-      + " group (nothing was tried)")
+  static let malformed = VaultError.invalidInput(.recoveryCode(.malformed))
+  static let typo = VaultError.invalidInput(.recoveryCode(.typo))
 
   func text(_ bytes: SecureBytes) -> String {
     String(decoding: bytes.unprotectedBytes, as: UTF8.self)

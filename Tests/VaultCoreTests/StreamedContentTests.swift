@@ -194,7 +194,8 @@ final class StreamedContentTests: XCTestCase {
         expecting: try XCTUnwrap(try store.metadata(try EntryName("big")))
       ) { delivered += $0.count }
     ) {
-      XCTAssertEqual(VaultError($0), .integrityText("the content of 'big' failed authentication"))
+      XCTAssertEqual(
+        VaultError($0), .integrity(.sealed(object: "the content of 'big'", .failedAuthentication)))
     }
     XCTAssertEqual(delivered, 2 * EntryStore.chunkSize, "pieces 0 and 1 opened before the swap")
   }
@@ -273,7 +274,8 @@ final class StreamedContentTests: XCTestCase {
       }
       XCTAssertThrowsError(try streamed(store, name)) {
         XCTAssertEqual(
-          VaultError($0), .integrityText("the content of '\(name)' failed authentication"))
+          VaultError($0),
+          .integrity(.sealed(object: "the content of '\(name)'", .failedAuthentication)))
       }
     }
   }

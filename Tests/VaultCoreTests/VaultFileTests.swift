@@ -97,8 +97,7 @@ final class VaultFileTests: XCTestCase {
     XCTAssertEqual(vault.header.policy, Policy.pinAndBiometry)
     XCTAssertThrowsError(try vault.unlock(pin: pin("123400"))) {
       XCTAssertEqual(
-        VaultError($0),
-        .integrityText("the vault header failed authentication (the file was edited)"))
+        VaultError($0), .integrity(.headerFailedAuthentication))
     }
   }
 
@@ -124,50 +123,50 @@ final class VaultFileTests: XCTestCase {
       (body.replacingOccurrences(of: "\"format\":2", with: "\"format\":3"), .unsupportedVersion(3)),
       (
         body.replacingOccurrences(of: "\"devices\":[{", with: "\"devices\":[{\"extra\":1,"),
-        .malformedHeaderText("unknown device record field 'extra'")
+        .malformedHeader(.unknownField(.deviceRecord, name: "extra"))
       ),
       (
         body.replacingOccurrences(of: "\"recovery\":{", with: "\"recovery\":{\"pin\":1,"),
-        .malformedHeaderText("unknown recovery slot field 'pin'")
+        .malformedHeader(.unknownField(.recoverySlot, name: "pin"))
       ),
       (
         body.replacingOccurrences(of: "\"devices\":[", with: "\"devices\":[],\"x\":["),
-        .malformedHeaderText("unknown header field 'x'")
+        .malformedHeader(.unknownField(.header, name: "x"))
       ),
       (
         body.replacingOccurrences(of: "\"opslimit\":1", with: "\"opslimit\":17"),
-        .malformedHeaderText("Argon2id opslimit 17 is out of bounds")
+        .malformedHeader(.kdf(.outOfBounds(parameter: "opslimit", value: 17)))
       ),
       (
         body.replacingOccurrences(of: "\"opslimit\":1", with: "\"opslimit\":2"),
-        .malformedHeaderText("Argon2id profile 'test' does not match its values")
+        .malformedHeader(.kdf(.profileMismatch(profile: "test")))
       ),
       (
         body.replacingOccurrences(of: "\"memlimit\":8192", with: "\"memlimit\":8589934592"),
-        .malformedHeaderText("Argon2id memlimit 8589934592 is out of bounds")
+        .malformedHeader(.kdf(.outOfBounds(parameter: "memlimit", value: 8_589_934_592)))
       ),
       (
         body.replacingOccurrences(of: "\"policy\":\"pin\"", with: "\"policy\":\"none\""),
-        .malformedHeaderText("unknown policy 'none'")
+        .malformedHeader(.unknownPolicy("none"))
       ),
       (
         body.replacingOccurrences(
           of: "\"policy\":\"pin\",\"public_key\"", with: "\"policy\":\"face\",\"public_key\""),
-        .malformedHeaderText("unknown policy 'face'")
+        .malformedHeader(.unknownPolicy("face"))
       ),
       (
         body.replacingOccurrences(
           of: "\"policy\":\"pin\",\"public_key\"", with: "\"policy\":1,\"public_key\""),
-        .malformedHeaderText("the header fields are not valid")
+        .malformedHeader(.body(.fieldsNotValid))
       ),
       (
         "{\"extra\":1," + body.dropFirst(),
-        .malformedHeaderText("unknown header field 'extra'")
+        .malformedHeader(.unknownField(.header, name: "extra"))
       ),
-      ("[]", .malformedHeaderText("the header is not a JSON object")),
+      ("[]", .malformedHeader(.body(.notAJSONObject))),
       (
         String(repeating: " ", count: 65_536) + body,
-        .malformedHeaderText("the header is larger than 64 KiB")
+        .malformedHeader(.body(.tooLarge))
       ),
     ]
     for (text, error) in cases {
@@ -193,8 +192,7 @@ final class VaultFileTests: XCTestCase {
     XCTAssertEqual(parsed.revokedDevices, [other])
     XCTAssertEqual(parsed.revocationPairs, [RevokedDevice(deviceID: other, signed: signature)])
     XCTAssertEqual(parsed.revokedDeviceHexIDs, [String(repeating: "07", count: 16)])
-    let why = VaultError.malformedHeaderText(
-      "the header's revoked_devices repeat an id, name a device it holds, or exceed 256")
+    let why = VaultError.malformedHeader(.lists(.revokedDevicesInvalid(maximum: 256)))
     for ids in [[other, other], [header.devices[0].deviceID]] {
       header.revokedDevices = ids
       header.revocations = ids.map { _ in signature }
@@ -210,40 +208,35 @@ final class VaultFileTests: XCTestCase {
     // One revocation for each revoked id of an enrolled header, of 64 bytes; none in a header
     // the code has not enrolled.
     header.revokedDevices = [other]
-    for (revocations, message) in [
-      (nil, "a revoked device of an enrolled header has no revocation"),
-      (
-        [signature, signature],
-        "the header's revocations are not one for each revoked device of an enrolled header"
-      ),
+    let invalid = VaultError.malformedHeaderText("revocations is not valid")
+    for (revocations, error): ([SignedRevocation]?, VaultError) in [
+      (nil, .malformedHeader(.lists(.revocationMissing))),
+      ([signature, signature], .malformedHeader(.lists(.revocationsNotOnePerDevice))),
       (
         [
           SignedRevocation(
             writerKey: signature.writerKey, signature: [UInt8](repeating: 9, count: 63).base64)
         ],
-        "revocations is not valid"
+        invalid
       ),
       (
         [
           SignedRevocation(
             writerKey: [UInt8](repeating: 8, count: 31).base64, signature: signature.signature)
         ],
-        "revocations is not valid"
+        invalid
       ),
     ] {
       header.revocations = revocations
-      XCTAssertThrowsError(try Header.parse(try header.encoded()), message) {
-        XCTAssertEqual(VaultError($0), .malformedHeaderText(message))
+      XCTAssertThrowsError(try Header.parse(try header.encoded()), "\(error)") {
+        XCTAssertEqual(VaultError($0), error)
       }
     }
     header.revocations = [signature]
     header.recovery.enrollmentKey = nil
     for index in header.devices.indices { header.devices[index].enrollment = nil }
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-      XCTAssertEqual(
-        VaultError($0),
-        .malformedHeaderText(
-          "the header's revocations are not one for each revoked device of an enrolled header"))
+      XCTAssertEqual(VaultError($0), .malformedHeader(.lists(.revocationsNotOnePerDevice)))
     }
     header.revocations = nil
     XCTAssertEqual(try Header.parse(try header.encoded()).revocationPairs.map(\.signed), [nil])
@@ -267,11 +260,11 @@ final class VaultFileTests: XCTestCase {
       of: "\"enrollment_key\":\"\(link.enrollmentKey)\",", with: "")
     XCTAssertFalse(withoutKey.contains(link.enrollmentKey))
     XCTAssertThrowsError(try Header.parse(Array(withoutKey.utf8))) {
-      XCTAssertEqual(VaultError($0), .malformedHeaderText("the header fields are not valid"))
+      XCTAssertEqual(VaultError($0), .malformedHeader(.body(.fieldsNotValid)))
     }
     header.handoffs = Array(repeating: link, count: 17)
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-      XCTAssertEqual(VaultError($0), .malformedHeaderText("the header holds more than 16 handoffs"))
+      XCTAssertEqual(VaultError($0), .malformedHeader(.lists(.tooManyHandoffs(maximum: 16))))
     }
     var short = link
     short.signature = [UInt8](repeating: 1, count: 63).base64
@@ -285,7 +278,7 @@ final class VaultFileTests: XCTestCase {
       with: "\"device_id\":\"\(link.deviceID)\",\"extra\":1,\"enrollment_key\"")
     XCTAssertTrue(body.contains("\"extra\":1"))
     XCTAssertThrowsError(try Header.parse(Array(body.utf8))) {
-      XCTAssertEqual(VaultError($0), .malformedHeaderText("unknown handoff field 'extra'"))
+      XCTAssertEqual(VaultError($0), .malformedHeader(.unknownField(.handoff, name: "extra")))
     }
   }
 
@@ -303,20 +296,20 @@ final class VaultFileTests: XCTestCase {
     let enrollment = header.devices[0].enrollment
     header.devices[0].enrollment = nil
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-      XCTAssertEqual(VaultError($0), .malformedHeaderText("a device record is not enrolled"))
+      XCTAssertEqual(VaultError($0), .malformedHeader(.deviceRecords(.notEnrolled)))
     }
     header.recovery.enrollmentKey = nil
     XCTAssertNoThrow(try Header.parse(try header.encoded()))
     XCTAssertThrowsError(try header.verifyEnrollments()) {
       XCTAssertEqual(
         VaultError($0),
-        .integrityText("the vault's devices are not enrolled with its recovery code"))
+        .integrity(.device(.notEnrolled)))
     }
     header.devices[0].enrollment = enrollment
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
       XCTAssertEqual(
         VaultError($0),
-        .malformedHeaderText("a device record is enrolled in a header with no enrollment key"))
+        .malformedHeader(.deviceRecords(.enrolledWithoutKey)))
     }
     header.recovery.enrollmentKey = signer.publicKey.base64
     header.devices[0].enrollment = [UInt8](repeating: 1, count: 63).base64
@@ -329,10 +322,7 @@ final class VaultFileTests: XCTestCase {
     XCTAssertThrowsError(try header.verifyEnrollments()) {
       XCTAssertEqual(
         VaultError($0),
-        .integrityText(
-          "the device record \(header.devices[0].deviceIDBytes.hex.prefix(8)) was not enrolled"
-            + " with the vault's recovery code (a device that held the master key added or"
-            + " changed it)"))
+        .integrity(.device(.recordNotEnrolled(deviceID: header.devices[0].deviceIDBytes.hex))))
     }
   }
 
@@ -344,15 +334,15 @@ final class VaultFileTests: XCTestCase {
     let encoded = try created.vault.header.encoded()
     XCTAssertEqual(try Header.parse(encoded), created.vault.header)
     let body = String(decoding: encoded, as: UTF8.self)
-    let invalid = VaultError.malformedHeaderText("the header fields are not valid")
+    let invalid = VaultError.malformedHeader(.body(.fieldsNotValid))
     let cases: [(String, VaultError)] = [
       (
         body.replacingOccurrences(of: "\"format\":2", with: "\"format\":\"2\""),
-        .malformedHeaderText("the header has no format version")
+        .malformedHeader(.body(.noFormatVersion))
       ),
       (
         body.replacingOccurrences(of: "\"format\":2", with: "\"format\":2.0"),
-        .malformedHeaderText("the header has no format version")
+        .malformedHeader(.body(.noFormatVersion))
       ),
       (body.replacingOccurrences(of: "\"policy\":\"pin\"", with: "\"policy\":null"), invalid),
       (body.replacingOccurrences(of: "\"opslimit\":1", with: "\"opslimit\":-1"), invalid),
@@ -364,16 +354,16 @@ final class VaultFileTests: XCTestCase {
       (body.replacingOccurrences(of: "\"devices\":[{", with: "\"devices\":[7,{"), invalid),
       (
         body.replacingOccurrences(of: "\"recovery\":{", with: "\"recovery\":{\"tag\":true,"),
-        .malformedHeaderText("the header is not a JSON object")
+        .malformedHeader(.body(.notAJSONObject))
       ),
       (
         body.replacingOccurrences(
           of: "\"devices\":[{", with: "\"devices\":[{\"biometry\":{\"state\":\"on\"},"),
-        .malformedHeaderText("unknown biometry state 'on'")
+        .malformedHeader(.unknownBiometryState("on"))
       ),
       (
         body.replacingOccurrences(of: "\"format\":2", with: "\"format\":2,\"format\":2"),
-        .malformedHeaderText("the header is not a JSON object")
+        .malformedHeader(.body(.notAJSONObject))
       ),
     ]
     for (text, error) in cases {
@@ -395,7 +385,7 @@ final class VaultFileTests: XCTestCase {
     }
     tamper("PRAGMA application_id = 7")
     XCTAssertThrowsError(try Vault.open(path: home.vaultPath, environment: environment)) {
-      XCTAssertEqual(VaultError($0), .integrityText("\(home.vaultPath) is not a vault file"))
+      XCTAssertEqual(VaultError($0), .integrity(.notAVaultFile(path: home.vaultPath)))
     }
   }
 
@@ -477,7 +467,8 @@ final class VaultFileTests: XCTestCase {
     for name in ["a", "b"] {
       XCTAssertThrowsError(try store.get(try EntryName(name))) {
         XCTAssertEqual(
-          VaultError($0), .integrityText("the content of '\(name)' failed authentication"))
+          VaultError($0),
+          .integrity(.sealed(object: "the content of '\(name)'", .failedAuthentication)))
       }
     }
     try store.put(try EntryName("c"), content: secure("charlie"), overwrite: false, guarded: false)
@@ -487,7 +478,8 @@ final class VaultFileTests: XCTestCase {
         + " || CASE WHEN substr(box, 31, 1) = X'FF' THEN X'00' ELSE X'FF' END"
         + " || substr(box, 32) AS BLOB)")
     XCTAssertThrowsError(try store.get(try EntryName("c"))) {
-      XCTAssertEqual(VaultError($0), .integrityText("the content of 'c' failed authentication"))
+      XCTAssertEqual(
+        VaultError($0), .integrity(.sealed(object: "the content of 'c'", .failedAuthentication)))
     }
   }
 
@@ -500,7 +492,8 @@ final class VaultFileTests: XCTestCase {
     try store.put(name, content: secure("new"), overwrite: true, guarded: false)
     tamper("UPDATE chunks SET box = ?", oldBox)
     XCTAssertThrowsError(try store.get(name)) {
-      XCTAssertEqual(VaultError($0), .integrityText("the content of 'a' failed authentication"))
+      XCTAssertEqual(
+        VaultError($0), .integrity(.sealed(object: "the content of 'a'", .failedAuthentication)))
     }
   }
 

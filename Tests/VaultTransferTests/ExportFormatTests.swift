@@ -136,10 +136,10 @@ final class ExportFormatTests: XCTestCase {
       .integrityText("the export is cut short: it ends after 2 messages without its final one"))
     assertRefused(
       Array(bytes.prefix(81 + full + 100)),
-      .integrityText("message 1 of the export failed authentication"))
+      .integrity(.sealed(object: "message 1 of the export", .failedAuthentication)))
     assertRefused(
       Array(bytes.prefix(81 + full - 1)),
-      .integrityText("message 0 of the export failed authentication"))
+      .integrity(.sealed(object: "message 0 of the export", .failedAuthentication)))
     assertRefused(
       Array(bytes.prefix(81)),
       .integrityText("the export is cut short: it ends before its first message"))
@@ -147,7 +147,8 @@ final class ExportFormatTests: XCTestCase {
       Array(bytes.prefix(60)), .integrityText("the export is cut short inside its header"))
     // A byte after a short final message is part of it, so it fails; after a full one, it
     // follows it.
-    assertRefused(bytes + [0], .integrityText("message 2 of the export failed authentication"))
+    assertRefused(
+      bytes + [0], .integrity(.sealed(object: "message 2 of the export", .failedAuthentication)))
     let (whole, _) = try ExportTest.write(
       .vault, [TestEntry("x", bytes: ExportTest.pattern(130_985))])
     XCTAssertEqual(whole.count, 81 + 2 * full)
@@ -155,7 +156,8 @@ final class ExportFormatTests: XCTestCase {
     assertRefused(whole + [0], .integrityText("bytes follow the export's final message"))
     var flipped = bytes
     flipped[81 + full + 5] ^= 1
-    assertRefused(flipped, .integrityText("message 1 of the export failed authentication"))
+    assertRefused(
+      flipped, .integrity(.sealed(object: "message 1 of the export", .failedAuthentication)))
   }
 
   func testTheHeaderIsCheckedBeforeThePassphraseIsAsked() throws {
@@ -201,7 +203,7 @@ final class ExportFormatTests: XCTestCase {
     streamHeader[60] ^= 1
     XCTAssertEqual(
       reading(streamHeader).flatMap { VaultError($0) },
-      .integrityText("message 0 of the export failed authentication"))
+      .integrity(.sealed(object: "message 0 of the export", .failedAuthentication)))
     assertRefused(bytes, .wrongPassphrase, passphrase: "correct horse battery stapler")
     XCTAssertThrowsError(try VaultExportReader.read(.bytes(SecureBytes(copying: bytes)))) {
       XCTAssertEqual(

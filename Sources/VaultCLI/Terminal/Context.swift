@@ -142,7 +142,7 @@ public final class Context {
     let first: PIN
     do {
       first = try readPIN(prompt: "New PIN: ", askingAgain: false)
-    } catch VaultError.invalidInputText(let why) where why.hasPrefix("the PIN must have at least") {
+    } catch VaultError.invalidInput(.pin(.tooShort)) {
       // Too short even to be an old PIN: the rule for a new one is the one to show.
       throw tooShort
     }

@@ -342,7 +342,7 @@ public struct DeviceStore: Sendable {
     try FileSafety.checkPrivateFile(path)
     guard let state = DeviceState(decoding: raw), state.schema == 1
     else {
-      throw VaultError.integrityText("the device state \(path) is corrupt")
+      throw VaultError.integrity(.device(.stateCorrupt(path: path)))
     }
     return state
   }

@@ -81,7 +81,8 @@ public struct DeviceRecord: Encodable, Equatable, Sendable {
       _ = try [UInt8](base64: enrollment, count: Signing.signatureByteCount, field: "enrollment")
     }
     if let enrollmentSerial, !(1...Self.maximumEnrollmentSerial).contains(enrollmentSerial) {
-      throw VaultError.malformedHeaderText("enrollment_serial \(enrollmentSerial) is out of bounds")
+      throw VaultError.malformedHeader(
+        .deviceRecords(.enrollmentSerialOutOfBounds(enrollmentSerial)))
     }
     try biometry?.validate()
   }
@@ -267,7 +268,7 @@ public struct DeviceRecord: Encodable, Equatable, Sendable {
     guard plain.count == prefix.count + SymmetricKey.byteCount,
       plain.withBytes({ constantTimeEqual(Array($0.prefix(prefix.count)), prefix) })
     else {
-      throw VaultError.integrityText("the master key sealed to this device is bound elsewhere")
+      throw VaultError.integrity(.device(.masterKeyBoundElsewhere))
     }
     return SymmetricKey(plain.suffix(from: prefix.count))
   }

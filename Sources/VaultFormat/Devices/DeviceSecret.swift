@@ -23,7 +23,7 @@ public struct DeviceSecret: Sendable, Equatable, Encodable, CustomStringConverti
   /// - Throws: `VaultError.integrity` for any other length.
   public init(_ bytes: SecureBytes) throws {
     guard bytes.count == Self.byteCount else {
-      throw VaultError.integrityText("a device secret is 32 bytes, not \(bytes.count)")
+      throw VaultError.integrity(.device(.secretLength(found: bytes.count)))
     }
     self.bytes = bytes
   }

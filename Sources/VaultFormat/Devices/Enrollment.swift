@@ -140,25 +140,27 @@ extension Header {
   ///   header has no enrollment key.
   package func verifyEnrollments() throws {
     guard let key = enrollmentKey else {
-      throw VaultError.integrityText("the vault's devices are not enrolled with its recovery code")
+      throw VaultError.integrity(.device(.notEnrolled))
     }
     for device in devices
     where !Enrollment.verifies(device, enrollmentKey: key, vaultID: vaultID) {
-      throw VaultError.integrityText(
-        "the device record \(device.deviceIDBytes.hex.prefix(8)) was not enrolled with the"
-          + " vault's recovery code (a device that held the master key added or changed it)")
+      throw VaultError.integrity(.device(.recordNotEnrolled(deviceID: device.deviceIDBytes.hex)))
     }
     for revoked in revocationPairs
     where !Enrollment.verifies(revoked, enrollmentKey: key, vaultID: vaultID) {
-      throw VaultError.integrityText(
-        "the revocation of device \(Self.shortHex(revoked.deviceID)) was not authorized with the"
-          + " vault's recovery code (a device that held the master key revoked it)")
+      throw VaultError.integrity(
+        .device(.revocationNotAuthorized(deviceID: Self.hexID(revoked.deviceID))))
     }
   }
 
   /// The first 8 hex digits of a base64 device id.
   package static func shortHex(_ deviceID: String) -> String {
-    String(((try? [UInt8](base64: deviceID, field: "device_id")) ?? []).hex.prefix(8))
+    String(hexID(deviceID).prefix(8))
+  }
+
+  /// A base64 device id in hex (empty when it is not base64).
+  package static func hexID(_ deviceID: String) -> String {
+    ((try? [UInt8](base64: deviceID, field: "device_id")) ?? []).hex
   }
 
   /// Each revoked id with its revocation, oldest first.

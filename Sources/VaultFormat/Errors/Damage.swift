@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// What an integrity check found: which stored object failed which check.
 ///
 /// Every case names the object (a record by its id, an entry by its name, a file by its path)
@@ -22,4 +24,34 @@ public enum Damage: Equatable, Sendable {
   /// A HOTP counter record opened, but its body holds no counter value (met when a sync merges
   /// it).
   case malformedCounter
+
+  // MARK: Header, keyslots, devices, files, format 1, biometry
+
+  /// A box or stream a primitive refused: `object` as the caller names it ("the vault header",
+  /// "the content of 'x'"), and what was wrong with it.
+  case sealed(object: String, SealedDamage)
+  /// A value of fixed length (a nonce, a signing key or its seed) had `found` bytes, not
+  /// `expected`.
+  case wrongLength(CryptoError.Material, expected: Int, found: Int)
+  /// A stored Ed25519 secret key whose public half is not the one its seed makes.
+  case signingKeyMismatch
+  /// The file at `path` is not a vault file (not SQLite, or another application's id).
+  case notAVaultFile(path: String)
+  /// The vault file's SQLite header has byte `byte` set to `found`, where the format writes
+  /// `expected`.
+  case sqliteHeader(byte: Int, found: UInt8, expected: UInt8)
+  /// The vault header's MAC does not verify under the master key: the file was edited.
+  case headerFailedAuthentication
+  /// A format-1 vault file failed a check (`FormatOneDamage`).
+  case formatOne(FormatOneDamage)
+  /// The recovery slot failed a check (`RecoverySlotDamage`).
+  case recoverySlot(RecoverySlotDamage)
+  /// A master-key rotation of the remote (its handoffs) failed a check (`HandoffDamage`).
+  case handoff(HandoffDamage)
+  /// A device record, its enrollment, or this device's own files failed a check
+  /// (`DeviceDamage`).
+  case device(DeviceDamage)
+  /// The simulated sensor's state, kept in the device state (`vault(5)`), failed a check
+  /// (`SensorDamage`); it is damage of that stored file, so it is an integrity failure.
+  case simulatedSensor(SensorDamage)
 }

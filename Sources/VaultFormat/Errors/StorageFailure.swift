@@ -13,6 +13,28 @@ public enum StorageFailure: Equatable, Sendable {
   public static func file(_ operation: FileOperation, path: String) -> StorageFailure {
     .file(operation, path: path, errno: Glibc.errno)
   }
+
+  // MARK: Header, keyslots, devices, files, format 1, biometry
+
+  /// `path` exists and is not a folder, where a folder is to be made.
+  case notAFolder(path: String)
+  /// The vault header could not be encoded as JSON.
+  case headerNotEncodable
+  /// The temporary file made beside `path` (to build it) is not this user's, or its mode could
+  /// not be set.
+  case privateFileNotMade(beside: String)
+  /// The file built beside `path` under a temporary name was replaced while it was built;
+  /// nothing was made.
+  case builtFileReplaced(beside: String)
+  /// `failure` happened while `path` was built under the temporary name `temporary`: said of
+  /// `path`, as if it had happened there.
+  indirect case building(path: String, temporary: String, StorageFailure)
+  /// The simulated sensor's state could not be encoded into the device state.
+  case sensorStateNotEncodable
+  /// Argon2id could not allocate its memory (`mebibytes` MiB).
+  case kdfOutOfMemory(mebibytes: UInt64)
+  /// Guarded memory of `bytes` bytes could not be had.
+  case outOfMemory(bytes: Int)
 }
 
 /// An operation on a file or folder, named by the verb its failure is reported with.

@@ -166,31 +166,28 @@ extension VaultError {
     }
   }
 
-  /// The failure class a primitive's refusal is to the vault, with the words it has always had.
+  /// The failure class a primitive's refusal is to the vault, with the facts it carries.
   public init(_ crypto: CryptoError) {
     switch crypto {
-    case .truncated(let object): self = .integrityText("\(object) is truncated")
-    case .authenticationFailed(let object): self = .integrityText("\(object) failed authentication")
-    case .noStreamHeader(let object): self = .integrityText("\(object) has no stream header")
+    case .truncated(let object): self = .integrity(.sealed(object: object, .truncated))
+    case .authenticationFailed(let object):
+      self = .integrity(.sealed(object: object, .failedAuthentication))
+    case .noStreamHeader(let object): self = .integrity(.sealed(object: object, .noStreamHeader))
     case .malformedStreamHeader(let object):
-      self = .integrityText("\(object) has a malformed stream header")
+      self = .integrity(.sealed(object: object, .malformedStreamHeader))
     case .wrongPieceLength(let object):
-      self = .integrityText("\(object) has a piece of the wrong length")
+      self = .integrity(.sealed(object: object, .wrongPieceLength))
     case .wrongLength(.salt, let expected, let found):
-      self = .malformedHeaderText("a salt is \(expected) bytes, not \(found)")
-    case .wrongLength(.nonce, let expected, let found):
-      self = .integrityText("a nonce is \(expected) bytes, not \(found)")
+      self = .malformedHeader(.kdf(.saltLength(expected: expected, found: found)))
     case .wrongLength(let material, let expected, let found):
-      self = .integrityText("a \(material.rawValue) is \(found) bytes, not \(expected)")
-    case .signingKeyMismatch:
-      self = .integrityText("a signing key's public half does not match its seed")
+      self = .integrity(.wrongLength(material, expected: expected, found: found))
+    case .signingKeyMismatch: self = .integrity(.signingKeyMismatch)
     case .kdfOutOfBounds(let parameter, let value):
-      self = .malformedHeaderText("Argon2id \(parameter) \(value) is out of bounds")
+      self = .malformedHeader(.kdf(.outOfBounds(parameter: parameter, value: value)))
     case .kdfProfileMismatch(let profile):
-      self = .malformedHeaderText("Argon2id profile '\(profile)' does not match its values")
-    case .kdfOutOfMemory(let mebibytes):
-      self = .storageText("Argon2id could not allocate \(mebibytes) MiB")
-    case .outOfMemory(let bytes): self = .storageText("out of memory for \(bytes) bytes")
+      self = .malformedHeader(.kdf(.profileMismatch(profile: profile)))
+    case .kdfOutOfMemory(let mebibytes): self = .storage(.kdfOutOfMemory(mebibytes: mebibytes))
+    case .outOfMemory(let bytes): self = .storage(.outOfMemory(bytes: bytes))
     }
   }
 }
@@ -204,9 +201,11 @@ extension VaultError {
     }
   }
 
-  /// The message of a `.storage` failure; nil for any other case.
-  public var storageMessage: String? {
-    if case .storageText(let message) = self { return message }
-    return nil
+  /// Whether this is a failed file or database operation (`.storage`).
+  public var isStorageFailure: Bool {
+    switch self {
+    case .storageText, .storage: return true
+    default: return false
+    }
   }
 }

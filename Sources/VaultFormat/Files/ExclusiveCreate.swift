@@ -31,36 +31,36 @@ extension Vault {
       (folder == "." ? "" : (folder == "/" ? "/" : folder + "/")) + "." + name + ".creating-"
       + SecureBytes.random(count: 12).unprotectedBytes.hex
     let fd = Glibc.open(temporary, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0 else {
-      throw VaultError.storageText("cannot create \(path): \(PrivateFiles.errnoText())")
-    }
+    guard fd >= 0 else { throw VaultError.storage(.file(.create, path: path)) }
     defer { close(fd) }
     var created = stat()
     guard fstat(fd, &created) == 0, created.st_uid == geteuid(), fchmod(fd, 0o600) == 0 else {
       unlink(temporary)
-      throw VaultError.storageText("cannot create a private file beside \(path)")
+      throw VaultError.storage(.privateFileNotMade(beside: path))
     }
     do {
       try build(temporary)
-    } catch let error where VaultError(error)?.storageMessage != nil {
-      let message = VaultError(error)?.storageMessage ?? ""
-      unlink(temporary)
-      throw VaultError.storageText(message.replacing(temporary, with: path))
     } catch {
       unlink(temporary)
-      throw error
+      // A failure of the build is said of `path`, not of the temporary name.
+      switch VaultError(error) {
+      case .storage(let failure)?:
+        throw VaultError.storage(.building(path: path, temporary: temporary, failure))
+      case .storageText(let message)?:
+        throw VaultError.storageText(message.replacing(temporary, with: path))
+      default: throw error
+      }
     }
     var built = stat()
     guard lstat(temporary, &built) == 0, built.st_mode & S_IFMT == S_IFREG,
       built.st_dev == created.st_dev, built.st_ino == created.st_ino, built.st_uid == geteuid()
     else {
-      throw VaultError.storageText(
-        "the file being built beside \(path) was replaced; nothing was made")
+      throw VaultError.storage(.builtFileReplaced(beside: path))
     }
     guard link(temporary, path) == 0 else {
-      let reason = errno == EEXIST ? nil : PrivateFiles.errnoText()
+      let code = errno
       unlink(temporary)
-      if let reason { throw VaultError.storageText("cannot create \(path): \(reason)") }
+      if code != EEXIST { throw VaultError.storage(.file(.create, path: path, errno: code)) }
       throw VaultError.vaultExists(path)
     }
     unlink(temporary)

@@ -34,7 +34,7 @@ public enum FileSafety {
     var real = path
     if link.st_mode & S_IFMT == S_IFLNK {
       guard let resolved = realpath(path, nil) else {
-        throw VaultError.storageText("cannot follow \(path): \(PrivateFiles.errnoText())")
+        throw VaultError.storage(.file(.follow, path: path))
       }
       real = String(cString: resolved)
       free(resolved)
@@ -85,7 +85,7 @@ public enum FileSafety {
   private static func inspect(_ path: String, following: Bool) throws -> stat {
     var info = stat()
     guard (following ? stat(path, &info) : lstat(path, &info)) == 0 else {
-      throw VaultError.storageText("cannot inspect \(path): \(PrivateFiles.errnoText())")
+      throw VaultError.storage(.file(.inspect, path: path))
     }
     return info
   }

@@ -19,7 +19,7 @@ public enum PrivateFiles {
     var info = stat()
     if stat(path, &info) == 0 {
       guard info.st_mode & S_IFMT == S_IFDIR else {
-        throw VaultError.storageText("\(path) exists and is not a folder")
+        throw VaultError.storage(.notAFolder(path: path))
       }
       // An existing folder is the user's (it may be /tmp): never change its mode.
       return
@@ -28,7 +28,7 @@ public enum PrivateFiles {
     if parent != path && parent != "." { try ensureDirectory(parent) }
     if mkdir(path, 0o700) != 0 {
       if errno == EEXIST { return }
-      throw VaultError.storageText("cannot create \(path): \(String(cString: strerror(errno)))")
+      throw VaultError.storage(.file(.create, path: path))
     }
     _ = chmod(path, 0o700)
   }
@@ -74,9 +74,9 @@ public enum PrivateFiles {
     close(fd)
     if ok { beforeRename() }
     guard ok, rename(tempPath, path) == 0 else {
-      let reason = errnoText()
+      let code = errno
       unlink(tempPath)
-      throw VaultError.storageText("cannot write \(path): \(reason)")
+      throw VaultError.storage(.file(.write, path: path, errno: code))
     }
     syncDirectory(folder)
   }
@@ -103,7 +103,7 @@ public enum PrivateFiles {
       tries += 1
       // A name of 128 random bits already taken is no coincidence: a few more, then give up.
       if (errno == EEXIST || errno == EINTR) && tries < 8 { continue }
-      throw VaultError.storageText("cannot write in \(folder): \(errnoText())")
+      throw VaultError.storage(.file(.writeIn, path: folder))
     }
   }
 
@@ -148,7 +148,7 @@ public enum PrivateFiles {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     if fd < 0 {
       if errno == ENOENT { return nil }
-      throw VaultError.storageText("cannot read \(path): \(errnoText())")
+      throw VaultError.storage(.file(.read, path: path))
     }
     defer { close(fd) }
     var out: [UInt8] = []
@@ -158,7 +158,7 @@ public enum PrivateFiles {
       while true {
         let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
         if n < 0 && errno == EINTR { continue }
-        if n < 0 { throw VaultError.storageText("cannot read \(path): \(errnoText())") }
+        if n < 0 { throw VaultError.storage(.file(.read, path: path)) }
         if n == 0 { break }
         used = max(used, n)
         out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
@@ -172,14 +172,12 @@ public enum PrivateFiles {
   /// - Throws: `VaultError.storage` when the lock file cannot be opened; rethrows `body`'s error.
   public static func withExclusiveLock<R>(_ path: String, _ body: () throws -> R) throws -> R {
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw VaultError.storageText("cannot lock \(path): \(errnoText())") }
+    guard fd >= 0 else { throw VaultError.storage(.file(.lock, path: path)) }
     defer { close(fd) }
     while flock(fd, LOCK_EX) != 0 {
-      if errno != EINTR { throw VaultError.storageText("cannot lock \(path): \(errnoText())") }
+      if errno != EINTR { throw VaultError.storage(.file(.lock, path: path)) }
     }
     defer { flock(fd, LOCK_UN) }
     return try body()
   }
-
-  static func errnoText() -> String { String(cString: strerror(errno)) }
 }

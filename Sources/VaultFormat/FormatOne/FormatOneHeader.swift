@@ -76,23 +76,23 @@ public struct FormatOneHeader: Codable, Equatable, Sendable {
       "journal_secret_key", "biometry", "device_tag", "slot_tag",
     ]
     if let unknown = object.keys.first(where: { !known.contains($0) }) {
-      throw VaultError.malformedHeaderText("unknown header field '\(unknown)'")
+      throw VaultError.malformedHeader(.unknownField(.header, name: unknown))
     }
     if let policy = try? object.optionalString("policy"), Policy(rawValue: policy) == nil {
-      throw VaultError.malformedHeaderText("unknown policy '\(policy)'")
+      throw VaultError.malformedHeader(.unknownPolicy(policy))
     }
     if let biometry = object.value("biometry").flatMap({ try? JSONFields($0) }),
       let state = try? biometry.optionalString("state"),
       BiometryState(rawValue: state) == nil
     {
-      throw VaultError.malformedHeaderText("unknown biometry state '\(state)'")
+      throw VaultError.malformedHeader(.unknownBiometryState(state))
     }
     let decoder = JSONDecoder()
     let header: FormatOneHeader
     do {
       header = try decoder.decode(FormatOneHeader.self, from: Data(body))
     } catch {
-      throw VaultError.malformedHeaderText("the header fields are not valid")
+      throw VaultError.malformedHeader(.body(.fieldsNotValid))
     }
     try header.validate()
     return header
@@ -101,7 +101,7 @@ public struct FormatOneHeader: Codable, Equatable, Sendable {
   func validate() throws {
     try kdf.validate()
     guard keyslots.count == 2, keyslot(.pin) != nil, keyslot(.recovery) != nil else {
-      throw VaultError.malformedHeaderText("the header needs one pin and one recovery keyslot")
+      throw VaultError.malformedHeader(.keyslots(.formatOneSlots))
     }
     for slot in keyslots { try slot.validate() }
     _ = try [UInt8](base64: journalPublicKey, count: 32, field: "journal_public_key")

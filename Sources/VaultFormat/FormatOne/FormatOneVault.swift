@@ -41,9 +41,7 @@ public final class FormatOneVault {
     (headerBody, headerMAC) = try Vault.readHeaderRow(db)
     header = try FormatOneHeader.parse(headerBody)
     if try DeviceStore(environment: environment).peek()?.states[header.vaultID.hex] != nil {
-      throw VaultError.integrityText(
-        "this is a format 1 copy of a vault this device has already seen in format 2 (an old"
-          + " copy was put back); nothing was read")
+      throw VaultError.integrity(.formatOne(.copyOfMigratedVault))
     }
     try db.execute("PRAGMA synchronous = FULL; PRAGMA secure_delete = ON")
   }
@@ -77,9 +75,7 @@ public final class FormatOneVault {
     let slotTag = FormatOneHeader.slotTag(
       deviceSecret: secret, vaultID: vaultID, kdf: header.kdf, keyslots: header.keyslots)
     guard constantTimeEqual(Array(slotTag.utf8), Array(header.slotTag.utf8)) else {
-      throw VaultError.integrityText(
-        "the vault header's KDF parameters or keyslots were edited (they do not match this"
-          + " device's record)")
+      throw VaultError.integrity(.formatOne(.keyslotsEdited))
     }
     let wait = limiter.currentDelay(state)
     if wait > 0 { throw VaultError.pinDelay(seconds: wait) }
@@ -101,7 +97,7 @@ public final class FormatOneVault {
   package func unlock(pin: PIN) throws -> PINUnlock {
     let secret = try checkBeforePIN(device.read())
     guard let slot = header.keyslot(.pin) else {
-      throw VaultError.malformedHeaderText("no PIN slot")
+      throw VaultError.malformedHeader(.keyslots(.noPINSlot))
     }
     let salt = try slot.saltValue()
     var seconds = 0.0
@@ -138,7 +134,7 @@ public final class FormatOneVault {
   /// - Throws: `VaultError.wrongRecoveryCode`, `.integrity` when the header was edited.
   package func unlock(recoveryCode: SecureBytes) throws -> SymmetricKey {
     guard let slot = header.keyslot(.recovery) else {
-      throw VaultError.malformedHeaderText("no recovery slot")
+      throw VaultError.malformedHeader(.keyslots(.noRecoverySlot))
     }
     let kek = try Keyslot.kek(
       type: .recovery, secret: recoveryCode, salt: try slot.saltValue(), parameters: header.kdf,
@@ -156,7 +152,7 @@ public final class FormatOneVault {
   func verifyHeader(masterKey: SymmetricKey) throws {
     guard constantTimeEqual(FormatOneHeader.mac(headerBody, masterKey: masterKey), headerMAC)
     else {
-      throw VaultError.integrityText("the vault header failed authentication (the file was edited)")
+      throw VaultError.integrity(.headerFailedAuthentication)
     }
   }
 
@@ -204,7 +200,7 @@ public final class FormatOneVault {
       base64: header.journalPublicKey, count: 32, field: "journal_public_key")
     for row in try db.query("SELECT entry_id, kind, meta FROM entries ORDER BY rowid") {
       guard let id = row[0].blob, let kind = row[1].integer, let box = row[2].blob else {
-        throw VaultError.integrityText("a format 1 row is malformed")
+        throw VaultError.integrity(.formatOne(.malformedRow))
       }
       switch kind {
       case 0:
@@ -215,7 +211,7 @@ public final class FormatOneVault {
           let meta = try? plain.withBytes({
             try JSONDecoder().decode(Metadata.self, from: Data($0))
           })
-        else { throw VaultError.integrityText("an entry's metadata is malformed") }
+        else { throw VaultError.integrity(.formatOne(.malformedMetadata)) }
         entries.append(
           Entry(
             name: meta.name, created: meta.created, updated: meta.updated, guarded: meta.guarded,
@@ -226,7 +222,7 @@ public final class FormatOneVault {
         let (stamp, text) = try JournalRecord.decode(plain, vaultID: vaultID, entryID: id)
         journal.append(JournalItem(id: id, stamp: stamp, text: text))
       default:
-        throw VaultError.integrityText("a format 1 row has an unknown kind")
+        throw VaultError.integrity(.formatOne(.unknownRowKind))
       }
     }
     return (entries, journal)
@@ -236,13 +232,13 @@ public final class FormatOneVault {
     let rows = try db.query(
       "SELECT idx, box FROM chunks WHERE entry_id = ? ORDER BY idx", [.blob(id)])
     guard rows.count == meta.chunks else {
-      throw VaultError.integrityText("the content of '\(meta.name)' has missing or extra chunks")
+      throw VaultError.integrity(.formatOne(.missingOrExtraChunks(name: meta.name)))
     }
     let content = SecureBytes(count: meta.length)
     var offset = 0
     for (index, chunk) in rows.enumerated() {
       guard chunk[0].integer == Int64(index), let box = chunk[1].blob else {
-        throw VaultError.integrityText("the content of '\(meta.name)' has misplaced chunks")
+        throw VaultError.integrity(.formatOne(.misplacedChunks(name: meta.name)))
       }
       let ad =
         DomainLabel.entryChunk.bytes + vaultID.bytes + id + Array(meta.revision.utf8)
@@ -250,13 +246,13 @@ public final class FormatOneVault {
       let plain = try AEAD.open(
         box, key: key, associatedData: ad, what: "the content of '\(meta.name)'")
       guard offset + plain.count <= meta.length else {
-        throw VaultError.integrityText("the content of '\(meta.name)' is longer than recorded")
+        throw VaultError.integrity(.formatOne(.longerThanRecorded(name: meta.name)))
       }
       content.write(plain, at: offset)
       offset += plain.count
     }
     guard offset == meta.length else {
-      throw VaultError.integrityText("the content of '\(meta.name)' is shorter than recorded")
+      throw VaultError.integrity(.formatOne(.shorterThanRecorded(name: meta.name)))
     }
     return content
   }

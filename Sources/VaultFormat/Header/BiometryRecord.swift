@@ -33,7 +33,7 @@ public struct BiometryRecord: Codable, Equatable, Sendable {
   func validate() throws {
     if state == .active {
       guard let seal, (try? [UInt8](base64: seal, field: "seal")) != nil else {
-        throw VaultError.malformedHeaderText("an active biometry record has no seal")
+        throw VaultError.malformedHeader(.deviceRecords(.activeBiometryWithoutSeal))
       }
     }
   }

@@ -140,7 +140,7 @@ public struct Header: Encodable, Equatable, Sendable {
     do {
       header = try Header(fields)
     } catch {
-      throw VaultError.malformedHeaderText("the header fields are not valid")
+      throw VaultError.malformedHeader(.body(.fieldsNotValid))
     }
     try header.validate()
     return header
@@ -157,69 +157,66 @@ public struct Header: Encodable, Equatable, Sendable {
   /// device record, its biometry or the recovery slot), a policy and a biometry state this build
   /// does not know.
   private static func refuseUnknownFields(_ fields: JSONFields) throws {
-    try requireKnownKeys(fields, fieldNames, what: "header")
+    try requireKnownKeys(fields, fieldNames, what: .header)
     for rotation in fields.value("rotations")?.elements ?? [] {
       guard let rotation = try? JSONFields(rotation) else { continue }
-      try requireKnownKeys(rotation, ["generation", "previous_key"], what: "rotation")
+      try requireKnownKeys(rotation, ["generation", "previous_key"], what: .rotation)
     }
     for link in fields.value("handoffs")?.elements ?? [] {
       guard let link = try? JSONFields(link) else { continue }
-      try requireKnownKeys(link, KeyHandoff.fieldNames, what: "handoff")
+      try requireKnownKeys(link, KeyHandoff.fieldNames, what: .handoff)
     }
     for revocation in fields.value("revocations")?.elements ?? [] {
       guard let revocation = try? JSONFields(revocation) else { continue }
-      try requireKnownKeys(revocation, ["writer_key", "signature"], what: "revocation")
+      try requireKnownKeys(revocation, ["writer_key", "signature"], what: .revocation)
     }
     for retired in fields.value("retired_writers")?.elements ?? [] {
       guard let retired = try? JSONFields(retired) else { continue }
-      try requireKnownKeys(retired, ["device_id", "writer_key"], what: "retired writer")
+      try requireKnownKeys(retired, ["device_id", "writer_key"], what: .retiredWriter)
     }
     if let policy = fields.value("policy")?.text(), Policy(rawValue: policy) == nil {
-      throw VaultError.malformedHeaderText("unknown policy '\(policy)'")
+      throw VaultError.malformedHeader(.unknownPolicy(policy))
     }
     for device in fields.value("devices")?.elements ?? [] {
       guard let device = try? JSONFields(device) else { continue }
-      try requireKnownKeys(device, DeviceRecord.fieldNames, what: "device record")
+      try requireKnownKeys(device, DeviceRecord.fieldNames, what: .deviceRecord)
       if let policy = device.value("policy")?.text(), Policy(rawValue: policy) == nil {
-        throw VaultError.malformedHeaderText("unknown policy '\(policy)'")
+        throw VaultError.malformedHeader(.unknownPolicy(policy))
       }
       if let biometry = try? device.optionalObject("biometry") {
-        try requireKnownKeys(biometry, ["state", "changed_at", "reason", "seal"], what: "biometry")
+        try requireKnownKeys(biometry, ["state", "changed_at", "reason", "seal"], what: .biometry)
         if let state = biometry.value("state")?.text(), BiometryState(rawValue: state) == nil {
-          throw VaultError.malformedHeaderText("unknown biometry state '\(state)'")
+          throw VaultError.malformedHeader(.unknownBiometryState(state))
         }
       }
     }
     if let recovery = try? fields.optionalObject("recovery") {
-      try requireKnownKeys(recovery, RecoverySlot.fieldNames, what: "recovery slot")
+      try requireKnownKeys(recovery, RecoverySlot.fieldNames, what: .recoverySlot)
     }
   }
 
-  private static func requireKnownKeys(_ fields: JSONFields, _ known: [String], what: String)
-    throws
-  {
+  private static func requireKnownKeys(
+    _ fields: JSONFields, _ known: [String], what: HeaderObject
+  ) throws {
     if let unknown = fields.unknownKey(known) {
-      throw VaultError.malformedHeaderText("unknown \(what) field '\(unknown)'")
+      throw VaultError.malformedHeader(.unknownField(what, name: unknown))
     }
   }
 
   func validate() throws {
     try kdf.validate()
     guard (1...Self.maximumDevices).contains(devices.count) else {
-      throw VaultError.malformedHeaderText(
-        "the header needs 1 to \(Self.maximumDevices) device records")
+      throw VaultError.malformedHeader(.deviceRecords(.count(maximum: Self.maximumDevices)))
     }
     for device in devices { try device.validate() }
     guard Set(devices.map(\.deviceID)).count == devices.count,
       !devices.contains(where: { $0.deviceIDBytes == Self.formatOneWriterID }),
       Set(devices.map(\.deviceTag)).count == devices.count
-    else { throw VaultError.malformedHeaderText("two device records share an id or a tag") }
+    else { throw VaultError.malformedHeader(.deviceRecords(.sharedIDOrTag)) }
     try recovery.validate()
     guard devices.allSatisfy({ ($0.enrollment != nil) == (recovery.enrollmentKey != nil) }) else {
-      throw VaultError.malformedHeaderText(
-        recovery.enrollmentKey == nil
-          ? "a device record is enrolled in a header with no enrollment key"
-          : "a device record is not enrolled")
+      throw VaultError.malformedHeader(
+        .deviceRecords(recovery.enrollmentKey == nil ? .enrolledWithoutKey : .notEnrolled))
     }
     _ = try [UInt8](base64: journalPublicKey, count: 32, field: "journal_public_key")
     _ = try [UInt8](base64: journalSecretKey, count: 24 + 32 + 16, field: "journal_secret_key")
@@ -231,7 +228,7 @@ public struct Header: Encodable, Equatable, Sendable {
         zip(rotations, rotations.dropFirst()).allSatisfy({ $0.generation < $1.generation }),
         rotations.allSatisfy({ (2...(1 << 62)).contains($0.generation) })
       else {
-        throw VaultError.malformedHeaderText("the header's rotations are out of order or bounds")
+        throw VaultError.malformedHeader(.lists(.rotationsOutOfOrder))
       }
       for rotation in rotations {
         _ = try [UInt8](
@@ -241,8 +238,7 @@ public struct Header: Encodable, Equatable, Sendable {
     }
     if let handoffs {
       guard handoffs.count <= Self.maximumHandoffs else {
-        throw VaultError.malformedHeaderText(
-          "the header holds more than \(Self.maximumHandoffs) handoffs")
+        throw VaultError.malformedHeader(.lists(.tooManyHandoffs(maximum: Self.maximumHandoffs)))
       }
       for link in handoffs { try link.validate() }
     }
@@ -251,16 +247,14 @@ public struct Header: Encodable, Equatable, Sendable {
         Set(revokedDevices).count == revokedDevices.count,
         !devices.contains(where: { revokedDevices.contains($0.deviceID) })
       else {
-        throw VaultError.malformedHeaderText(
-          "the header's revoked_devices repeat an id, name a device it holds, or exceed"
-            + " \(Self.maximumRevokedDevices)")
+        throw VaultError.malformedHeader(
+          .lists(.revokedDevicesInvalid(maximum: Self.maximumRevokedDevices)))
       }
       for id in revokedDevices { _ = try [UInt8](base64: id, count: 16, field: "revoked_devices") }
     }
     if let revocations {
       guard recovery.enrollmentKey != nil, revocations.count == revokedDevices?.count else {
-        throw VaultError.malformedHeaderText(
-          "the header's revocations are not one for each revoked device of an enrolled header")
+        throw VaultError.malformedHeader(.lists(.revocationsNotOnePerDevice))
       }
       for revocation in revocations {
         _ = try [UInt8](base64: revocation.writerKey, count: 32, field: "revocations")
@@ -268,13 +262,12 @@ public struct Header: Encodable, Equatable, Sendable {
           base64: revocation.signature, count: Signing.signatureByteCount, field: "revocations")
       }
     } else if recovery.enrollmentKey != nil, revokedDevices != nil {
-      throw VaultError.malformedHeaderText(
-        "a revoked device of an enrolled header has no revocation")
+      throw VaultError.malformedHeader(.lists(.revocationMissing))
     }
     if let retiredWriters {
       guard retiredWriters.count <= Self.maximumRetiredWriters else {
-        throw VaultError.malformedHeaderText(
-          "the header holds more than \(Self.maximumRetiredWriters) retired writer keys")
+        throw VaultError.malformedHeader(
+          .lists(.tooManyRetiredWriters(maximum: Self.maximumRetiredWriters)))
       }
       for retired in retiredWriters {
         _ = try [UInt8](base64: retired.deviceID, count: 16, field: "retired_writers")
@@ -293,7 +286,7 @@ public struct Header: Encodable, Equatable, Sendable {
     do {
       return try [UInt8](encoder.encode(self))
     } catch {
-      throw VaultError.storageText("the vault header cannot be encoded")
+      throw VaultError.storage(.headerNotEncodable)
     }
   }
 
@@ -393,16 +386,16 @@ enum HeaderJSON {
   ///   a format.
   static func object(_ body: [UInt8]) throws -> (object: JSONFields, format: Int) {
     guard body.count <= 64 * 1024 else {
-      throw VaultError.malformedHeaderText("the header is larger than 64 KiB")
+      throw VaultError.malformedHeader(.body(.tooLarge))
     }
     let object: JSONFields
     do {
       object = try JSONFields(GuardedJSON(parsing: SecureBytes(copying: body)).root)
     } catch {
-      throw VaultError.malformedHeaderText("the header is not a JSON object")
+      throw VaultError.malformedHeader(.body(.notAJSONObject))
     }
     guard let format = try? object.integer("format") else {
-      throw VaultError.malformedHeaderText("the header has no format version")
+      throw VaultError.malformedHeader(.body(.noFormatVersion))
     }
     return (object, format)
   }

@@ -15,7 +15,7 @@ public struct VaultID: Hashable, Sendable, Codable, CustomStringConvertible {
   /// - Throws: `VaultError.malformedHeader` for any other length.
   public init(_ bytes: [UInt8]) throws {
     guard bytes.count == Self.byteCount else {
-      throw VaultError.malformedHeaderText("a vault id is 16 bytes, not \(bytes.count)")
+      throw VaultError.malformedHeader(.vaultIDLength(found: bytes.count))
     }
     self.bytes = bytes
   }
@@ -33,12 +33,12 @@ public struct VaultID: Hashable, Sendable, Codable, CustomStringConvertible {
   public init(hexDigits text: String) throws {
     let digits = Array(text.utf8)
     guard digits.count == 2 * Self.byteCount else {
-      throw VaultError.invalidInputText("'\(text)' is not a vault id")
+      throw VaultError.invalidInput(.notAVaultID(text))
     }
     var out: [UInt8] = []
     for index in stride(from: 0, to: digits.count, by: 2) {
       guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16)
-      else { throw VaultError.invalidInputText("'\(text)' is not a vault id") }
+      else { throw VaultError.invalidInput(.notAVaultID(text)) }
       out.append(byte)
     }
     bytes = out

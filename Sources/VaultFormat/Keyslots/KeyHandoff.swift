@@ -179,23 +179,20 @@ public struct KeyHandoff: Codable, Equatable, Sendable {
   ) throws -> (key: SymmetricKey, enrollmentKey: [UInt8]) {
     let start = commitment(current, vaultID: vaultID).base64
     guard let first = links.firstIndex(where: { $0.previous == start }) else {
-      throw VaultError.integrityText(
-        "the remote's master key was rotated from none this device holds (more than"
-          + " \(Header.maximumHandoffs) rotations ago, or the remote is not this vault's)")
+      throw VaultError.integrity(.handoff(.fromNoKeyHeld(maximumHandoffs: Header.maximumHandoffs)))
     }
     var writers = trusted
     var inForce = enrollmentKey
     var expected = start
     for link in links[first...] {
       guard link.previous == expected else {
-        throw VaultError.integrityText("the remote's rotations do not follow one another")
+        throw VaultError.integrity(.handoff(.notConsecutive))
       }
       guard let key = writers[link.deviceID] else {
-        throw VaultError.integrityText(
-          "the remote's master key was rotated by a device this one does not know")
+        throw VaultError.integrity(.handoff(.unknownSigner))
       }
       guard link.verifies(vaultID: vaultID, signerKey: key) else {
-        throw VaultError.integrityText("a rotation of the remote's master key is not signed")
+        throw VaultError.integrity(.handoff(.notSigned))
       }
       let made = try link.bytes(link.writerKey, 32)
       let own = ownWriter(link.deviceID, try link.bytes(link.next, 32))
@@ -203,10 +200,7 @@ public struct KeyHandoff: Codable, Equatable, Sendable {
         link.isAuthorized(vaultID: vaultID, enrollmentKey: inForce)
           || own.map({ constantTimeEqual($0, made) }) == true
       else {
-        throw VaultError.integrityText(
-          "a rotation of the remote's master key was not authorized with the vault's recovery"
-            + " code (a device that holds the old key made it, or the remote was rolled back to"
-            + " before a revocation)")
+        throw VaultError.integrity(.handoff(.notAuthorized))
       }
       inForce = try link.bytes(link.enrollmentKey, 32)
       writers[link.deviceID] = made
@@ -218,7 +212,7 @@ public struct KeyHandoff: Codable, Equatable, Sendable {
     guard
       constantTimeEqual(Array(commitment(key, vaultID: vaultID).base64.utf8), Array(expected.utf8))
     else {
-      throw VaultError.integrityText("the master key sealed to this device is not the rotated one")
+      throw VaultError.integrity(.handoff(.sealedKeyNotRotated))
     }
     return (key, inForce)
   }

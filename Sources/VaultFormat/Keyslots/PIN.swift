@@ -54,13 +54,12 @@ public struct PIN: Sendable, CustomStringConvertible {
     let isASCII = raw.withBytes { $0.allSatisfy { $0 < 0x80 } }
     if isASCII {
       let ok = raw.withBytes { $0.allSatisfy { $0 >= 0x20 && $0 != 0x7f } }
-      guard ok else { throw VaultError.invalidInputText("the PIN contains a control character") }
+      guard ok else { throw VaultError.invalidInput(.pin(.controlCharacter)) }
       guard raw.count >= Self.minimumLength else {
-        throw VaultError.invalidInputText(
-          "the PIN must have at least \(Self.minimumLength) characters")
+        throw VaultError.invalidInput(.pin(.tooShort(minimum: Self.minimumLength)))
       }
       guard raw.count <= Self.maximumByteCount else {
-        throw VaultError.invalidInputText("the PIN is longer than \(Self.maximumByteCount) bytes")
+        throw VaultError.invalidInput(.pin(.tooLong(maximumBytes: Self.maximumByteCount)))
       }
       self.bytes = raw
       return
@@ -68,19 +67,18 @@ public struct PIN: Sendable, CustomStringConvertible {
     var copy = raw.unprotectedBytes
     defer { wipe(&copy) }
     guard let text = String(validating: copy, as: UTF8.self) else {
-      throw VaultError.invalidInputText("the PIN is not valid UTF-8")
+      throw VaultError.invalidInput(.pin(.notUTF8))
     }
     guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-      throw VaultError.invalidInputText("the PIN contains a control character")
+      throw VaultError.invalidInput(.pin(.controlCharacter))
     }
     var normalized = Array(text.canonicallyComposed.utf8)
     defer { wipe(&normalized) }
     guard text.unicodeScalars.count >= Self.minimumLength else {
-      throw VaultError.invalidInputText(
-        "the PIN must have at least \(Self.minimumLength) characters")
+      throw VaultError.invalidInput(.pin(.tooShort(minimum: Self.minimumLength)))
     }
     guard normalized.count <= Self.maximumByteCount else {
-      throw VaultError.invalidInputText("the PIN is longer than \(Self.maximumByteCount) bytes")
+      throw VaultError.invalidInput(.pin(.tooLong(maximumBytes: Self.maximumByteCount)))
     }
     self.bytes = SecureBytes(copying: normalized)
   }

@@ -15,13 +15,9 @@ public enum RecoveryCode {
   /// Symbols in the check group shown after them (20 bits).
   public static let checkSymbolCount = 4
 
-  static let malformed = VaultError.invalidInputText(
-    "a recovery code is 36 symbols (32 in a code shown without its check group) of 0-9 and A-Z"
-      + " (I and L read as 1, O as 0, no U)")
+  static let malformed = VaultError.invalidInput(.recoveryCode(.malformed))
 
-  static let typo = VaultError.invalidInputText(
-    "the recovery code has a typo: its last group does not match the other symbols; check each"
-      + " group (nothing was tried)")
+  static let typo = VaultError.invalidInput(.recoveryCode(.typo))
 
   /// A fresh code from `randombytes_uniform(32)`, in canonical form (32 symbols, no separators).
   public static func generate() -> SecureBytes {

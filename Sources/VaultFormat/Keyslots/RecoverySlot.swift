@@ -49,7 +49,7 @@ public struct RecoverySlot: Codable, Equatable, Sendable {
     _ = try [UInt8](
       base64: wrapped, count: Nonce.byteCount + 32 + AEAD.tagByteCount, field: "recovery key")
     guard (verifier == nil) == (tag == nil) else {
-      throw VaultError.malformedHeaderText("the recovery slot has a verifier without a tag")
+      throw VaultError.malformedHeader(.keyslots(.verifierWithoutTag))
     }
     if let verifier, let tag {
       _ = try [UInt8](base64: verifier, count: 16, field: "recovery verifier")
@@ -116,8 +116,7 @@ public struct RecoverySlot: Codable, Equatable, Sendable {
       let expected = Self.tag(
         code: code, vaultID: vaultID, kdf: kdf, salt: salt, wrapped: wrapped)
       guard constantTimeEqual(Array(expected.utf8), Array(tag.utf8)) else {
-        throw VaultError.integrityText(
-          "the vault's recovery slot or KDF parameters were edited (the recovery code is right)")
+        throw VaultError.integrity(.recoverySlot(.editedUnderRightCode))
       }
     }
     let slot = Keyslot(type: .recovery, salt: salt, wrapped: wrapped)
@@ -129,7 +128,7 @@ public struct RecoverySlot: Codable, Equatable, Sendable {
     } catch is Keyslot.WrongKey {
       // Without a verifier (a slot migrated from format 1) a wrong code is only known here.
       guard verifier != nil else { throw VaultError.wrongRecoveryCode }
-      throw VaultError.integrityText("the vault's recovery slot failed authentication")
+      throw VaultError.integrity(.recoverySlot(.failedAuthentication))
     }
   }
 

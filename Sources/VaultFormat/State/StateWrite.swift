@@ -353,13 +353,13 @@ extension Vault {
     do {
       return try StateSnapshot.load(db, vaultID: vaultID, masterKey: masterKey)
     } catch {
-      guard case .integrityText(let why)? = VaultError(error) else { throw error }
+      guard let failure = VaultError(error), failure.isIntegrityFailure else { throw error }
       if let row = try? Self.readHeaderRow(db), row.body != headerBody,
         !constantTimeEqual(Header.mac(row.body, masterKey: masterKey), row.mac)
       {
         throw VaultError.vaultChanged(.masterKeyReplaced)
       }
-      throw VaultError.integrityText(why)
+      throw failure
     }
   }
 

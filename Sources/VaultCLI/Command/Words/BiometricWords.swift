@@ -128,3 +128,15 @@ extension BiometricWords {
     }
   }
 }
+
+extension BiometryError: ReportableError {
+  /// A call the simulated sensor refuses for what it was given is invalid input (5).
+  var exitCode: ExitCode { .invalidInput }
+
+  /// One line for the user.
+  var message: String {
+    switch self {
+    case .emptyReason: "a biometric evaluation needs a non-empty reason"
+    }
+  }
+}

@@ -5,6 +5,34 @@ enum InputWords {
   /// The one-line message, said as it is.
   static func phrase(_ fault: InputFault) -> String {
     switch fault {
+    // MARK: Header, keyslots, devices, files, format 1, biometry
+    case .pin(let fault): words(fault)
+    case .recoveryCode(let fault): words(fault)
+    case .notAVaultID(let text): "'\(text)' is not a vault id"
+    }
+  }
+
+  // MARK: Header, keyslots, devices, files, format 1, biometry
+
+  /// Why a PIN is refused.
+  static func words(_ fault: PINFault) -> String {
+    switch fault {
+    case .controlCharacter: "the PIN contains a control character"
+    case .tooShort(let minimum): "the PIN must have at least \(minimum) characters"
+    case .tooLong(let maximum): "the PIN is longer than \(maximum) bytes"
+    case .notUTF8: "the PIN is not valid UTF-8"
+    }
+  }
+
+  /// Why a typed recovery code is refused.
+  static func words(_ fault: RecoveryCodeFault) -> String {
+    switch fault {
+    case .malformed:
+      "a recovery code is 36 symbols (32 in a code shown without its check group) of 0-9 and A-Z"
+        + " (I and L read as 1, O as 0, no U)"
+    case .typo:
+      "the recovery code has a typo: its last group does not match the other symbols; check each"
+        + " group (nothing was tried)"
     }
   }
 }
