@@ -441,6 +441,7 @@ public final class VaultSync {
     } catch {
       switch VaultError(error) {
       case .integrityText(let why)?: throw VaultError.syncRefusedText(why)
+      case .integrity(let damage)?: throw SyncError.damaged(damage)
       case .malformedHeaderText(let why)?:
         throw VaultError.syncRefusedText("the vault header it carries is malformed: \(why)")
       case .unsupportedVersion(let version)?:

@@ -67,13 +67,13 @@ final class NameAndPINTests: XCTestCase {
     XCTAssertEqual(
       try pin("caf\u{65}\u{301}x").bytes.unprotectedBytes, Array("caf\u{e9}x".utf8))
     XCTAssertThrowsError(try pin("123")) {
-      XCTAssertEqual(VaultError($0), .invalidInputText("the PIN must have at least 4 characters"))
+      XCTAssertEqual(VaultError($0), .invalidInput(.pin(.tooShort(minimum: 4))))
     }
     XCTAssertThrowsError(try pin("12\t34")) {
-      XCTAssertEqual(VaultError($0), .invalidInputText("the PIN contains a control character"))
+      XCTAssertEqual(VaultError($0), .invalidInput(.pin(.controlCharacter)))
     }
     XCTAssertThrowsError(try PIN(utf8: SecureBytes(copying: [0x31, 0x32, 0x33, 0xff]))) {
-      XCTAssertEqual(VaultError($0), .invalidInputText("the PIN is not valid UTF-8"))
+      XCTAssertEqual(VaultError($0), .invalidInput(.pin(.notUTF8)))
     }
   }
 

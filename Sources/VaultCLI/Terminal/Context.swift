@@ -103,10 +103,11 @@ public final class Context {
       let line = try readSecretLine(prompt: prompt)
       do {
         return try PIN(utf8: line)
-      } catch VaultError.invalidInputText(let why)
-        where askingAgain && pinFD == nil && terminal != nil && tries < Self.promptTries
+      } catch let error as VaultError
+        where Self.isRefusedInput(error) && askingAgain && pinFD == nil && terminal != nil
+        && tries < Self.promptTries
       {
-        terminal?.say("\(why); try again\n")
+        terminal?.say("\(ExitStatus.report(error).message); try again\n")
       }
     }
   }
@@ -125,8 +126,10 @@ public final class Context {
       tries += 1
       do {
         return try readNewPINOnce(replacing: replacing)
-      } catch VaultError.invalidInputText(let why) where pinFD == nil && tries < Self.promptTries {
-        terminal?.say("\(why)\n")
+      } catch let error as VaultError
+        where Self.isRefusedInput(error) && pinFD == nil && tries < Self.promptTries
+      {
+        terminal?.say("\(ExitStatus.report(error).message)\n")
       }
     }
   }
@@ -138,7 +141,7 @@ public final class Context {
     let first: PIN
     do {
       first = try readPIN(prompt: "New PIN: ", askingAgain: false)
-    } catch VaultError.invalidInputText(let why) where why.hasPrefix("the PIN must have at least") {
+    } catch VaultError.invalidInput(.pin(.tooShort)) {
       // Too short even to be an old PIN: the rule for a new one is the one to show.
       throw tooShort
     }
@@ -150,6 +153,14 @@ public final class Context {
       }
     }
     return first
+  }
+
+  /// True for input refused (`VaultError.invalidInput`), which a prompt says and asks again for.
+  static func isRefusedInput(_ error: VaultError) -> Bool {
+    switch error {
+    case .invalidInput, .invalidInputText: true
+    default: false
+    }
   }
 
   /// `1 guarded entry`, `2 guarded entries`.

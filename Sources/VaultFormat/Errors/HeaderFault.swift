@@ -2,4 +2,8 @@
 ///
 /// Thrown as `VaultError.malformedHeader`; the command line gives the words (`HeaderWords`).
 public enum HeaderFault: Equatable, Sendable {
+  // MARK: Core, agent, journal
+
+  /// A format-1 header has no recovery slot.
+  case noRecoverySlot
 }

@@ -13,6 +13,12 @@ public enum StorageFailure: Equatable, Sendable {
   public static func file(_ operation: FileOperation, path: String) -> StorageFailure {
     .file(operation, path: path, errno: Glibc.errno)
   }
+
+  // MARK: Core, agent, journal
+
+  /// The session folder `folder` could not be moved out of the way to revoke its sessions
+  /// (`rename`, with the `errno` it set).
+  case sessionsNotRevoked(folder: String, errno: Int32)
 }
 
 /// An operation on a file or folder, named by the verb its failure is reported with.

@@ -54,36 +54,35 @@ public struct PIN: Sendable, CustomStringConvertible {
     let isASCII = raw.withBytes { $0.allSatisfy { $0 < 0x80 } }
     if isASCII {
       let ok = raw.withBytes { $0.allSatisfy { $0 >= 0x20 && $0 != 0x7f } }
-      guard ok else { throw VaultError.invalidInputText("the PIN contains a control character") }
-      guard raw.count >= Self.minimumLength else {
-        throw VaultError.invalidInputText(
-          "the PIN must have at least \(Self.minimumLength) characters")
-      }
-      guard raw.count <= Self.maximumByteCount else {
-        throw VaultError.invalidInputText("the PIN is longer than \(Self.maximumByteCount) bytes")
-      }
+      guard ok else { throw Self.refused(.controlCharacter) }
+      guard raw.count >= Self.minimumLength else { throw Self.tooShort }
+      guard raw.count <= Self.maximumByteCount else { throw Self.tooLong }
       self.bytes = raw
       return
     }
     var copy = raw.unprotectedBytes
     defer { wipe(&copy) }
     guard let text = String(validating: copy, as: UTF8.self) else {
-      throw VaultError.invalidInputText("the PIN is not valid UTF-8")
+      throw Self.refused(.notUTF8)
     }
     guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-      throw VaultError.invalidInputText("the PIN contains a control character")
+      throw Self.refused(.controlCharacter)
     }
     var normalized = Array(text.canonicallyComposed.utf8)
     defer { wipe(&normalized) }
-    guard text.unicodeScalars.count >= Self.minimumLength else {
-      throw VaultError.invalidInputText(
-        "the PIN must have at least \(Self.minimumLength) characters")
-    }
-    guard normalized.count <= Self.maximumByteCount else {
-      throw VaultError.invalidInputText("the PIN is longer than \(Self.maximumByteCount) bytes")
-    }
+    guard text.unicodeScalars.count >= Self.minimumLength else { throw Self.tooShort }
+    guard normalized.count <= Self.maximumByteCount else { throw Self.tooLong }
     self.bytes = SecureBytes(copying: normalized)
   }
+
+  /// The refusal of a PIN for `fault`.
+  static func refused(_ fault: PINFault) -> VaultError { .invalidInput(.pin(fault)) }
+
+  /// The refusal of a PIN shorter than `minimumLength`.
+  static var tooShort: VaultError { refused(.tooShort(minimum: minimumLength)) }
+
+  /// The refusal of a PIN longer than `maximumByteCount`.
+  static var tooLong: VaultError { refused(.tooLong(maximumBytes: maximumByteCount)) }
 
   /// Always `<redacted>`.
   public var description: String { "<redacted>" }

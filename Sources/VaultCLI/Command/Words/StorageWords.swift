@@ -11,6 +11,9 @@ enum StorageWords {
     switch failure {
     case .file(let operation, let path, let code):
       "cannot \(operation.rawValue) \(path): \(String(cString: strerror(code)))"
+    // MARK: Core, agent, journal
+    case .sessionsNotRevoked(let folder, let code):
+      "cannot revoke the sessions in \(folder): \(String(cString: strerror(code)))"
     }
   }
 }

@@ -113,6 +113,9 @@ extension SyncError: ReportableError {
       "the sync remote was refused: its devices are not enrolled with the recovery code (a vault"
         + " made before release 0.10.0): run 'vault sync' once on a device that syncs with it;"
         + " nothing was merged"
+    // MARK: Core, agent, journal
+    case .damaged(let damage):
+      "the sync remote was refused: \(DamageWords.phrase(damage)); nothing was merged"
     }
   }
 }
