@@ -29,11 +29,11 @@ public struct AgentClient {
   /// Hands `key` to the agent for the vault `vaultID` at `vaultPath`.
   ///
   /// - Parameter idle: the idle timeout in seconds.
-  /// - Throws: `VaultError.storage` when no agent listens or it does not take the key;
-  ///   as `AgentSocket.connect`.
+  /// - Throws: `AgentError.notRunning` when no agent listens, `.keyNotTaken` when it does not
+  ///   take the key; as `AgentSocket.connect`.
   public func hold(vaultID: VaultID, vaultPath: String, key: SymmetricKey, idle: Double) throws {
     guard let socket = try connect() else {
-      throw VaultError.storageText("the unlock agent is not running")
+      throw AgentError.notRunning
     }
     let seconds = UInt32(max(1, min(idle.isFinite ? idle : 1, AgentHoldings.hardLimit)))
     do {
@@ -42,10 +42,10 @@ public struct AgentClient {
           vaultID: vaultID, path: SessionStore.absolute(vaultPath), idle: seconds,
           key: key.bytes, clock: testClock))
       guard case .done = try socket.receive().0 else {
-        throw VaultError.storageText("the unlock agent did not take the key")
+        throw AgentError.keyNotTaken(nil)
       }
     } catch let failure as AgentSocket.Failure {
-      throw VaultError.storageText("the unlock agent did not take the key (\(failure))")
+      throw AgentError.keyNotTaken(failure)
     }
   }
 

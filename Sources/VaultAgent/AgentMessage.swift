@@ -63,7 +63,7 @@ public enum AgentMessage: Equatable {
   /// The message's bytes, length first, in guarded memory (a `hold` carries a key, an `exec`
   /// secrets).
   ///
-  /// - Throws: `VaultError.invalidInput` when the message is larger than `maximumByteCount`.
+  /// - Throws: `AgentError.requestTooLarge` when the message is larger than `maximumByteCount`.
   public func encoded() throws -> SecureBytes {
     var out = FrameWriter()
     defer { out.wipe() }
@@ -113,7 +113,7 @@ public enum AgentMessage: Equatable {
     case .hello: out.kind(.hello)
     }
     guard out.body.count <= Self.maximumByteCount else {
-      throw VaultError.invalidInputText("the request to the agent is larger than 4 MiB")
+      throw AgentError.requestTooLarge
     }
     let frame = SecureBytes(count: 4 + out.body.count)
     frame.withMutableBytes { buffer in

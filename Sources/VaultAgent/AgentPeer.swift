@@ -31,54 +31,54 @@ public enum AgentPeer {
   /// Checks that `socket`'s peer is vault's agent.
   ///
   /// - Parameter path: The socket's path, for the error.
-  /// - Throws: `VaultError.integrity` when the peer is another user's process;
+  /// - Throws: `AgentError.socketOfAnotherUser` when the peer is another user's process;
   ///   `VaultError.agentImpostor` naming what was found otherwise.
   public static func verify(_ socket: AgentSocket, path: String) throws {
     var pid: Int32 = 0
     var uid: UInt32 = 0
     var gid: UInt32 = 0
     guard vault_peer_credentials(socket.fd, &pid, &uid, &gid) == 0 else {
-      throw VaultError.agentImpostor(socket: path, pid: 0, finding: "the kernel names no peer")
+      throw VaultError.agentImpostor(socket: path, pid: 0, finding: .noPeer)
     }
     guard uid == geteuid() else {
-      throw VaultError.integrityText("the agent socket \(path) is served by another user's process")
+      throw AgentError.socketOfAnotherUser(socket: path)
     }
-    func impostor(_ finding: String) -> VaultError {
+    func impostor(_ finding: PeerFinding) -> VaultError {
       .agentImpostor(socket: path, pid: pid, finding: finding)
     }
     var pidfd = vault_peer_pidfd(socket.fd)
     if pidfd < 0 { pidfd = vault_pidfd_open(pid) }
-    guard pidfd >= 0 else { throw impostor("its process could not be held") }
+    guard pidfd >= 0 else { throw impostor(.notHeld) }
     defer { close(pidfd) }
     if let group = installGroup, gid != group {
-      throw impostor("it runs with group \(gid), not vault's group \(group)")
+      throw impostor(.wrongGroup(gid, expected: group))
     }
     var own = stat()
     var theirs = stat()
     guard stat("/proc/self/exe", &own) == 0 else {
-      throw impostor("this process cannot read its own executable")
+      throw impostor(.ownExecutableUnreadable)
     }
     if stat("/proc/\(pid)/exe", &theirs) == 0 {
       guard theirs.st_dev == own.st_dev, theirs.st_ino == own.st_ino else {
-        throw impostor("its program is \(program(pid) ?? "another program")")
+        throw impostor(.otherProgram(program(pid)))
       }
-      if uid != 0, !hidesItself(pid) { throw impostor("it is dumpable") }
+      if uid != 0, !hidesItself(pid) { throw impostor(.dumpable) }
     } else if errno == EACCES || errno == EPERM {
       // The kernel hides the executable of a non-dumpable process from this one.
-      guard hidesItself(pid) else { throw impostor("its executable cannot be read") }
+      guard hidesItself(pid) else { throw impostor(.executableUnreadable) }
     } else {
-      throw impostor("it ended while it was checked")
+      throw impostor(.ended)
     }
     // The process that listens must be the one that speaks: a process that called `listen`,
     // then handed the socket to a child and became vault by `execve`, passes every check above
     // while the child reads the connection.
     guard let writer = socket.receiveHello() else {
-      throw impostor("it did not greet as vault's agent")
+      throw impostor(.noGreeting)
     }
     guard writer == pid else {
-      throw impostor("another process (pid \(writer)) speaks for it")
+      throw impostor(.anotherWriter(pid: writer))
     }
-    guard vault_pidfd_alive(pidfd) != 0 else { throw impostor("it ended while it was checked") }
+    guard vault_pidfd_alive(pidfd) != 0 else { throw impostor(.ended) }
   }
 
   /// True when `pid` is not dumpable: the kernel then gives its `/proc/PID` files to root.

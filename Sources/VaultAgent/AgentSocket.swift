@@ -60,7 +60,7 @@ public final class AgentSocket {
   /// process listening must be vault's agent as the kernel identifies it (`AgentPeer.verify`).
   ///
   /// - Throws: `VaultError.unsafePermissions` for a folder others could use or replace;
-  ///   `VaultError.integrity` when the socket's peer is another user;
+  ///   `AgentError.socketOfAnotherUser` when the socket's peer is another user;
   ///   `VaultError.agentImpostor` when it is not vault's agent.
   public static func connect(_ environment: VaultEnvironment) throws -> AgentSocket? {
     try connect(folder: folder(environment))
@@ -140,7 +140,7 @@ public final class AgentSocket {
 
   /// Sends `message`, with `descriptors` beside its first bytes.
   ///
-  /// - Throws: `Failure`; `VaultError.invalidInput` for a message over the size limit.
+  /// - Throws: `Failure`; `AgentError.requestTooLarge` for a message over the size limit.
   public func send(_ message: AgentMessage, descriptors: [Int32] = []) throws {
     let frame = try message.encoded()
     try frame.withBytes { raw in

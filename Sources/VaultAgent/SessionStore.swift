@@ -183,9 +183,7 @@ public struct SessionStore: Sendable {
     }
     guard let raw = try PrivateFiles.read(path) else {
       if let vaultPath, !filesIssued(for: vaultPath, id: id.hex).isEmpty {
-        throw VaultError.integrityText(
-          "the vault id in the header changed since this session was issued (the file was"
-            + " edited or damaged)")
+        throw VaultError.integrity(.session(.vaultIDChanged))
       }
       if let reason = revocation(of: vaultID) {
         throw VaultError.locked(.sessionsRevoked(reason, noTerminal: false))
@@ -199,12 +197,12 @@ public struct SessionStore: Sendable {
       unlink(path)
       throw Self.olderRelease
     case .malformed:
-      throw VaultError.integrityText("the session file \(path) is malformed")
+      throw VaultError.integrity(.session(.malformed(path: path)))
     case .record(let parsed):
       record = parsed
     }
     guard constantTimeEqual(record.vaultID, vaultID.bytes) else {
-      throw VaultError.integrityText("the session file \(path) holds another vault's id")
+      throw VaultError.integrity(.session(.anotherVaultsID(path: path)))
     }
     guard
       let key = try? AEAD.open(
@@ -212,8 +210,7 @@ public struct SessionStore: Sendable {
         associatedData: Self.associatedData(sessionID: id, record: record), what: "session"),
       key.count == SymmetricKey.byteCount
     else {
-      throw VaultError.integrityText(
-        "the session file \(path) failed authentication (it was edited or damaged)")
+      throw VaultError.integrity(.session(.failedAuthentication(path: path)))
     }
     // Every field is authenticated and within bounds: the arithmetic below cannot overflow.
     let now = Self.milliseconds(clock.bootNow)
@@ -250,7 +247,7 @@ public struct SessionStore: Sendable {
   public static func checkRecord(_ bytes: [UInt8]) throws {
     switch SessionRecord.parse(bytes) {
     case .olderRelease: throw olderRelease
-    case .malformed: throw VaultError.integrityText("the session file is malformed")
+    case .malformed: throw VaultError.integrity(.session(.malformed(path: nil)))
     case .record: return
     }
   }
@@ -341,8 +338,7 @@ public struct SessionStore: Sendable {
     let doomed = path + ".revoked-" + SecureBytes.random(count: 8).unprotectedBytes.hex
     guard rename(path, doomed) == 0 else {
       if errno == ENOENT { return }
-      throw VaultError.storageText(
-        "cannot revoke the sessions in \(path): \(String(cString: strerror(errno)))")
+      throw VaultError.storage(.sessionsNotRevoked(folder: path, errno: errno))
     }
     PrivateFiles.syncDirectory(directory)
     try? FileManager.default.removeItem(atPath: doomed)

@@ -13,11 +13,10 @@ public enum JournalDate {
 
   /// The local date `text` names, with `now` (seconds since the epoch) as the present.
   ///
-  /// - Throws: `VaultError.invalidInput` naming the accepted forms.
+  /// - Throws: `JournalError.invalidDate`.
   public static func parse(_ text: String, now: Double) throws -> CivilDate {
     guard let date = parseIfDate(text, now: now) else {
-      throw VaultError.invalidInputText(
-        "invalid date '\(text)' (use \(forms); N is at most \(maximumDaysAgo))")
+      throw JournalError.invalidDate(text)
     }
     return date
   }

@@ -58,7 +58,13 @@ public struct UnverifiedJournalRow: Equatable, Sendable {
   /// The row's record id (hex; whatever bytes the row holds).
   public let hexID: String
   /// Why it is refused.
-  public let reason: String
+  public let reason: JournalRefusal
+
+  /// The row `hexID`, refused for `reason`.
+  public init(hexID: String, reason: JournalRefusal) {
+    self.hexID = hexID
+    self.reason = reason
+  }
 }
 
 /// What the journal holds: the verified entries, oldest first, the pending rows refused, and
@@ -162,9 +168,7 @@ public struct JournalStore {
         if body != vault.headerBody {
           throw VaultError.vaultChanged(.journalKeyReplaced)
         }
-        throw VaultError.integrityText(
-          "the vault's journal key differs from the one this device last authenticated;"
-            + " nothing was written")
+        throw VaultError.integrity(.keys(.journalKeyDiffers))
       }
       let box = record.encode(signingWith: signingKey).withBytes {
         SealedBox.seal($0, to: publicKey)
@@ -192,9 +196,9 @@ public struct JournalStore {
   }
 
   private static func check(_ text: SecureBytes) throws {
-    guard text.count > 0 else { throw VaultError.invalidInputText("the journal entry is empty") }
+    guard text.count > 0 else { throw VaultError.invalidInput(.emptyJournalEntry) }
     guard text.count <= maximumByteCount else {
-      throw VaultError.invalidInputText("a journal entry is limited to 16 MiB")
+      throw VaultError.invalidInput(.journalEntryTooLarge)
     }
   }
 
@@ -235,8 +239,7 @@ public struct JournalStore {
       plain = try SealedBox.open(
         box, publicKey: publicKey, secretKey: secretKey, what: "journal entry")
     } catch {
-      throw VaultError.integrityText(
-        "journal entry \(recordID.hex.prefix(8)) failed authentication")
+      throw VaultError.integrity(.journalEntry(id: recordID.hex, .failedAuthentication))
     }
     let record = try SignedJournalRecord.decodeVerified(
       plain, vaultID: vault.vaultID, entryID: recordID
@@ -261,8 +264,7 @@ public struct JournalStore {
         }
       }
       guard !keys.isEmpty else {
-        throw VaultError.integrityText(
-          "journal entry \(recordID.hex.prefix(8)) is signed by no authorized writer")
+        throw VaultError.integrity(.journalEntry(id: recordID.hex, .signedByNoAuthorizedWriter))
       }
       return keys
     }
@@ -286,8 +288,8 @@ public struct JournalStore {
     try rows.filter { $0.kind == RecordKind.journal.rawValue }.map { row in
       let entry = try open(box: row.box, recordID: row.recordID, pending: false)
       guard entry.revision == UInt64(bitPattern: row.revision) else {
-        throw VaultError.integrityText(
-          "journal entry \(row.recordID.hex.prefix(8)) is stored under another revision")
+        throw VaultError.integrity(
+          .journalEntry(id: row.recordID.hex, .storedUnderAnotherRevision))
       }
       return entry
     }
@@ -302,14 +304,19 @@ public struct JournalStore {
     for row in try db.query("SELECT record_id, box FROM pending ORDER BY record_id") {
       let id = row[0].blob ?? []
       guard id.count == 16, let box = row[1].blob else {
-        refused.append(UnverifiedJournalRow(hexID: id.hex, reason: "the row is malformed"))
+        refused.append(UnverifiedJournalRow(hexID: id.hex, reason: .malformedRow))
         continue
       }
       do {
         entries.append(try open(box: box, recordID: id, pending: true))
       } catch {
-        guard case .integrityText(let why)? = VaultError(error) else { throw error }
-        refused.append(UnverifiedJournalRow(hexID: id.hex, reason: why))
+        switch VaultError(error) {
+        case .integrity(let damage)?:
+          refused.append(UnverifiedJournalRow(hexID: id.hex, reason: .damaged(damage)))
+        case .integrityText(let why)?:
+          refused.append(UnverifiedJournalRow(hexID: id.hex, reason: .damagedText(why)))
+        default: throw error
+        }
       }
     }
     return (entries, refused)
@@ -331,15 +338,10 @@ public struct JournalStore {
       for entry in pending {
         if known.contains(entry.hexID) {
           extra.append(
-            UnverifiedJournalRow(
-              hexID: entry.hexID, reason: "a copy of an entry already in the journal"))
+            UnverifiedJournalRow(hexID: entry.hexID, reason: .copyOfFoldedEntry))
         } else if let counter = counters[entry.writer.hex], !counter.accepts(entry.sequence) {
           extra.append(
-            UnverifiedJournalRow(
-              hexID: entry.hexID,
-              reason:
-                "its writer's sequence number \(entry.sequence) was already used (a replayed entry)"
-            ))
+            UnverifiedJournalRow(hexID: entry.hexID, reason: .sequenceUsed(entry.sequence)))
         } else {
           fresh.append(entry)
         }
@@ -399,8 +401,8 @@ public struct JournalStore {
 
   /// `prefix` in lower case, checked to be 1 to 32 hex digits.
   ///
-  /// - Throws: `VaultError.invalidInput` naming the ID and DATE forms otherwise, or
-  ///   `.notAJournalID` when dates are not allowed.
+  /// - Throws: `JournalError.neitherIDNorDate` otherwise, or `VaultError.notAJournalID` when
+  ///   dates are not allowed.
   public static func normalizedIDPrefix(_ prefix: String, datesAllowed: Bool = true) throws
     -> String
   {
@@ -408,16 +410,17 @@ public struct JournalStore {
     let isHex = digits.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     guard (1...32).contains(digits.utf8.count), isHex else {
       guard datesAllowed else { throw VaultError.notAJournalID(prefix) }
-      throw VaultError.invalidInputText(
-        "'\(prefix)' is neither a journal entry ID nor a date (\(JournalDate.forms))")
+      throw JournalError.neitherIDNorDate(prefix)
     }
     return digits
   }
 
   /// The one verified entry whose hex id starts with `prefix` (case-insensitive).
   ///
-  /// - Throws: `VaultError.invalidInput` for a prefix that is not 1 to 32 hex digits or matches
-  ///   several entries, `.journalEntryNotFound` when it matches none, `.integrity` as `contents`.
+  /// - Throws: as `normalizedIDPrefix` for a prefix that is not 1 to 32 hex digits;
+  ///   `JournalError.ambiguousID` when it matches several entries; `VaultError.integrity` for a
+  ///   refused pending row when it matches none, `.journalEntryNotFound` otherwise, and as
+  ///   `contents`.
   public func entry(idPrefix prefix: String) throws -> JournalEntry {
     let digits = try Self.normalizedIDPrefix(prefix)
     let contents = try contents()
@@ -425,15 +428,13 @@ public struct JournalStore {
     guard let first = matches.first else {
       // A refused row would never match: it is named (as `vault check` names it), not missed.
       if let refused = contents.unverified.first {
-        throw VaultError.integrityText(
-          "pending journal entry \(refused.hexID.prefix(Self.shortIDLength)) is refused: "
-            + refused.reason)
+        throw VaultError.integrity(
+          .pendingJournalEntry(id: refused.hexID, refused.reason, more: 0))
       }
-      throw VaultError.journalEntryNotFound("with ID '\(prefix)'")
+      throw VaultError.journalEntryNotFound(.id(prefix))
     }
     guard matches.count == 1 else {
-      throw VaultError.invalidInputText(
-        "the ID '\(prefix)' matches \(matches.count) journal entries; give more digits")
+      throw JournalError.ambiguousID(prefix, matches: matches.count)
     }
     return first
   }

@@ -7,7 +7,7 @@ import VaultJournal
 /// and its passphrase.
 ///
 /// Failures keep their classes: a file that is no export, of another version or with KDF
-/// parameters of no profile is `VaultError.invalidInput`; a wrong passphrase is
+/// parameters of no profile is an `ExportError`; a wrong passphrase is
 /// `VaultError.wrongPassphrase`; a message that does not open, a file cut short or bytes after
 /// its end are `VaultError.integrity`; a record the format does not allow (its message opened)
 /// is a `TransferError` at `.record(n)`. Entries carry their guard and times.
@@ -29,8 +29,8 @@ public enum VaultExportReader: ImportReader {
   /// `sink` in order, as the type's summary says.
   ///
   /// - Throws: `TransferError` for another kind of source or a malformed record; the
-  ///   `VaultError`s of `VaultExportFile`; `VaultError.invalidInput` for a passphrase that is
-  ///   not one (a control character, invalid UTF-8); what `sink` throws.
+  ///   errors of `VaultExportFile`; `ExportError.passphrase` for a passphrase that is not one (a
+  ///   control character, invalid UTF-8); what `sink` throws.
   public static func read(_ source: ImportSource, each sink: (TransferItem) throws -> Void)
     throws
   {

@@ -1,7 +1,10 @@
 import Biometry
+import Glibc
+import VaultAgent
 import VaultCore
 import VaultCrypto
 import VaultFormat
+import VaultJournal
 import VaultSecrets
 import VaultSync
 import VaultTransfer
@@ -50,6 +53,14 @@ final class FactWordsTests: XCTestCase {
         + " made before release 0.10.0): run 'vault sync' once on a device that syncs with it;"
         + " nothing was merged")
     XCTAssertEqual(SyncError.devicesNotEnrolled.exitCode, .integrity)
+    let damaged = SyncError.refused(
+      .damaged(.integrity(.journalEntry(id: "0badc0de", .failedAuthentication))))
+    XCTAssertEqual(
+      damaged.message,
+      "the sync remote was refused: journal entry 0badc0de failed authentication; nothing was"
+        + " merged")
+    XCTAssertEqual(damaged.exitCode, .integrity)
+    XCTAssertNil(damaged.hint)
   }
 
   func testWhyASyncRemoteWasRefused() {
@@ -1097,5 +1108,321 @@ final class FactWordsTests: XCTestCase {
     XCTAssertEqual(
       BiometryError.emptyReason.message, "a biometric evaluation needs a non-empty reason")
     XCTAssertEqual(BiometryError.emptyReason.exitCode, .invalidInput)
+  }
+
+  // MARK: Core, agent, journal
+
+  func testDamageTheCoreTheAgentAndTheJournalFind() {
+    let id = "0f0f0f0f" + String(repeating: "ab", count: 12)
+    let cases: [(Damage, String)] = [
+      (
+        .keys(.editedSinceAuthenticated),
+        "the vault header was edited since this device last authenticated it"
+      ),
+      (
+        .keys(.keyslotsEdited),
+        "the vault header's KDF parameters or keyslots were edited (they do not match this"
+          + " device's record)"
+      ),
+      (
+        .keys(.masterBoxEdited),
+        "the master key sealed to this device does not open (the vault header's master_box was"
+          + " edited)"
+      ),
+      (
+        .keys(.enrollmentKeyNotRecoveryCodes),
+        "the vault's enrollment key is not its recovery code's (the recovery slot was edited by"
+          + " whoever held the master key)"
+      ),
+      (
+        .keys(.recoverySlotHoldsAnotherKey),
+        "the recovery slot does not hold the vault's master key"
+      ),
+      (
+        .keys(.writerKeyNotHeaders),
+        "this device's writer key is not the one in the vault's header; unlock with the PIN once,"
+          + " then rotate"
+      ),
+      (
+        .keys(.journalKeyDiffers),
+        "the vault's journal key differs from the one this device last authenticated; nothing was"
+          + " written"
+      ),
+      (.biometricSealMalformed, "the biometric seal is malformed"),
+      (
+        .tables(.structure(findings: ["row 3 missing from index x", "page 7 is never used"])),
+        "the database structure is damaged: row 3 missing from index x (and 1 more)"
+      ),
+      (.tables(.structure(findings: [])), "the database structure is damaged: no answer"),
+      (.tables(.unwrittenKinds(count: 2)), "2 record(s) of a kind this version does not write"),
+      (.tables(.unknownKind(9)), "a record of the vault has an unknown kind (9)"),
+      (.tables(.malformedRecord(id: id)), "record 0f0f0f0f is malformed"),
+      (
+        .tables(.chunksMissingOrExtra(name: "big")),
+        "the content of 'big' has missing or extra chunks"
+      ),
+      (.tables(.chunksOfNoVersion), "content chunks of the vault belong to no entry or revision"),
+      (.tables(.unaccountedRows(count: 1)), "1 row(s) of the vault cannot be accounted for"),
+      (
+        .journalEntry(id: id, .failedAuthentication), "journal entry 0f0f0f0f failed authentication"
+      ),
+      (
+        .journalEntry(id: id, .signedByNoAuthorizedWriter),
+        "journal entry 0f0f0f0f is signed by no authorized writer"
+      ),
+      (
+        .journalEntry(id: id, .storedUnderAnotherRevision),
+        "journal entry 0f0f0f0f is stored under another revision"
+      ),
+      (
+        .pendingJournalEntry(
+          id: id, .damagedText("a journal entry was copied from another entry"), more: 3),
+        "pending journal entry 0f0f0f0f is refused: a journal entry was copied from another entry"
+          + " (and 3 more)"
+      ),
+      (
+        .pendingJournalEntry(
+          id: id, .damaged(.journalEntry(id: id, .signedByNoAuthorizedWriter)), more: 0),
+        "pending journal entry 0f0f0f0f is refused: journal entry 0f0f0f0f is signed by no"
+          + " authorized writer"
+      ),
+      (
+        .session(.vaultIDChanged),
+        "the vault id in the header changed since this session was issued (the file was edited or"
+          + " damaged)"
+      ),
+      (.session(.malformed(path: nil)), "the session file is malformed"),
+      (.session(.malformed(path: "/s/ab")), "the session file /s/ab is malformed"),
+      (
+        .session(.anotherVaultsID(path: "/s/ab")), "the session file /s/ab holds another vault's id"
+      ),
+      (
+        .session(.failedAuthentication(path: "/s/ab")),
+        "the session file /s/ab failed authentication (it was edited or damaged)"
+      ),
+      (.export(.cutShortInHeader), "the export is cut short inside its header"),
+      (
+        .export(.endsBeforeFirstMessage),
+        "the export is cut short: it ends before its first message"
+      ),
+      (
+        .export(.endsWithoutFinalMessage(messages: 2)),
+        "the export is cut short: it ends after 2 messages without its final one"
+      ),
+      (
+        .export(.endsWithoutFinalMessage(messages: 1)),
+        "the export is cut short: it ends after 1 message without its final one"
+      ),
+      (.export(.bytesAfterFinalMessage), "bytes follow the export's final message"),
+      (.export(.unknownTag(message: 4)), "message 4 of the export has an unknown tag"),
+      (
+        .export(.shortMessage(1)),
+        "the export is cut short: message 1 is short and not the final one"
+      ),
+    ]
+    for (damage, words) in cases {
+      let report = ExitStatus.report(.integrity(damage))
+      XCTAssertEqual(report.code, .integrity)
+      XCTAssertEqual(report.message, "integrity failure: " + words)
+      XCTAssertNil(report.hint)
+    }
+    let header = ExitStatus.report(.malformedHeader(.keyslots(.noRecoverySlot)))
+    XCTAssertEqual(header.code, .integrity)
+    XCTAssertEqual(header.message, "the vault header is malformed: no recovery slot")
+  }
+
+  func testWhyAPendingJournalRowIsRefused() {
+    let cases: [(JournalRefusal, String)] = [
+      (.malformedRow, "the row is malformed"),
+      (
+        .damaged(.journalEntry(id: "abcdef0123", .failedAuthentication)),
+        "journal entry abcdef01 failed authentication"
+      ),
+      (.damagedText("a journal entry is malformed"), "a journal entry is malformed"),
+      (.copyOfFoldedEntry, "a copy of an entry already in the journal"),
+      (.sequenceUsed(7), "its writer's sequence number 7 was already used (a replayed entry)"),
+    ]
+    for (refusal, words) in cases {
+      XCTAssertEqual(JournalWords.reason(refusal), words)
+    }
+  }
+
+  func testRefusedPINsImportItemsAndJournalTexts() {
+    let cases: [(InputFault, String)] = [
+      (.pin(.controlCharacter), "the PIN contains a control character"),
+      (.pin(.tooShort(minimum: 4)), "the PIN must have at least 4 characters"),
+      (.pin(.tooLong(maximumBytes: 1024)), "the PIN is longer than 1024 bytes"),
+      (.pin(.notUTF8), "the PIN is not valid UTF-8"),
+      (.pin(.tooShortToSet(minimum: 6)), "a new PIN needs at least 6 characters"),
+      (
+        .nameGivenTwice(name: "mail/work", at: "line 2"),
+        "the name 'mail/work' is already given at line 2"
+      ),
+      (
+        .noFreeName(name: "x", at: "record 3"),
+        "the name 'x' is already given at record 3, and no 'NAME (N)' for it is a valid name"
+      ),
+      (.emptyContent, "the content is empty"),
+      (.emptyJournalEntry, "the journal entry is empty"),
+      (.journalEntryTooLarge, "a journal entry is limited to 16 MiB"),
+    ]
+    for (fault, words) in cases {
+      let report = ExitStatus.report(.invalidInput(fault))
+      XCTAssertEqual(report.code, .invalidInput)
+      XCTAssertEqual(report.message, words)
+      XCTAssertNil(report.hint)
+    }
+  }
+
+  func testASessionFolderThatCannotBeMovedAway() {
+    let report = ExitStatus.report(
+      .storage(.sessionsNotRevoked(folder: "/run/user/1000/vault/ab", errno: EACCES)))
+    XCTAssertEqual(report.code, .failure)
+    XCTAssertEqual(
+      report.message, "cannot revoke the sessions in /run/user/1000/vault/ab: Permission denied")
+  }
+
+  func testWhatWentWrongWithTheAgent() {
+    let cases: [(AgentError, ExitCode, String)] = [
+      (.notRunning, .failure, "the unlock agent is not running"),
+      (.keyNotTaken(nil), .failure, "the unlock agent did not take the key"),
+      (.keyNotTaken(.closed), .failure, "the unlock agent did not take the key (closed)"),
+      (.keyNotTaken(.system(32)), .failure, "the unlock agent did not take the key (system(32))"),
+      (
+        .socketOfAnotherUser(socket: "/run/user/1000/vault/agent.sock"), .integrity,
+        "integrity failure: the agent socket /run/user/1000/vault/agent.sock is served by another"
+          + " user's process"
+      ),
+      (.requestTooLarge, .invalidInput, "the request to the agent is larger than 4 MiB"),
+    ]
+    for (error, code, words) in cases {
+      XCTAssertEqual(error.exitCode, code)
+      XCTAssertEqual(error.message, words)
+      XCTAssertNil(error.hint)
+    }
+  }
+
+  func testAnImpostorOnTheAgentSocket() {
+    let cases: [(PeerFinding, String)] = [
+      (.noPeer, "the kernel names no peer"),
+      (.notHeld, "its process could not be held"),
+      (.wrongGroup(1000, expected: 998), "it runs with group 1000, not vault's group 998"),
+      (.ownExecutableUnreadable, "this process cannot read its own executable"),
+      (.otherProgram("/usr/bin/nc"), "its program is /usr/bin/nc"),
+      (.otherProgram(nil), "its program is another program"),
+      (.dumpable, "it is dumpable"),
+      (.executableUnreadable, "its executable cannot be read"),
+      (.ended, "it ended while it was checked"),
+      (.noGreeting, "it did not greet as vault's agent"),
+      (.anotherWriter(pid: 4242), "another process (pid 4242) speaks for it"),
+    ]
+    for (finding, words) in cases {
+      let report = ExitStatus.report(.agentImpostor(socket: "/a.sock", pid: 77, finding: finding))
+      XCTAssertEqual(report.code, .unsafePermissions)
+      XCTAssertEqual(
+        report.message,
+        "the agent socket /a.sock is served by a process that is not vault's agent (pid 77: "
+          + words + "); nothing was sent to it")
+    }
+  }
+
+  func testAJournalIDOrDateThatNamesNothing() {
+    let forms = "YYYY-MM-DD, today, yesterday or Nd (N days ago)"
+    let cases: [(JournalError, String)] = [
+      (.invalidDate("2026-02-30"), "invalid date '2026-02-30' (use \(forms); N is at most 100000)"),
+      (.neitherIDNorDate("xyz"), "'xyz' is neither a journal entry ID nor a date (\(forms))"),
+      (
+        .ambiguousID("abab", matches: 2),
+        "the ID 'abab' matches 2 journal entries; give more digits"
+      ),
+    ]
+    for (error, words) in cases {
+      XCTAssertEqual(error.exitCode, .invalidInput)
+      XCTAssertEqual(error.message, words)
+    }
+    let lookups: [(JournalLookup, String)] = [
+      (.id("ff"), "no journal entry with ID 'ff'"),
+      (.day(CivilDate(year: 2026, month: 11, day: 29)!), "no journal entry on 2026-11-29"),
+    ]
+    for (lookup, words) in lookups {
+      let report = ExitStatus.report(.journalEntryNotFound(lookup))
+      XCTAssertEqual(report.code, .noSuchEntry)
+      XCTAssertEqual(report.message, words)
+      XCTAssertEqual(report.hint, "see 'vault journal list'")
+    }
+  }
+
+  func testAnExportOrItsPassphraseRefused() {
+    let cases: [(ExportError, String)] = [
+      (.passphrase(.empty), "the passphrase is empty"),
+      (.passphrase(.controlCharacter), "the passphrase contains a control character"),
+      (.passphrase(.notUTF8), "the passphrase is not valid UTF-8"),
+      (.passphrase(.tooLong(maximumBytes: 1024)), "the passphrase is longer than 1024 bytes"),
+      (
+        .passphrase(.tooShort(length: 5, minimum: 12)),
+        "the passphrase has 5 characters; an export's needs at least 12 (it is all that"
+          + " protects the file)"
+      ),
+      (
+        .passphrase(.weak(bits: 19, minimum: 50)),
+        "the passphrase is weak (about 19 bits; an export's needs 50): use more words or"
+          + " characters"
+      ),
+      (.notAnExport, "this is not a vault export (it does not start with 'VAULTEXP')"),
+      (
+        .unsupportedVersion(found: 2, reads: 1),
+        "the export is of version 2; this vault reads version 1"
+      ),
+      (
+        .notAProfile(opsLimit: 3, memLimit: 8192),
+        "the export's Argon2id parameters (opslimit 3, memlimit 8192) are not those of a profile"
+          + " (interactive, moderate, sensitive, test)"
+      ),
+    ]
+    for (error, words) in cases {
+      XCTAssertEqual(error.exitCode, .invalidInput)
+      XCTAssertEqual(error.message, words)
+      XCTAssertNil(error.hint)
+    }
+  }
+
+  func testAnImportRotationOrRevocationRefused() {
+    let cases: [(any ReportableError, String)] = [
+      (
+        ImportError.sourceGaveOtherItems,
+        "the source gave other items the second time it was read; nothing was written"
+      ),
+      (
+        ImportError.sourceGaveFewerItems,
+        "the source gave fewer items the second time it was read; nothing was written"
+      ),
+      (
+        RekeyError.codeInForceNeeded,
+        "rotating the master key of a vault with other devices needs the recovery code in force;"
+          + " nothing was changed"
+      ),
+      (
+        RekeyError.retiredWritersInUse(maximum: 64),
+        "the vault's journal holds entries signed by more than 64 retired writer keys; nothing"
+          + " was changed"
+      ),
+      (
+        RevocationError.codeInForceNeeded,
+        "revoking a device needs the recovery code in force; nothing was revoked"
+      ),
+      (
+        RevocationError.revokedDevicesFull(maximum: 256),
+        "the vault has revoked 256 devices, as many as it records"
+      ),
+      (
+        RevocationError.retiredWritersFull(maximum: 64),
+        "the vault holds 64 retired writer keys, as many as it can"
+      ),
+    ]
+    for (error, words) in cases {
+      XCTAssertEqual(error.exitCode, .invalidInput)
+      XCTAssertEqual(error.message, words)
+      XCTAssertNil(error.hint)
+    }
   }
 }

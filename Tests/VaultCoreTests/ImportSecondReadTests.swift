@@ -33,11 +33,7 @@ final class ImportSecondReadTests: XCTestCase {
   func assertChanged(_ body: () throws -> Void, file: StaticString = #filePath, line: UInt = #line)
   {
     XCTAssertThrowsError(try body(), file: file, line: line) {
-      XCTAssertEqual(
-        VaultError($0),
-        .invalidInputText(
-          "the source gave other items the second time it was read; nothing was written"),
-        file: file, line: line)
+      XCTAssertEqual($0 as? ImportError, .sourceGaveOtherItems, file: file, line: line)
     }
   }
 

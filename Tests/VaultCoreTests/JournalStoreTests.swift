@@ -67,11 +67,7 @@ final class JournalStoreTests: XCTestCase {
     XCTAssertEqual(try JournalDate.parse("2028-02-29", now: afterAutumn), try date("2028-02-29"))
     for bad in ["2026-02-29", "2026-13-01", "26-10-25", "tomorrow", "d", "-1d", "1w", "", "1e3d"] {
       XCTAssertThrowsError(try JournalDate.parse(bad, now: afterAutumn), bad) {
-        XCTAssertEqual(
-          VaultError($0),
-          .invalidInputText(
-            "invalid date '\(bad)' (use YYYY-MM-DD, today, yesterday or Nd (N days ago); N is at"
-              + " most 100000)"))
+        XCTAssertEqual($0 as? JournalError, .invalidDate(bad))
       }
     }
   }
@@ -92,7 +88,7 @@ final class JournalStoreTests: XCTestCase {
       XCTAssertEqual($0 as? CryptoError, .authenticationFailed(object: "the journal key"))
     }
     XCTAssertThrowsError(try JournalStore.append(secure(""), to: locked, stamp: stamp)) {
-      XCTAssertEqual(VaultError($0), .invalidInputText("the journal entry is empty"))
+      XCTAssertEqual(VaultError($0), .invalidInput(.emptyJournalEntry))
     }
   }
 
@@ -150,15 +146,16 @@ final class JournalStoreTests: XCTestCase {
       contents.unverified,
       [
         UnverifiedJournalRow(
-          hexID: moved.hex, reason: "a journal entry was copied from another entry"),
+          hexID: moved.hex, reason: .damagedText("a journal entry was copied from another entry")),
         UnverifiedJournalRow(
           hexID: String(repeating: "ac", count: 16),
-          reason: "a journal entry was copied from another vault"),
+          reason: .damagedText("a journal entry was copied from another vault")),
         UnverifiedJournalRow(
           hexID: String(repeating: "ad", count: 16),
-          reason: "a journal entry's writer signature does not verify"),
+          reason: .damagedText("a journal entry's writer signature does not verify")),
         UnverifiedJournalRow(
-          hexID: String(repeating: "ae", count: 16), reason: "a journal entry is malformed"),
+          hexID: String(repeating: "ae", count: 16),
+          reason: .damagedText("a journal entry is malformed")),
       ])
     // Folding moves only the good one; the others stay pending and `check` refuses them.
     XCTAssertEqual(try store.fold(), 1)
@@ -166,9 +163,10 @@ final class JournalStoreTests: XCTestCase {
     XCTAssertThrowsError(try IntegrityCheck.verify(vault, masterKey: created.masterKey)) {
       XCTAssertEqual(
         VaultError($0),
-        .integrityText(
-          "pending journal entry abababab is refused: a journal entry was copied from another"
-            + " entry (and 3 more)"))
+        .integrity(
+          .pendingJournalEntry(
+            id: moved.hex, .damagedText("a journal entry was copied from another entry"),
+            more: 3)))
     }
 
     // The row copied into another vault: it does not open under that vault's key.
@@ -180,7 +178,7 @@ final class JournalStoreTests: XCTestCase {
       try JournalStore(vault: second.vault, masterKey: second.masterKey).contents().unverified,
       [
         UnverifiedJournalRow(
-          hexID: id.hex, reason: "journal entry \(id.hex.prefix(8)) failed authentication")
+          hexID: id.hex, reason: .damaged(.journalEntry(id: id.hex, .failedAuthentication)))
       ])
   }
 
@@ -250,20 +248,14 @@ final class JournalStoreTests: XCTestCase {
       try store.entry(idPrefix: String(repeating: "AB", count: 15) + "02").text
         == secure("two"))
     XCTAssertThrowsError(try store.entry(idPrefix: "abab")) {
-      XCTAssertEqual(
-        VaultError($0),
-        .invalidInputText("the ID 'abab' matches 2 journal entries; give more digits"))
+      XCTAssertEqual($0 as? JournalError, .ambiguousID("abab", matches: 2))
     }
     let missing = unique.hex.hasPrefix("ff") ? "ee" : "ff"
     XCTAssertThrowsError(try store.entry(idPrefix: missing)) {
-      XCTAssertEqual(VaultError($0), .journalEntryNotFound("with ID '\(missing)'"))
+      XCTAssertEqual(VaultError($0), .journalEntryNotFound(.id(missing)))
     }
     XCTAssertThrowsError(try store.entry(idPrefix: "xyz")) {
-      XCTAssertEqual(
-        VaultError($0),
-        .invalidInputText(
-          "'xyz' is neither a journal entry ID nor a date"
-            + " (YYYY-MM-DD, today, yesterday or Nd (N days ago))"))
+      XCTAssertEqual($0 as? JournalError, .neitherIDNorDate("xyz"))
     }
     let replaced = try store.entry(idPrefix: unique.hex)
     try store.replace(replaced, text: secure("three, edited"))

@@ -117,7 +117,7 @@ final class SessionStoreTests: XCTestCase {
     }
     for bad in [Array(raw.dropLast()), raw + [0], [], Array(repeating: 0, count: raw.count)] {
       XCTAssertThrowsError(try SessionStore.checkRecord(bad)) {
-        XCTAssertEqual(VaultError($0), .integrityText("the session file is malformed"))
+        XCTAssertEqual(VaultError($0), .integrity(.session(.malformed(path: nil))))
       }
     }
   }

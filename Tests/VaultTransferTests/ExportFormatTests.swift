@@ -133,7 +133,7 @@ final class ExportFormatTests: XCTestCase {
       bytes.count, 81 + 2 * full + (Padding.paddedLength(140_000 + 70) - 2 * 65536) + 17)
     assertRefused(
       Array(bytes.prefix(81 + 2 * full)),
-      .integrityText("the export is cut short: it ends after 2 messages without its final one"))
+      .integrity(.export(.endsWithoutFinalMessage(messages: 2))))
     assertRefused(
       Array(bytes.prefix(81 + full + 100)),
       .integrity(.sealed(object: "message 1 of the export", .failedAuthentication)))
@@ -142,9 +142,9 @@ final class ExportFormatTests: XCTestCase {
       .integrity(.sealed(object: "message 0 of the export", .failedAuthentication)))
     assertRefused(
       Array(bytes.prefix(81)),
-      .integrityText("the export is cut short: it ends before its first message"))
+      .integrity(.export(.endsBeforeFirstMessage)))
     assertRefused(
-      Array(bytes.prefix(60)), .integrityText("the export is cut short inside its header"))
+      Array(bytes.prefix(60)), .integrity(.export(.cutShortInHeader)))
     // A byte after a short final message is part of it, so it fails; after a full one, it
     // follows it.
     assertRefused(
@@ -153,7 +153,7 @@ final class ExportFormatTests: XCTestCase {
       .vault, [TestEntry("x", bytes: ExportTest.pattern(130_985))])
     XCTAssertEqual(whole.count, 81 + 2 * full)
     XCTAssertEqual(try read(whole).entries.map(\.content.count), [130_985])
-    assertRefused(whole + [0], .integrityText("bytes follow the export's final message"))
+    assertRefused(whole + [0], .integrity(.export(.bytesAfterFinalMessage)))
     var flipped = bytes
     flipped[81 + full + 5] ^= 1
     assertRefused(
@@ -176,21 +176,15 @@ final class ExportFormatTests: XCTestCase {
       }
       return nil
     }
-    XCTAssertEqual(
-      reading(Array("not an export".utf8)).flatMap { VaultError($0) },
-      .invalidInputText("this is not a vault export (it does not start with 'VAULTEXP')"))
+    XCTAssertEqual(reading(Array("not an export".utf8)) as? ExportError, .notAnExport)
     var version = bytes
     version[8] = 2
     XCTAssertEqual(
-      reading(version).flatMap { VaultError($0) },
-      .invalidInputText("the export is of version 2; this vault reads version 1"))
+      reading(version) as? ExportError, .unsupportedVersion(found: 2, reads: 1))
     var ops = bytes
     ops[16] = 3  // opslimit 3 with the test profile's memlimit: no profile
     XCTAssertEqual(
-      reading(ops).flatMap { VaultError($0) },
-      .invalidInputText(
-        "the export's Argon2id parameters (opslimit 3, memlimit 8192) are not those of a profile"
-          + " (interactive, moderate, sensitive, test)"))
+      reading(ops) as? ExportError, .notAProfile(opsLimit: 3, memLimit: 8192))
     XCTAssertFalse(asked.value)
     var salt = bytes
     salt[30] ^= 1
@@ -314,18 +308,16 @@ final class ExportFormatTests: XCTestCase {
     XCTAssertThrowsError(
       try ExportPassphrase(utf8: SecureBytes(copying: Array("short".utf8))).checkStrength()
     ) {
-      XCTAssertEqual(
-        VaultError($0),
-        .invalidInputText(
-          "the passphrase has 5 characters; an export's needs at least 12 (it is all that"
-            + " protects the file)"))
+      XCTAssertEqual($0 as? ExportError, .passphrase(.tooShort(length: 5, minimum: 12)))
     }
     XCTAssertThrowsError(
       try ExportPassphrase(utf8: SecureBytes(copying: Array("aaaaaaaaaaaaaaaa".utf8)))
         .checkStrength()
     ) {
-      guard case .invalidInputText(let why) = VaultError($0) else { return XCTFail("\($0)") }
-      XCTAssertTrue(why.hasPrefix("the passphrase is weak (about "), why)
+      guard case .passphrase(.weak(_, let minimum))? = $0 as? ExportError else {
+        return XCTFail("\($0)")
+      }
+      XCTAssertEqual(minimum, ExportPassphrase.minimumBits)
     }
     XCTAssertNoThrow(
       try ExportPassphrase(utf8: SecureBytes(copying: Array(Self.passphrase.utf8))).checkStrength())

@@ -30,7 +30,7 @@ struct JournalShowCommand: VaultCommand {
     guard let date else { return ExitCode.success.rawValue }
     let all = try store.entries()
     let day = zip(all, JournalStore.shortIDs(all)).filter { $0.0.stamp.date == date }
-    guard !day.isEmpty else { throw VaultError.journalEntryNotFound("on \(date)") }
+    guard !day.isEmpty else { throw VaultError.journalEntryNotFound(.day(date)) }
     for (entry, id) in day {
       Output.print("--- \(id) \(entry.stamp)\n")
       entry.text.withBytes { bytes in

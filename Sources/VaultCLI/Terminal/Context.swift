@@ -156,6 +156,14 @@ public final class Context {
     return first
   }
 
+  /// True for input refused (`VaultError.invalidInput`), which a prompt says and asks again for.
+  static func isRefusedInput(_ error: VaultError) -> Bool {
+    switch error {
+    case .invalidInput, .invalidInputText: true
+    default: false
+    }
+  }
+
   /// `1 guarded entry`, `2 guarded entries`.
   static func guardedEntries(_ count: Int) -> String {
     "\(count) guarded entr\(count == 1 ? "y" : "ies")"

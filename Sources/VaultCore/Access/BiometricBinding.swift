@@ -205,7 +205,7 @@ struct BiometricBinding {
     do {
       return try plain.withBytes { try JSONDecoder().decode(BiometricSeal.self, from: Data($0)) }
     } catch {
-      throw VaultError.integrityText("the biometric seal is malformed")
+      throw VaultError.integrity(.biometricSealMalformed)
     }
   }
 

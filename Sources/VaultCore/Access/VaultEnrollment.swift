@@ -40,9 +40,7 @@ extension Vault {
   func enrollmentKey(ofCodeInForce code: SecureBytes) throws -> SigningKeyPair {
     let signer = try Enrollment.key(code: code, vaultID: vaultID)
     if let enrolled = header.enrollmentKey, !constantTimeEqual(enrolled, signer.publicKey) {
-      throw VaultError.integrityText(
-        "the vault's enrollment key is not its recovery code's (the recovery slot was edited by"
-          + " whoever held the master key)")
+      throw VaultError.integrity(.keys(.enrollmentKeyNotRecoveryCodes))
     }
     return signer
   }
@@ -59,7 +57,7 @@ extension Vault {
     guard header.enrollmentKey == nil else { return }
     let opened = try header.recovery.open(code: code, vaultID: vaultID, kdf: header.kdf)
     guard opened.bytes == masterKey.bytes else {
-      throw VaultError.integrityText("the recovery slot does not hold the vault's master key")
+      throw VaultError.integrity(.keys(.recoverySlotHoldsAnotherKey))
     }
     var updated = header
     if updated.recovery.verifier == nil {

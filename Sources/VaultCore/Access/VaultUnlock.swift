@@ -17,7 +17,7 @@ extension Vault {
       // A device that authenticated this vault's header before, and finds no record of its own
       // in it now, is looking at an edited header, not at another device's vault.
       if device.headerDigests[vaultID.hex] != nil && !headerIsAuthenticatedHere(device) {
-        throw VaultError.integrityText(Self.editedSinceAuthenticated)
+        throw VaultError.integrity(.keys(.editedSinceAuthenticated))
       }
       throw VaultError.otherDevice
     }
@@ -25,9 +25,7 @@ extension Vault {
       record.checkSlotTag(deviceSecret: deviceSecret, vaultID: vaultID, kdf: header.kdf)
         != .mismatch
     else {
-      throw VaultError.integrityText(
-        "the vault header's KDF parameters or keyslots were edited (they do not match this"
-          + " device's record)")
+      throw VaultError.integrity(.keys(.keyslotsEdited))
     }
     let wait = limiter.currentDelay(device)
     if wait > 0 { throw VaultError.pinDelay(seconds: wait) }
@@ -66,9 +64,7 @@ extension Vault {
       } catch {
         // The PIN was right: an edited master box is never counted as a wrong PIN.
         try limiter.succeeded()
-        throw VaultError.integrityText(
-          "the master key sealed to this device does not open (the vault header's master_box was"
-            + " edited)")
+        throw VaultError.integrity(.keys(.masterBoxEdited))
       }
     }
     do {
@@ -105,7 +101,7 @@ extension Vault {
     if header.recovery.tag == nil && state.headerDigests[vaultID.hex] != nil
       && !headerIsAuthenticatedHere(state)
     {
-      throw VaultError.integrityText(Self.editedSinceAuthenticated)
+      throw VaultError.integrity(.keys(.editedSinceAuthenticated))
     }
     let masterKey = try header.recovery.open(code: recoveryCode, vaultID: vaultID, kdf: header.kdf)
     try verifyHeader(masterKey: masterKey)
@@ -195,9 +191,6 @@ extension Vault {
     try SessionStore(environment: environment).revokeAll(vaultID: vaultID, reason: .pinChange)
     return seconds
   }
-
-  static let editedSinceAuthenticated =
-    "the vault header was edited since this device last authenticated it"
 
   /// Why biometric unlock is disabled on a device that joined by a recovery.
   public static let recoveredElsewhere =

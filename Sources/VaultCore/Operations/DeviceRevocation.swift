@@ -45,9 +45,10 @@ extension Vault {
   ///   - code: the recovery code in force (canonical form), which a header with an enrollment
   ///     key needs (`isEnrolled`); in one without, the revocation is signed when the
   ///     code enrolls the header.
-  /// - Throws: `VaultError.invalidInput` for this device's own record, when the header holds
-  ///   `Header.maximumRevokedDevices` ids already, or when the code is needed and missing;
-  ///   `.wrongRecoveryCode` for a code that is not the one in force; `.integrity` for a
+  /// - Throws: `DeviceNameError.thisDevice` for this device's own record; `RevocationError`
+  ///   when the header holds `Header.maximumRevokedDevices` ids or `Header.maximumRetiredWriters`
+  ///   writer keys already, or when the code is needed and missing;
+  ///   `VaultError.wrongRecoveryCode` for a code that is not the one in force; `.integrity` for a
   ///   header whose devices or revocations the code did not enroll; `.vaultChanged`, `.storage`
   ///   as `writeHeader`.
   public func revoke(_ record: DeviceRecord, masterKey: SymmetricKey, code: SecureBytes?) throws {
@@ -55,14 +56,12 @@ extension Vault {
     var updated = header
     var revoked = updated.revocationPairs
     guard revoked.count < Header.maximumRevokedDevices else {
-      throw VaultError.invalidInputText(
-        "the vault has revoked \(Header.maximumRevokedDevices) devices, as many as it records")
+      throw RevocationError.revokedDevicesFull(maximum: Header.maximumRevokedDevices)
     }
     var signed: SignedRevocation?
     if header.enrollmentKey != nil {
       guard let code else {
-        throw VaultError.invalidInputText(
-          "revoking a device needs the recovery code in force; nothing was revoked")
+        throw RevocationError.codeInForceNeeded
       }
       try header.verifyEnrollments()
       let signer = try checkedEnrollmentKey(code: code)
@@ -76,8 +75,7 @@ extension Vault {
     var writers = updated.retiredWriters ?? []
     if !writers.contains(retired) { writers.append(retired) }
     guard writers.count <= Header.maximumRetiredWriters else {
-      throw VaultError.invalidInputText(
-        "the vault holds \(Header.maximumRetiredWriters) retired writer keys, as many as it can")
+      throw RevocationError.retiredWritersFull(maximum: Header.maximumRetiredWriters)
     }
     updated.retiredWriters = writers
     try writeHeader(updated, masterKey: masterKey)

@@ -43,7 +43,7 @@ public enum FormatOneMigration {
       salt: salt, kek: kek, masterKey: masterKey, writerKey: writer.publicKey,
       biometry: try biometry(of: old, masterKey: masterKey, deviceID: deviceID))
     guard let recovery = old.header.keyslot(.recovery) else {
-      throw VaultError.malformedHeaderText("no recovery slot")
+      throw VaultError.malformedHeader(.keyslots(.noRecoverySlot))
     }
     var header = Header(
       format: Header.currentFormat, vaultID: vaultID, kdf: old.header.kdf,

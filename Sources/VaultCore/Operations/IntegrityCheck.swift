@@ -53,25 +53,22 @@ public enum IntegrityCheck {
     // name index that no longer finds an entry).
     let structure = try vault.db.query("PRAGMA integrity_check").compactMap { $0.first?.string }
     guard structure == ["ok"] else {
-      throw VaultError.integrityText(
-        "the database structure is damaged: \(structure.first ?? "no answer")"
-          + (structure.count > 1 ? " (and \(structure.count - 1) more)" : ""))
+      throw VaultError.integrity(.tables(.structure(findings: structure)))
     }
     let written = RecordKind.allCases.map(\.rawValue)
     let kinds = try vault.db.query(
       "SELECT count(*) FROM records WHERE kind IS NULL OR kind NOT IN ("
         + written.map { _ in "?" }.joined(separator: ", ") + ")", written.map { .integer($0) })
     if let unknown = kinds.first?.first?.integer, unknown > 0 {
-      throw VaultError.integrityText("\(unknown) record(s) of a kind this version does not write")
+      throw VaultError.integrity(.tables(.unwrittenKinds(count: unknown)))
     }
     let verified = try EntryStore(vault: vault, masterKey: masterKey).verifyAll()
     let journal = try JournalStore(vault: vault, masterKey: masterKey)
     let contents = try journal.contents()
     if refusingPending, let refused = contents.unverified.first {
-      throw VaultError.integrityText(
-        "pending journal entry \(refused.hexID.prefix(JournalStore.shortIDLength)) is refused: "
-          + refused.reason
-          + (contents.unverified.count > 1 ? " (and \(contents.unverified.count - 1) more)" : ""))
+      throw VaultError.integrity(
+        .pendingJournalEntry(
+          id: refused.hexID, refused.reason, more: contents.unverified.count - 1))
     }
     let folded = contents.entries.filter { !$0.pending }.count
     let counters =
@@ -86,8 +83,7 @@ public enum IntegrityCheck {
           + verified.syncRecords + folded)
       + counters
     guard rows == accounted else {
-      throw VaultError.integrityText(
-        "\(rows - accounted) row(s) of the vault cannot be accounted for")
+      throw VaultError.integrity(.tables(.unaccountedRows(count: rows - accounted)))
     }
     return IntegrityReport(
       entries: verified.entries, revisions: verified.revisions, removed: verified.tombstones,

@@ -23,8 +23,7 @@ extension Vault {
   /// - Throws: `VaultError.invalidInput`.
   static func requireNewPIN(_ pin: PIN) throws {
     guard pin.isLongEnoughToSet else {
-      throw VaultError.invalidInputText(
-        "a new PIN needs at least \(PIN.minimumNewLength) characters")
+      throw VaultError.invalidInput(.pin(.tooShortToSet(minimum: PIN.minimumNewLength)))
     }
   }
 

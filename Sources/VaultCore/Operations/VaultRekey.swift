@@ -128,16 +128,14 @@ extension Vault {
   /// key. Nil for a vault without enrollments, or one only this device holds.
   ///
   /// - Throws: `.integrity` for a device record not enrolled; `.wrongRecoveryCode` for a
-  ///   `currentCode` that is not the code in force; `.invalidInput` when it is needed and
-  ///   missing.
+  ///   `currentCode` that is not the code in force; `RekeyError.codeInForceNeeded` when it is
+  ///   needed and missing.
   private func rotationAuthorizer(currentCode: SecureBytes?) throws -> SigningKeyPair? {
     guard header.enrollmentKey != nil else { return nil }
     try header.verifyEnrollments()
     if let currentCode { return try checkedEnrollmentKey(code: currentCode) }
     if needsCurrentCode {
-      throw VaultError.invalidInputText(
-        "rotating the master key of a vault with other devices needs the recovery code in"
-          + " force; nothing was changed")
+      throw RekeyError.codeInForceNeeded
     }
     return nil
   }
@@ -152,9 +150,7 @@ extension Vault {
     guard let held = deviceState.writers[vaultID.hex], held.deviceID == own.deviceID,
       let signer = try? held.keyPair(), signer.publicKey.base64 == own.writerKey
     else {
-      throw VaultError.integrityText(
-        "this device's writer key is not the one in the vault's header; unlock with the PIN"
-          + " once, then rotate")
+      throw VaultError.integrity(.keys(.writerKeyNotHeaders))
     }
     return signer
   }
@@ -262,7 +258,7 @@ extension Vault {
   /// that signed a journal entry still in the vault.
   ///
   /// - Returns: nil when none is.
-  /// - Throws: `.invalidInput` when more than the header holds are needed.
+  /// - Throws: `RekeyError.retiredWritersInUse` when more than the header holds are needed.
   private func retiredWritersKept(_ rotation: Rotation, rows: [RecordRow], sealing: Resealing)
     throws -> [RetiredWriter]?
   {
@@ -272,9 +268,7 @@ extension Vault {
       ]
     let kept = try sealing.writersInUse(retiring, rows: rows)
     guard kept.count <= Header.maximumRetiredWriters else {
-      throw VaultError.invalidInputText(
-        "the vault's journal holds entries signed by more than"
-          + " \(Header.maximumRetiredWriters) retired writer keys; nothing was changed")
+      throw RekeyError.retiredWritersInUse(maximum: Header.maximumRetiredWriters)
     }
     return kept.isEmpty ? nil : kept
   }
@@ -343,7 +337,7 @@ package struct Resealing {
   /// computed again from the new name-index subkey.
   package func record(_ row: RecordRow) throws -> RecordRow {
     guard let kind = RecordKind(rawValue: row.kind) else {
-      throw VaultError.integrityText("a record of the vault has an unknown kind (\(row.kind))")
+      throw VaultError.integrity(.tables(.unknownKind(row.kind)))
     }
     if kind == .journal {
       var out = row
@@ -361,7 +355,7 @@ package struct Resealing {
         let named = try? opened.body.withBytes({
           try JSONDecoder().decode(Named.self, from: Data($0))
         })
-      else { throw VaultError.integrityText("\(what) is malformed") }
+      else { throw VaultError.integrity(.tables(.malformedRecord(id: row.recordID.hex))) }
       return named.name
     }
     var out = RecordRow(
@@ -428,8 +422,7 @@ package struct Resealing {
       return try SealedBox.open(
         box, publicKey: journalPublicKeyOld, secretKey: journalSecretKey, what: "journal entry")
     } catch {
-      throw VaultError.integrityText(
-        "journal entry \(recordID.hex.prefix(8)) failed authentication")
+      throw VaultError.integrity(.journalEntry(id: recordID.hex, .failedAuthentication))
     }
   }
 
@@ -494,7 +487,9 @@ package struct Resealing {
           let box = try select.first([
             .blob(version.recordID), .integer(version.revision), .integer(Int64(index)),
           ])?.first?.blob
-        else { throw VaultError.integrityText("\(what) has missing or extra chunks") }
+        else {
+          throw VaultError.integrity(.tables(.chunksMissingOrExtra(name: metadata.name)))
+        }
         let ad = oldBoxes.chunkAD(
           recordID: version.recordID, revision: version.revision, index: index,
           final: index == total - 1, contentID: metadata.contentID)
@@ -508,7 +503,7 @@ package struct Resealing {
     }
     let stored = try vault.db.query("SELECT count(*) FROM chunks").first?.first?.integer
     guard stored == Int64(count) else {
-      throw VaultError.integrityText("content chunks of the vault belong to no entry or revision")
+      throw VaultError.integrity(.tables(.chunksOfNoVersion))
     }
     return count
   }

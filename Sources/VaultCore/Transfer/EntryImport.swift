@@ -112,10 +112,10 @@ public struct ImportPlan: Sendable {
       if let earlier = duplicate, !renamingDuplicates {
         throw ImportItemError(
           origin: origin,
-          .invalidInputText("the name '\(checked)' is already given at \(origins[earlier])"),
+          .invalidInput(.nameGivenTwice(name: checked.value, at: origins[earlier])),
           isDuplicate: true)
       }
-      guard length > 0 else { throw VaultError.invalidInputText("the content is empty") }
+      guard length > 0 else { throw VaultError.invalidInput(.emptyContent) }
       if duplicate == nil {
         indexes[checked] = names.count
       } else {
@@ -145,9 +145,8 @@ public struct ImportPlan: Sendable {
       guard let free = freeName(after: given) else {
         throw ImportItemError(
           origin: origin,
-          .invalidInputText(
-            "the name '\(given)' is already given at \(origins[indexes[given] ?? index]), and no"
-              + " 'NAME (N)' for it is a valid name"),
+          .invalidInput(
+            .noFreeName(name: given.value, at: origins[indexes[given] ?? index])),
           isDuplicate: true)
       }
       names[index] = free
@@ -175,11 +174,10 @@ public struct ImportPlan: Sendable {
   ///   over `JournalStore.maximumByteCount`.
   public mutating func addJournal(text: SecureBytes, stamp: JournalStamp, origin: String) throws {
     guard text.count > 0 else {
-      throw ImportItemError(origin: origin, .invalidInputText("the journal entry is empty"))
+      throw ImportItemError(origin: origin, .invalidInput(.emptyJournalEntry))
     }
     guard text.count <= JournalStore.maximumByteCount else {
-      throw ImportItemError(
-        origin: origin, .invalidInputText("a journal entry is limited to 16 MiB"))
+      throw ImportItemError(origin: origin, .invalidInput(.journalEntryTooLarge))
     }
     journalDigests.append(journalDigest(stamp: stamp, text: text))
     journalCount += 1
@@ -240,15 +238,15 @@ public final class ImportWriter {
     self.progress = progress
   }
 
-  private static let changed = VaultError.invalidInputText(
-    "the source gave other items the second time it was read; nothing was written")
+  private static let changed = ImportError.sourceGaveOtherItems
 
   /// Stores the next entry of the plan, which the source names `name`, with `content`, guarded
   /// when `guarded` (a `vault` export's guarded entry) or when the entry it replaces was.
   ///
   /// - Throws: `ImportItemError` at the entry's origin: `VaultError.exists` when the name has an
   ///   entry and the import does not replace (another command added it since the check);
-  ///   `VaultError.invalidInput` when the item is not the plan's next entry; `.integrity`,
+  ///   `ImportError.sourceGaveOtherItems` (not located) when the item is not the plan's next
+  ///   entry; `.integrity`,
   ///   `.storage` as `EntryStore.put`.
   public func entry(named name: String, content: SecureBytes, guarded: Bool = false) throws {
     guard content.count > 0, entryCount < plan.entryDigests.count,
@@ -313,8 +311,8 @@ public final class ImportWriter {
   /// Stores the next journal entry of the plan: `text`, written at `stamp`, signed by this
   /// device's writer; one the journal holds already is passed over.
   ///
-  /// - Throws: `VaultError.invalidInput` when the plan has no more journal entries or this one
-  ///   is not the plan's next; `.storage` on failure.
+  /// - Throws: `ImportError.sourceGaveOtherItems` when the plan has no more journal entries or
+  ///   this one is not the plan's next; `VaultError.storage` on failure.
   public func journal(text: SecureBytes, stamp: JournalStamp) throws {
     let index = journalCount
     guard index < plan.journalCount, (1...JournalStore.maximumByteCount).contains(text.count),
@@ -441,8 +439,7 @@ extension EntryStore {
         skipping: present, progress: progress)
       try feed(writer)
       guard writer.entryCount == plan.names.count, writer.journalCount == plan.journalCount else {
-        throw VaultError.invalidInputText(
-          "the source gave fewer items the second time it was read; nothing was written")
+        throw ImportError.sourceGaveFewerItems
       }
       try signer?.finish(WriterCounters(vault: vault, masterKey: masterKey), in: write)
       var counts = writer.counts

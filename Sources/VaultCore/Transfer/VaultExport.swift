@@ -90,16 +90,14 @@ public struct ExportPassphrase: Sendable, CustomStringConvertible {
   /// Pure-ASCII input is already in NFC and never copied; other input is normalized through a
   /// short-lived `String`, wiped copies aside (Foundation has no in-place NFC).
   ///
-  /// - Throws: `VaultError.invalidInput` for an empty line, invalid UTF-8, a control character
+  /// - Throws: `ExportError.passphrase` for an empty line, invalid UTF-8, a control character
   ///   or more than `maximumByteCount` bytes.
   public init(utf8 raw: SecureBytes) throws {
-    guard raw.count > 0 else { throw VaultError.invalidInputText("the passphrase is empty") }
+    guard raw.count > 0 else { throw ExportError.passphrase(.empty) }
     let isASCII = raw.withBytes { $0.allSatisfy { $0 < 0x80 } }
     if isASCII {
       let printable = raw.withBytes { $0.allSatisfy { $0 >= 0x20 && $0 != 0x7F } }
-      guard printable else {
-        throw VaultError.invalidInputText("the passphrase contains a control character")
-      }
+      guard printable else { throw ExportError.passphrase(.controlCharacter) }
       guard raw.count <= Self.maximumByteCount else { throw Self.tooLong }
       bytes = raw
       return
@@ -107,18 +105,18 @@ public struct ExportPassphrase: Sendable, CustomStringConvertible {
     var copy = raw.unprotectedBytes
     defer { wipe(&copy) }
     guard let text = String(validating: copy, as: UTF8.self) else {
-      throw VaultError.invalidInputText("the passphrase is not valid UTF-8")
+      throw ExportError.passphrase(.notUTF8)
     }
     guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-    else { throw VaultError.invalidInputText("the passphrase contains a control character") }
+    else { throw ExportError.passphrase(.controlCharacter) }
     var normalized = Array(text.canonicallyComposed.utf8)
     defer { wipe(&normalized) }
     guard normalized.count <= Self.maximumByteCount else { throw Self.tooLong }
     bytes = SecureBytes(copying: normalized)
   }
 
-  private static var tooLong: VaultError {
-    .invalidInputText("the passphrase is longer than \(maximumByteCount) bytes")
+  private static var tooLong: ExportError {
+    .passphrase(.tooLong(maximumBytes: maximumByteCount))
   }
 
   /// The number of Unicode scalars.
@@ -128,19 +126,15 @@ public struct ExportPassphrase: Sendable, CustomStringConvertible {
 
   /// Checks a passphrase chosen for a new export.
   ///
-  /// - Throws: `VaultError.invalidInput` for fewer than `minimumLength` characters or fewer than
+  /// - Throws: `ExportError.passphrase` for fewer than `minimumLength` characters or fewer than
   ///   `minimumBits` estimated bits.
   public func checkStrength() throws {
     guard length >= Self.minimumLength else {
-      throw VaultError.invalidInputText(
-        "the passphrase has \(length) characters; an export's needs at least"
-          + " \(Self.minimumLength) (it is all that protects the file)")
+      throw ExportError.passphrase(.tooShort(length: length, minimum: Self.minimumLength))
     }
     let bits = Int(PasswordStrength.estimatedBits(bytes))
     guard bits >= Self.minimumBits else {
-      throw VaultError.invalidInputText(
-        "the passphrase is weak (about \(bits) bits; an export's needs \(Self.minimumBits)):"
-          + " use more words or characters")
+      throw ExportError.passphrase(.weak(bits: bits, minimum: Self.minimumBits))
     }
   }
 
@@ -232,7 +226,7 @@ public final class VaultExportSealer {
 /// then hands its plaintext over one message at a time, so that no more than one piece is held.
 ///
 /// Failures are kept apart: a file that is no export, of another version or with parameters of
-/// no profile is `VaultError.invalidInput`; a check that differs is `.wrongPassphrase`; a
+/// no profile is `ExportError`; a check that differs is `.wrongPassphrase`; a
 /// message that does not open, a file cut short or bytes after the final message are
 /// `.integrity`.
 public final class VaultExportOpener {
@@ -253,41 +247,36 @@ public final class VaultExportOpener {
   /// Reads the header through `read`, which fills the buffer it is given from the start as far
   /// as it can and returns how many bytes it put there (0 at the end of the file).
   ///
-  /// - Throws: `VaultError.invalidInput` for a file without the magic, another version, or KDF
-  ///   parameters that are not exactly a profile's; `.integrity` for a file that ends inside
+  /// - Throws: `ExportError` for a file without the magic, another version, or KDF parameters
+  ///   that are not exactly a profile's; `VaultError.integrity` for a file that ends inside
   ///   its header or before its first message (both are read here); what `read` throws.
   public init(reading read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws {
     self.read = read
     var header = [UInt8](repeating: 0, count: VaultExport.headerByteCount)
     let got = try header.withUnsafeMutableBytes { try Self.fill($0, read) }
     guard got >= VaultExport.magic.count, header.starts(with: VaultExport.magic) else {
-      throw VaultError.invalidInputText(
-        "this is not a vault export (it does not start with 'VAULTEXP')")
+      throw ExportError.notAnExport
     }
     guard got > VaultExport.magic.count else {
-      throw VaultError.integrityText("the export is cut short inside its header")
+      throw VaultError.integrity(.export(.cutShortInHeader))
     }
     guard header[8] == VaultExport.version else {
-      throw VaultError.invalidInputText(
-        "the export is of version \(header[8]); this vault reads version \(VaultExport.version)")
+      throw ExportError.unsupportedVersion(found: header[8], reads: VaultExport.version)
     }
     guard got == VaultExport.headerByteCount else {
-      throw VaultError.integrityText("the export is cut short inside its header")
+      throw VaultError.integrity(.export(.cutShortInHeader))
     }
     let ops = header[9..<17].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     let mem = header[17..<25].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     guard let profile = VaultExport.profile(opsLimit: ops, memLimit: mem) else {
-      throw VaultError.invalidInputText(
-        "the export's Argon2id parameters (opslimit \(ops), memlimit \(mem)) are not those of a"
-          + " profile (\((KDFParameters.userProfiles + [.test]).map(\.profile).joined(separator: ", ")))"
-      )
+      throw ExportError.notAProfile(opsLimit: ops, memLimit: mem)
     }
     parameters = profile
     self.header = header
     // The first message is read now, so that a file that cannot hold one costs no derivation.
     let first = try ciphertext.withUnsafeMutableBytes { try Self.fill($0, read) }
     guard first > VaultExport.messageOverhead else {
-      throw VaultError.integrityText("the export is cut short: it ends before its first message")
+      throw VaultError.integrity(.export(.endsBeforeFirstMessage))
     }
     buffered = first
   }
@@ -331,9 +320,7 @@ public final class VaultExportOpener {
     let got = try buffered ?? ciphertext.withUnsafeMutableBytes { try Self.fill($0, read) }
     buffered = nil
     guard got > VaultExport.messageOverhead else {
-      throw VaultError.integrityText(
-        "the export is cut short: it ends after \(messages) message\(messages == 1 ? "" : "s")"
-          + " without its final one")
+      throw VaultError.integrity(.export(.endsWithoutFinalMessage(messages: messages)))
     }
     let (count, tag) = try ciphertext.withUnsafeBytes {
       try stream.pull(
@@ -346,16 +333,15 @@ public final class VaultExportOpener {
       var probe: UInt8 = 0
       let more = try withUnsafeMutableBytes(of: &probe) { try read($0) }
       guard more == 0 else {
-        throw VaultError.integrityText("bytes follow the export's final message")
+        throw VaultError.integrity(.export(.bytesAfterFinalMessage))
       }
       ended = true
     } else {
       guard tag == SecretStream.messageTag else {
-        throw VaultError.integrityText("message \(messages - 1) of the export has an unknown tag")
+        throw VaultError.integrity(.export(.unknownTag(message: messages - 1)))
       }
       guard count == VaultExport.pieceSize else {
-        throw VaultError.integrityText(
-          "the export is cut short: message \(messages - 1) is short and not the final one")
+        throw VaultError.integrity(.export(.shortMessage(messages - 1)))
       }
     }
     return piece.unsafeView(count: count)

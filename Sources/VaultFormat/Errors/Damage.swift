@@ -54,4 +54,21 @@ public enum Damage: Equatable, Sendable {
   /// The simulated sensor's state, kept in the device state (`vault(5)`), failed a check
   /// (`SensorDamage`); it is damage of that stored file, so it is an integrity failure.
   case simulatedSensor(SensorDamage)
+
+  // MARK: Core, agent, journal
+
+  /// A key or keyslot of the header does not match what opened it or what this device recorded.
+  case keys(KeyDamage)
+  /// The biometric seal opened, and what it holds is malformed.
+  case biometricSealMalformed
+  /// The vault's tables hold what no record of this version accounts for.
+  case tables(TableDamage)
+  /// A journal entry (its record id in hex) failed a check.
+  case journalEntry(id: String, JournalEntryDamage)
+  /// A pending journal row (its record id in hex) is refused, and `more` other rows are too.
+  case pendingJournalEntry(id: String, JournalRefusal, more: Int)
+  /// A session file, or the vault id it was issued for, failed a check.
+  case session(SessionDamage)
+  /// A `vault` export failed a check of its messages.
+  case export(ExportDamage)
 }

@@ -35,6 +35,12 @@ public enum StorageFailure: Equatable, Sendable {
   case kdfOutOfMemory(mebibytes: UInt64)
   /// Guarded memory of `bytes` bytes could not be had.
   case outOfMemory(bytes: Int)
+
+  // MARK: Core, agent, journal
+
+  /// The session folder `folder` could not be moved out of the way to revoke its sessions
+  /// (`rename`, with the `errno` it set).
+  case sessionsNotRevoked(folder: String, errno: Int32)
 }
 
 /// An operation on a file or folder, named by the verb its failure is reported with.

@@ -49,8 +49,8 @@ public enum VaultError: Error, Equatable, Sendable {
   case purged(String)
   /// No such revision of the entry is kept (nil: none at all).
   case revisionNotFound(name: String, revision: Int64?)
-  /// No journal entry matches: the text says how (`with ID 'ab12'`, `on 2026-11-29`).
-  case journalEntryNotFound(String)
+  /// No journal entry matches how it was asked for (an ID prefix, a date).
+  case journalEntryNotFound(JournalLookup)
   /// The word is not a journal entry ID (1 to 32 hex digits).
   case notAJournalID(String)
   /// The entry (named) has no one-time code: no `otp` field and no `otpauth://` line.
@@ -133,9 +133,9 @@ public enum VaultError: Error, Equatable, Sendable {
   /// A format-1 vault reached without a way to ask for the PIN: only an unlock migrates it.
   case formatOneNeedsUnlock
   /// The agent's socket (`socket`) is served by a process that is not vault's agent (`pid`,
-  /// 0 when the kernel named none; `finding` says which rule of `AgentPeer` it failed): nothing
+  /// 0 when the kernel named none; `finding` is the rule of `AgentPeer` it failed): nothing
   /// was sent to it.
-  case agentImpostor(socket: String, pid: Int32, finding: String)
+  case agentImpostor(socket: String, pid: Int32, finding: PeerFinding)
   /// A file or database operation failed (disk full, permissions, I/O).
   case storageText(String)
   /// A file or database operation failed: which, on what, why (`StorageFailure`).

@@ -83,6 +83,15 @@ public struct PIN: Sendable, CustomStringConvertible {
     self.bytes = SecureBytes(copying: normalized)
   }
 
+  /// The refusal of a PIN for `fault`.
+  static func refused(_ fault: PINFault) -> VaultError { .invalidInput(.pin(fault)) }
+
+  /// The refusal of a PIN shorter than `minimumLength`.
+  static var tooShort: VaultError { refused(.tooShort(minimum: minimumLength)) }
+
+  /// The refusal of a PIN longer than `maximumByteCount`.
+  static var tooLong: VaultError { refused(.tooLong(maximumBytes: maximumByteCount)) }
+
   /// Always `<redacted>`.
   public var description: String { "<redacted>" }
 }

@@ -48,8 +48,10 @@ enum EntryWords {
       )
     case .revisionNotFound(let name, nil):
       return (.noSuchEntry, "no earlier revision of '\(name)' is kept", nil)
-    case .journalEntryNotFound(let what):
-      return (.noSuchEntry, "no journal entry \(what)", "see 'vault journal list'")
+    case .journalEntryNotFound(let lookup):
+      return (
+        .noSuchEntry, "no journal entry \(JournalWords.words(lookup))", "see 'vault journal list'"
+      )
     case .noOneTimeCode(let name):
       return (
         .noSuchEntry, "'\(name)' has no one-time code (no otp field and no otpauth:// line)",

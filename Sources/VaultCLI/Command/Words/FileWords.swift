@@ -47,7 +47,7 @@ enum FileWords {
       return (
         .unsafePermissions,
         "the agent socket \(socket) is served by a process that is not vault's agent (pid"
-          + " \(pid): \(finding)); nothing was sent to it",
+          + " \(pid): \(words(finding))); nothing was sent to it",
         "end that process (kill \(pid)) or remove the socket, then run 'vault unlock'; vault(1)"
           + " SECURITY says what vault checks"
       )
@@ -114,6 +114,24 @@ enum FileWords {
     case .bothRotated(let signer):
       "this device and another (\(signer)) both rotated the vault's master key since the last"
         + " sync; nothing was changed"
+    }
+  }
+
+  /// The rule of `AgentPeer` the process serving the agent's socket failed, as the message
+  /// says it after "pid PID: ".
+  static func words(_ finding: PeerFinding) -> String {
+    switch finding {
+    case .noPeer: "the kernel names no peer"
+    case .notHeld: "its process could not be held"
+    case .wrongGroup(let group, let expected):
+      "it runs with group \(group), not vault's group \(expected)"
+    case .ownExecutableUnreadable: "this process cannot read its own executable"
+    case .otherProgram(let program): "its program is \(program ?? "another program")"
+    case .dumpable: "it is dumpable"
+    case .executableUnreadable: "its executable cannot be read"
+    case .ended: "it ended while it was checked"
+    case .noGreeting: "it did not greet as vault's agent"
+    case .anotherWriter(let pid): "another process (pid \(pid)) speaks for it"
     }
   }
 

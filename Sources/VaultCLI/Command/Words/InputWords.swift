@@ -9,6 +9,14 @@ enum InputWords {
     case .pin(let fault): words(fault)
     case .recoveryCode(let fault): words(fault)
     case .notAVaultID(let text): "'\(text)' is not a vault id"
+
+    // MARK: Core, agent, journal
+    case .nameGivenTwice(let name, let origin): "the name '\(name)' is already given at \(origin)"
+    case .noFreeName(let name, let origin):
+      "the name '\(name)' is already given at \(origin), and no 'NAME (N)' for it is a valid name"
+    case .emptyContent: "the content is empty"
+    case .emptyJournalEntry: "the journal entry is empty"
+    case .journalEntryTooLarge: "a journal entry is limited to 16 MiB"
     }
   }
 
@@ -21,6 +29,7 @@ enum InputWords {
     case .tooShort(let minimum): "the PIN must have at least \(minimum) characters"
     case .tooLong(let maximum): "the PIN is longer than \(maximum) bytes"
     case .notUTF8: "the PIN is not valid UTF-8"
+    case .tooShortToSet(let minimum): "a new PIN needs at least \(minimum) characters"
     }
   }
 

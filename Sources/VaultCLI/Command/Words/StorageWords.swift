@@ -23,6 +23,10 @@ enum StorageWords {
     case .sensorStateNotEncodable: "the simulated sensor's state cannot be encoded"
     case .kdfOutOfMemory(let mebibytes): "Argon2id could not allocate \(mebibytes) MiB"
     case .outOfMemory(let bytes): "out of memory for \(bytes) bytes"
+
+    // MARK: Core, agent, journal
+    case .sessionsNotRevoked(let folder, let code):
+      "cannot revoke the sessions in \(folder): \(String(cString: strerror(code)))"
     }
   }
 }
