@@ -57,8 +57,8 @@ public struct JournalEntry: Sendable {
 public struct UnverifiedJournalRow: Equatable, Sendable {
   /// The row's record id (hex; whatever bytes the row holds).
   public let hexID: String
-  /// Why it is refused.
-  public let reason: String
+  /// Why it is refused: the check it failed.
+  public let reason: Damage
 }
 
 /// What the journal holds: the verified entries, oldest first, the pending rows refused, and
@@ -235,8 +235,7 @@ public struct JournalStore {
       plain = try SealedBox.open(
         box, publicKey: publicKey, secretKey: secretKey, what: "journal entry")
     } catch {
-      throw VaultError.integrityText(
-        "journal entry \(recordID.hex.prefix(8)) failed authentication")
+      throw VaultError.integrity(.journalEntry(.failedAuthentication(recordID: recordID)))
     }
     let record = try SignedJournalRecord.decodeVerified(
       plain, vaultID: vault.vaultID, entryID: recordID
@@ -261,8 +260,7 @@ public struct JournalStore {
         }
       }
       guard !keys.isEmpty else {
-        throw VaultError.integrityText(
-          "journal entry \(recordID.hex.prefix(8)) is signed by no authorized writer")
+        throw VaultError.integrity(.journalEntry(.signedByNoAuthorizedWriter(recordID: recordID)))
       }
       return keys
     }
@@ -286,8 +284,8 @@ public struct JournalStore {
     try rows.filter { $0.kind == RecordKind.journal.rawValue }.map { row in
       let entry = try open(box: row.box, recordID: row.recordID, pending: false)
       guard entry.revision == UInt64(bitPattern: row.revision) else {
-        throw VaultError.integrityText(
-          "journal entry \(row.recordID.hex.prefix(8)) is stored under another revision")
+        throw VaultError.integrity(
+          .journalEntry(.storedUnderAnotherRevision(recordID: row.recordID)))
       }
       return entry
     }
@@ -302,14 +300,14 @@ public struct JournalStore {
     for row in try db.query("SELECT record_id, box FROM pending ORDER BY record_id") {
       let id = row[0].blob ?? []
       guard id.count == 16, let box = row[1].blob else {
-        refused.append(UnverifiedJournalRow(hexID: id.hex, reason: "the row is malformed"))
+        refused.append(UnverifiedJournalRow(hexID: id.hex, reason: .journalEntry(.malformedRow)))
         continue
       }
       do {
         entries.append(try open(box: box, recordID: id, pending: true))
       } catch {
-        guard case .integrityText(let why)? = VaultError(error) else { throw error }
-        refused.append(UnverifiedJournalRow(hexID: id.hex, reason: why))
+        guard case .integrity(let damage)? = VaultError(error) else { throw error }
+        refused.append(UnverifiedJournalRow(hexID: id.hex, reason: damage))
       }
     }
     return (entries, refused)
@@ -331,15 +329,11 @@ public struct JournalStore {
       for entry in pending {
         if known.contains(entry.hexID) {
           extra.append(
-            UnverifiedJournalRow(
-              hexID: entry.hexID, reason: "a copy of an entry already in the journal"))
+            UnverifiedJournalRow(hexID: entry.hexID, reason: .journalEntry(.copyOfFoldedEntry)))
         } else if let counter = counters[entry.writer.hex], !counter.accepts(entry.sequence) {
           extra.append(
             UnverifiedJournalRow(
-              hexID: entry.hexID,
-              reason:
-                "its writer's sequence number \(entry.sequence) was already used (a replayed entry)"
-            ))
+              hexID: entry.hexID, reason: .journalEntry(.sequenceReused(entry.sequence))))
         } else {
           fresh.append(entry)
         }
@@ -425,9 +419,8 @@ public struct JournalStore {
     guard let first = matches.first else {
       // A refused row would never match: it is named (as `vault check` names it), not missed.
       if let refused = contents.unverified.first {
-        throw VaultError.integrityText(
-          "pending journal entry \(refused.hexID.prefix(Self.shortIDLength)) is refused: "
-            + refused.reason)
+        throw VaultError.integrity(
+          .pendingJournalEntryRefused(hexID: refused.hexID, reason: refused.reason, others: 0))
       }
       throw VaultError.journalEntryNotFound("with ID '\(prefix)'")
     }

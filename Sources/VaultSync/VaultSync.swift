@@ -441,6 +441,8 @@ public final class VaultSync {
     } catch {
       switch VaultError(error) {
       case .integrityText(let why)?: throw VaultError.syncRefusedText(why)
+      case .integrity(let damage)?: throw SyncError.damaged(damage)
+      case .malformedHeader(let fault)?: throw SyncError.malformedHeader(fault)
       case .malformedHeaderText(let why)?:
         throw VaultError.syncRefusedText("the vault header it carries is malformed: \(why)")
       case .unsupportedVersion(let version)?:

@@ -52,13 +52,23 @@ public struct SourceLocation: Equatable, Sendable, CustomStringConvertible {
 public struct TransferError: Error, Equatable, CustomStringConvertible {
   /// Where the fault is, when it is in one item.
   public let location: SourceLocation?
-  /// One line, lower case, no final period (`a name is missing`).
+  /// One line, lower case, no final period (`a name is missing`); empty when `fault` says it.
   public let message: String
+  /// The refused input, when the fault is one (`InputFault`: a name that is no entry name).
+  public let fault: InputFault?
 
   /// The error `message` at `location`.
   public init(_ message: String, at location: SourceLocation? = nil) {
     self.message = message
     self.location = location
+    self.fault = nil
+  }
+
+  /// The refused input `fault` at `location`.
+  public init(_ fault: InputFault, at location: SourceLocation? = nil) {
+    self.message = ""
+    self.location = location
+    self.fault = fault
   }
 
   /// `LOCATION: MESSAGE`, or the message alone.

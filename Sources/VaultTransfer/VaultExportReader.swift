@@ -242,8 +242,11 @@ public final class VaultExportFile {
         throw TransferError("the name '\(name)' is not in NFC", at: at)
       }
     } catch let error as VaultError {
-      guard case .invalidInputText(let why) = error else { throw error }
-      throw TransferError(why, at: at)
+      switch error {
+      case .invalidInputText(let why): throw TransferError(why, at: at)
+      case .invalidInput(let fault): throw TransferError(fault, at: at)
+      default: throw error
+      }
     }
     if let last, !last.lexicographicallyPrecedes(raw) {
       throw TransferError(

@@ -149,16 +149,15 @@ final class JournalStoreTests: XCTestCase {
     XCTAssertEqual(
       contents.unverified,
       [
+        UnverifiedJournalRow(hexID: moved.hex, reason: .journalEntry(.copiedFromAnotherEntry)),
         UnverifiedJournalRow(
-          hexID: moved.hex, reason: "a journal entry was copied from another entry"),
+          hexID: String(repeating: "ac", count: 16), reason: .journalEntry(.copiedFromAnotherVault)
+        ),
         UnverifiedJournalRow(
-          hexID: String(repeating: "ac", count: 16),
-          reason: "a journal entry was copied from another vault"),
+          hexID: String(repeating: "ad", count: 16), reason: .journalEntry(.signatureDoesNotVerify)
+        ),
         UnverifiedJournalRow(
-          hexID: String(repeating: "ad", count: 16),
-          reason: "a journal entry's writer signature does not verify"),
-        UnverifiedJournalRow(
-          hexID: String(repeating: "ae", count: 16), reason: "a journal entry is malformed"),
+          hexID: String(repeating: "ae", count: 16), reason: .journalEntry(.malformed)),
       ])
     // Folding moves only the good one; the others stay pending and `check` refuses them.
     XCTAssertEqual(try store.fold(), 1)
@@ -166,9 +165,9 @@ final class JournalStoreTests: XCTestCase {
     XCTAssertThrowsError(try IntegrityCheck.verify(vault, masterKey: created.masterKey)) {
       XCTAssertEqual(
         VaultError($0),
-        .integrityText(
-          "pending journal entry abababab is refused: a journal entry was copied from another"
-            + " entry (and 3 more)"))
+        .integrity(
+          .pendingJournalEntryRefused(
+            hexID: moved.hex, reason: .journalEntry(.copiedFromAnotherEntry), others: 3)))
     }
 
     // The row copied into another vault: it does not open under that vault's key.
@@ -180,7 +179,7 @@ final class JournalStoreTests: XCTestCase {
       try JournalStore(vault: second.vault, masterKey: second.masterKey).contents().unverified,
       [
         UnverifiedJournalRow(
-          hexID: id.hex, reason: "journal entry \(id.hex.prefix(8)) failed authentication")
+          hexID: id.hex, reason: .journalEntry(.failedAuthentication(recordID: id)))
       ])
   }
 

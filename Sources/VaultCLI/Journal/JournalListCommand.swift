@@ -40,7 +40,8 @@ struct JournalListCommand: VaultCommand {
       let refused = contents.unverified.map { row in
         JSONOutput.object([
           ("id", .string(String(row.hexID.prefix(JournalStore.shortIDLength)))),
-          ("entry_id", .string(row.hexID)), ("unverified", .string(row.reason)),
+          ("entry_id", .string(row.hexID)),
+          ("unverified", .string(DamageWords.phrase(row.reason))),
         ])
       }
       Output.print(JSONOutput.array(objects + refused).rendered + "\n")
@@ -55,7 +56,8 @@ struct JournalListCommand: VaultCommand {
     // Marked, never mixed in: a pending row no authorized writer signed shows no text.
     for row in contents.unverified {
       Output.print(
-        "\(row.hexID.prefix(JournalStore.shortIDLength))  (not verified: \(Output.printable(row.reason)))\n"
+        "\(row.hexID.prefix(JournalStore.shortIDLength))  (not verified:"
+          + " \(Output.printable(DamageWords.phrase(row.reason))))\n"
       )
     }
     return ExitCode.success.rawValue

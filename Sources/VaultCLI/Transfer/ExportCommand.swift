@@ -318,7 +318,8 @@ struct ExportCommand: VaultCommand {
     } catch let error as TransferError {
       throw LocatedError(
         location: error.location?.description ?? "the export",
-        .invalidInputText("the export is malformed: \(error.message)"))
+        .invalidInputText(
+          "the export is malformed: \(error.fault.map(InputWords.phrase) ?? error.message)"))
     }
     let entries = "\(counts.entries) entr\(counts.entries == 1 ? "y" : "ies")"
     let journal = "\(counts.journal) journal entr\(counts.journal == 1 ? "y" : "ies")"

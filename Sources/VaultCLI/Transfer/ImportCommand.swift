@@ -161,8 +161,9 @@ struct ImportCommand: VaultCommand {
     do {
       return try body()
     } catch let error as TransferError {
-      guard let location = error.location else { throw VaultError.invalidInputText(error.message) }
-      throw LocatedError(location: location.description, .invalidInputText(error.message))
+      let refused = error.fault.map(VaultError.invalidInput) ?? .invalidInputText(error.message)
+      guard let location = error.location else { throw refused }
+      throw LocatedError(location: location.description, refused)
     } catch let error as ImportItemError {
       throw LocatedError(
         location: error.origin, error.error,

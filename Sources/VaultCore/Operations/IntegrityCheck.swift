@@ -68,10 +68,9 @@ public enum IntegrityCheck {
     let journal = try JournalStore(vault: vault, masterKey: masterKey)
     let contents = try journal.contents()
     if refusingPending, let refused = contents.unverified.first {
-      throw VaultError.integrityText(
-        "pending journal entry \(refused.hexID.prefix(JournalStore.shortIDLength)) is refused: "
-          + refused.reason
-          + (contents.unverified.count > 1 ? " (and \(contents.unverified.count - 1) more)" : ""))
+      throw VaultError.integrity(
+        .pendingJournalEntryRefused(
+          hexID: refused.hexID, reason: refused.reason, others: contents.unverified.count - 1))
     }
     let folded = contents.entries.filter { !$0.pending }.count
     let counters =

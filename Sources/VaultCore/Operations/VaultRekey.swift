@@ -483,7 +483,7 @@ package struct Resealing {
         }
         try reader.read(
           recordID: version.recordID, revision: version.revision, contentID: metadata.contentID,
-          length: metadata.length, streamed: true, what: what
+          length: metadata.length, streamed: true, name: metadata.name
         ) { try sealer.append($0) }
         _ = try sealer.finish()
         continue
@@ -494,7 +494,9 @@ package struct Resealing {
           let box = try select.first([
             .blob(version.recordID), .integer(version.revision), .integer(Int64(index)),
           ])?.first?.blob
-        else { throw VaultError.integrityText("\(what) has missing or extra chunks") }
+        else {
+          throw VaultError.integrity(.content(name: metadata.name, .missingOrExtraChunks))
+        }
         let ad = oldBoxes.chunkAD(
           recordID: version.recordID, revision: version.revision, index: index,
           final: index == total - 1, contentID: metadata.contentID)

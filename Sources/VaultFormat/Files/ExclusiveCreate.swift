@@ -42,6 +42,9 @@ extension Vault {
     }
     do {
       try build(temporary)
+    } catch VaultError.storage(let failure) {
+      unlink(temporary)
+      throw VaultError.storage(failure.naming(path, for: temporary))
     } catch let error where VaultError(error)?.storageMessage != nil {
       let message = VaultError(error)?.storageMessage ?? ""
       unlink(temporary)

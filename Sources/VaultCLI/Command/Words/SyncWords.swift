@@ -113,6 +113,12 @@ extension SyncError: ReportableError {
       "the sync remote was refused: its devices are not enrolled with the recovery code (a vault"
         + " made before release 0.10.0): run 'vault sync' once on a device that syncs with it;"
         + " nothing was merged"
+    // MARK: Records, state, SQLite, entries
+    case .damaged(let damage):
+      "the sync remote was refused: \(DamageWords.phrase(damage)); nothing was merged"
+    case .malformedHeader(let fault):
+      "the sync remote was refused: the vault header it carries is malformed:"
+        + " \(HeaderWords.phrase(fault)); nothing was merged"
     }
   }
 }
