@@ -57,14 +57,8 @@ public struct JournalEntry: Sendable {
 public struct UnverifiedJournalRow: Equatable, Sendable {
   /// The row's record id (hex; whatever bytes the row holds).
   public let hexID: String
-  /// Why it is refused.
-  public let reason: JournalRefusal
-
-  /// The row `hexID`, refused for `reason`.
-  public init(hexID: String, reason: JournalRefusal) {
-    self.hexID = hexID
-    self.reason = reason
-  }
+  /// Why it is refused: the check it failed.
+  public let reason: Damage
 }
 
 /// What the journal holds: the verified entries, oldest first, the pending rows refused, and
@@ -239,7 +233,7 @@ public struct JournalStore {
       plain = try SealedBox.open(
         box, publicKey: publicKey, secretKey: secretKey, what: "journal entry")
     } catch {
-      throw VaultError.integrity(.journalEntry(id: recordID.hex, .failedAuthentication))
+      throw VaultError.integrity(.journalEntry(.failedAuthentication(recordID: recordID)))
     }
     let record = try SignedJournalRecord.decodeVerified(
       plain, vaultID: vault.vaultID, entryID: recordID
@@ -264,7 +258,7 @@ public struct JournalStore {
         }
       }
       guard !keys.isEmpty else {
-        throw VaultError.integrity(.journalEntry(id: recordID.hex, .signedByNoAuthorizedWriter))
+        throw VaultError.integrity(.journalEntry(.signedByNoAuthorizedWriter(recordID: recordID)))
       }
       return keys
     }
@@ -289,7 +283,7 @@ public struct JournalStore {
       let entry = try open(box: row.box, recordID: row.recordID, pending: false)
       guard entry.revision == UInt64(bitPattern: row.revision) else {
         throw VaultError.integrity(
-          .journalEntry(id: row.recordID.hex, .storedUnderAnotherRevision))
+          .journalEntry(.storedUnderAnotherRevision(recordID: row.recordID)))
       }
       return entry
     }
@@ -304,19 +298,14 @@ public struct JournalStore {
     for row in try db.query("SELECT record_id, box FROM pending ORDER BY record_id") {
       let id = row[0].blob ?? []
       guard id.count == 16, let box = row[1].blob else {
-        refused.append(UnverifiedJournalRow(hexID: id.hex, reason: .malformedRow))
+        refused.append(UnverifiedJournalRow(hexID: id.hex, reason: .journalEntry(.malformedRow)))
         continue
       }
       do {
         entries.append(try open(box: box, recordID: id, pending: true))
       } catch {
-        switch VaultError(error) {
-        case .integrity(let damage)?:
-          refused.append(UnverifiedJournalRow(hexID: id.hex, reason: .damaged(damage)))
-        case .integrityText(let why)?:
-          refused.append(UnverifiedJournalRow(hexID: id.hex, reason: .damagedText(why)))
-        default: throw error
-        }
+        guard case .integrity(let damage)? = VaultError(error) else { throw error }
+        refused.append(UnverifiedJournalRow(hexID: id.hex, reason: damage))
       }
     }
     return (entries, refused)
@@ -338,10 +327,11 @@ public struct JournalStore {
       for entry in pending {
         if known.contains(entry.hexID) {
           extra.append(
-            UnverifiedJournalRow(hexID: entry.hexID, reason: .copyOfFoldedEntry))
+            UnverifiedJournalRow(hexID: entry.hexID, reason: .journalEntry(.copyOfFoldedEntry)))
         } else if let counter = counters[entry.writer.hex], !counter.accepts(entry.sequence) {
           extra.append(
-            UnverifiedJournalRow(hexID: entry.hexID, reason: .sequenceUsed(entry.sequence)))
+            UnverifiedJournalRow(
+              hexID: entry.hexID, reason: .journalEntry(.sequenceReused(entry.sequence))))
         } else {
           fresh.append(entry)
         }
@@ -429,7 +419,7 @@ public struct JournalStore {
       // A refused row would never match: it is named (as `vault check` names it), not missed.
       if let refused = contents.unverified.first {
         throw VaultError.integrity(
-          .pendingJournalEntry(id: refused.hexID, refused.reason, more: 0))
+          .pendingJournalEntryRefused(hexID: refused.hexID, reason: refused.reason, others: 0))
       }
       throw VaultError.journalEntryNotFound(.id(prefix))
     }

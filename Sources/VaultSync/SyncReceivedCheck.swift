@@ -38,7 +38,7 @@ extension VaultSync {
       rows += try write.rows(inBucket: bucket).filter { touched.contains($0.recordID) }
     }
     var contents: [ContentVersion: VerifiedRecord.NamedContent] = [:]
-    var owned: [(recordID: [UInt8], orphan: String)] = []
+    var owned: [(recordID: [UInt8], orphan: Damage)] = []
     for row in rows {
       let record = try store.verifyRecord(row)
       if record.kind == .sync {
@@ -51,7 +51,7 @@ extension VaultSync {
     let header = try Header.parse(write.headerBody)
     _ = try JournalStore(vault: vault, masterKey: masterKey, header: header).folded(rows)
     for owner in owned where try !hasOwner(owner.recordID, in: write) {
-      throw VaultError.integrityText(owner.orphan)
+      throw VaultError.integrity(owner.orphan)
     }
     for content in contents.values { _ = try store.verifyContent(content) }
     for entryID in removedOwners.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
@@ -159,11 +159,11 @@ extension VaultSync {
     if let kept = try store.revisions(of: entryID, in: write.rows(inBucket: Int(entryID[0])))
       .first
     {
-      throw VaultError.integrityText(VerifiedRecord.orphan(kept))
+      throw VaultError.integrity(VerifiedRecord.orphan(kept))
     }
     let counters = WriterCounters(vault: vault, masterKey: masterKey)
     if try !OneTimeCodeCounters.rows(of: entryID, in: write, counters: counters).isEmpty {
-      throw VaultError.integrityText(VerifiedRecord.orphanCounter(of: entryID))
+      throw VaultError.integrity(VerifiedRecord.orphanCounter(of: entryID))
     }
   }
 }

@@ -53,8 +53,9 @@ final class FactWordsTests: XCTestCase {
         + " made before release 0.10.0): run 'vault sync' once on a device that syncs with it;"
         + " nothing was merged")
     XCTAssertEqual(SyncError.devicesNotEnrolled.exitCode, .integrity)
+    let entry: [UInt8] = [0x0b, 0xad, 0xc0, 0xde]
     let damaged = SyncError.refused(
-      .damaged(.integrity(.journalEntry(id: "0badc0de", .failedAuthentication))))
+      .damaged(.integrity(.journalEntry(.failedAuthentication(recordID: entry)))))
     XCTAssertEqual(
       damaged.message,
       "the sync remote was refused: journal entry 0badc0de failed authentication; nothing was"
@@ -1114,6 +1115,7 @@ final class FactWordsTests: XCTestCase {
 
   func testDamageTheCoreTheAgentAndTheJournalFind() {
     let id = "0f0f0f0f" + String(repeating: "ab", count: 12)
+    let idBytes: [UInt8] = [0x0f, 0x0f, 0x0f, 0x0f] + Array(repeating: 0xab, count: 12)
     let cases: [(Damage, String)] = [
       (
         .keys(.editedSinceAuthenticated),
@@ -1164,25 +1166,27 @@ final class FactWordsTests: XCTestCase {
       (.tables(.chunksOfNoVersion), "content chunks of the vault belong to no entry or revision"),
       (.tables(.unaccountedRows(count: 1)), "1 row(s) of the vault cannot be accounted for"),
       (
-        .journalEntry(id: id, .failedAuthentication), "journal entry 0f0f0f0f failed authentication"
+        .journalEntry(.failedAuthentication(recordID: idBytes)),
+        "journal entry 0f0f0f0f failed authentication"
       ),
       (
-        .journalEntry(id: id, .signedByNoAuthorizedWriter),
+        .journalEntry(.signedByNoAuthorizedWriter(recordID: idBytes)),
         "journal entry 0f0f0f0f is signed by no authorized writer"
       ),
       (
-        .journalEntry(id: id, .storedUnderAnotherRevision),
+        .journalEntry(.storedUnderAnotherRevision(recordID: idBytes)),
         "journal entry 0f0f0f0f is stored under another revision"
       ),
       (
-        .pendingJournalEntry(
-          id: id, .damagedText("a journal entry was copied from another entry"), more: 3),
+        .pendingJournalEntryRefused(
+          hexID: id, reason: .journalEntry(.copiedFromAnotherEntry), others: 3),
         "pending journal entry 0f0f0f0f is refused: a journal entry was copied from another entry"
           + " (and 3 more)"
       ),
       (
-        .pendingJournalEntry(
-          id: id, .damaged(.journalEntry(id: id, .signedByNoAuthorizedWriter)), more: 0),
+        .pendingJournalEntryRefused(
+          hexID: id, reason: .journalEntry(.signedByNoAuthorizedWriter(recordID: idBytes)),
+          others: 0),
         "pending journal entry 0f0f0f0f is refused: journal entry 0f0f0f0f is signed by no"
           + " authorized writer"
       ),
@@ -1232,18 +1236,21 @@ final class FactWordsTests: XCTestCase {
   }
 
   func testWhyAPendingJournalRowIsRefused() {
-    let cases: [(JournalRefusal, String)] = [
-      (.malformedRow, "the row is malformed"),
+    let cases: [(Damage, String)] = [
+      (.journalEntry(.malformedRow), "the row is malformed"),
       (
-        .damaged(.journalEntry(id: "abcdef0123", .failedAuthentication)),
+        .journalEntry(.failedAuthentication(recordID: [0xab, 0xcd, 0xef, 0x01, 0x23])),
         "journal entry abcdef01 failed authentication"
       ),
-      (.damagedText("a journal entry is malformed"), "a journal entry is malformed"),
-      (.copyOfFoldedEntry, "a copy of an entry already in the journal"),
-      (.sequenceUsed(7), "its writer's sequence number 7 was already used (a replayed entry)"),
+      (.journalEntry(.malformed), "a journal entry is malformed"),
+      (.journalEntry(.copyOfFoldedEntry), "a copy of an entry already in the journal"),
+      (
+        .journalEntry(.sequenceReused(7)),
+        "its writer's sequence number 7 was already used (a replayed entry)"
+      ),
     ]
     for (refusal, words) in cases {
-      XCTAssertEqual(JournalWords.reason(refusal), words)
+      XCTAssertEqual(DamageWords.phrase(refusal), words)
     }
   }
 
@@ -1424,5 +1431,291 @@ final class FactWordsTests: XCTestCase {
       XCTAssertEqual(error.message, words)
       XCTAssertNil(error.hint)
     }
+  }
+
+  // MARK: Records, state, SQLite, entries
+
+  func testDamageToTheRecordsStateAndDatabase() {
+    let id: [UInt8] = [0x07, 0x07, 0x07, 0x07, 0xab] + Array(repeating: 0, count: 11)
+    let cases: [(Damage, String)] = [
+      (
+        .state(.noValidState), "the vault has no valid state (its states table is damaged)"
+      ),
+      (.state(.aggregateRow), "the vault's aggregate row is missing or malformed"),
+      (
+        .state(.headerFailedAuthentication),
+        "the vault header failed authentication (the file was edited)"
+      ),
+      (
+        .state(.stateFailedAuthentication),
+        "the vault's state failed authentication (the file was edited)"
+      ),
+      (
+        .state(.headerOrAggregateNotAuthenticated),
+        "the vault's header or aggregate is not the one its state authenticates (an older header"
+          + " or rows were put back)"
+      ),
+      (
+        .state(.recordsNotAuthenticated),
+        "the vault's records are not the ones its state authenticates (a record was deleted,"
+          + " added or put back from an older copy)"
+      ),
+      (
+        .state(.chunksNotAuthenticated),
+        "the vault's content chunks are not the ones its state authenticates (a chunk was"
+          + " changed, deleted, added or put back)"
+      ),
+      (.state(.recordsShareIDOrName), "two records of the vault share an id or a name"),
+      (.state(.oversizedChunk), "the vault holds an oversized content chunk"),
+      (.state(.chunkMissing), "a content chunk of the vault is missing"),
+      (.state(.chunkTooShort), "a content chunk of the vault is too short to be a box"),
+      (.malformedRow(.records), "a record row of the vault is malformed"),
+      (.malformedRow(.chunks), "a content chunk row of the vault is malformed"),
+      (.malformedRow(.states), "a state row of the vault is malformed"),
+      (.database(.notADatabase), "the vault file is not a valid database"),
+      (
+        .database(.damaged(message: "unsupported file format")),
+        "the vault file is damaged (unsupported file format)"
+      ),
+      (
+        .database(.lengthOutOfBounds),
+        "the vault file is damaged (a stored length is out of bounds)"
+      ),
+      (.database(.malformedSchemaRow), "the vault's schema has a malformed row"),
+      (
+        .database(.schemaChanged(.extraObject(type: "trigger", name: "quiet", format: 2))),
+        "the vault's schema was changed: trigger 'quiet' is not format 2's (a trigger, view or"
+          + " index could make writes do nothing)"
+      ),
+      (
+        .database(.schemaChanged(.missingOrChanged(format: 1))),
+        "the vault's schema was changed: a table or index of format 1 is missing or changed (a"
+          + " trigger, view or index could make writes do nothing)"
+      ),
+      (.malformedBox(object: "a counter record"), "a counter record is malformed"),
+    ]
+    for (damage, words) in cases {
+      let report = ExitStatus.report(.integrity(damage))
+      XCTAssertEqual(report.code, .integrity)
+      XCTAssertEqual(report.message, "integrity failure: " + words)
+      XCTAssertNil(report.hint)
+    }
+    XCTAssertEqual(
+      ExitStatus.report(.integrity(.record(.counterOfUnknownName(recordID: id)))).message,
+      "integrity failure: counter record 07070707 has a name of no known form")
+  }
+
+  func testDamageToARecordAContentOrAJournalEntry() {
+    let id: [UInt8] = [0x07, 0x07, 0x07, 0x07, 0xab] + Array(repeating: 0, count: 11)
+    let cases: [(Damage, String)] = [
+      (.record(.unknownKind(9)), "a record of the vault has an unknown kind (9)"),
+      (.record(.nameIndex(name: "mail/work")), "the name index of 'mail/work' is damaged"),
+      (.record(.notAnEntry), "a record under an entry's name is not an entry"),
+      (
+        .record(.entryOfAnotherName("a")), "the entry stored under 'a' belongs to another name"
+      ),
+      (.record(.malformedEntryMetadata), "an entry's metadata is malformed"),
+      (.record(.malformedTombstone), "a tombstone of the vault is malformed"),
+      (.record(.malformedRevision), "a revision record of the vault is malformed"),
+      (.record(.misplacedSettings), "a settings record of the vault is misplaced"),
+      (.record(.malformedSettings), "the vault's settings record is malformed"),
+      (.record(.malformedCounter), "a counter record is malformed"),
+      (.record(.malformedSyncRecord), "this device's sync record is malformed"),
+      (
+        .record(.orphanRevision(name: "a", revision: 3)), "revision 3 of 'a' belongs to no entry"
+      ),
+      (
+        .record(.orphanCounter(entryID: id)),
+        "the one-time code counter of record 07070707 belongs to no entry"
+      ),
+      (.record(.orphanChunks(count: 2)), "2 content chunk(s) belong to no entry or revision"),
+      (
+        .content(name: "big", .streamWithoutContentID),
+        "the content of 'big' is a stream without a content id"
+      ),
+      (
+        .content(name: "big", .missingOrExtraChunks),
+        "the content of 'big' has missing or extra chunks"
+      ),
+      (
+        .content(name: "big", .missingOrOversizedChunk),
+        "the content of 'big' has a missing or oversized chunk"
+      ),
+      (.content(name: "big", .noStreamHeader), "the content of 'big' has no stream header"),
+      (
+        .content(name: "big", .cutShortOrRunsPastEnd),
+        "the content of 'big' is cut short or runs past its end"
+      ),
+      (
+        .content(name: "big", .wrongChunkLength),
+        "the content of 'big' has a chunk of the wrong length"
+      ),
+      (.content(name: "big", .nonzeroPadding), "the content of 'big' has nonzero padding"),
+      (.journalEntry(.malformed), "a journal entry is malformed"),
+      (.journalEntry(.copiedFromAnotherVault), "a journal entry was copied from another vault"),
+      (.journalEntry(.copiedFromAnotherEntry), "a journal entry was copied from another entry"),
+      (
+        .journalEntry(.zeroSequenceOrRevision),
+        "a journal entry has a sequence or revision of 0"
+      ),
+      (.journalEntry(.malformedTime), "a journal entry has a malformed time"),
+      (.journalEntry(.wrongLength), "a journal entry has the wrong length"),
+      (.journalEntry(.nonzeroPadding), "a journal entry has nonzero padding"),
+      (
+        .journalEntry(.signatureDoesNotVerify),
+        "a journal entry's writer signature does not verify"
+      ),
+      (
+        .journalEntry(.failedAuthentication(recordID: id)),
+        "journal entry 07070707 failed authentication"
+      ),
+      (
+        .journalEntry(.signedByNoAuthorizedWriter(recordID: id)),
+        "journal entry 07070707 is signed by no authorized writer"
+      ),
+      (
+        .journalEntry(.storedUnderAnotherRevision(recordID: id)),
+        "journal entry 07070707 is stored under another revision"
+      ),
+      (.journalEntry(.malformedRow), "the row is malformed"),
+      (.journalEntry(.copyOfFoldedEntry), "a copy of an entry already in the journal"),
+      (
+        .journalEntry(.sequenceReused(4)),
+        "its writer's sequence number 4 was already used (a replayed entry)"
+      ),
+      (
+        .pendingJournalEntryRefused(
+          hexID: String(repeating: "ab", count: 16), reason: .journalEntry(.copiedFromAnotherEntry),
+          others: 3),
+        "pending journal entry abababab is refused: a journal entry was copied from another entry"
+          + " (and 3 more)"
+      ),
+      (
+        .pendingJournalEntryRefused(
+          hexID: "0f0f0f0f0f", reason: .journalEntry(.signatureDoesNotVerify), others: 0),
+        "pending journal entry 0f0f0f0f is refused: a journal entry's writer signature does not"
+          + " verify"
+      ),
+    ]
+    for (damage, words) in cases {
+      let report = ExitStatus.report(.integrity(damage))
+      XCTAssertEqual(report.code, .integrity)
+      XCTAssertEqual(report.message, "integrity failure: " + words)
+      XCTAssertNil(report.hint)
+    }
+  }
+
+  func testAMalformedBase64FieldOfTheHeader() {
+    for field in [
+      "revoked_devices", "revocations", "handoffs", "enrollment", "sealed domain state",
+    ] {
+      let report = ExitStatus.report(.malformedHeader(.invalidBase64(field: field)))
+      XCTAssertEqual(report.code, .integrity)
+      XCTAssertEqual(report.message, "the vault header is malformed: \(field) is not valid")
+      XCTAssertNil(report.hint)
+    }
+  }
+
+  func testRefusedNamesContentsAndValues() {
+    let cases: [(InputFault, String)] = [
+      (.name(.empty), "the name is empty"),
+      (.name(.tooLong(maximum: 1024)), "the name is longer than 1024 bytes"),
+      (.name(.controlCharacter), "the name contains a control character"),
+      (.name(.emptySegment(name: "a//b")), "the name 'a//b' has an empty path segment"),
+      (.name(.emptySegment(name: "/a")), "the name '/a' has an empty path segment"),
+      (.name(.emptySegment(name: "a/")), "the name 'a/' has an empty path segment"),
+      (.name(.dotSegment(name: "a/../b", segment: "..")), "the name 'a/../b' has a '..' segment"),
+      (.name(.dotSegment(name: "./a", segment: ".")), "the name './a' has a '.' segment"),
+      (.emptyContent, "the content is empty"),
+      (.streamedContentStartsShort, "a streamed content starts with more than 1 MiB"),
+      (
+        .journalRecord(.idsNotSixteenBytes), "a journal entry id and writer id are 16 bytes each"
+      ),
+      (
+        .journalRecord(.zeroSequenceOrRevision),
+        "a journal entry's sequence and revision start at 1"
+      ),
+      (.journalRecord(.textTooLong), "a journal entry is too long"),
+      (
+        .currentRevision(name: "mail/work", revision: 4),
+        "revision 4 of 'mail/work' is its current version"
+      ),
+      (
+        .settingOutOfRange(VaultSettings.historyKeep),
+        "history_keep is a whole number from 0 to 10000"
+      ),
+    ]
+    for (fault, words) in cases {
+      let report = ExitStatus.report(.invalidInput(fault))
+      XCTAssertEqual(report.code, .invalidInput)
+      XCTAssertEqual(report.message, words)
+      XCTAssertNil(report.hint)
+    }
+  }
+
+  func testAFailedDatabaseOrSpoolFile() {
+    let cases: [(StorageFailure, String)] = [
+      (
+        .databaseNotOpened(path: "/v.db", message: "unable to open database file"),
+        "cannot open /v.db: unable to open database file"
+      ),
+      (.database(SQLiteFailure(message: "string or blob too big")), "string or blob too big"),
+      (
+        .database(
+          SQLiteFailure(message: "disk I/O error", write: .fileSizeLimit(bytes: 1_048_576))),
+        "disk I/O error: the file-size limit (ulimit -f) of 1048576 bytes was reached; nothing was"
+          + " written"
+      ),
+      (
+        .database(SQLiteFailure(message: "database or disk is full", write: .diskFull)),
+        "database or disk is full: the disk is full; nothing was written"
+      ),
+      (
+        .database(SQLiteFailure(message: "disk I/O error", write: .unknown)),
+        "disk I/O error while writing; nothing was written"
+      ),
+      (
+        .backup(SQLiteFailure(message: "database or disk is full", write: .diskFull)),
+        "cannot back up: database or disk is full: the disk is full; nothing was written"
+      ),
+      (
+        .spool(.notMade(folder: "/h", errno: EACCES)),
+        "cannot make a spool file in /h: Permission denied; nothing was stored"
+      ),
+      (
+        .spool(.notWritten(errno: ENOSPC)),
+        "cannot write the content's spool file: No space left on device; nothing was stored"
+      ),
+      (.spool(.notReadBack), "the content's spool file cannot be read back; nothing was stored"),
+      (.spool(.changed), "the content's spool file was changed; nothing was stored"),
+      (.unencodable(.record), "a record cannot be encoded"),
+      (.unencodable(.recordBody), "a record's body cannot be encoded"),
+      (.unencodable(.syncRecord), "the sync record cannot be encoded"),
+      (.newFileWithoutState, "the new vault file has no state"),
+      (
+        .headerWithoutChunkHash,
+        "the new header does not say how the vault's chunks are hashed; nothing was written"
+      ),
+    ]
+    for (failure, words) in cases {
+      let report = ExitStatus.report(.storage(failure))
+      XCTAssertEqual(report.code, .failure)
+      XCTAssertEqual(report.message, words)
+      XCTAssertNil(report.hint)
+    }
+  }
+
+  func testARemoteWhoseFilesAreDamaged() {
+    XCTAssertEqual(
+      SyncError.refused(.damaged(.integrity(.record(.orphanRevision(name: "a", revision: 2)))))
+        .message,
+      "the sync remote was refused: revision 2 of 'a' belongs to no entry; nothing was merged")
+    XCTAssertEqual(
+      SyncError.refused(.damaged(.malformedHeader(.invalidBase64(field: "handoffs")))).message,
+      "the sync remote was refused: the vault header it carries is malformed: handoffs is not"
+        + " valid; nothing was merged")
+    XCTAssertEqual(
+      SyncError.refused(.damaged(.integrity(.state(.oversizedChunk)))).exitCode, .integrity)
+    XCTAssertNil(SyncError.refused(.damaged(.integrity(.state(.oversizedChunk)))).hint)
   }
 }

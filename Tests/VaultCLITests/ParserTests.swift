@@ -280,7 +280,7 @@ final class TypedValueParserTests: XCTestCase {
 
   func testABadNameIsRefusedInputNotAUsageError() {
     XCTAssertThrowsError(try Parser.parse(["get", "a//b"], program: VaultCommands.program)) {
-      XCTAssertEqual(VaultError($0), .invalidInputText("the name 'a//b' has an empty path segment"))
+      XCTAssertEqual(VaultError($0), .invalidInput(.name(.emptySegment(name: "a//b"))))
     }
   }
 

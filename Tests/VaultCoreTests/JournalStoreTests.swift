@@ -145,17 +145,15 @@ final class JournalStoreTests: XCTestCase {
     XCTAssertEqual(
       contents.unverified,
       [
+        UnverifiedJournalRow(hexID: moved.hex, reason: .journalEntry(.copiedFromAnotherEntry)),
         UnverifiedJournalRow(
-          hexID: moved.hex, reason: .damagedText("a journal entry was copied from another entry")),
+          hexID: String(repeating: "ac", count: 16), reason: .journalEntry(.copiedFromAnotherVault)
+        ),
         UnverifiedJournalRow(
-          hexID: String(repeating: "ac", count: 16),
-          reason: .damagedText("a journal entry was copied from another vault")),
+          hexID: String(repeating: "ad", count: 16), reason: .journalEntry(.signatureDoesNotVerify)
+        ),
         UnverifiedJournalRow(
-          hexID: String(repeating: "ad", count: 16),
-          reason: .damagedText("a journal entry's writer signature does not verify")),
-        UnverifiedJournalRow(
-          hexID: String(repeating: "ae", count: 16),
-          reason: .damagedText("a journal entry is malformed")),
+          hexID: String(repeating: "ae", count: 16), reason: .journalEntry(.malformed)),
       ])
     // Folding moves only the good one; the others stay pending and `check` refuses them.
     XCTAssertEqual(try store.fold(), 1)
@@ -164,9 +162,8 @@ final class JournalStoreTests: XCTestCase {
       XCTAssertEqual(
         VaultError($0),
         .integrity(
-          .pendingJournalEntry(
-            id: moved.hex, .damagedText("a journal entry was copied from another entry"),
-            more: 3)))
+          .pendingJournalEntryRefused(
+            hexID: moved.hex, reason: .journalEntry(.copiedFromAnotherEntry), others: 3)))
     }
 
     // The row copied into another vault: it does not open under that vault's key.
@@ -178,7 +175,7 @@ final class JournalStoreTests: XCTestCase {
       try JournalStore(vault: second.vault, masterKey: second.masterKey).contents().unverified,
       [
         UnverifiedJournalRow(
-          hexID: id.hex, reason: .damaged(.journalEntry(id: id.hex, .failedAuthentication)))
+          hexID: id.hex, reason: .journalEntry(.failedAuthentication(recordID: id)))
       ])
   }
 

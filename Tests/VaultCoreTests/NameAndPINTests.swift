@@ -43,20 +43,20 @@ final class NameAndPINTests: XCTestCase {
   }
 
   func testBadNamesAreRefusedWithTheReason() {
-    let cases: [(String, String)] = [
-      ("", "the name is empty"),
-      ("a//b", "the name 'a//b' has an empty path segment"),
-      ("/a", "the name '/a' has an empty path segment"),
-      ("a/", "the name 'a/' has an empty path segment"),
-      ("a/../b", "the name 'a/../b' has a '..' segment"),
-      ("./a", "the name './a' has a '.' segment"),
-      ("a\nb", "the name contains a control character"),
-      ("a\u{7f}", "the name contains a control character"),
-      (String(repeating: "é", count: 513), "the name is longer than 1024 bytes"),
+    let cases: [(String, EntryNameFault)] = [
+      ("", .empty),
+      ("a//b", .emptySegment(name: "a//b")),
+      ("/a", .emptySegment(name: "/a")),
+      ("a/", .emptySegment(name: "a/")),
+      ("a/../b", .dotSegment(name: "a/../b", segment: "..")),
+      ("./a", .dotSegment(name: "./a", segment: ".")),
+      ("a\nb", .controlCharacter),
+      ("a\u{7f}", .controlCharacter),
+      (String(repeating: "é", count: 513), .tooLong(maximum: 1024)),
     ]
-    for (name, message) in cases {
+    for (name, fault) in cases {
       XCTAssertThrowsError(try EntryName(name), name) {
-        XCTAssertEqual(VaultError($0), .invalidInputText(message))
+        XCTAssertEqual(VaultError($0), .invalidInput(.name(fault)))
       }
     }
     XCTAssertNoThrow(try EntryName(String(repeating: "é", count: 512)))

@@ -98,7 +98,7 @@ final class ParallelScanTests: XCTestCase {
       [.blob([target[0]]), .blob([target[0] &+ 1]), .blob(target)])
     XCTAssertEqual(try db.query("SELECT changes()").first?.first?.integer.map { $0 >= 1 }, true)
     XCTAssertThrowsError(try store.get(EntryName(name))) {
-      XCTAssertEqual(VaultError($0), .integrityText(StateSnapshot.missingRows))
+      XCTAssertEqual(VaultError($0), .integrity(.state(.recordsNotAuthenticated)))
     }
   }
 
@@ -108,7 +108,7 @@ final class ParallelScanTests: XCTestCase {
     try db.execute(
       "UPDATE records SET revision = revision + 1 WHERE rowid = (SELECT max(rowid) FROM records)")
     XCTAssertThrowsError(try store.listing()) {
-      XCTAssertEqual(VaultError($0), .integrityText(StateSnapshot.missingRows))
+      XCTAssertEqual(VaultError($0), .integrity(.state(.recordsNotAuthenticated)))
     }
   }
 }

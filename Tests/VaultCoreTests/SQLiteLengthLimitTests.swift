@@ -26,21 +26,18 @@ final class SQLiteLengthLimitTests: XCTestCase {
     sqlite3_limit(db.handle, SQLITE_LIMIT_LENGTH, 100)
 
     XCTAssertThrowsError(try db.query("SELECT box FROM t WHERE id = 1")) { error in
-      XCTAssertEqual(
-        VaultError(error),
-        .integrityText("the vault file is damaged (a stored length is out of bounds)"))
+      XCTAssertEqual(VaultError(error), .integrity(.database(.lengthOutOfBounds)))
     }
     XCTAssertThrowsError(try db.query("PRAGMA integrity_check")) { error in
-      XCTAssertEqual(
-        VaultError(error),
-        .integrityText("the vault file is damaged (a stored length is out of bounds)"))
+      XCTAssertEqual(VaultError(error), .integrity(.database(.lengthOutOfBounds)))
     }
     // A value too long to bind is this process's doing, not the file's.
     XCTAssertThrowsError(
       try db.query(
         "INSERT INTO t (id, box) VALUES (2, ?)", [.blob([UInt8](repeating: 7, count: 200))])
     ) { error in
-      XCTAssertEqual(VaultError(error), .storageText("string or blob too big"))
+      XCTAssertEqual(
+        VaultError(error), .storage(.database(SQLiteFailure(message: "string or blob too big"))))
     }
     XCTAssertEqual(try db.query("SELECT count(*) FROM t").first?.first?.integer, 1)
   }

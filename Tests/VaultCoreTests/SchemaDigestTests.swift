@@ -35,9 +35,8 @@ final class SchemaDigestTests: XCTestCase {
     XCTAssertThrowsError(try Vault.open(path: path, environment: home.environment())) {
       XCTAssertEqual(
         VaultError($0),
-        .integrityText(
-          "the vault's schema was changed: trigger 'quiet' is not format 2's (a trigger, view or"
-            + " index could make writes do nothing)"))
+        .integrity(
+          .database(.schemaChanged(.extraObject(type: "trigger", name: "quiet", format: 2)))))
     }
   }
 }

@@ -97,8 +97,7 @@ final class SignedJournalRecordTests: XCTestCase {
   func testASignatureByAnotherKeyIsRefused() throws {
     let plain = try record().encode(signingWith: Signing.generate())
     XCTAssertThrowsError(try decode(plain)) {
-      XCTAssertEqual(
-        VaultError($0), .integrityText("a journal entry's writer signature does not verify"))
+      XCTAssertEqual(VaultError($0), .integrity(.journalEntry(.signatureDoesNotVerify)))
     }
   }
 
@@ -121,12 +120,10 @@ final class SignedJournalRecordTests: XCTestCase {
       vaultID: VaultID.random(), entryID: entryID, writerID: Array(0x20...0x2f), sequence: 1,
       revision: 1, stamp: record().stamp, text: secure("x"))
     XCTAssertThrowsError(try decode(other.encode(signingWith: writer))) {
-      XCTAssertEqual(
-        VaultError($0), .integrityText("a journal entry was copied from another vault"))
+      XCTAssertEqual(VaultError($0), .integrity(.journalEntry(.copiedFromAnotherVault)))
     }
     XCTAssertThrowsError(try decode(encoded(), entryID: Array(0x30...0x3f))) {
-      XCTAssertEqual(
-        VaultError($0), .integrityText("a journal entry was copied from another entry"))
+      XCTAssertEqual(VaultError($0), .integrity(.journalEntry(.copiedFromAnotherEntry)))
     }
   }
 
@@ -139,7 +136,7 @@ final class SignedJournalRecordTests: XCTestCase {
     }
     bytes.replaceSubrange(366..., with: signature)
     XCTAssertThrowsError(try decode(SecureBytes(copying: bytes))) {
-      XCTAssertEqual(VaultError($0), .integrityText("a journal entry has nonzero padding"))
+      XCTAssertEqual(VaultError($0), .integrity(.journalEntry(.nonzeroPadding)))
     }
   }
 
@@ -148,7 +145,7 @@ final class SignedJournalRecordTests: XCTestCase {
       vaultID: try XCTUnwrap(vaultID), entryID: entryID, stamp: try record().stamp,
       text: secure("dear diary"))
     XCTAssertThrowsError(try decode(v1)) {
-      XCTAssertEqual(VaultError($0), .integrityText("a journal entry is malformed"))
+      XCTAssertEqual(VaultError($0), .integrity(.journalEntry(.malformed)))
     }
     XCTAssertThrowsError(
       try SignedJournalRecord(

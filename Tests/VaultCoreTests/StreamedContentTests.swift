@@ -141,8 +141,7 @@ final class StreamedContentTests: XCTestCase {
         try EntryName("small"), source: .streamed(prefix: pattern(10), read: { _ in 0 }),
         overwrite: false, guarded: false)
     ) {
-      XCTAssertEqual(
-        VaultError($0), .invalidInputText("a streamed content starts with more than 1 MiB"))
+      XCTAssertEqual(VaultError($0), .invalidInput(.streamedContentStartsShort))
     }
     XCTAssertNil(try store.metadata(try EntryName("small")))
   }
@@ -174,7 +173,7 @@ final class StreamedContentTests: XCTestCase {
     try tamperer.execute("DELETE FROM chunks WHERE idx = \(count - 1)")
     XCTAssertThrowsError(try streamed(store, "big")) {
       XCTAssertEqual(
-        VaultError($0), .integrityText("the content of 'big' has missing or extra chunks"))
+        VaultError($0), .integrity(.content(name: "big", .missingOrExtraChunks)))
     }
   }
 
@@ -229,7 +228,7 @@ final class StreamedContentTests: XCTestCase {
       "UPDATE chunks SET box = ? WHERE idx = 0", [.blob(forged)])
     XCTAssertThrowsError(try streamed(store, "big")) {
       XCTAssertEqual(
-        VaultError($0), .integrityText("the content of 'big' is cut short or runs past its end"))
+        VaultError($0), .integrity(.content(name: "big", .cutShortOrRunsPastEnd)))
     }
   }
 

@@ -343,7 +343,8 @@ final class VaultAccessTests: XCTestCase {
     XCTAssertThrowsError(
       try access(reopened()).open(for: .startSession, via: ScriptedCredentials(pins: ["123400"]))
     ) {
-      XCTAssertEqual(VaultError($0), .malformedHeaderText("sealed domain state is not valid"))
+      XCTAssertEqual(
+        VaultError($0), .malformedHeader(.invalidBase64(field: "sealed domain state")))
     }
     XCTAssertEqual(try reopened().biometry?.state, .active)
   }

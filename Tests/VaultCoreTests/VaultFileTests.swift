@@ -203,13 +203,13 @@ final class VaultFileTests: XCTestCase {
     header.revokedDevices = [[UInt8](repeating: 7, count: 15).base64]
     header.revocations = [signature]
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-      XCTAssertEqual(VaultError($0), .malformedHeaderText("revoked_devices is not valid"))
+      XCTAssertEqual(VaultError($0), .malformedHeader(.invalidBase64(field: "revoked_devices")))
     }
     // One revocation for each revoked id of an enrolled header, of 64 bytes; none in a header
     // the code has not enrolled.
     header.revokedDevices = [other]
-    let invalid = VaultError.malformedHeaderText("revocations is not valid")
-    for (revocations, error): ([SignedRevocation]?, VaultError) in [
+    let notBase64 = VaultError.malformedHeader(.invalidBase64(field: "revocations"))
+    for (revocations, expected) in [
       (nil, .malformedHeader(.lists(.revocationMissing))),
       ([signature, signature], .malformedHeader(.lists(.revocationsNotOnePerDevice))),
       (
@@ -217,19 +217,19 @@ final class VaultFileTests: XCTestCase {
           SignedRevocation(
             writerKey: signature.writerKey, signature: [UInt8](repeating: 9, count: 63).base64)
         ],
-        invalid
+        notBase64
       ),
       (
         [
           SignedRevocation(
             writerKey: [UInt8](repeating: 8, count: 31).base64, signature: signature.signature)
         ],
-        invalid
+        notBase64
       ),
-    ] {
+    ] as [([SignedRevocation]?, VaultError)] {
       header.revocations = revocations
-      XCTAssertThrowsError(try Header.parse(try header.encoded()), "\(error)") {
-        XCTAssertEqual(VaultError($0), error)
+      XCTAssertThrowsError(try Header.parse(try header.encoded()), "\(expected)") {
+        XCTAssertEqual(VaultError($0), expected)
       }
     }
     header.revocations = [signature]
@@ -270,7 +270,7 @@ final class VaultFileTests: XCTestCase {
     short.signature = [UInt8](repeating: 1, count: 63).base64
     header.handoffs = [short]
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-      XCTAssertEqual(VaultError($0), .malformedHeaderText("handoffs is not valid"))
+      XCTAssertEqual(VaultError($0), .malformedHeader(.invalidBase64(field: "handoffs")))
     }
     header.handoffs = [link]
     let body = String(decoding: try header.encoded(), as: UTF8.self).replacingOccurrences(
@@ -314,7 +314,7 @@ final class VaultFileTests: XCTestCase {
     header.recovery.enrollmentKey = signer.publicKey.base64
     header.devices[0].enrollment = [UInt8](repeating: 1, count: 63).base64
     XCTAssertThrowsError(try Header.parse(try header.encoded())) {
-      XCTAssertEqual(VaultError($0), .malformedHeaderText("enrollment is not valid"))
+      XCTAssertEqual(VaultError($0), .malformedHeader(.invalidBase64(field: "enrollment")))
     }
     // A record whose X25519 key was replaced by whoever holds the master key is not enrolled.
     header.devices[0].enrollment = enrollment
@@ -409,7 +409,7 @@ final class VaultFileTests: XCTestCase {
     XCTAssertThrowsError(
       try store.put(
         try EntryName("new"), content: SecureBytes(count: 0), overwrite: false, guarded: false)
-    ) { XCTAssertEqual(VaultError($0), .invalidInputText("the content is empty")) }
+    ) { XCTAssertEqual(VaultError($0), .invalidInput(.emptyContent)) }
     let raw = try XCTUnwrap(PrivateFiles.read(home.vaultPath))
     for needle in ["hunter2", "UNIQUEMARK", "mail/work", "2026-", "\"name\""] {
       XCTAssertNil(raw.firstRange(of: Array(needle.utf8)), needle)
@@ -447,11 +447,7 @@ final class VaultFileTests: XCTestCase {
     tamper("UPDATE records SET lookup = X'\(lookupA.hex)' WHERE lookup = X'00'")
     // The rows no longer add up in their buckets (a name's bucket follows from its index).
     XCTAssertThrowsError(try store.get(try EntryName("b"))) {
-      XCTAssertEqual(
-        VaultError($0),
-        .integrityText(
-          "the vault's records are not the ones its state authenticates (a record was deleted,"
-            + " added or put back from an older copy)"))
+      XCTAssertEqual(VaultError($0), .integrity(.state(.recordsNotAuthenticated)))
     }
   }
 

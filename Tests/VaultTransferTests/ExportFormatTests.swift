@@ -267,9 +267,10 @@ final class ExportFormatTests: XCTestCase {
       "the times of 'a' are not ISO 8601 UTC", record: 1)
     try refused(
       entryRecord("e\u{301}", [0x41]) + end(1, 0), "the name 'e\u{301}' is not in NFC", record: 1)
-    try refused(
-      entryRecord("a//b", [0x41]) + end(1, 0),
-      try XCTUnwrap(nameError("a//b")), record: 1)
+    assertMalformed(
+      try sealed(entryRecord("a//b", [0x41]) + end(1, 0)),
+      TransferError(.input(try XCTUnwrap(nameFault("a//b"))), at: .record(1)))
+    XCTAssertEqual(nameFault("a//b"), .name(.emptySegment(name: "a//b")))
     try refused(a + end(1, 0) + [1], "a byte after the end record is not zero padding", record: 2)
     try refused(
       a + end(1, 0) + [UInt8](repeating: 0, count: 300),
@@ -290,12 +291,12 @@ final class ExportFormatTests: XCTestCase {
       [2] + stamp + [0, 0, 0, 0] + end(0, 1), "a journal entry's text has 0 bytes", record: 1)
   }
 
-  func nameError(_ name: String) -> String? {
+  func nameFault(_ name: String) -> InputFault? {
     do {
       _ = try EntryName(name)
       return nil
-    } catch VaultError.invalidInputText(let why) {
-      return why
+    } catch VaultError.invalidInput(let fault) {
+      return fault
     } catch {
       return nil
     }

@@ -41,7 +41,7 @@ struct JournalListCommand: VaultCommand {
         JSONOutput.object([
           ("id", .string(String(row.hexID.prefix(JournalStore.shortIDLength)))),
           ("entry_id", .string(row.hexID)),
-          ("unverified", .string(JournalWords.reason(row.reason))),
+          ("unverified", .string(DamageWords.phrase(row.reason))),
         ])
       }
       Output.print(JSONOutput.array(objects + refused).rendered + "\n")
@@ -56,7 +56,8 @@ struct JournalListCommand: VaultCommand {
     // Marked, never mixed in: a pending row no authorized writer signed shows no text.
     for row in contents.unverified {
       Output.print(
-        "\(row.hexID.prefix(JournalStore.shortIDLength))  (not verified: \(Output.printable(JournalWords.reason(row.reason))))\n"
+        "\(row.hexID.prefix(JournalStore.shortIDLength))  (not verified:"
+          + " \(Output.printable(DamageWords.phrase(row.reason))))\n"
       )
     }
     return ExitCode.success.rawValue

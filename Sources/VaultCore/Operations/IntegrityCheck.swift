@@ -67,8 +67,8 @@ public enum IntegrityCheck {
     let contents = try journal.contents()
     if refusingPending, let refused = contents.unverified.first {
       throw VaultError.integrity(
-        .pendingJournalEntry(
-          id: refused.hexID, refused.reason, more: contents.unverified.count - 1))
+        .pendingJournalEntryRefused(
+          hexID: refused.hexID, reason: refused.reason, others: contents.unverified.count - 1))
     }
     let folded = contents.entries.filter { !$0.pending }.count
     let counters =

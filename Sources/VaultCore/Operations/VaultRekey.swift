@@ -422,7 +422,7 @@ package struct Resealing {
       return try SealedBox.open(
         box, publicKey: journalPublicKeyOld, secretKey: journalSecretKey, what: "journal entry")
     } catch {
-      throw VaultError.integrity(.journalEntry(id: recordID.hex, .failedAuthentication))
+      throw VaultError.integrity(.journalEntry(.failedAuthentication(recordID: recordID)))
     }
   }
 
@@ -476,7 +476,7 @@ package struct Resealing {
         }
         try reader.read(
           recordID: version.recordID, revision: version.revision, contentID: metadata.contentID,
-          length: metadata.length, streamed: true, what: what
+          length: metadata.length, streamed: true, name: metadata.name
         ) { try sealer.append($0) }
         _ = try sealer.finish()
         continue
@@ -488,7 +488,7 @@ package struct Resealing {
             .blob(version.recordID), .integer(version.revision), .integer(Int64(index)),
           ])?.first?.blob
         else {
-          throw VaultError.integrity(.tables(.chunksMissingOrExtra(name: metadata.name)))
+          throw VaultError.integrity(.content(name: metadata.name, .missingOrExtraChunks))
         }
         let ad = oldBoxes.chunkAD(
           recordID: version.recordID, revision: version.revision, index: index,

@@ -22,7 +22,7 @@ extension Array where Element == UInt8 {
   /// - Throws: `VaultError.malformedHeader` naming `field`.
   package init(base64 text: String, count: Int? = nil, field: String) throws {
     guard let data = Data(base64Encoded: text), count == nil || data.count == count else {
-      throw VaultError.malformedHeaderText("\(field) is not valid")
+      throw VaultError.malformedHeader(.invalidBase64(field: field))
     }
     self = [UInt8](data)
   }

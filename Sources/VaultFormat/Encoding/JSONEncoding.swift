@@ -17,7 +17,7 @@ extension JSONEncoder {
     do {
       return try [UInt8](self.encode(value))
     } catch {
-      throw VaultError.storageText("a record cannot be encoded")
+      throw VaultError.storage(.unencodable(.record))
     }
   }
 }

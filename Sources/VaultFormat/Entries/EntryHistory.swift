@@ -189,7 +189,7 @@ extension EntryStore {
       row, kind: .tombstone, what: "the tombstone \(row.recordID.hex.prefix(8))")
     guard let body = decode(TombstoneBody.self, opened.body), Timestamp.isUTC(body.removed),
       body.entryRevision >= 1, body.entryRevision < row.revision
-    else { throw VaultError.integrityText("a tombstone of the vault is malformed") }
+    else { throw VaultError.integrity(.record(.malformedTombstone)) }
     return Tombstone(row: row, body: body, hlc: opened.hlc)
   }
 
@@ -201,7 +201,7 @@ extension EntryStore {
       entryID.prefix(Self.revisionPrefix) == row.recordID.prefix(Self.revisionPrefix),
       body.entryRevision >= 1, Self.isValid(body.version, revision: body.entryRevision),
       let replaced = Timestamp.seconds(body.replaced)
-    else { throw VaultError.integrityText("a revision record of the vault is malformed") }
+    else { throw VaultError.integrity(.record(.malformedRevision)) }
     return KeptRevision(
       row: row, entryID: entryID, entryRevision: body.entryRevision, replaced: replaced,
       replacedText: body.replaced, body: body.version)
@@ -523,8 +523,7 @@ extension EntryStore {
       let recordID = named.row.recordID
       let kept = try revisions(of: recordID, in: write.rows(inBucket: Int(recordID[0])))
       if let revision, revision == named.row.revision, case .entry = named {
-        throw VaultError.invalidInputText(
-          "revision \(revision) of '\(name)' is its current version")
+        throw VaultError.invalidInput(.currentRevision(name: name.value, revision: revision))
       }
       let chosen: KeptRevision?
       if let revision {
@@ -676,12 +675,12 @@ extension EntryStore {
 
   package func openSettings(_ row: RecordRow) throws -> VaultSettings {
     guard row.recordID == VaultSettings.recordID, row.lookup == nil else {
-      throw VaultError.integrityText("a settings record of the vault is misplaced")
+      throw VaultError.integrity(.record(.misplacedSettings))
     }
     let opened = try boxes.open(row, kind: .settings, what: "the vault's settings")
     guard let values = decode([String: Int64].self, opened.body),
       VaultSettings.keys.allSatisfy({ key in values[key.name].map(key.range.contains) ?? true })
-    else { throw VaultError.integrityText("the vault's settings record is malformed") }
+    else { throw VaultError.integrity(.record(.malformedSettings)) }
     return VaultSettings(values: values)
   }
 
@@ -712,8 +711,7 @@ extension EntryStore {
     settings: VaultSettings, pruned: Int
   ) {
     guard key.range.contains(value) else {
-      throw VaultError.invalidInputText(
-        "\(key.name) is a whole number from \(key.range.lowerBound) to \(key.range.upperBound)")
+      throw VaultError.invalidInput(.settingOutOfRange(key))
     }
     return try vault.write(masterKey: masterKey) { write in
       let found = try settingsRecord(in: write.rows(inBucket: Int(VaultSettings.recordID[0])))

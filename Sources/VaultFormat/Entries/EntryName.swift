@@ -14,19 +14,18 @@ public struct EntryName: Equatable, Hashable, Sendable, CustomStringConvertible 
   ///   control character, or more than 1024 bytes.
   public init(_ raw: String) throws {
     let normalized = raw.canonicallyComposed
-    guard !normalized.isEmpty else { throw VaultError.invalidInputText("the name is empty") }
+    func refused(_ fault: EntryNameFault) -> VaultError { .invalidInput(.name(fault)) }
+    guard !normalized.isEmpty else { throw refused(.empty) }
     guard normalized.utf8.count <= Self.maximumByteCount else {
-      throw VaultError.invalidInputText("the name is longer than \(Self.maximumByteCount) bytes")
+      throw refused(.tooLong(maximum: Self.maximumByteCount))
     }
     if normalized.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-      throw VaultError.invalidInputText("the name contains a control character")
+      throw refused(.controlCharacter)
     }
     for segment in normalized.split(separator: "/", omittingEmptySubsequences: false) {
-      if segment.isEmpty {
-        throw VaultError.invalidInputText("the name '\(normalized)' has an empty path segment")
-      }
+      if segment.isEmpty { throw refused(.emptySegment(name: normalized)) }
       if segment == "." || segment == ".." {
-        throw VaultError.invalidInputText("the name '\(normalized)' has a '\(segment)' segment")
+        throw refused(.dotSegment(name: normalized, segment: String(segment)))
       }
     }
     self.value = normalized

@@ -199,7 +199,7 @@ public struct EntryStore {
     do {
       return try [UInt8](encoder.encode(body))
     } catch {
-      throw VaultError.storageText("a record's body cannot be encoded")
+      throw VaultError.storage(.unencodable(.recordBody))
     }
   }
 
@@ -238,14 +238,14 @@ public struct EntryStore {
   /// - Throws: `VaultError.integrity` when it is not an entry, does not open or is malformed.
   package func open(_ row: RecordRow, packed: Bool = false) throws -> Found {
     guard row.kind == RecordKind.entry.rawValue else {
-      throw VaultError.integrityText("a record under an entry's name is not an entry")
+      throw VaultError.integrity(.record(.notAnEntry))
     }
     let opened = try boxes.open(
       row, kind: .entry, what: "the metadata of entry \(row.recordID.hex.prefix(8))",
       packed: packed)
     guard let body = Body(decoding: opened.plain, range: opened.bodyRange),
       Self.isValid(body, revision: row.revision)
-    else { throw VaultError.integrityText("an entry's metadata is malformed") }
+    else { throw VaultError.integrity(.record(.malformedEntryMetadata)) }
     return Found(
       row: row, body: body, metadata: Self.metadata(body, revision: row.revision),
       hlc: opened.hlc)
@@ -266,7 +266,7 @@ public struct EntryStore {
     }
     // A row moved under another name's index opens, but names the wrong entry.
     guard named.name == name.value else {
-      throw VaultError.integrityText("the entry stored under '\(name)' belongs to another name")
+      throw VaultError.integrity(.record(.entryOfAnotherName(name.value)))
     }
     return named
   }
@@ -339,8 +339,7 @@ public struct EntryStore {
   ) throws {
     try ContentChunks(db: db, boxes: boxes).read(
       recordID: recordID, revision: metadata.contentRevision, contentID: metadata.contentID,
-      length: metadata.length, streamed: metadata.streamed, what: "the content of '\(name)'",
-      deliver: deliver)
+      length: metadata.length, streamed: metadata.streamed, name: name, deliver: deliver)
   }
 
   /// Seals `source` as content revision `revision` of `recordID` in `write`: as chunk boxes up
@@ -360,7 +359,7 @@ public struct EntryStore {
     }
     switch source {
     case .whole(let content) where content.count <= Self.streamThreshold:
-      guard content.count > 0 else { throw VaultError.invalidInputText("the content is empty") }
+      guard content.count > 0 else { throw VaultError.invalidInput(.emptyContent) }
       for chunk in boxes.sealChunks(
         content, recordID: recordID, revision: revision, chunkSize: Self.chunkSize,
         contentID: contentID)
@@ -374,7 +373,7 @@ public struct EntryStore {
       return (try sealer.finish(), true, contentID)
     case .streamed(let prefix, let read), .streamedInWrite(let prefix, let read):
       guard prefix.count > Self.streamThreshold else {
-        throw VaultError.invalidInputText("a streamed content starts with more than 1 MiB")
+        throw VaultError.invalidInput(.streamedContentStartsShort)
       }
       // Read and sealed on a second thread while this one stores the rows, whose pages start
       // for the disk as they are written.
@@ -460,11 +459,11 @@ public struct EntryStore {
     var sealing = Sealing.source(source)
     switch source {
     case .whole(let content) where content.count == 0:
-      throw VaultError.invalidInputText("the content is empty")
+      throw VaultError.invalidInput(.emptyContent)
     case .whole, .streamedInWrite: break
     case .streamed(let prefix, let read):
       guard prefix.count > Self.streamThreshold else {
-        throw VaultError.invalidInputText("a streamed content starts with more than 1 MiB")
+        throw VaultError.invalidInput(.streamedContentStartsShort)
       }
       // Where the write will put it, learned first (and refused early when the name is taken).
       let (recordID, revision) = try vault.reading(masterKey: masterKey) { snapshot in

@@ -23,4 +23,9 @@ public enum HeaderFault: Equatable, Sendable {
   case keyslots(KeyslotFault)
   /// The Argon2id parameters or a salt are out of bounds (`KDFFault`).
   case kdf(KDFFault)
+
+  // MARK: Records, state, SQLite, entries
+
+  /// The base64 field `field` does not decode, or not to the length it must have.
+  case invalidBase64(field: String)
 }

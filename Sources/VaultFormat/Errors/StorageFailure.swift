@@ -41,6 +41,72 @@ public enum StorageFailure: Equatable, Sendable {
   /// The session folder `folder` could not be moved out of the way to revoke its sessions
   /// (`rename`, with the `errno` it set).
   case sessionsNotRevoked(folder: String, errno: Int32)
+
+  // MARK: Records, state, SQLite, entries
+
+  /// SQLite could not open (or create) the database file at `path`; `message` is SQLite's
+  /// (`sqlite3_errmsg`, or `out of memory` when it made no connection).
+  case databaseNotOpened(path: String, message: String)
+  /// A SQLite statement failed (`SQLiteFailure`); the transaction was rolled back.
+  case database(SQLiteFailure)
+  /// SQLite's online backup into a new file failed (`SQLiteFailure`).
+  case backup(SQLiteFailure)
+  /// The spool file of a streamed content failed (`SpoolFailure`); nothing was stored.
+  case spool(SpoolFailure)
+  /// A value the vault writes could not be encoded as JSON.
+  case unencodable(EncodedValue)
+  /// A new vault file was built, and its first write left no state.
+  case newFileWithoutState
+  /// A write's new header does not say the rule its chunks' aggregate was summed by; nothing
+  /// was written.
+  case headerWithoutChunkHash
+
+}
+
+/// A failed SQLite call: SQLite's message and, for a failed write, its likely cause.
+public struct SQLiteFailure: Equatable, Sendable {
+  /// Why a write failed, as far as the system says (SQLite keeps no errno for a short write).
+  public enum WriteCause: Equatable, Sendable {
+    /// The file reached the process's file-size limit (`ulimit -f`) of `bytes`.
+    case fileSizeLimit(bytes: UInt64)
+    /// The file system of the vault's folder has less than 1 MiB free.
+    case diskFull
+    /// Neither: the write failed for a reason the system does not tell.
+    case unknown
+  }
+
+  /// SQLite's message (`sqlite3_errmsg`).
+  public let message: String
+  /// For a failed write, its likely cause; nil for any other failure.
+  public let write: WriteCause?
+
+  /// The failure SQLite described as `message`, a write that failed for `write` when given.
+  public init(message: String, write: WriteCause? = nil) {
+    self.message = message
+    self.write = write
+  }
+}
+
+/// How the spool file of a streamed content failed (`ContentSpool`).
+public enum SpoolFailure: Equatable, Sendable {
+  /// It could not be made in `folder` (the `errno` of `open`).
+  case notMade(folder: String, errno: Int32)
+  /// It could not be written (the `errno` of `write`).
+  case notWritten(errno: Int32)
+  /// It could not be read back.
+  case notReadBack
+  /// A box length read back is longer than any the spool writes: the file was changed.
+  case changed
+}
+
+/// A value the vault encodes as JSON before sealing it.
+public enum EncodedValue: Equatable, Sendable {
+  /// A record's JSON (`JSONEncoder.encodedBytes`).
+  case record
+  /// A record's body (`EntryStore.encode`).
+  case recordBody
+  /// A device's sync record.
+  case syncRecord
 }
 
 /// An operation on a file or folder, named by the verb its failure is reported with.

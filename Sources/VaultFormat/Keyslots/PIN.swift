@@ -54,32 +54,24 @@ public struct PIN: Sendable, CustomStringConvertible {
     let isASCII = raw.withBytes { $0.allSatisfy { $0 < 0x80 } }
     if isASCII {
       let ok = raw.withBytes { $0.allSatisfy { $0 >= 0x20 && $0 != 0x7f } }
-      guard ok else { throw VaultError.invalidInput(.pin(.controlCharacter)) }
-      guard raw.count >= Self.minimumLength else {
-        throw VaultError.invalidInput(.pin(.tooShort(minimum: Self.minimumLength)))
-      }
-      guard raw.count <= Self.maximumByteCount else {
-        throw VaultError.invalidInput(.pin(.tooLong(maximumBytes: Self.maximumByteCount)))
-      }
+      guard ok else { throw Self.refused(.controlCharacter) }
+      guard raw.count >= Self.minimumLength else { throw Self.tooShort }
+      guard raw.count <= Self.maximumByteCount else { throw Self.tooLong }
       self.bytes = raw
       return
     }
     var copy = raw.unprotectedBytes
     defer { wipe(&copy) }
     guard let text = String(validating: copy, as: UTF8.self) else {
-      throw VaultError.invalidInput(.pin(.notUTF8))
+      throw Self.refused(.notUTF8)
     }
     guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-      throw VaultError.invalidInput(.pin(.controlCharacter))
+      throw Self.refused(.controlCharacter)
     }
     var normalized = Array(text.canonicallyComposed.utf8)
     defer { wipe(&normalized) }
-    guard text.unicodeScalars.count >= Self.minimumLength else {
-      throw VaultError.invalidInput(.pin(.tooShort(minimum: Self.minimumLength)))
-    }
-    guard normalized.count <= Self.maximumByteCount else {
-      throw VaultError.invalidInput(.pin(.tooLong(maximumBytes: Self.maximumByteCount)))
-    }
+    guard text.unicodeScalars.count >= Self.minimumLength else { throw Self.tooShort }
+    guard normalized.count <= Self.maximumByteCount else { throw Self.tooLong }
     self.bytes = SecureBytes(copying: normalized)
   }
 

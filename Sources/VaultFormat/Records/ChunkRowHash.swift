@@ -37,11 +37,9 @@ struct ChunkRowHash {
       ? "record_id, revision, idx, length(box), substr(box, -16)" : ChunkRow.selectColumns
   }
 
-  /// A box too short to end in a tag (the tag rule): `VaultError.integrity` as it reaches
+  /// A box too short to end in a tag (the tag rule): `StateDamage.chunkTooShort` as it reaches
   /// the user.
-  struct TooShort: Error, Equatable, CustomStringConvertible {
-    var description: String { "a content chunk of the vault is too short to be a box" }
-  }
+  struct TooShort: Error, Equatable {}
 
   /// The 32-byte hash of `row`.
   ///
@@ -61,7 +59,7 @@ struct ChunkRowHash {
     guard values.count == 5, let recordID = values[0].blob, let revision = values[1].integer,
       revision >= 1, let index = values[2].integer, index >= 0, let length = values[3].integer,
       let tag = values[4].blob
-    else { throw VaultError.integrityText("a content chunk row of the vault is malformed") }
+    else { throw VaultError.integrity(.malformedRow(.chunks)) }
     return try tagHash(
       recordID: recordID, revision: revision, index: index, length: Int(length), tag: tag)
   }

@@ -43,9 +43,7 @@ package final class ContentSpool {
     let path = folder + "/.vault-spool-" + SecureRandom.bytes(count: 8).hex
     let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
-      throw VaultError.storageText(
-        "cannot make a spool file in \(folder): \(String(cString: strerror(errno))); nothing was"
-          + " stored")
+      throw VaultError.storage(.spool(.notMade(folder: folder, errno: errno)))
     }
     unlink(path)
     let spool = ContentSpool(
@@ -75,9 +73,7 @@ package final class ContentSpool {
         let n = write(fd, base + offset, buffer.count - offset)
         if n < 0 && errno == EINTR { continue }
         guard n > 0 else {
-          throw VaultError.storageText(
-            "cannot write the content's spool file: \(String(cString: strerror(errno))); nothing"
-              + " was stored")
+          throw VaultError.storage(.spool(.notWritten(errno: errno)))
         }
         offset += n
       }
@@ -99,8 +95,7 @@ package final class ContentSpool {
         }
         if n < 0 && errno == EINTR { continue }
         guard n > 0 else {
-          throw VaultError.storageText(
-            "the content's spool file cannot be read back; nothing was stored")
+          throw VaultError.storage(.spool(.notReadBack))
         }
         done += n
       }
@@ -111,7 +106,7 @@ package final class ContentSpool {
       let head = try readExactly(4)
       let size = head.reduce(0) { $0 << 8 | Int($1) }
       guard size <= ContentChunks.maximumBoxSize else {
-        throw VaultError.storageText("the content's spool file was changed; nothing was stored")
+        throw VaultError.storage(.spool(.changed))
       }
       try body(index, try readExactly(size))
     }

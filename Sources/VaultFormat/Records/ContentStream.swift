@@ -31,15 +31,16 @@ package struct ContentChunks {
   /// when `streamed`; the padding is not handed over. Every chunk is checked before its piece is:
   /// its place, its tag, its length and its zero padding.
   ///
-  /// - Throws: `VaultError.integrity` naming `what` (pieces already handed over are not the
-  ///   content then); what `deliver` throws.
+  /// - Throws: `VaultError.integrity` naming the entry `name` (pieces already handed over are
+  ///   not the content then); what `deliver` throws.
   package func read(
     recordID: [UInt8], revision: Int64, contentID: [UInt8]?, length: Int, streamed: Bool,
-    what: String, deliver: (UnsafeRawBufferPointer) throws -> Void
+    name: String, deliver: (UnsafeRawBufferPointer) throws -> Void
   ) throws {
-    guard !streamed || contentID != nil else {
-      throw VaultError.integrityText("\(what) is a stream without a content id")
-    }
+    func damaged(_ damage: ContentDamage) -> VaultError { .integrity(.content(name: name, damage)) }
+    // The object a box that does not open is named by (`CryptoError`).
+    let what = "the content of '\(name)'"
+    guard !streamed || contentID != nil else { throw damaged(.streamWithoutContentID) }
     let padded = Padding.paddedLength(length)
     let count = Self.count(length: length)
     let stored = try db.query(
@@ -47,7 +48,7 @@ package struct ContentChunks {
       [.blob(recordID), .integer(revision)]
     ).first?.first?.integer
     guard stored == Int64(count) else {
-      throw VaultError.integrityText("\(what) has missing or extra chunks")
+      throw damaged(.missingOrExtraChunks)
     }
     // One chunk at a time by its key, so that a caller may write to `chunks` between pieces.
     let select = try db.prepare(
@@ -59,7 +60,7 @@ package struct ContentChunks {
       guard
         let box = try select.first([.blob(recordID), .integer(revision), .integer(Int64(index))])?
           .first?.blob
-      else { throw VaultError.integrityText("\(what) has a missing or oversized chunk") }
+      else { throw damaged(.missingOrOversizedChunk) }
       let size = min(Self.chunkSize, padded - index * Self.chunkSize)
       let final = index == count - 1
       let opened: Int
@@ -71,14 +72,14 @@ package struct ContentChunks {
             what: what)
           message = box.dropFirst(SecretStream.headerByteCount)
         }
-        guard let stream else { throw VaultError.integrityText("\(what) has no stream header") }
+        guard let stream else { throw damaged(.noStreamHeader) }
         let ad = boxes.streamAD(
           recordID: recordID, revision: revision, index: index, contentID: contentID ?? [])
         let (pulled, tag) = try message.withUnsafeBytes {
           try stream.pull($0, associatedData: ad, into: piece, what: what)
         }
         guard tag == (final ? SecretStream.finalTag : SecretStream.messageTag) else {
-          throw VaultError.integrityText("\(what) is cut short or runs past its end")
+          throw damaged(.cutShortOrRunsPastEnd)
         }
         opened = pulled
       } else {
@@ -89,17 +90,17 @@ package struct ContentChunks {
             contentID: contentID),
           what: what)
         guard plain.count <= piece.count else {
-          throw VaultError.integrityText("\(what) has a chunk of the wrong length")
+          throw damaged(.wrongChunkLength)
         }
         piece.write(plain)
         opened = plain.count
       }
       guard opened == size else {
-        throw VaultError.integrityText("\(what) has a chunk of the wrong length")
+        throw damaged(.wrongChunkLength)
       }
       let kept = max(0, min(size, length - index * Self.chunkSize))
       let zeros = piece.withBytes { $0[kept..<size].allSatisfy { $0 == 0 } }
-      guard zeros else { throw VaultError.integrityText("\(what) has nonzero padding") }
+      guard zeros else { throw damaged(.nonzeroPadding) }
       if kept > 0 {
         try piece.withBytes { try deliver(UnsafeRawBufferPointer(rebasing: $0[..<kept])) }
       }
@@ -174,7 +175,7 @@ package final class StreamSealer {
   /// - Returns: the content's length.
   /// - Throws: `VaultError.invalidInput` for an empty content; what `emit` throws.
   package func finish() throws -> Int {
-    guard length > 0 else { throw VaultError.invalidInputText("the content is empty") }
+    guard length > 0 else { throw VaultError.invalidInput(.emptyContent) }
     try piece.appendZeros(Padding.paddedLength(length) - length) { try seal($0, final: false) }
     try piece.flush { try seal($0, final: true) }
     return length

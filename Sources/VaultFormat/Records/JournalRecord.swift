@@ -37,15 +37,15 @@ enum JournalRecord {
   {
     let (stamp, textStart) = try plain.withBytes { bytes -> (JournalStamp, Int) in
       guard bytes.count >= headerCount, Array(bytes[0..<magic.count]) == magic else {
-        throw VaultError.integrityText("a journal entry is malformed")
+        throw VaultError.integrity(.journalEntry(.malformed))
       }
       var offset = magic.count
       guard Array(bytes[offset..<offset + 16]) == vaultID.bytes else {
-        throw VaultError.integrityText("a journal entry was copied from another vault")
+        throw VaultError.integrity(.journalEntry(.copiedFromAnotherVault))
       }
       offset += 16
       guard Array(bytes[offset..<offset + 16]) == entryID else {
-        throw VaultError.integrityText("a journal entry was copied from another entry")
+        throw VaultError.integrity(.journalEntry(.copiedFromAnotherEntry))
       }
       offset += 16
       let length = Int(bytes[offset])
@@ -53,7 +53,7 @@ enum JournalRecord {
       guard bytes.count >= offset + length,
         let stamp = JournalStamp(
           parsing: String(decoding: bytes[offset..<offset + length], as: UTF8.self))
-      else { throw VaultError.integrityText("a journal entry has a malformed time") }
+      else { throw VaultError.integrity(.journalEntry(.malformedTime)) }
       return (stamp, offset + length)
     }
     return (stamp, plain.suffix(from: textStart))

@@ -101,11 +101,11 @@ package struct RecordBox {
     return try plain.withBytes { bytes -> Opened in
       let head = 16 + 8 + 4
       guard bytes.count >= head, bytes.count % Self.block == 0 else {
-        throw VaultError.integrityText("\(what()) is malformed")
+        throw VaultError.integrity(.malformedBox(object: what()))
       }
       let length = bytes[24..<28].reduce(0) { $0 << 8 | Int($1) }
       guard head + length <= bytes.count, bytes[(head + length)...].allSatisfy({ $0 == 0 }) else {
-        throw VaultError.integrityText("\(what()) is malformed")
+        throw VaultError.integrity(.malformedBox(object: what()))
       }
       let hlc = bytes[16..<24].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
       return Opened(

@@ -62,12 +62,12 @@ package struct RecordRow: Equatable {
     guard values.count == 6, let recordID = values[0].blob, recordID.count == 16,
       let kind = values[2].integer, let revision = values[3].integer, revision >= 1,
       let box = values[4].blob
-    else { throw VaultError.integrityText("a record row of the vault is malformed") }
+    else { throw VaultError.integrity(.malformedRow(.records)) }
     let lookup: [UInt8]?
     switch values[1] {
     case .blob(let bytes) where bytes.count == 32: lookup = bytes
     case .null: lookup = nil
-    default: throw VaultError.integrityText("a record row of the vault is malformed")
+    default: throw VaultError.integrity(.malformedRow(.records))
     }
     self.init(recordID: recordID, lookup: lookup, kind: kind, revision: revision, box: box)
     rowid = values[5].integer
@@ -80,14 +80,14 @@ package struct RecordRow: Equatable {
   init(_ row: RawRow) throws {
     guard let recordID = row.blob(0), recordID.count == 16, let kind = row.integer(2),
       let revision = row.integer(3), revision >= 1, let box = row.blob(4)
-    else { throw VaultError.integrityText("a record row of the vault is malformed") }
+    else { throw VaultError.integrity(.malformedRow(.records)) }
     let lookup: [UInt8]?
     if row.isNull(1) {
       lookup = nil
     } else if let bytes = row.blob(1), bytes.count == 32 {
       lookup = Array(bytes)
     } else {
-      throw VaultError.integrityText("a record row of the vault is malformed")
+      throw VaultError.integrity(.malformedRow(.records))
     }
     self.init(
       recordID: Array(recordID), lookup: lookup, kind: kind, revision: revision, box: Array(box))
@@ -149,7 +149,7 @@ package struct ChunkRow: Equatable, Sendable {
   init(_ values: [SQLiteDatabase.Value]) throws {
     guard values.count == 4, let recordID = values[0].blob, let revision = values[1].integer,
       revision >= 1, let index = values[2].integer, index >= 0, let box = values[3].blob
-    else { throw VaultError.integrityText("a content chunk row of the vault is malformed") }
+    else { throw VaultError.integrity(.malformedRow(.chunks)) }
     self.init(recordID: recordID, revision: revision, index: index, box: box)
   }
 

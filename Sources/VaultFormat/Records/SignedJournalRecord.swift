@@ -55,13 +55,13 @@ public struct SignedJournalRecord: Sendable {
     stamp: JournalStamp, text: SecureBytes
   ) throws {
     guard entryID.count == Self.idByteCount, writerID.count == Self.idByteCount else {
-      throw VaultError.invalidInputText("a journal entry id and writer id are 16 bytes each")
+      throw VaultError.invalidInput(.journalRecord(.idsNotSixteenBytes))
     }
     guard sequence >= 1, revision >= 1 else {
-      throw VaultError.invalidInputText("a journal entry's sequence and revision start at 1")
+      throw VaultError.invalidInput(.journalRecord(.zeroSequenceOrRevision))
     }
     guard text.count <= Int(UInt32.max) else {
-      throw VaultError.invalidInputText("a journal entry is too long")
+      throw VaultError.invalidInput(.journalRecord(.textTooLong))
     }
     self.init(checked: vaultID, entryID, writerID, sequence, revision, stamp, text)
   }
@@ -117,7 +117,7 @@ public struct SignedJournalRecord: Sendable {
   {
     try plain.withBytes { bytes in
       guard bytes.count >= fixedHeadCount, bytes[..<magic.count].elementsEqual(magic) else {
-        throw VaultError.integrityText("a journal entry is malformed")
+        throw VaultError.integrity(.journalEntry(.malformed))
       }
       var offset = magic.count
       func next(_ count: Int) -> UnsafeRawBufferPointer.SubSequence {
@@ -125,37 +125,37 @@ public struct SignedJournalRecord: Sendable {
         return bytes[offset..<offset + count]
       }
       guard next(VaultID.byteCount).elementsEqual(vaultID.bytes) else {
-        throw VaultError.integrityText("a journal entry was copied from another vault")
+        throw VaultError.integrity(.journalEntry(.copiedFromAnotherVault))
       }
       guard next(idByteCount).elementsEqual(entryID) else {
-        throw VaultError.integrityText("a journal entry was copied from another entry")
+        throw VaultError.integrity(.journalEntry(.copiedFromAnotherEntry))
       }
       let writerID = Array(next(idByteCount))
       let sequence = number(UInt64.self, next(8))
       let revision = number(UInt64.self, next(8))
       guard sequence >= 1, revision >= 1 else {
-        throw VaultError.integrityText("a journal entry has a sequence or revision of 0")
+        throw VaultError.integrity(.journalEntry(.zeroSequenceOrRevision))
       }
       let stampCount = Int(next(1).first ?? 0)
       let stampText =
         bytes.count - offset >= stampCount ? String(decoding: next(stampCount), as: UTF8.self) : ""
       guard let stamp = JournalStamp(parsing: stampText), stamp.description == stampText else {
-        throw VaultError.integrityText("a journal entry has a malformed time")
+        throw VaultError.integrity(.journalEntry(.malformedTime))
       }
       guard bytes.count - offset >= 4 else {
-        throw VaultError.integrityText("a journal entry has the wrong length")
+        throw VaultError.integrity(.journalEntry(.wrongLength))
       }
       let textCount = Int(number(UInt32.self, next(4)))
       let signedCount = offset + Padding.paddedLength(textCount)
       guard bytes.count == signedCount + Signing.signatureByteCount else {
-        throw VaultError.integrityText("a journal entry has the wrong length")
+        throw VaultError.integrity(.journalEntry(.wrongLength))
       }
       let text = SecureBytes(count: textCount)
       text.withMutableBytes {
         $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: next(textCount)))
       }
       guard next(signedCount - offset).reduce(0, |) == 0 else {
-        throw VaultError.integrityText("a journal entry has nonzero padding")
+        throw VaultError.integrity(.journalEntry(.nonzeroPadding))
       }
       let record = SignedJournalRecord(
         checked: vaultID, entryID, writerID, sequence, revision, stamp, text)
@@ -192,7 +192,7 @@ public struct SignedJournalRecord: Sendable {
       keys.contains(where: {
         verify(plain, signature: signature, signedCount: signedCount, publicKey: $0)
       })
-    else { throw VaultError.integrityText("a journal entry's writer signature does not verify") }
+    else { throw VaultError.integrity(.journalEntry(.signatureDoesNotVerify)) }
     return record
   }
 

@@ -51,7 +51,7 @@ package struct SyncRecord: Equatable {
             base: base, buckets: buckets.base64, files: files.base64, full: full ? true : nil,
             header: header?.base64, marked: marked, vector: vector)))
     } catch {
-      throw VaultError.storageText("the sync record cannot be encoded")
+      throw VaultError.storage(.unencodable(.syncRecord))
     }
   }
 
@@ -59,7 +59,7 @@ package struct SyncRecord: Equatable {
   ///
   /// - Throws: `VaultError.integrity` when it is malformed.
   package init(decoding body: SecureBytes) throws {
-    let bad = VaultError.integrityText("this device's sync record is malformed")
+    let bad = VaultError.integrity(.record(.malformedSyncRecord))
     guard let decoded = body.withBytes({ try? JSONDecoder().decode(Body.self, from: Data($0)) }),
       decoded.base.utf8.count == 40, decoded.vector.isWellFormed,
       decoded.marked.allSatisfy({ (0..<StateSnapshot.bucketCount).contains($0) }),

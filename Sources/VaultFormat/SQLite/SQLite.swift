@@ -25,7 +25,7 @@ package final class SQLiteDatabase {
       let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close(handle)
       handle = nil
-      throw VaultError.storageText("cannot open \(path): \(message)")
+      throw VaultError.storage(.databaseNotOpened(path: path, message: message))
     }
     sqlite3_busy_handler(
       handle,
@@ -49,7 +49,7 @@ package final class SQLiteDatabase {
   func check(_ rc: Int32, _ ok: [Int32] = [SQLITE_OK]) throws -> Int32 {
     guard ok.contains(rc) else {
       if rc == SQLITE_NOTADB || rc & 0xff == SQLITE_CORRUPT {
-        throw VaultError.integrityText("the vault file is not a valid database")
+        throw VaultError.integrity(.database(.notADatabase))
       }
       let message = String(cString: sqlite3_errmsg(handle))
       // A damaged file-format byte or schema text: SQLite says so only in words.
@@ -57,37 +57,38 @@ package final class SQLiteDatabase {
         && (message.hasPrefix("unsupported file format")
           || message.hasPrefix("malformed database schema"))
       {
-        throw VaultError.integrityText("the vault file is damaged (\(message))")
+        throw VaultError.integrity(.database(.damaged(message: message)))
       }
       if rc & 0xff == SQLITE_BUSY || rc & 0xff == SQLITE_LOCKED {
         throw VaultError.busy(seconds: Int(lockWait.limit))
       }
-      throw VaultError.storageText(describe(rc))
+      throw VaultError.storage(.database(describe(rc)))
     }
     return rc
   }
 
-  /// SQLite's message and, for a failed write, its likely reason.
+  /// SQLite's message and, for a failed write, its likely cause.
   ///
-  /// The reason is a file-size limit or a full disk (SQLite keeps no errno for a short write).
+  /// The cause is a file-size limit or a full disk (SQLite keeps no errno for a short write).
   /// The transaction was rolled back.
-  func describe(_ rc: Int32) -> String {
+  func describe(_ rc: Int32) -> SQLiteFailure {
     let message = String(cString: sqlite3_errmsg(handle))
     let extended = sqlite3_extended_errcode(handle)
     // SQLITE_IOERR_WRITE is (SQLITE_IOERR | 3 << 8); the C macro is not imported.
-    guard extended == SQLITE_IOERR | 3 << 8 || rc & 0xff == SQLITE_FULL else { return message }
+    guard extended == SQLITE_IOERR | 3 << 8 || rc & 0xff == SQLITE_FULL else {
+      return SQLiteFailure(message: message)
+    }
     var limit = rlimit()
     if getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max {
-      return "\(message): the file-size limit (ulimit -f) of \(limit.rlim_cur) bytes was reached;"
-        + " nothing was written"
+      return SQLiteFailure(message: message, write: .fileSizeLimit(bytes: UInt64(limit.rlim_cur)))
     }
     var fs = statvfs()
     if statvfs(PrivateFiles.parentFolder(of: path), &fs) == 0
       && UInt64(fs.f_bavail) * UInt64(fs.f_frsize) < 1 << 20
     {
-      return "\(message): the disk is full; nothing was written"
+      return SQLiteFailure(message: message, write: .diskFull)
     }
-    return "\(message) while writing; nothing was written"
+    return SQLiteFailure(message: message, write: .unknown)
   }
 
   /// Runs statements that take no parameters and return no rows.
@@ -194,8 +195,7 @@ package final class SQLiteDatabase {
     private func stepped() throws -> Int32 {
       let rc = sqlite3_step(handle)
       if rc == SQLITE_TOOBIG && sqlite3_stmt_readonly(handle) != 0 {
-        throw VaultError.integrityText(
-          "the vault file is damaged (a stored length is out of bounds)")
+        throw VaultError.integrity(.database(.lengthOutOfBounds))
       }
       return rc
     }
@@ -247,14 +247,12 @@ package final class SQLiteDatabase {
   package func backup(to path: String) throws {
     let target = try SQLiteDatabase(path: path, create: true)
     guard let backup = sqlite3_backup_init(target.handle, "main", handle, "main") else {
-      throw VaultError.storageText(
-        "cannot back up: \(target.describe(sqlite3_errcode(target.handle)))")
+      throw VaultError.storage(.backup(target.describe(sqlite3_errcode(target.handle))))
     }
     let step = sqlite3_backup_step(backup, -1)
     let finish = sqlite3_backup_finish(backup)
     guard step == SQLITE_DONE, finish == SQLITE_OK else {
-      throw VaultError.storageText(
-        "cannot back up: \(target.describe(sqlite3_errcode(target.handle)))")
+      throw VaultError.storage(.backup(target.describe(sqlite3_errcode(target.handle))))
     }
   }
 

@@ -86,7 +86,7 @@ extension Schema {
   static func objects(of db: SQLiteDatabase) throws -> [Object] {
     try db.query("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name").map {
       guard let type = $0[0].string, let name = $0[1].string, let table = $0[2].string else {
-        throw VaultError.integrityText("the vault's schema has a malformed row")
+        throw VaultError.integrity(.database(.malformedSchemaRow))
       }
       return Object(type: type, name: name, table: table, sql: $0[3].string)
     }
@@ -148,12 +148,10 @@ extension Schema {
     if let known = knownDigest(version: version), digest(found).hex == known { return }
     let expected = try expectedObjects(version: version)
     guard found != expected else { return }
-    let extra = found.first { !expected.contains($0) }
-    let what =
-      extra.map { "\($0.type) '\($0.name)' is not format \(version)'s" }
-      ?? "a table or index of format \(version) is missing or changed"
-    throw VaultError.integrityText(
-      "the vault's schema was changed: \(what) (a trigger, view or index could make writes do"
-        + " nothing)")
+    let change =
+      found.first { !expected.contains($0) }.map {
+        SchemaChange.extraObject(type: $0.type, name: $0.name, format: version)
+      } ?? .missingOrChanged(format: version)
+    throw VaultError.integrity(.database(.schemaChanged(change)))
   }
 }

@@ -41,7 +41,7 @@ extension Vault {
         first = try write.finish(masterKey: masterKey)
       }
     }
-    guard let first else { throw VaultError.storageText("the new vault file has no state") }
+    guard let first else { throw VaultError.storage(.newFileWithoutState) }
     return first
   }
 

@@ -15,19 +15,19 @@ package struct VerifiedRecord {
   package var content: NamedContent?
   /// The entry (or tombstone) record this one belongs to, and the failure to report when the
   /// vault has none: a kept revision's, a HOTP counter's.
-  package var owner: (recordID: [UInt8], orphan: String)?
+  package var owner: (recordID: [UInt8], orphan: Damage)?
 
   /// True for the records that own others: entries and tombstones.
   package var isOwner: Bool { kind == .entry || kind == .tombstone }
 
   /// The failure of `kept`, a kept revision whose entry the vault does not hold.
-  package static func orphan(_ kept: EntryStore.KeptRevision) -> String {
-    "revision \(kept.entryRevision) of '\(kept.metadata.name)' belongs to no entry"
+  package static func orphan(_ kept: EntryStore.KeptRevision) -> Damage {
+    .record(.orphanRevision(name: kept.metadata.name, revision: kept.entryRevision))
   }
 
   /// The failure of a HOTP counter of `entryID`, an entry the vault does not hold.
-  package static func orphanCounter(of entryID: [UInt8]) -> String {
-    "the one-time code counter of record \(entryID.hex.prefix(8)) belongs to no entry"
+  package static func orphanCounter(of entryID: [UInt8]) -> Damage {
+    .record(.orphanCounter(entryID: entryID))
   }
 }
 
@@ -44,11 +44,11 @@ extension EntryStore {
     func checkIndex(_ name: String) throws {
       let expected = lookup(try EntryName(name))
       guard let stored = row.lookup, constantTimeEqual(stored, expected) else {
-        throw VaultError.integrityText("the name index of '\(name)' is damaged")
+        throw VaultError.integrity(.record(.nameIndex(name: name)))
       }
     }
     guard let kind = RecordKind(rawValue: row.kind) else {
-      throw VaultError.integrityText("a record of the vault has an unknown kind (\(row.kind))")
+      throw VaultError.integrity(.record(.unknownKind(row.kind)))
     }
     var verified = VerifiedRecord(kind: kind)
     switch kind {
@@ -76,8 +76,7 @@ extension EntryStore {
       if let parts = OneTimeCodeCounters.parts(of: counter.name) {
         verified.owner = (parts.entryID, VerifiedRecord.orphanCounter(of: parts.entryID))
       } else if !counter.name.hasPrefix(WriterCounters.name(writer: "")) {
-        throw VaultError.integrityText(
-          "counter record \(row.recordID.hex.prefix(8)) has a name of no known form")
+        throw VaultError.integrity(.record(.counterOfUnknownName(recordID: row.recordID)))
       }
     case .sync:
       let opened = try boxes.open(row, kind: .sync, what: "a sync record")
@@ -113,7 +112,7 @@ extension EntryStore {
       // Each content version (record id and content revision) once.
       var contents: [ContentVersion: VerifiedRecord.NamedContent] = [:]
       var owners = Set<[UInt8]>()
-      var owned: [(recordID: [UInt8], orphan: String)] = []
+      var owned: [(recordID: [UInt8], orphan: Damage)] = []
       for row in rows {
         let record = try verifyRecord(row)
         switch record.kind {
@@ -129,13 +128,13 @@ extension EntryStore {
         if let owner = record.owner { owned.append(owner) }
       }
       for owner in owned where !owners.contains(owner.recordID) {
-        throw VaultError.integrityText(owner.orphan)
+        throw VaultError.integrity(owner.orphan)
       }
       for content in contents.values { verified.chunks += try verifyContent(content) }
       let stored = try db.query("SELECT count(*) FROM chunks").first?.first?.integer ?? 0
       guard stored == Int64(verified.chunks) else {
-        throw VaultError.integrityText(
-          "\(stored - Int64(verified.chunks)) content chunk(s) belong to no entry or revision")
+        throw VaultError.integrity(
+          .record(.orphanChunks(count: stored - Int64(verified.chunks))))
       }
       return verified
     }

@@ -38,26 +38,23 @@ package struct StateSnapshot {
       ).first,
       let link = link(row)
     else {
-      throw VaultError.integrityText("the vault has no valid state (its states table is damaged)")
+      throw VaultError.integrity(.state(.noValidState))
     }
     guard let aggregate = try db.query("SELECT buckets, chunks FROM aggregate WHERE id = 1").first,
       let buckets = aggregate[0].blob, buckets.count == bucketCount * Aggregate.byteCount,
       let chunks = aggregate[1].blob, chunks.count == Aggregate.byteCount
-    else { throw VaultError.integrityText("the vault's aggregate row is missing or malformed") }
+    else { throw VaultError.integrity(.state(.aggregateRow)) }
     let (body, mac) = try Vault.readHeaderRow(db)
     guard constantTimeEqual(Header.mac(body, masterKey: masterKey), mac) else {
-      throw VaultError.integrityText("the vault header failed authentication (the file was edited)")
+      throw VaultError.integrity(.state(.headerFailedAuthentication))
     }
     guard link.verifies(key: masterKey.derive(.state), vaultID: vaultID) else {
-      throw VaultError.integrityText(
-        "the vault's state failed authentication (the file was edited)")
+      throw VaultError.integrity(.state(.stateFailedAuthentication))
     }
     let summary = StateLink.summary(
       headerDigest: Header.digest(body), buckets: buckets, chunks: chunks)
     guard constantTimeEqual(summary, link.summary) else {
-      throw VaultError.integrityText(
-        "the vault's header or aggregate is not the one its state authenticates (an older"
-          + " header or rows were put back)")
+      throw VaultError.integrity(.state(.headerOrAggregateNotAuthenticated))
     }
     return StateSnapshot(
       link: link, buckets: buckets, chunks: chunks, headerBody: body, headerMAC: mac)
@@ -78,7 +75,7 @@ package struct StateSnapshot {
         + " ORDER BY generation DESC", [.integer(generation)]
     ).map {
       guard let link = link($0) else {
-        throw VaultError.integrityText("a state row of the vault is malformed")
+        throw VaultError.integrity(.malformedRow(.states))
       }
       return link
     }
@@ -108,11 +105,11 @@ package struct StateSnapshot {
     let hasher = RowHash.Hasher(key: rowKey)
     var sum = Aggregate.zero
     for row in rows {
-      guard row.bucket == bucket else { throw VaultError.integrityText(Self.missingRows) }
+      guard row.bucket == bucket else { throw Self.missingRows }
       sum.add(hasher.hash(table: RowHash.records, columns: row.columns))
     }
     guard constantTimeEqual(sum.bytes, self.bucket(bucket)) else {
-      throw VaultError.integrityText(Self.missingRows)
+      throw Self.missingRows
     }
     try Self.requireDistinct(rows)
     return rows
@@ -137,13 +134,13 @@ package struct StateSnapshot {
       try db.prepare(query).forEachRawRow(bounds) { row in
         guard let recordID = row.blob(0), recordID.count == 16, let kind = row.integer(2),
           let revision = row.integer(3), revision >= 1, let box = row.blob(4)
-        else { throw VaultError.integrityText("a record row of the vault is malformed") }
+        else { throw VaultError.integrity(.malformedRow(.records)) }
         let lookup = row.isNull(1) ? nil : row.blob(1)
         guard row.isNull(1) || lookup?.count == 32 else {
-          throw VaultError.integrityText("a record row of the vault is malformed")
+          throw VaultError.integrity(.malformedRow(.records))
         }
         guard Int(lookup?.first ?? recordID[0]) == bucket else {
-          throw VaultError.integrityText(Self.missingRows)
+          throw Self.missingRows
         }
         sum.add(
           hasher.hashRecord(
@@ -161,7 +158,7 @@ package struct StateSnapshot {
       }
     }
     guard constantTimeEqual(sum.bytes, self.bucket(bucket)) else {
-      throw VaultError.integrityText(Self.missingRows)
+      throw Self.missingRows
     }
     if Self.hasRepeat(&ids) || Self.hasRepeat(&lookups) {
       return try rows(inBucket: bucket, db: db, rowKey: rowKey).first { $0.lookup == wanted }
@@ -199,16 +196,15 @@ package struct StateSnapshot {
     )
   }
 
-  static let missingRows =
-    "the vault's records are not the ones its state authenticates (a record was deleted, added"
-    + " or put back from an older copy)"
+  /// The failure of rows that do not add up to their bucket's authenticated aggregate.
+  static let missingRows = VaultError.integrity(.state(.recordsNotAuthenticated))
 
   /// Refuses two rows with one record id or one name index.
   static func requireDistinct(_ rows: [RecordRow]) throws {
     guard Set(rows.map(\.recordID)).count == rows.count,
       Set(rows.compactMap(\.lookup)).count == rows.filter({ $0.lookup != nil }).count
     else {
-      throw VaultError.integrityText("two records of the vault share an id or a name")
+      throw VaultError.integrity(.state(.recordsShareIDOrName))
     }
   }
 
@@ -249,7 +245,7 @@ package struct StateSnapshot {
       try each(row)
     }
     guard constantTimeEqual(sums.flatMap(\.bytes), buckets) else {
-      throw VaultError.integrityText(Self.missingRows)
+      throw Self.missingRows
     }
     if Self.hasRepeat(&ids) || Self.hasRepeat(&lookups) {
       var whole: [RecordRow] = []
@@ -332,7 +328,7 @@ package struct StateSnapshot {
       collect()
     }
     guard constantTimeEqual(sums.total(), buckets) else {
-      throw VaultError.integrityText(Self.missingRows)
+      throw Self.missingRows
     }
     if Self.hasRepeat(&ids) || Self.hasRepeat(&lookups) {
       try Self.requireDistinct(allRowsUnchecked(db: db))
@@ -407,7 +403,7 @@ package struct StateSnapshot {
     let oversized = try db.query(
       "SELECT count(*) FROM chunks WHERE length(box) > \(ContentChunks.maximumBoxSize)")
     guard oversized.first?.first?.integer == 0 else {
-      throw VaultError.integrityText("the vault holds an oversized content chunk")
+      throw VaultError.integrity(.state(.oversizedChunk))
     }
     let columns = also == nil ? hashing.selectColumns : ChunkRow.selectColumns
     // A row no rule can hash (a box too short to end in a tag) is one the state cannot hold:
@@ -430,9 +426,7 @@ package struct StateSnapshot {
       }
     }
     guard !unhashable, constantTimeEqual(sum.bytes, chunks) else {
-      throw VaultError.integrityText(
-        "the vault's content chunks are not the ones its state authenticates (a chunk was"
-          + " changed, deleted, added or put back)")
+      throw VaultError.integrity(.state(.chunksNotAuthenticated))
     }
     return other
   }

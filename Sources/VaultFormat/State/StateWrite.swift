@@ -48,8 +48,8 @@ package final class StateWrite {
   private func chunkHash(_ hash: () throws -> [UInt8]) throws -> [UInt8] {
     do {
       return try hash()
-    } catch let short as ChunkRowHash.TooShort {
-      throw VaultError.integrityText(short.description)
+    } catch is ChunkRowHash.TooShort {
+      throw VaultError.integrity(.state(.chunkTooShort))
     }
   }
 
@@ -128,7 +128,7 @@ package final class StateWrite {
     try db.query(
       "DELETE FROM records WHERE rowid = ? AND record_id = ? AND box = ?",
       [.integer(rowid), .blob(row.recordID), .blob(row.box)])
-    guard db.changes == 1 else { throw VaultError.integrityText(StateSnapshot.missingRows) }
+    guard db.changes == 1 else { throw VaultError.integrity(.state(.recordsNotAuthenticated)) }
     // Taken out and put back, so the bucket's array is changed in place, and searched by index,
     // so no other row is copied: a bulk write deletes from buckets of hundreds of rows.
     if var rows = current.removeValue(forKey: row.bucket) {
@@ -173,7 +173,7 @@ package final class StateWrite {
       "UPDATE chunks SET box = ? WHERE record_id = ? AND revision = ? AND idx = ?",
       [.blob(chunk.box), .blob(chunk.recordID), .integer(chunk.revision), .integer(chunk.index)])
     guard db.changes == 1 else {
-      throw VaultError.integrityText("a content chunk of the vault is missing")
+      throw VaultError.integrity(.state(.chunkMissing))
     }
     chunkSum.add(hash)
   }
@@ -269,8 +269,7 @@ package final class StateWrite {
     let chunks = chunkSum
     if headerBody != base?.headerBody, Header.chunkHash(of: headerBody) != chunkHashing.rule {
       // Never a state whose header says another rule than its aggregate was summed by.
-      throw VaultError.storageText(
-        "the new header does not say how the vault's chunks are hashed; nothing was written")
+      throw VaultError.storage(.headerWithoutChunkHash)
     }
     let summary = StateLink.summary(
       headerDigest: Header.digest(headerBody), buckets: bucketBytes, chunks: chunks.bytes)

@@ -87,7 +87,7 @@ package struct WriterCounters {
       let counter = try? opened.body.withBytes({
         try JSONDecoder().decode(Counter.self, from: Data($0))
       }), recordID(counter.name) == row.recordID
-    else { throw VaultError.integrityText("a counter record is malformed") }
+    else { throw VaultError.integrity(.record(.malformedCounter)) }
     return counter
   }
 

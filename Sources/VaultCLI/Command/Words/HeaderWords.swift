@@ -15,6 +15,9 @@ enum HeaderWords {
     case .lists(let fault): words(fault)
     case .keyslots(let fault): words(fault)
     case .kdf(let fault): words(fault)
+
+    // MARK: Records, state, SQLite, entries
+    case .invalidBase64(let field): "\(field) is not valid"
     }
   }
 

@@ -12,17 +12,6 @@ enum JournalWords {
     }
   }
 
-  /// Why a pending row is refused, as `vault journal list` and `vault check` say it.
-  static func reason(_ refusal: JournalRefusal) -> String {
-    switch refusal {
-    case .malformedRow: "the row is malformed"
-    case .damaged(let damage): DamageWords.phrase(damage)
-    case .damagedText(let why): why
-    case .copyOfFoldedEntry: "a copy of an entry already in the journal"
-    case .sequenceUsed(let sequence):
-      "its writer's sequence number \(sequence) was already used (a replayed entry)"
-    }
-  }
 }
 
 extension JournalError: ReportableError {

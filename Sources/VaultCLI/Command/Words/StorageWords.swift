@@ -27,6 +27,44 @@ enum StorageWords {
     // MARK: Core, agent, journal
     case .sessionsNotRevoked(let folder, let code):
       "cannot revoke the sessions in \(folder): \(String(cString: strerror(code)))"
+
+    // MARK: Records, state, SQLite, entries
+    case .databaseNotOpened(let path, let message): "cannot open \(path): \(message)"
+    case .database(let failure): words(failure)
+    case .backup(let failure): "cannot back up: \(words(failure))"
+    case .spool(let failure): words(failure) + "; nothing was stored"
+    case .unencodable(.record): "a record cannot be encoded"
+    case .unencodable(.recordBody): "a record's body cannot be encoded"
+    case .unencodable(.syncRecord): "the sync record cannot be encoded"
+    case .newFileWithoutState: "the new vault file has no state"
+    case .headerWithoutChunkHash:
+      "the new header does not say how the vault's chunks are hashed; nothing was written"
+    }
+  }
+
+  // MARK: Records, state, SQLite, entries
+
+  /// SQLite's message and, for a failed write, its likely cause.
+  static func words(_ failure: SQLiteFailure) -> String {
+    switch failure.write {
+    case nil: failure.message
+    case .fileSizeLimit(let bytes)?:
+      "\(failure.message): the file-size limit (ulimit -f) of \(bytes) bytes was reached;"
+        + " nothing was written"
+    case .diskFull?: "\(failure.message): the disk is full; nothing was written"
+    case .unknown?: "\(failure.message) while writing; nothing was written"
+    }
+  }
+
+  /// How a content's spool file failed, before "; nothing was stored".
+  static func words(_ failure: SpoolFailure) -> String {
+    switch failure {
+    case .notMade(let folder, let code):
+      "cannot make a spool file in \(folder): \(String(cString: strerror(code)))"
+    case .notWritten(let code):
+      "cannot write the content's spool file: \(String(cString: strerror(code)))"
+    case .notReadBack: "the content's spool file cannot be read back"
+    case .changed: "the content's spool file was changed"
     }
   }
 }
