@@ -416,7 +416,7 @@ public final class VaultSync {
     } catch {
       guard let failure = VaultError(error) else { throw error }
       switch failure {
-      case .integrityText, .integrity, .malformedHeaderText, .malformedHeader, .unsupportedVersion:
+      case .integrity, .malformedHeader, .unsupportedVersion:
         throw SyncError.refused(.damaged(failure))
       default: throw error
       }

@@ -241,8 +241,6 @@ public final class VaultExportFile {
       guard try Array(EntryName(name).value.utf8) == raw else {
         throw TransferError("the name '\(name)' is not in NFC", at: at)
       }
-    } catch VaultError.invalidInputText(let why) {
-      throw TransferError(why, at: at)
     } catch VaultError.invalidInput(let fault) {
       throw TransferError(.input(fault), at: at)
     }

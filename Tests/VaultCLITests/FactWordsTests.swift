@@ -106,7 +106,7 @@ final class FactWordsTests: XCTestCase {
       ),
       (.handoffTooLong, "its state file's handoff is longer than any vault writes"),
       (
-        .damaged(.integrityText("the name index of 'mail/work' is damaged")),
+        .damaged(.integrity(.record(.nameIndex(name: "mail/work")))),
         "the name index of 'mail/work' is damaged"
       ),
       (
@@ -118,7 +118,7 @@ final class FactWordsTests: XCTestCase {
         "the sync file records/0a/ff holds another record than its name says"
       ),
       (
-        .damaged(.malformedHeaderText("a salt is 16 bytes, not 3")),
+        .damaged(.malformedHeader(.kdf(.saltLength(expected: 16, found: 3)))),
         "the vault header it carries is malformed: a salt is 16 bytes, not 3"
       ),
       (.damaged(.unsupportedVersion(3)), "the vault header it carries is of format 3"),

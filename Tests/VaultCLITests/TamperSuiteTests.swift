@@ -45,7 +45,7 @@ final class TamperSuiteTests: XCTestCase {
 
     static func classify(_ error: Error) -> Outcome {
       switch VaultError(error) {
-      case .integrityText, .integrity, .malformedHeaderText, .malformedHeader, .unsupportedVersion,
+      case .integrity, .malformedHeader, .unsupportedVersion,
         .staleState:
         return .refused
       default: return .wrong("\(error)")

@@ -155,9 +155,9 @@ final class StreamedContentTests: XCTestCase {
         try EntryName("big"),
         source: .streamed(
           prefix: pattern(EntryStore.streamThreshold + 1),
-          read: { _ in throw VaultError.storageText("cannot read standard input") }),
+          read: { _ in throw VaultError.storage(.file(.read, path: "-", errno: EIO)) }),
         overwrite: false, guarded: false)
-    ) { XCTAssertEqual(VaultError($0), .storageText("cannot read standard input")) }
+    ) { XCTAssertEqual(VaultError($0), .storage(.file(.read, path: "-", errno: EIO))) }
     XCTAssertEqual(try store.db.query("SELECT count(*) FROM chunks").first?.first?.integer, before)
     XCTAssertNil(try store.metadata(try EntryName("big")))
     XCTAssertEqual(try store.verifyAll().entries, 1)

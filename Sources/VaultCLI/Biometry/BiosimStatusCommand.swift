@@ -19,8 +19,7 @@ struct BiosimStatusCommand: VaultCommand {
     if let sensor = try? state.sensorState(clock: context.environment.clock),
       let unknown = sensor.queue.first(where: { Outcome(rawValue: $0) == nil })
     {
-      throw VaultError.integrityText(
-        "the simulated sensor's queue holds an unknown outcome \(unknown.debugDescription)")
+      throw VaultError.integrity(.simulatedSensor(.unknownOutcome(unknown)))
     }
     Output.print(
       json

@@ -155,7 +155,7 @@ public enum ExitStatus {
       return CredentialWords.report(error)
     case .notFound, .programNotFound, .programNotStarted, .noField, .notText, .tooLarge, .noLine,
       .removed, .purged, .revisionNotFound, .journalEntryNotFound, .noOneTimeCode, .exists,
-      .invalidInputText, .invalidInput, .notAJournalID:
+      .invalidInput, .notAJournalID:
       return EntryWords.report(error)
     case .biometricNotRecognised, .biometricCancelled, .biometricFallback,
       .biometricLockout, .biometricLockoutElsewhere, .biometricLockoutPINNotAskable,
@@ -163,9 +163,9 @@ public enum ExitStatus {
       .biometryDisabled, .biometryNotActivated, .notEnrolled, .biometricNotInteractive,
       .biometryUnavailable, .duplicateRequest:
       return BiometricWords.report(error, sensor: sensor)
-    case .integrityText, .integrity, .malformedHeaderText, .malformedHeader, .unsupportedVersion,
+    case .integrity, .malformedHeader, .unsupportedVersion,
       .staleState, .noVault, .vaultExists,
-      .unsafePermissions, .agentImpostor, .vaultChanged, .conflict, .storageText, .storage, .busy:
+      .unsafePermissions, .agentImpostor, .vaultChanged, .conflict, .storage, .busy:
       return FileWords.report(error)
     case .syncRepositoryExists, .staleSyncRepository, .syncFailed, .remoteMoved, .rotatedElsewhere:
       return SyncWords.report(error)

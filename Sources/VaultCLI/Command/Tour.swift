@@ -87,7 +87,7 @@ enum Tour {
   /// The path of the run's `vault` program (`RunScope.executable`, with `/proc/self/exe` read
   /// to the file it names), for a child's `argv[0]` and a shell's `PATH`.
   ///
-  /// - Throws: `VaultError.storage` when `/proc/self/exe` cannot be read.
+  /// - Throws: `CommandFailed` when `/proc/self/exe` cannot be read.
   static func executablePath() throws -> String {
     let executable = RunScope.current.executable
     guard executable == "/proc/self/exe" else { return executable }

@@ -52,7 +52,7 @@ enum Clipboard {
 
   /// The first usable tool: `wl-copy` under Wayland, else `xclip` or `xsel` under X11.
   ///
-  /// - Throws: `VaultError.storage` naming what is missing.
+  /// - Throws: `CommandFailed` naming what is missing.
   static func tool(_ variables: [String: String]) throws -> Tool {
     let wayland = !(variables["WAYLAND_DISPLAY"] ?? "").isEmpty
     let x11 = !(variables["DISPLAY"] ?? "").isEmpty
@@ -96,7 +96,7 @@ enum Clipboard {
   /// (`--clip-time`; nil: `defaultSeconds`); `what` names it in the message (`the password of
   /// 'name'`), `'name'` by default.
   ///
-  /// - Throws: `VaultError.storage` when no tool works.
+  /// - Throws: `CommandFailed` when no tool works.
   static func copy(
     _ secret: SecureBytes, name: EntryName, what: String? = nil, seconds: Int?, context: Context
   ) throws {

@@ -17,7 +17,7 @@ struct ClipboardProcess {
 
   /// Starts `path` with `arguments`; with `detach`, in a new session with no controlling terminal.
   ///
-  /// - Throws: `VaultError.storage` when it cannot be started.
+  /// - Throws: `CommandFailed` when it cannot be started.
   static func start(
     _ path: String, _ arguments: [String], environment: [String: String], detach: Bool
   ) throws -> ClipboardProcess {

@@ -24,7 +24,7 @@ final class EditFolder {
   /// Where the folder goes: `$XDG_RUNTIME_DIR`, else `/dev/shm`, whichever is a folder on tmpfs
   /// or ramfs; with `allowDisk` and neither, `$TMPDIR` or `/tmp`.
   ///
-  /// - Throws: `VaultError.invalidInput` when there is no RAM-backed folder and `allowDisk` is
+  /// - Throws: `InputRefused` when there is no RAM-backed folder and `allowDisk` is
   ///   false.
   static func root(_ environment: VaultEnvironment, allowDisk: Bool) throws -> String {
     for candidate in memoryRoots(environment) where isRAMBacked(candidate) {
@@ -69,7 +69,7 @@ final class EditFolder {
 
   /// Creates a fresh folder under `root` (`mkdtemp`, mode 0700), after touching the marker.
   ///
-  /// - Throws: `VaultError.storage` when the marker or the folder cannot be created.
+  /// - Throws: `CommandFailed` when the marker or the folder cannot be created.
   static func create(in root: String, environment: VaultEnvironment) throws -> EditFolder {
     try PrivateFiles.ensurePrivateDirectory(environment.stateDirectory)
     let marker = markerPath(environment)
@@ -99,7 +99,7 @@ final class EditFolder {
 
   /// Writes `content` to a new 0600 file `name` in the folder and returns its path.
   ///
-  /// - Throws: `VaultError.storage` on failure.
+  /// - Throws: `CommandFailed` on failure.
   func write(_ content: SecureBytes, name: String) throws -> String {
     let file = path + "/" + name
     let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -120,7 +120,7 @@ final class EditFolder {
 
   /// The file's content after editing, in guarded memory, or nil when the editor removed it.
   ///
-  /// - Throws: `VaultError.storage` when it cannot be read or is not a regular file.
+  /// - Throws: `CommandFailed` when it cannot be read or is not a regular file.
   func read(_ file: String) throws -> SecureBytes? {
     // Non-blocking, so a FIFO the editor left in its place opens at once and is refused below
     // instead of waiting for a writer forever (reads of a regular file are unaffected).

@@ -62,8 +62,8 @@ enum EditSession {
   /// When `content` does not end in a newline, one newline the editor adds at the end is dropped,
   /// so a password does not change by being opened and saved.
   ///
-  /// - Throws: `VaultError.cancelled` when the editor fails or removes the file, `.storage` for
-  ///   I/O failures, `.invalidInput` when there is no editor.
+  /// - Throws: `Cancelled` when the editor fails or removes the file, `CommandFailed` for
+  ///   I/O failures, `InputRefused` when there is no editor.
   static func run(
     _ content: SecureBytes, fileName: String, root: String, environment: VaultEnvironment
   ) throws -> Outcome {

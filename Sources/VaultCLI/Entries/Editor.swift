@@ -62,7 +62,7 @@ struct Editor {
 
   /// The executable and argv that edit `file`.
   ///
-  /// - Throws: `VaultError.invalidInput` when the editor is not found.
+  /// - Throws: `InputRefused` when the editor is not found.
   func invocation(for file: String) throws -> (executable: String, argv: [String]) {
     let options = isVim ? Self.vimOptions : []
     if needsShell {
@@ -86,7 +86,7 @@ struct Editor {
   /// signal dispositions and an empty signal mask (the caller ignores SIGINT meanwhile).
   ///
   /// - Returns: the child's process id.
-  /// - Throws: `VaultError.invalidInput` when it cannot be started.
+  /// - Throws: `InputRefused` when it cannot be started.
   func start(file: String, tmpdir: String) throws -> pid_t {
     let (executable, arguments) = try invocation(for: file)
     do {

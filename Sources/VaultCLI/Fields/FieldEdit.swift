@@ -9,7 +9,7 @@ import VaultSecrets
 enum FieldEdit {
   /// A piped value: exactly the bytes read, less one final LF or CRLF.
   ///
-  /// - Throws: `VaultError.invalidInput` for empty input.
+  /// - Throws: `InputRefused` for empty input.
   static func value(fromPipe data: SecureBytes) throws -> SecureBytes {
     var count = data.count
     if count > 0 && data[count - 1] == 0x0A { count -= 1 }

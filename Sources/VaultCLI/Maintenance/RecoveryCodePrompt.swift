@@ -32,8 +32,8 @@ extension Context {
   /// hidden on the terminal; the form without the check group (32 symbols) is accepted too.
   ///
   /// - Parameter code: the new code in canonical form (`RecoveryCode.generate`).
-  /// - Throws: `VaultError.noTerminal` before anything is shown when there is neither a terminal
-  ///   nor `--pin-fd`; `.invalidInput` when the last try still failed, or when `--pin-fd` ends
+  /// - Throws: `NoTerminal` before anything is shown when there is neither a terminal
+  ///   nor `--pin-fd`; `InputRefused` when the last try still failed, or when `--pin-fd` ends
   ///   before an answer.
   func confirmNewRecoveryCode(
     _ code: SecureBytes, heading: String = Context.recoveryCodeHeading

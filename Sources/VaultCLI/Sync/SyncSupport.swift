@@ -36,7 +36,7 @@ enum SyncSupport {
   /// REMOTE, refused when it is empty, holds a newline or starts with '-' (git would read an
   /// option).
   ///
-  /// - Throws: `VaultError.invalidInput` for such a REMOTE.
+  /// - Throws: `InputRefused` for such a REMOTE.
   static func checkedRemote(_ argument: GitRemote) throws -> String {
     let remote = argument.text
     guard !remote.isEmpty, !remote.hasPrefix("-"), !remote.contains("\n") else {

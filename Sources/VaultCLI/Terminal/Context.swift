@@ -31,7 +31,7 @@ public final class Context {
 
   /// A context for one run of a command.
   ///
-  /// - Throws: `VaultError.invalidInput` when `--pin-fd` names a descriptor that is not open;
+  /// - Throws: `InputRefused` when `--pin-fd` names a descriptor that is not open;
   ///   the parse errors of `--vault` and `--pin-fd` for an invocation the parser did not check.
   init(invocation: Invocation, environment: VaultEnvironment, session: WorkerSession? = nil) throws
   {
@@ -120,7 +120,7 @@ public final class Context {
   ///
   /// - Parameter replacing: true when the PIN replaces one that keeps unlocking until it is set
   ///   (`vault passwd`), which a refusal says.
-  /// - Throws: `VaultError.invalidInput` for the last (or, from --pin-fd, the only) refusal.
+  /// - Throws: `InputRefused` or `VaultError.invalidInput` for the last (or, from --pin-fd, the only) refusal.
   func readNewPIN(replacing: Bool = false) throws -> PIN {
     var tries = 0
     while true {
@@ -154,14 +154,6 @@ public final class Context {
       }
     }
     return first
-  }
-
-  /// True for input refused (`VaultError.invalidInput`), which a prompt says and asks again for.
-  static func isRefusedInput(_ error: VaultError) -> Bool {
-    switch error {
-    case .invalidInput, .invalidInputText: true
-    default: false
-    }
   }
 
   /// `1 guarded entry`, `2 guarded entries`.

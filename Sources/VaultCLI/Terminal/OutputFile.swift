@@ -17,8 +17,8 @@ import VaultFormat
 enum OutputFile {
   /// Writes `bytes` to `path`, every signal that can be blocked held until it is done.
   ///
-  /// - Throws: `VaultError.invalidInput` when `path` exists and `replacing` is false, or exists
-  ///   and is not a regular file; `.storage` on an I/O failure (nothing is left at `path` then).
+  /// - Throws: `InputRefused` when `path` exists and `replacing` is false, or exists
+  ///   and is not a regular file; `CommandFailed` on an I/O failure (nothing is left at `path` then).
   static func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws {
     try SignalHold.during {
       try writing(to: path, replacing: replacing) { write in
@@ -90,7 +90,7 @@ enum OutputFile {
   /// does not: SQLite takes a file at its journal's name as its own at the next open), the
   /// device-state and session folders' own names, and anything in them.
   ///
-  /// - Throws: `VaultError.invalidInput` naming what `path` is or why its folder is refused
+  /// - Throws: `InputRefused` naming what `path` is or why its folder is refused
   ///   (exit 5); nothing was written.
   static func refuseOwnFiles(_ path: String, vaultPath: String, environment: VaultEnvironment)
     throws

@@ -7,7 +7,7 @@ extension Context {
   ///
   /// - Parameter use: what standard input is for, as in `carries the content` or `the editor
   ///   inherits`.
-  /// - Throws: `VaultError.invalidInput` for `--pin-fd 0`.
+  /// - Throws: `InputRefused` for `--pin-fd 0`.
   func refusePINOnStandardInput(_ use: String) throws {
     if pinFD == 0 {
       throw InputRefused(
@@ -19,7 +19,7 @@ extension Context {
   /// Refuses a standard input that is the vault file itself (or its journal beside it): adding
   /// it would read what the add writes, without end.
   ///
-  /// - Throws: `VaultError.invalidInput`.
+  /// - Throws: `InputRefused`.
   func refuseVaultOnStandardInput() throws {
     var input = stat()
     guard fstat(0, &input) == 0, input.st_mode & S_IFMT == S_IFREG else { return }

@@ -120,7 +120,7 @@ public final class Terminal {
 
   /// Shows `prompt` and reads one line with echo off into guarded memory (without the newline).
   ///
-  /// - Throws: `VaultError.cancelled` on end of file (Ctrl-D), `.invalidInput` past 4096 bytes.
+  /// - Throws: `Cancelled` on end of file (Ctrl-D), `InputRefused` past 4096 bytes.
   public func readHidden(prompt: String) throws -> SecureBytes {
     // Echo goes off before the prompt appears, so nothing typed early is shown.
     let line = try withMode(prompt: prompt, { $0.c_lflag &= ~tcflag_t(ECHO) }) {
@@ -133,7 +133,7 @@ public final class Terminal {
 
   /// Shows `prompt` and reads one line with echo on (a confirmation, never a secret).
   ///
-  /// - Throws: `VaultError.cancelled` on end of file (Ctrl-D), `.invalidInput` past 4096 bytes.
+  /// - Throws: `Cancelled` on end of file (Ctrl-D), `InputRefused` past 4096 bytes.
   public func readVisible(prompt: String) throws -> String {
     let line = try withMode(prompt: prompt, { _ in }) { try LineReader.readLine(fd: fd) }
     guard let line else { throw Cancelled(why: "nothing was typed") }
@@ -177,7 +177,7 @@ enum LineReader {
 
   /// One line without its newline, or nil at end of file before any byte.
   ///
-  /// - Throws: `VaultError.invalidInput` when the line is longer than 4096 bytes.
+  /// - Throws: `InputRefused` when the line is longer than 4096 bytes.
   static func readLine(fd: Int32) throws -> SecureBytes? {
     let buffer = SecureBytes(count: maximum)
     var count = 0
@@ -208,7 +208,7 @@ enum LineReader {
   /// that grows by doubling (old copies are wiped by `sodium_free`); the result is packed
   /// (`SecureBytes.init(count:packed:)`) when `packed`.
   ///
-  /// - Throws: `VaultError.storage` on a read error, or when it cannot be held.
+  /// - Throws: `CommandFailed` on a read error, or when it cannot be held.
   static func readAll(fd: Int32, limit: Int? = nil, packed: Bool = false) throws -> SecureBytes {
     var buffer = SecureBytes(count: min(64 * 1024, limit ?? Int.max))
     var count = 0
@@ -238,8 +238,8 @@ enum LineReader {
   /// Everything until end of file when it is at most `limit` bytes, so that an input a command
   /// holds in memory (a field's value, a template, the text an editor saved) stays bounded.
   ///
-  /// - Throws: `VaultError.invalidInput` naming `what` as soon as more than `limit` bytes come;
-  ///   `.storage` on a read error.
+  /// - Throws: `InputRefused` naming `what` as soon as more than `limit` bytes come;
+  ///   `CommandFailed` on a read error.
   static func readAll(fd: Int32, atMost limit: Int, what: String, packed: Bool = false) throws
     -> SecureBytes
   {
@@ -255,7 +255,7 @@ enum LineReader {
   /// One `read(2)` of `fd` into `buffer`, again after `EINTR`.
   ///
   /// - Returns: the bytes read, 0 at the end.
-  /// - Throws: `VaultError.storage` when it cannot be read.
+  /// - Throws: `CommandFailed` when it cannot be read.
   static func readSome(fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     while true {
       let n = Glibc.read(fd, buffer.baseAddress, buffer.count)

@@ -254,7 +254,7 @@ struct ExportCommand: VaultCommand {
       let second = try ExportPassphrase(
         utf8: readSecret(context, prompt: "Repeat the passphrase: "))
       guard first.bytes == second.bytes else {
-        throw VaultError.invalidInputText("the two passphrases differ; nothing was written")
+        throw InputRefused("the two passphrases differ; nothing was written")
       }
     }
     return first
@@ -262,18 +262,18 @@ struct ExportCommand: VaultCommand {
 
   /// One line from `--pin-fd`, else hidden on the terminal.
   ///
-  /// - Throws: `VaultError.noTerminal` when there is neither.
+  /// - Throws: `NoTerminal` when there is neither.
   static func readSecret(_ context: Context, prompt: String) throws -> SecureBytes {
     // In the agent's worker the client kept its descriptor, and passes one line of it on.
     if context.pinKeptByClient, let session = context.session {
       guard let line = try session.clientLine() else {
-        throw VaultError.invalidInputText("--pin-fd ended before the passphrase was read")
+        throw InputRefused("--pin-fd ended before the passphrase was read")
       }
       return line
     }
     if let fd = context.pinFD {
       guard let line = try LineReader.readLine(fd: fd) else {
-        throw VaultError.invalidInputText("--pin-fd \(fd) ended before the passphrase was read")
+        throw InputRefused("--pin-fd \(fd) ended before the passphrase was read")
       }
       return line
     }
@@ -300,7 +300,7 @@ struct ExportCommand: VaultCommand {
     }
     let fd = open(file, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
-      throw VaultError.storageText("cannot read \(file): \(String(cString: strerror(errno)))")
+      throw CommandFailed("cannot read \(file): \(String(cString: strerror(errno)))")
     }
     defer { close(fd) }
     let opener = try VaultExportOpener(reading: ImportSourceFile.reader(fd: fd, named: file))

@@ -15,14 +15,14 @@ public enum ImportSourceFile {
 
   /// The bytes of `path`, or of standard input for `-`.
   ///
-  /// - Throws: `VaultError.invalidInput` for standard input on a terminal, a folder, or a
-  ///   source over `maximumByteCount`; `.storage` when it cannot be opened or read.
-  static func read(_ path: String, tooLarge: (String) -> VaultError = tooLarge) throws
+  /// - Throws: `InputRefused` for standard input on a terminal, a folder, or a
+  ///   source over `maximumByteCount`; `CommandFailed` when it cannot be opened or read.
+  static func read(_ path: String, tooLarge: (String) -> InputRefused = tooLarge) throws
     -> SecureBytes
   {
     if path == "-" {
       guard isatty(0) == 0 else {
-        throw VaultError.invalidInputText(
+        throw InputRefused(
           "standard input is a terminal; give the export as a file, or pipe it to 'vault import"
             + " ... -'")
       }
@@ -38,20 +38,20 @@ public enum ImportSourceFile {
 
   /// `path` opened for reading (close on exec), and what `fstat` says of it.
   ///
-  /// - Throws: `VaultError.invalidInput` for a folder; `.storage` when it cannot be opened.
+  /// - Throws: `InputRefused` for a folder; `CommandFailed` when it cannot be opened.
   static func open(_ path: String) throws -> (fd: Int32, info: stat) {
     let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
-      throw VaultError.storageText("cannot open \(path): \(String(cString: strerror(errno)))")
+      throw CommandFailed("cannot open \(path): \(String(cString: strerror(errno)))")
     }
     var info = stat()
     guard fstat(fd, &info) == 0 else {
       close(fd)
-      throw VaultError.storageText("cannot read \(path): \(String(cString: strerror(errno)))")
+      throw CommandFailed("cannot read \(path): \(String(cString: strerror(errno)))")
     }
     if info.st_mode & S_IFMT == S_IFDIR {
       close(fd)
-      throw VaultError.invalidInputText("\(path) is a folder; this format reads a file")
+      throw InputRefused("\(path) is a folder; this format reads a file")
     }
     return (fd, info)
   }
@@ -70,7 +70,7 @@ public enum ImportSourceFile {
       ImportSource.encryptedFile(
         open: {
           guard lseek(fd, 0, SEEK_SET) == 0 else {
-            throw VaultError.storageText(
+            throw CommandFailed(
               "cannot read \(name) again: \(String(cString: strerror(errno)))")
           }
           return reader(fd: fd, named: name)
@@ -88,7 +88,7 @@ public enum ImportSourceFile {
       }
     }
     let source = try read(path) { name in
-      VaultError.invalidInputText(
+      InputRefused(
         "\(name) is larger than \(maximumText), the most vault import reads of an export that is"
           + " not a regular file; give it as a file (vault import --from vault FILE), which is"
           + " read in pieces at any size")
@@ -99,7 +99,7 @@ public enum ImportSourceFile {
   /// A function that reads `fd` into the buffer it is given (again after `EINTR`), returning
   /// the bytes read, 0 at the end.
   ///
-  /// - Throws (from the function): `VaultError.storage` naming `name` on a read error.
+  /// - Throws (from the function): `CommandFailed` naming `name` on a read error.
   static func reader(fd: Int32, named name: String) -> (UnsafeMutableRawBufferPointer) throws
     -> Int
   {
@@ -108,7 +108,7 @@ public enum ImportSourceFile {
         let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
         if n < 0 && errno == EINTR { continue }
         guard n >= 0 else {
-          throw VaultError.storageText("cannot read \(name): \(String(cString: strerror(errno)))")
+          throw CommandFailed("cannot read \(name): \(String(cString: strerror(errno)))")
         }
         return n
       }
@@ -117,7 +117,7 @@ public enum ImportSourceFile {
 
   /// The password-store folder `path` as a source whose files `decrypt` opens.
   ///
-  /// - Throws: `VaultError.invalidInput` when `path` is not a folder (or is `-`); `.storage`
+  /// - Throws: `InputRefused` when `path` is not a folder (or is `-`); `CommandFailed`
   ///   when it cannot be read.
   static func folder(_ path: String, decrypt: @escaping @Sendable (String) throws -> SecureBytes)
     throws -> ImportSource
@@ -125,19 +125,19 @@ public enum ImportSourceFile {
     var info = stat()
     guard path != "-", stat(path, &info) == 0 else {
       throw path == "-"
-        ? VaultError.invalidInputText("a password store is a folder; give its path, not '-'")
-        : VaultError.storageText("cannot open \(path): \(String(cString: strerror(errno)))")
+        ? InputRefused("a password store is a folder; give its path, not '-'")
+        : CommandFailed("cannot open \(path): \(String(cString: strerror(errno)))")
     }
     guard info.st_mode & S_IFMT == S_IFDIR else {
-      throw VaultError.invalidInputText(
+      throw InputRefused(
         "\(path) is not a folder; pass and gopass read a password-store folder such as"
           + " ~/.password-store")
     }
     return .folder(path: path, decrypt: decrypt)
   }
 
-  static func tooLarge(_ name: String) -> VaultError {
-    .invalidInputText(
+  static func tooLarge(_ name: String) -> InputRefused {
+    InputRefused(
       "\(name) is larger than \(maximumText), the most vault import reads from a plaintext"
         + " source; split it and import the parts (an export made with --to vault is read in"
         + " pieces, at any size)")
@@ -146,7 +146,7 @@ public enum ImportSourceFile {
   /// Everything `fd` gives until its end, into guarded memory that grows by doubling (the old
   /// buffers are wiped when freed), at most `maximumByteCount` bytes (else `tooLarge(name)`).
   static func read(
-    fd: Int32, named name: String, tooLarge: (String) -> VaultError = tooLarge
+    fd: Int32, named name: String, tooLarge: (String) -> InputRefused = tooLarge
   ) throws -> SecureBytes {
     var buffer = SecureBytes(count: 64 * 1024)
     var count = 0
@@ -156,7 +156,7 @@ public enum ImportSourceFile {
         do {
           buffer = try buffer.grown(to: min(buffer.count * 2, maximumByteCount + 1))
         } catch {
-          throw VaultError.storageText(
+          throw CommandFailed(
             "\(name) is too large to hold in memory; nothing was written")
         }
       }
@@ -166,7 +166,7 @@ public enum ImportSourceFile {
       }
       if n < 0 && errno == EINTR { continue }
       if n < 0 {
-        throw VaultError.storageText("cannot read \(name): \(String(cString: strerror(errno)))")
+        throw CommandFailed("cannot read \(name): \(String(cString: strerror(errno)))")
       }
       if n == 0 { break }
       count += n

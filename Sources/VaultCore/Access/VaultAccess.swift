@@ -246,7 +246,7 @@ public struct VaultAccess {
       switch error {
       case .enrollmentChanged:
         credentials.heldKeyRejected(everything: true)
-      case .locked, .integrityText, .integrity, .malformedHeaderText, .malformedHeader, .staleState,
+      case .locked, .integrity, .malformedHeader, .staleState,
         .vaultChanged, .biometryDisabled,
         .biometryNotActivated:
         credentials.heldKeyRejected(everything: false)

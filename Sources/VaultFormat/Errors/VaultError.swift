@@ -18,12 +18,8 @@ public enum VaultError: Error, Equatable, Sendable {
   /// The passphrase of a `vault` export does not match its check (or the salt or KDF fields of
   /// its header, which are inputs of the key, were edited).
   case wrongPassphrase
-  /// AEAD or MAC verification failed: the file was edited, records were swapped, or bytes flipped.
-  case integrityText(String)
   /// An integrity check failed: which object, which check (`Damage`).
   case integrity(Damage)
-  /// The vault header could not be parsed or a value is out of bounds.
-  case malformedHeaderText(String)
   /// The vault header could not be read: which field, why (`HeaderFault`).
   case malformedHeader(HeaderFault)
   /// The file's format version is newer (or older) than this build understands.
@@ -57,8 +53,6 @@ public enum VaultError: Error, Equatable, Sendable {
   case noOneTimeCode(String)
   /// An entry with this name exists and overwriting was not asked for.
   case exists(String)
-  /// Input was refused (a bad name, empty content, a bad option value). Nothing was stored.
-  case invalidInputText(String)
   /// Input was refused: which name, value or limit (`InputFault`). Nothing was stored.
   case invalidInput(InputFault)
   /// There is no vault at this path.
@@ -136,8 +130,6 @@ public enum VaultError: Error, Equatable, Sendable {
   /// 0 when the kernel named none; `finding` is the rule of `AgentPeer` it failed): nothing
   /// was sent to it.
   case agentImpostor(socket: String, pid: Int32, finding: PeerFinding)
-  /// A file or database operation failed (disk full, permissions, I/O).
-  case storageText(String)
   /// A file or database operation failed: which, on what, why (`StorageFailure`).
   case storage(StorageFailure)
   /// Another process held the vault file's lock for longer than the command waits (`seconds`).
@@ -196,7 +188,7 @@ extension VaultError {
   /// Whether this is an integrity failure (`.integrity`).
   public var isIntegrityFailure: Bool {
     switch self {
-    case .integrityText, .integrity: return true
+    case .integrity: return true
     default: return false
     }
   }
@@ -204,7 +196,7 @@ extension VaultError {
   /// Whether this is a failed file or database operation (`.storage`).
   public var isStorageFailure: Bool {
     switch self {
-    case .storageText, .storage: return true
+    case .storage: return true
     default: return false
     }
   }

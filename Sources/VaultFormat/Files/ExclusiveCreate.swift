@@ -46,8 +46,6 @@ extension Vault {
       switch VaultError(error) {
       case .storage(let failure)?:
         throw VaultError.storage(.building(path: path, temporary: temporary, failure))
-      case .storageText(let message)?:
-        throw VaultError.storageText(message.replacing(temporary, with: path))
       default: throw error
       }
     }

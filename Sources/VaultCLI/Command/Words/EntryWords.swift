@@ -59,8 +59,6 @@ enum EntryWords {
       )
     case .exists(let name):
       return (.exists, "an entry named '\(name)' exists", "use --force to replace it")
-    case .invalidInputText(let what):
-      return (.invalidInput, what, nil)
     case .invalidInput(let fault):
       return (.invalidInput, InputWords.phrase(fault), nil)
     case .notAJournalID(let word):

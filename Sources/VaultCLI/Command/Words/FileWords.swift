@@ -6,14 +6,10 @@ enum FileWords {
   /// The exit code, message and hint of one of this domain's errors (`ExitStatus.report`).
   static func report(_ error: VaultError) -> ExitStatus.Report {
     switch error {
-    case .integrityText(let what):
-      return (.integrity, "integrity failure: \(what)", nil)
     case .integrity(let damage):
       return (.integrity, "integrity failure: \(DamageWords.phrase(damage))", nil)
     case .malformedHeader(let fault):
       return (.integrity, "the vault header is malformed: \(HeaderWords.phrase(fault))", nil)
-    case .malformedHeaderText(let what):
-      return (.integrity, "the vault header is malformed: \(what)", nil)
     case .unsupportedVersion(let version):
       return (
         .integrity,
@@ -58,8 +54,6 @@ enum FileWords {
       )
     case .conflict(let conflict):
       return (.vaultChanged, words(conflict), nil)
-    case .storageText(let what):
-      return (.failure, what, nil)
     case .storage(let failure):
       return (.failure, StorageWords.phrase(failure), nil)
     case .busy(let seconds):

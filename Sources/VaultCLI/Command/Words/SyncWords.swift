@@ -153,9 +153,7 @@ enum SyncWords {
   /// the header's malformation or format as the header it carries.
   static func phrase(received failure: VaultError) -> String {
     switch failure {
-    case .integrityText(let why): why
     case .integrity(let damage): DamageWords.phrase(damage)
-    case .malformedHeaderText(let why): "the vault header it carries is malformed: \(why)"
     case .malformedHeader(let fault):
       "the vault header it carries is malformed: \(HeaderWords.phrase(fault))"
     case .unsupportedVersion(let version): "the vault header it carries is of format \(version)"
