@@ -337,7 +337,7 @@ package struct Resealing {
   /// computed again from the new name-index subkey.
   package func record(_ row: RecordRow) throws -> RecordRow {
     guard let kind = RecordKind(rawValue: row.kind) else {
-      throw VaultError.integrity(.tables(.unknownKind(row.kind)))
+      throw VaultError.integrity(.record(.unknownKind(row.kind)))
     }
     if kind == .journal {
       var out = row

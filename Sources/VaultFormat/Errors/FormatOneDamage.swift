@@ -1,7 +1,5 @@
 /// What a check of a format-1 vault file found (`Damage.formatOne`).
 public enum FormatOneDamage: Equatable, Sendable {
-  /// The header's KDF parameters or keyslots do not match this device's record (its slot tag).
-  case keyslotsEdited
   /// The file is a format-1 copy of a vault this device has already seen in format 2 (an old
   /// copy was put back); nothing was read.
   case copyOfMigratedVault
@@ -9,10 +7,6 @@ public enum FormatOneDamage: Equatable, Sendable {
   case malformedRow
   /// A row of the `entries` table has a kind that is neither an entry nor a journal entry.
   case unknownRowKind
-  /// An entry's sealed metadata does not decode.
-  case malformedMetadata
-  /// The content of the entry `name` has more or fewer chunks than its metadata records.
-  case missingOrExtraChunks(name: String)
   /// The content of the entry `name` has a chunk out of its place.
   case misplacedChunks(name: String)
   /// The content of the entry `name` is longer than its metadata records.

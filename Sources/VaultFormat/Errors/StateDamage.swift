@@ -5,8 +5,6 @@ public enum StateDamage: Equatable, Sendable {
   case noValidState
   /// The `aggregate` row is missing, or its sums are not of their lengths.
   case aggregateRow
-  /// The header row fails its MAC under the master key.
-  case headerFailedAuthentication
   /// The newest state's MAC does not verify.
   case stateFailedAuthentication
   /// The state's summary is not that of the header and aggregate as stored.

@@ -8,12 +8,8 @@ public enum TableDamage: Equatable, Sendable {
   case structure(findings: [String])
   /// `count` records of a kind this version does not write.
   case unwrittenKinds(count: Int64)
-  /// A record of a kind this version does not know (`kind`).
-  case unknownKind(Int64)
   /// The record (its id in hex) opened, and its body is malformed.
   case malformedRecord(id: String)
-  /// The content of the entry `name` has missing or extra chunks.
-  case chunksMissingOrExtra(name: String)
   /// Content chunks belong to no entry or revision.
   case chunksOfNoVersion
   /// `count` rows of the records table are no record that opened.

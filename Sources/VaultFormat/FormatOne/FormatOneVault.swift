@@ -75,7 +75,7 @@ public final class FormatOneVault {
     let slotTag = FormatOneHeader.slotTag(
       deviceSecret: secret, vaultID: vaultID, kdf: header.kdf, keyslots: header.keyslots)
     guard constantTimeEqual(Array(slotTag.utf8), Array(header.slotTag.utf8)) else {
-      throw VaultError.integrity(.formatOne(.keyslotsEdited))
+      throw VaultError.integrity(.keys(.keyslotsEdited))
     }
     let wait = limiter.currentDelay(state)
     if wait > 0 { throw VaultError.pinDelay(seconds: wait) }
@@ -211,7 +211,7 @@ public final class FormatOneVault {
           let meta = try? plain.withBytes({
             try JSONDecoder().decode(Metadata.self, from: Data($0))
           })
-        else { throw VaultError.integrity(.formatOne(.malformedMetadata)) }
+        else { throw VaultError.integrity(.record(.malformedEntryMetadata)) }
         entries.append(
           Entry(
             name: meta.name, created: meta.created, updated: meta.updated, guarded: meta.guarded,
@@ -232,7 +232,7 @@ public final class FormatOneVault {
     let rows = try db.query(
       "SELECT idx, box FROM chunks WHERE entry_id = ? ORDER BY idx", [.blob(id)])
     guard rows.count == meta.chunks else {
-      throw VaultError.integrity(.formatOne(.missingOrExtraChunks(name: meta.name)))
+      throw VaultError.integrity(.content(name: meta.name, .missingOrExtraChunks))
     }
     let content = SecureBytes(count: meta.length)
     var offset = 0

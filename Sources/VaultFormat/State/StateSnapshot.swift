@@ -46,7 +46,7 @@ package struct StateSnapshot {
     else { throw VaultError.integrity(.state(.aggregateRow)) }
     let (body, mac) = try Vault.readHeaderRow(db)
     guard constantTimeEqual(Header.mac(body, masterKey: masterKey), mac) else {
-      throw VaultError.integrity(.state(.headerFailedAuthentication))
+      throw VaultError.integrity(.headerFailedAuthentication)
     }
     guard link.verifies(key: masterKey.derive(.state), vaultID: vaultID) else {
       throw VaultError.integrity(.state(.stateFailedAuthentication))

@@ -55,7 +55,7 @@ final class DamageWordsTests: XCTestCase {
       ),
       (.headerFailedAuthentication, "the vault header failed authentication (the file was edited)"),
       (
-        .formatOne(.keyslotsEdited),
+        .keys(.keyslotsEdited),
         "the vault header's KDF parameters or keyslots were edited (they do not match this"
           + " device's record)"
       ),
@@ -66,9 +66,9 @@ final class DamageWordsTests: XCTestCase {
       ),
       (.formatOne(.malformedRow), "a format 1 row is malformed"),
       (.formatOne(.unknownRowKind), "a format 1 row has an unknown kind"),
-      (.formatOne(.malformedMetadata), "an entry's metadata is malformed"),
+      (.record(.malformedEntryMetadata), "an entry's metadata is malformed"),
       (
-        .formatOne(.missingOrExtraChunks(name: "big")),
+        .content(name: "big", .missingOrExtraChunks),
         "the content of 'big' has missing or extra chunks"
       ),
       (.formatOne(.misplacedChunks(name: "big")), "the content of 'big' has misplaced chunks"),
@@ -194,10 +194,10 @@ final class DamageWordsTests: XCTestCase {
       ),
       (.tables(.structure(findings: [])), "the database structure is damaged: no answer"),
       (.tables(.unwrittenKinds(count: 2)), "2 record(s) of a kind this version does not write"),
-      (.tables(.unknownKind(9)), "a record of the vault has an unknown kind (9)"),
+      (.record(.unknownKind(9)), "a record of the vault has an unknown kind (9)"),
       (.tables(.malformedRecord(id: id)), "record 0f0f0f0f is malformed"),
       (
-        .tables(.chunksMissingOrExtra(name: "big")),
+        .content(name: "big", .missingOrExtraChunks),
         "the content of 'big' has missing or extra chunks"
       ),
       (.tables(.chunksOfNoVersion), "content chunks of the vault belong to no entry or revision"),
@@ -299,7 +299,7 @@ final class DamageWordsTests: XCTestCase {
       ),
       (.state(.aggregateRow), "the vault's aggregate row is missing or malformed"),
       (
-        .state(.headerFailedAuthentication),
+        .headerFailedAuthentication,
         "the vault header failed authentication (the file was edited)"
       ),
       (

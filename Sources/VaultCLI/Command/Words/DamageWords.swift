@@ -85,16 +85,11 @@ enum DamageWords {
   /// What a check of a format-1 file found.
   static func words(_ damage: FormatOneDamage) -> String {
     switch damage {
-    case .keyslotsEdited:
-      "the vault header's KDF parameters or keyslots were edited (they do not match this"
-        + " device's record)"
     case .copyOfMigratedVault:
       "this is a format 1 copy of a vault this device has already seen in format 2 (an old copy"
         + " was put back); nothing was read"
     case .malformedRow: "a format 1 row is malformed"
     case .unknownRowKind: "a format 1 row has an unknown kind"
-    case .malformedMetadata: "an entry's metadata is malformed"
-    case .missingOrExtraChunks(let name): "the content of '\(name)' has missing or extra chunks"
     case .misplacedChunks(let name): "the content of '\(name)' has misplaced chunks"
     case .longerThanRecorded(let name): "the content of '\(name)' is longer than recorded"
     case .shorterThanRecorded(let name): "the content of '\(name)' is shorter than recorded"
@@ -186,9 +181,7 @@ enum DamageWords {
       "the database structure is damaged: \(findings.first ?? "no answer")"
         + (findings.count > 1 ? " (and \(findings.count - 1) more)" : "")
     case .unwrittenKinds(let count): "\(count) record(s) of a kind this version does not write"
-    case .unknownKind(let kind): "a record of the vault has an unknown kind (\(kind))"
     case .malformedRecord(let id): "record \(id.prefix(8)) is malformed"
-    case .chunksMissingOrExtra(let name): "the content of '\(name)' has missing or extra chunks"
     case .chunksOfNoVersion: "content chunks of the vault belong to no entry or revision"
     case .unaccountedRows(let count): "\(count) row(s) of the vault cannot be accounted for"
     }
@@ -230,8 +223,6 @@ enum DamageWords {
     switch damage {
     case .noValidState: "the vault has no valid state (its states table is damaged)"
     case .aggregateRow: "the vault's aggregate row is missing or malformed"
-    case .headerFailedAuthentication:
-      "the vault header failed authentication (the file was edited)"
     case .stateFailedAuthentication:
       "the vault's state failed authentication (the file was edited)"
     case .headerOrAggregateNotAuthenticated:

@@ -20,7 +20,6 @@ enum InputWords {
 
     // MARK: Records, state, SQLite, entries
     case .name(let fault): words(fault)
-    case .emptyContent: "the content is empty"
     case .streamedContentStartsShort: "a streamed content starts with more than 1 MiB"
     case .journalRecord(let fault): words(fault)
     case .currentRevision(let name, let revision):
