@@ -4,7 +4,7 @@ import VaultFormat
 import XCTest
 
 /// The failure class and facts each refusal of VaultCrypto has in the vault's reports (their
-/// words are asserted by the command line's FactWordsTests).
+/// words are asserted by the command line's tests in Tests/VaultCLITests/Words).
 final class CryptoErrorWordsTests: XCTestCase {
   func testEachCryptoRefusalKeepsItsFailureClassAndFacts() {
     let cases: [(CryptoError, VaultError)] = [
