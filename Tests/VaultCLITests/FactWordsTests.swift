@@ -335,7 +335,7 @@ final class FactWordsTests: XCTestCase {
       SyncWords.line(.purgedElsewhere(name: "old/card")),
       "purged: old/card: removed with its history on another device")
     XCTAssertEqual(
-      SyncWords.line(.revocationLost(device: "30beeff5", signer: "by device 5a31f55c")),
+      SyncWords.line(.revocationLost(device: "30beeff5", signer: "5a31f55c")),
       "vault: note: the revocation of device 30beeff5 made here before the rotation by device"
         + " 5a31f55c did not reach the vault: revoke it again ('vault sync revoke 30beeff5')")
   }
@@ -480,8 +480,8 @@ final class FactWordsTests: XCTestCase {
           + " was changed"
       ),
       (
-        .bothRotated(signer: "device 5a31f55c"),
-        "this device and another (device 5a31f55c) both rotated the vault's master key since the"
+        .bothRotated(signer: "5a31f55c"),
+        "this device and another (by device 5a31f55c) both rotated the vault's master key since the"
           + " last sync; nothing was changed"
       ),
     ]
