@@ -16,6 +16,6 @@ public enum BiometryControlError: Error, Equatable, Sendable {
   case passcodeNotSet
   /// Only a removable (external) sensor can be disconnected or not paired.
   case notExternal(SensorAvailability)
-  /// The device cannot be unlocked with biometry now; the text says why.
-  case cannotUnlockDevice(String)
+  /// The device cannot be unlocked with biometry now: the error a preflight gives.
+  case cannotUnlockDevice(LAError)
 }

@@ -215,7 +215,7 @@ public struct SensorControls: Sendable {
     let now = clock.bootNow
     try store.updateSensor(clock: clock) { sensor, _ in
       if let error = Preflight.error(for: sensor) {
-        throw BiometryControlError.cannotUnlockDevice(error.words)
+        throw BiometryControlError.cannotUnlockDevice(error)
       }
       sensor.lastDeviceUnlock = now
       sensor.consecutiveFailures = 0

@@ -163,9 +163,9 @@ public enum AgentMessage: Equatable {
       case .runHere: message = .runHere
       case .lineWanted: message = .lineWanted
       case .hello: message = .hello
-      case nil: throw AgentProtocolError("unknown message type")
+      case nil: throw AgentProtocolError.unknownMessageType
       }
-      guard reader.atEnd else { throw AgentProtocolError("bytes after the message") }
+      guard reader.atEnd else { throw AgentProtocolError.bytesAfterMessage }
       return message
     }
   }
@@ -220,34 +220,63 @@ public struct AgentRunRequest: Equatable, Sendable {
 
   fileprivate init(_ reader: inout FrameReader) throws {
     path = try reader.string()
-    guard path.hasPrefix("/") else { throw AgentProtocolError("a vault path that is not absolute") }
+    guard path.hasPrefix("/") else { throw AgentProtocolError.pathNotAbsolute }
     arguments = try reader.list()
     var variables: [String: String] = [:]
     for entry in try reader.list() {
       guard let equals = entry.utf8.firstIndex(of: UInt8(ascii: "=")) else {
-        throw AgentProtocolError("an environment entry without '='")
+        throw AgentProtocolError.environmentEntryWithoutEquals
       }
       let name = String(entry[..<equals])
       if variables[name] == nil { variables[name] = String(entry[entry.index(after: equals)...]) }
     }
     environment = variables
     umask = try reader.integer()
-    guard umask <= 0o777 else { throw AgentProtocolError("a umask out of bounds") }
+    guard umask <= 0o777 else { throw AgentProtocolError.umaskOutOfBounds }
     let terminal = try reader.integer()
-    guard terminal <= 1 else { throw AgentProtocolError("a terminal flag out of bounds") }
+    guard terminal <= 1 else { throw AgentProtocolError.terminalFlagOutOfBounds }
     hasTerminal = terminal == 1
     pinFD = Int32(bitPattern: try reader.integer())
     guard (-1...1023).contains(pinFD) else {
-      throw AgentProtocolError("a PIN descriptor out of bounds")
+      throw AgentProtocolError.pinDescriptorOutOfBounds
     }
   }
 }
 
-/// A message that breaks `AgentMessage`'s layout.
-public struct AgentProtocolError: Error, Equatable {
-  /// What was wrong.
-  public let reason: String
-  init(_ reason: String) { self.reason = reason }
+/// The rule of the agent protocol (vault(5), AGENT PROTOCOL) that bytes from a peer broke: the
+/// field or the check, never a sentence (the command line words it).
+///
+/// `AgentMessage.decode` throws every case but the last two, which are the socket's own
+/// (`AgentSocket.receive`, as `AgentSocket.Failure.malformed`).
+public enum AgentProtocolError: Error, Equatable, Sendable {
+  /// The type byte names no message.
+  case unknownMessageType
+  /// Bytes are left after the message's last field.
+  case bytesAfterMessage
+  /// A `run` request's vault path does not start with `/`.
+  case pathNotAbsolute
+  /// An entry of a `run` request's environment has no `=`.
+  case environmentEntryWithoutEquals
+  /// A `run` request's umask is over `0o777`.
+  case umaskOutOfBounds
+  /// A `run` request's terminal flag is neither 0 nor 1.
+  case terminalFlagOutOfBounds
+  /// A `run` request's `--pin-fd` number is outside -1...1023.
+  case pinDescriptorOutOfBounds
+  /// The body ends inside its type byte or an integer field.
+  case messageEndsEarly
+  /// A byte string's length is larger than the bytes left.
+  case fieldEndsEarly
+  /// A text field is not UTF-8, or holds a NUL byte.
+  case textNotUTF8
+  /// A list's count is larger than the bytes left could hold.
+  case listEndsEarly
+  /// A key field is not `SymmetricKey.byteCount` bytes long.
+  case keyWrongLength
+  /// More descriptors came beside the message than the receiver takes.
+  case tooManyDescriptors
+  /// The length in front of the message is 0 or over `AgentMessage.maximumByteCount`.
+  case lengthOutOfBounds
 }
 
 /// Builds a message body; wiped by its owner.
@@ -287,13 +316,13 @@ struct FrameReader {
   var atEnd: Bool { offset == raw.count }
 
   mutating func byte() throws -> UInt8 {
-    guard offset < raw.count else { throw AgentProtocolError("the message ends early") }
+    guard offset < raw.count else { throw AgentProtocolError.messageEndsEarly }
     defer { offset += 1 }
     return raw[offset]
   }
 
   mutating func integer() throws -> UInt32 {
-    guard raw.count - offset >= 4 else { throw AgentProtocolError("the message ends early") }
+    guard raw.count - offset >= 4 else { throw AgentProtocolError.messageEndsEarly }
     var value: UInt32 = 0
     for index in 0..<4 { value = value << 8 | UInt32(raw[offset + index]) }
     offset += 4
@@ -302,7 +331,7 @@ struct FrameReader {
 
   private mutating func span() throws -> Range<Int> {
     let count = Int(try integer())
-    guard count <= raw.count - offset else { throw AgentProtocolError("a field ends early") }
+    guard count <= raw.count - offset else { throw AgentProtocolError.fieldEndsEarly }
     defer { offset += count }
     return offset..<offset + count
   }
@@ -312,7 +341,7 @@ struct FrameReader {
   mutating func string() throws -> String {
     let range = try span()
     guard let text = String(validating: raw[range], as: UTF8.self), !text.utf8.contains(0) else {
-      throw AgentProtocolError("a text field that is not UTF-8")
+      throw AgentProtocolError.textNotUTF8
     }
     return text
   }
@@ -320,14 +349,14 @@ struct FrameReader {
   mutating func list() throws -> [String] {
     let count = Int(try integer())
     // Each item takes at least its four length bytes.
-    guard count <= (raw.count - offset) / 4 else { throw AgentProtocolError("a list ends early") }
+    guard count <= (raw.count - offset) / 4 else { throw AgentProtocolError.listEndsEarly }
     return try (0..<count).map { _ in try string() }
   }
 
   /// A field of exactly `count` bytes, copied into guarded memory.
   mutating func secret(count: Int) throws -> SecureBytes {
     let range = try span()
-    guard range.count == count else { throw AgentProtocolError("a key of the wrong length") }
+    guard range.count == count else { throw AgentProtocolError.keyWrongLength }
     let out = SecureBytes(count: count)
     out.withMutableBytes { buffer in
       for index in 0..<count { buffer[index] = raw[range.lowerBound + index] }

@@ -22,8 +22,8 @@ public final class AgentSocket {
     case closed
     /// A system call failed with this errno.
     case system(Int32)
-    /// The peer sent bytes that are not a message.
-    case malformed(String)
+    /// The peer sent bytes that are not a message: the rule they broke.
+    case malformed(AgentProtocolError)
   }
 
   /// The folder of the agent's socket: `$XDG_RUNTIME_DIR/vault`, else the state folder
@@ -188,7 +188,7 @@ public final class AgentSocket {
         let failure = errno
         if failure == EINTR { continue }
         descriptors.forEach { close($0) }
-        if failure == EMSGSIZE { throw Failure.malformed("too many descriptors") }
+        if failure == EMSGSIZE { throw Failure.malformed(.tooManyDescriptors) }
         throw failure == ECONNRESET ? Failure.closed : Failure.system(failure)
       }
       if n == 0 {
@@ -201,7 +201,7 @@ public final class AgentSocket {
     let length = header.reduce(0) { $0 << 8 | Int($1) }
     guard length >= 1, length <= AgentMessage.maximumByteCount else {
       descriptors.forEach { close($0) }
-      throw Failure.malformed("a message length out of bounds")
+      throw Failure.malformed(.lengthOutOfBounds)
     }
     let body = SecureBytes(count: length)
     do {
@@ -219,7 +219,7 @@ public final class AgentSocket {
       return (try AgentMessage.decode(body), descriptors)
     } catch let error as AgentProtocolError {
       descriptors.forEach { close($0) }
-      throw Failure.malformed(error.reason)
+      throw Failure.malformed(error)
     } catch {
       descriptors.forEach { close($0) }
       throw error

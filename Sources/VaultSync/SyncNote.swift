@@ -11,7 +11,7 @@ public enum SyncNote: Equatable, Sendable {
   case nameTaken(original: String, renamed: String)
   /// The remote purged the entry `name` (removed with its history on another device).
   case purgedElsewhere(name: String)
-  /// A revocation of `device` (its short id) made here before the rotation `signer` made did
-  /// not reach the vault.
-  case revocationLost(device: String, signer: String)
+  /// A revocation of `device` (its short id) made here before the rotation the device `signer`
+  /// made (its hex id; nil when the link does not name one) did not reach the vault.
+  case revocationLost(device: String, signer: String?)
 }

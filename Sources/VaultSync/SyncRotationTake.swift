@@ -55,7 +55,7 @@ extension VaultSync {
     try SessionStore(environment: vault.environment).revokeAll(
       vaultID: vault.vaultID, vaultPath: vault.path, reason: .rotation)
     let notes = committed.unpublished.map {
-      SyncNote.revocationLost(device: Header.shortHex($0), signer: start.signerName)
+      SyncNote.revocationLost(device: Header.shortHex($0), signer: start.signer)
     }
     return (new, notes)
   }
@@ -72,8 +72,8 @@ extension VaultSync {
     let deviceState: DeviceState
     /// The enrollment key of the code in force.
     let enrollmentKey: [UInt8]
-    /// "by device 1a2b3c4d": who signed the newest link.
-    let signerName: String
+    /// The hex device id of who signed the newest link; nil when it is not base64.
+    let signer: String?
   }
 
   /// The values of one take, made before its write.
@@ -102,16 +102,15 @@ extension VaultSync {
   private func rotationStart(_ handoff: SyncStateFile.Handoff, record: SyncRecord?) throws
     -> RotationStart
   {
-    let signer = handoff.links.last.flatMap { try? [UInt8](base64: $0.deviceID, field: "") }
-    let signerName = "by device \(signer.map { String($0.hex.prefix(8)) } ?? "?")"
+    let signer = handoff.links.last.flatMap { try? [UInt8](base64: $0.deviceID, field: "") }?.hex
     guard let record else {
-      throw SyncError.refused(.rotatedBeforeFirstSync(signer: signer?.hex))
+      throw SyncError.refused(.rotatedBeforeFirstSync(signer: signer))
     }
     if record.full {
-      throw VaultError.conflict(.bothRotated(signer: signerName))
+      throw VaultError.conflict(.bothRotated(signer: signer))
     }
     guard let secretKey = vault.deviceSecretKey else {
-      throw VaultError.rotatedElsewhere(signer: signer?.hex)
+      throw VaultError.rotatedElsewhere(signer: signer)
     }
     guard let own = vault.localDevice else {
       throw VaultError.locked(.noDeviceRecord)
@@ -122,7 +121,7 @@ extension VaultSync {
     }
     return RotationStart(
       record: record, own: own, secretKey: secretKey, deviceState: deviceState,
-      enrollmentKey: enrollmentKey, signerName: signerName)
+      enrollmentKey: enrollmentKey, signer: signer)
   }
 
   /// Walks the handoff's signed links from this device's key to the new one, and opens the

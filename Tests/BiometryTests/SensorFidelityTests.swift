@@ -284,7 +284,7 @@ import VaultFormat
   @Test func theDeviceCannotBeUnlockedWithBiometryWhileLockedOut() throws {
     let fixture = try Fixture.enrolled()
     try fixture.controls.forceLockout()
-    #expect(throws: BiometryControlError.cannotUnlockDevice("biometry lockout")) {
+    #expect(throws: BiometryControlError.cannotUnlockDevice(.biometryLockout)) {
       try fixture.controls.unlockDevice()
     }
     #expect(try fixture.sensor().lastDeviceUnlock == nil)

@@ -21,5 +21,8 @@ struct ControlErrorMessageTests {
         == "the label \"a\\nb\" is not valid: use 1 to 64 bytes, no control characters, "
         + "no leading or trailing spaces")
     #expect(BiometryControlError.noHardware.message.hasPrefix("the simulated device has no"))
+    #expect(
+      BiometryControlError.cannotUnlockDevice(.biometryLockout).message
+        == "the device cannot be unlocked with biometry now: biometry lockout")
   }
 }

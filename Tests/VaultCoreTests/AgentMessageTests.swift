@@ -39,21 +39,66 @@ final class AgentMessageTests: XCTestCase {
   }
 
   func testARunRequestWithARelativePathOrAWideUmaskIsRefused() throws {
-    for request in [
-      AgentRunRequest(
-        path: "v.db", arguments: [], environment: [:], umask: 0o022, hasTerminal: false,
-        pinFD: -1),
-      AgentRunRequest(
-        path: "/v.db", arguments: [], environment: [:], umask: 0o1777, hasTerminal: false,
-        pinFD: -1),
-      AgentRunRequest(
-        path: "/v.db", arguments: [], environment: [:], umask: 0o022, hasTerminal: false,
-        pinFD: 1024),
+    for (request, rule) in [
+      (
+        AgentRunRequest(
+          path: "v.db", arguments: [], environment: [:], umask: 0o022, hasTerminal: false,
+          pinFD: -1),
+        AgentProtocolError.pathNotAbsolute
+      ),
+      (
+        AgentRunRequest(
+          path: "/v.db", arguments: [], environment: [:], umask: 0o1777, hasTerminal: false,
+          pinFD: -1),
+        .umaskOutOfBounds
+      ),
+      (
+        AgentRunRequest(
+          path: "/v.db", arguments: [], environment: [:], umask: 0o022, hasTerminal: false,
+          pinFD: 1024),
+        .pinDescriptorOutOfBounds
+      ),
     ] {
       XCTAssertThrowsError(try AgentMessage.decode(body(.run(request)))) {
-        XCTAssertTrue($0 is AgentProtocolError, "\($0)")
+        XCTAssertEqual($0 as? AgentProtocolError, rule, "\($0)")
       }
     }
+  }
+
+  func testEachBrokenRuleIsNamed() throws {
+    func refusal(_ bytes: [UInt8]) -> AgentProtocolError? {
+      do {
+        _ = try AgentMessage.decode(SecureBytes(copying: bytes))
+        return nil
+      } catch {
+        return error as? AgentProtocolError
+      }
+    }
+    let whole = try body(.status(path: "/v", clock: "")).unprotectedBytes
+    XCTAssertEqual(refusal([]), .messageEndsEarly)
+    XCTAssertEqual(refusal([0x7f]), .unknownMessageType)
+    XCTAssertEqual(refusal(whole + [0]), .bytesAfterMessage)
+    XCTAssertEqual(refusal(Array(whole.prefix(3))), .messageEndsEarly)
+    XCTAssertEqual(refusal([0x02, 0, 0, 0, 9, 0x2f]), .fieldEndsEarly)
+    XCTAssertEqual(refusal([0x02, 0, 0, 0, 1, 0xff, 0, 0, 0, 0]), .textNotUTF8)
+    XCTAssertEqual(refusal([0x44, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff]), .listEndsEarly)
+    let key = SecureBytes.random(count: 31)
+    XCTAssertEqual(
+      refusal(
+        try body(.hold(vaultID: .random(), path: "/v", idle: 1, key: key, clock: ""))
+          .unprotectedBytes),
+      .keyWrongLength)
+    let terminal = AgentRunRequest(
+      path: "/v.db", arguments: [], environment: [:], umask: 0o022, hasTerminal: false,
+      pinFD: -1)
+    var bytes = try body(.run(terminal)).unprotectedBytes
+    // The terminal flag is the second integer from the end (the PIN descriptor is the last).
+    bytes[bytes.count - 5] = 2
+    XCTAssertEqual(refusal(bytes), .terminalFlagOutOfBounds)
+    // An environment list of one entry without '=': path "/v", no arguments, ["A"].
+    let environment: [UInt8] =
+      [0x04, 0, 0, 0, 2, 0x2f, 0x76, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0x41]
+    XCTAssertEqual(refusal(environment), .environmentEntryWithoutEquals)
   }
 
   func testTruncatedAndOversizedBodiesAreRefused() throws {

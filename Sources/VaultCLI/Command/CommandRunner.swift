@@ -205,7 +205,7 @@ extension BiometryControlError: ReportableError {
       "only a removable sensor can be \(availability.rawValue); choose one with"
         + " `biosim hardware TYPE --external`"
     case .cannotUnlockDevice(let why):
-      "the device cannot be unlocked with biometry now: \(why)"
+      "the device cannot be unlocked with biometry now: \(why.words)"
     }
   }
 }

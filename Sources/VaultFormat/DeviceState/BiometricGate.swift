@@ -1,6 +1,6 @@
-/// A platform error code of the sensor, as an error line names it: `biometry lockout (LAError
-/// -8)`.
-public struct SensorCode: Equatable, Sendable, CustomStringConvertible {
+/// A platform error code of the sensor: its name in words and its raw value (an error line names
+/// it `biometry lockout (LAError -8)`).
+public struct SensorCode: Equatable, Sendable {
   /// The code's name in words, such as `biometry lockout`.
   public var words: String
   /// Its raw value, such as -8.
@@ -11,9 +11,6 @@ public struct SensorCode: Equatable, Sendable, CustomStringConvertible {
     self.words = words
     self.raw = raw
   }
-
-  /// `words (LAError raw)`.
-  public var description: String { "\(words) (LAError \(raw))" }
 }
 
 /// What a successful biometrics-only evaluation yields.

@@ -17,6 +17,7 @@ public enum Conflict: Equatable, Sendable {
   case recordMovedSinceLastSync(record: String)
   /// A content of the remote has the place of one written here since the last sync.
   case contentPlaceTaken
-  /// This device and another (`signer`) both rotated the master key since the last sync.
-  case bothRotated(signer: String)
+  /// This device and another (`signer`, its hex device id; nil when the newest link does not
+  /// name one) both rotated the master key since the last sync.
+  case bothRotated(signer: String?)
 }

@@ -334,7 +334,7 @@ final class SyncWordsTests: XCTestCase {
       SyncWords.line(.purgedElsewhere(name: "old/card")),
       "purged: old/card: removed with its history on another device")
     XCTAssertEqual(
-      SyncWords.line(.revocationLost(device: "30beeff5", signer: "by device 5a31f55c")),
+      SyncWords.line(.revocationLost(device: "30beeff5", signer: "5a31f55c")),
       "vault: note: the revocation of device 30beeff5 made here before the rotation by device"
         + " 5a31f55c did not reach the vault: revoke it again ('vault sync revoke 30beeff5')")
   }

@@ -145,8 +145,8 @@ final class VaultStateWordsTests: XCTestCase {
           + " was changed"
       ),
       (
-        .bothRotated(signer: "device 5a31f55c"),
-        "this device and another (device 5a31f55c) both rotated the vault's master key since the"
+        .bothRotated(signer: "5a31f55c"),
+        "this device and another (by device 5a31f55c) both rotated the vault's master key since the"
           + " last sync; nothing was changed"
       ),
     ]

@@ -14,7 +14,7 @@ enum BiometricWords {
         "authentication failed (LAError -1): biometric not recognised (simulated sensor)", nil
       )
     case .biometricCancelled(let code):
-      return (.cancelled, "\(code): \(why(code))", nil)
+      return (.cancelled, "\(name(code)): \(why(code))", nil)
     case .biometricFallback:
       return (
         .fallbackChosen,
@@ -99,7 +99,7 @@ enum BiometricWords {
         "run it on a terminal, or queue the simulated sensor's answer: biosim next match"
       )
     case .biometryUnavailable(let code):
-      return (.biometryUnavailable, "\(code): \(why(code))", nil)
+      return (.biometryUnavailable, "\(name(code)): \(why(code))", nil)
     case .duplicateRequest:
       return (
         .cancelled,
@@ -113,6 +113,9 @@ enum BiometricWords {
 }
 
 extension BiometricWords {
+  /// The sensor's code as an error line names it: `user cancel (LAError -2)`.
+  static func name(_ code: SensorCode) -> String { "\(code.words) (LAError \(code.raw))" }
+
   /// What the sensor's code means for the prompt, after the code's name: "the biometric prompt
   /// was cancelled" for `userCancel` (-2).
   static func why(_ code: SensorCode) -> String {

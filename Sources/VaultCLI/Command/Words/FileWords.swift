@@ -106,7 +106,7 @@ enum FileWords {
       "a content of the remote has the place of one written here since the last sync; nothing"
         + " was changed"
     case .bothRotated(let signer):
-      "this device and another (\(signer)) both rotated the vault's master key since the last"
+      "this device and another (\(SyncWords.by(signer))) both rotated the vault's master key since the last"
         + " sync; nothing was changed"
     }
   }

@@ -189,7 +189,7 @@ enum SyncWords {
       "conflict: \(original): two entries had this name; kept both, the later as '\(renamed)'"
     case .purgedElsewhere(let name): "purged: \(name): removed with its history on another device"
     case .revocationLost(let device, let signer):
-      "vault: note: the revocation of device \(device) made here before the rotation \(signer)"
+      "vault: note: the revocation of device \(device) made here before the rotation \(by(signer))"
         + " did not reach the vault: revoke it again ('vault sync revoke \(device)')"
     }
   }
