@@ -56,7 +56,7 @@ public enum BitwardenJSONReader: ImportReader {
     throws
   {
     guard case .bytes(let bytes) = source else {
-      throw TransferError("the bitwarden-json format reads a file, not a folder")
+      throw TransferError(.source(.folderGiven(.bitwardenJSON)))
     }
     let root = try GuardedJSON(
       reading: bytes, range: TextLines.byteOrderMarkLength(bytes)..<bytes.count
@@ -64,14 +64,10 @@ public enum BitwardenJSONReader: ImportReader {
     // Both encrypted forms (account-restricted, with `items`; password-protected, with `data`
     // and no `items`) are said to be encrypted before anything else is looked at.
     if root.kind == .object, root["encrypted"]?.bool == true {
-      throw TransferError(
-        "this Bitwarden export is encrypted; export the vault again as '.json' (not"
-          + " '.json (Encrypted)')", at: .line(root["encrypted"]?.line ?? 1))
+      throw TransferError(.bitwarden(.encrypted), at: .line(root["encrypted"]?.line ?? 1))
     }
     guard root.kind == .object, let items = root["items"], items.kind == .array else {
-      throw TransferError(
-        "this is not a Bitwarden JSON export (an object with an 'items' array)",
-        at: .line(root.line))
+      throw TransferError(.bitwarden(.notAnExport), at: .line(root.line))
     }
     let folders = try folderNames(root["folders"])
     for (index, item) in items.elements.enumerated() {
@@ -85,7 +81,7 @@ public enum BitwardenJSONReader: ImportReader {
   static func folderNames(_ folders: GuardedJSON.Value?) throws -> [String: String] {
     guard let folders, folders.kind != .null else { return [:] }
     guard folders.kind == .array else {
-      throw TransferError("'folders' is not an array", at: .line(folders.line))
+      throw TransferError(.bitwarden(.foldersNotAnArray), at: .line(folders.line))
     }
     var names: [String: String] = [:]
     for folder in folders.elements {
@@ -93,7 +89,7 @@ public enum BitwardenJSONReader: ImportReader {
       guard folder.kind == .object,
         let id = try JSONShape.text(folder, "id", required: true, at: location),
         let name = try JSONShape.text(folder, "name", required: true, at: location)
-      else { throw TransferError("a folder is not an object with an id and a name", at: location) }
+      else { throw TransferError(.bitwarden(.folderMalformed), at: location) }
       names[id] = name
     }
     return names
@@ -105,17 +101,17 @@ public enum BitwardenJSONReader: ImportReader {
   )
     throws -> TransferEntry?
   {
-    func fail(_ message: String) -> TransferError { TransferError(message, at: location) }
-    guard item.kind == .object else {
-      throw fail("an item is an object, not \(JSONShape.article(item.kind))")
+    func fail(_ fault: BitwardenFault) -> TransferError {
+      TransferError(.bitwarden(fault), at: location)
     }
+    guard item.kind == .object else { throw fail(.itemNotAnObject(item.kind)) }
     if let deleted = item["deletedDate"], deleted.kind != .null { return nil }
-    guard let type = item["type"]?.integer else { throw fail("the item's 'type' is not a number") }
-    guard let member = typeMembers[type] else { throw fail("the item type \(type) is not known") }
+    guard let type = item["type"]?.integer else { throw fail(.typeNotANumber) }
+    guard let member = typeMembers[type] else { throw fail(.unknownType(type)) }
     var name = try JSONShape.text(item, "name", required: true, at: location) ?? ""
     if let folderID = try JSONShape.text(item, "folderId", at: location) {
       guard let folder = folders[folderID] else {
-        throw fail("the item's folder \(folderID) is not among the export's folders")
+        throw fail(.unknownFolder(folderID))
       }
       name = folder + "/" + name
     }
@@ -137,7 +133,7 @@ public enum BitwardenJSONReader: ImportReader {
     }
     for field in item["fields"]?.elements ?? [] {
       guard field.kind == .object else {
-        throw fail("a custom field is \(JSONShape.article(field.kind)), not an object")
+        throw fail(.customFieldNotAnObject(field.kind))
       }
       let key = try JSONShape.text(field, "name", at: location) ?? ""
       var value = try JSONShape.bytes(field, "value", at: location)

@@ -86,9 +86,7 @@ public final class BitwardenJSONWriter {
   /// - Throws: what reading the content or the sink throws.
   func write(_ entry: some ExportableEntry) throws -> LeavingOutcome {
     guard !entry.isLarge else {
-      return .leftOut(
-        "it is too large for bitwarden-json (\(entry.length) bytes; export it with --to vault,"
-          + " which imports back at any size)")
+      return .leftOut(.tooLarge(.bitwardenJSON, bytes: entry.length))
     }
     let layout: LeavingLayout
     switch LeavingLayout.make(try entry.content(), slotKeys: Self.slotKeys) {

@@ -29,7 +29,7 @@ public enum CSVImportReader: ImportReader {
   ///   for a wrong header or a folder source.
   public static func read(_ source: ImportSource) throws -> TransferBatch {
     guard case .bytes(let bytes) = source else {
-      throw TransferError("the csv format reads a file, not a folder")
+      throw TransferError(.source(.folderGiven(.csv)))
     }
     let csv = try CSVReader(bytes)
     let columns = try Columns(csv)
@@ -50,23 +50,18 @@ public enum CSVImportReader: ImportReader {
     init(_ csv: CSVReader) throws {
       let known = ["name", "content", "content_b64", "fields"]
       if let unknown = csv.header.first(where: { !known.contains($0.lowercased()) }) {
-        throw TransferError(
-          "the column '\(unknown)' is not one of name, content, content_b64 and fields",
-          at: .line(csv.headerLine))
+        throw TransferError(.csvImport(.unknownColumn(unknown)), at: .line(csv.headerLine))
       }
       guard let name = csv.column("name") else {
-        throw TransferError("the header has no 'name' column", at: .line(csv.headerLine))
+        throw TransferError(.csvImport(.noNameColumn), at: .line(csv.headerLine))
       }
       switch (csv.column("content"), csv.column("content_b64")) {
       case (let plain?, nil): (content, base64) = (plain, false)
       case (nil, let encoded?): (content, base64) = (encoded, true)
       case (nil, nil):
-        throw TransferError(
-          "the header has neither a 'content' nor a 'content_b64' column", at: .line(csv.headerLine)
-        )
+        throw TransferError(.csvImport(.noContentColumn), at: .line(csv.headerLine))
       case (_?, _?):
-        throw TransferError(
-          "the header has both 'content' and 'content_b64': give one", at: .line(csv.headerLine))
+        throw TransferError(.csvImport(.bothContentColumns), at: .line(csv.headerLine))
       }
       self.name = name
       fields = csv.column("fields")
@@ -78,24 +73,24 @@ public enum CSVImportReader: ImportReader {
   {
     let at = SourceLocation.line(record.line)
     guard csv.isText(record, columns.name) else {
-      throw TransferError("the name is not UTF-8 text", at: at)
+      throw TransferError(.csvImport(.nameNotText), at: at)
     }
     let name = csv.value(record, columns.name).withBytes { UTF8Text.string($0) ?? "" }
-    guard !name.isEmpty else { throw TransferError("the name is empty", at: at) }
+    guard !name.isEmpty else { throw TransferError(.csvImport(.nameEmpty), at: at) }
     var content = csv.value(record, columns.content)
     if columns.base64 {
       do {
         content = try GuardedBase64.decode(content)
       } catch let error as TransferError {
-        guard case .said(let message) = error.reason else { throw error }
-        throw TransferError("content_b64: \(message)", at: at)
+        guard case .base64(let fault) = error.reason else { throw error }
+        throw TransferError(.csvImport(.contentBase64(fault)), at: at)
       }
     }
     if let column = columns.fields, !csv.isEmpty(record, column) {
       content = try setFields(csv.value(record, column), on: content, at: at)
     }
     guard content.count > 0 else {
-      throw TransferError("the entry is empty: give a content or fields", at: at)
+      throw TransferError(.csvImport(.emptyEntry), at: at)
     }
     return TransferEntry(name: name, content: content, location: at)
   }
@@ -111,7 +106,7 @@ public enum CSVImportReader: ImportReader {
     for line in lines(of: cell) {
       let (key, value) = try field(line, at: at)
       guard seen.insert(key.lowercased()).inserted else {
-        throw TransferError("fields: the key '\(key)' is given twice", at: at)
+        throw TransferError(.csvImport(.fieldKeyTwice(key)), at: at)
       }
       pairs.append((key, value))
     }
@@ -121,7 +116,7 @@ public enum CSVImportReader: ImportReader {
       let content = try EntryFields(start).setting(pairs)
       return content.prefix(content.count, packed: true)
     } catch VaultError.notText {
-      throw TransferError("fields need a content that is UTF-8 text", at: at)
+      throw TransferError(.csvImport(.fieldsNeedText), at: at)
     } catch let error as SecretError {
       throw TransferError(.fields(error), at: at)
     }
@@ -150,7 +145,7 @@ public enum CSVImportReader: ImportReader {
       guard let colon = bytes.firstIndex(of: 0x3A), colon > 0,
         let key = UTF8Text.string(UnsafeRawBufferPointer(rebasing: bytes[0..<colon]))
       else {
-        throw TransferError("fields: a line is not 'KEY: VALUE'", at: at)
+        throw TransferError(.csvImport(.fieldLineMalformed), at: at)
       }
       do {
         try EntryFields.validate(key: key)
@@ -159,7 +154,7 @@ public enum CSVImportReader: ImportReader {
       }
       var start = colon + 1
       guard start == bytes.count || bytes[start] == 0x20 || bytes[start] == 0x09 else {
-        throw TransferError("fields: a line is not 'KEY: VALUE' (a blank follows the ':')", at: at)
+        throw TransferError(.csvImport(.fieldLineNoBlank), at: at)
       }
       while start < bytes.count && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
       return (key, SecureBytes(copying: bytes[start...], packed: true))

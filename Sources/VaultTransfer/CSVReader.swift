@@ -28,7 +28,7 @@ public struct CSVReader {
   public static let maximumColumns = 4096
   /// The most bytes a header line may hold, line ending left out.
   public static let maximumHeaderBytes = 1024 * 1024
-  /// `maximumHeaderBytes` in words, for messages and the manual.
+  /// `maximumHeaderBytes` in words, for the manual.
   public static let maximumHeaderText = "1 MiB"
 
   /// One record: the line it starts on and where its fields are in the input.
@@ -65,24 +65,23 @@ public struct CSVReader {
       return try parser.all()
     }
     guard let first = parsed.first else {
-      throw TransferError("the input is empty: a CSV file starts with a header line")
+      throw TransferError(.csv(.empty))
     }
     var names: [String] = []
     var seen = Set<String>()
     for span in first.fields {
       let copy = Self.copy(span, from: input)
       guard let name = copy.withBytes({ UTF8Text.string($0) }) else {
-        throw TransferError("the header is not UTF-8 text", at: .line(first.line))
+        throw TransferError(.csv(.headerNotText), at: .line(first.line))
       }
       guard seen.insert(name.lowercased()).inserted else {
-        throw TransferError("the header names the column '\(name)' twice", at: .line(first.line))
+        throw TransferError(.csv(.columnTwice(name)), at: .line(first.line))
       }
       names.append(name)
     }
     for record in parsed.dropFirst() where record.fields.count != names.count {
       throw TransferError(
-        "the record has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), the"
-          + " header \(names.count)",
+        .csv(.fieldCount(fields: record.fields.count, columns: names.count)),
         at: .line(record.line))
     }
     header = names
@@ -200,14 +199,11 @@ private struct Parser {
   /// Refuses a header past `CSVReader.maximumColumns` or `maximumHeaderBytes`.
   func checkHeader(columns: Int, bytes: Int, line: Int) throws {
     if columns > CSVReader.maximumColumns {
-      throw TransferError(
-        "the header has more than \(CSVReader.maximumColumns) columns, the most a CSV header may"
-          + " have", at: .line(line))
+      throw TransferError(.csv(.tooManyColumns(limit: CSVReader.maximumColumns)), at: .line(line))
     }
     if bytes > CSVReader.maximumHeaderBytes {
       throw TransferError(
-        "the header is longer than \(CSVReader.maximumHeaderText), the most a CSV header may be",
-        at: .line(line))
+        .csv(.headerTooLong(limit: CSVReader.maximumHeaderBytes)), at: .line(line))
     }
   }
 
@@ -217,13 +213,10 @@ private struct Parser {
       let begin = offset
       while offset < bytes.count && bytes[offset] != Self.comma && bytes[offset] != Self.lf {
         if bytes[offset] == Self.quote {
-          throw TransferError(
-            "a quote inside a field that does not start with one (quote the field and double"
-              + " the quote)", at: .line(recordLine))
+          throw TransferError(.csv(.quoteInUnquotedField), at: .line(recordLine))
         }
         if bytes[offset] == Self.cr && lineEnding(at: offset) == 0 {
-          throw TransferError(
-            "a carriage return without a line feed outside quotes", at: .line(recordLine))
+          throw TransferError(.csv(.bareCarriageReturn), at: .line(recordLine))
         }
         if lineEnding(at: offset) == 2 { break }
         offset += 1
@@ -235,7 +228,7 @@ private struct Parser {
     var escaped = 0
     while true {
       guard offset < bytes.count else {
-        throw TransferError("a quoted field is not closed", at: .line(recordLine))
+        throw TransferError(.csv(.quotedFieldNotClosed), at: .line(recordLine))
       }
       let byte = bytes[offset]
       if byte == Self.quote {
@@ -253,7 +246,7 @@ private struct Parser {
     offset += 1
     guard offset == bytes.count || bytes[offset] == Self.comma || lineEnding(at: offset) > 0
     else {
-      throw TransferError("text after the closing quote of a field", at: .line(recordLine))
+      throw TransferError(.csv(.textAfterClosingQuote), at: .line(recordLine))
     }
     return span
   }

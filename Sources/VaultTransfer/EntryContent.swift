@@ -45,7 +45,7 @@ public enum EntryContent {
     var out = ByteBuilder(packed: true)
     if let password {
       let broken = password.withBytes { $0.contains(0x0A) || $0.contains(0x0D) }
-      guard !broken else { throw TransferError("the password holds a line break") }
+      guard !broken else { throw TransferError(.item(.passwordHoldsLineBreak)) }
       out.append(password)
     }
     out.append(0x0A)
@@ -77,7 +77,7 @@ public enum EntryContent {
     }
     let content = out.finish()
     let empty = content.withBytes { $0.allSatisfy { $0 == 0x0A } } && fields.isEmpty
-    guard !empty else { throw TransferError("the entry is empty") }
+    guard !empty else { throw TransferError(.item(.empty)) }
     return content
   }
 

@@ -32,11 +32,12 @@ struct ExportColumns {
   /// The roles of `csv`'s columns by `known`; `required` must all be there.
   ///
   /// - Throws: `TransferError` at the header line naming a missing column.
-  init(_ csv: CSVReader, known: [(String, ColumnRole)], required: [String], format: String) throws {
+  init(
+    _ csv: CSVReader, known: [(String, ColumnRole)], required: [String], format: ImportFormat
+  ) throws {
     for name in required where csv.column(name) == nil {
       throw TransferError(
-        "the header has no '\(name)' column: is this a \(format) export?", at: .line(csv.headerLine)
-      )
+        .exportCSV(.missingColumn(name, format: format)), at: .line(csv.headerLine))
     }
     let places = csv.header.enumerated().map { column, name in
       (known.firstIndex { $0.0.lowercased() == name.lowercased() }, column)
@@ -57,9 +58,7 @@ struct ExportColumns {
     for record in csv.records {
       let at = SourceLocation.line(record.line)
       guard csv.isText(record) else {
-        throw TransferError(
-          "the record is not UTF-8 text (the export is; was the file saved again in another"
-            + " encoding?)", at: at)
+        throw TransferError(.exportCSV(.recordNotText), at: at)
       }
       var group: String?
       var title = ""
@@ -80,7 +79,7 @@ struct ExportColumns {
         }
       }
       if let group, skip(group) { continue }
-      guard !title.isEmpty else { throw TransferError("the entry has no title", at: at) }
+      guard !title.isEmpty else { throw TransferError(.item(.noTitle), at: at) }
       let content: SecureBytes
       do {
         let sorted = fields.sorted { $0.place < $1.place }.map { (key: $0.key, value: $0.value) }

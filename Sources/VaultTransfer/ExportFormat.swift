@@ -69,15 +69,15 @@ extension ExportedEntry: ExportableEntry {
 /// Where an export's bytes go (a file, standard output), in the order written.
 public typealias ExportSink = (UnsafeRawBufferPointer) throws -> Void
 
-/// An entry an export left out, and why (`too large for keepass-xml…`).
+/// An entry an export left out, and why (too large for its format…).
 public struct ExportLeftOut: Equatable, Sendable {
   /// The entry's name.
   public let name: String
-  /// Why, one lower-case phrase.
-  public let reason: String
+  /// Why.
+  public let reason: LeftOutReason
 
   /// `name` was left out for `reason`.
-  public init(name: String, reason: String) {
+  public init(name: String, reason: LeftOutReason) {
     self.name = name
     self.reason = reason
   }

@@ -23,13 +23,13 @@ public enum GuardedBase64 {
           continue
         }
         guard padding == 0, value(byte) != nil else {
-          throw TransferError("the base64 text has a byte outside its alphabet or after '='")
+          throw TransferError(.base64(.outsideAlphabet))
         }
         digits += 1
       }
       let remainder = digits % 4
       guard remainder != 1, padding <= 2, padding == 0 || (digits + padding) % 4 == 0 else {
-        throw TransferError("the base64 text has a wrong length or padding")
+        throw TransferError(.base64(.wrongLength))
       }
       let out = SecureBytes(
         count: digits / 4 * 3 + (remainder == 0 ? 0 : remainder - 1), packed: true)

@@ -11,7 +11,7 @@ extension GuardedJSON {
     do {
       try self.init(parsing: source, range: range, firstLine: firstLine)
     } catch let error as JSONSyntaxError {
-      throw TransferError(error.message, at: .line(error.line))
+      throw TransferError(.jsonSyntax(error.fault), at: .line(error.line))
     }
   }
 }

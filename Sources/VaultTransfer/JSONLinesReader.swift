@@ -13,7 +13,7 @@ import VaultFormat
 /// Every error names its line.
 public enum JSONLinesReader: ImportReader {
   /// The members an entry's object may have.
-  static let members = ["name", "content", "content_b64", "password", "fields", "notes"]
+  public static let members = ["name", "content", "content_b64", "password", "fields", "notes"]
 
   /// Every entry, in order.
   ///
@@ -29,7 +29,7 @@ public enum JSONLinesReader: ImportReader {
     throws
   {
     guard case .bytes(let bytes) = source else {
-      throw TransferError("the jsonl format reads a file, not a folder")
+      throw TransferError(.source(.folderGiven(.jsonl)))
     }
     var start = TextLines.byteOrderMarkLength(bytes)
     var number = 1
@@ -48,14 +48,12 @@ public enum JSONLinesReader: ImportReader {
   static func entry(_ object: GuardedJSON.Value, at location: SourceLocation) throws
     -> TransferEntry
   {
-    func fail(_ message: String) -> TransferError { TransferError(message, at: location) }
-    guard object.kind == .object else {
-      throw fail("a line holds one JSON object, not \(JSONShape.article(object.kind))")
+    func fail(_ fault: JSONLinesFault) -> TransferError {
+      TransferError(.jsonLines(fault), at: location)
     }
+    guard object.kind == .object else { throw fail(.notAnObject(object.kind)) }
     for (key, _) in object.members where !members.contains(key) {
-      throw fail(
-        "unknown member '\(key)' (an entry has \(members.map { "'\($0)'" }.joined(separator: ", ")))"
-      )
+      throw fail(.unknownMember(key))
     }
     let name = try JSONShape.text(object, "name", required: true, at: location) ?? ""
     let whole = ["content", "content_b64"].filter { object[$0] != nil }
@@ -63,10 +61,9 @@ public enum JSONLinesReader: ImportReader {
     let content: SecureBytes
     switch (whole.count, parts.isEmpty) {
     case (2, _):
-      throw fail("give 'content' or 'content_b64', not both")
+      throw fail(.bothContents)
     case (1, false):
-      throw fail(
-        "'\(whole[0])' is the whole entry: give it, or 'password', 'fields' and 'notes'; not both")
+      throw fail(.wholeAndParts(whole[0]))
     case (1, true):
       let value =
         try JSONShape.bytes(object, whole[0], at: location) ?? SecureBytes(count: 0, packed: true)
@@ -74,28 +71,27 @@ public enum JSONLinesReader: ImportReader {
         do {
           content = try GuardedBase64.decode(value)
         } catch let error as TransferError {
-          guard case .said(let message) = error.reason else { throw error }
-          throw fail("'content_b64': \(message)")
+          guard case .base64(let fault) = error.reason else { throw error }
+          throw fail(.contentBase64(fault))
         }
       } else {
         content = value
       }
-      guard content.count > 0 else { throw fail("the content is empty") }
+      guard content.count > 0 else { throw fail(.contentEmpty) }
     default:
       guard !parts.isEmpty else {
-        throw fail(
-          "give the entry's 'content' (or 'content_b64'), or 'password', 'fields' and 'notes'")
+        throw fail(.noContent)
       }
       let password = try JSONShape.bytes(object, "password", at: location)
       let notes = try JSONShape.bytes(object, "notes", at: location)
       var fields: [(key: String, value: SecureBytes)] = []
       if let value = object["fields"] {
         guard value.kind == .object else {
-          throw fail("'fields' is an object of strings, not \(JSONShape.article(value.kind))")
+          throw fail(.fieldsNotAnObject(value.kind))
         }
         for (key, field) in value.members {
           guard let bytes = field.bytes() else {
-            throw fail("the field '\(key)' is \(JSONShape.article(field.kind)), not a string")
+            throw fail(.fieldNotAString(key, field.kind))
           }
           fields.append((key, bytes))
         }
@@ -113,18 +109,6 @@ public enum JSONLinesReader: ImportReader {
 
 /// Reading the members a format expects, with errors that name the member and the item.
 enum JSONShape {
-  /// `an object`, `a string`, `null`…, for messages.
-  static func article(_ kind: GuardedJSON.Kind) -> String {
-    switch kind {
-    case .object: "an object"
-    case .array: "an array"
-    case .string: "a string"
-    case .number: "a number"
-    case .bool: "a boolean"
-    case .null: "null"
-    }
-  }
-
   /// The string member `key` in guarded memory; nil when it is missing or null (refused when
   /// `required`).
   ///
@@ -133,11 +117,11 @@ enum JSONShape {
     _ object: GuardedJSON.Value, _ key: String, required: Bool = false, at location: SourceLocation
   ) throws -> SecureBytes? {
     guard let value = object[key], value.kind != .null else {
-      if required { throw TransferError("the member '\(key)' is missing", at: location) }
+      if required { throw TransferError(.jsonMember(.missing(key)), at: location) }
       return nil
     }
     guard let bytes = value.bytes() else {
-      throw TransferError("'\(key)' is \(article(value.kind)), not a string", at: location)
+      throw TransferError(.jsonMember(.notAString(key, value.kind)), at: location)
     }
     return bytes
   }
@@ -147,11 +131,11 @@ enum JSONShape {
     _ object: GuardedJSON.Value, _ key: String, required: Bool = false, at location: SourceLocation
   ) throws -> String? {
     guard let value = object[key], value.kind != .null else {
-      if required { throw TransferError("the member '\(key)' is missing", at: location) }
+      if required { throw TransferError(.jsonMember(.missing(key)), at: location) }
       return nil
     }
     guard let text = value.text() else {
-      throw TransferError("'\(key)' is \(article(value.kind)), not a string", at: location)
+      throw TransferError(.jsonMember(.notAString(key, value.kind)), at: location)
     }
     return text
   }

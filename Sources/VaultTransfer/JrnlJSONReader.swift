@@ -28,14 +28,13 @@ public enum JrnlJSONReader: ImportReader {
     throws
   {
     guard case .bytes(let bytes) = source else {
-      throw TransferError("the jrnl-json format reads a file, not a folder")
+      throw TransferError(.source(.folderGiven(.jrnlJSON)))
     }
     let root = try GuardedJSON(
       reading: bytes, range: TextLines.byteOrderMarkLength(bytes)..<bytes.count
     ).root
     guard root.kind == .object, let entries = root["entries"], entries.kind == .array else {
-      throw TransferError(
-        "this is not a jrnl JSON export (an object with an 'entries' array)", at: .line(root.line))
+      throw TransferError(.jrnl(.notAnExport), at: .line(root.line))
     }
     for (index, entry) in entries.elements.enumerated() {
       try sink(.journal(journalEntry(entry, at: .record(index + 1))))
@@ -47,14 +46,12 @@ public enum JrnlJSONReader: ImportReader {
     -> TransferJournalEntry
   {
     guard entry.kind == .object else {
-      throw TransferError(
-        "an entry is an object, not \(JSONShape.article(entry.kind))", at: location)
+      throw TransferError(.jrnl(.entryNotAnObject(entry.kind)), at: location)
     }
     let date = try JSONShape.text(entry, "date", required: true, at: location) ?? ""
     let time = try JSONShape.text(entry, "time", required: true, at: location) ?? ""
     guard let stamp = stamp(date: date, time: time) else {
-      throw TransferError(
-        "the date and time '\(date) \(time)' are not YYYY-MM-DD and HH:MM", at: location)
+      throw TransferError(.jrnl(.dateTime(date: date, time: time)), at: location)
     }
     let title =
       try JSONShape.bytes(entry, "title", at: location) ?? SecureBytes(count: 0, packed: true)
@@ -67,7 +64,7 @@ public enum JrnlJSONReader: ImportReader {
       text.append(body)
     }
     guard text.count > 0 else {
-      throw TransferError("the entry has neither a title nor a body", at: location)
+      throw TransferError(.jrnl(.empty), at: location)
     }
     return TransferJournalEntry(stamp: stamp, text: text.finish(), location: location)
   }

@@ -44,11 +44,11 @@ public enum KeePassCSVReader: ImportReader {
   ///   a missing column, or without a location for a folder source.
   public static func read(_ source: ImportSource) throws -> TransferBatch {
     guard case .bytes(let bytes) = source else {
-      throw TransferError("the keepass-csv format reads a file, not a folder")
+      throw TransferError(.source(.folderGiven(.keepassCSV)))
     }
     let table = try ExportColumns(
       CSVReader(bytes), known: columns,
-      required: ["Group", "Title", "Username", "Password", "URL", "Notes"], format: "KeePassXC CSV")
+      required: ["Group", "Title", "Username", "Password", "URL", "Notes"], format: .keepassCSV)
     let entries = try table.entries { group in
       ExportColumns.underRoot(group).first == recycleBin
     }

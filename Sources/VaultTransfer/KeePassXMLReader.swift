@@ -42,21 +42,17 @@ public enum KeePassXMLReader: ImportReader {
   ///   document that is not a KeePass XML file or a folder source.
   public static func read(_ source: ImportSource) throws -> TransferBatch {
     guard case .bytes(let bytes) = source else {
-      throw TransferError("the keepass-xml format reads a file, not a folder")
+      throw TransferError(.source(.folderGiven(.keepassXML)))
     }
     // KeePass writes UTF-8. A document in another encoding (UTF-16 or UTF-32, which a NUL byte
     // shows) could spell a declaration the byte search below does not see.
     let notUTF8 = bytes.withBytes { $0.contains(0) }
     guard !notUTF8 else {
-      throw TransferError(
-        "the document is not UTF-8 (it holds a NUL byte, as UTF-16 does); KeePass XML exports are"
-          + " UTF-8")
+      throw TransferError(.keepassXML(.notUTF8))
     }
     let declaresType = bytes.withBytes { contains($0, Array("<!DOCTYPE".utf8)) }
     guard !declaresType else {
-      throw TransferError(
-        "the document has a document type declaration (<!DOCTYPE), which a KeePass XML export"
-          + " does not")
+      throw TransferError(.keepassXML(.declaresDocumentType))
     }
     let document = KeePassDocument()
     // An empty file is no KeePass file (below), not a document libxml2 refuses.
@@ -76,36 +72,23 @@ public enum KeePassXMLReader: ImportReader {
             }
           }
         } catch XMLTextReader.Failure.parse(let code, let line) {
-          document.fail(notWellFormed(code: code), line: line)
-        } catch XMLTextReader.Failure.unavailable(let reason) {
-          throw TransferError(
-            "libxml2, which reads KeePass XML, cannot be loaded (\(reason)); install Debian's"
-              + " libxml2 package, or import the keepass-csv export instead")
+          document.fail(.notWellFormed(code: code), line: line)
+        } catch XMLTextReader.Failure.notLoaded(let reason) {
+          throw TransferError(.keepassXML(.libxml2NotLoaded(reason: reason)))
+        } catch XMLTextReader.Failure.lacksSymbol(let name) {
+          throw TransferError(.keepassXML(.libxml2LacksSymbol(name)))
         }
       }
     }
     if let failure = document.failure { throw failure }
     guard document.sawKeePassFile else {
-      throw TransferError("the document is not a KeePass XML file (no KeePassFile element)")
+      throw TransferError(.keepassXML(.noKeePassFile))
     }
     var entries: [TransferEntry] = []
     for entry in document.entries where !entry.group.isInside(uuid: document.recycleBin) {
       entries.append(try entry.transferEntry())
     }
     return TransferBatch(entries: entries)
-  }
-
-  /// The message for a libxml2 error code (`xmlParserErrors`), in words for the usual ones.
-  static func notWellFormed(code: Int) -> String {
-    let words: [Int: String] = [
-      2: "a value over libxml2's 10 MB limit, or no memory",
-      4: "no XML element where the document begins", 5: "the document does not end where it should",
-      9: "a byte that is no UTF-8 character", 26: "an undeclared entity",
-      73: "a tag is not closed by '>'", 76: "an end tag does not match its start tag",
-      77: "the document ends inside an element",
-    ]
-    let reason = words[code].map { "\($0), libxml2 error \(code)" } ?? "libxml2 error \(code)"
-    return "the XML is not well-formed (\(reason))"
   }
 
   /// True when `needle` occurs in `bytes`.
@@ -164,7 +147,7 @@ final class KeePassEntry {
   func transferEntry() throws -> TransferEntry {
     let at = SourceLocation.line(line)
     let title = value("Title").flatMap { $0.withBytes { UTF8Text.string($0) } } ?? ""
-    guard !title.isEmpty else { throw TransferError("the entry has no title", at: at) }
+    guard !title.isEmpty else { throw TransferError(.item(.noTitle), at: at) }
     var fields: [(key: String, value: SecureBytes)] = []
     for (key, field) in [("UserName", "username"), ("URL", "url")] {
       if let value = value(key), value.count > 0 { fields.append((field, value)) }
@@ -209,9 +192,9 @@ final class KeePassDocument {
   private var text = ""
 
   /// Records the first fault at `line`; the reader then stops.
-  func fail(_ message: String, line: Int) {
+  func fail(_ fault: KeePassXMLFault, line: Int) {
     guard failure == nil else { return }
-    failure = TransferError(message, at: .line(line))
+    failure = TransferError(.keepassXML(fault), at: .line(line))
   }
 
   /// The path of open elements ends with `suffix`.
@@ -223,8 +206,7 @@ final class KeePassDocument {
   func start(_ name: String, line: Int, attribute: (String) -> String?) {
     if elements.isEmpty {
       guard name == "KeePassFile" else {
-        fail(
-          "the document is not a KeePass XML file (its root is \(name))", line: line)
+        fail(.otherRoot(name), line: line)
         return
       }
       sawKeePassFile = true
@@ -244,9 +226,7 @@ final class KeePassDocument {
       finished = nil
     case "Value" where history == 0 && entry != nil && inside("String", "Value"):
       if attribute("Protected")?.lowercased() == "true" {
-        fail(
-          "the value of '\(key)' is encrypted (Protected=\"True\"): this is a database's inner"
-            + " XML, not an export", line: line)
+        fail(.protectedValue(key: key), line: line)
         return
       }
       value = ByteBuilder(packed: true)

@@ -77,17 +77,14 @@ public final class KeePassXMLWriter {
   /// - Throws: what reading the content or the sink throws.
   func write(_ entry: some ExportableEntry) throws -> LeavingOutcome {
     guard !entry.isLarge else {
-      return .leftOut(
-        "it is too large for keepass-xml (\(entry.length) bytes; export it with --to vault,"
-          + " which imports back at any size)")
+      return .leftOut(.tooLarge(.keepassXML, bytes: entry.length))
     }
     let content = try entry.content()
     guard content.withBytes(Self.isXMLText) else {
-      return .leftOut(
-        "its content is not UTF-8 text XML 1.0 can carry (a control character, or not UTF-8)")
+      return .leftOut(.contentNotXMLText)
     }
     guard Array(entry.name.utf8).withUnsafeBytes(Self.isXMLText) else {
-      return .leftOut("its name holds a character XML 1.0 cannot carry")
+      return .leftOut(.nameNotXMLText)
     }
     let layout: LeavingLayout
     let made = LeavingLayout.make(

@@ -11,7 +11,7 @@ enum LeavingOutcome: Equatable {
   /// for byte (line endings, the order of fields, blank lines, a missing final LF).
   case reshaped
   /// Not written, for this reason.
-  case leftOut(String)
+  case leftOut(LeftOutReason)
 }
 
 /// An entry's content laid out in the slots of a password manager's item: the password, named
@@ -61,7 +61,7 @@ struct LeavingLayout {
           notes: SecureBytes(count: 0), outcome: .exact))
     }
     guard let fields = try? EntryFields(content) else {
-      return .failure(LeftOut("its content is not UTF-8 text"))
+      return .failure(LeftOut(.contentNotText))
     }
     var slots: [SecureBytes?] = slotKeys.map { _ in nil }
     var custom: [(key: String, value: SecureBytes)] = []
@@ -96,10 +96,7 @@ struct LeavingLayout {
       if notesOnly.composesBack(content, slotKeys: slotKeys) { return .success(notesOnly) }
     }
     guard (try? structured.composed(slotKeys: slotKeys)) != nil else {
-      return .failure(
-        LeftOut(
-          "its reader would refuse it (a first line with a carriage return, or only line"
-            + " breaks)"))
+      return .failure(LeftOut(.readerWouldRefuse))
     }
     return .success(
       LeavingLayout(
@@ -109,8 +106,8 @@ struct LeavingLayout {
 
   /// Why an entry is left out.
   struct LeftOut: Error {
-    let reason: String
-    init(_ reason: String) { self.reason = reason }
+    let reason: LeftOutReason
+    init(_ reason: LeftOutReason) { self.reason = reason }
   }
 
   /// The content the format's reader composes from this layout.

@@ -37,18 +37,16 @@ public enum OnePasswordCSVReader: ImportReader {
   ///   a missing column, or without a location for a folder source.
   public static func read(_ source: ImportSource) throws -> TransferBatch {
     guard case .bytes(let bytes) = source else {
-      throw TransferError("the 1password-csv format reads a file, not a folder")
+      throw TransferError(.source(.folderGiven(.onePasswordCSV)))
     }
     let csv = try CSVReader(bytes)
     // KeePassXC's CSV has the columns this requires too, and a `Group` that 1Password's has
     // not: read as this format it would lose its folders and keep its recycle bin.
     if csv.column("Group") != nil {
-      throw TransferError(
-        "the header has a 'Group' column, which 1Password's CSV has not: is this a KeePassXC"
-          + " CSV export? (import it with --from keepass-csv)", at: .line(csv.headerLine))
+      throw TransferError(.exportCSV(.groupColumn), at: .line(csv.headerLine))
     }
     let table = try ExportColumns(
-      csv, known: columns, required: ["Title", "Password"], format: "1Password CSV")
+      csv, known: columns, required: ["Title", "Password"], format: .onePasswordCSV)
     return TransferBatch(entries: try table.entries())
   }
 }

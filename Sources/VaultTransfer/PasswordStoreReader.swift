@@ -32,7 +32,7 @@ public enum PasswordStoreReader: ImportReader {
   ///   without a location when the folder cannot be read or the source is bytes.
   public static func read(_ source: ImportSource) throws -> TransferBatch {
     guard case .folder(let root, let decrypt) = source else {
-      throw TransferError("a password store is a folder, not a file")
+      throw TransferError(.source(.fileGiven))
     }
     var files: [String] = []
     try walk(root, into: &files)
@@ -46,10 +46,10 @@ public enum PasswordStoreReader: ImportReader {
       } catch let error as TransferError {
         throw TransferError(error.reason, at: at)
       } catch {
-        throw TransferError("cannot decrypt it: \(error)", at: at)
+        throw TransferError(.passwordStore(.notDecrypted(String(describing: error))), at: at)
       }
       guard content.count > 0 else {
-        throw TransferError("the entry is empty (its plaintext has 0 bytes)", at: at)
+        throw TransferError(.passwordStore(.emptyPlaintext), at: at)
       }
       // Cut by bytes: the name is the path's own bytes, whatever their normalization.
       let name = String(decoding: file.utf8.dropLast(suffix.utf8.count), as: UTF8.self)
@@ -66,7 +66,7 @@ public enum PasswordStoreReader: ImportReader {
   static func walk(_ root: String, into files: inout [String]) throws {
     let top = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard top >= 0 else {
-      throw TransferError("cannot open the folder \(root): \(String(cString: strerror(errno)))")
+      throw TransferError(.passwordStore(.storeNotOpened(path: root, errno: errno)))
     }
     var pending: [(fd: Int32, path: String)] = [(top, "")]
     defer { for folder in pending { close(folder.fd) } }
@@ -76,30 +76,24 @@ public enum PasswordStoreReader: ImportReader {
         let path = folder.path.isEmpty ? name : folder.path + "/" + name
         var info = stat()
         guard fstatat(folder.fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
-          throw TransferError(
-            "cannot read it: \(String(cString: strerror(errno)))", at: .file(path))
+          throw TransferError(.passwordStore(.notInspected(errno: errno)), at: .file(path))
         }
         switch info.st_mode & S_IFMT {
         case S_IFLNK:
-          throw TransferError(
-            "it is a symbolic link, and vault follows none in a store: put the file or folder it"
-              + " points to in its place", at: .file(path))
+          throw TransferError(.passwordStore(.symbolicLink), at: .file(path))
         case S_IFDIR:
           let child = openat(folder.fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
           guard child >= 0 else {
-            throw TransferError(
-              "cannot open the folder: \(String(cString: strerror(errno)))", at: .file(path))
+            throw TransferError(.passwordStore(.folderNotOpened(errno: errno)), at: .file(path))
           }
           pending.append((child, path))
         default:
           if name.hasSuffix(".age") {
-            throw TransferError(
-              "an age-encrypted gopass entry: vault reads stores encrypted with GnuPG only",
-              at: .file(path))
+            throw TransferError(.passwordStore(.ageEncrypted), at: .file(path))
           }
           guard name.hasSuffix(suffix) else { continue }
           guard info.st_mode & S_IFMT == S_IFREG else {
-            throw TransferError("it is not a regular file", at: .file(path))
+            throw TransferError(.passwordStore(.notARegularFile), at: .file(path))
           }
           files.append(path)
         }
@@ -115,8 +109,7 @@ public enum PasswordStoreReader: ImportReader {
     guard copy >= 0, let stream = fdopendir(copy) else {
       if copy >= 0 { close(copy) }
       throw TransferError(
-        "cannot list the folder: \(String(cString: strerror(errno)))",
-        at: .file(path.isEmpty ? "." : path))
+        .passwordStore(.folderNotListed(errno: errno)), at: .file(path.isEmpty ? "." : path))
     }
     defer { closedir(stream) }
     var out: [String] = []
@@ -128,7 +121,7 @@ public enum PasswordStoreReader: ImportReader {
       guard let name = String(validating: bytes, as: UTF8.self) else {
         let shown = String(decoding: bytes, as: UTF8.self)
         throw TransferError(
-          "the file name is not UTF-8", at: .file(path.isEmpty ? shown : path + "/" + shown))
+          .passwordStore(.nameNotUTF8), at: .file(path.isEmpty ? shown : path + "/" + shown))
       }
       out.append(name)
     }

@@ -51,11 +51,39 @@ public struct SourceLocation: Equatable, Sendable, CustomStringConvertible {
 /// An input that cannot be imported, or a vault that cannot be exported: `reason` says what,
 /// `location` where (nil for the source as a whole).
 public struct TransferError: Error, Equatable, CustomStringConvertible {
-  /// What is wrong: the reader's own words, or the typed error of the code below it that
+  /// What is wrong: a fact of the reader's family, or the typed error of the code below it that
   /// refused the item.
   public enum Reason: Equatable, Sendable {
-    /// One line, lower case, no final period (`a name is missing`).
-    case said(String)
+    /// The source is of the wrong kind for the format.
+    case source(SourceFault)
+    /// The CSV text is not well formed (`CSVReader`).
+    case csv(CSVFault)
+    /// A header or record of vault's `csv` format is refused (`CSVImportReader`).
+    case csvImport(CSVImportFault)
+    /// A header or record of a password manager's CSV export is refused.
+    case exportCSV(ExportCSVFault)
+    /// An item cannot be an entry (no title, a password of two lines, nothing in it).
+    case item(ItemFault)
+    /// A base64 text is refused (`GuardedBase64`).
+    case base64(Base64Fault)
+    /// The JSON text is not well formed (`GuardedJSON`).
+    case jsonSyntax(JSONSyntaxFault)
+    /// A member of a JSON object is missing or not a string.
+    case jsonMember(JSONMemberFault)
+    /// A line of the `jsonl` format is refused.
+    case jsonLines(JSONLinesFault)
+    /// A Bitwarden JSON export or one of its items is refused.
+    case bitwarden(BitwardenFault)
+    /// A jrnl JSON export or one of its entries is refused.
+    case jrnl(JrnlFault)
+    /// A KeePass XML document is refused.
+    case keepassXML(KeePassXMLFault)
+    /// A password store's folder or file is refused.
+    case passwordStore(PasswordStoreFault)
+    /// gpg gave no plaintext for a password store's file.
+    case gpg(GPGFault)
+    /// A record of a `vault` export is refused.
+    case exportFile(ExportFileFault)
     /// A line of a `fields` cell that the field convention refuses (`EntryFields`).
     case fields(SecretError)
     /// Input refused by the code below (an entry name that is not valid).
@@ -67,28 +95,17 @@ public struct TransferError: Error, Equatable, CustomStringConvertible {
   /// What the fault is.
   public let reason: Reason
 
-  /// The error said in `message` at `location`.
-  public init(_ message: String, at location: SourceLocation? = nil) {
-    self.init(.said(message), at: location)
-  }
-
   /// The error `reason` at `location`.
   public init(_ reason: Reason, at location: SourceLocation? = nil) {
     self.reason = reason
     self.location = location
   }
 
-  /// `LOCATION: MESSAGE`, or the message alone; a typed reason as its case (the command line
-  /// gives it words).
+  /// `LOCATION: REASON`, or the reason alone, the reason as its case (the command line gives it
+  /// words).
   public var description: String {
-    let message: String
-    switch reason {
-    case .said(let said): message = said
-    case .fields(let error): message = "fields: \(error)"
-    case .input(let fault): message = "\(fault)"
-    }
-    guard let location else { return message }
-    return "\(location): \(message)"
+    guard let location else { return "\(reason)" }
+    return "\(location): \(reason)"
   }
 }
 
@@ -168,7 +185,7 @@ extension TransferLargeEntry {
       let n = try prefix.withMutableBytes { buffer in
         try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
       }
-      guard n > 0 else { throw TransferError("the content ends early", at: location) }
+      guard n > 0 else { throw TransferError(.exportFile(.contentEndsEarly), at: location) }
       filled += n
     }
     return .streamedInWrite(prefix: prefix, read: { try reader.read(into: $0) })
@@ -240,8 +257,7 @@ extension TransferEntry {
       whole = try large.content.whole(packed: false)
     } catch let error where VaultError(error)?.isStorageFailure == true {
       throw TransferError(
-        "the content of '\(large.name)' (\(large.length) bytes) cannot be held in memory",
-        at: large.location)
+        .exportFile(.contentNotHeld(name: large.name, bytes: large.length)), at: large.location)
     }
     self.init(name: large.name, content: whole, location: large.location)
     guarded = large.guarded

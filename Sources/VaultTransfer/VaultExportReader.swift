@@ -44,7 +44,7 @@ public enum VaultExportReader: ImportReader {
       file = VaultExportFile(opener: try VaultExportOpener(reading: try open()))
       passphrase = given
     case .bytes, .folder:
-      throw TransferError("the vault format is encrypted: it is read with its passphrase")
+      throw TransferError(.source(.passphraseMissing))
     }
     try file.unlock(ExportPassphrase(utf8: passphrase()))
     try file.read(
@@ -195,7 +195,7 @@ public final class VaultExportFile {
       switch kind {
       case 1:
         guard journals == 0 else {
-          throw TransferError("an entry after a journal entry (entries come first)", at: at)
+          throw TransferError(.exportFile(.entryAfterJournal), at: at)
         }
         let record = try entryRecord(at, after: lastName)
         let content = VaultExportContent(file: self, length: record.length, at: at)
@@ -212,13 +212,14 @@ public final class VaultExportFile {
         let (e, j) = (Self.number(counts[0..<8]), Self.number(counts[8..<16]))
         guard e == UInt64(entries), j == UInt64(journals) else {
           throw TransferError(
-            "the end record counts \(e) entries and \(j) journal entries; the export holds"
-              + " \(entries) and \(journals)", at: at)
+            .exportFile(
+              .endCounts(entries: e, journal: j, heldEntries: entries, heldJournal: journals)),
+            at: at)
         }
         try padding(at)
         return (entries, journals)
       default:
-        throw TransferError("a record of unknown kind \(kind)", at: at)
+        throw TransferError(.exportFile(.unknownKind(kind)), at: at)
       }
     }
   }
@@ -226,38 +227,36 @@ public final class VaultExportFile {
   /// An entry record's fields after its kind.
   private func entryRecord(_ at: SourceLocation, after last: [UInt8]?) throws -> VaultExportEntry {
     let flags = try bytes(1, at)[0]
-    guard flags <= 1 else { throw TransferError("an entry's flags are \(flags)", at: at) }
+    guard flags <= 1 else { throw TransferError(.exportFile(.flags(flags)), at: at) }
     let size = try bytes(2, at)
     let count = Int(size[0]) << 8 | Int(size[1])
     guard (1...EntryName.maximumByteCount).contains(count) else {
-      throw TransferError("an entry's name has \(count) bytes", at: at)
+      throw TransferError(.exportFile(.nameLength(count)), at: at)
     }
     let raw = try bytes(count, at)
     guard let name = String(validating: raw, as: UTF8.self) else {
-      throw TransferError("an entry's name is not UTF-8", at: at)
+      throw TransferError(.exportFile(.nameNotUTF8), at: at)
     }
     do {
       // Bytes, not characters: Swift's `==` would find a decomposed name equal to its NFC.
       guard try Array(EntryName(name).value.utf8) == raw else {
-        throw TransferError("the name '\(name)' is not in NFC", at: at)
+        throw TransferError(.exportFile(.nameNotNFC(name)), at: at)
       }
     } catch VaultError.invalidInput(let fault) {
       throw TransferError(.input(fault), at: at)
     }
     if let last, !last.lexicographicallyPrecedes(raw) {
-      throw TransferError(
-        "the name '\(name)' is not after the one before it (names are in ascending order, each"
-          + " once)", at: at)
+      throw TransferError(.exportFile(.nameOutOfOrder(name)), at: at)
     }
     let times = try bytes(2 * VaultExportFields.timeBytes, at)
     let created = String(decoding: times[0..<VaultExportFields.timeBytes], as: UTF8.self)
     let updated = String(decoding: times[VaultExportFields.timeBytes...], as: UTF8.self)
     guard Timestamp.isUTC(created), Timestamp.isUTC(updated) else {
-      throw TransferError("the times of '\(name)' are not ISO 8601 UTC", at: at)
+      throw TransferError(.exportFile(.timesNotUTC(name: name)), at: at)
     }
     let length = Self.number(try bytes(8, at)[...])
     guard length >= 1, length <= VaultExport.maximumContentBytes else {
-      throw TransferError("the content of '\(name)' has \(length) bytes", at: at)
+      throw TransferError(.exportFile(.contentLength(name: name, bytes: length)), at: at)
     }
     return VaultExportEntry(
       name: name, created: created, updated: updated, guarded: flags == 1, length: Int(length),
@@ -268,11 +267,11 @@ public final class VaultExportFile {
   private func journalRecord(_ at: SourceLocation) throws -> TransferJournalEntry {
     let text = String(decoding: try bytes(VaultExportFields.stampBytes, at), as: UTF8.self)
     guard let stamp = JournalStamp(parsing: text), stamp.description == text else {
-      throw TransferError("a journal entry's stamp is not YYYY-MM-DDTHH:MM:SS+HH:MM", at: at)
+      throw TransferError(.exportFile(.stampMalformed), at: at)
     }
     let length = Int(Self.number(try bytes(4, at)[...]))
     guard length >= 1, length <= JournalStore.maximumByteCount else {
-      throw TransferError("a journal entry's text has \(length) bytes", at: at)
+      throw TransferError(.exportFile(.journalTextLength(length)), at: at)
     }
     let out = SecureBytes(count: length, packed: true)
     var filled = 0
@@ -295,14 +294,13 @@ public final class VaultExportFile {
     while try available() {
       let rest = UnsafeRawBufferPointer(rebasing: piece[offset...])
       guard rest.allSatisfy({ $0 == 0 }) else {
-        throw TransferError("a byte after the end record is not zero padding", at: at)
+        throw TransferError(.exportFile(.paddingNotZero), at: at)
       }
       zeros += rest.count
       offset = piece.count
     }
     guard zeros == expected else {
-      throw TransferError(
-        "the padding after the end record is \(zeros) bytes, not \(expected)", at: at)
+      throw TransferError(.exportFile(.paddingLength(found: zeros, expected: expected)), at: at)
     }
   }
 
@@ -339,7 +337,7 @@ public final class VaultExportFile {
   ) throws -> Int {
     guard count > 0, buffer.count > 0, let base = buffer.baseAddress else { return 0 }
     guard try available() else {
-      throw TransferError("the export's plaintext ends inside a record", at: at)
+      throw TransferError(.exportFile(.endsInsideRecord), at: at)
     }
     let n = min(count, buffer.count, piece.count - offset)
     piece.baseAddress.map { base.copyMemory(from: $0 + offset, byteCount: n) }
@@ -354,7 +352,7 @@ public final class VaultExportFile {
     var left = count
     while left > 0 {
       guard try available() else {
-        throw TransferError("the export's plaintext ends inside a record", at: at)
+        throw TransferError(.exportFile(.endsInsideRecord), at: at)
       }
       let n = min(left, piece.count - offset)
       try deliver(UnsafeRawBufferPointer(rebasing: piece[offset..<offset + n]))

@@ -28,8 +28,12 @@ final class XMLTextReader {
   /// Why the document could not be read: libxml2's error code (`xmlParserErrors`) and line, or
   /// that libxml2 itself is missing.
   enum Failure: Error, Equatable {
+    /// libxml2's error `code` (`xmlParserErrors`) at `line`.
     case parse(code: Int, line: Int)
-    case unavailable(String)
+    /// libxml2 cannot be loaded, with the loader's message.
+    case notLoaded(String)
+    /// The libxml2 loaded has no function of this name.
+    case lacksSymbol(String)
   }
 
   private typealias ReaderForMemory =
@@ -77,11 +81,11 @@ final class XMLTextReader {
   private static let library: Result<Library, Failure> = {
     guard let handle = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL) else {
       let reason = dlerror().map { String(cString: $0) } ?? "libxml2.so.2 not found"
-      return .failure(.unavailable(reason))
+      return .failure(.notLoaded(reason))
     }
     func symbol<T>(_ name: String, as type: T.Type) throws -> T {
       guard let address = dlsym(handle, name) else {
-        throw Failure.unavailable("libxml2 has no \(name)")
+        throw Failure.lacksSymbol(name)
       }
       return unsafeBitCast(address, to: type)
     }
@@ -103,7 +107,7 @@ final class XMLTextReader {
         setReaderHandler: try symbol(
           "xmlTextReaderSetStructuredErrorHandler", as: SetReaderHandler.self),
         setGlobalHandler: try symbol("xmlSetStructuredErrorFunc", as: SetGlobalHandler.self))
-    }.mapError { $0 as? Failure ?? .unavailable("\($0)") }
+    }.mapError { $0 as? Failure ?? .notLoaded("\($0)") }
   }()
 
   private let library: Library
@@ -111,7 +115,8 @@ final class XMLTextReader {
 
   /// A reader of `document`, which must stay valid and unchanged while the reader is used.
   ///
-  /// - Throws: `Failure.unavailable` without libxml2; `.parse` when libxml2 refuses to start.
+  /// - Throws: `Failure.notLoaded` or `.lacksSymbol` without libxml2; `.parse` when libxml2
+  ///   refuses to start.
   init(_ document: UnsafeRawBufferPointer) throws {
     library = try Self.library.get()
     guard document.count <= Int(Int32.max) else { throw Failure.parse(code: 1, line: 0) }

@@ -56,7 +56,7 @@ final class GPGDecryptTests: XCTestCase {
     XCTAssertThrowsError(try decrypter().decrypt(missing)) {
       XCTAssertEqual(
         $0 as? TransferError,
-        TransferError("cannot open it: No such file or directory", at: .file(missing)))
+        TransferError(.gpg(.fileNotOpened(errno: ENOENT)), at: .file(missing)))
     }
     // A link is not followed, and what is checked is what gpg reads: a FIFO swapped in for the
     // file is refused, not handed to gpg (which would wait on it for ever).
@@ -65,13 +65,13 @@ final class GPGDecryptTests: XCTestCase {
     XCTAssertThrowsError(try decrypter().decrypt(link)) {
       XCTAssertEqual(
         $0 as? TransferError,
-        TransferError("cannot open it: Too many levels of symbolic links", at: .file(link)))
+        TransferError(.gpg(.fileNotOpened(errno: ELOOP)), at: .file(link)))
     }
     let fifo = folder.path + "/fifo.gpg"
     XCTAssertEqual(mkfifo(fifo, 0o600), 0)
     XCTAssertThrowsError(try decrypter().decrypt(fifo)) {
       XCTAssertEqual(
-        $0 as? TransferError, TransferError("it is not a regular file", at: .file(fifo)))
+        $0 as? TransferError, TransferError(.passwordStore(.notARegularFile), at: .file(fifo)))
     }
     let empty = folder.path + "/empty-gnupg"
     XCTAssertEqual(mkdir(empty, 0o700), 0)
@@ -81,7 +81,7 @@ final class GPGDecryptTests: XCTestCase {
       XCTAssertEqual(
         $0 as? TransferError,
         TransferError(
-          "gpg could not decrypt it (exited with 2): gpg: decryption failed: No secret key",
+          .gpg(.exited(status: 2, lastLine: "gpg: decryption failed: No secret key")),
           at: .file(file)))
     }
     _ = Subprocess.run(

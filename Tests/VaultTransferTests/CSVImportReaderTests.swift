@@ -62,44 +62,43 @@ final class CSVImportReaderTests: XCTestCase {
   func testHeaderErrors() {
     assertError(
       "name,content,notes\n",
-      TransferError(
-        "the column 'notes' is not one of name, content, content_b64 and fields", at: .line(1)))
-    assertError("content\n", TransferError("the header has no 'name' column", at: .line(1)))
+      TransferError(.csvImport(.unknownColumn("notes")), at: .line(1)))
+    assertError("content\n", TransferError(.csvImport(.noNameColumn), at: .line(1)))
     assertError(
       "\nname,fields\n",
-      TransferError("the header has neither a 'content' nor a 'content_b64' column", at: .line(2)))
+      TransferError(.csvImport(.noContentColumn), at: .line(2)))
     assertError(
       "name,content,content_b64\n",
-      TransferError("the header has both 'content' and 'content_b64': give one", at: .line(1)))
+      TransferError(.csvImport(.bothContentColumns), at: .line(1)))
   }
 
   func testRecordErrorsNameTheirLine() {
-    assertError("name,content\n\"a\nb\",x\n,y\n", TransferError("the name is empty", at: .line(4)))
+    assertError(
+      "name,content\n\"a\nb\",x\n,y\n", TransferError(.csvImport(.nameEmpty), at: .line(4)))
     assertError(
       "name,content\nok,x\nempty,\n",
-      TransferError("the entry is empty: give a content or fields", at: .line(3)))
+      TransferError(.csvImport(.emptyEntry), at: .line(3)))
     assertError(
       "name,content_b64\nb,QQ=A\n",
-      TransferError(
-        "content_b64: the base64 text has a byte outside its alphabet or after '='", at: .line(2)))
+      TransferError(.csvImport(.contentBase64(.outsideAlphabet)), at: .line(2)))
     assertError(
       "name,content_b64\nb,QUJDR\n",
-      TransferError("content_b64: the base64 text has a wrong length or padding", at: .line(2)))
+      TransferError(.csvImport(.contentBase64(.wrongLength)), at: .line(2)))
     assertError(
       "name,content,fields\nf,pw,user name: x\n",
       TransferError(.fields(.notAFieldKey("user name")), at: .line(2)))
     assertError(
       "name,content,fields\nf,pw,url:x\n",
-      TransferError("fields: a line is not 'KEY: VALUE' (a blank follows the ':')", at: .line(2)))
+      TransferError(.csvImport(.fieldLineNoBlank), at: .line(2)))
     assertError(
       "name,content,fields\nf,pw,no colon\n",
-      TransferError("fields: a line is not 'KEY: VALUE'", at: .line(2)))
+      TransferError(.csvImport(.fieldLineMalformed), at: .line(2)))
     assertError(
       "name,content,fields\nf,pw,\"a: 1\nA: 2\"\n",
-      TransferError("fields: the key 'A' is given twice", at: .line(2)))
+      TransferError(.csvImport(.fieldKeyTwice("A")), at: .line(2)))
     assertError(
       "name,content_b64,fields\nf,AP8=,a: 1\n",
-      TransferError("fields need a content that is UTF-8 text", at: .line(2)))
+      TransferError(.csvImport(.fieldsNeedText), at: .line(2)))
     let latin1 = SecureBytes(copying: Array("name,content,fields\nf,pw,a: caf".utf8) + [0xE9])
     XCTAssertThrowsError(try CSVImportReader.read(.bytes(latin1))) {
       XCTAssertEqual(
@@ -118,7 +117,7 @@ final class CSVImportReaderTests: XCTestCase {
       copying: Array("name,content\n".utf8) + [0xC3, 0x28] + Array(",x\n".utf8))
     XCTAssertThrowsError(try CSVImportReader.read(.bytes(input))) {
       XCTAssertEqual(
-        $0 as? TransferError, TransferError("the name is not UTF-8 text", at: .line(2)))
+        $0 as? TransferError, TransferError(.csvImport(.nameNotText), at: .line(2)))
     }
   }
 
@@ -127,7 +126,7 @@ final class CSVImportReaderTests: XCTestCase {
       try CSVImportReader.read(.folder(path: "/tmp", decrypt: { _ in SecureBytes(count: 1) }))
     ) {
       XCTAssertEqual(
-        $0 as? TransferError, TransferError("the csv format reads a file, not a folder"))
+        $0 as? TransferError, TransferError(.source(.folderGiven(.csv))))
     }
   }
 }

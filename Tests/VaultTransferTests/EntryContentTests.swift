@@ -93,10 +93,10 @@ final class EntryContentTests: XCTestCase {
   func testAPasswordWithALineBreakAndAnEmptyEntryAreRefused() {
     XCTAssertThrowsError(try EntryContent.compose(password: secret("a\nb"), fields: [], notes: nil))
     {
-      XCTAssertEqual($0 as? TransferError, TransferError("the password holds a line break"))
+      XCTAssertEqual($0 as? TransferError, TransferError(.item(.passwordHoldsLineBreak)))
     }
     XCTAssertThrowsError(try EntryContent.compose(password: nil, fields: [], notes: nil)) {
-      XCTAssertEqual($0 as? TransferError, TransferError("the entry is empty"))
+      XCTAssertEqual($0 as? TransferError, TransferError(.item(.empty)))
     }
   }
 }

@@ -60,11 +60,10 @@ final class ExportCSVReaderTests: XCTestCase {
     let header = "\"Group\",\"Title\",\"Username\",\"Password\",\"URL\",\"Notes\"\n"
     assertError(
       KeePassCSVReader.self, "\"Group\",\"Title\",\"Password\"\n",
-      TransferError(
-        "the header has no 'Username' column: is this a KeePassXC CSV export?", at: .line(1)))
+      TransferError(.exportCSV(.missingColumn("Username", format: .keepassCSV)), at: .line(1)))
     assertError(
       KeePassCSVReader.self, header + "\"Root\",\"\",\"u\",\"pw\",\"\",\"\"\n",
-      TransferError("the entry has no title", at: .line(2)))
+      TransferError(.item(.noTitle), at: .line(2)))
     // A title alone is kept as one empty line.
     XCTAssertEqual(
       try? KeePassCSVReader.read(
@@ -72,22 +71,20 @@ final class ExportCSVReaderTests: XCTestCase {
       ).entries.map { $0.content.unprotectedBytes }, [[0x0A]])
     assertError(
       KeePassCSVReader.self, header + "\"Root\",\"t\",\"\",\"a\nb\",\"\",\"\"\n",
-      TransferError("the password holds a line break", at: .line(2)))
+      TransferError(.item(.passwordHoldsLineBreak), at: .line(2)))
     let latin1 = SecureBytes(
       copying: Array((header + "\"Root\",\"caf").utf8) + [0xE9]
         + Array("\",\"\",\"pw\",\"\",\"\"\n".utf8))
     XCTAssertThrowsError(try KeePassCSVReader.read(.bytes(latin1))) {
       XCTAssertEqual(
         $0 as? TransferError,
-        TransferError(
-          "the record is not UTF-8 text (the export is; was the file saved again in another"
-            + " encoding?)", at: .line(2)))
+        TransferError(.exportCSV(.recordNotText), at: .line(2)))
     }
     XCTAssertThrowsError(
       try KeePassCSVReader.read(.folder(path: "/", decrypt: { _ in SecureBytes(count: 1) }))
     ) {
       XCTAssertEqual(
-        $0 as? TransferError, TransferError("the keepass-csv format reads a file, not a folder"))
+        $0 as? TransferError, TransferError(.source(.folderGiven(.keepassCSV))))
     }
   }
 
@@ -116,8 +113,7 @@ final class ExportCSVReaderTests: XCTestCase {
     XCTAssertEqual(contents(batch), ["\nMember-ID: A-17\n"])
     assertError(
       OnePasswordCSVReader.self, "Title,Username\n",
-      TransferError(
-        "the header has no 'Password' column: is this a 1Password CSV export?", at: .line(1)))
+      TransferError(.exportCSV(.missingColumn("Password", format: .onePasswordCSV)), at: .line(1)))
     XCTAssertEqual(
       try? OnePasswordCSVReader.read(
         .bytes(SecureBytes(copying: Array("Title,Password,Notes\n\"a\nb\",pw,\nx,,\n".utf8)))
@@ -133,9 +129,7 @@ final class ExportCSVReaderTests: XCTestCase {
     XCTAssertThrowsError(try OnePasswordCSVReader.read(.bytes(latin1))) {
       XCTAssertEqual(
         $0 as? TransferError,
-        TransferError(
-          "the record is not UTF-8 text (the export is; was the file saved again in another"
-            + " encoding?)", at: .line(2)))
+        TransferError(.exportCSV(.recordNotText), at: .line(2)))
     }
   }
 }

@@ -202,7 +202,7 @@ final class ExportFormatTests: XCTestCase {
     XCTAssertThrowsError(try VaultExportReader.read(.bytes(SecureBytes(copying: bytes)))) {
       XCTAssertEqual(
         $0 as? TransferError,
-        TransferError("the vault format is encrypted: it is read with its passphrase"))
+        TransferError(.source(.passphraseMissing)))
     }
   }
 
@@ -245,50 +245,43 @@ final class ExportFormatTests: XCTestCase {
     let a = entryRecord("a", [0x41])
     let b = entryRecord("b", [0x42])
     XCTAssertEqual(try read(sealed(a + b + end(2, 0))).entries.map(\.name), ["a", "b"])
-    func refused(_ records: [UInt8], _ message: String, record: Int) throws {
-      assertMalformed(try sealed(records), TransferError(message, at: .record(record)))
+    func refused(_ records: [UInt8], _ fault: ExportFileFault, record: Int) throws {
+      assertMalformed(try sealed(records), TransferError(.exportFile(fault), at: .record(record)))
     }
+    try refused(b + a + end(2, 0), .nameOutOfOrder("a"), record: 2)
+    try refused(a + a + end(2, 0), .nameOutOfOrder("a"), record: 2)
     try refused(
-      b + a + end(2, 0),
-      "the name 'a' is not after the one before it (names are in ascending order, each once)",
+      a + end(2, 0), .endCounts(entries: 2, journal: 0, heldEntries: 1, heldJournal: 0),
       record: 2)
-    try refused(
-      a + a + end(2, 0),
-      "the name 'a' is not after the one before it (names are in ascending order, each once)",
-      record: 2)
-    try refused(
-      a + end(2, 0),
-      "the end record counts 2 entries and 0 journal entries; the export holds 1 and 0", record: 2)
-    try refused(a + [7], "a record of unknown kind 7", record: 2)
-    try refused(entryRecord("a", [0x41], flags: 2) + end(1, 0), "an entry's flags are 2", record: 1)
-    try refused(entryRecord("a", []) + end(1, 0), "the content of 'a' has 0 bytes", record: 1)
+    try refused(a + [7], .unknownKind(7), record: 2)
+    try refused(entryRecord("a", [0x41], flags: 2) + end(1, 0), .flags(2), record: 1)
+    try refused(entryRecord("a", []) + end(1, 0), .contentLength(name: "a", bytes: 0), record: 1)
     try refused(
       entryRecord("a", [0x41], created: "2026-01-02 03:04:05Z") + end(1, 0),
-      "the times of 'a' are not ISO 8601 UTC", record: 1)
-    try refused(
-      entryRecord("e\u{301}", [0x41]) + end(1, 0), "the name 'e\u{301}' is not in NFC", record: 1)
+      .timesNotUTC(name: "a"), record: 1)
+    try refused(entryRecord("e\u{301}", [0x41]) + end(1, 0), .nameNotNFC("e\u{301}"), record: 1)
     assertMalformed(
       try sealed(entryRecord("a//b", [0x41]) + end(1, 0)),
       TransferError(.input(try XCTUnwrap(nameFault("a//b"))), at: .record(1)))
     XCTAssertEqual(nameFault("a//b"), .name(.emptySegment(name: "a//b")))
-    try refused(a + end(1, 0) + [1], "a byte after the end record is not zero padding", record: 2)
+    try refused(a + end(1, 0) + [1], .paddingNotZero, record: 2)
     try refused(
       a + end(1, 0) + [UInt8](repeating: 0, count: 300),
-      "the padding after the end record is \(Padding.paddedLength(a.count + 17 + 300) - a.count - 17) bytes, not \(256 - a.count - 17)",
+      .paddingLength(
+        found: Padding.paddedLength(a.count + 17 + 300) - a.count - 17, expected: 256 - a.count - 17
+      ),
       record: 2)
     try refused(
       Array(entryRecord("a", [UInt8](repeating: 0x41, count: 1000)).prefix(100)),
-      "the export's plaintext ends inside a record", record: 1)
+      .endsInsideRecord, record: 1)
     let stamp = Array("2026-11-29T16:05:09+01:00".utf8)
     let journal: [UInt8] = [2] + stamp + [0, 0, 0, 1, 0x4A]
     XCTAssertEqual(try read(sealed(a + journal + end(1, 1))).journal.count, 1)
-    try refused(
-      journal + a + end(1, 1), "an entry after a journal entry (entries come first)", record: 2)
+    try refused(journal + a + end(1, 1), .entryAfterJournal, record: 2)
     try refused(
       [2] + Array("2026-11-29T16:05:09Z     ".utf8) + [0, 0, 0, 1, 0x4A] + end(0, 1),
-      "a journal entry's stamp is not YYYY-MM-DDTHH:MM:SS+HH:MM", record: 1)
-    try refused(
-      [2] + stamp + [0, 0, 0, 0] + end(0, 1), "a journal entry's text has 0 bytes", record: 1)
+      .stampMalformed, record: 1)
+    try refused([2] + stamp + [0, 0, 0, 0] + end(0, 1), .journalTextLength(0), record: 1)
   }
 
   func nameFault(_ name: String) -> InputFault? {

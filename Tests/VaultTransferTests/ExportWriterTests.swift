@@ -137,11 +137,8 @@ final class LeavingFormatTests: XCTestCase {
     XCTAssertEqual(
       summary.leftOut.map(\.reason),
       [
-        "it is too large for keepass-xml (1048577 bytes; export it with --to vault, which imports"
-          + " back at any size)",
-        "its content is not UTF-8 text XML 1.0 can carry (a control character, or not UTF-8)",
-        "its content is not UTF-8 text XML 1.0 can carry (a control character, or not UTF-8)",
-        "its reader would refuse it (a first line with a carriage return, or only line breaks)",
+        .tooLarge(.keepassXML, bytes: 1_048_577), .contentNotXMLText, .contentNotXMLText,
+        .readerWouldRefuse,
       ])
     let batch = try KeePassXMLReader.read(.bytes(SecureBytes(copying: bytes)))
     let read = Dictionary(

@@ -27,8 +27,8 @@ final class GuardedBase64Tests: XCTestCase {
   }
 
   func testRefusals() {
-    let alphabet = TransferError("the base64 text has a byte outside its alphabet or after '='")
-    let length = TransferError("the base64 text has a wrong length or padding")
+    let alphabet = TransferError(.base64(.outsideAlphabet))
+    let length = TransferError(.base64(.wrongLength))
     for (text, error) in [
       ("Zm9v YmFy", alphabet), ("Zm-v", alphabet), ("Zg==Zg==", alphabet), ("Z", length),
       ("Zm9vY", length), ("Zg===", length), ("Zm9v=", length), ("Zg=", length),

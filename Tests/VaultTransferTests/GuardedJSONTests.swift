@@ -21,21 +21,30 @@ final class GuardedJSONTests: XCTestCase {
   }
 
   /// The error `text` is refused with.
-  func refusal(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+  func refusal(_ text: String, file: StaticString = #filePath, line: UInt = #line)
+    -> TransferError?
+  {
     refusal(Array(text.utf8), file: file, line: line)
   }
 
-  func refusal(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) -> String {
+  func refusal(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line)
+    -> TransferError?
+  {
     do {
       _ = try parse(bytes)
       XCTFail("accepted", file: file, line: line)
-      return ""
+      return nil
     } catch let error as TransferError {
-      return error.description
+      return error
     } catch {
       XCTFail("\(error)", file: file, line: line)
-      return ""
+      return nil
     }
+  }
+
+  /// The refusal of `fault` on `line`.
+  func syntax(_ fault: JSONSyntaxFault, line: Int) -> TransferError {
+    TransferError(.jsonSyntax(fault), at: .line(line))
   }
 
   func testValuesKindsMembersInOrderAndLines() throws {
@@ -80,7 +89,7 @@ final class GuardedJSONTests: XCTestCase {
     XCTAssertEqual(root["e\u{301}"]?.integer, 2)
     XCTAssertEqual(root["\u{e9}"]?.integer, 3, "canonically equivalent keys are two keys")
     XCTAssertEqual(
-      refusal("{\"a\": 1,\n\"\\u0061\": 2}"), "line 2: the object has the key 'a' twice")
+      refusal("{\"a\": 1,\n\"\\u0061\": 2}"), syntax(.keyTwice("a"), line: 2))
   }
 
   /// Repeats are found one by one among an object's first 16 keys and by hash past them.
@@ -93,55 +102,59 @@ final class GuardedJSONTests: XCTestCase {
     XCTAssertEqual(root["k39"]?.integer, 39)
     XCTAssertEqual(root.members.count, 40)
     XCTAssertEqual(
-      refusal(object(Array(keys[0..<5]) + ["k2"])), "line 6: the object has the key 'k2' twice")
+      refusal(object(Array(keys[0..<5]) + ["k2"])), syntax(.keyTwice("k2"), line: 6))
     XCTAssertEqual(
-      refusal(object(Array(keys[0..<15]) + ["k0"])), "line 16: the object has the key 'k0' twice")
+      refusal(object(Array(keys[0..<15]) + ["k0"])), syntax(.keyTwice("k0"), line: 16))
     XCTAssertEqual(
       refusal(object(Array(keys[0..<16]) + ["k15"])),
-      "line 17: the object has the key 'k15' twice")
+      syntax(.keyTwice("k15"), line: 17))
     XCTAssertEqual(
-      refusal(object(Array(keys[0..<30]) + ["k3"])), "line 31: the object has the key 'k3' twice")
+      refusal(object(Array(keys[0..<30]) + ["k3"])), syntax(.keyTwice("k3"), line: 31))
     XCTAssertEqual(
       refusal(object(Array(keys[0..<30]) + ["k29"])),
-      "line 31: the object has the key 'k29' twice")
+      syntax(.keyTwice("k29"), line: 31))
   }
 
   func testEveryFaultIsRefusedWithItsLine() {
-    XCTAssertEqual(refusal(""), "line 1: there is no JSON value (the text is empty)")
-    XCTAssertEqual(refusal("  \n "), "line 2: there is no JSON value (the text is empty)")
+    XCTAssertEqual(refusal(""), syntax(.empty, line: 1))
+    XCTAssertEqual(refusal("  \n "), syntax(.empty, line: 2))
     XCTAssertEqual(
-      refusal("{\"a\": 1,}"), "line 1: expected a member name in double quotes, found '}'")
-    XCTAssertEqual(refusal("[1,\n2,\n]"), "line 3: expected a value, found ']'")
-    XCTAssertEqual(refusal("[1 2]"), "line 1: expected ',' or ']', found '2'")
-    XCTAssertEqual(refusal("{\"a\" 1}"), "line 1: expected ':', found '1'")
+      refusal("{\"a\": 1,}"), syntax(.expected(.memberName, found: UInt8(ascii: "}")), line: 1))
     XCTAssertEqual(
-      refusal("{'a': 1}"), "line 1: expected a member name in double quotes, found '''")
-    XCTAssertEqual(refusal("[1] x"), "line 1: unexpected 'x' after the JSON value")
-    XCTAssertEqual(refusal("{\"a\": [1,"), "line 1: the JSON text ends where a value was expected")
-    XCTAssertEqual(refusal("\"abc"), "line 1: a string is not closed")
-    XCTAssertEqual(refusal("[NaN]"), "line 1: expected a value, found 'N'")
-    XCTAssertEqual(refusal("[tru]"), "line 1: expected a value, found 't'")
-    XCTAssertEqual(refusal("// c\n1"), "line 1: expected a value, found '/'")
-    XCTAssertEqual(refusal("01"), "line 1: a number does not start with 0 followed by digits")
-    XCTAssertEqual(refusal("-"), "line 1: a number needs a digit after its '-'")
-    XCTAssertEqual(refusal("1."), "line 1: a number needs a digit after its '.'")
-    XCTAssertEqual(refusal("1e+"), "line 1: a number needs a digit in its exponent")
-    XCTAssertEqual(refusal(".5"), "line 1: expected a value, found '.'")
+      refusal("[1,\n2,\n]"), syntax(.expected(.value, found: UInt8(ascii: "]")), line: 3))
+    XCTAssertEqual(
+      refusal("[1 2]"), syntax(.expected(.commaOrBracket, found: UInt8(ascii: "2")), line: 1))
+    XCTAssertEqual(
+      refusal("{\"a\" 1}"), syntax(.expected(.colon, found: UInt8(ascii: "1")), line: 1))
+    XCTAssertEqual(
+      refusal("{'a': 1}"), syntax(.expected(.memberName, found: UInt8(ascii: "'")), line: 1))
+    XCTAssertEqual(refusal("[1] x"), syntax(.afterTheValue(found: UInt8(ascii: "x")), line: 1))
+    XCTAssertEqual(refusal("{\"a\": [1,"), syntax(.endsWhereExpected(.value), line: 1))
+    XCTAssertEqual(refusal("\"abc"), syntax(.stringNotClosed, line: 1))
+    XCTAssertEqual(refusal("[NaN]"), syntax(.expected(.value, found: UInt8(ascii: "N")), line: 1))
+    XCTAssertEqual(refusal("[tru]"), syntax(.expected(.value, found: UInt8(ascii: "t")), line: 1))
+    XCTAssertEqual(refusal("// c\n1"), syntax(.expected(.value, found: UInt8(ascii: "/")), line: 1))
+    XCTAssertEqual(refusal("01"), syntax(.leadingZero, line: 1))
+    XCTAssertEqual(refusal("-"), syntax(.noDigitAfterMinus, line: 1))
+    XCTAssertEqual(refusal("1."), syntax(.noDigitAfterPoint, line: 1))
+    XCTAssertEqual(refusal("1e+"), syntax(.noDigitInExponent, line: 1))
+    XCTAssertEqual(refusal(".5"), syntax(.expected(.value, found: UInt8(ascii: ".")), line: 1))
     XCTAssertEqual(
       refusal("\n\"a\tb\""),
-      "line 2: a string holds a control character (byte 0x09) that must be escaped")
-    XCTAssertEqual(refusal(#""\x41""#), #"line 1: a string holds an unknown escape '\x'"#)
-    XCTAssertEqual(refusal(#""\u12G4""#), #"line 1: a \u escape needs four hex digits"#)
+      syntax(.controlCharacter(0x09), line: 2))
+    XCTAssertEqual(refusal(#""\x41""#), syntax(.unknownEscape(UInt8(ascii: "x")), line: 1))
+    XCTAssertEqual(refusal(#""\u12G4""#), syntax(.shortUnicodeEscape, line: 1))
     XCTAssertEqual(
       refusal(#"["ok", "\uD83D"]"#),
-      #"line 1: a string holds a lone surrogate (\uD83D), which is no character"#)
+      syntax(.loneSurrogate(0xD83D), line: 1))
     XCTAssertEqual(
       refusal(#""\uDE00\uD83D""#),
-      #"line 1: a string holds a lone surrogate (\uDE00), which is no character"#)
+      syntax(.loneSurrogate(0xDE00), line: 1))
     XCTAssertEqual(
       refusal(#""\uD83D\u0041""#),
-      #"line 1: a string holds a lone surrogate (\uD83D), which is no character"#)
-    XCTAssertEqual(refusal([0xEF, 0xBB, 0xBF, 0x31]), "line 1: expected a value, found byte 0xEF")
+      syntax(.loneSurrogate(0xD83D), line: 1))
+    XCTAssertEqual(
+      refusal([0xEF, 0xBB, 0xBF, 0x31]), syntax(.expected(.value, found: 0xEF), line: 1))
   }
 
   func testInvalidUTF8IsRefused() {
@@ -151,10 +164,7 @@ final class GuardedJSONTests: XCTestCase {
     ]
     for bytes in cases {
       let text = [0x22] + bytes + [0x22]
-      XCTAssertEqual(
-        refusal(text),
-        "line 1: a string is not valid UTF-8 (at byte 0x"
-          + String(bytes[0], radix: 16, uppercase: true) + ")", "\(bytes)")
+      XCTAssertEqual(refusal(text), syntax(.invalidUTF8(bytes[0]), line: 1), "\(bytes)")
     }
     XCTAssertEqual(
       string(try? parse([0x22, 0xF0, 0x9F, 0x98, 0x80, 0xF4, 0x8F, 0xBF, 0xBF, 0x22])),
@@ -165,9 +175,9 @@ final class GuardedJSONTests: XCTestCase {
     let deepest = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
     XCTAssertEqual(try parse(deepest).kind, .array)
     let deeper = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
-    XCTAssertEqual(refusal(deeper), "line 1: arrays and objects are nested deeper than 64 levels")
+    XCTAssertEqual(refusal(deeper), syntax(.nestedTooDeep(limit: 64), line: 1))
     let objects = String(repeating: "{\"a\":", count: 65) + "1" + String(repeating: "}", count: 65)
-    XCTAssertEqual(refusal(objects), "line 1: arrays and objects are nested deeper than 64 levels")
+    XCTAssertEqual(refusal(objects), syntax(.nestedTooDeep(limit: 64), line: 1))
   }
 
   func testARangeOfTheSourceIsParsedInPlace() throws {
@@ -176,7 +186,7 @@ final class GuardedJSONTests: XCTestCase {
     XCTAssertEqual(root["a"]?.text(), "b")
     XCTAssertThrowsError(try GuardedJSON(reading: source, range: 4..<14)) {
       XCTAssertEqual(
-        ($0 as? TransferError)?.description, "line 1: unexpected 'j' after the JSON value")
+        $0 as? TransferError, syntax(.afterTheValue(found: UInt8(ascii: "j")), line: 1))
     }
   }
 

@@ -26,12 +26,14 @@ final class ImportReaderTests: XCTestCase {
     bytes.withBytes { String(decoding: $0, as: UTF8.self) }
   }
 
-  func refusal<Reader: ImportReader>(_ reader: Reader.Type, _ text: String) -> String {
+  /// The `TransferError` `reader` refuses `text` with; nil when it accepts it or throws another
+  /// error.
+  func refusal<Reader: ImportReader>(_ reader: Reader.Type, _ text: String) -> TransferError? {
     do {
       _ = try reader.read(source(text))
-      return "accepted"
+      return nil
     } catch {
-      return "\(error)"
+      return error as? TransferError
     }
   }
 
@@ -46,7 +48,7 @@ final class ImportReaderTests: XCTestCase {
     XCTAssertEqual(batch.journal.count, 0)
     XCTAssertEqual(
       refusal(JSONLinesReader.self, #"{"name":"a","content":"x"}"# + "\n" + #"{"name":"b""#),
-      "line 2: the JSON text ends where ',' or '}' was expected")
+      TransferError(.jsonSyntax(.endsWhereExpected(.commaOrBrace)), at: .line(2)))
   }
 
   func testStreamingHandsItemsOverOneByOneAndStopsAtTheFault() {
@@ -119,7 +121,7 @@ final class ImportReaderTests: XCTestCase {
     }
     XCTAssertEqual(
       refusal(BitwardenJSONReader.self, #"{"encrypted": true, "items": []}"#),
-      "line 1: this Bitwarden export is encrypted; export the vault again as '.json' (not '.json (Encrypted)')"
+      TransferError(.bitwarden(.encrypted), at: .line(1))
     )
     // The password-protected form has `data` and no `items` (from the second new-user review:
     // it was called "not a Bitwarden JSON export").
@@ -128,30 +130,30 @@ final class ImportReaderTests: XCTestCase {
         BitwardenJSONReader.self,
         #"{"encrypted": true, "passwordProtected": true, "salt": "c2FsdA==", "kdfType": 0,"#
           + #" "kdfIterations": 600000, "encKeyValidation_DO_NOT_EDIT": "x", "data": "y"}"#),
-      "line 1: this Bitwarden export is encrypted; export the vault again as '.json' (not '.json (Encrypted)')"
+      TransferError(.bitwarden(.encrypted), at: .line(1))
     )
     XCTAssertEqual(
       refusal(BitwardenJSONReader.self, "[]"),
-      "line 1: this is not a Bitwarden JSON export (an object with an 'items' array)")
+      TransferError(.bitwarden(.notAnExport), at: .line(1)))
     XCTAssertEqual(
       refusal(
         BitwardenJSONReader.self, items(#"{"type": 1, "name": "a"}, {"type": 9, "name": "b"}"#)),
-      "record 2: the item type 9 is not known")
+      TransferError(.bitwarden(.unknownType(9)), at: .record(2)))
     XCTAssertEqual(
       refusal(BitwardenJSONReader.self, items(#"{"type": 1, "name": "a", "folderId": "f"}"#)),
-      "record 1: the item's folder f is not among the export's folders")
+      TransferError(.bitwarden(.unknownFolder("f")), at: .record(1)))
     XCTAssertEqual(
       refusal(BitwardenJSONReader.self, items(#"{"type": 2}"#)),
-      "record 1: the member 'name' is missing")
+      TransferError(.jsonMember(.missing("name")), at: .record(1)))
     XCTAssertEqual(
       refusal(
         BitwardenJSONReader.self, items(#"{"type": 1, "name": "a", "login": {"password": "x\ny"}}"#)
       ),
-      "record 1: the password holds a line break")
+      TransferError(.item(.passwordHoldsLineBreak), at: .record(1)))
     XCTAssertEqual(
       refusal(
         BitwardenJSONReader.self, items(#"{"type": 1, "name": "a","# + "\n" + #" "notes": 5}"#)),
-      "record 1: 'notes' is a number, not a string")
+      TransferError(.jsonMember(.notAString("notes", .number)), at: .record(1)))
     XCTAssertEqual(
       try BitwardenJSONReader.read(
         source(items(#"{"type": 2, "name": "trash", "deletedDate": "2024-01-01T00:00:00.000Z"}"#))
@@ -194,18 +196,18 @@ final class ImportReaderTests: XCTestCase {
       refusal(
         JrnlJSONReader.self,
         #"{"entries": [{"title": "t", "date": "2024-02-30", "time": "10:00"}]}"#),
-      "record 1: the date and time '2024-02-30 10:00' are not YYYY-MM-DD and HH:MM")
+      TransferError(.jrnl(.dateTime(date: "2024-02-30", time: "10:00")), at: .record(1)))
     XCTAssertEqual(
       refusal(
         JrnlJSONReader.self,
         #"{"entries": [{"title": "t", "date": "2024-02-03", "time": "10:00"}, {"title": "", "body": "", "date": "2024-02-03", "time": "10:00"}]}"#
       ),
-      "record 2: the entry has neither a title nor a body")
+      TransferError(.jrnl(.empty), at: .record(2)))
     XCTAssertEqual(
       refusal(JrnlJSONReader.self, #"{"entries": [{"title": "t", "time": "10:00"}]}"#),
-      "record 1: the member 'date' is missing")
+      TransferError(.jsonMember(.missing("date")), at: .record(1)))
     XCTAssertEqual(
       refusal(JrnlJSONReader.self, #"{"tags": {}}"#),
-      "line 1: this is not a jrnl JSON export (an object with an 'entries' array)")
+      TransferError(.jrnl(.notAnExport), at: .line(1)))
   }
 }

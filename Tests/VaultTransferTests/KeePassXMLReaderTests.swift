@@ -106,43 +106,33 @@ final class KeePassXMLReaderTests: XCTestCase {
       ["\n"])
     assertError(
       document("\n" + entry([("Password", "pw")])),
-      TransferError("the entry has no title", at: .line(7)))
+      TransferError(.item(.noTitle), at: .line(7)))
     assertError(
       document(entry([("Title", "T"), ("Password", "a\nb")])),
-      TransferError("the password holds a line break", at: .line(6)))
+      TransferError(.item(.passwordHoldsLineBreak), at: .line(6)))
     assertError(
       document(
         "<Entry>\n<String><Key>Password</Key><Value Protected=\"True\">AAEC</Value></String>"
           + "</Entry>\n"),
-      TransferError(
-        "the value of 'Password' is encrypted (Protected=\"True\"): this is a database's inner"
-          + " XML, not an export", at: .line(7)))
+      TransferError(.keepassXML(.protectedValue(key: "Password")), at: .line(7)))
     assertError(
       "<?xml version=\"1.0\"?>\n<KeePassFile>\n<Root>\n<Group></Root>\n</KeePassFile>\n",
-      TransferError(
-        "the XML is not well-formed (an end tag does not match its start tag, libxml2 error 76)",
-        at: .line(4)))
+      TransferError(.keepassXML(.notWellFormed(code: 76)), at: .line(4)))
     assertError(
       "<?xml version=\"1.0\"?>\n<KeePassFile>\n<Root>\n",
-      TransferError(
-        "the XML is not well-formed (the document does not end where it should, libxml2 error 5)",
-        at: .line(3)))
+      TransferError(.keepassXML(.notWellFormed(code: 5)), at: .line(3)))
     assertError(
       "<?xml version=\"1.0\"?>\n<Database/>\n",
-      TransferError("the document is not a KeePass XML file (its root is Database)", at: .line(2)))
+      TransferError(.keepassXML(.otherRoot("Database")), at: .line(2)))
     assertError(
-      "", TransferError("the document is not a KeePass XML file (no KeePassFile element)"))
+      "", TransferError(.keepassXML(.noKeePassFile)))
     // From the new-user review: a jsonl file given as XML is no empty document.
     assertError(
       "{\"name\": \"a\", \"content\": \"b\"}\n",
-      TransferError(
-        "the XML is not well-formed (no XML element where the document begins, libxml2 error 4)",
-        at: .line(1)))
+      TransferError(.keepassXML(.notWellFormed(code: 4)), at: .line(1)))
     assertError(
       "<?xml version=\"1.0\"?>\n<!DOCTYPE KeePassFile [<!ENTITY e \"x\">]>\n<KeePassFile/>",
-      TransferError(
-        "the document has a document type declaration (<!DOCTYPE), which a KeePass XML export"
-          + " does not"))
+      TransferError(.keepassXML(.declaresDocumentType)))
   }
 
   /// From the attack review: libxml2 printed a refused value's line (a piece of the secret) on
@@ -158,9 +148,7 @@ final class KeePassXMLReaderTests: XCTestCase {
     dup2(fd, 2)
     assertError(
       document(entry([("Title", "T"), ("Password", secret)])),
-      TransferError(
-        "the XML is not well-formed (a value over libxml2's 10 MB limit, or no memory, libxml2"
-          + " error 2)", at: .line(6)))
+      TransferError(.keepassXML(.notWellFormed(code: 2)), at: .line(6)))
     dup2(saved, 2)
     close(saved)
     close(fd)
@@ -175,9 +163,7 @@ final class KeePassXMLReaderTests: XCTestCase {
     XCTAssertThrowsError(try KeePassXMLReader.read(.bytes(SecureBytes(copying: bytes)))) {
       XCTAssertEqual(
         $0 as? TransferError,
-        TransferError(
-          "the XML is not well-formed (a byte that is no UTF-8 character, libxml2 error 9)",
-          at: .line(3)))
+        TransferError(.keepassXML(.notWellFormed(code: 9)), at: .line(3)))
     }
   }
 }

@@ -115,30 +115,24 @@ final class PasswordStoreReaderTests: XCTestCase {
     XCTAssertEqual(symlink(root + "/real.gpg", root + "/link.gpg"), 0)
     assertError(
       root,
-      TransferError(
-        "it is a symbolic link, and vault follows none in a store: put the file or folder it"
-          + " points to in its place", at: .file("link.gpg")))
+      TransferError(.passwordStore(.symbolicLink), at: .file("link.gpg")))
     unlink(root + "/link.gpg")
     XCTAssertEqual(symlink(root + "/dir", root + "/dir-link"), 0)
     assertError(
       root,
-      TransferError(
-        "it is a symbolic link, and vault follows none in a store: put the file or folder it"
-          + " points to in its place", at: .file("dir-link")))
+      TransferError(.passwordStore(.symbolicLink), at: .file("dir-link")))
   }
 
   func testRefusalsNameTheFile() throws {
     assertError(
       try store(["ok.gpg": [1], "sub/empty.gpg": []]),
-      TransferError("the entry is empty (its plaintext has 0 bytes)", at: .file("sub/empty.gpg")))
+      TransferError(.passwordStore(.emptyPlaintext), at: .file("sub/empty.gpg")))
     assertError(
       try store(["a/b.age": [1]]),
-      TransferError(
-        "an age-encrypted gopass entry: vault reads stores encrypted with GnuPG only",
-        at: .file("a/b.age")))
+      TransferError(.passwordStore(.ageEncrypted), at: .file("a/b.age")))
     let fifoRoot = try store(["x.gpg": [1]])
     XCTAssertEqual(mkfifo(fifoRoot + "/pipe.gpg", 0o600), 0)
-    assertError(fifoRoot, TransferError("it is not a regular file", at: .file("pipe.gpg")))
+    assertError(fifoRoot, TransferError(.passwordStore(.notARegularFile), at: .file("pipe.gpg")))
     let latin1 = try store(["ok.gpg": [1]])
     let path =
       (Array((latin1 + "/caf").utf8) + [0xE9] + Array(".gpg".utf8)).map { CChar(bitPattern: $0) }
@@ -146,8 +140,12 @@ final class PasswordStoreReaderTests: XCTestCase {
     let made = creat(path, 0o600)
     XCTAssertGreaterThanOrEqual(made, 0)
     close(made)
-    assertError(latin1, TransferError("the file name is not UTF-8", at: .file("caf\u{FFFD}.gpg")))
+    assertError(latin1, TransferError(.passwordStore(.nameNotUTF8), at: .file("caf\u{FFFD}.gpg")))
   }
+
+  /// What a decrypt that has not the key throws.
+  static let noSecretKey = TransferError.Reason.gpg(
+    .exited(status: 2, lastLine: "gpg: decryption failed: No secret key"))
 
   func testDecryptFailuresNameTheFileAndAMissingFolderIsRefused() throws {
     let root = try store(["a.gpg": [1], "b.gpg": [2]])
@@ -156,20 +154,20 @@ final class PasswordStoreReaderTests: XCTestCase {
         .folder(
           path: root,
           decrypt: { path in
-            guard path.hasSuffix("/a.gpg") else { throw TransferError("no secret key") }
+            guard path.hasSuffix("/a.gpg") else { throw TransferError(Self.noSecretKey) }
             return SecureBytes(copying: [1])
           }))
     ) {
-      XCTAssertEqual($0 as? TransferError, TransferError("no secret key", at: .file("b.gpg")))
+      XCTAssertEqual($0 as? TransferError, TransferError(Self.noSecretKey, at: .file("b.gpg")))
     }
     XCTAssertThrowsError(try readPlain(root + "/missing")) {
       XCTAssertEqual(
         $0 as? TransferError,
-        TransferError("cannot open the folder \(root)/missing: No such file or directory"))
+        TransferError(.passwordStore(.storeNotOpened(path: root + "/missing", errno: ENOENT))))
     }
     XCTAssertThrowsError(try PasswordStoreReader.read(.bytes(SecureBytes(count: 1)))) {
       XCTAssertEqual(
-        $0 as? TransferError, TransferError("a password store is a folder, not a file"))
+        $0 as? TransferError, TransferError(.source(.fileGiven)))
     }
   }
 }

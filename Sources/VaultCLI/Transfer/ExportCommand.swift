@@ -215,7 +215,9 @@ struct ExportCommand: VaultCommand {
           + " (--skip-guarded): " + quoted(guardedLeftOut))
     }
     for left in summary.leftOut {
-      Output.error("vault: note: '\(Output.printable(left.name))' was left out: \(left.reason)")
+      Output.error(
+        "vault: note: '\(Output.printable(left.name))' was left out: "
+          + TransferWords.phrase(left.reason))
     }
     if !summary.reshaped.isEmpty {
       let count = summary.reshaped.count

@@ -75,19 +75,19 @@ struct GPGDecrypt: Sendable {
     // swapped for a link or a FIFO meanwhile.
     let file = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard file >= 0 else {
-      throw TransferError("cannot open it: \(String(cString: strerror(errno)))", at: at)
+      throw TransferError(.gpg(.fileNotOpened(errno: errno)), at: at)
     }
     defer { close(file) }
     var info = stat()
     guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-      throw TransferError("it is not a regular file", at: at)
+      throw TransferError(.passwordStore(.notARegularFile), at: at)
     }
     _ = fcntl(file, F_SETFL, fcntl(file, F_GETFL) & ~O_NONBLOCK)
     var output: [Int32] = [-1, -1]
     var errors: [Int32] = [-1, -1]
     guard makePipe(&output), makePipe(&errors) else {
       for fd in output + errors where fd >= 0 { close(fd) }
-      throw TransferError("cannot make a pipe for gpg: \(String(cString: strerror(errno)))", at: at)
+      throw TransferError(.gpg(.noPipe(errno: errno)), at: at)
     }
     let spawn = Spawn(
       executable: program, arguments: [program, "--batch", "--quiet", "--decrypt"],
@@ -115,16 +115,20 @@ struct GPGDecrypt: Sendable {
       close(output[0])
       _ = stderr.finish()
       _ = Subprocess.wait(pid)
-      if let why = ExitStatus.refusedInput(error) { throw TransferError(why, at: at) }
-      throw TransferError("cannot read gpg's output", at: at)
+      if error is InputRefused {
+        throw TransferError(.gpg(.plaintextTooLarge(limit: Self.maximumPlaintext)), at: at)
+      }
+      throw TransferError(.gpg(.outputNotRead), at: at)
     }
     close(output[0])
     let message = stderr.finish()
     let status = Subprocess.wait(pid)
     guard status == 0 else {
-      let said = message.isEmpty ? "" : ": \(message)"
-      let how = status > 128 ? "was killed by signal \(status - 128)" : "exited with \(status)"
-      throw TransferError("gpg could not decrypt it (\(how))\(said)", at: at)
+      let fault: GPGFault =
+        status > 128
+        ? .killed(signal: status - 128, lastLine: message)
+        : .exited(status: status, lastLine: message)
+      throw TransferError(.gpg(fault), at: at)
     }
     return plaintext
   }

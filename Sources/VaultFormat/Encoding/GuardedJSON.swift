@@ -208,7 +208,7 @@ public struct GuardedJSON {
     let range = range ?? 0..<source.count
     precondition(range.lowerBound >= 0 && range.upperBound <= source.count, "range out of source")
     guard source.count <= Int(Int32.max) else {
-      throw JSONSyntaxError(message: "the JSON text is larger than 2 GiB", line: firstLine)
+      throw JSONSyntaxError(fault: .tooLarge, line: firstLine)
     }
     let (nodes, keys) = try source.withBytes { bytes in
       var parser = Parser(
@@ -289,21 +289,13 @@ public struct GuardedJSON {
       self.line = line
     }
 
-    func fail(_ message: String) -> JSONSyntaxError {
-      JSONSyntaxError(message: message, line: line)
+    func fail(_ fault: JSONSyntaxFault) -> JSONSyntaxError {
+      JSONSyntaxError(fault: fault, line: line)
     }
 
-    /// The byte at the offset, shown for a message: `'x'` for printable ASCII, `byte 0xNN`
-    /// otherwise.
-    func shown(_ byte: UInt8) -> String {
-      (0x21...0x7E).contains(byte)
-        ? "'\(Character(Unicode.Scalar(byte)))'"
-        : "byte 0x" + String(byte, radix: 16, uppercase: true).leftPadded(2)
-    }
-
-    func unexpected(_ expected: String) -> JSONSyntaxError {
-      guard offset < end else { return fail("the JSON text ends where \(expected) was expected") }
-      return fail("expected \(expected), found \(shown(bytes[offset]))")
+    func unexpected(_ expected: JSONExpectation) -> JSONSyntaxError {
+      guard offset < end else { return fail(.endsWhereExpected(expected)) }
+      return fail(.expected(expected, found: bytes[offset]))
     }
 
     mutating func skipWhite() {
@@ -319,12 +311,10 @@ public struct GuardedJSON {
 
     mutating func parseText() throws {
       skipWhite()
-      guard offset < end else { throw fail("there is no JSON value (the text is empty)") }
+      guard offset < end else { throw fail(.empty) }
       _ = try parseValue(depth: 1)
       skipWhite()
-      guard offset == end else {
-        throw fail("unexpected \(shown(bytes[offset])) after the JSON value")
-      }
+      guard offset == end else { throw fail(.afterTheValue(found: bytes[offset])) }
     }
 
     mutating func append(_ kind: Kind, start: Int, line: Int) -> Int {
@@ -343,7 +333,7 @@ public struct GuardedJSON {
 
     /// Parses the value at the offset (white space already skipped); returns its node.
     mutating func parseValue(depth: Int) throws -> Int {
-      guard offset < end else { throw unexpected("a value") }
+      guard offset < end else { throw unexpected(.value) }
       switch bytes[offset] {
       case UInt8(ascii: "{"): return try parseObject(depth: depth)
       case UInt8(ascii: "["): return try parseArray(depth: depth)
@@ -360,14 +350,14 @@ public struct GuardedJSON {
       case UInt8(ascii: "t"): return try literal("true", .bool, 1)
       case UInt8(ascii: "f"): return try literal("false", .bool, 0)
       case UInt8(ascii: "n"): return try literal("null", .null, 0)
-      default: throw unexpected("a value")
+      default: throw unexpected(.value)
       }
     }
 
     mutating func literal(_ word: String, _ kind: Kind, _ count: Int) throws -> Int {
       let text = Array(word.utf8)
       guard end - offset >= text.count, bytes[offset..<offset + text.count].elementsEqual(text)
-      else { throw unexpected("a value") }
+      else { throw unexpected(.value) }
       let index = append(kind, start: offset, line: line)
       offset += text.count
       finish(index, end: offset, count: count)
@@ -376,7 +366,7 @@ public struct GuardedJSON {
 
     func deeper(_ depth: Int) throws {
       guard depth <= GuardedJSON.maximumDepth else {
-        throw fail("arrays and objects are nested deeper than \(GuardedJSON.maximumDepth) levels")
+        throw fail(.nestedTooDeep(limit: GuardedJSON.maximumDepth))
       }
     }
 
@@ -393,12 +383,12 @@ public struct GuardedJSON {
           _ = try parseValue(depth: depth + 1)
           count += 1
           skipWhite()
-          guard offset < end else { throw unexpected("',' or ']'") }
+          guard offset < end else { throw unexpected(.commaOrBracket) }
           if bytes[offset] == UInt8(ascii: "]") {
             offset += 1
             break
           }
-          guard bytes[offset] == UInt8(ascii: ",") else { throw unexpected("',' or ']'") }
+          guard bytes[offset] == UInt8(ascii: ",") else { throw unexpected(.commaOrBracket) }
           offset += 1
           skipWhite()
         }
@@ -426,7 +416,7 @@ public struct GuardedJSON {
       } else {
         while true {
           guard offset < end, bytes[offset] == UInt8(ascii: "\"") else {
-            throw unexpected("a member name in double quotes")
+            throw unexpected(.memberName)
           }
           let keyLine = line
           let start = offset + 1
@@ -449,10 +439,10 @@ public struct GuardedJSON {
             repeated = !seen.insert(Array(key.utf8)).inserted
           }
           guard !repeated else {
-            throw JSONSyntaxError(message: "the object has the key '\(key)' twice", line: keyLine)
+            throw JSONSyntaxError(fault: .keyTwice(key), line: keyLine)
           }
           skipWhite()
-          guard offset < end, bytes[offset] == UInt8(ascii: ":") else { throw unexpected("':'") }
+          guard offset < end, bytes[offset] == UInt8(ascii: ":") else { throw unexpected(.colon) }
           offset += 1
           skipWhite()
           let member = try parseValue(depth: depth + 1)
@@ -460,12 +450,12 @@ public struct GuardedJSON {
           nodes[member].key = Int32(keys.count - 1)
           count += 1
           skipWhite()
-          guard offset < end else { throw unexpected("',' or '}'") }
+          guard offset < end else { throw unexpected(.commaOrBrace) }
           if bytes[offset] == UInt8(ascii: "}") {
             offset += 1
             break
           }
-          guard bytes[offset] == UInt8(ascii: ",") else { throw unexpected("',' or '}'") }
+          guard bytes[offset] == UInt8(ascii: ",") else { throw unexpected(.commaOrBrace) }
           offset += 1
           skipWhite()
         }
@@ -484,26 +474,26 @@ public struct GuardedJSON {
       }
       if bytes[offset] == UInt8(ascii: "-") { offset += 1 }
       guard offset < end, (0x30...0x39).contains(bytes[offset]) else {
-        throw fail("a number needs a digit after its '-'")
+        throw fail(.noDigitAfterMinus)
       }
       if bytes[offset] == UInt8(ascii: "0") {
         offset += 1
         if offset < end, (0x30...0x39).contains(bytes[offset]) {
-          throw fail("a number does not start with 0 followed by digits")
+          throw fail(.leadingZero)
         }
       } else {
         _ = digits()
       }
       if offset < end, bytes[offset] == UInt8(ascii: ".") {
         offset += 1
-        guard digits() > 0 else { throw fail("a number needs a digit after its '.'") }
+        guard digits() > 0 else { throw fail(.noDigitAfterPoint) }
       }
       if offset < end, bytes[offset] | 0x20 == UInt8(ascii: "e") {
         offset += 1
         if offset < end, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") {
           offset += 1
         }
-        guard digits() > 0 else { throw fail("a number needs a digit in its exponent") }
+        guard digits() > 0 else { throw fail(.noDigitInExponent) }
       }
     }
 
@@ -513,7 +503,7 @@ public struct GuardedJSON {
       offset += 1
       var count = 0
       while true {
-        guard offset < end else { throw fail("a string is not closed") }
+        guard offset < end else { throw fail(.stringNotClosed) }
         let byte = bytes[offset]
         switch byte {
         case UInt8(ascii: "\""):
@@ -522,9 +512,7 @@ public struct GuardedJSON {
         case UInt8(ascii: "\\"):
           count += try scanEscape()
         case 0..<0x20:
-          throw fail(
-            "a string holds a control character (byte 0x"
-              + String(byte, radix: 16, uppercase: true).leftPadded(2) + ") that must be escaped")
+          throw fail(.controlCharacter(byte))
         case 0..<0x80:
           offset += 1
           count += 1
@@ -538,7 +526,7 @@ public struct GuardedJSON {
 
     /// Checks the escape at the offset and moves past it; returns its decoded length.
     mutating func scanEscape() throws -> Int {
-      guard offset + 1 < end else { throw fail("a string is not closed") }
+      guard offset + 1 < end else { throw fail(.stringNotClosed) }
       switch bytes[offset + 1] {
       case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
         UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
@@ -553,37 +541,29 @@ public struct GuardedJSON {
             offset + 1 < end && bytes[offset] == UInt8(ascii: "\\")
               && bytes[offset + 1] == UInt8(ascii: "u") ? try hexUnit(at: offset + 2) : nil
           guard let low, (0xDC00...0xDFFF).contains(low) else {
-            throw fail(
-              "a string holds a lone surrogate (\\u\(String(unit, radix: 16, uppercase: true))),"
-                + " which is no character")
+            throw fail(.loneSurrogate(unit))
           }
           offset += 6
           return 4
         case 0xDC00...0xDFFF:
-          throw fail(
-            "a string holds a lone surrogate (\\u\(String(unit, radix: 16, uppercase: true))),"
-              + " which is no character")
+          throw fail(.loneSurrogate(unit))
         case 0..<0x80: return 1
         case 0..<0x800: return 2
         default: return 3
         }
       default:
-        guard offset + 1 < end else { throw fail("a string is not closed") }
-        throw fail("a string holds an unknown escape '\\\(shownCharacter(bytes[offset + 1]))'")
+        guard offset + 1 < end else { throw fail(.stringNotClosed) }
+        throw fail(.unknownEscape(bytes[offset + 1]))
       }
-    }
-
-    func shownCharacter(_ byte: UInt8) -> String {
-      (0x21...0x7E).contains(byte) ? String(Character(Unicode.Scalar(byte))) : "?"
     }
 
     /// The four hex digits at `at` as a UTF-16 code unit.
     func hexUnit(at start: Int) throws -> UInt32 {
-      guard start + 4 <= end else { throw fail("a \\u escape needs four hex digits") }
+      guard start + 4 <= end else { throw fail(.shortUnicodeEscape) }
       var value: UInt32 = 0
       for byte in bytes[start..<start + 4] {
         guard let digit = GuardedJSON.hexDigit(byte) else {
-          throw fail("a \\u escape needs four hex digits")
+          throw fail(.shortUnicodeEscape)
         }
         value = value << 4 | UInt32(digit)
       }
@@ -624,31 +604,20 @@ public struct GuardedJSON {
       return length
     }
 
-    func invalidUTF8(_ byte: UInt8) -> JSONSyntaxError {
-      fail(
-        "a string is not valid UTF-8 (at byte 0x"
-          + String(byte, radix: 16, uppercase: true).leftPadded(2) + ")")
-    }
+    func invalidUTF8(_ byte: UInt8) -> JSONSyntaxError { fail(.invalidUTF8(byte)) }
   }
 }
 
 /// Where and why a JSON text is refused by `GuardedJSON`.
 public struct JSONSyntaxError: Error, Equatable, Sendable {
-  /// One line, lower case, no final period (`expected ',' or '}', found 'x'`).
-  public let message: String
+  /// What is wrong.
+  public let fault: JSONSyntaxFault
   /// The line (1-based, counted in the whole source) of the fault.
   public let line: Int
 
-  /// The fault `message` on `line`.
-  public init(message: String, line: Int) {
-    self.message = message
+  /// The `fault` on `line`.
+  public init(fault: JSONSyntaxFault, line: Int) {
+    self.fault = fault
     self.line = line
-  }
-}
-
-extension String {
-  /// The string with `0`s before it up to `width` characters.
-  fileprivate func leftPadded(_ width: Int) -> String {
-    String(repeating: "0", count: max(0, width - count)) + self
   }
 }

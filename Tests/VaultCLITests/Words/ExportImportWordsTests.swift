@@ -36,7 +36,7 @@ final class ExportImportWordsTests: XCTestCase {
   }
 
   func testAnImportSourcesFault() {
-    XCTAssertEqual(TransferWords.phrase(.said("the name is empty")), "the name is empty")
+    XCTAssertEqual(TransferWords.phrase(.csvImport(.nameEmpty)), "the name is empty")
     XCTAssertEqual(
       TransferWords.phrase(.fields(.notAFieldKey("user name"))),
       "fields: 'user name' is not a field key: use 1 to 64 bytes without spaces, control"
