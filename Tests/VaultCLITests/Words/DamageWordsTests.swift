@@ -138,11 +138,8 @@ final class DamageWordsTests: XCTestCase {
         "the simulated sensor's os_epoch is at its maximum"
       ),
     ]
+    assertIntegrityWords(cases)
     for (damage, words) in cases {
-      let report = ExitStatus.report(.integrity(damage))
-      XCTAssertEqual(report.code, .integrity)
-      XCTAssertEqual(report.message, "integrity failure: " + words)
-      XCTAssertNil(report.hint)
       XCTAssertEqual(
         SyncError.refused(.damaged(.integrity(damage))).message,
         "the sync remote was refused: \(words); nothing was merged")
@@ -261,12 +258,7 @@ final class DamageWordsTests: XCTestCase {
         "the export is cut short: message 1 is short and not the final one"
       ),
     ]
-    for (damage, words) in cases {
-      let report = ExitStatus.report(.integrity(damage))
-      XCTAssertEqual(report.code, .integrity)
-      XCTAssertEqual(report.message, "integrity failure: " + words)
-      XCTAssertNil(report.hint)
-    }
+    assertIntegrityWords(cases)
     let header = ExitStatus.report(.malformedHeader(.keyslots(.noRecoverySlot)))
     XCTAssertEqual(header.code, .integrity)
     XCTAssertEqual(header.message, "the vault header is malformed: no recovery slot")
@@ -350,12 +342,7 @@ final class DamageWordsTests: XCTestCase {
       ),
       (.malformedBox(object: "a counter record"), "a counter record is malformed"),
     ]
-    for (damage, words) in cases {
-      let report = ExitStatus.report(.integrity(damage))
-      XCTAssertEqual(report.code, .integrity)
-      XCTAssertEqual(report.message, "integrity failure: " + words)
-      XCTAssertNil(report.hint)
-    }
+    assertIntegrityWords(cases)
     XCTAssertEqual(
       ExitStatus.report(.integrity(.record(.counterOfUnknownName(recordID: id)))).message,
       "integrity failure: counter record 07070707 has a name of no known form")
@@ -453,11 +440,19 @@ final class DamageWordsTests: XCTestCase {
           + " verify"
       ),
     ]
-    for (damage, words) in cases {
-      let report = ExitStatus.report(.integrity(damage))
-      XCTAssertEqual(report.code, .integrity)
-      XCTAssertEqual(report.message, "integrity failure: " + words)
-      XCTAssertNil(report.hint)
-    }
+    assertIntegrityWords(cases)
+  }
+}
+
+/// Asserts that each damage is reported as an integrity failure (17), with `words` after
+/// "integrity failure: " and no hint.
+func assertIntegrityWords(
+  _ cases: [(Damage, String)], file: StaticString = #filePath, line: UInt = #line
+) {
+  for (damage, words) in cases {
+    let report = ExitStatus.report(.integrity(damage))
+    XCTAssertEqual(report.code, .integrity, file: file, line: line)
+    XCTAssertEqual(report.message, "integrity failure: " + words, file: file, line: line)
+    XCTAssertNil(report.hint, file: file, line: line)
   }
 }

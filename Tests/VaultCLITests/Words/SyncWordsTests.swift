@@ -243,12 +243,7 @@ final class SyncWordsTests: XCTestCase {
       (.contentWithoutChunks, "a content of the vault is missing its chunks"),
       (.malformedCounter, "a counter record of the vault is malformed"),
     ]
-    for (damage, words) in cases {
-      let report = ExitStatus.report(.integrity(damage))
-      XCTAssertEqual(report.code, .integrity)
-      XCTAssertEqual(report.message, "integrity failure: " + words)
-      XCTAssertNil(report.hint)
-    }
+    assertIntegrityWords(cases)
   }
 
   func testAMasterKeyRotatedOnAnotherDevice() {
