@@ -313,7 +313,7 @@ _vault_command() {
   'config')
     commands=''
     offered=''
-    options='--vault --pin-fd -h --help'
+    options='--global --vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=2 variadic=0
     ;;
@@ -403,10 +403,7 @@ _vault_value() {
     mapfile -t COMPREPLY < <(compgen -W 'vault bitwarden-json keepass-xml jsonl csv' -- "$3")
     ;;
   'config|0')
-    mapfile -t COMPREPLY < <(compgen -W 'sync.auto' -- "$3")
-    ;;
-  'config|1')
-    mapfile -t COMPREPLY < <(compgen -W 'on off' -- "$3")
+    mapfile -t COMPREPLY < <(compgen -W 'sync.auto pinentry' -- "$3")
     ;;
   'help|0')
     mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export sync config check backup tour completions help version' -- "$3")

@@ -357,7 +357,7 @@ complete -c vault -n '__vault_at "" 0' -a purge -d 'Remove an entry and its hist
 complete -c vault -n '__vault_at "" 0' -a settings -d 'Show or change the vault\'s settings (history retention, biometric reuse).'
 complete -c vault -n '__vault_at "" 0' -a export -d 'Write the entries (and the journal) in another format, to leave or to move.'
 complete -c vault -n '__vault_at "" 0' -a sync -d 'Carry the vault between your devices through a git repository.'
-complete -c vault -n '__vault_at "" 0' -a config -d 'Show or change this device\'s settings for the vault (sync.auto).'
+complete -c vault -n '__vault_at "" 0' -a config -d 'Show or change this device\'s settings for the vault (sync.auto), or yours (--global).'
 complete -c vault -n '__vault_at "" 0' -a check -d 'Verify the vault\'s state and every record, and report any damage.'
 complete -c vault -n '__vault_at "" 0' -a backup -d 'Write a consistent copy of the vault file (still encrypted) to PATH.'
 complete -c vault -n '__vault_at "" 0' -a tour -d 'Run every command on a throwaway vault and show what it does.'
@@ -558,9 +558,9 @@ complete -c vault -n '__vault_in "sync/devices"' -l json -d 'Print JSON instead 
 # vault sync revoke: Remove a device from the vault: its PIN keyslot and its writer key.
 complete -c vault -n '__vault_in "sync/revoke"' -l rekey -d 'Then rotate the master key (a new recovery code), so the device learns nothing new.'
 
-# vault config: Show or change this device's settings for the vault (sync.auto).
-complete -c vault -n '__vault_at "config" 0' -a 'sync.auto'
-complete -c vault -n '__vault_at "config" 1' -a 'on off'
+# vault config: Show or change this device's settings for the vault (sync.auto), or yours (--global).
+complete -c vault -n '__vault_in "config"' -l global -d 'Your settings for every vault ($XDG_CONFIG_HOME/vault/config), not this device\'s for the vault.'
+complete -c vault -n '__vault_at "config" 0' -a 'sync.auto pinentry'
 
 # vault check: Verify the vault's state and every record, and report any damage.
 complete -c vault -n '__vault_in "check"' -l accept-older -d 'Accept the file\'s state although it is older than the one this device last saw (a backup restored on purpose); needs the PIN.'

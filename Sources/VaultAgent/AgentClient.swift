@@ -1,14 +1,15 @@
 import VaultCrypto
 import VaultFormat
 
-/// What a vault command asks of the user's unlock agent: hold a key, say what it holds, let go.
+/// What a vault command asks of the user's unlock agent: hold a key or grant a session, say what
+/// it holds, let go.
 ///
 /// Running a command through it is `VaultCLI`'s `AgentForwarding`.
 public struct AgentClient {
   /// Where the agent's socket is looked for.
   public let environment: VaultEnvironment
 
-  /// A client of the agent of `environment` (`AgentSocket.path`).
+  /// A client of the agent of `environment` (`AgentSocket.connect(_:)`).
   public init(environment: VaultEnvironment) { self.environment = environment }
 
   /// This process's `VAULT_TEST_BOOTCLOCK`, for an agent of a debug build (empty when unset).
@@ -17,30 +18,71 @@ public struct AgentClient {
   /// Seconds a client waits for an answer to `hold`, `status` or `forget`.
   static let answerTimeout = 5
 
-  /// Connects, with the answer timeout set; nil when no agent listens.
+  /// Seconds left before a hold or a grant ends: the earlier of idle expiry and the hard limit.
+  public struct Expiry: Equatable, Sendable {
+    /// Seconds until the idle timeout.
+    public var idle: Int
+    /// Seconds until the hard limit.
+    public var hard: Int
+
+    /// Seconds left on each timer.
+    public init(idle: Int, hard: Int) {
+      self.idle = idle
+      self.hard = hard
+    }
+  }
+
+  /// Connects, with the answer timeout set, to the agent `token` names (`SessionToken.folder`),
+  /// or without one to the first agent found (`AgentSocket.connect(_:)`); nil when none listens.
   ///
   /// - Throws: as `AgentSocket.connect`.
-  public func connect() throws -> AgentSocket? {
-    let socket = try AgentSocket.connect(environment)
+  public func connect(token: SessionToken? = nil) throws -> AgentSocket? {
+    let socket =
+      try token.map { try AgentSocket.connect(folder: $0.folder) }
+      ?? AgentSocket.connect(environment)
     socket?.setTimeout(seconds: Self.answerTimeout)
     return socket
   }
 
-  /// Hands `key` to the agent for the vault `vaultID` at `vaultPath`.
+  /// Hands `key` to the agent for the vault `vaultID` at `vaultPath`, as its plain hold.
   ///
   /// - Parameter idle: the idle timeout in seconds.
   /// - Throws: `AgentError.notRunning` when no agent listens, `.keyNotTaken` when it does not
   ///   take the key; as `AgentSocket.connect`.
   public func hold(vaultID: VaultID, vaultPath: String, key: SymmetricKey, idle: Double) throws {
-    guard let socket = try connect() else {
+    guard let socket = try connect() else { throw AgentError.notRunning }
+    try hold(
+      on: socket, vaultID: vaultID, vaultPath: vaultPath, key: key, idle: idle, grant: nil)
+  }
+
+  /// Issues a session: hands `key` to the first agent found as the grant of a new token
+  /// (`SessionToken.issue`), which names that agent's folder.
+  ///
+  /// - Parameter idle: the grant's idle timeout in seconds.
+  /// - Throws: as `hold(vaultID:vaultPath:key:idle:)`.
+  public func grant(vaultID: VaultID, vaultPath: String, key: SymmetricKey, idle: Double) throws
+    -> SessionToken
+  {
+    guard let socket = try connect(), let folder = socket.folder else {
       throw AgentError.notRunning
     }
+    let token = SessionToken.issue(folder: folder)
+    try hold(
+      on: socket, vaultID: vaultID, vaultPath: vaultPath, key: key, idle: idle,
+      grant: token.grantID)
+    return token
+  }
+
+  private func hold(
+    on socket: AgentSocket, vaultID: VaultID, vaultPath: String, key: SymmetricKey,
+    idle: Double, grant: [UInt8]?
+  ) throws {
     let seconds = UInt32(max(1, min(idle.isFinite ? idle : 1, AgentHoldings.hardLimit)))
     do {
       try socket.send(
         .hold(
-          vaultID: vaultID, path: SessionStore.absolute(vaultPath), idle: seconds,
-          key: key.bytes, clock: testClock))
+          vaultID: vaultID, path: AgentMessage.absolutePath(vaultPath), idle: seconds,
+          key: key.bytes, clock: testClock, grant: grant))
       guard case .done = try socket.receive().0 else {
         throw AgentError.keyNotTaken(nil)
       }
@@ -49,40 +91,57 @@ public struct AgentClient {
     }
   }
 
-  /// What the agent holds for the vault file at `vaultPath`: its id and the seconds before its
-  /// idle timeout and hard limit; nil when no agent runs or it does not hold that vault.
+  /// What the agent holds for the vault file at `vaultPath` (its plain hold, or with `token`
+  /// that session's grant): its id and the seconds before its idle timeout and hard limit; nil
+  /// when no agent runs or it does not hold that vault so.
   ///
   /// - Throws: as `AgentSocket.connect`.
-  public func status(vaultPath: String) throws -> (vaultID: VaultID, idle: Int, hard: Int)? {
-    guard let socket = try connect() else { return nil }
+  public func status(vaultPath: String, token: SessionToken? = nil) throws -> (
+    vaultID: VaultID, expiry: Expiry
+  )? {
+    guard let socket = try connect(token: token) else { return nil }
     guard
-      (try? socket.send(.status(path: SessionStore.absolute(vaultPath), clock: testClock)))
+      (try? socket.send(
+        .status(
+          path: AgentMessage.absolutePath(vaultPath), clock: testClock, token: token?.secret)))
         != nil,
       case .held(let id, let idle, let hard)? = try? socket.receive().0
     else { return nil }
-    return (id, Int(idle), Int(hard))
+    return (id, Expiry(idle: Int(idle), hard: Int(hard)))
   }
 
-  /// Asks every agent of this user to let go of the vault `vaultID` and of the file `vaultPath`.
+  /// Ends the grant of the session `token` in the agent it names; true when that agent
+  /// confirmed (or none listens there).
+  @discardableResult
+  public func forget(token: SessionToken) -> Bool {
+    guard let socket = try? connect(token: token) else { return true }
+    guard
+      (try? socket.send(.forget(vaultID: nil, path: nil, token: token.secret))) != nil,
+      case .done? = try? socket.receive().0
+    else { return false }
+    return true
+  }
+
+  /// Asks every agent of this user to let go of the vault `vaultID` and of the file `vaultPath`
+  /// (holds and grants alike).
   ///
-  /// The agents are those of `AgentSocket.everyFolder`; with both nil, only this environment's
-  /// is asked, to let go of everything. Returns false when an agent runs and did not confirm it.
+  /// The agents are those of `AgentSocket.everyFolder`; with both nil, only the first found is
+  /// asked, to let go of everything. Returns false when an agent runs and did not confirm it.
   @discardableResult
   public func forget(vaultID: VaultID?, vaultPath: String?) -> Bool {
-    let path = vaultPath.map(SessionStore.absolute)
+    let path = vaultPath.map(AgentMessage.absolutePath)
     var confirmed = true
     let everything = vaultID == nil && vaultPath == nil
-    let folders =
-      everything ? [AgentSocket.folder(environment)] : AgentSocket.everyFolder(environment)
-    for folder in folders {
+    for folder in AgentSocket.everyFolder(environment) {
       guard let socket = try? AgentSocket.connect(folder: folder) else { continue }
       socket.setTimeout(seconds: Self.answerTimeout)
-      guard (try? socket.send(.forget(vaultID: vaultID, path: path))) != nil,
+      guard (try? socket.send(.forget(vaultID: vaultID, path: path, token: nil))) != nil,
         case .done? = try? socket.receive().0
       else {
         confirmed = false
         continue
       }
+      if everything { break }
     }
     return confirmed
   }

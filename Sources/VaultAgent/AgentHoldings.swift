@@ -1,7 +1,9 @@
 import VaultCrypto
 import VaultFormat
 
-/// The master keys an unlock agent holds, one per vault id, with their timers.
+/// The master keys an unlock agent holds, with their timers: per vault, at most one plain hold
+/// (`vault unlock`), served to every client of the user, and any number of grants (sessions,
+/// vault(5) SESSIONS), each served only to requests carrying its token.
 ///
 /// Times are seconds of the boot clock (`CLOCK_BOOTTIME`, which counts suspend), so a changed
 /// wall clock changes nothing. A key is dropped (its guarded memory freed, which wipes it) at
@@ -9,9 +11,9 @@ import VaultFormat
 /// forgotten.
 public struct AgentHoldings {
   /// The hard limit of every hold: 8 hours from its unlock, as a session's.
-  public static let hardLimit = SessionStore.hardLimit
+  public static let hardLimit = SessionLedger.hardLimit
 
-  /// One held vault.
+  /// One held vault: the plain hold, or a grant.
   public struct Holding {
     /// The vault id the key was released for.
     public let vaultID: VaultID
@@ -25,6 +27,20 @@ public struct AgentHoldings {
     public var lastUsed: Double
     /// Idle timeout, seconds.
     public let idle: Double
+    /// The grant id of the session it serves (`SessionToken.grantID`), or nil for the plain
+    /// hold.
+    public let grant: [UInt8]?
+
+    /// True when it serves a request that carries `token` (nil: none): the plain hold serves
+    /// requests without one, a grant those whose token's grant id is its own (compared in
+    /// constant time).
+    func serves(token: SecureBytes?) -> Bool {
+      switch (grant, token) {
+      case (nil, nil): true
+      case (let grant?, let token?): constantTimeEqual(grant, SessionToken.grantID(of: token))
+      default: false
+      }
+    }
 
     /// Boot-clock seconds at which it ends: the earlier of idle expiry and the hard limit.
     public var deadline: Double { min(lastUsed + idle, created + AgentHoldings.hardLimit) }
@@ -47,27 +63,51 @@ public struct AgentHoldings {
   /// True when nothing is held.
   public var isEmpty: Bool { holdings.isEmpty }
 
-  /// Holds `key` for `vaultID` at `path` from `now`: replaces whatever was held for that id or
-  /// that path (the file there became this vault).
+  /// Holds `key` for `vaultID` at `path` from `now`, as the plain hold or, with `grant`, as
+  /// that session's grant.
+  ///
+  /// It replaces whatever was held for that id at another path or for another id at that path
+  /// (the file there became this vault), and, as a plain hold, the plain hold; grants of the same
+  /// vault at the same path stay.
   ///
   /// - Parameter idle: the idle timeout in seconds, from 1 to the hard limit (clamped).
   public mutating func hold(
-    vaultID: VaultID, path: String, key: SymmetricKey, idle: Double, now: Double
+    vaultID: VaultID, path: String, key: SymmetricKey, idle: Double, now: Double,
+    grant: [UInt8]? = nil
   ) {
-    forget(vaultID: vaultID, path: path)
+    holdings.removeAll { holding in
+      let same = holding.vaultID == vaultID && holding.path == path
+      return (holding.vaultID == vaultID || holding.path == path)
+        && (!same || (grant == nil && holding.grant == nil))
+    }
     let clamped = idle.isFinite ? max(1, min(idle, Self.hardLimit)) : 1
     holdings.append(
-      Holding(vaultID: vaultID, path: path, key: key, created: now, lastUsed: now, idle: clamped))
+      Holding(
+        vaultID: vaultID, path: path, key: key, created: now, lastUsed: now, idle: clamped,
+        grant: grant))
   }
 
-  /// Drops the holding of `vaultID` and the one for `path`; both nil drops every holding.
+  /// Drops the grant of the session whose token is `token`.
+  ///
+  /// - Returns: how many were dropped (0 or 1).
+  @discardableResult
+  public mutating func forget(token: SecureBytes) -> Int {
+    let before = holdings.count
+    holdings.removeAll { $0.grant != nil && $0.serves(token: token) }
+    return before - holdings.count
+  }
+
+  /// Drops the holds and grants of `vaultID` and those for `path`; both nil drops every plain
+  /// hold (a failed match at an unlock: someone else may be at the keyboard), and leaves the
+  /// grants, each of which ends by its timers or when its vault is let go.
   ///
   /// - Returns: how many were dropped.
   @discardableResult
   public mutating func forget(vaultID: VaultID?, path: String?) -> Int {
     let before = holdings.count
     holdings.removeAll { holding in
-      (vaultID == nil && path == nil) || holding.vaultID == vaultID || holding.path == path
+      (vaultID == nil && path == nil && holding.grant == nil) || holding.vaultID == vaultID
+        || holding.path == path
     }
     return before - holdings.count
   }
@@ -78,15 +118,17 @@ public struct AgentHoldings {
     holdings.removeAll { now >= $0.deadline || now < $0.created }
   }
 
-  /// The holding for the vault file at `path` that is still within its time at `now`, or nil.
-  public mutating func current(path: String, now: Double) -> Holding? {
+  /// The holding for the vault file at `path` that serves `token` (nil: the plain hold) and is
+  /// still within its time at `now`, or nil.
+  public mutating func current(path: String, token: SecureBytes? = nil, now: Double) -> Holding? {
     expire(now: now)
-    return holdings.first { $0.path == path }
+    return holdings.first { $0.path == path && $0.serves(token: token) }
   }
 
-  /// Renews the idle timer of the holding for `path` at `now`.
-  public mutating func renew(path: String, now: Double) {
-    guard let index = holdings.firstIndex(where: { $0.path == path }) else { return }
+  /// Renews, at `now`, the idle timer of the holding for `path` that serves `token`.
+  public mutating func renew(path: String, token: SecureBytes? = nil, now: Double) {
+    guard let index = holdings.firstIndex(where: { $0.path == path && $0.serves(token: token) })
+    else { return }
     holdings[index].lastUsed = max(holdings[index].lastUsed, now)
   }
 

@@ -10,15 +10,20 @@ import VaultFormat
 /// the first bytes of a `run` request (`SCM_RIGHTS`).
 public enum AgentMessage: Equatable {
   /// Keep `key` for the vault `vaultID` at the absolute path `path`, idle timeout `idle`
-  /// seconds (renewed by use), hard limit `AgentHoldings.hardLimit`. `clock` is the caller's
-  /// `VAULT_TEST_BOOTCLOCK` (empty when unset), which only a debug build's agent reads.
-  case hold(vaultID: VaultID, path: String, idle: UInt32, key: SecureBytes, clock: String)
-  /// Is the vault at the absolute path `path` held? Answered by `held` or `notHeld`. `clock` as
-  /// for `hold`.
-  case status(path: String, clock: String)
+  /// seconds (renewed by use), hard limit `AgentHoldings.hardLimit`: as the plain hold, or, with
+  /// `grant` (a session's 32-byte grant id, `SessionToken.grantID`), as that session's grant.
+  /// `clock` is the caller's `VAULT_TEST_BOOTCLOCK` (empty when unset), which only a debug
+  /// build's agent reads.
+  case hold(
+    vaultID: VaultID, path: String, idle: UInt32, key: SecureBytes, clock: String,
+    grant: [UInt8]?)
+  /// Is the vault at the absolute path `path` held (plainly, or, with `token`, by that
+  /// session's grant)? Answered by `held` or `notHeld`. `clock` as for `hold`.
+  case status(path: String, clock: String, token: SecureBytes?)
   /// Let go of the vault `vaultID` (when given) and of whatever vault is held for `path` (when
-  /// given); of every vault when neither is given. Answered by `done`.
-  case forget(vaultID: VaultID?, path: String?)
+  /// given); of every vault when neither is given; with `token`, of that session's grant alone.
+  /// Answered by `done`.
+  case forget(vaultID: VaultID?, path: String?, token: SecureBytes?)
   /// Run a command on the vault at `path` with the held key: answered at once by `notHeld`, or,
   /// after the command, by `exited` or `signalled` (and `exec` before them for `vault run`).
   case run(AgentRunRequest)
@@ -51,6 +56,17 @@ public enum AgentMessage: Equatable {
   /// checks who wrote it (`AgentSocket.receiveHello`).
   case hello
 
+  /// The absolute form of a vault file's `path`, as requests carry it: its folder resolved
+  /// (`realpath(3)`), then "/" and its name; `path` itself when the folder cannot be resolved.
+  public static func absolutePath(_ path: String) -> String {
+    let folder = PrivateFiles.parentFolder(of: path)
+    let name = String(path.split(separator: "/").last ?? Substring(path))
+    guard let resolved = realpath(folder, nil) else { return path }
+    defer { free(resolved) }
+    let base = String(cString: resolved)
+    return (base == "/" ? "" : base) + "/" + name
+  }
+
   /// The largest message accepted, in bytes (an environment and a command line fit in it).
   public static let maximumByteCount = 4 << 20
 
@@ -68,21 +84,24 @@ public enum AgentMessage: Equatable {
     var out = FrameWriter()
     defer { out.wipe() }
     switch self {
-    case .hold(let id, let path, let idle, let key, let clock):
+    case .hold(let id, let path, let idle, let key, let clock, let grant):
       out.kind(.hold)
       out.bytes(id.bytes)
       out.string(path)
       out.integer(idle)
-      key.withBytes { out.bytes(Array($0)) }
+      out.secret(key)
       out.string(clock)
-    case .status(let path, let clock):
+      out.bytes(grant ?? [])
+    case .status(let path, let clock, let token):
       out.kind(.status)
       out.string(path)
       out.string(clock)
-    case .forget(let id, let path):
+      out.secret(token)
+    case .forget(let id, let path, let token):
       out.kind(.forget)
       out.bytes(id?.bytes ?? [])
       out.string(path ?? "")
+      out.secret(token)
     case .run(let request):
       out.kind(.run)
       request.write(&out)
@@ -138,13 +157,23 @@ public enum AgentMessage: Equatable {
         let path = try reader.string()
         let idle = try reader.integer()
         let key = try reader.secret(count: SymmetricKey.byteCount)
-        message = .hold(vaultID: id, path: path, idle: idle, key: key, clock: try reader.string())
-      case .status: message = .status(path: try reader.string(), clock: try reader.string())
+        let clock = try reader.string()
+        let grant = try reader.bytes()
+        guard grant.isEmpty || grant.count == SessionToken.secretByteCount else {
+          throw AgentProtocolError.grantWrongLength
+        }
+        message = .hold(
+          vaultID: id, path: path, idle: idle, key: key, clock: clock,
+          grant: grant.isEmpty ? nil : grant)
+      case .status:
+        message = .status(
+          path: try reader.string(), clock: try reader.string(), token: try reader.token())
       case .forget:
         let id = try reader.bytes()
         let path = try reader.string()
         message = .forget(
-          vaultID: id.isEmpty ? nil : try VaultID(id), path: path.isEmpty ? nil : path)
+          vaultID: id.isEmpty ? nil : try VaultID(id), path: path.isEmpty ? nil : path,
+          token: try reader.token())
       case .run: message = .run(try AgentRunRequest(&reader))
       case .signal: message = .signal(Int32(bitPattern: try reader.integer()))
       case .done: message = .done
@@ -190,11 +219,14 @@ public struct AgentRunRequest: Equatable, Sendable {
   /// The number `--pin-fd` named, or -1: the client keeps that descriptor, and a command that
   /// would read the PIN is handed back to it (`AgentMessage.runHere`).
   public var pinFD: Int32
+  /// The secret of the client's session token (`VAULT_SESSION`), or nil: the request is then
+  /// served by that session's grant alone, never by the plain hold.
+  public var token: SecureBytes?
 
   /// A request.
   public init(
     path: String, arguments: [String], environment: [String: String], umask: UInt32,
-    hasTerminal: Bool, pinFD: Int32
+    hasTerminal: Bool, pinFD: Int32, token: SecureBytes? = nil
   ) {
     self.path = path
     self.arguments = arguments
@@ -202,6 +234,7 @@ public struct AgentRunRequest: Equatable, Sendable {
     self.umask = umask
     self.hasTerminal = hasTerminal
     self.pinFD = pinFD
+    self.token = token
   }
 
   /// How many descriptors come with it.
@@ -216,6 +249,7 @@ public struct AgentRunRequest: Equatable, Sendable {
     out.integer(umask)
     out.integer(hasTerminal ? 1 : 0)
     out.integer(UInt32(bitPattern: pinFD))
+    out.secret(token)
   }
 
   fileprivate init(_ reader: inout FrameReader) throws {
@@ -240,6 +274,7 @@ public struct AgentRunRequest: Equatable, Sendable {
     guard (-1...1023).contains(pinFD) else {
       throw AgentProtocolError.pinDescriptorOutOfBounds
     }
+    token = try reader.token()
   }
 }
 
@@ -273,6 +308,10 @@ public enum AgentProtocolError: Error, Equatable, Sendable {
   case listEndsEarly
   /// A key field is not `SymmetricKey.byteCount` bytes long.
   case keyWrongLength
+  /// A `hold`'s grant id is neither empty nor 32 bytes long.
+  case grantWrongLength
+  /// A request's session token is neither empty nor 32 bytes long.
+  case tokenWrongLength
   /// More descriptors came beside the message than the receiver takes.
   case tooManyDescriptors
   /// The length in front of the message is 0 or over `AgentMessage.maximumByteCount`.
@@ -301,6 +340,12 @@ struct FrameWriter {
   mutating func list(_ items: [String]) {
     integer(UInt32(items.count))
     for item in items { string(item) }
+  }
+
+  /// A secret as a byte string (empty for nil).
+  mutating func secret(_ value: SecureBytes?) {
+    guard let value else { return integer(0) }
+    value.withBytes { bytes(Array($0)) }
   }
 
   mutating func wipe() { VaultCrypto.wipe(&body) }
@@ -351,6 +396,20 @@ struct FrameReader {
     // Each item takes at least its four length bytes.
     guard count <= (raw.count - offset) / 4 else { throw AgentProtocolError.listEndsEarly }
     return try (0..<count).map { _ in try string() }
+  }
+
+  /// A session token's secret: an empty field (nil) or one of 32 bytes, in guarded memory.
+  mutating func token() throws -> SecureBytes? {
+    let range = try span()
+    if range.isEmpty { return nil }
+    guard range.count == SessionToken.secretByteCount else {
+      throw AgentProtocolError.tokenWrongLength
+    }
+    let out = SecureBytes(count: range.count)
+    out.withMutableBytes { buffer in
+      for index in 0..<range.count { buffer[index] = raw[range.lowerBound + index] }
+    }
+    return out
   }
 
   /// A field of exactly `count` bytes, copied into guarded memory.

@@ -10,6 +10,9 @@ import VaultFormat
 public final class AgentSocket {
   /// The descriptor.
   public let fd: Int32
+  /// The folder of the agent's socket this connection was made to (`connect(folder:)`); nil
+  /// for a connection the agent accepted.
+  public private(set) var folder: String?
 
   /// Takes ownership of `fd`.
   public init(fd: Int32) { self.fd = fd }
@@ -26,8 +29,8 @@ public final class AgentSocket {
     case malformed(AgentProtocolError)
   }
 
-  /// The folder of the agent's socket: `$XDG_RUNTIME_DIR/vault`, else the state folder
-  /// (`$XDG_STATE_HOME/vault`).
+  /// The folder an agent started for `environment` listens in: `$XDG_RUNTIME_DIR/vault`, else
+  /// the state folder (`$XDG_STATE_HOME/vault`).
   public static func folder(_ environment: VaultEnvironment) -> String {
     if let runtime = environment.variables["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
       return runtime + "/vault"
@@ -35,16 +38,20 @@ public final class AgentSocket {
     return environment.stateDirectory
   }
 
+  /// The longest path a Unix socket address holds on this system, in bytes (107 on Linux).
+  public static let unixPathLimit = Int(vault_unix_path_limit())
+
   /// `folder/agent.sock`.
   public static func path(_ environment: VaultEnvironment) -> String {
     folder(environment) + "/agent.sock"
   }
 
-  /// Every folder an agent of this user may listen in, this environment's first.
+  /// Every folder an agent of this user may listen in, in the order a client looks
+  /// (vault(5), AGENT PROTOCOL): `$XDG_RUNTIME_DIR/vault`, `/run/user/UID/vault` (the usual
+  /// runtime folder), then `$XDG_STATE_HOME/vault`.
   ///
-  /// A shell without `XDG_RUNTIME_DIR` (cron, some ssh logins) or with another one may have
-  /// started its own, and `vault lock` must reach them all. `/run/user/UID/vault` is the usual
-  /// runtime folder.
+  /// A job without `XDG_RUNTIME_DIR` (cron, a systemd timer, some ssh logins) finds the agent of
+  /// the user's session this way, and `vault lock` reaches them all.
   public static func everyFolder(_ environment: VaultEnvironment) -> [String] {
     var folders = [folder(environment)]
     for other in ["/run/user/\(getuid())/vault", environment.stateDirectory]
@@ -54,16 +61,20 @@ public final class AgentSocket {
     return folders
   }
 
-  /// Connects to the agent of `environment`, or returns nil when none listens there.
+  /// Connects to the first agent of `everyFolder(environment)` that accepts a connection, or
+  /// returns nil when none listens in any of them.
   ///
-  /// The folder must be private to this user (0700, owned) before anything is sent, and the
+  /// Each folder must be private to this user (0700, owned) before anything is sent, and the
   /// process listening must be vault's agent as the kernel identifies it (`AgentPeer.verify`).
   ///
   /// - Throws: `VaultError.unsafePermissions` for a folder others could use or replace;
   ///   `AgentError.socketOfAnotherUser` when the socket's peer is another user;
   ///   `VaultError.agentImpostor` when it is not vault's agent.
   public static func connect(_ environment: VaultEnvironment) throws -> AgentSocket? {
-    try connect(folder: folder(environment))
+    for folder in everyFolder(environment) {
+      if let socket = try connect(folder: folder) { return socket }
+    }
+    return nil
   }
 
   /// Connects to the agent listening in `folder`, as `connect(_:)` does.
@@ -84,6 +95,7 @@ public final class AgentSocket {
     // A socket left by an agent that was killed refuses the connection: no agent.
     guard result == 0 else { return nil }
     try AgentPeer.verify(connection, path: path)
+    connection.folder = folder
     return connection
   }
 

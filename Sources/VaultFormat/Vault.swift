@@ -201,6 +201,13 @@ public final class Vault {
   ///
   /// False when the states table cannot be read or its newest link is malformed.
   package func isCurrentKey(_ masterKey: SymmetricKey) -> Bool {
+    stateVerifies(masterKey: masterKey, vaultID: vaultID)
+  }
+
+  /// True when the newest state link of the file verifies under `masterKey` as the state of the
+  /// vault `vaultID` (which need not be the header's): a held key's check that the file is still
+  /// the vault it was unlocked for, whatever its header now says.
+  package func stateVerifies(masterKey: SymmetricKey, vaultID: VaultID) -> Bool {
     guard
       let row = try? db.query(
         "SELECT generation, previous, summary, mac FROM states ORDER BY generation DESC LIMIT 1"

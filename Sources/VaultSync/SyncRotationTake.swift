@@ -52,7 +52,7 @@ extension VaultSync {
           deviceID: start.own.deviceID, secretKey: ownWriter.secretKey, sequence: sequence)
       }
     }
-    try SessionStore(environment: vault.environment).revokeAll(
+    SessionLedger(environment: vault.environment).revokeAll(
       vaultID: vault.vaultID, vaultPath: vault.path, reason: .rotation)
     let notes = committed.unpublished.map {
       SyncNote.revocationLost(device: Header.shortHex($0), signer: start.signer)

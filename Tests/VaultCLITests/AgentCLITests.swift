@@ -64,13 +64,18 @@ final class AgentCLITests: XCTestCase {
   /// 10, and the hint says what lets the agent serve it.
   func testAnEndedSessionNamesTheAgentThatHoldsTheVault() {
     unlockAgent()
-    let stale = ["VAULT_SESSION": String(repeating: "0", count: 64)]
+    // A token of this agent whose grant is gone.
+    let stale = [
+      "VAULT_SESSION": "grant1:" + String(repeating: "0", count: 64) + ":"
+        + Array((box.folder.runtime + "/vault").utf8).hex
+    ]
     let read = get(env: stale)
     XCTAssertEqual(read.status, 10, read.stderrText)
     XCTAssertEqual(
       read.errorLines,
       [
-        "vault: error: locked: the session is unknown or was revoked",
+        "vault: error: locked: the session in VAULT_SESSION has ended (its time ran out, the vault"
+          + " was let go, or the unlock agent stopped); unlock again",
         "vault: hint: the unlock agent holds this vault and serves a shell without a session:"
           + " run 'unset VAULT_SESSION'",
       ])
@@ -522,7 +527,8 @@ final class AgentCLITests: XCTestCase {
           data = b""
       print("answer", len(data))
       """
-    let status = try AgentMessage.status(path: box.vaultPath, clock: "").encoded().unprotectedBytes
+    let status = try AgentMessage.status(path: box.vaultPath, clock: "", token: nil).encoded()
+      .unprotectedBytes
     func asNobody() -> String {
       Subprocess.run(
         "/usr/bin/env", ["python3", "-c", script, socketPath, status.hex], environment: [:]

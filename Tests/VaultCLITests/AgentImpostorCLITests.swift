@@ -153,6 +153,40 @@ final class AgentImpostorCLITests: XCTestCase {
     XCTAssertEqual(Set(connections), ["bytes=0 fds=0"], "it passed nothing on")
   }
 
+  /// Issue "The agent as the one key holder": a session's token goes to vault's agent alone.
+  ///
+  /// It is a bearer credential, sent only to a listener identified as vault's agent. A relay
+  /// put before the agent that holds the grant, then a listener that took the agent's place,
+  /// get no byte of it.
+  func testASessionTokenNeverReachesARelayOrAListener() throws {
+    let token = box.vaultPIN(["unlock", "--raw"]).stdoutText.trimmingCharacters(in: .newlines)
+    XCTAssertTrue(box.isSessionToken(token), token)
+    let session = ["VAULT_SESSION": token]
+    XCTAssertEqual(box.vault(["get", "mail/work"], env: session).stdoutText, "s3cret")
+    let real = socketPath + ".real"
+    XCTAssertEqual(rename(socketPath, real), 0)
+    try plant(forward: real)
+    let relay = try XCTUnwrap(AgentListener.pid(socketPath))
+    let relayed = box.vault(["get", "mail/work"], env: session)
+    XCTAssertEqual(relayed.status, 10, relayed.stderrText)
+    XCTAssertEqual(relayed.stdout, [])
+    XCTAssertEqual(relayed.errorLines.first, warning(relay))
+    usleep(200_000)
+    XCTAssertEqual(Set(received().dropFirst()), ["bytes=0 fds=0"], "the relay got nothing")
+    // The real agent ended; a listener takes its lock and its place.
+    for process in planted { process.terminate() }
+    if let agent = AgentListener.pid(real) { kill(agent, SIGTERM) }
+    for _ in 0..<200 where access(real, F_OK) == 0 { usleep(10_000) }
+    try? FileManager.default.removeItem(atPath: log)
+    try plant()
+    let listener = try XCTUnwrap(AgentListener.pid(socketPath))
+    let taken = box.vault(["get", "mail/work"], env: session)
+    XCTAssertEqual(taken.status, 10, taken.stderrText)
+    XCTAssertEqual(taken.errorLines.first, warning(listener))
+    usleep(200_000)
+    XCTAssertEqual(Set(received().dropFirst()), ["bytes=0 fds=0"], "the listener got nothing")
+  }
+
   /// A listener whose process became vault by `execve` after it called `listen`, while a child
   /// it forked reads the connections: the kernel names the process that listened (now vault's
   /// executable), so only who speaks on the connection tells (review of 0.12.0, attack by a

@@ -8,6 +8,8 @@ import XCTest
 /// `vault audit` through the built binary: each problem, its exact line, JSON and exit codes.
 final class AuditCLITests: XCTestCase {
   var box: Sandbox!
+  // XCTest keeps every test case alive until the run ends: release the folder (and its agent).
+  override func tearDown() { box = nil }
   var session: [String: String] = [:]
   let start = 1_800_000_000
 

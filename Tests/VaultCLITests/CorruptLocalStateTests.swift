@@ -23,36 +23,6 @@ final class CorruptLocalStateTests: XCTestCase {
     try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
   }
 
-  func sessionFile(_ token: String) throws -> String {
-    let folder = box.home + "/run/vault"
-    let vaults = try FileManager.default.contentsOfDirectory(atPath: folder)
-    let sessions = try FileManager.default.contentsOfDirectory(atPath: folder + "/" + vaults[0])
-    XCTAssertEqual(sessions.count, 1)
-    return folder + "/" + vaults[0] + "/" + sessions[0]
-  }
-
-  func testHugeSessionTimersAreAnIntegrityFailure() throws {
-    let session = box.pinOnlySession()
-    // The record's timers (vault(5) SESSIONS) at the largest value of their field.
-    for (field, offset, width) in [
-      ("created", 53, 8), ("last_used", 61, 8), ("idle", 69, 4), ("hard", 73, 4),
-    ] {
-      let token = try XCTUnwrap(session["VAULT_SESSION"])
-      let path = try sessionFile(token)
-      let original = try Data(contentsOf: URL(fileURLWithPath: path))
-      var edited = original
-      edited.replaceSubrange(offset..<offset + width, with: [UInt8](repeating: 0xff, count: width))
-      try edited.write(to: URL(fileURLWithPath: path))
-      let result = box.vault(["list"], env: session)
-      XCTAssertEqual(result.status, 17, "\(field): \(result.stderrText)")
-      XCTAssertEqual(
-        result.errorLines,
-        ["vault: error: integrity failure: the session file \(path) is malformed"], field)
-      try original.write(to: URL(fileURLWithPath: path))
-    }
-    XCTAssertEqual(box.vault(["list"], env: session).status, 0)
-  }
-
   func testAPINCounterAtItsMaximumIsAnIntegrityFailure() throws {
     box.initPINOnly()
     XCTAssertEqual(box.vault(["list"], pin: ["999999"]).status, 11)

@@ -34,8 +34,8 @@ final class FailureClassTests: XCTestCase {
     XCTAssertEqual(
       result.errorLines,
       [
-        "vault: error: integrity failure: the vault id in the header changed since this session"
-          + " was issued (the file was edited or damaged)"
+        "vault: error: integrity failure: the vault id in the header changed since the vault was"
+          + " unlocked (the file was edited or damaged)"
       ])
   }
 
@@ -47,18 +47,19 @@ final class FailureClassTests: XCTestCase {
   func testAZeroedHeaderMACIsDamageWithASessionAndWithThePIN() {
     XCTAssertEqual(box.vault(["unlock"], pin: [Sandbox.pin]).status, 0, "the agent holds it")
     box.tamper { _ = try $0.execute("UPDATE header SET mac = zeroblob(32)") }
-    let throughAgent = box.vault(["get", "x"])
-    XCTAssertEqual(throughAgent.status, 17, throughAgent.stderrText)
-    XCTAssertEqual(throughAgent.stdout, [])
-    // The agent let go of the key it found damage with: what follows uses the session and the PIN.
     let expected = [
       "vault: error: integrity failure: the vault header failed authentication (the file was"
         + " edited)"
     ]
+    let withSession = box.vault(["get", "x"], env: session)
+    XCTAssertEqual(withSession.status, 17, withSession.stderrText)
+    XCTAssertEqual(withSession.errorLines, expected)
+    XCTAssertEqual(withSession.stdout, [])
+    // The agent let go of every key of the vault it found damage with, the plain hold's too:
+    // what follows runs here, with the PIN.
+    let plain = box.vault(["get", "x"])
+    XCTAssertEqual(plain.status, 10, plain.stderrText)
     for arguments in [["get", "x"], ["check"]] {
-      let withSession = box.vault(arguments, env: session)
-      XCTAssertEqual(withSession.status, 17, "\(arguments): \(withSession.stderrText)")
-      XCTAssertEqual(withSession.errorLines, expected, "\(arguments)")
       let withPIN = box.vault(arguments, pin: [Sandbox.pin])
       XCTAssertEqual(withPIN.status, 17, "\(arguments): \(withPIN.stderrText)")
       XCTAssertEqual(withPIN.errorLines, expected, "\(arguments)")
@@ -278,7 +279,7 @@ final class RecheckTests: XCTestCase {
     XCTAssertEqual(box.vaultPIN(["unlock"]).status, 15, "what the old hint gave")
     box.biosim(["next", "match"])
     XCTAssertEqual(box.vaultPIN(["biometry", "activate"]).status, 0)
-    XCTAssertEqual(box.unlock().count, 64)
+    XCTAssertTrue(box.isSessionToken(box.unlock()))
   }
 
   func testStatusSaysWhenTheHeaderIsUnverifiedAndPrintsNoRawText() throws {
@@ -316,17 +317,13 @@ final class RecheckTests: XCTestCase {
       ])
   }
 
-  func testLooseSessionFilesAndRootAreRefused() throws {
+  func testAnOpenAgentFolderIsRefused() throws {
     let session = box.pinOnlySession()
     let root = box.home + "/run/vault"
-    let folder = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: root).first)
-    let file = try XCTUnwrap(
-      try FileManager.default.contentsOfDirectory(atPath: root + "/" + folder).first)
-    chmod(root + "/" + folder + "/" + file, 0o644)
-    XCTAssertEqual(box.vault(["list"], env: session).status, 19)
-    chmod(root + "/" + folder + "/" + file, 0o600)
     chmod(root, 0o777)
-    XCTAssertEqual(box.vault(["list"], env: session).status, 19)
+    let refused = box.vault(["list"], env: session)
+    XCTAssertEqual(refused.status, 19, refused.stderrText)
+    XCTAssertEqual(refused.stdout, [])
     chmod(root, 0o700)
     XCTAssertEqual(box.vault(["list"], env: session).status, 0)
   }

@@ -9,6 +9,8 @@ import XCTest
 /// binary, on the fields convention (`vault(1)` FIELDS).
 final class FieldsCLITests: XCTestCase {
   var box: Sandbox!
+  // XCTest keeps every test case alive until the run ends: release the folder (and its agent).
+  override func tearDown() { box = nil }
   var session: [String: String] = [:]
   let usage =
     "Usage: vault get [--field KEY] [--line N] [--fields] [--json] [--revision R] [--clip]"

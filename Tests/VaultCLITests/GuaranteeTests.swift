@@ -222,9 +222,12 @@ final class GuaranteeTests: XCTestCase {
     let dying = try editor("dying.sh", "kill -9 $$")
     _ = box.vault(["edit", "\(marker)/name"], env: session.merging(["EDITOR": dying]) { $1 })
     let sleeper = try editor("sleep.sh", "echo $$ > \"$HOME/editor.pid\"; exec sleep 30")
+    // With the PIN, the edit runs in the process killed (a session's would run in the agent's
+    // worker, which cleans up when its client dies).
     let killed = box.shell(
-      "EDITOR=\(sleeper) vault edit '\(marker)/name' & pid=$!; sleep 1; kill -9 $pid; wait $pid;"
-        + " kill -9 \"$(cat \"$HOME/editor.pid\")\"", env: session)
+      "printf '%s\\n' \"$PIN\" > \"$HOME/pin\"; EDITOR=\(sleeper) vault edit '\(marker)/name'"
+        + " --pin-fd 3 3<\"$HOME/pin\" & pid=$!; sleep 1; kill -9 $pid; wait $pid;"
+        + " kill -9 \"$(cat \"$HOME/editor.pid\")\"")
     XCTAssertEqual(killed.status, 0, killed.stderrText)
     // The scan sees what a vault killed by SIGKILL leaves in its RAM-backed folder...
     XCTAssertFalse(scan(marker, under: [box.home, "/dev/shm"], sparing: bin).found.isEmpty)

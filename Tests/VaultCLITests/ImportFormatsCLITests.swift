@@ -276,16 +276,12 @@ extension ImportFormatsCLITests {
       symlink(
         URL(fileURLWithPath: box.vaultPath).deletingLastPathComponent().path, box.home + "/linked"),
       0)
-    let sessions = try XCTUnwrap(
-      FileManager.default.subpathsOfDirectory(atPath: box.home + "/run/vault").first {
-        $0.contains("/")
-      })
     let cases: [(String, String)] = [
       (state + "/device.json", "is vault's device state"),
       (box.home + "/other-name.json", "is vault's device state"),
       (state + "/device.lock", "is vault's device lock"),
       (state + "/new.jsonl", "is in vault's device-state folder"),
-      (box.home + "/run/vault/" + sessions, "is in vault's session folder"),
+      (box.home + "/run/vault/agent.lock", "is in vault's session folder"),
       // From the second attack review: SQLite's side files by name, before they exist, directly
       // and through a linked folder (SQLite would replay or delete them at the next open).
       (box.vaultPath + "-journal", "is the vault's journal"),

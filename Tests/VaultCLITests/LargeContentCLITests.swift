@@ -117,9 +117,10 @@ final class LargeContentCLITests: XCTestCase {
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
       throw XCTSkip("setpriv (util-linux) is needed to drop CAP_IPC_LOCK")
     }
+    // With the PIN, so the command runs in this process and not in the agent's worker.
     let result = box.shell(
-      "setpriv --bounding-set -ipc_lock sh -c 'ulimit -l 64; vault get big' > out",
-      env: session)
+      "printf '%s\\n' \"$PIN\" > pin; setpriv --bounding-set -ipc_lock"
+        + " sh -c 'ulimit -l 64; vault get big --pin-fd 3 3<pin' > out")
     XCTAssertEqual(result.status, 0, result.stderrText)
     XCTAssertEqual(
       result.stderrText,

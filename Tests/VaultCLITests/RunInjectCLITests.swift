@@ -8,6 +8,8 @@ import XCTest
 /// `vault run --env` and `vault inject` through the built binary.
 final class RunInjectCLITests: XCTestCase {
   var box: Sandbox!
+  // XCTest keeps every test case alive until the run ends: release the folder (and its agent).
+  override func tearDown() { box = nil }
   var session: [String: String] = [:]
 
   override func setUp() {

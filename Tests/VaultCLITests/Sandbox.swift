@@ -83,11 +83,7 @@ final class Sandbox {
   func mustSpawn(_ arguments: [String], _ variables: [String: String]) -> Bool {
     let words = arguments.filter { !$0.hasPrefix("-") }
     let command = words.first ?? ""
-    if ["run", "tour", "agent", "__agent"].contains(command) { return true }
-    if command == "unlock" && !arguments.contains("--raw") && !arguments.contains("--shell-session")
-    {
-      return true
-    }
+    if ["run", "tour", "agent", "__agent", "unlock"].contains(command) { return true }
     if variables.keys.contains(where: {
       ["TZ", "VAULT_TEST_CRASH", "VAULT_TEST_NO_THREADS", "VAULT_TEST_WORKER_PAUSE"].contains($0)
     }) {
@@ -178,6 +174,12 @@ final class Sandbox {
     let result = vaultPIN(["unlock", "--raw"])
     XCTAssertEqual(result.status, 0, result.stderrText, file: file, line: line)
     return result.stdoutText.trimmingCharacters(in: .newlines)
+  }
+
+  /// True when `text` is a session token of this release naming this sandbox's agent folder.
+  func isSessionToken(_ text: String) -> Bool {
+    guard case .token(let token) = SessionToken.parse(text) else { return false }
+    return token.folder == folder.runtime + "/vault"
   }
 
   /// The sensor state as `biosim status --json` reports it.

@@ -134,17 +134,40 @@ final class SyncAutoCLITests: XCTestCase {
     XCTAssertEqual(pair.head, before)
   }
 
-  func testConfigRefusesBadKeysValuesAndAVaultThatDoesNotSync() {
+  /// Issue "The agent as the one key holder": `vault config` works on a vault that does not
+  /// sync (it exited 21); the setting waits for `vault sync init`.
+  func testConfigWorksOnAVaultThatDoesNotSyncAndRefusesBadKeysAndValues() {
     pair.initA()
     let unsynced = pair.a.vault(["config", "sync.auto", "on"])
-    XCTAssertEqual(unsynced.status, 21, unsynced.stderrText)
+    XCTAssertEqual(unsynced.status, 0, unsynced.stderrText)
     XCTAssertEqual(
-      unsynced.errorLines.first,
-      "vault: error: sync failed: this vault is not set up for sync (no \(pair.a.vaultPath).sync);"
-        + " run 'vault sync init REMOTE' first; nothing was merged")
+      unsynced.errorLines,
+      [
+        "Set sync.auto on: it starts syncing in the background once the vault syncs ('vault sync"
+          + " init')."
+      ])
+    XCTAssertEqual(pair.a.vault(["config"]).stdoutText, "sync.auto on\n")
+    XCTAssertEqual(pair.a.vault(["config", "sync.auto", "off"]).status, 0)
     XCTAssertEqual(pair.a.vault(["config"]).stdoutText, "sync.auto off\n")
-    for arguments in [["config", "sync.fast", "on"], ["config", "sync.auto", "maybe"]] {
-      XCTAssertEqual(pair.a.vault(arguments).status, 64, arguments.joined(separator: " "))
-    }
+    XCTAssertEqual(pair.a.vault(["config", "sync.fast", "on"]).status, 64)
+    let maybe = pair.a.vault(["config", "sync.auto", "maybe"])
+    XCTAssertEqual(maybe.status, 5)
+    XCTAssertEqual(maybe.errorLines, ["vault: error: sync.auto is on or off, not 'maybe'"])
+  }
+
+  /// Release 0.12.0 kept sync.auto in the sync repository's git configuration: it is still
+  /// read, and the next setting moves it into the device state.
+  func testASettingOfTheLastReleaseIsReadAndMoved() throws {
+    pair.initA()
+    XCTAssertEqual(pair.syncA(["sync", "init", pair.remote]).status, 0)
+    let git = ["--git-dir=" + pair.a.vaultPath + ".sync", "config", "--local"]
+    XCTAssertEqual(
+      Subprocess.run("/usr/bin/git", git + ["vault.autosync", "true"], environment: [:]).status, 0)
+    XCTAssertEqual(pair.a.vault(["config", "sync.auto"]).stdoutText, "on\n")
+    XCTAssertEqual(pair.a.vault(["config", "sync.auto", "off"]).status, 0)
+    XCTAssertEqual(
+      Subprocess.run("/usr/bin/git", git + ["--get", "vault.autosync"], environment: [:]).status,
+      1, "the old setting is gone")
+    XCTAssertEqual(pair.a.vault(["config", "sync.auto"]).stdoutText, "off\n")
   }
 }

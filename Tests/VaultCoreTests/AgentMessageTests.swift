@@ -15,8 +15,19 @@ final class AgentMessageTests: XCTestCase {
   }
 
   func testAStatusRequestIsItsDocumentedBytes() throws {
-    let frame = try AgentMessage.status(path: "/v", clock: "").encoded().unprotectedBytes
-    XCTAssertEqual(frame, [0, 0, 0, 11, 0x02, 0, 0, 0, 2, 0x2f, 0x76, 0, 0, 0, 0])
+    let frame = try AgentMessage.status(path: "/v", clock: "", token: nil).encoded()
+      .unprotectedBytes
+    XCTAssertEqual(frame, [0, 0, 0, 15, 0x02, 0, 0, 0, 2, 0x2f, 0x76, 0, 0, 0, 0, 0, 0, 0, 0])
+  }
+
+  /// vault(5) AGENT PROTOCOL: a request with a session token carries its 32 bytes last.
+  func testAStatusRequestWithATokenCarriesItsSecretLast() throws {
+    let secret = SecureBytes(copying: Array(0...31) as [UInt8])
+    let frame = try AgentMessage.status(path: "/v", clock: "", token: secret).encoded()
+      .unprotectedBytes
+    XCTAssertEqual(
+      frame,
+      [0, 0, 0, 47, 0x02, 0, 0, 0, 2, 0x2f, 0x76, 0, 0, 0, 0, 0, 0, 0, 32] + Array(0...31))
   }
 
   func testEveryMessageRoundTrips() throws {
@@ -24,10 +35,20 @@ final class AgentMessageTests: XCTestCase {
     let request = AgentRunRequest(
       path: "/home/ada/v.db", arguments: ["get", "mail/work"],
       environment: ["HOME": "/home/ada", "X": "a=b"], umask: 0o022, hasTerminal: true, pinFD: 7)
+    var withToken = request
+    withToken.token = SecureBytes.random(count: 32)
+    let token = SecureBytes.random(count: 32)
     let messages: [AgentMessage] = [
-      .hold(vaultID: id, path: "/v", idle: 900, key: SecureBytes.random(count: 32), clock: "5"),
-      .status(path: "/v", clock: ""), .forget(vaultID: id, path: nil),
-      .forget(vaultID: nil, path: nil), .run(request), .signal(SIGINT), .done,
+      .hold(
+        vaultID: id, path: "/v", idle: 900, key: SecureBytes.random(count: 32), clock: "5",
+        grant: nil),
+      .hold(
+        vaultID: id, path: "/v", idle: 60, key: SecureBytes.random(count: 32), clock: "",
+        grant: Array(repeating: 7, count: 32)),
+      .status(path: "/v", clock: "", token: nil), .status(path: "/v", clock: "", token: token),
+      .forget(vaultID: id, path: nil, token: nil), .forget(vaultID: nil, path: nil, token: nil),
+      .forget(vaultID: nil, path: nil, token: token), .run(request), .run(withToken),
+      .signal(SIGINT), .done,
       .held(vaultID: id, idleLeft: 10, hardLeft: 20), .notHeld,
       .exec(path: "/bin/sh", arguments: ["sh", "-c", "x"], environment: ["A=1"]), .exited(3),
       .signalled(15), .outputBegan, .runHere, .lineWanted,
@@ -74,7 +95,7 @@ final class AgentMessageTests: XCTestCase {
         return error as? AgentProtocolError
       }
     }
-    let whole = try body(.status(path: "/v", clock: "")).unprotectedBytes
+    let whole = try body(.status(path: "/v", clock: "", token: nil)).unprotectedBytes
     XCTAssertEqual(refusal([]), .messageEndsEarly)
     XCTAssertEqual(refusal([0x7f]), .unknownMessageType)
     XCTAssertEqual(refusal(whole + [0]), .bytesAfterMessage)
@@ -85,15 +106,32 @@ final class AgentMessageTests: XCTestCase {
     let key = SecureBytes.random(count: 31)
     XCTAssertEqual(
       refusal(
-        try body(.hold(vaultID: .random(), path: "/v", idle: 1, key: key, clock: ""))
+        try body(.hold(vaultID: .random(), path: "/v", idle: 1, key: key, clock: "", grant: nil))
           .unprotectedBytes),
       .keyWrongLength)
+    XCTAssertEqual(
+      refusal(
+        try body(
+          .hold(
+            vaultID: .random(), path: "/v", idle: 1, key: .random(count: 32), clock: "",
+            grant: Array(repeating: 1, count: 31))
+        ).unprotectedBytes),
+      .grantWrongLength)
+    XCTAssertEqual(
+      refusal(
+        try body(.status(path: "/v", clock: "", token: .random(count: 33))).unprotectedBytes),
+      .tokenWrongLength)
+    XCTAssertEqual(
+      refusal(
+        try body(.forget(vaultID: nil, path: nil, token: .random(count: 16))).unprotectedBytes),
+      .tokenWrongLength)
     let terminal = AgentRunRequest(
       path: "/v.db", arguments: [], environment: [:], umask: 0o022, hasTerminal: false,
       pinFD: -1)
     var bytes = try body(.run(terminal)).unprotectedBytes
-    // The terminal flag is the second integer from the end (the PIN descriptor is the last).
-    bytes[bytes.count - 5] = 2
+    // The terminal flag is the third integer from the end (then the PIN descriptor and the
+    // empty token's length).
+    bytes[bytes.count - 9] = 2
     XCTAssertEqual(refusal(bytes), .terminalFlagOutOfBounds)
     // An environment list of one entry without '=': path "/v", no arguments, ["A"].
     let environment: [UInt8] =
@@ -102,7 +140,7 @@ final class AgentMessageTests: XCTestCase {
   }
 
   func testTruncatedAndOversizedBodiesAreRefused() throws {
-    let whole = try body(.status(path: "/v", clock: "")).unprotectedBytes
+    let whole = try body(.status(path: "/v", clock: "", token: nil)).unprotectedBytes
     for cut in 0..<whole.count {
       XCTAssertThrowsError(try AgentMessage.decode(SecureBytes(copying: Array(whole.prefix(cut)))))
     }
@@ -114,7 +152,7 @@ final class AgentMessageTests: XCTestCase {
     let key = SecureBytes.random(count: 31)
     XCTAssertThrowsError(
       try AgentMessage.decode(
-        body(.hold(vaultID: .random(), path: "/v", idle: 1, key: key, clock: ""))),
+        body(.hold(vaultID: .random(), path: "/v", idle: 1, key: key, clock: "", grant: nil))),
       "a key of 31 bytes")
   }
 }

@@ -52,6 +52,9 @@ final class DeviceStateDecodingTests: XCTestCase {
       "aa": SealedDomainRecord(
         digest: [UInt8](repeating: 6, count: 32).base64, passcodeBound: true)
     ]
+    state.vaultSettings = [
+      "aa": VaultDeviceSettings(syncAuto: true), "bb": VaultDeviceSettings(syncAuto: false),
+    ]
     return state
   }
 
@@ -84,6 +87,7 @@ final class DeviceStateDecodingTests: XCTestCase {
       ("\"passcode_bound\" : true", "\"passcode_bound\" : 1"),
       ("\"failures\" : 4", "\"failures\" : -4"),
       ("\"run\" : 1099511627776", "\"run\" : -1"),
+      ("\"sync_auto\" : true", "\"sync_auto\" : \"on\""),
     ]
     for (old, new) in changes {
       XCTAssertTrue(text.contains(old), old)

@@ -188,30 +188,22 @@ final class FormatVectorTests: XCTestCase {
       inPage("47710e4c5e813d6d76963cb425d95870"))
   }
 
-  func testSessionRecord() throws {
-    let token = SecureBytes(copying: Array(0...31) as [UInt8])
-    let id = SessionStore.sessionID(token)
-    XCTAssertEqual(id.hex, inPage("929f59993056ab284b150c3b1b40230c"))
+  func testSessionGrant() throws {
+    let token = SessionToken(
+      secret: SecureBytes(copying: Array(0...31) as [UInt8]), folder: "/run/user/1000/vault")
     XCTAssertEqual(
-      SessionStore.tokenKey(token, vaultID: vaultID).bytes.unprotectedBytes.hex,
-      inPage("58871e8eaa0b48417ab3063b9d254e5ee40597beb7bae7ed32c49bb19b1f638d"))
-    let boot = SessionStore.bootHash("6c5b3b2e-1f4d-4e8a-9b7c-0d1e2f3a4b5c")
-    XCTAssertEqual(boot.hex, inPage("12db581be04eeade62fcd9f4ec90722e"))
-    let path = SessionStore.pathHash("/home/u/.local/share/vault/vault.db")
-    XCTAssertEqual(path.hex, inPage("bf1ab532091fe492dbb11be46d7d2a3d"))
-    let record = SessionRecord(
-      vaultID: vaultID.bytes, boot: boot, path: path, created: 1_000_000, lastUsed: 1_234_567,
-      idle: 900, hard: 28800, box: [])
-    XCTAssertEqual(record.prefix.count, SessionRecord.prefixByteCount)
+      token.grantID.hex,
+      inPage("ed9ab9d30c443749030c0b9035f1fbf22f957f0717563bdbf42e02784091b311"))
+    let text = String(decoding: token.text.unprotectedBytes, as: UTF8.self)
     XCTAssertEqual(
-      SessionStore.associatedData(sessionID: id, record: record).hex,
-      inPage(
-        "7661756c742e73657373696f6e2e7632929f59993056ab284b150c3b1b40230c5653455302020202020202"
-          + "0202020202020202020212db581be04eeade62fcd9f4ec90722ebf1ab532091fe492dbb11be46d7d2a3d00"
-          + "000000000f4240000000000012d6870000038400007080"))
-    XCTAssertEqual(SessionStore.recordByteCount, 149)
-    XCTAssertTrue(Self.page.contains("exactly {{session-record-bytes}} bytes"))
+      text,
+      "grant1:000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f:"
+        + "2f72756e2f757365722f313030302f7661756c74")
+    XCTAssertTrue(
+      Self.vectors.contains(text.replacingOccurrences(of: "grant1:", with: "")),
+      "the text is in vault.5.in")
   }
+
   /// The export of `vault(5)` EXPORT FORMAT's vector, made by `Tests/vectors/export-format.py`.
   static let exportFile =
     "5641554c54455850010000000000000001000000000000200003030303030303"

@@ -52,14 +52,16 @@ final class ScriptedGate: BiometricGate, @unchecked Sendable {
 /// Credentials from a script, counting every request.
 final class ScriptedCredentials: CredentialSource {
   var sessionToken: String?
+  var heldKey: HeldKey?
   var canAskForPIN = true
   var pins: [String]
   var code: SecureBytes?
   private(set) var requests: [PINRequest] = []
 
-  init(pins: [String] = [], sessionToken: String? = nil) {
+  init(pins: [String] = [], sessionToken: String? = nil, heldKey: HeldKey? = nil) {
     self.pins = pins
     self.sessionToken = sessionToken
+    self.heldKey = heldKey
   }
 
   func pin(_ request: PINRequest) throws -> PIN {
@@ -109,20 +111,26 @@ final class VaultAccessTests: XCTestCase {
 
   func access(_ vault: Vault) -> VaultAccess { VaultAccess(vault: vault, gate: gate) }
 
-  func session(_ vault: Vault) throws -> String {
+  /// A session as the agent's worker has it: the key an unlock released, held by a grant.
+  func session(_ vault: Vault) throws -> HeldKey {
     gate.answers = [match()]
-    return try access(vault).open(for: .startSession, via: ScriptedCredentials(pins: ["123400"]))
-      .issueSession(idle: 900)
+    let unlocked = try access(vault).open(
+      for: .startSession, via: ScriptedCredentials(pins: ["123400"]))
+    return HeldKey(vaultID: vault.vaultID, key: unlocked.masterKey, isGrant: true)
   }
 
-  /// The session is gone, and a use of it says why (`SessionStore.Revocation`).
+  /// Every session was ended for `reason`: a token the agent no longer serves, with no way to
+  /// ask for the PIN, says why (`SessionLedger.Revocation`).
   func assertSessionRevoked(
-    _ token: String, by reason: SessionStore.Revocation, file: StaticString = #filePath,
-    line: UInt = #line
+    by reason: SessionLedger.Revocation, file: StaticString = #filePath, line: UInt = #line
   ) throws {
+    let token = SessionToken.issue(folder: home.runtime + "/vault")
+    let credentials = ScriptedCredentials(
+      sessionToken: String(decoding: token.text.unprotectedBytes, as: UTF8.self))
+    credentials.canAskForPIN = false
     XCTAssertThrowsError(
-      try SessionStore(environment: environment).open(token: token, vaultID: reopened().vaultID),
-      file: file, line: line
+      try access(reopened()).open(for: .use(reason: "r"), via: credentials), file: file,
+      line: line
     ) {
       XCTAssertEqual(
         VaultError($0), .locked(.sessionsRevoked(reason, noTerminal: false)), file: file, line: line
@@ -231,14 +239,14 @@ final class VaultAccessTests: XCTestCase {
 
   func testAnEmptiedEnrollmentDisablesAndRevokesBeforeAnyPrompt() throws {
     let vault = try activatedVault()
-    let token = try session(vault)
+    _ = try session(vault)
     gate.preflightFailure = .notEnrolled
     let credentials = ScriptedCredentials(pins: ["123400"])
     XCTAssertThrowsError(try access(reopened()).open(for: .startSession, via: credentials)) {
       XCTAssertEqual(VaultError($0), .enrollmentChanged("the enrollment was emptied"))
     }
     XCTAssertEqual(credentials.requests, [])
-    try assertSessionRevoked(token, by: .biometricChange)
+    try assertSessionRevoked(by: .biometricChange)
     let device = try DeviceStore(environment: environment).read()
     guard case .disabled(_, let reason) = VaultAccess.biometryStatus(of: vault, device: device)
     else { return XCTFail("not disabled") }
@@ -259,25 +267,25 @@ final class VaultAccessTests: XCTestCase {
 
   func testAMismatchDisablesAndRevokesEverySession() throws {
     let vault = try activatedVault()
-    let token = try session(vault)
+    _ = try session(vault)
     gate.answers = [match([UInt8](repeating: 8, count: 32))]
     XCTAssertThrowsError(
       try access(reopened()).open(for: .startSession, via: ScriptedCredentials(pins: ["123400"]))
     ) {
       XCTAssertEqual(VaultError($0), .enrollmentChanged("the biometric enrollment changed"))
     }
-    try assertSessionRevoked(token, by: .biometricChange)
+    try assertSessionRevoked(by: .biometricChange)
     XCTAssertEqual(try reopened().biometry?.state, .disabled)
   }
 
   func testAPINChangeRevokesEverySession() throws {
     let vault = try activatedVault()
-    let token = try session(vault)
+    _ = try session(vault)
     gate.answers = [match()]
     let unlocked = try access(vault).open(
       for: .administer(reason: "change"), via: ScriptedCredentials(pins: ["123400"]))
     XCTAssertEqual(try unlocked.changePIN(to: pin("567800")).disabledForeignSeal, false)
-    try assertSessionRevoked(token, by: .pinChange)
+    try assertSessionRevoked(by: .pinChange)
   }
 
   func testARecoveryRevokesEverySessionAndDisablesAForeignSeal() throws {
@@ -286,7 +294,7 @@ final class VaultAccessTests: XCTestCase {
       environment: environment)
     gate.answers = [match()]
     _ = try VaultAccess(vault: created.vault, gate: gate).created(created).activateBiometry()
-    let token = try session(try reopened())
+    _ = try session(try reopened())
     // Another device: a new device secret.
     try DeviceStore(environment: environment).update { $0.deviceSecret = .random() }
     let credentials = ScriptedCredentials()
@@ -294,7 +302,7 @@ final class VaultAccessTests: XCTestCase {
     let unlocked = try access(reopened()).open(for: .recover, via: credentials)
     XCTAssertEqual(unlocked.source, .recoveryCode)
     XCTAssertEqual(try unlocked.changePIN(to: pin("222200")).disabledForeignSeal, true)
-    try assertSessionRevoked(token, by: .pinChange)
+    try assertSessionRevoked(by: .pinChange)
     XCTAssertEqual(
       try reopened().biometry?.reason,
       "this device joined with the recovery code, and a seal belongs to the device that made it")
@@ -302,22 +310,22 @@ final class VaultAccessTests: XCTestCase {
 
   func testAGuardedReadInASessionNeedsAFreshMatch() throws {
     let vault = try activatedVault()
-    let token = try session(vault)
+    let held = try session(vault)
     let unlocked = try access(vault).open(
-      for: .use(reason: "add"), via: ScriptedCredentials(sessionToken: token))
+      for: .use(reason: "add"), via: ScriptedCredentials(heldKey: held))
     try unlocked.entries.put(
       EntryName("bank"), content: secure("4242"), overwrite: false, guarded: true)
     let before = gate.evaluations
     gate.answers = [match()]
     let read = try access(reopened()).open(
-      for: .readEntry(EntryName("bank")), via: ScriptedCredentials(sessionToken: token))
+      for: .readEntry(EntryName("bank")), via: ScriptedCredentials(heldKey: held))
     XCTAssertEqual(read.source, .session)
     XCTAssertEqual(try read.entry?.content, secure("4242"))
     XCTAssertEqual(gate.evaluations, before + 1)
     // Within a second: a duplicate.
     XCTAssertThrowsError(
       try access(reopened()).open(
-        for: .readEntry(EntryName("bank")), via: ScriptedCredentials(sessionToken: token))
+        for: .readEntry(EntryName("bank")), via: ScriptedCredentials(heldKey: held))
     ) { XCTAssertEqual(VaultError($0), .duplicateRequest) }
   }
 

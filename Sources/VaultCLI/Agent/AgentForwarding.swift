@@ -23,7 +23,11 @@ enum AgentForwarding {
   static let passedOn = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
   /// Runs the command through the agent and returns its exit code; nil when it must run here
-  /// (no agent, the vault not held, a session given, or this process is the agent's worker).
+  /// (no agent, the vault not held, or this process is the agent's worker).
+  ///
+  /// With a session token (`VAULT_SESSION`), the request goes to the agent the token names and
+  /// carries its secret, and only that session's grant serves it; a token that is not one of
+  /// this release's runs here, where the command says so.
   ///
   /// - Throws: `VaultError.storage` when the agent ended while it ran the command;
   ///   `.programNotStarted` when a program `vault run` handed back cannot be started; as
@@ -31,12 +35,20 @@ enum AgentForwarding {
   static func run(_ context: Context, arguments: [String]) throws -> Int32? {
     // A closed standard descriptor would be taken by the socket itself: run here, where the
     // command reports it as it always did.
-    guard context.session == nil, context.sessionToken?.isEmpty ?? true,
-      (0...2).allSatisfy({ fcntl($0, F_GETFD) != -1 })
-    else { return nil }
+    guard context.session == nil, (0...2).allSatisfy({ fcntl($0, F_GETFD) != -1 }) else {
+      return nil
+    }
+    var token: SessionToken?
+    if let text = context.sessionToken, !text.isEmpty {
+      guard case .token(let parsed) = SessionToken.parse(text) else { return nil }
+      token = parsed
+    }
     let socket: AgentSocket
     do {
-      guard let connected = try AgentSocket.connect(context.environment) else { return nil }
+      let found =
+        try token.map { try AgentSocket.connect(folder: $0.folder) }
+        ?? AgentSocket.connect(context.environment)
+      guard let connected = found else { return nil }
       socket = connected
     } catch let error as VaultError {
       // Nothing went to a listener that is not vault's agent: the command runs here, and says
@@ -52,9 +64,9 @@ enum AgentForwarding {
     if let opened = context.terminal { terminal = fcntl(opened.fd, F_DUPFD_CLOEXEC, 3) }
     defer { if terminal >= 0 { close(terminal) } }
     let request = AgentRunRequest(
-      path: SessionStore.absolute(context.vaultPath), arguments: arguments,
+      path: AgentMessage.absolutePath(context.vaultPath), arguments: arguments,
       environment: context.environment.variables, umask: UInt32(Hardening.inheritedUmask),
-      hasTerminal: terminal >= 0, pinFD: context.pinFD ?? -1)
+      hasTerminal: terminal >= 0, pinFD: context.pinFD ?? -1, token: token?.secret)
     // The --pin-fd descriptor never crosses the socket (vault(1) SECURITY): an agent that holds
     // the vault needs no PIN, and a command of its that would ask for one hands the command
     // back (`runHere`) to run in this process.

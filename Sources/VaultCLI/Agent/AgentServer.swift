@@ -12,8 +12,9 @@ import VaultFormat
 /// its standard descriptors on /dev/null. It holds master keys (`AgentHoldings`) and runs each
 /// command a client forwards in a worker it forks (`AgentWorker`), so the key never leaves its
 /// processes: a client gets only what its command prints. Peers of another uid are closed
-/// before a byte is read (`SO_PEERCRED`). It ends, wiping every key, when nothing is held any
-/// more, and on SIGTERM, SIGINT or SIGHUP.
+/// before a byte is read (`SO_PEERCRED`). Sessions are grants it holds, each served only to
+/// requests carrying its token (vault(5), SESSIONS). It ends, wiping every key, when it holds
+/// neither a plain hold nor a grant any more, and on SIGTERM, SIGINT or SIGHUP.
 enum AgentServer {
   /// Seconds an agent that was never handed a key waits before it ends.
   static let startupGrace: Double = 10
@@ -45,6 +46,8 @@ struct AgentLoop {
     /// The vault it runs on.
     let vaultID: VaultID
     let path: String
+    /// True when a session's grant serves it.
+    let isGrant: Bool
     /// The client hung up: its connection is no longer polled.
     var clientGone = false
   }
@@ -176,28 +179,35 @@ struct AgentLoop {
     connection.setTimeout(seconds: AgentServer.frameTimeout)
     guard let (message, descriptors) = try? connection.receive(capacity: 6) else { return }
     switch message {
-    case .hold(let vaultID, let path, let idle, let key, let clock) where path.hasPrefix("/"):
+    case .hold(let vaultID, let path, let idle, let key, let clock, let grant)
+    where path.hasPrefix("/"):
       holdings.hold(
         vaultID: vaultID, path: path, key: SymmetricKey(key), idle: Double(idle),
-        now: Self.clock(clock))
+        now: Self.clock(clock), grant: grant)
       everHeld = true
       try? connection.send(.done)
-    case .status(let path, let clock):
+    case .status(let path, let clock, let token):
       let time = Self.clock(clock)
-      if let holding = holdings.current(path: path, now: time) {
+      if let holding = holdings.current(path: path, token: token, now: time) {
         let left = holding.left(at: time)
         try? connection.send(
           .held(vaultID: holding.vaultID, idleLeft: left.idle, hardLeft: left.hard))
       } else {
         try? connection.send(.notHeld)
       }
-    case .forget(let vaultID, let path):
+    case .forget(_, _, let token?):
+      // One session's grant ends; its commands still running finish.
+      holdings.forget(token: token)
+      try? connection.send(.done)
+    case .forget(let vaultID, let path, nil):
       holdings.forget(vaultID: vaultID, path: path)
       // A command still running on a vault let go ends too (a guarded read at its prompt, an
       // edit), except the one that asked (a worker that found the mismatch says so itself).
       let asking = connection.peer()?.pid
       for job in jobs where job.pid != asking {
-        if (vaultID == nil && path == nil) || job.vaultID == vaultID || job.path == path {
+        if (vaultID == nil && path == nil && !job.isGrant) || job.vaultID == vaultID
+          || job.path == path
+        {
           kill(job.pid, SIGTERM)
         }
       }
@@ -219,12 +229,12 @@ struct AgentLoop {
     // A request's own test clock counts in debug builds (`Clock`), so tests move its time.
     let time = Clock(variables: request.environment).bootNow
     guard descriptors.count == request.descriptorCount,
-      let holding = holdings.current(path: request.path, now: time)
+      let holding = holdings.current(path: request.path, token: request.token, now: time)
     else {
       try? connection.send(.notHeld)
       return
     }
-    holdings.renew(path: request.path, now: time)
+    holdings.renew(path: request.path, token: request.token, now: time)
     let inherited =
       [listener, stopFDs[0], stopFDs[1]] + jobs.flatMap { [$0.connection.fd, $0.pidfd] }
     let agent = getpid()
@@ -255,7 +265,8 @@ struct AgentLoop {
       }
       setpgid(0, 0)
       for fd in inherited { close(fd) }
-      let held = HeldKey(vaultID: holding.vaultID, key: holding.key)
+      let held = HeldKey(
+        vaultID: holding.vaultID, key: holding.key, isGrant: holding.grant != nil)
       // The worker's copy of every other vault's key is freed (and so wiped) at once.
       holdings.removeAll()
       AgentWorker.run(
@@ -279,7 +290,7 @@ struct AgentLoop {
     jobs.append(
       Job(
         connection: connection, pid: pid, pidfd: pidfd, vaultID: holding.vaultID,
-        path: holding.path))
+        path: holding.path, isGrant: holding.grant != nil))
   }
 
   /// A worker ended: its status goes to the client.

@@ -15,7 +15,7 @@ struct LockCommand: VaultCommand {
     let held =
       (try? AgentClient(environment: context.environment).status(vaultPath: vault.path))
       .flatMap { $0 } != nil
-    try SessionStore(environment: context.environment).revokeAll(
+    SessionLedger(environment: context.environment).revokeAll(
       vaultID: vault.vaultID, vaultPath: vault.path, reason: .lock)
     Output.error(
       held

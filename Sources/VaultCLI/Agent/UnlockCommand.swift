@@ -28,7 +28,7 @@ struct UnlockCommand: VaultCommand {
   @FlagParameter(Keys.unlockAgain) var unlockAgain
 
   func run(_ context: Context) throws -> Int32 {
-    let idle = timeout.map { Double($0.value) } ?? SessionStore.defaultIdle
+    let idle = timeout.map { Double($0.value) } ?? SessionLedger.defaultIdle
     let shellSyntax = self.shell
     let shellSession =
       self.shellSession || self.raw || shellSyntax != nil
@@ -41,31 +41,32 @@ struct UnlockCommand: VaultCommand {
     if !raw && isatty(1) == 1 {
       throw ShellCodeOnTerminal(shell: shell)
     }
-    let unlocked: UnlockedVault
+    let token: SessionToken
     do {
-      unlocked = try context.open(.startSession)
+      try AgentLauncher.checkSocketPath(context.environment)
+      let unlocked = try context.open(.startSession)
+      try AgentLauncher.ensureRunning(context.environment)
+      token = try unlocked.issueSession(idle: idle)
     } catch {
       // Shell code that fails when run, so `eval "$(vault unlock --shell-session)" && ...`
       // stops (the one case where standard output carries something on a failure).
       if !raw { Output.print("false\n") }
       throw error
     }
-    let vault = unlocked.vault
-    let sessions = SessionStore(environment: context.environment)
-    let token = try unlocked.issueSession(idle: idle)
-    let text: String
+    let text = token.text
+    let line: SecureBytes
     if raw {
-      text = token + "\n"
+      line = SecureBytes(copying: text.unprotectedBytes + [10])
     } else if shell == .fish {
-      text = "set -gx VAULT_SESSION \(token);\n"
+      line = SecureBytes(
+        copying: Array("set -gx VAULT_SESSION ".utf8) + text.unprotectedBytes + Array(";\n".utf8))
     } else {
-      text = "export VAULT_SESSION=\(token);\n"
+      line = SecureBytes(
+        copying: Array("export VAULT_SESSION=".utf8) + text.unprotectedBytes + Array(";\n".utf8))
     }
-    var bytes = Array(text.utf8)
-    defer { wipe(&bytes) }
     // A token nobody received must not stay valid.
-    if let failure = bytes.withUnsafeBytes({ Output.tryWrite($0) }) {
-      sessions.revoke(token: token, vaultID: vault.vaultID)
+    if let failure = line.withBytes({ Output.tryWrite($0) }) {
+      AgentClient(environment: context.environment).forget(token: token)
       switch failure {
       case .brokenPipe: exit(Output.brokenPipe)
       case .failed(let reason):
@@ -94,7 +95,7 @@ struct UnlockCommand: VaultCommand {
       {
         let vault = try context.openVault()
         Output.error(
-          "The agent already holds \(vault.path) (it locks \(Self.lockTime(idle: held.idle, hard: held.hard)));"
+          "The agent already holds \(vault.path) (it locks \(Self.lockTime(idle: held.expiry.idle, hard: held.expiry.hard)));"
             + " nothing asked. 'vault unlock --force' unlocks again.")
         return
       }
@@ -122,8 +123,8 @@ struct UnlockCommand: VaultCommand {
     try AgentLauncher.ensureRunning(context.environment)
     try agent.hold(
       vaultID: vault.vaultID, vaultPath: vault.path, key: unlocked.masterKey, idle: idle)
-    SessionStore(environment: context.environment).clearRevocation(vault.vaultID)
-    let seconds = Int(max(1, min(idle, SessionStore.hardLimit)))
+    SessionLedger(environment: context.environment).clearRevocation(vault.vaultID)
+    let seconds = Int(max(1, min(idle, SessionLedger.hardLimit)))
     Output.error(
       "Unlocked \(vault.path) for every shell of yours: it locks after \(ExitStatus.duration(seconds))"
         + " without use (at most 8 h), or with 'vault lock'.")

@@ -251,8 +251,13 @@ enum Keys {
   static let settingValue = Argument<String>("VALUE", "The new value.", optional: true)
   // config
   static let configKey = Argument<ConfigName>("KEY", "\(ConfigName.choiceList).", optional: true)
-  static let configValue = Argument<ConfigSwitch>(
-    "VALUE", "\(ConfigSwitch.choiceList).", optional: true)
+  static let configValue = Argument<String>(
+    "VALUE", "on or off for sync.auto; a program's absolute path, tty or auto for pinentry.",
+    optional: true)
+  static let configGlobal = Flag(
+    "global",
+    "Your settings for every vault ($XDG_CONFIG_HOME/vault/config), not this device's"
+      + " for the vault.")
   // mv
   static let moveForce = Flag("force", short: "f", "Replace an existing entry named NEW.")
   static let old = Argument<EntryName>("OLD", "Current name.")
@@ -261,7 +266,7 @@ enum Keys {
   // unlock
   static let timeout = Option.duration(
     "timeout", "Idle timeout: 90s, 15m (default), 1h, or plain seconds; 8h at most.",
-    in: 1...Int(SessionStore.hardLimit))
+    in: 1...Int(SessionLedger.hardLimit))
   static let shell = Option<ShellSyntax>(
     "shell", "SHELL", "Shell syntax to print: \(ShellSyntax.choiceList) (default bash).")
   static let raw = Flag("raw", "Print the token alone (implies --shell-session).")

@@ -22,15 +22,11 @@ struct StatusCommand: VaultCommand {
     return ExitCode.success.rawValue
   }
 
-  /// `status --check`: the agent holds the vault, or `VAULT_SESSION` is a valid session of it
-  /// whose key opens its header; nothing is unlocked, renewed or printed.
+  /// `status --check`: the agent holds the vault (plainly, or, with a `VAULT_SESSION`, by that
+  /// session's grant); nothing is unlocked, renewed or printed.
   private static func unlockedHere(_ context: Context) -> Bool {
     guard let vault = try? context.openVault() else { return false }
     if StatusReport.agentExpiry(context, vault.vaultID) != nil { return true }
-    guard let token = context.sessionToken, !token.isEmpty,
-      let opened = try? SessionStore(environment: context.environment).open(
-        token: token, vaultID: vault.vaultID, renew: false)
-    else { return false }
-    return (try? vault.verifyHeader(masterKey: opened.masterKey)) != nil
+    return StatusReport.sessionExpiry(context, vault.vaultID) != nil
   }
 }

@@ -14,11 +14,11 @@ struct StatusReport {
   var biometry: BiometryStatus
   var pinFailures: Int
   var pinDelay: Int
-  var session: SessionStore.Expiry?
+  var session: AgentClient.Expiry?
   var sessionGiven: Bool
   /// What the unlock agent holds for this vault: seconds before its idle timeout and its hard
   /// limit; nil when it does not hold it (or no agent runs).
-  var agent: SessionStore.Expiry? = nil
+  var agent: AgentClient.Expiry? = nil
   var boundHere: Bool
   /// What the sensor's preflight (`canEvaluatePolicy`) reports now: nil when biometry can be
   /// evaluated.
@@ -41,16 +41,8 @@ struct StatusReport {
   static func gather(_ context: Context) throws -> StatusReport {
     let device = try context.deviceStore.read()
     let token = context.environment.variables["VAULT_SESSION"] ?? ""
-    /// The session's expiry when it is valid, and its key still opens the header (a session
-    /// from before a `vault rekey` does not).
-    func expiry(_ vaultID: VaultID, verify vault: Vault? = nil) -> SessionStore.Expiry? {
-      guard !token.isEmpty,
-        let opened = try? SessionStore(environment: context.environment).open(
-          token: token, vaultID: vaultID, renew: false)
-      else { return nil }
-      if let vault, (try? vault.verifyHeader(masterKey: opened.masterKey)) == nil { return nil }
-      return opened.expiry
-    }
+    /// The session's expiry while the agent its token names holds its grant.
+    func expiry(_ vaultID: VaultID) -> AgentClient.Expiry? { sessionExpiry(context, vaultID) }
     switch try Vault.openAny(path: context.vaultPath, environment: context.environment) {
     case .current(let vault):
       var report = StatusReport(
@@ -58,7 +50,7 @@ struct StatusReport {
         kdf: vault.header.kdf, sensor: try device.sensorState(),
         biometry: VaultAccess.biometryStatus(of: vault, device: device),
         pinFailures: vault.limiter.failures(device), pinDelay: vault.limiter.currentDelay(device),
-        session: expiry(vault.vaultID, verify: vault), sessionGiven: !token.isEmpty,
+        session: expiry(vault.vaultID), sessionGiven: !token.isEmpty,
         boundHere: vault.isBound(to: device.deviceSecret),
         guessSeconds: device.guessSeconds[vault.vaultID.hex],
         shortPIN: device.shortPINs.contains(vault.vaultID.hex),
@@ -112,14 +104,27 @@ struct StatusReport {
     }
   }
 
-  /// What the agent holds for `vaultID` at the context's vault path, without unlocking.
-  static func agentExpiry(_ context: Context, _ vaultID: VaultID) -> SessionStore.Expiry? {
+  /// What the agent holds for `vaultID` at the context's vault path (its plain hold), without
+  /// unlocking.
+  static func agentExpiry(_ context: Context, _ vaultID: VaultID) -> AgentClient.Expiry? {
     guard
       let held = try? AgentClient(environment: context.environment).status(
         vaultPath: context.vaultPath),
       held.vaultID == vaultID
     else { return nil }
-    return SessionStore.Expiry(idle: held.idle, hard: held.hard)
+    return held.expiry
+  }
+
+  /// The timers of the grant of the session in `VAULT_SESSION` for `vaultID` at the context's
+  /// vault path, in the agent its token names; nil without a token of this release or a live
+  /// grant.
+  static func sessionExpiry(_ context: Context, _ vaultID: VaultID) -> AgentClient.Expiry? {
+    guard let text = context.sessionToken, case .token(let token) = SessionToken.parse(text),
+      let held = try? AgentClient(environment: context.environment).status(
+        vaultPath: context.vaultPath, token: token),
+      held.vaultID == vaultID
+    else { return nil }
+    return held.expiry
   }
 
   var biometricPolicy: Bool { policy.requiresBiometry }

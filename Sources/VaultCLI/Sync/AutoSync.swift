@@ -19,9 +19,19 @@ enum AutoSync {
   /// or set up what they change themselves.
   static let excluded: Set<String> = ["sync", "rekey", "init", "config", "recover"]
 
-  /// True when the vault at `vaultPath` syncs and this device turned sync.auto on for it.
-  static func isOn(_ repository: GitRepository) -> Bool {
-    repository.exists && repository.configValue(configKey) == "true"
+  /// True when this device turned sync.auto on for the vault `vaultID`: its setting in the
+  /// device state, else release 0.12.0's in the sync repository's git configuration.
+  static func isSet(vaultID: VaultID, device: DeviceState, repository: GitRepository) -> Bool {
+    if let set = device.vaultSettings[vaultID.hex]?.syncAuto { return set }
+    return repository.exists && repository.configValue(configKey) == "true"
+  }
+
+  /// True when the vault syncs and sync.auto is set for it (`isSet`).
+  static func isOn(_ context: Context, repository: GitRepository) -> Bool {
+    guard repository.exists, let vault = try? context.openVault(),
+      let device = try? context.deviceStore.read()
+    else { return false }
+    return isSet(vaultID: vault.vaultID, device: device, repository: repository)
   }
 
   /// Starts the background sync when `path`'s command committed a write and sync.auto is on;
@@ -31,7 +41,7 @@ enum AutoSync {
       !excluded.contains(first),
       let repository = try? GitRepository(
         path: GitRepository.path(forVault: context.vaultPath), environment: context.environment),
-      isOn(repository)
+      isOn(context, repository: repository)
     else { return }
     let log = open(
       repository.path + "/" + logName,
@@ -50,14 +60,11 @@ enum AutoSync {
 
 /// A key of `vault config`.
 public enum ConfigName: String, ChoiceValue {
-  /// Sync in the background after every change.
+  /// Sync in the background after every change (this device's, for one vault).
   case syncAuto = "sync.auto"
-}
+  /// The program that asks for the PIN without a terminal (yours, for every vault: --global).
+  case pinentry
 
-/// A value of a `vault config` switch.
-public enum ConfigSwitch: String, ChoiceValue {
-  /// Turned on.
-  case on
-  /// Turned off.
-  case off
+  /// True for a key of `UserConfig` (`--global`).
+  var isGlobal: Bool { self == .pinentry }
 }

@@ -5,41 +5,104 @@ import VaultFormat
 /// `vault config`.
 struct ConfigCommand: VaultCommand {
   static let about = CommandAbout(
-    "config", "Show or change this device's settings for the vault (sync.auto).",
+    "config",
+    "Show or change this device's settings for the vault (sync.auto), or yours (--global).",
     discussion: """
       Alone, prints every setting as KEY VALUE; with KEY, its value; with KEY VALUE, sets \
-      it. sync.auto (default off; the vault must sync, see 'vault sync init'): on, every \
-      command that changes the vault starts 'vault sync' in the background when it is \
-      done, and never waits for it. The background sync takes the key from a session or \
-      the agent, as any command does; without one it cannot ask for the PIN and does \
-      nothing. Its messages replace those of the one before in PATH.sync/auto-sync.log. \
-      The setting is this device's (in the sync repository's git configuration), not \
-      synced. Needs no key.
+      it. Without --global, this device's settings for the vault, kept in the device state \
+      (not synced, no key needed): sync.auto (default off): on, every command that changes \
+      the vault starts 'vault sync' in the background when it is done, and never waits for \
+      it, once the vault syncs ('vault sync init'). The background sync takes the key from \
+      a session or the agent, as any command does; without one it cannot ask for the PIN \
+      and does nothing. Its messages replace those of the one before in \
+      PATH.sync/auto-sync.log. With --global, your settings for every vault, in \
+      $XDG_CONFIG_HOME/vault/config: pinentry (default auto): the program that asks for \
+      the PIN when there is no terminal: an absolute path to a pinentry program that only \
+      you or root can change, tty for none (exit 10 without a terminal, as before), or \
+      auto to look in /usr/bin.
       """)
 
+  @FlagParameter(Keys.configGlobal) var global
   @OptionalArgument(Keys.configKey) var configKey
   @OptionalArgument(Keys.configValue) var configValue
 
+  func validate(path: [String]) throws {
+    guard let configKey else { return }
+    if configKey.isGlobal && !global {
+      throw UsageError(
+        message: "\(configKey.rawValue) is your setting for every vault: vault config --global"
+          + " \(configKey.rawValue)\(configValue == nil ? "" : " VALUE")", path: path)
+    }
+    if !configKey.isGlobal && global {
+      throw UsageError(
+        message: "\(configKey.rawValue) is this device's setting for one vault: vault config"
+          + " \(configKey.rawValue)\(configValue == nil ? "" : " VALUE")", path: path)
+    }
+  }
+
   func run(_ context: Context) throws -> Int32 {
-    let name = configKey
-    let value = configValue
+    if global { return try runGlobal(context) }
+    let vault = try context.openVault()
     let repository = try GitRepository(
       path: GitRepository.path(forVault: context.vaultPath), environment: context.environment)
-    if let value {
-      _ = try context.openVault()
-      guard repository.exists else {
-        throw VaultError.syncFailed(.notSetUp(repository: repository.path))
+    if let text = configValue {
+      guard let value = ConfigSwitch(rawValue: text) else {
+        throw InputRefused("sync.auto is on or off, not '\(Output.printable(text))'")
       }
-      try repository.setConfig(AutoSync.configKey, value == .on ? "true" : "false")
-      Output.error(
-        value == .on
-          ? "Set sync.auto on: a command that changes the vault starts 'vault sync' in the"
-            + " background (its messages in \(Output.printable(repository.path + "/" + AutoSync.logName)))."
-          : "Set sync.auto off.")
+      try context.deviceStore.update {
+        $0.vaultSettings[vault.vaultID.hex, default: VaultDeviceSettings()].syncAuto =
+          value == .on
+      }
+      // Release 0.12.0 kept the setting in the repository's git configuration: the device
+      // state's now decides, and the old one goes.
+      if repository.exists, repository.configValue(AutoSync.configKey) != nil {
+        try? repository.unsetConfig(AutoSync.configKey)
+      }
+      switch (value, repository.exists) {
+      case (.on, true):
+        Output.error(
+          "Set sync.auto on: a command that changes the vault starts 'vault sync' in the"
+            + " background (its messages in"
+            + " \(Output.printable(repository.path + "/" + AutoSync.logName))).")
+      case (.on, false):
+        Output.error(
+          "Set sync.auto on: it starts syncing in the background once the vault syncs ('vault"
+            + " sync init').")
+      case (.off, _):
+        Output.error("Set sync.auto off.")
+      }
       return ExitCode.success.rawValue
     }
-    let shown = AutoSync.isOn(repository) ? "on" : "off"
-    Output.print(name == nil ? "sync.auto \(shown)\n" : "\(shown)\n")
+    let device = try context.deviceStore.read()
+    let shown =
+      AutoSync.isSet(vaultID: vault.vaultID, device: device, repository: repository)
+      ? "on" : "off"
+    Output.print(configKey == nil ? "sync.auto \(shown)\n" : "\(shown)\n")
     return ExitCode.success.rawValue
   }
+
+  /// `vault config --global`: `UserConfig`.
+  private func runGlobal(_ context: Context) throws -> Int32 {
+    var config = try UserConfig.read(context.environment)
+    if let text = configValue {
+      let setting = try PinentrySetting(setting: text)
+      config[.pinentry] = setting.stored
+      try config.write(context.environment)
+      Output.error(
+        "Set pinentry to \(Output.printable(setting.description)) in"
+          + " \(Output.printable(UserConfig.path(context.environment))).")
+      return ExitCode.success.rawValue
+    }
+    let shown = PinentrySetting(stored: config[.pinentry]).description
+    Output.print(configKey == nil ? "pinentry \(shown)\n" : "\(shown)\n")
+    return ExitCode.success.rawValue
+  }
+}
+
+/// A value of `vault config` sync.auto.
+enum ConfigSwitch: String {
+  /// Turned on.
+  case on
+  /// Turned off.
+  case off
 }

@@ -119,6 +119,13 @@ final class GitRepository: SyncRepository {
     try check(["config", "--local", key, value])
   }
 
+  /// Removes `key` from the repository's own git configuration.
+  ///
+  /// - Throws: `VaultError.syncFailed` when git fails.
+  func unsetConfig(_ key: String) throws {
+    try check(["config", "--local", "--unset-all", key])
+  }
+
   /// The URL of `origin`, nil when none is set.
   func remoteURL() -> String? {
     let result = run(["config", "--get", "remote.origin.url"])

@@ -77,7 +77,16 @@ public final class Context {
   ///
   /// - Throws: `VaultError.locked` when there is neither (piped data is never read as a PIN).
   func readSecretLine(prompt: String, what: String = "the PIN") throws -> SecureBytes {
-    if pinKeptByClient, let session { session.handBack() }
+    if pinKeptByClient, let session {
+      // A session's grant cannot be handed back (the client has no key to run it with): one
+      // line of the client's --pin-fd comes through the connection, as an export's
+      // passphrase does.
+      guard session.heldKey.isGrant else { session.handBack() }
+      guard let line = try session.clientLine() else {
+        throw InputRefused("--pin-fd \(session.keptPINFD) ended before a line was read")
+      }
+      return line
+    }
     if let pinFD {
       guard let line = try LineReader.readLine(fd: pinFD) else {
         throw InputRefused("--pin-fd \(pinFD) ended before a line was read")
@@ -222,7 +231,7 @@ extension Context: CredentialSource {
 
   /// The agent's key, in the agent's worker for this command's vault.
   public var heldKey: HeldKey? {
-    guard let session, SessionStore.absolute(vaultPath) == session.vaultPath else { return nil }
+    guard let session, AgentMessage.absolutePath(vaultPath) == session.vaultPath else { return nil }
     return session.heldKey
   }
 

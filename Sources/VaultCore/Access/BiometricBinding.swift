@@ -13,7 +13,7 @@ struct BiometricBinding {
   let vault: Vault
   let gate: BiometricGate
 
-  private var sessions: SessionStore { SessionStore(environment: vault.environment) }
+  private var sessions: SessionLedger { SessionLedger(environment: vault.environment) }
 
   /// This device's record in the header.
   ///
@@ -81,7 +81,7 @@ struct BiometricBinding {
       if let strikes = try vault.device.read().biometricStrikes[vaultID.hex],
         strikes.recoveryRequiredSince != nil
       {
-        try sessions.revokeAll(vaultID: vaultID, reason: .biometricChange)
+        sessions.revokeAll(vaultID: vaultID, reason: .biometricChange)
         throw VaultError.biometricLockoutNeedsRecovery(failures: strikes.failures.count)
       }
       return match
@@ -90,7 +90,7 @@ struct BiometricBinding {
         let strikes = try vault.device.read().biometricStrikes[vaultID.hex],
         strikes.recoveryRequiredSince != nil
       {
-        try sessions.revokeAll(vaultID: vaultID, reason: .biometricChange)
+        sessions.revokeAll(vaultID: vaultID, reason: .biometricChange)
         throw VaultError.biometricLockoutNeedsRecovery(failures: strikes.failures.count)
       }
       throw failure
@@ -155,7 +155,7 @@ struct BiometricBinding {
     } catch let thrown {
       guard let error = VaultError(thrown) else { throw thrown }
       if error.isIntegrityFailure { throw error }
-      try sessions.revokeAll(vaultID: vault.vaultID, reason: .biometricChange)
+      sessions.revokeAll(vaultID: vault.vaultID, reason: .biometricChange)
       throw error
     }
     try checkPasscodeItem(seal, masterKey: masterKey)
@@ -243,7 +243,7 @@ struct BiometricBinding {
       $0.pendingDisables[vault.vaultID.hex] = nil
       $0.sealedDomains[vault.vaultID.hex] = nil
     }
-    try sessions.revokeAll(vaultID: vault.vaultID, reason: .biometricChange)
+    sessions.revokeAll(vaultID: vault.vaultID, reason: .biometricChange)
   }
 
   /// Biometric unlock found dead before any key is at hand (nothing enrolled): every session is
@@ -255,7 +255,7 @@ struct BiometricBinding {
     try vault.device.update {
       $0.pendingDisables[vault.vaultID.hex] = PendingDisable(reason: reason, at: now)
     }
-    try sessions.revokeAll(vaultID: vault.vaultID, reason: .biometricChange)
+    sessions.revokeAll(vaultID: vault.vaultID, reason: .biometricChange)
     throw VaultError.enrollmentChanged(reason)
   }
 
@@ -293,7 +293,7 @@ struct BiometricBinding {
     try rememberSealedDomain(match.domainState, passcodeBound: true)
     // Sessions were authorized under the old binding (perhaps before another finger was
     // enrolled): they end with it.
-    try sessions.revokeAll(vaultID: vault.vaultID, reason: nil)
+    sessions.revokeAll(vaultID: vault.vaultID, reason: nil)
     return seal
   }
 
@@ -313,7 +313,7 @@ struct BiometricBinding {
       $0.sealedDomains[vault.vaultID.hex] = nil
     }
     try? gate.unbindFromPasscode(passcodeItem)
-    try sessions.revokeAll(vaultID: vault.vaultID, reason: .biometryOff)
+    sessions.revokeAll(vaultID: vault.vaultID, reason: .biometryOff)
   }
 
   /// Maps a sensor failure to the vault's error (and so to its exit code).

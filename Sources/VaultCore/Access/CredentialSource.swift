@@ -76,10 +76,14 @@ public struct HeldKey {
   public let vaultID: VaultID
   /// The master key.
   public let key: SymmetricKey
+  /// True when a session's grant released it (the command carried `VAULT_SESSION`), false for
+  /// the agent's plain hold.
+  public let isGrant: Bool
 
   /// A held key.
-  public init(vaultID: VaultID, key: SymmetricKey) {
+  public init(vaultID: VaultID, key: SymmetricKey, isGrant: Bool = false) {
     self.vaultID = vaultID
     self.key = key
+    self.isGrant = isGrant
   }
 }

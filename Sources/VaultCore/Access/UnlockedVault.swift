@@ -182,21 +182,26 @@ public final class UnlockedVault {
     try BiometricBinding(vault: vault, gate: gate).deactivate(masterKey: masterKey)
   }
 
-  /// Issues a session holding the master key.
+  /// Issues a session: the unlock agent listening for this environment (which the caller
+  /// started) holds the master key as a grant, served only to requests carrying the token
+  /// (vault(5), SESSIONS).
   ///
   /// - Precondition: opened for `.startSession`.
-  /// - Parameter idle: idle timeout in seconds.
-  /// - Returns: the token (64 hex digits).
+  /// - Parameter idle: the grant's idle timeout in seconds.
+  /// - Returns: the token, naming the folder of the agent that holds the grant.
   /// - Throws: `VaultError.vaultChanged` when the header changed since the unlock began (no
-  ///   session is issued); `.storage` when the session file cannot be written.
-  public func issueSession(idle: Double) throws -> String {
+  ///   session is issued); `AgentError.notRunning` or `.keyNotTaken` when no agent took it; as
+  ///   `AgentSocket.connect`.
+  public func issueSession(idle: Double) throws -> SessionToken {
     precondition(purpose == .startSession, "a session is issued only by an unlock")
     // A PIN change or a disable since this unlock began: the PIN it checked may be the old one.
     guard try vault.headerIsCurrent() else {
       throw VaultError.vaultChanged(.headerChangedSincePINChecked)
     }
-    return try SessionStore(environment: vault.environment).issue(
-      vaultID: vault.vaultID, masterKey: masterKey, idle: idle, vaultPath: vault.path)
+    let token = try AgentClient(environment: vault.environment).grant(
+      vaultID: vault.vaultID, vaultPath: vault.path, key: masterKey, idle: idle)
+    SessionLedger(environment: vault.environment).clearRevocation(vault.vaultID)
+    return token
   }
 }
 

@@ -26,7 +26,7 @@ public struct VaultAccess {
   }
 
   var binding: BiometricBinding { BiometricBinding(vault: vault, gate: gate) }
-  private var sessions: SessionStore { SessionStore(environment: vault.environment) }
+  private var sessions: SessionLedger { SessionLedger(environment: vault.environment) }
 
   /// The vault's biometric state without its key: the header's record, overridden by a disable
   /// this device found before the header could record it.
@@ -173,35 +173,9 @@ public struct VaultAccess {
     if let held = credentials.heldKey {
       return try fromAgent(held, purpose, credentials)
     }
-    var sessionProblem: VaultError?
-    if let token = credentials.sessionToken, !token.isEmpty {
-      do {
-        let (key, _) = try sessions.open(
-          token: token, vaultID: vault.vaultID, vaultPath: vault.path)
-        do {
-          try vault.verifyHeader(masterKey: key)
-        } catch let error
-          where VaultError(error)?.isIntegrityFailure == true
-          && (try? vault.device.read()).map(vault.headerIsAuthenticatedHere) == true
-          && !vault.isCurrentKey(key)
-        {
-          // The header is the one this device last authenticated, yet the session's key opens
-          // neither it nor the newest state: a session from before a master-key rotation (a
-          // copy put back). A key the state takes is the current one: the header's MAC was
-          // damaged, and that is integrity.
-          throw VaultError.locked(.sessionKeyRotated)
-        }
-        if vault.policy.requiresBiometry {
-          try binding.checkSession(masterKey: key)
-        }
-        return try UnlockedVault(
-          vault: vault, gate: gate, masterKey: key, source: .session, purpose: purpose)
-      } catch let thrown {
-        guard let error = VaultError(thrown) else { throw thrown }
-        guard case .locked = error else { throw error }
-        sessionProblem = error
-      }
-    }
+    // A session's grant serves a command through the agent's worker (`heldKey` above): here,
+    // a token given means the agent did not serve it.
+    let sessionProblem = credentials.sessionToken.flatMap { $0.isEmpty ? nil : sessionEnded($0) }
     guard credentials.canAskForPIN else {
       // A session given and no longer valid is what the command lacks, and is said first (exit
       // 10, biometry.md section 8, scenario 14). Without one, every refusal that needs no key
@@ -216,7 +190,26 @@ public struct VaultAccess {
     return try withPIN(purpose, reason: reason, request: .unlock, credentials)
   }
 
-  /// The agent's key, checked as a session's.
+  /// Why the session of `token` did not serve the command: a token of an older release (whose
+  /// session files are then removed), a malformed one, or a grant the agent no longer holds (its
+  /// time ran out, the vault was let go, the agent ended), with the recorded reason when every
+  /// session of the vault was ended for one.
+  private func sessionEnded(_ token: String) -> VaultError {
+    switch SessionToken.parse(token) {
+    case .olderRelease:
+      sessions.removeOlderReleaseSessions()
+      return .locked(.sessionFromOlderRelease)
+    case .malformed:
+      return .locked(.malformedSessionToken)
+    case .token:
+      if let reason = sessions.revocation(of: vault.vaultID) {
+        return .locked(.sessionsRevoked(reason, noTerminal: false))
+      }
+      return .locked(.sessionEnded)
+    }
+  }
+
+  /// The agent's key (its plain hold's or a session's grant's), checked.
   ///
   /// The vault id it was released for, the header's MAC, the biometric binding, the state: any
   /// of them failing makes the agent let it go.
@@ -225,6 +218,11 @@ public struct VaultAccess {
   ) throws -> UnlockedVault {
     do {
       guard held.vaultID == vault.vaultID else {
+        // The key still verifies the newest state under the id it was unlocked for: this is
+        // that vault, its header's id edited. Otherwise another vault took the file's place.
+        if vault.stateVerifies(masterKey: held.key, vaultID: held.vaultID) {
+          throw VaultError.integrity(.session(.vaultIDChanged))
+        }
         throw VaultError.locked(.agentVaultReplaced(path: vault.path))
       }
       do {
@@ -240,7 +238,8 @@ public struct VaultAccess {
         try binding.checkSession(masterKey: held.key)
       }
       return try UnlockedVault(
-        vault: vault, gate: gate, masterKey: held.key, source: .agent, purpose: purpose)
+        vault: vault, gate: gate, masterKey: held.key,
+        source: held.isGrant ? .session : .agent, purpose: purpose)
     } catch let thrown {
       guard let error = VaultError(thrown) else { throw thrown }
       switch error {

@@ -188,7 +188,7 @@ extension Vault {
       $0.guessSeconds[vaultID.hex] = seconds
       $0.shortPINs.remove(vaultID.hex)
     }
-    try SessionStore(environment: environment).revokeAll(vaultID: vaultID, reason: .pinChange)
+    SessionLedger(environment: environment).revokeAll(vaultID: vaultID, reason: .pinChange)
     return seconds
   }
 

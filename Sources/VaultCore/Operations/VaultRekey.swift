@@ -87,7 +87,7 @@ extension Vault {
       state.writers[vaultID.hex] = WriterRecord(
         deviceID: own.deviceID, secretKey: rotation.writer.secretKey, sequence: sequence)
     }
-    try SessionStore(environment: environment).revokeAll(
+    SessionLedger(environment: environment).revokeAll(
       vaultID: vaultID, vaultPath: path, reason: .rotation)
     return Rekeyed(
       masterKey: new, records: done.records, chunks: done.chunks,

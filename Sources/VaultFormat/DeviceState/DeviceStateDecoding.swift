@@ -49,6 +49,10 @@ extension DeviceState {
       try fields.optionalObject("sealed_domains").map {
         try Self.map($0, SealedDomainRecord.init(fields:))
       } ?? [:]
+    vaultSettings =
+      try fields.optionalObject("vault_settings").map {
+        try Self.map($0) { VaultDeviceSettings(syncAuto: try $0.optionalBool("sync_auto")) }
+      } ?? [:]
     guard timesAreWithinBounds else { throw JSONFields.Mismatch() }
   }
 

@@ -205,6 +205,8 @@ public struct DeviceState: Encodable, Equatable, Sendable {
   /// What each vault id (hex) sealed on this device, so that `vault status` can tell an
   /// enrollment change or a removed passcode without the key (`SealedDomainRecord`).
   public var sealedDomains: [String: SealedDomainRecord] = [:]
+  /// This device's settings for each vault id (hex), set with `vault config`.
+  public var vaultSettings: [String: VaultDeviceSettings] = [:]
 
   /// Removes every vault's repeat tag that is not live at wall-clock time `now` (seconds): done
   /// by every `DeviceStore` update before anything else.
@@ -232,6 +234,7 @@ public struct DeviceState: Encodable, Equatable, Sendable {
     case states, writers
     case biometricStrikes = "biometric_strikes"
     case sealedDomains = "sealed_domains"
+    case vaultSettings = "vault_settings"
   }
 
   /// True when the guarded-read times (0 to 1e10 s) and guess costs (0 to 1e6 s) are in bounds.
@@ -257,6 +260,8 @@ public struct DeviceState: Encodable, Equatable, Sendable {
     if !writers.isEmpty { try c.encode(writers, forKey: .writers) }
     if !biometricStrikes.isEmpty { try c.encode(biometricStrikes, forKey: .biometricStrikes) }
     if !sealedDomains.isEmpty { try c.encode(sealedDomains, forKey: .sealedDomains) }
+    let settings = vaultSettings.filter { !$0.value.isEmpty }
+    if !settings.isEmpty { try c.encode(settings, forKey: .vaultSettings) }
   }
 }
 

@@ -36,12 +36,6 @@ public enum StorageFailure: Equatable, Sendable {
   /// Guarded memory of `bytes` bytes could not be had.
   case outOfMemory(bytes: Int)
 
-  // MARK: Core, agent, journal
-
-  /// The session folder `folder` could not be moved out of the way to revoke its sessions
-  /// (`rename`, with the `errno` it set).
-  case sessionsNotRevoked(folder: String, errno: Int32)
-
   // MARK: Records, state, SQLite, entries
 
   /// SQLite could not open (or create) the database file at `path`; `message` is SQLite's

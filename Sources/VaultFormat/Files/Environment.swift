@@ -59,6 +59,11 @@ public struct VaultEnvironment: Sendable {
     return xdg("XDG_DATA_HOME", default: ".local/share") + "/vault/vault.db"
   }
 
+  /// `$XDG_CONFIG_HOME/vault` (`~/.config/vault`): the user's settings (`UserConfig`).
+  public var configDirectory: String {
+    xdg("XDG_CONFIG_HOME", default: ".config") + "/vault"
+  }
+
   /// `$XDG_STATE_HOME/vault` (`~/.local/state/vault`): the device-side store.
   public var stateDirectory: String {
     xdg("XDG_STATE_HOME", default: ".local/state") + "/vault"

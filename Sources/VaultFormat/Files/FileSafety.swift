@@ -70,6 +70,48 @@ public enum FileSafety {
     }
   }
 
+  /// A program vault hands a secret to (the `pinentry` of `UserConfig`), as gpg-agent trusts its
+  /// `pinentry-program`: after following symbolic links, a regular file owned by this user or
+  /// root that group and others cannot write, in folders up to `/` each owned by this user or
+  /// root and writable by no one else unless sticky (as `/tmp`, where no one else can rename or
+  /// remove it).
+  ///
+  /// - Returns: the program's real path.
+  /// - Throws: `VaultError.unsafePermissions` otherwise; `.storage` when it cannot be inspected
+  ///   (it does not exist).
+  @discardableResult
+  public static func checkTrustedProgram(_ path: String) throws -> String {
+    guard let resolved = realpath(path, nil) else {
+      throw VaultError.storage(.file(.follow, path: path))
+    }
+    let real = String(cString: resolved)
+    free(resolved)
+    let info = try inspect(real, following: true)
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw VaultError.unsafePermissions(UnsafePath(real, .notARegularFile))
+    }
+    guard info.st_uid == geteuid() || info.st_uid == 0 else {
+      throw VaultError.unsafePermissions(UnsafePath(real, .otherUser))
+    }
+    guard info.st_mode & 0o022 == 0 else {
+      throw VaultError.unsafePermissions(UnsafePath(real, .programWritableByOthers))
+    }
+    var folder = PrivateFiles.parentFolder(of: real)
+    while true {
+      let info = try inspect(folder, following: true)
+      guard info.st_uid == geteuid() || info.st_uid == 0 else {
+        throw VaultError.unsafePermissions(UnsafePath(folder, .otherUser))
+      }
+      guard info.st_mode & 0o022 == 0 || info.st_mode & S_ISVTX != 0 else {
+        throw VaultError.unsafePermissions(UnsafePath(folder, .folderWritableByOthers))
+      }
+      let parent = PrivateFiles.parentFolder(of: folder)
+      if parent == folder { break }
+      folder = parent
+    }
+    return real
+  }
+
   /// The folder of a vault file: as `checkFolder`, and not readable by group or others either
   /// (they would see the vault's name and its journal's comings and goings).
   ///

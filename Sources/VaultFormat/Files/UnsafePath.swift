@@ -20,6 +20,8 @@ public struct UnsafePath: Equatable, Sendable {
     case folderWritableByOthers
     /// The folder of a vault file can be read by group or others.
     case folderReadableByOthers
+    /// A program vault hands a secret to can be written by group or others.
+    case programWritableByOthers
   }
 
   /// The path as checked (after following a symbolic link, for a file).

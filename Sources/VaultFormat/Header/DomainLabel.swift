@@ -33,16 +33,10 @@ public enum DomainLabel: String, CaseIterable, Sendable {
   case journalSigned = "vault.journal.v2"
   /// The biometric seal.
   case biometry = "vault.biometry.v1"
-  /// A session file's box (releases 0.1 and 0.2 used "vault.session.v1" in a JSON file).
-  case session = "vault.session.v2"
-  /// A session's id, from its token.
-  case sessionID = "vault.session-id.v1"
-  /// A session's key, from its token.
-  case sessionKey = "vault.session-key.v1"
-  /// The hash of the boot id in a session file.
-  case sessionBoot = "vault.session-boot.v2"
-  /// The hash of the vault file's path in a session file.
-  case sessionPath = "vault.session-path.v2"
+  /// A session's grant id, from its token (releases 0.3 to 0.12 kept session files, under
+  /// labels "vault.session.v2", "vault.session-id.v1", "vault.session-key.v1",
+  /// "vault.session-boot.v2" and "vault.session-path.v2").
+  case grant = "vault.grant.v1"
   /// A row's hash in a format-2 aggregate.
   case row = "vault.row.v2"
   /// A format-2 state's summary of the vault's contents.
@@ -159,17 +153,9 @@ public enum DomainLabel: String, CaseIterable, Sendable {
         + " writer's Ed25519 signature."
     case .biometry:
       "The prefix of the biometric seal's associated data (XChaCha20-Poly1305)."
-    case .session:
-      "The prefix of a session box's associated data, followed by the session id and the"
-        + " record's fields (XChaCha20-Poly1305)."
-    case .sessionID:
-      "The message of a session's id (BLAKE2b keyed with the session token)."
-    case .sessionKey:
-      "The prefix of a session key's message (BLAKE2b keyed with the session token)."
-    case .sessionBoot:
-      "The prefix of the boot id's hash in a session file (unkeyed BLAKE2b)."
-    case .sessionPath:
-      "The prefix of the vault path's hash in a session file (unkeyed BLAKE2b)."
+    case .grant:
+      "The message of a session's grant id, which the unlock agent keeps (BLAKE2b keyed with the"
+        + " session token)."
     case .row:
       "The prefix of a row's hash, which the table's aggregate sums (keyed BLAKE2b, subkey 7)."
     case .stateSummary:

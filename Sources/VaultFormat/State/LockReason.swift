@@ -5,19 +5,16 @@ public enum LockReason: Equatable, Sendable {
   case noDeviceRecord
   /// The session token is not one vault issues.
   case malformedSessionToken
-  /// The session is unknown, or was revoked without a recorded reason.
-  case sessionUnknown
-  /// The session's hard or idle limit passed.
-  case sessionExpired
-  /// The session file was written by release 0.1 or 0.2.
+  /// The agent named by the session token holds no grant of it any more: its idle or hard limit
+  /// passed, the vault was let go without a recorded reason, or the agent ended.
+  case sessionEnded
+  /// The session token was issued by release 0.12 or earlier (a session file).
   case sessionFromOlderRelease
   /// Every session of the vault was revoked, for `why`; `noTerminal` when there is also no
   /// terminal to ask for the PIN on.
   case sessionsRevoked(SessionRevocation, noTerminal: Bool)
   /// Neither a valid session nor a terminal to ask on.
   case noSessionNoTerminal
-  /// The session's master key is one the vault no longer uses (it was rotated).
-  case sessionKeyRotated
   /// The file at `path` is no longer the vault the agent was unlocked for.
   case agentVaultReplaced(path: String)
   /// The agent's master key does not open this vault.
@@ -39,8 +36,8 @@ public enum TerminalInput: Equatable, Sendable {
   case oneTimeCode
 }
 
-/// Why every session of a vault was revoked, kept beside the session folders (a one-byte marker,
-/// `SessionStore`), so that a later use says why it is locked.
+/// Why every session of a vault was ended, kept in a one-byte marker (`SessionLedger`), so that
+/// a later use says why it is locked.
 public enum SessionRevocation: UInt8, Sendable {
   /// `vault lock`.
   case lock = 1

@@ -226,17 +226,8 @@ final class DamageWordsTests: XCTestCase {
       ),
       (
         .session(.vaultIDChanged),
-        "the vault id in the header changed since this session was issued (the file was edited or"
+        "the vault id in the header changed since the vault was unlocked (the file was edited or"
           + " damaged)"
-      ),
-      (.session(.malformed(path: nil)), "the session file is malformed"),
-      (.session(.malformed(path: "/s/ab")), "the session file /s/ab is malformed"),
-      (
-        .session(.anotherVaultsID(path: "/s/ab")), "the session file /s/ab holds another vault's id"
-      ),
-      (
-        .session(.failedAuthentication(path: "/s/ab")),
-        "the session file /s/ab failed authentication (it was edited or damaged)"
       ),
       (.export(.cutShortInHeader), "the export is cut short inside its header"),
       (

@@ -50,14 +50,6 @@ final class StorageWordsTests: XCTestCase {
     }
   }
 
-  func testASessionFolderThatCannotBeMovedAway() {
-    let report = ExitStatus.report(
-      .storage(.sessionsNotRevoked(folder: "/run/user/1000/vault/ab", errno: EACCES)))
-    XCTAssertEqual(report.code, .failure)
-    XCTAssertEqual(
-      report.message, "cannot revoke the sessions in /run/user/1000/vault/ab: Permission denied")
-  }
-
   func testAFailedDatabaseOrSpoolFile() {
     let cases: [(StorageFailure, String)] = [
       (

@@ -53,8 +53,11 @@ final class VaultStateWordsTests: XCTestCase {
     let cases: [(LockReason, String)] = [
       (.noDeviceRecord, "this device has no record in the vault's header"),
       (.malformedSessionToken, "the session token is malformed"),
-      (.sessionUnknown, "the session is unknown or was revoked"),
-      (.sessionExpired, "the session has expired"),
+      (
+        .sessionEnded,
+        "the session in VAULT_SESSION has ended (its time ran out, the vault was let go, or the"
+          + " unlock agent stopped); unlock again"
+      ),
       (
         .sessionFromOlderRelease,
         "the session was issued by an older release of vault; unlock again"
@@ -79,10 +82,6 @@ final class VaultStateWordsTests: XCTestCase {
       ),
       (.noSessionNoTerminal, "no valid session and no terminal to ask on"),
       (
-        .sessionKeyRotated,
-        "the session holds a master key this vault no longer uses (it was rotated)"
-      ),
-      (
         .agentVaultReplaced(path: "/v.db"),
         "the file at /v.db is no longer the vault the agent was unlocked for"
       ),
@@ -104,7 +103,14 @@ final class VaultStateWordsTests: XCTestCase {
       let report = ExitStatus.report(.locked(reason))
       XCTAssertEqual(report.code, .locked)
       XCTAssertEqual(report.message, "locked: " + words)
-      XCTAssertEqual(report.hint, "unlock first with: vault unlock")
+      switch reason {
+      case .malformedSessionToken, .sessionEnded, .sessionFromOlderRelease:
+        XCTAssertEqual(
+          report.hint, "start a new session with: eval \"$(vault unlock --shell-session)\"",
+          "\(reason)")
+      default:
+        XCTAssertEqual(report.hint, "unlock first with: vault unlock", "\(reason)")
+      }
     }
   }
 

@@ -53,6 +53,8 @@ enum AgentWords {
     case .textNotUTF8: "a text field that is not UTF-8"
     case .listEndsEarly: "a list ends early"
     case .keyWrongLength: "a key of the wrong length"
+    case .grantWrongLength: "a grant id of the wrong length"
+    case .tokenWrongLength: "a session token of the wrong length"
     case .tooManyDescriptors: "too many descriptors"
     case .lengthOutOfBounds: "a message length out of bounds"
     }

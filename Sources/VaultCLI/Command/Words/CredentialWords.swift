@@ -41,7 +41,15 @@ enum CredentialWords {
           + " PIN", "run: vault unlock"
       )
     case .locked(let reason):
-      return (.locked, "locked: \(words(reason))", "unlock first with: vault unlock")
+      switch reason {
+      case .malformedSessionToken, .sessionEnded, .sessionFromOlderRelease:
+        return (
+          .locked, "locked: \(words(reason))",
+          "start a new session with: eval \"$(vault unlock --shell-session)\""
+        )
+      default:
+        return (.locked, "locked: \(words(reason))", "unlock first with: vault unlock")
+      }
     case .journalKeyNotAuthenticated:
       return (
         .locked,
@@ -58,15 +66,14 @@ enum CredentialWords {
     switch reason {
     case .noDeviceRecord: "this device has no record in the vault's header"
     case .malformedSessionToken: "the session token is malformed"
-    case .sessionUnknown: "the session is unknown or was revoked"
-    case .sessionExpired: "the session has expired"
+    case .sessionEnded:
+      "the session in VAULT_SESSION has ended (its time ran out, the vault was let go, or the"
+        + " unlock agent stopped); unlock again"
     case .sessionFromOlderRelease:
       "the session was issued by an older release of vault; unlock again"
     case .sessionsRevoked(let why, let noTerminal):
       words(why) + (noTerminal ? ", and there is no terminal to ask on" : "")
     case .noSessionNoTerminal: "no valid session and no terminal to ask on"
-    case .sessionKeyRotated:
-      "the session holds a master key this vault no longer uses (it was rotated)"
     case .agentVaultReplaced(let path):
       "the file at \(path) is no longer the vault the agent was unlocked for"
     case .agentKeyRotated:

@@ -187,17 +187,12 @@ enum DamageWords {
     }
   }
 
-  /// The words of a session file's failed check.
+  /// The words of what a held key found about its vault file.
   static func phrase(_ damage: SessionDamage) -> String {
     switch damage {
     case .vaultIDChanged:
-      "the vault id in the header changed since this session was issued (the file was edited or"
+      "the vault id in the header changed since the vault was unlocked (the file was edited or"
         + " damaged)"
-    case .malformed(let path?): "the session file \(path) is malformed"
-    case .malformed(nil): "the session file is malformed"
-    case .anotherVaultsID(let path): "the session file \(path) holds another vault's id"
-    case .failedAuthentication(let path):
-      "the session file \(path) failed authentication (it was edited or damaged)"
     }
   }
 

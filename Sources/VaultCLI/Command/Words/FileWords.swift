@@ -147,6 +147,11 @@ enum FileWords {
     case .folderWritableByOthers: ("\(path) can be written by other users", "chmod go-w '\(path)'")
     case .folderReadableByOthers:
       ("\(path) can be read by other users", "chmod go-rwx '\(path)'")
+    case .programWritableByOthers:
+      (
+        "\(path) can be written by other users, who could replace the program vault hands your"
+          + " PIN to", "chmod go-w '\(path)'"
+      )
     }
   }
 }

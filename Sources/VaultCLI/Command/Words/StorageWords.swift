@@ -24,10 +24,6 @@ enum StorageWords {
     case .kdfOutOfMemory(let mebibytes): "Argon2id could not allocate \(mebibytes) MiB"
     case .outOfMemory(let bytes): "out of memory for \(bytes) bytes"
 
-    // MARK: Core, agent, journal
-    case .sessionsNotRevoked(let folder, let code):
-      "cannot revoke the sessions in \(folder): \(String(cString: strerror(code)))"
-
     // MARK: Records, state, SQLite, entries
     case .databaseNotOpened(let path, let message): "cannot open \(path): \(message)"
     case .database(let failure): words(failure)

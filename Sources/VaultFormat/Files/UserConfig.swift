@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The user's settings for every vault: `$XDG_CONFIG_HOME/vault/config` (vault(1) FILES),
+/// one `KEY = VALUE` a line, `#` starting a comment, as `vault config --global` writes it.
+///
+/// It names a program that is handed the PIN (`pinentry`), so it is read only when it and its
+/// folder are this user's with no permission for anyone else (`FileSafety`, exit 19).
+public struct UserConfig: Equatable, Sendable {
+  /// A key of the file.
+  public enum Key: String, CaseIterable, Sendable {
+    /// The program that asks for the PIN when there is no terminal: an absolute path, `tty`
+    /// (never one), or absent (look for one in /usr/bin).
+    case pinentry
+  }
+
+  /// Why the file was refused: its path, the line (from 1) and what is wrong.
+  public struct Fault: Error, Equatable, Sendable {
+    /// What is wrong with a line.
+    public enum Problem: Equatable, Sendable {
+      /// The file is not UTF-8 text.
+      case notText
+      /// The line is not `KEY = VALUE`.
+      case notKeyValue
+      /// The key is not one vault knows.
+      case unknownKey(String)
+      /// The key was given on an earlier line too.
+      case repeatedKey(Key)
+    }
+
+    /// The file.
+    public let path: String
+    /// The line, from 1; 0 for the whole file.
+    public let line: Int
+    /// What is wrong.
+    public let problem: Problem
+  }
+
+  /// The values set, by key.
+  public private(set) var values: [Key: String] = [:]
+
+  /// No value set.
+  public init() {}
+
+  /// The file of `environment`: `$XDG_CONFIG_HOME/vault/config` (`~/.config/vault/config`).
+  public static func path(_ environment: VaultEnvironment) -> String {
+    environment.configDirectory + "/config"
+  }
+
+  /// The value of `key`, or nil when it is not set.
+  public subscript(_ key: Key) -> String? {
+    get { values[key] }
+    set { values[key] = newValue }
+  }
+
+  /// Reads the file of `environment`; an absent file (or folder) sets nothing.
+  ///
+  /// - Throws: `VaultError.unsafePermissions` (exit 19) when the file or its folder is not this
+  ///   user's alone; `Fault` for a line that is not `KEY = VALUE` of a known key;
+  ///   `VaultError.storage` when it cannot be read.
+  public static func read(_ environment: VaultEnvironment) throws -> UserConfig {
+    let path = path(environment)
+    var info = stat()
+    guard lstat(environment.configDirectory, &info) == 0 else { return UserConfig() }
+    try FileSafety.checkPrivateFolder(environment.configDirectory)
+    guard lstat(path, &info) == 0 else { return UserConfig() }
+    try FileSafety.checkPrivateFile(path)
+    guard let bytes = try PrivateFiles.read(path) else { return UserConfig() }
+    return try parse(bytes, path: path)
+  }
+
+  /// Reads `bytes` as the file at `path` (named in a fault).
+  ///
+  /// - Throws: `Fault`.
+  public static func parse(_ bytes: [UInt8], path: String) throws -> UserConfig {
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw Fault(path: path, line: 0, problem: .notText)
+    }
+    var config = UserConfig()
+    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let line = raw.trimmingSpaces
+      if line.isEmpty || line.hasPrefix("#") { continue }
+      guard let equals = line.firstIndex(of: "=") else {
+        throw Fault(path: path, line: index + 1, problem: .notKeyValue)
+      }
+      let name = line[..<equals].trimmingSpaces
+      let value = line[line.index(after: equals)...].trimmingSpaces
+      guard !name.isEmpty, !value.isEmpty else {
+        throw Fault(path: path, line: index + 1, problem: .notKeyValue)
+      }
+      guard let key = Key(rawValue: name) else {
+        throw Fault(path: path, line: index + 1, problem: .unknownKey(name))
+      }
+      guard config.values[key] == nil else {
+        throw Fault(path: path, line: index + 1, problem: .repeatedKey(key))
+      }
+      config.values[key] = value
+    }
+    return config
+  }
+
+  /// The file's text: a comment, then each value set, in the order of `Key`.
+  public var text: String {
+    var out = "# vault's settings for every vault of yours: vault config --global KEY VALUE\n"
+    for key in Key.allCases {
+      if let value = values[key] { out += "\(key.rawValue) = \(value)\n" }
+    }
+    return out
+  }
+
+  /// Writes the file of `environment` atomically (mode 0600, its folder 0700).
+  ///
+  /// - Throws: `VaultError.unsafePermissions` for a folder others could use; `.storage` when it
+  ///   cannot be written.
+  public func write(_ environment: VaultEnvironment) throws {
+    try PrivateFiles.ensurePrivateDirectory(environment.configDirectory)
+    try PrivateFiles.atomicWrite(Array(text.utf8), to: Self.path(environment))
+  }
+}
+
+extension StringProtocol {
+  /// Without spaces and tabs at either end.
+  fileprivate var trimmingSpaces: String {
+    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+    guard let first = firstIndex(where: { !blank($0) }),
+      let last = lastIndex(where: { !blank($0) })
+    else { return "" }
+    return String(self[first...last])
+  }
+}

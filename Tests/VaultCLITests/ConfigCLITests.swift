@@ -1,0 +1,136 @@
+import Foundation
+import XCTest
+
+@testable import VaultCLI
+@testable import VaultFormat
+
+/// `vault config --global`: your settings for every vault, in `$XDG_CONFIG_HOME/vault/config`
+/// (issue "The agent as the one key holder", settings that belong to the user).
+final class ConfigCLITests: XCTestCase {
+  var box: Sandbox!
+
+  // XCTest keeps every test case alive until the run ends: release the folder now.
+  override func tearDown() { box = nil }
+
+  override func setUp() {
+    box = Sandbox(extra: ["XDG_CONFIG_HOME": "/placeholder"])
+    box.environment["XDG_CONFIG_HOME"] = box.home + "/config"
+  }
+
+  var file: String { box.home + "/config/vault/config" }
+
+  func mode(_ path: String) -> mode_t {
+    var info = stat()
+    XCTAssertEqual(stat(path, &info), 0, path)
+    return info.st_mode & 0o777
+  }
+
+  func testPinentryIsAutoUntilSetAndTheFileIsPrivate() throws {
+    XCTAssertEqual(box.vault(["config", "--global"]).stdoutText, "pinentry auto\n")
+    let set = box.vault(["config", "--global", "pinentry", "tty"])
+    XCTAssertEqual(set.status, 0, set.stderrText)
+    XCTAssertEqual(set.errorLines, ["Set pinentry to tty in \(file)."])
+    XCTAssertEqual(box.vault(["config", "--global", "pinentry"]).stdoutText, "tty\n")
+    XCTAssertEqual(
+      try String(contentsOfFile: file, encoding: .utf8),
+      "# vault's settings for every vault of yours: vault config --global KEY VALUE\n"
+        + "pinentry = tty\n")
+    XCTAssertEqual(mode(file), 0o600)
+    XCTAssertEqual(mode(box.home + "/config/vault"), 0o700)
+    XCTAssertEqual(box.vault(["config", "--global", "pinentry", "auto"]).status, 0)
+    XCTAssertEqual(
+      try String(contentsOfFile: file, encoding: .utf8),
+      "# vault's settings for every vault of yours: vault config --global KEY VALUE\n")
+    XCTAssertEqual(box.vault(["config", "--global"]).stdoutText, "pinentry auto\n")
+  }
+
+  func testAProgramOnlyYouOrRootCanChangeIsTaken() throws {
+    let bin = box.home + "/bin"
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    let program = bin + "/my-pinentry"
+    XCTAssertTrue(
+      FileManager.default.createFile(atPath: program, contents: Data("#!/bin/sh\n".utf8)))
+    chmod(program, 0o755)
+    XCTAssertEqual(box.vault(["config", "--global", "pinentry", program]).status, 0)
+    XCTAssertEqual(box.vault(["config", "--global", "pinentry"]).stdoutText, program + "\n")
+    // Writable by others: whoever can change it would be handed your PIN.
+    chmod(program, 0o775)
+    let writable = box.vault(["config", "--global", "pinentry", program])
+    XCTAssertEqual(writable.status, 19)
+    XCTAssertEqual(
+      writable.errorLines,
+      [
+        "vault: error: \(program) can be written by other users, who could replace the program"
+          + " vault hands your PIN to; refusing to use it",
+        "vault: hint: run: chmod go-w '\(program)'",
+      ])
+    chmod(program, 0o755)
+    chmod(bin, 0o777)
+    XCTAssertEqual(box.vault(["config", "--global", "pinentry", program]).status, 19)
+    chmod(bin, 0o700)
+    chmod(program, 0o644)
+    let notRunnable = box.vault(["config", "--global", "pinentry", program])
+    XCTAssertEqual(notRunnable.status, 5)
+    XCTAssertEqual(
+      notRunnable.errorLines, ["vault: error: \(program) is not a program you can run"])
+    XCTAssertEqual(box.vault(["config", "--global", "pinentry"]).stdoutText, program + "\n")
+  }
+
+  func testBadValuesAndKeysInTheWrongPlaceAreRefused() {
+    let relative = box.vault(["config", "--global", "pinentry", "pinentry-tty"])
+    XCTAssertEqual(relative.status, 5)
+    XCTAssertEqual(
+      relative.errorLines,
+      [
+        "vault: error: pinentry is the absolute path of a pinentry program, tty or auto, not"
+          + " 'pinentry-tty'"
+      ])
+    let missing = box.vault(["config", "--global", "pinentry", box.home + "/none"])
+    XCTAssertEqual(missing.status, 1, missing.stderrText)
+    let local = box.vault(["config", "pinentry", "tty"])
+    XCTAssertEqual(local.status, 64)
+    XCTAssertEqual(
+      local.errorLines.first,
+      "vault: error: pinentry is your setting for every vault: vault config --global pinentry"
+        + " VALUE")
+    let global = box.vault(["config", "--global", "sync.auto", "on"])
+    XCTAssertEqual(global.status, 64)
+    XCTAssertEqual(
+      global.errorLines.first,
+      "vault: error: sync.auto is this device's setting for one vault: vault config sync.auto"
+        + " VALUE")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: file), "nothing was written")
+  }
+
+  func testAFileOthersCanChangeOrThatVaultCannotReadIsRefused() throws {
+    XCTAssertEqual(box.vault(["config", "--global", "pinentry", "tty"]).status, 0)
+    chmod(file, 0o644)
+    let open = box.vault(["config", "--global"])
+    XCTAssertEqual(open.status, 19)
+    XCTAssertEqual(
+      open.errorLines.last, "vault: hint: run: chmod 600 '\(file)'")
+    chmod(file, 0o600)
+    try Data("pinentry = tty\ncolour = blue\n".utf8).write(to: URL(fileURLWithPath: file))
+    let unknown = box.vault(["config", "--global"])
+    XCTAssertEqual(unknown.status, 5)
+    XCTAssertEqual(
+      unknown.errorLines,
+      [
+        "vault: error: \(file) line 2: vault has no setting 'colour'",
+        "vault: hint: the settings are pinentry; fix the file, or remove it and set them again"
+          + " with 'vault config --global KEY VALUE'",
+      ])
+    try Data("# mine\n\n  pinentry\t=  /usr/bin/pinentry-tty  \n".utf8).write(
+      to: URL(fileURLWithPath: file))
+    XCTAssertEqual(
+      box.vault(["config", "--global", "pinentry"]).stdoutText, "/usr/bin/pinentry-tty\n")
+    try Data("pinentry = tty\npinentry = auto\n".utf8).write(to: URL(fileURLWithPath: file))
+    XCTAssertEqual(
+      box.vault(["config", "--global"]).errorLines.first,
+      "vault: error: \(file) line 2: pinentry is set on an earlier line too")
+    try Data("pinentry tty\n".utf8).write(to: URL(fileURLWithPath: file))
+    XCTAssertEqual(
+      box.vault(["config", "--global"]).errorLines.first,
+      "vault: error: \(file) line 1 is not KEY = VALUE")
+  }
+}
