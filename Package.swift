@@ -14,6 +14,7 @@ let package = Package(
   products: [
     .executable(name: "vault", targets: ["vault"]),
     .executable(name: "biosim", targets: ["biosim"]),
+    .executable(name: "git-credential-vault", targets: ["git-credential-vault"]),
   ],
   targets: [
     .systemLibrary(
@@ -38,6 +39,7 @@ let package = Package(
     .target(name: "VaultCLI", dependencies: everything + ["CPlatform"]),
     .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
     .executableTarget(name: "biosim", dependencies: ["VaultCLI"]),
+    .executableTarget(name: "git-credential-vault"),
     .target(name: "VaultManualGenerator", dependencies: everything + ["VaultCLI"]),
     .executableTarget(
       name: "generate-manual", dependencies: everything + ["VaultManualGenerator", "VaultCLI"]),

@@ -10,8 +10,8 @@
 _vault_command() {
   case $1 in
   '')
-    commands=' init=init add=add insert=add get=get show=get list=list ls=list rm=rm remove=rm delete=rm mv=mv move=mv rename=mv set=set unset=unset run=run inject=inject audit=audit find=find import=import passwd=passwd recover=recover rekey=rekey status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate otp=otp history=history restore=restore purge=purge settings=settings export=export sync=sync config=config check=check backup=backup tour=tour completions=completions help=help version=version '
-    offered='init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export sync config check backup tour completions help version'
+    commands=' init=init add=add insert=add get=get show=get list=list ls=list rm=rm remove=rm delete=rm mv=mv move=mv rename=mv set=set unset=unset run=run inject=inject audit=audit find=find import=import passwd=passwd recover=recover rekey=rekey status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate otp=otp history=history restore=restore purge=purge settings=settings export=export sync=sync config=config credential=credential check=check backup=backup tour=tour completions=completions help=help version=version '
+    offered='init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export sync config credential check backup tour completions help version'
     options='--vault --pin-fd -h --help --version'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
@@ -110,21 +110,21 @@ _vault_command() {
   'passwd')
     commands=''
     offered=''
-    options='--vault --pin-fd -h --help'
+    options='--no-hold --vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
     ;;
   'recover')
     commands=''
     offered=''
-    options='--vault --pin-fd -h --help'
+    options='--no-hold --vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
     ;;
   'rekey')
     commands=''
     offered=''
-    options='--vault --pin-fd -h --help'
+    options='--no-hold --vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
     ;;
@@ -159,7 +159,7 @@ _vault_command() {
   'biometry activate')
     commands=''
     offered=''
-    options='--vault --pin-fd -h --help'
+    options='--no-hold --vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
     ;;
@@ -317,6 +317,13 @@ _vault_command() {
     valued=' --vault --pin-fd '
     arguments=2 variadic=0
     ;;
+  'credential')
+    commands=''
+    offered=''
+    options='--vault --pin-fd -h --help'
+    valued=' --vault --pin-fd '
+    arguments=1 variadic=0
+    ;;
   'check')
     commands=''
     offered=''
@@ -403,10 +410,13 @@ _vault_value() {
     mapfile -t COMPREPLY < <(compgen -W 'vault bitwarden-json keepass-xml jsonl csv' -- "$3")
     ;;
   'config|0')
-    mapfile -t COMPREPLY < <(compgen -W 'sync.auto pinentry' -- "$3")
+    mapfile -t COMPREPLY < <(compgen -W 'sync.auto pinentry credential.folder' -- "$3")
+    ;;
+  'credential|0')
+    mapfile -t COMPREPLY < <(compgen -W 'get store erase' -- "$3")
     ;;
   'help|0')
-    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export sync config check backup tour completions help version' -- "$3")
+    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export sync config credential check backup tour completions help version' -- "$3")
     ;;
   esac
 }

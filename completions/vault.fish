@@ -71,6 +71,8 @@ function __vault_subcommand
             echo sync
         case ':config'
             echo config
+        case ':credential'
+            echo credential
         case ':check'
             echo check
         case ':backup'
@@ -200,6 +202,8 @@ function __vault_valued
         case 'sync/revoke'
             printf '%s\n' --vault --pin-fd
         case 'config'
+            printf '%s\n' --vault --pin-fd
+        case 'credential'
             printf '%s\n' --vault --pin-fd
         case 'check'
             printf '%s\n' --vault --pin-fd
@@ -358,6 +362,7 @@ complete -c vault -n '__vault_at "" 0' -a settings -d 'Show or change the vault\
 complete -c vault -n '__vault_at "" 0' -a export -d 'Write the entries (and the journal) in another format, to leave or to move.'
 complete -c vault -n '__vault_at "" 0' -a sync -d 'Carry the vault between your devices through a git repository.'
 complete -c vault -n '__vault_at "" 0' -a config -d 'Show or change this device\'s settings for the vault (sync.auto), or yours (--global).'
+complete -c vault -n '__vault_at "" 0' -a credential -d 'Answer git\'s credential requests (gitcredentials(7)): get, store, erase.'
 complete -c vault -n '__vault_at "" 0' -a check -d 'Verify the vault\'s state and every record, and report any damage.'
 complete -c vault -n '__vault_at "" 0' -a backup -d 'Write a consistent copy of the vault file (still encrypted) to PATH.'
 complete -c vault -n '__vault_at "" 0' -a tour -d 'Run every command on a throwaway vault and show what it does.'
@@ -431,10 +436,13 @@ complete -c vault -n '__vault_in "import"' -l rename-duplicates -d 'Name a later
 complete -c vault -n '__vault_at "import" 0' -r -F
 
 # vault passwd: Change the PIN (the master key is re-wrapped, entries are untouched).
+complete -c vault -n '__vault_in "passwd"' -l no-hold -d 'Leave the vault locked afterwards, even on a terminal (the agent does not hold it again).'
 
 # vault recover: Set a new PIN with the recovery code (also on another machine).
+complete -c vault -n '__vault_in "recover"' -l no-hold -d 'Leave the vault locked afterwards, even on a terminal (the agent does not hold it again).'
 
 # vault rekey: Replace the master key, the journal keys and the recovery code.
+complete -c vault -n '__vault_in "rekey"' -l no-hold -d 'Leave the vault locked afterwards, even on a terminal (the agent does not hold it again).'
 
 # vault status: Show the vault's policy, biometry, PIN delay, agent and session without unlocking.
 complete -c vault -n '__vault_in "status"' -l json -d 'Print JSON instead of text.'
@@ -455,6 +463,7 @@ complete -c vault -n '__vault_at "biometry" 0' -a deactivate -d 'Turn biometric 
 complete -c vault -n '__vault_at "biometry" 0' -a status -d 'Show whether biometric unlock is active, and why not.'
 
 # vault biometry activate: Seal the current enrollment's domain state (PIN, then a match).
+complete -c vault -n '__vault_in "biometry/activate"' -l no-hold -d 'Leave the vault locked afterwards, even on a terminal (the agent does not hold it again).'
 
 # vault biometry deactivate: Turn biometric unlock off on this device (PIN and a match, or the recovery code).
 complete -c vault -n '__vault_in "biometry/deactivate"' -l recovery -d 'Authorize with the recovery code instead.'
@@ -560,7 +569,10 @@ complete -c vault -n '__vault_in "sync/revoke"' -l rekey -d 'Then rotate the mas
 
 # vault config: Show or change this device's settings for the vault (sync.auto), or yours (--global).
 complete -c vault -n '__vault_in "config"' -l global -d 'Your settings for every vault ($XDG_CONFIG_HOME/vault/config), not this device\'s for the vault.'
-complete -c vault -n '__vault_at "config" 0' -a 'sync.auto pinentry'
+complete -c vault -n '__vault_at "config" 0' -a 'sync.auto pinentry credential.folder'
+
+# vault credential: Answer git's credential requests (gitcredentials(7)): get, store, erase.
+complete -c vault -n '__vault_at "credential" 0' -a 'get store erase'
 
 # vault check: Verify the vault's state and every record, and report any damage.
 complete -c vault -n '__vault_in "check"' -l accept-older -d 'Accept the file\'s state although it is older than the one this device last saw (a backup restored on purpose); needs the PIN.'
@@ -574,6 +586,6 @@ complete -c vault -n '__vault_at "backup" 0' -r -F
 complete -c vault -n '__vault_at "completions" 0' -a 'bash zsh fish'
 
 # vault help: Show help for a command.
-complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export sync config check backup tour completions help version'
+complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export sync config credential check backup tour completions help version'
 
 # vault version: Show the version (as --version).

@@ -416,3 +416,56 @@ static inline int vault_signal_ignored(int sig) {
 static inline int vault_set_parent_death_signal(int sig) {
   return prctl(PR_SET_PDEATHSIG, (unsigned long)sig, 0, 0, 0);
 }
+
+#include <stdlib.h>
+
+/* An allocator that wipes what it frees (explicit_bzero), for a library handed secrets in its
+ * own buffers (libassuan's lines, which carry the PIN a pinentry sends): each block keeps its
+ * size in the 16 bytes before it. vault_wiping_realloc copies into a new block and wipes the
+ * old one. */
+static inline void *vault_wiping_malloc(size_t count) {
+  if (count > (size_t)-1 - 16) return NULL;
+  size_t *block = malloc(count + 16);
+  if (!block) return NULL;
+  block[0] = count;
+  return (char *)block + 16;
+}
+
+static inline void vault_wiping_free(void *pointer) {
+  if (!pointer) return;
+  char *start = (char *)pointer - 16;
+  explicit_bzero(pointer, ((size_t *)start)[0]);
+  free(start);
+}
+
+static inline void *vault_wiping_realloc(void *pointer, size_t count) {
+  if (!pointer) return vault_wiping_malloc(count);
+  void *moved = vault_wiping_malloc(count);
+  if (!moved) return NULL;
+  size_t old = ((size_t *)((char *)pointer - 16))[0];
+  memcpy(moved, pointer, old < count ? old : count);
+  vault_wiping_free(pointer);
+  return moved;
+}
+
+#include <pthread.h>
+
+/* Runs body(context) on a new thread (a 64 MiB stack) and waits for it with every signal
+ * blocked on the calling thread, so signals reach the new one. For a process forked from a
+ * single-threaded parent: the calling thread's cached thread id is the parent's (the Swift
+ * runtime's locks keep it per thread), so it must run nothing that another thread could
+ * contend with. Returns pthread_create's error, else 0 once body returned. */
+static inline int vault_run_on_fresh_thread(void *(*body)(void *), void *context) {
+  pthread_attr_t attributes;
+  pthread_t thread;
+  pthread_attr_init(&attributes);
+  pthread_attr_setstacksize(&attributes, (size_t)64 << 20);
+  int made = pthread_create(&thread, &attributes, body, context);
+  pthread_attr_destroy(&attributes);
+  if (made != 0) return made;
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, NULL);
+  pthread_join(thread, NULL);
+  return 0;
+}

@@ -36,6 +36,7 @@ enum PlaceholderValues {
       "pin-delay-last": .text(delays.last ?? ""),
       "session-idle": .text(ExitStatus.duration(Int(SessionLedger.defaultIdle))),
       "session-hard": .text(ExitStatus.duration(Int(SessionLedger.hardLimit))),
+      "pinentry-timeout": .text("\(PinentryDialog.timeoutSeconds)"),
       "field-key-max-bytes": .text("\(EntryFields.maximumKeyBytes)"),
       "audit-min-length": .text("\(PasswordStrength.minimumLength)"),
       "audit-min-bits": .text("\(PasswordStrength.minimumBits)"),

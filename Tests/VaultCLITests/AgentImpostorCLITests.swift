@@ -187,6 +187,30 @@ final class AgentImpostorCLITests: XCTestCase {
     XCTAssertEqual(Set(received().dropFirst()), ["bytes=0 fds=0"], "the listener got nothing")
   }
 
+  /// A listener in the agent's place when a command without a terminal would have the agent
+  /// ask for the PIN through a pinentry: nothing goes to it and no pinentry runs.
+  func testAListenerGetsNoRequestToAskThroughAPinentry() throws {
+    let pinentry = box.home + "/pinentry-script"
+    let ran = box.home + "/pinentry-ran"
+    try Data("#!/bin/sh\ntouch '\(ran)'\necho OK\n".utf8).write(
+      to: URL(fileURLWithPath: pinentry))
+    chmod(pinentry, 0o755)
+    XCTAssertEqual(box.vault(["config", "--global", "pinentry", pinentry]).status, 0)
+    try FileManager.default.createDirectory(
+      atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try plant()
+    let pid = try XCTUnwrap(AgentListener.pid(socketPath))
+    let read = Subprocess.run(
+      "/usr/bin/setsid", ["-w", Sandbox.binDirectory + "/vault", "get", "mail/work"],
+      environment: box.environment, directory: box.home)
+    XCTAssertEqual(read.status, 10, read.stderrText)
+    XCTAssertEqual(read.stdout, [])
+    XCTAssertEqual(read.errorLines.first, warning(pid))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: ran), "no pinentry ran")
+    usleep(200_000)
+    XCTAssertEqual(Set(received().dropFirst()), ["bytes=0 fds=0"], "it received nothing")
+  }
+
   /// A listener whose process became vault by `execve` after it called `listen`, while a child
   /// it forked reads the connections: the kernel names the process that listened (now vault's
   /// executable), so only who speaks on the connection tells (review of 0.12.0, attack by a

@@ -26,7 +26,8 @@ final class ConfigCLITests: XCTestCase {
   }
 
   func testPinentryIsAutoUntilSetAndTheFileIsPrivate() throws {
-    XCTAssertEqual(box.vault(["config", "--global"]).stdoutText, "pinentry auto\n")
+    XCTAssertEqual(
+      box.vault(["config", "--global"]).stdoutText, "pinentry auto\ncredential.folder git\n")
     let set = box.vault(["config", "--global", "pinentry", "tty"])
     XCTAssertEqual(set.status, 0, set.stderrText)
     XCTAssertEqual(set.errorLines, ["Set pinentry to tty in \(file)."])
@@ -41,7 +42,8 @@ final class ConfigCLITests: XCTestCase {
     XCTAssertEqual(
       try String(contentsOfFile: file, encoding: .utf8),
       "# vault's settings for every vault of yours: vault config --global KEY VALUE\n")
-    XCTAssertEqual(box.vault(["config", "--global"]).stdoutText, "pinentry auto\n")
+    XCTAssertEqual(
+      box.vault(["config", "--global"]).stdoutText, "pinentry auto\ncredential.folder git\n")
   }
 
   func testAProgramOnlyYouOrRootCanChangeIsTaken() throws {
@@ -74,6 +76,26 @@ final class ConfigCLITests: XCTestCase {
     XCTAssertEqual(
       notRunnable.errorLines, ["vault: error: \(program) is not a program you can run"])
     XCTAssertEqual(box.vault(["config", "--global", "pinentry"]).stdoutText, program + "\n")
+  }
+
+  func testTheCredentialsFolderIsAFolderOfEntryNames() {
+    let set = box.vault(["config", "--global", "credential.folder", "creds/git"])
+    XCTAssertEqual(set.status, 0, set.stderrText)
+    XCTAssertEqual(set.errorLines, ["Set credential.folder to creds/git in \(file)."])
+    XCTAssertEqual(
+      box.vault(["config", "--global", "credential.folder"]).stdoutText, "creds/git\n")
+    for bad in ["creds/", "/creds", ""] {
+      let refused = box.vault(["config", "--global", "credential.folder", bad])
+      XCTAssertEqual(refused.status, 5, bad)
+      XCTAssertEqual(
+        refused.errorLines,
+        [
+          "vault: error: credential.folder is a folder of entry names, such as git, not"
+            + " '\(bad)'"
+        ])
+    }
+    XCTAssertEqual(
+      box.vault(["config", "--global", "credential.folder"]).stdoutText, "creds/git\n")
   }
 
   func testBadValuesAndKeysInTheWrongPlaceAreRefused() {
@@ -117,8 +139,8 @@ final class ConfigCLITests: XCTestCase {
       unknown.errorLines,
       [
         "vault: error: \(file) line 2: vault has no setting 'colour'",
-        "vault: hint: the settings are pinentry; fix the file, or remove it and set them again"
-          + " with 'vault config --global KEY VALUE'",
+        "vault: hint: the settings are pinentry, credential.folder; fix the file, or remove it and"
+          + " set them again with 'vault config --global KEY VALUE'",
       ])
     try Data("# mine\n\n  pinentry\t=  /usr/bin/pinentry-tty  \n".utf8).write(
       to: URL(fileURLWithPath: file))

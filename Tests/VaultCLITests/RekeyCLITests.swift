@@ -114,12 +114,17 @@ final class RekeyCLITests: XCTestCase {
     XCTAssertEqual(box.statusJSON(env: session)["session"] as? NSNull, NSNull())
     let stale = box.vault(["get", "mail"], env: session)
     XCTAssertEqual(stale.status, 10)
+    // The rotation ran on a terminal: the agent holds the vault again (with the new key),
+    // for shells without a session.
     XCTAssertEqual(
       stale.errorLines,
       [
-        "vault: error: locked: every session was revoked when the master key was rotated",
-        "vault: hint: unlock first with: vault unlock",
+        "vault: error: locked: the session in VAULT_SESSION has ended (its time ran out, the vault"
+          + " was let go, or the unlock agent stopped); unlock again",
+        "vault: hint: the unlock agent holds this vault and serves a shell without a session: run"
+          + " 'unset VAULT_SESSION'",
       ])
+    XCTAssertEqual(box.vault(["get", "mail"]).stdout, [0, 1, 2], "the agent holds the new key")
     XCTAssertEqual(stale.stdout, [])
     // Every box changed; nothing of the old file reads with the new keys, and contents stay.
     let after = try Data(contentsOf: URL(fileURLWithPath: box.vaultPath))

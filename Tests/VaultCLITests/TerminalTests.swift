@@ -106,6 +106,11 @@ final class TerminalTests: XCTestCase {
   }
 
   func drive(_ box: Sandbox, _ arguments: [String], script: [String]) throws -> Run {
+    try Self.drive(box, arguments, script: script)
+  }
+
+  /// Runs `vault ARGUMENTS` of `box` under a pty, typing `script` (`driver`).
+  static func drive(_ box: Sandbox, _ arguments: [String], script: [String]) throws -> Run {
     let result = Subprocess.run(
       "/usr/bin/env", ["python3", "-c", Self.driver, Sandbox.binDirectory + "/vault"] + arguments,
       environment: box.environment, stdin: Array((script.joined(separator: "\n") + "\n").utf8))

@@ -43,8 +43,8 @@ struct AgentLoop {
     let connection: AgentSocket
     let pid: pid_t
     let pidfd: Int32
-    /// The vault it runs on.
-    let vaultID: VaultID
+    /// The vault it runs on (nil for an unlock through a pinentry, before it holds one).
+    let vaultID: VaultID?
     let path: String
     /// True when a session's grant serves it.
     let isGrant: Bool
@@ -205,8 +205,8 @@ struct AgentLoop {
       // edit), except the one that asked (a worker that found the mismatch says so itself).
       let asking = connection.peer()?.pid
       for job in jobs where job.pid != asking {
-        if (vaultID == nil && path == nil && !job.isGrant) || job.vaultID == vaultID
-          || job.path == path
+        if (vaultID == nil && path == nil && !job.isGrant)
+          || (vaultID != nil && job.vaultID == vaultID) || job.path == path
         {
           kill(job.pid, SIGTERM)
         }
@@ -228,9 +228,13 @@ struct AgentLoop {
     defer { descriptors.forEach { close($0) } }
     // A request's own test clock counts in debug builds (`Clock`), so tests move its time.
     let time = Clock(variables: request.environment).bootNow
-    guard descriptors.count == request.descriptorCount,
-      let holding = holdings.current(path: request.path, token: request.token, now: time)
-    else {
+    let holding = holdings.current(path: request.path, token: request.token, now: time)
+    // The one command run on a vault not held: it asks for the PIN through a pinentry, with the
+    // client's display, and hands the key to this agent (`UnlockPromptCommand`).
+    let prompting =
+      holding == nil && request.token == nil
+      && request.arguments == UnlockPromptCommand.arguments(vaultPath: request.path)
+    guard descriptors.count == request.descriptorCount, holding != nil || prompting else {
       try? connection.send(.notHeld)
       return
     }
@@ -265,13 +269,17 @@ struct AgentLoop {
       }
       setpgid(0, 0)
       for fd in inherited { close(fd) }
-      let held = HeldKey(
-        vaultID: holding.vaultID, key: holding.key, isGrant: holding.grant != nil)
+      let held = holding.map {
+        HeldKey(vaultID: $0.vaultID, key: $0.key, isGrant: $0.grant != nil)
+      }
       // The worker's copy of every other vault's key is freed (and so wiped) at once.
       holdings.removeAll()
-      AgentWorker.run(
-        request, descriptors: descriptors, connection: connection.fd, held: held,
-        environment: environment)
+      let (fd, environment) = (connection.fd, environment)
+      AgentWorker.runOnFreshThread {
+        AgentWorker.run(
+          request, descriptors: descriptors, connection: fd, held: held,
+          environment: environment)
+      }
     }
     sigprocmask(SIG_SETMASK, &previousMask, nil)
     guard pid > 0 else {
@@ -289,8 +297,8 @@ struct AgentLoop {
     _ = fcntl(pidfd, F_SETFD, FD_CLOEXEC)
     jobs.append(
       Job(
-        connection: connection, pid: pid, pidfd: pidfd, vaultID: holding.vaultID,
-        path: holding.path, isGrant: holding.grant != nil))
+        connection: connection, pid: pid, pidfd: pidfd, vaultID: holding?.vaultID,
+        path: request.path, isGrant: holding?.grant != nil))
   }
 
   /// A worker ended: its status goes to the client.

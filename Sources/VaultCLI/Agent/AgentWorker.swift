@@ -13,9 +13,32 @@ import VaultFormat
 /// (fork does not pass locks on). `vault run` hands its final command line back to the client,
 /// which replaces itself with it (`AgentMessage.exec`), so the program runs in the user's shell.
 enum AgentWorker {
+  /// Runs `body` (the worker) on a new thread of the forked child; never returns.
+  ///
+  /// A child forked from the agent keeps, on its one thread, the agent's thread id as the Swift
+  /// runtime cached it for its locks (priority-inheritance futexes that name their owner): a
+  /// second thread of the worker (a parallel scan, a pipe drained for git) that contends for a
+  /// lock that thread holds then spins for ever, as a `list` in a session once did. On a new
+  /// thread the id is its own; the forked thread only waits for it, every signal blocked.
+  static func runOnFreshThread(_ body: @escaping () -> Never) -> Never {
+    final class Box {
+      let body: () -> Never
+      init(_ body: @escaping () -> Never) { self.body = body }
+    }
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    let failed = vault_run_on_fresh_thread(
+      { raw in
+        guard let raw else { return nil }
+        Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
+      }, context)
+    // No thread could be had: run here, as before.
+    if failed != 0 { Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body() }
+    exit(ExitCode.failure.rawValue)
+  }
+
   /// Sets the worker up and runs the command; never returns.
   static func run(
-    _ request: AgentRunRequest, descriptors: [Int32], connection: Int32, held: HeldKey,
+    _ request: AgentRunRequest, descriptors: [Int32], connection: Int32, held: HeldKey?,
     environment: VaultEnvironment
   ) -> Never {
     for number in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD] { signal(number, SIG_DFL) }
@@ -64,7 +87,7 @@ enum AgentWorker {
         scope.afterFirstWrite = { kill(getppid(), SIGKILL) }
       }
     #endif
-    held.key.bytes.lockAgain()
+    held?.key.bytes.lockAgain()
     let session = WorkerSession(
       heldKey: held, vaultPath: request.path, connection: socket, terminalFD: terminalFD,
       keptPINFD: keptPINFD)

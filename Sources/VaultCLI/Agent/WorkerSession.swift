@@ -13,8 +13,9 @@ import VaultFormat
 /// Nothing of it is process-global: a command outside a worker has no session, and so no held
 /// key.
 final class WorkerSession {
-  /// The held key of the vault the request named.
-  let heldKey: HeldKey
+  /// The held key of the vault the request named; nil for the one command the agent runs on a
+  /// vault it does not hold (`__unlock-prompt`, which asks for the PIN through a pinentry).
+  let heldKey: HeldKey?
   /// The absolute path of that vault's file.
   let vaultPath: String
   /// The connection to the client, which the worker answers and asks on.
@@ -25,7 +26,7 @@ final class WorkerSession {
   let keptPINFD: Int32
 
   init(
-    heldKey: HeldKey, vaultPath: String, connection: AgentSocket, terminalFD: Int32,
+    heldKey: HeldKey?, vaultPath: String, connection: AgentSocket, terminalFD: Int32,
     keptPINFD: Int32
   ) {
     self.heldKey = heldKey

@@ -8,6 +8,9 @@ struct SensorGate: BiometricGate {
   let store: DeviceStore
   let clock: Clock
   let terminal: Terminal?
+  /// A pinentry that shows the reason in a message while the sensor is asked, and closes when
+  /// it answered (no terminal: the match comes from the sensor's queue).
+  var announcer: PinentryDialog? = nil
 
   private func context(
     prompting: Bool, observer: SimulatedContext.AttemptObserver? = nil
@@ -46,6 +49,10 @@ struct SensorGate: BiometricGate {
     }
     context.touchIDAuthenticationAllowableReuseDuration = reuse
     defer { context.invalidate() }
+    if let announcer {
+      announcer.showMessage("Touch the sensor: \(reason).")
+    }
+    defer { announcer?.close() }
     do {
       try context.canEvaluatePolicy()
       // A success by reuse carries no domain state of its own: the preflight's stands in, so an

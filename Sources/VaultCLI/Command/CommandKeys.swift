@@ -249,10 +249,20 @@ enum Keys {
   static let setting = Argument<SettingName>(
     "KEY", "\(SettingName.choiceList).", optional: true)
   static let settingValue = Argument<String>("VALUE", "The new value.", optional: true)
+  // credential
+  static let credentialAction = Argument<CredentialAction>(
+    "ACTION", "\(CredentialAction.choiceList), as git calls its helper.")
+  // activate, passwd, recover, rekey
+  static let noHold = Flag(
+    "no-hold",
+    "Leave the vault locked afterwards, even on a terminal (the agent does not hold"
+      + " it again).")
   // config
   static let configKey = Argument<ConfigName>("KEY", "\(ConfigName.choiceList).", optional: true)
   static let configValue = Argument<String>(
-    "VALUE", "on or off for sync.auto; a program's absolute path, tty or auto for pinentry.",
+    "VALUE",
+    "on or off for sync.auto; a program's absolute path, tty or auto for pinentry; a folder for"
+      + " credential.folder.",
     optional: true)
   static let configGlobal = Flag(
     "global",

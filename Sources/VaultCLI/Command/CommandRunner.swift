@@ -70,6 +70,10 @@ enum CommandRunner {
           if let code = try? AgentForwarding.run(context, arguments: arguments) { return code }
         } else if let code = try AgentForwarding.run(context, arguments: arguments) {
           return code
+        } else if let code = try PinentryPrompt.unlock(context) {
+          // No terminal: the agent asked through a pinentry; now it serves the command.
+          guard code == ExitCode.success.rawValue else { return code }
+          if let code = try AgentForwarding.run(context, arguments: arguments) { return code }
         }
       }
       if command.silent { return (try? handler(context)) ?? ExitCode.success.rawValue }
@@ -77,6 +81,7 @@ enum CommandRunner {
       let code = try handler(context)
       if code == ExitCode.success.rawValue && program.root.name == "vault" {
         AutoSync.afterCommand(context, path: invocation.path)
+        if program.agentCommands.contains(invocation.path) { UnlockHint.afterCommand(context) }
       }
       return code
     } catch {

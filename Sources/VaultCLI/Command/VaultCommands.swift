@@ -29,11 +29,13 @@ struct VaultRootCommand: VaultCommand {
     MoveCommand.self, SetCommand.self, UnsetCommand.self, RunCommand.self, InjectCommand.self,
     AuditCommand.self, FindCommand.self, ImportCommand.self, PasswdCommand.self,
     RecoverCommand.self, RekeyCommand.self, StatusCommand.self, UnlockCommand.self,
-    LockCommand.self, AgentCommand.self, VerifyHeldCommand.self, BiometryCommand.self,
+    LockCommand.self, AgentCommand.self, VerifyHeldCommand.self, UnlockPromptCommand.self,
+    BiometryCommand.self,
     EditCommand.self, JournalCommand.self, GrepCommand.self, GenerateCommand.self,
     OneTimeCodeCommand.self, HistoryCommand.self, RestoreCommand.self, PurgeCommand.self,
     SettingsCommand.self, ClipClearCommand.self, ExportCommand.self, SyncCommand.self,
-    ConfigCommand.self, CheckCommand.self, BackupCommand.self, TourCommand.self,
+    ConfigCommand.self, CredentialCommand.self, CheckCommand.self, BackupCommand.self,
+    TourCommand.self,
     CompletionsCommand.self, CompleteNamesCommand.self, CompleteFieldsCommand.self,
     VaultHelpCommand.self, VersionCommand.self,
   ]
@@ -51,6 +53,7 @@ extension VaultCommands {
     ["history"], ["restore"], ["purge"], ["settings"], ["check"], ["journal", "list"],
     ["journal", "show"], ["journal", "edit"], ["journal", "tags"], ["__complete"],
     ["__complete-fields"], ["__verify-held"], ["sync"], ["sync", "init"], ["sync", "devices"],
+    ["credential"],
   ]
 
   /// Words that other password managers take and vault does not, each with the hint that names

@@ -21,6 +21,8 @@ struct RekeyCommand: VaultCommand {
       --pin-fd when given).
       """)
 
+  @FlagParameter(Keys.noHold) var noHold
+
   func run(_ context: Context) throws -> Int32 {
     let unlocked = try context.open(.administer(reason: "rotate the master key"))
     try Self.syncBeforeRotation(context, unlocked)
@@ -33,7 +35,8 @@ struct RekeyCommand: VaultCommand {
       throw InputRefused(
         why + "; nothing was changed (the old recovery code still works)")
     }
-    _ = try Self.rotate(context, unlocked, code: code, current: current)
+    let key = try Self.rotate(context, unlocked, code: code, current: current)
+    HoldAgain.after(context, vault: unlocked.vault, masterKey: key, noHold: noHold)
     return ExitCode.success.rawValue
   }
 

@@ -64,7 +64,9 @@ public enum ConfigName: String, ChoiceValue {
   case syncAuto = "sync.auto"
   /// The program that asks for the PIN without a terminal (yours, for every vault: --global).
   case pinentry
+  /// The folder of git's credentials (yours, for every vault: --global).
+  case credentialFolder = "credential.folder"
 
   /// True for a key of `UserConfig` (`--global`).
-  var isGlobal: Bool { self == .pinentry }
+  var isGlobal: Bool { self != .syncAuto }
 }

@@ -84,17 +84,36 @@ struct ConfigCommand: VaultCommand {
   /// `vault config --global`: `UserConfig`.
   private func runGlobal(_ context: Context) throws -> Int32 {
     var config = try UserConfig.read(context.environment)
-    if let text = configValue {
-      let setting = try PinentrySetting(setting: text)
-      config[.pinentry] = setting.stored
+    if let text = configValue, let configKey {
+      let shown: String
+      switch configKey {
+      case .credentialFolder:
+        // A folder is an entry name's first part: the name rules, without a trailing slash.
+        guard (try? EntryName(text + "/x")) != nil, !text.hasSuffix("/") else {
+          throw InputRefused(
+            "credential.folder is a folder of entry names, such as git, not"
+              + " '\(Output.printable(text))'")
+        }
+        config[.credentialFolder] = text == CredentialFolder.standard ? nil : text
+        shown = text
+      default:
+        let setting = try PinentrySetting(setting: text)
+        config[.pinentry] = setting.stored
+        shown = setting.description
+      }
       try config.write(context.environment)
       Output.error(
-        "Set pinentry to \(Output.printable(setting.description)) in"
+        "Set \(configKey.rawValue) to \(Output.printable(shown)) in"
           + " \(Output.printable(UserConfig.path(context.environment))).")
       return ExitCode.success.rawValue
     }
-    let shown = PinentrySetting(stored: config[.pinentry]).description
-    Output.print(configKey == nil ? "pinentry \(shown)\n" : "\(shown)\n")
+    let values: [(ConfigName, String)] = [
+      (.pinentry, PinentrySetting(stored: config[.pinentry]).description),
+      (.credentialFolder, config[.credentialFolder] ?? CredentialFolder.standard),
+    ]
+    for (key, value) in values where configKey == nil || configKey == key {
+      Output.print(configKey == nil ? "\(key.rawValue) \(value)\n" : "\(value)\n")
+    }
     return ExitCode.success.rawValue
   }
 }

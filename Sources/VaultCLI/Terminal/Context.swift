@@ -23,6 +23,11 @@ public final class Context {
   private(set) var pinKeptByClient = false
   /// True when `--pin-fd` was given, in this process or in the agent's worker for its client.
   var pinGiven: Bool { pinFD != nil || pinKeptByClient }
+  /// True once this command read a secret line on its own terminal.
+  private(set) var askedOnTerminal = false
+  /// The pinentry this command asks for the PIN through, when there is no terminal (set by
+  /// `UnlockPromptCommand` in the agent's worker).
+  var pinentry: PinentryDialog?
   /// A recovery code this command already read and checked (`vault sync clone`), given once to
   /// the next `recoveryCode()` instead of asking again.
   var givenRecoveryCode: SecureBytes?
@@ -70,7 +75,8 @@ public final class Context {
   var deviceStore: DeviceStore { DeviceStore(environment: environment) }
 
   func gate() -> SensorGate {
-    SensorGate(store: deviceStore, clock: environment.clock, terminal: terminal)
+    SensorGate(
+      store: deviceStore, clock: environment.clock, terminal: terminal, announcer: pinentry)
   }
 
   /// One secret line: from --pin-fd when given, else hidden on the terminal.
@@ -81,11 +87,17 @@ public final class Context {
       // A session's grant cannot be handed back (the client has no key to run it with): one
       // line of the client's --pin-fd comes through the connection, as an export's
       // passphrase does.
-      guard session.heldKey.isGrant else { session.handBack() }
+      guard session.heldKey?.isGrant == true else { session.handBack() }
       guard let line = try session.clientLine() else {
         throw InputRefused("--pin-fd \(session.keptPINFD) ended before a line was read")
       }
       return line
+    }
+    if let pinentry {
+      var label = Substring(prompt)
+      while let last = label.last, last == " " || last == ":" { label = label.dropLast() }
+      try pinentry.set("SETPROMPT", label + ":")
+      return try pinentry.getPIN()
     }
     if let pinFD {
       guard let line = try LineReader.readLine(fd: pinFD) else {
@@ -99,6 +111,7 @@ public final class Context {
           "no terminal to ask for \(what) and no --pin-fd",
         hint: "run it on a terminal, or give \(what) with --pin-fd N")
     }
+    askedOnTerminal = true
     return try terminal.readHidden(prompt: prompt)
   }
 
@@ -204,14 +217,24 @@ extension Context: CredentialSource {
   public var sessionToken: String? { environment.variables["VAULT_SESSION"] }
 
   /// True when a PIN can be obtained (from --pin-fd or the terminal).
-  public var canAskForPIN: Bool { pinFD != nil || pinKeptByClient || terminal != nil }
+  public var canAskForPIN: Bool {
+    pinFD != nil || pinKeptByClient || terminal != nil || pinentry != nil
+  }
 
-  /// 3 on a terminal, 1 from --pin-fd.
-  public var pinTries: Int { pinFD == nil && terminal != nil ? Self.promptTries : 1 }
+  /// 3 on a terminal or through a pinentry, 1 from --pin-fd.
+  public var pinTries: Int {
+    pinFD == nil && (terminal != nil || pinentry != nil) ? Self.promptTries : 1
+  }
 
-  /// Says on the terminal that the PIN was wrong, before it is asked for again.
+  /// Says on the terminal (or in the pinentry, `SETERROR`) that the PIN was wrong, before it is
+  /// asked for again.
   public func pinRejected(_ error: VaultError) {
-    terminal?.say("\(ExitStatus.report(error).message); try again\n")
+    let message = "\(ExitStatus.report(error).message); try again"
+    if let pinentry {
+      try? pinentry.set("SETERROR", message)
+    } else {
+      terminal?.say(message + "\n")
+    }
   }
 
   /// The PIN, from --pin-fd or hidden on the terminal, with a prompt that says what it is for.
@@ -241,7 +264,7 @@ extension Context: CredentialSource {
     if everything {
       agent.forget(vaultID: nil, vaultPath: nil)
     } else {
-      agent.forget(vaultID: session?.heldKey.vaultID, vaultPath: vaultPath)
+      agent.forget(vaultID: session?.heldKey?.vaultID, vaultPath: vaultPath)
     }
   }
 

@@ -13,6 +13,9 @@ public struct UserConfig: Equatable, Sendable {
     /// The program that asks for the PIN when there is no terminal: an absolute path, `tty`
     /// (never one), or absent (look for one in /usr/bin).
     case pinentry
+    /// The folder whose entries named `HOST` or `HOST/PATH` serve git's credential requests
+    /// (`vault credential`); `git` when not set.
+    case credentialFolder = "credential.folder"
   }
 
   /// Why the file was refused: its path, the line (from 1) and what is wrong.

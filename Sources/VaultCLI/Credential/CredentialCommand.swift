@@ -1,0 +1,92 @@
+import Glibc
+import VaultCore
+import VaultCrypto
+import VaultFormat
+import VaultSecrets
+
+/// `vault credential get|store|erase`: git's credential helper (gitcredentials(7)), also run as
+/// `git-credential-vault`.
+struct CredentialCommand: VaultCommand {
+  static let about = CommandAbout(
+    "credential", "Answer git's credential requests (gitcredentials(7)): get, store, erase.",
+    discussion: """
+      Reads git's request (key=value lines) on standard input and writes only the protocol \
+      on standard output. get answers with the username and password of the entry whose \
+      url: field serves the request: the same protocol (an https credential never goes to \
+      http), host and port, and the same path when git sends one \
+      (credential.useHttpPath); an entry whose URL has a path beats one without. Entries \
+      under the credentials folder (git, or 'vault config --global credential.folder') \
+      named HOST or HOST/PATH serve https without a url: field. Nothing found: an empty \
+      answer, and git asks you. store updates the entry it finds (its history kept) or \
+      makes FOLDER/HOST[/PATH]; erase removes the entry only when its password is the one \
+      git names. Guarded entries are never given to git. Set it up with: git config \
+      --global credential.helper vault.
+      """)
+
+  @ArgumentParameter(Keys.credentialAction) var action
+
+  func run(_ context: Context) throws -> Int32 {
+    let input = try LineReader.readAll(
+      fd: 0, atMost: GitCredential.maximumByteCount, what: "git's request")
+    let request: GitCredential
+    do {
+      request = try GitCredential(parsing: input)
+    } catch let fault as GitCredential.Fault {
+      throw InputRefused("git's request is not key=value lines: \(Self.words(fault))")
+    }
+    // A request that names no protocol and host asks for nothing vault can serve.
+    guard let target = CredentialTarget(request) else { return ExitCode.success.rawValue }
+    let folder = try CredentialFolder.name(context.environment)
+    switch action {
+    case .get:
+      let unlocked = try context.open(.use(reason: "give git a credential"))
+      guard let found = try CredentialLookup(unlocked.entries, folder: folder).best(for: target)
+      else { return ExitCode.success.rawValue }
+      var answer = GitCredential()
+      answer.username = found.username ?? request.username
+      answer.password = found.fields.password
+      answer.passwordExpiry = found.fields.value("password_expiry_utc").flatMap(Self.text)
+      answer.oauthRefreshToken = found.fields.value("oauth_refresh_token")
+      answer.answer().withBytes { Output.write($0) }
+    case .store:
+      guard let password = request.password, password.count > 0 else {
+        return ExitCode.success.rawValue
+      }
+      let unlocked = try context.open(.use(reason: "store git's credential"))
+      try CredentialLookup(unlocked.entries, folder: folder).store(
+        password: password, request: request, target: target)
+    case .erase:
+      guard let password = request.password else { return ExitCode.success.rawValue }
+      let unlocked = try context.open(.use(reason: "erase git's credential"))
+      let lookup = CredentialLookup(unlocked.entries, folder: folder)
+      if let found = try lookup.exact(for: target, username: request.username),
+        found.fields.password == password
+      {
+        try unlocked.entries.remove(found.name)
+      }
+    }
+    return ExitCode.success.rawValue
+  }
+
+  private static func text(_ bytes: SecureBytes) -> String? {
+    String(validating: bytes.unprotectedBytes, as: UTF8.self)
+  }
+
+  private static func words(_ error: GitCredential.Fault) -> String {
+    switch error {
+    case .tooLarge: "it is larger than \(GitCredential.maximumByteCount) bytes"
+    case .lineWithoutEquals(let line): "line \(line) has no '='"
+    case .notText(let line): "line \(line) is not text"
+    }
+  }
+}
+
+/// What `vault credential` does: get, store or erase.
+public enum CredentialAction: String, ChoiceValue {
+  /// Answer with a stored credential.
+  case get
+  /// Keep the credential git used successfully.
+  case store
+  /// Forget the credential git found wrong.
+  case erase
+}

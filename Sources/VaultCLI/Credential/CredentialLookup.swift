@@ -1,0 +1,123 @@
+import VaultCore
+import VaultCrypto
+import VaultFormat
+import VaultSecrets
+
+/// The folder whose entries named `HOST` or `HOST/PATH` serve git without a `url:` field:
+/// `credential.folder` of `UserConfig`, else `git`.
+enum CredentialFolder {
+  /// The folder when none is set.
+  static let standard = "git"
+
+  /// The folder of `environment`'s settings.
+  ///
+  /// - Throws: as `UserConfig.read`.
+  static func name(_ environment: VaultEnvironment) throws -> String {
+    try UserConfig.read(environment)[.credentialFolder] ?? standard
+  }
+}
+
+/// The entries that serve git's requests, found in one vault.
+struct CredentialLookup {
+  /// An entry that serves a request.
+  struct Found {
+    let name: EntryName
+    let fields: EntryFields
+    let target: CredentialTarget
+    /// How well it serves (`CredentialTarget.serves`).
+    let rank: Int
+
+    /// Its `username` field (or `user`, `login`).
+    var username: String? {
+      for key in ["username", "user", "login"] {
+        if let value = fields.value(key) {
+          return String(validating: value.unprotectedBytes, as: UTF8.self)
+        }
+      }
+      return nil
+    }
+  }
+
+  let entries: EntryStore
+  let folder: String
+
+  init(_ entries: EntryStore, folder: String) {
+    self.entries = entries
+    self.folder = folder
+  }
+
+  /// Every unguarded entry that serves `target`, with its rank.
+  func candidates(for target: CredentialTarget) throws -> [Found] {
+    var out: [Found] = []
+    for listing in try entries.listing() where !listing.guarded {
+      let name = try EntryName(listing.name)
+      let content = try entries.get(name).content
+      let fields = try EntryFields(content)
+      let own =
+        fields.value("url").flatMap { String(validating: $0.unprotectedBytes, as: UTF8.self) }
+        .flatMap(CredentialTarget.init(url:)) ?? folderTarget(listing.name)
+      guard let own, let rank = own.serves(target) else { continue }
+      out.append(Found(name: name, fields: fields, target: own, rank: rank))
+    }
+    return out
+  }
+
+  /// The entry that serves `target` best: the highest rank, the first by name among equals.
+  func best(for target: CredentialTarget) throws -> Found? {
+    try candidates(for: target).max { $0.rank < $1.rank }
+  }
+
+  /// The entry for exactly `target` (the same path, or none for both) and `username` (when
+  /// git names one and the entry has one).
+  func exact(for target: CredentialTarget, username: String?) throws -> Found? {
+    try candidates(for: target).first { found in
+      found.target.path == target.path
+        && (username == nil || found.username == nil || found.username == username)
+    }
+  }
+
+  /// Keeps git's credential: the entry `exact` finds gets the new password (and username),
+  /// its previous version kept as a revision; else a new entry `FOLDER/HOST[/PATH]` with
+  /// `username:` and `url:` fields.
+  ///
+  /// - Throws: `VaultError.exists` when that name is another entry's; as `EntryStore.put`.
+  func store(password: SecureBytes, request: GitCredential, target: CredentialTarget) throws {
+    var pairs: [(key: String, value: SecureBytes)] = [("password", password)]
+    if let username = request.username {
+      pairs.append(("username", SecureBytes(copying: Array(username.utf8))))
+    }
+    if let expiry = request.passwordExpiry {
+      pairs.append(("password_expiry_utc", SecureBytes(copying: Array(expiry.utf8))))
+    }
+    if let token = request.oauthRefreshToken { pairs.append(("oauth_refresh_token", token)) }
+    if let found = try exact(for: target, username: request.username) {
+      guard found.fields.password != password || pairs.count > 1 else { return }
+      let content = try found.fields.setting(pairs)
+      try entries.put(found.name, content: content, overwrite: true, guarded: false)
+      return
+    }
+    let url = target.scheme + "://" + target.authority + (target.path.map { "/" + $0 } ?? "")
+    pairs.append(("url", SecureBytes(copying: Array(url.utf8))))
+    let name = try EntryName(
+      folder + "/" + target.authority.replacing(":", with: "_")
+        + (target.path.map { "/" + $0 } ?? ""))
+    let fields = try EntryFields(SecureBytes(count: 0)).setting(pairs)
+    // Lines end in LF, the last one too, as `vault add` stores what a user types.
+    var content = ByteBuilder(packed: true)
+    fields.withBytes { content.append($0) }
+    content.append(10)
+    try entries.put(name, content: content.finish(), overwrite: false, guarded: false)
+  }
+
+  /// The https target of an entry named `FOLDER/HOST[/PATH]` (a port written `HOST_PORT`), nil
+  /// for any other name.
+  private func folderTarget(_ name: String) -> CredentialTarget? {
+    guard name.hasPrefix(folder + "/") else { return nil }
+    let rest = name.dropFirst(folder.count + 1)
+    let host = rest.prefix { $0 != "/" }
+    guard !host.isEmpty else { return nil }
+    let path = rest.dropFirst(host.count)
+    return CredentialTarget(
+      scheme: "https", authority: String(host).replacing("_", with: ":"), path: String(path))
+  }
+}

@@ -1,0 +1,70 @@
+import Glibc
+import VaultFormat
+
+/// Which pinentry program asks for the PIN when there is no terminal, from the `pinentry`
+/// setting (`UserConfig`, vault(1) SECURITY), and what it is told.
+enum PinentryChoice {
+  /// The variables of the client's display session handed to the pinentry, in its environment
+  /// and as Assuan options, as gpg-agent does per request.
+  static let displayVariables = [
+    "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS", "XDG_SESSION_TYPE",
+  ]
+
+  /// The program for `setting`: its own for `.program`, none for `.tty`, and for `.auto` the
+  /// first of `PinentrySetting.candidates` in /usr/bin that this user can run, passing over one
+  /// that needs a terminal (`pinentry-tty`, `pinentry-curses`, or `pinentry` pointing at one)
+  /// unless `terminalName` gives it one.
+  static func program(for setting: PinentrySetting, terminalName: String?) -> String? {
+    switch setting {
+    case .tty: return nil
+    case .program(let path): return path
+    case .auto:
+      for name in PinentrySetting.candidates {
+        let path = "/usr/bin/" + name
+        guard access(path, X_OK) == 0 else { continue }
+        if terminalName == nil, needsTerminal(path) { continue }
+        return path
+      }
+      return nil
+    }
+  }
+
+  /// True when the program `path` (after its links) draws on a terminal.
+  static func needsTerminal(_ path: String) -> Bool {
+    guard let resolved = realpath(path, nil) else { return true }
+    defer { free(resolved) }
+    let name = String(cString: resolved).split(separator: "/").last.map(String.init) ?? ""
+    return name.hasPrefix("pinentry-tty") || name.hasPrefix("pinentry-curses")
+  }
+
+  /// The Assuan options for a client whose environment is `variables` and whose terminal, if
+  /// any, is `terminalName`: `ttyname`, `ttytype`, `lc-ctype`, `display`.
+  static func options(_ variables: [String: String], terminalName: String?) -> [String] {
+    var out: [String] = []
+    if let terminalName {
+      out.append("ttyname=" + terminalName)
+      if let type = variables["TERM"], !type.isEmpty { out.append("ttytype=" + type) }
+    }
+    let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { variables[$0] }.first {
+      !$0.isEmpty
+    }
+    if let locale { out.append("lc-ctype=" + locale) }
+    if let display = variables["DISPLAY"], !display.isEmpty { out.append("display=" + display) }
+    return out
+  }
+
+  /// Puts the client's display variables into this process's environment, for the pinentry.
+  ///
+  /// Each of `displayVariables` is set to the client's value, or removed when the client has
+  /// none; the pinentry inherits them. Called in the agent's worker, a process of its own for
+  /// this one request.
+  static func adoptDisplay(of variables: [String: String]) {
+    for name in displayVariables {
+      if let value = variables[name] {
+        setenv(name, value, 1)
+      } else {
+        unsetenv(name)
+      }
+    }
+  }
+}

@@ -1,0 +1,185 @@
+import CPlatform
+import Glibc
+import VaultCrypto
+
+/// One pinentry program, started for one unlock and spoken to over Assuan (libassuan): the
+/// texts it shows, the PIN it reads, a message shown while the sensor is asked.
+///
+/// The PIN comes back in a D line: libassuan percent-decodes it into the data callback, which
+/// copies it into guarded memory; libassuan's own buffers are wiped when freed (`Assuan.hooks`).
+/// The program inherits this process's environment (the caller puts the client's display
+/// variables in it first) and no descriptor but its two pipes.
+package final class PinentryDialog {
+  /// Why the dialog ended without a PIN.
+  enum Failure: Error, Equatable {
+    /// libassuan is missing, or the program could not be started: the program and the reason.
+    case notStarted(program: String, reason: String)
+    /// The user chose Cancel (or closed the window).
+    case cancelled(program: String)
+    /// The pinentry's own timeout (`SETTIMEOUT`) passed with nothing typed.
+    case timedOut(program: String)
+    /// The program ended, or answered what is not the pinentry protocol: its `gpg_error_t`.
+    case broke(program: String, code: UInt32)
+    /// The PIN it sent is longer than vault reads (`LineReader.maximum` bytes).
+    case tooLong(program: String)
+  }
+
+  /// Seconds a pinentry waits for the user before it gives up (`SETTIMEOUT`).
+  package static let timeoutSeconds = 60
+
+  let program: String
+  private let library: Assuan
+  private var context: OpaquePointer?
+
+  /// Starts `program` (an absolute path) and sends it `options` (`OPTION name=value`, each
+  /// refused option ignored, as gpg-agent does for an older pinentry).
+  ///
+  /// - Throws: `Failure.notStarted`.
+  init(program: String, options: [String]) throws {
+    self.program = program
+    switch Assuan.shared {
+    case .failure(let failure):
+      let reason =
+        switch failure {
+        case .notLoaded(let why): "libassuan cannot be loaded (\(why))"
+        case .lacksSymbol(let name): "the libassuan found has no \(name)"
+        }
+      throw Failure.notStarted(program: program, reason: reason)
+    case .success(let library):
+      self.library = library
+    }
+    var made: OpaquePointer?
+    let created = withUnsafeMutablePointer(to: &Assuan.hooks) { hooks in
+      library.newExt(&made, Assuan.errorSource, UnsafeMutableRawPointer(hooks), nil, nil)
+    }
+    guard created == 0, let made else {
+      throw Failure.notStarted(program: program, reason: "libassuan could not make a context")
+    }
+    context = made
+    let name = strdup(program)
+    defer { free(name) }
+    var argv: [UnsafePointer<CChar>?] = [UnsafePointer(name), nil]
+    var keep: [Int32] = [-1]
+    let connected = argv.withUnsafeMutableBufferPointer { arguments in
+      keep.withUnsafeMutableBufferPointer { fds in
+        library.pipeConnect(
+          made, name, arguments.baseAddress, fds.baseAddress, nil, nil, 0)
+      }
+    }
+    guard connected == 0 else {
+      library.release(made)
+      context = nil
+      throw Failure.notStarted(
+        program: program, reason: "it did not start or did not greet (error \(connected))")
+    }
+    for option in options { _ = transact("OPTION " + Self.escaped(option)) }
+  }
+
+  deinit { close() }
+
+  /// Sends `command` with `text` (percent-escaped): `SETDESC`, `SETPROMPT`, `SETERROR`,
+  /// `SETTITLE`, `SETTIMEOUT`.
+  ///
+  /// - Throws: `Failure.broke` when the program does not take it.
+  func set(_ command: String, _ text: String) throws {
+    let error = transact(command + " " + Self.escaped(text))
+    guard error == 0 else { throw failure(error) }
+  }
+
+  /// Asks for the PIN (`GETPIN`) and returns what was typed, in guarded memory.
+  ///
+  /// - Throws: `Failure.cancelled`, `.timedOut`, `.broke` or `.tooLong`.
+  func getPIN() throws -> SecureBytes {
+    guard let context else { throw Failure.broke(program: program, code: 0) }
+    library.beginConfidential(context)
+    let sink = PINSink()
+    let error = withExtendedLifetime(sink) {
+      library.transact(
+        context, "GETPIN",
+        { opaque, data, count in
+          guard let opaque, let data else { return 0 }
+          let sink = Unmanaged<PINSink>.fromOpaque(opaque).takeUnretainedValue()
+          sink.append(UnsafeRawBufferPointer(start: data, count: count))
+          return 0
+        }, Unmanaged.passUnretained(sink).toOpaque(), nil, nil, nil, nil)
+    }
+    guard error == 0 else { throw failure(error) }
+    guard !sink.overflowed else { throw Failure.tooLong(program: program) }
+    return sink.bytes
+  }
+
+  /// Shows `text` in a message (`MESSAGE`) without waiting for it to be dismissed: `close`
+  /// takes it away.
+  func showMessage(_ text: String) {
+    guard let context, transact("SETDESC " + Self.escaped(text)) == 0 else { return }
+    _ = library.writeLine(context, "MESSAGE")
+  }
+
+  /// Ends the program (SIGTERM, which a pinentry showing a message also obeys) and the
+  /// connection; libassuan waits for it.
+  func close() {
+    guard let context else { return }
+    let pid = library.getPID(context)
+    if pid > 0 { kill(pid, SIGTERM) }
+    library.release(context)
+    self.context = nil
+  }
+
+  private func transact(_ line: String) -> UInt32 {
+    guard let context else { return 1 }
+    return library.transact(context, line, nil, nil, nil, nil, nil, nil)
+  }
+
+  private func failure(_ error: UInt32) -> Failure {
+    let code = Assuan.code(error)
+    if Assuan.cancelledCodes.contains(code) { return .cancelled(program: program) }
+    if code == Assuan.timeoutCode { return .timedOut(program: program) }
+    return .broke(program: program, code: error)
+  }
+
+  /// `text` as an Assuan argument: `%`, CR and LF percent-escaped, cut to fit a line (1000
+  /// bytes with the command).
+  static func escaped(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "%": out += "%25"
+      case "\r": out += "%0D"
+      case "\n": out += "%0A"
+      default: out.unicodeScalars.append(scalar)
+      }
+      if out.utf8.count > 900 { break }
+    }
+    return out
+  }
+}
+
+/// Where the data callback puts the PIN: guarded memory of `LineReader.maximum` bytes.
+private final class PINSink {
+  private let buffer = SecureBytes(count: LineReader.maximum)
+  private var count = 0
+  /// True when more came than the buffer holds (the PIN is then refused).
+  private(set) var overflowed = false
+
+  func append(_ data: UnsafeRawBufferPointer) {
+    guard !overflowed, data.count <= LineReader.maximum - count else {
+      overflowed = true
+      return
+    }
+    buffer.withMutableBytes { out in
+      for (index, byte) in data.enumerated() { out[count + index] = byte }
+    }
+    count += data.count
+  }
+
+  /// What came, in guarded memory.
+  var bytes: SecureBytes {
+    let out = SecureBytes(count: count)
+    buffer.withBytes { source in
+      out.withMutableBytes { target in
+        for index in 0..<count { target[index] = source[index] }
+      }
+    }
+    return out
+  }
+}

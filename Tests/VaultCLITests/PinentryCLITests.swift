@@ -1,0 +1,314 @@
+import Foundation
+import VaultTestSupport
+import XCTest
+
+@testable import VaultCLI
+@testable import VaultFormat
+
+/// The PIN asked through a pinentry when there is no terminal (issue "The agent as the one key
+/// holder").
+///
+/// The agent runs the program on the client's display, over Assuan (libassuan), then holds the
+/// vault. A scripted pinentry answers as told (right and wrong PINs, Cancel, its
+/// timeout, dying, garbage); Debian's pinentry-tty runs for real under a pseudo-terminal.
+final class PinentryCLITests: XCTestCase {
+  var box: Sandbox!
+  var server: Process?
+
+  override func setUpWithError() throws {
+    try TestTier.requireSystem("the agent and pinentry programs")
+    box = Sandbox()
+    try FileManager.default.createDirectory(
+      atPath: box.home + "/bin", withIntermediateDirectories: true)
+  }
+
+  override func tearDown() {
+    box = nil
+    server?.terminate()
+    server?.waitUntilExit()
+  }
+
+  var program: String { box.home + "/bin/pinentry-script" }
+  var log: String { box.home + "/pinentry.log" }
+
+  /// Writes the scripted pinentry and names it in the settings.
+  ///
+  /// It logs the descriptors it was given (but its log), its `DISPLAY`, whether it reached that X
+  /// server, and every line it is sent, and answers each `GETPIN` with the next of `answers`: a PIN (sent as
+  /// a D line), an `ERR` line as given, `DIE` (it exits) or `GARBAGE` (a line outside the
+  /// protocol). Every other command is `OK`.
+  func script(_ answers: [String]) throws {
+    let text = """
+      #!/usr/bin/python3
+      import os, socket, sys
+      answers = [\(answers.map { "\"\($0)\"" }.joined(separator: ", "))]
+      log = open(\"\(log)\", "a")
+      def target(fd):
+          try: return os.readlink("/proc/self/fd/" + fd)
+          except OSError: return None
+      kept = [(fd, target(fd)) for fd in sorted(os.listdir("/proc/self/fd"))]
+      kept = [fd + "=" + t.split(":")[0] for fd, t in kept if t and t != log.name]
+      log.write("fds %s\\n" % " ".join(kept))
+      display = os.environ.get("DISPLAY", "")
+      log.write("env DISPLAY=%s\\n" % (display or "-"))
+      if display:
+          try:
+              s = socket.socket(socket.AF_UNIX)
+              s.connect("/tmp/.X11-unix/X" + display.lstrip(":").split(".")[0])
+              log.write("x11 connected\\n")
+          except OSError:
+              log.write("x11 unreachable\\n")
+      log.flush()
+      def out(s):
+          sys.stdout.write(s + "\\n"); sys.stdout.flush()
+      out("OK Pleased to meet you")
+      for line in sys.stdin:
+          line = line.rstrip("\\n"); log.write(line + "\\n"); log.flush()
+          cmd = line.split(" ", 1)[0]
+          if cmd == "GETPIN":
+              answer = answers.pop(0)
+              if answer == "DIE": sys.exit(3)
+              elif answer == "GARBAGE": out("HELLO THERE")
+              elif answer.startswith("ERR"): out(answer)
+              else: out("D " + answer); out("OK")
+          elif cmd == "BYE":
+              out("OK"); break
+          else:
+              out("OK")
+      """
+    try Data(text.utf8).write(to: URL(fileURLWithPath: program))
+    chmod(program, 0o755)
+    try? FileManager.default.removeItem(atPath: log)
+    let set = box.vault(["config", "--global", "pinentry", program])
+    XCTAssertEqual(set.status, 0, set.stderrText)
+  }
+
+  /// What the scripted pinentry logged.
+  func logged() -> [String] {
+    ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+      .map(String.init)
+  }
+
+  /// `vault ARGUMENTS` as a launcher starts it: the built binary in a session of its own (no
+  /// controlling terminal), standard input from /dev/null.
+  func launched(_ arguments: [String], env: [String: String] = [:]) -> Subprocess.Result {
+    Subprocess.run(
+      "/usr/bin/setsid", ["-w", Sandbox.binDirectory + "/vault"] + arguments,
+      environment: box.environment.merging(env) { $1 }, directory: box.home)
+  }
+
+  func addSecret() {
+    let added = box.vaultPIN(["add", "x"], stdin: Array("s3cret".utf8))
+    XCTAssertEqual(added.status, 0, added.stderrText)
+  }
+
+  func testThePINAskedThroughAPinentryUnlocksTheAgent() throws {
+    box.initPINOnly()
+    addSecret()
+    try script(["111111", Sandbox.pin])
+    let read = launched(["get", "x"], env: ["DISPLAY": ":93"])
+    XCTAssertEqual(read.status, 0, read.stderrText)
+    XCTAssertEqual(read.stdoutText, "s3cret")
+    XCTAssertEqual(
+      read.errorLines,
+      [
+        "Unlocked \(box.vaultPath) through \(program) for every shell of yours: it locks after"
+          + " 15 min without use (at most 8 h), or with 'vault lock'."
+      ])
+    XCTAssertEqual(
+      logged(),
+      [
+        "fds 0=pipe 1=pipe 2=/dev/null", "env DISPLAY=:93", "x11 unreachable",
+        "OPTION lc-ctype=C.UTF-8", "OPTION display=:93",
+        "SETTIMEOUT 60", "SETTITLE vault",
+        "SETDESC Unlock the vault \(box.vaultPath) for every shell of yours: type its PIN.",
+        "SETPROMPT PIN:", "GETPIN",
+        "SETERROR wrong PIN (4 attempts left before a delay); try again", "SETPROMPT PIN:",
+        "GETPIN",
+      ])
+    // The agent holds it now: the next command asks nothing.
+    try script([])
+    let again = launched(["get", "x"])
+    XCTAssertEqual(again.stdoutText, "s3cret", again.stderrText)
+    XCTAssertEqual(logged(), [])
+  }
+
+  func testTheMatchComesFromTheSensorWhileAMessageShowsTheReason() throws {
+    box.initBiometric()
+    box.biosim(["next", "match"])
+    addSecret()
+    try script([Sandbox.pin])
+    box.biosim(["next", "match"])
+    let read = launched(["get", "x"])
+    XCTAssertEqual(read.status, 0, read.stderrText)
+    XCTAssertEqual(read.stdoutText, "s3cret")
+    XCTAssertEqual(
+      Array(logged().suffix(3)),
+      ["GETPIN", "SETDESC Touch the sensor: unlock the vault.", "MESSAGE"])
+    XCTAssertEqual(box.sensor()["queue"] as? [String], [])
+  }
+
+  func testCancelAndTheTimeoutExit13AndLeaveItLocked() throws {
+    box.initPINOnly()
+    addSecret()
+    for (answer, message) in [
+      (
+        "ERR 83886179 Operation cancelled <Pinentry>",
+        "vault: error: cancelled: the PIN was not given (\(program))"
+      ),
+      (
+        "ERR 83886142 Timeout <Pinentry>",
+        "vault: error: cancelled: \(program) timed out after 60 s with no PIN typed"
+      ),
+    ] {
+      try script([answer])
+      let read = launched(["get", "x"])
+      XCTAssertEqual(read.status, 13, read.stderrText)
+      XCTAssertEqual(read.stdout, [])
+      XCTAssertEqual(read.errorLines, [message])
+      XCTAssertEqual(launched(["status", "--check"]).status, 10, "nothing is held")
+    }
+  }
+
+  func testAPinentryThatDiesOrAnswersGarbageExits10NamingIt() throws {
+    box.initPINOnly()
+    addSecret()
+    for answer in ["DIE", "GARBAGE"] {
+      try script([answer])
+      let read = launched(["get", "x"])
+      XCTAssertEqual(read.status, 10, "\(answer): \(read.stderrText)")
+      XCTAssertEqual(read.stdout, [])
+      XCTAssertTrue(
+        read.errorLines.first?.hasPrefix(
+          "vault: error: \(program) ended or answered outside the pinentry protocol (libassuan"
+            + " error ") == true, read.stderrText)
+      XCTAssertEqual(
+        read.errorLines.last,
+        "vault: hint: name a pinentry that works on your desktop with 'vault config --global"
+          + " pinentry PATH', or run 'vault unlock --vault \(box.vaultPath)' on a terminal")
+    }
+  }
+
+  func testThreeWrongPINsEndItAsAtATerminal() throws {
+    box.initPINOnly()
+    addSecret()
+    try script(["111111", "222222", "333333"])
+    let read = launched(["get", "x"])
+    XCTAssertEqual(read.status, 11, read.stderrText)
+    XCTAssertEqual(logged().filter { $0 == "GETPIN" }.count, 3)
+    XCTAssertEqual(
+      read.errorLines, ["vault: error: wrong PIN (2 attempts left before a delay)"])
+  }
+
+  func testTheTTYSettingKeepsTheOldRule() throws {
+    box.initPINOnly()
+    addSecret()
+    XCTAssertEqual(box.vault(["config", "--global", "pinentry", "tty"]).status, 0)
+    let read = launched(["get", "x"])
+    XCTAssertEqual(read.status, 10, read.stderrText)
+    XCTAssertEqual(
+      read.errorLines.first, "vault: error: locked: no valid session and no terminal to ask on")
+  }
+
+  /// An agent started where there is no display, asked by a client on an X display (Xvfb):
+  /// the pinentry gets the client's DISPLAY, in its environment and as an option, and reaches
+  /// that server.
+  func testTheClientsDisplayReachesThePinentry() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else {
+      throw XCTSkip("Xvfb is not installed")
+    }
+    box.initPINOnly()
+    addSecret()
+    // The agent starts from a shell without DISPLAY, holding another vault.
+    let other = box.home + "/other.db"
+    XCTAssertEqual(
+      box.vault(["init", "--kdf", "test", "--no-biometry", "--vault", other], pin: ["999900"])
+        .status, 0)
+    XCTAssertEqual(box.vault(["unlock", "--vault", other], pin: ["999900"]).status, 0)
+    let display = try startDisplay()
+    try script([Sandbox.pin])
+    let read = launched(["get", "x"], env: ["DISPLAY": display])
+    XCTAssertEqual(read.status, 0, read.stderrText)
+    XCTAssertEqual(read.stdoutText, "s3cret")
+    XCTAssertEqual(
+      Array(logged().prefix(5)),
+      [
+        "fds 0=pipe 1=pipe 2=/dev/null", "env DISPLAY=\(display)", "x11 connected",
+        "OPTION lc-ctype=C.UTF-8", "OPTION display=\(display)",
+      ])
+  }
+
+  /// Debian's pinentry-tty, for real: a client with no controlling terminal whose standard input
+  /// is a pseudo-terminal; the pinentry prompts there (`OPTION ttyname`) and reads the PIN.
+  func testPinentryTTYAsksOnTheClientsTerminal() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pinentry-tty") else {
+      throw XCTSkip("pinentry-tty is not installed")
+    }
+    box.initPINOnly()
+    addSecret()
+    XCTAssertEqual(
+      box.vault(["config", "--global", "pinentry", "/usr/bin/pinentry-tty"]).status, 0)
+    let driver = """
+      import os, pty, select, sys, time
+      pid, fd = pty.fork()
+      if pid == 0:
+          # A grandchild in a session of its own: no controlling terminal, the pty on 0, 1, 2.
+          inner = os.fork()
+          if inner == 0:
+              os.setsid()
+              os.execv(sys.argv[1], sys.argv[1:])
+          _, status = os.waitpid(inner, 0)
+          os._exit(os.waitstatus_to_exitcode(status))
+      seen, sent, deadline = b"", False, time.time() + 20
+      while time.time() < deadline:
+          ready, _, _ = select.select([fd], [], [], 0.2)
+          if ready:
+              try:
+                  chunk = os.read(fd, 4096)
+              except OSError:
+                  break
+              if not chunk: break
+              seen += chunk
+          if not sent and b"PIN:" in seen:
+              os.write(fd, b"\(Sandbox.pin)\\n"); sent = True
+      _, status = os.waitpid(pid, 0)
+      sys.stdout.write(seen.decode(errors="replace").replace("\\r", ""))
+      sys.exit(os.waitstatus_to_exitcode(status))
+      """
+    let run = Subprocess.run(
+      "/usr/bin/python3", ["-c", driver, Sandbox.binDirectory + "/vault", "get", "x"],
+      environment: box.environment, directory: box.home)
+    XCTAssertEqual(run.status, 0, run.stdoutText + run.stderrText)
+    let lines = run.stdoutText.split(separator: "\n").map(String.init)
+    XCTAssertEqual(
+      lines,
+      [
+        "Unlock the vault \(box.vaultPath) for every shell of yours: type its PIN.", "PIN: ",
+        "Unlocked \(box.vaultPath) through /usr/bin/pinentry-tty for every shell of yours: it"
+          + " locks after 15 min without use (at most 8 h), or with 'vault lock'.",
+        "s3cret",
+      ])
+    XCTAssertFalse(run.stdoutText.contains(Sandbox.pin), "the PIN is not echoed")
+  }
+
+  /// Starts Xvfb on a free display (`-displayfd`) and returns it (":N").
+  func startDisplay() throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+    process.arguments = ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "320x200x24"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    server = process
+    var number = Data()
+    while !number.contains(10) {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { throw XCTSkip("Xvfb did not start") }
+      number.append(chunk)
+    }
+    return ":"
+      + String(decoding: number, as: UTF8.self).trimmingCharacters(
+        in: .whitespacesAndNewlines)
+  }
+}
