@@ -125,14 +125,14 @@ public struct AgentClient {
   /// Asks every agent of this user to let go of the vault `vaultID` and of the file `vaultPath`
   /// (holds and grants alike).
   ///
-  /// The agents are those of `AgentSocket.everyFolder`; with both nil, only the first found is
-  /// asked, to let go of everything. Returns false when an agent runs and did not confirm it.
+  /// The agents are those of `AgentFolders.all` (the usual folders, the one `VAULT_SESSION`
+  /// names, every folder an agent was started in); with both nil, every agent lets go of its
+  /// plain holds. Returns false when an agent runs and did not confirm it.
   @discardableResult
   public func forget(vaultID: VaultID?, vaultPath: String?) -> Bool {
     let path = vaultPath.map(AgentMessage.absolutePath)
     var confirmed = true
-    let everything = vaultID == nil && vaultPath == nil
-    for folder in AgentSocket.everyFolder(environment) {
+    for folder in AgentFolders.all(environment) {
       guard let socket = try? AgentSocket.connect(folder: folder) else { continue }
       socket.setTimeout(seconds: Self.answerTimeout)
       guard (try? socket.send(.forget(vaultID: vaultID, path: path, token: nil))) != nil,
@@ -141,7 +141,6 @@ public struct AgentClient {
         confirmed = false
         continue
       }
-      if everything { break }
     }
     return confirmed
   }

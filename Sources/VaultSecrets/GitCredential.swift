@@ -125,7 +125,7 @@ public struct CredentialTarget: Equatable, Sendable {
 
   /// A target.
   public init(scheme: String, authority: String, path: String?) {
-    self.scheme = scheme.lowercased()
+    self.scheme = scheme.asciiLowercased
     self.authority = Self.normalized(authority: authority, scheme: self.scheme)
     let trimmed = path.map { $0.trimmingSlashes } ?? ""
     self.path = trimmed.isEmpty ? nil : trimmed
@@ -167,13 +167,19 @@ public struct CredentialTarget: Equatable, Sendable {
       host = String(authority[..<colon])
       port = String(authority[authority.index(after: colon)...])
     }
-    host = host.lowercased()
+    // ASCII alone is folded: a Unicode fold would make U+212A (Kelvin) a "k".
+    host = host.asciiLowercased
     guard let port, port != defaultPorts[scheme] else { return host }
     return host + ":" + port
   }
 }
 
 extension String {
+  /// With A to Z as a to z, and nothing else changed.
+  fileprivate var asciiLowercased: String {
+    String(decoding: utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+  }
+
   /// Without `/` at either end.
   fileprivate var trimmingSlashes: String {
     var view = Substring(self)

@@ -98,6 +98,39 @@ final class ConfigCLITests: XCTestCase {
       box.vault(["config", "--global", "credential.folder"]).stdoutText, "creds/git\n")
   }
 
+  /// Attack review: a link on the way to the program that another user owns (in a sticky
+  /// /tmp it could be pointed elsewhere after the check), and a script whose interpreter
+  /// another user owns, are refused; the program that runs is the checked real path.
+  func testALinkOrAnInterpreterOfAnotherUserIsRefused() throws {
+    guard geteuid() == 0 else { throw XCTSkip("making another user's files needs root") }
+    let bin = box.home + "/bin"
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    let program = bin + "/pe"
+    XCTAssertTrue(
+      FileManager.default.createFile(atPath: program, contents: Data("#!/bin/sh\n".utf8)))
+    chmod(program, 0o755)
+    let link = bin + "/link"
+    XCTAssertEqual(symlink(program, link), 0)
+    XCTAssertEqual(
+      box.vault(["config", "--global", "pinentry", link]).status, 0, "the user's link")
+    XCTAssertEqual(lchown(link, 65534, 65534), 0)
+    let refused = box.vault(["config", "--global", "pinentry", link])
+    XCTAssertEqual(refused.status, 19, refused.stderrText)
+    XCTAssertEqual(
+      refused.errorLines.first, "vault: error: \(link) belongs to another user; refusing to use it")
+    let interpreter = bin + "/theirs"
+    XCTAssertTrue(
+      FileManager.default.createFile(atPath: interpreter, contents: Data("#!/bin/sh\n".utf8)))
+    chmod(interpreter, 0o755)
+    XCTAssertEqual(chown(interpreter, 65534, 65534), 0)
+    try Data("#!\(interpreter) -x\n".utf8).write(to: URL(fileURLWithPath: program))
+    let script = box.vault(["config", "--global", "pinentry", program])
+    XCTAssertEqual(script.status, 19, script.stderrText)
+    XCTAssertEqual(
+      script.errorLines.first,
+      "vault: error: \(interpreter) belongs to another user; refusing to use it")
+  }
+
   func testBadValuesAndKeysInTheWrongPlaceAreRefused() {
     let relative = box.vault(["config", "--global", "pinentry", "pinentry-tty"])
     XCTAssertEqual(relative.status, 5)

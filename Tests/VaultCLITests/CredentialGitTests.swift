@@ -97,9 +97,39 @@ final class CredentialGitTests: XCTestCase {
       ).count, 2, "the first password is kept as a revision")
     // Another password than the stored one: nothing is erased.
     XCTAssertEqual(credential("erase", request + "password=first\n").status, 0)
-    XCTAssertEqual(box.vaultPIN(["get", "git/git.example.org/team/app.git"]).status, 0)
+    XCTAssertEqual(
+      box.vaultPIN(["get", "git/git.example.org/team/app.git"]).stdoutText,
+      "second\nusername: ada\nurl: https://git.example.org/team/app.git\n")
+    // The named one: the password line alone goes; fields stay, and git is answered nothing.
     XCTAssertEqual(credential("erase", request + "password=second\n").status, 0)
-    XCTAssertEqual(box.vaultPIN(["get", "git/git.example.org/team/app.git"]).status, 3)
+    XCTAssertEqual(
+      box.vaultPIN(["get", "git/git.example.org/team/app.git"]).stdoutText,
+      "\nusername: ada\nurl: https://git.example.org/team/app.git\n")
+    XCTAssertEqual(credential("get", request).stdout, [])
+  }
+
+  /// Attack review: erase never takes an entry's other fields (a one-time code's seed, notes)
+  /// with the password; a host spelled with a Unicode letter that folds to ASCII is another
+  /// host; a url: field without a protocol serves nothing.
+  func testEraseKeepsTheRestAndHostsAndURLsAreReadStrictly() {
+    add(
+      "web/shop",
+      "pwShop\nusername: shopper\nurl: https://shop.example.com/\notp: otpauth://totp/x?secret=AB\n"
+        + "remember this\n")
+    let erased = credential(
+      "erase", "protocol=https\nhost=shop.example.com\nusername=shopper\npassword=pwShop\n")
+    XCTAssertEqual(erased.status, 0, erased.stderrText)
+    XCTAssertEqual(
+      box.vaultPIN(["get", "web/shop"]).stdoutText,
+      "\nusername: shopper\nurl: https://shop.example.com/\notp: otpauth://totp/x?secret=AB\n"
+        + "remember this\n")
+    add("git/kernel.org", "kpw\nusername: k\n")
+    XCTAssertEqual(credential("get", "protocol=https\nhost=\u{212A}ernel.org\n").stdout, [])
+    XCTAssertEqual(
+      credential("get", "protocol=https\nhost=KERNEL.org\n").stdoutText,
+      "username=k\npassword=kpw\n")
+    add("git/corp.example", "cpw\nurl: corp.example/team/repo.git\n")
+    XCTAssertEqual(credential("get", "protocol=https\nhost=corp.example\n").stdout, [])
   }
 
   func testARequestThatIsNotTheProtocolIsRefused() {
@@ -231,7 +261,9 @@ final class CredentialGitTests: XCTestCase {
     let url = "http://127.0.0.1:\(port)/a.git"
     let refused = git(["clone", "-q", url, box.home + "/a1"])
     XCTAssertEqual(refused.status, 128, refused.stderrText)
-    XCTAssertEqual(box.vault(["get", "forge/a"]).status, 3, "git erased the wrong one")
+    XCTAssertEqual(
+      box.vault(["get", "forge/a"]).stdoutText,
+      "\nusername: ada\nurl: http://127.0.0.1:\(port)\n", "git erased the wrong password")
     // Git asks (here a script answers), succeeds, and has vault keep what worked.
     let askpass = box.home + "/askpass"
     try Data(
@@ -240,8 +272,9 @@ final class CredentialGitTests: XCTestCase {
     chmod(askpass, 0o700)
     let asked = git(["clone", "-q", url, box.home + "/a2"], askpass: askpass)
     XCTAssertEqual(asked.status, 0, asked.stderrText)
+    // The entry git's store found (the same URL and username) takes the new password.
     XCTAssertEqual(
-      box.vault(["get", "git/127.0.0.1_\(port)"]).stdoutText,
+      box.vault(["get", "forge/a"]).stdoutText,
       "right\nusername: ada\nurl: http://127.0.0.1:\(port)\n")
     // Now nothing asks: the stored one serves.
     let served = git(["clone", "-q", url, box.home + "/a3"], askpass: "/bin/false")

@@ -18,7 +18,8 @@ final class DeviceTemporaryFilesTests: XCTestCase {
   /// The names in the state folder that are not the device state's own files.
   func leftovers() throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: state).filter {
-      !["device.json", "device.lock"].contains($0)
+      // The device state, its lock, and the record of the agent's folder (paths only).
+      !["device.json", "device.lock", "agent-folders"].contains($0)
     }.sorted()
   }
 

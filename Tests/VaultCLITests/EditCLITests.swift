@@ -281,6 +281,10 @@ final class EditCLITests: XCTestCase {
     let refused = edit(script)
     XCTAssertEqual(refused.status, 12, refused.stderrText)
     XCTAssertFalse(FileManager.default.fileExists(atPath: opened), "the editor never ran")
+    // The failed match ended the session's grant (someone else may be at the keyboard).
+    XCTAssertEqual(edit(script).status, 10)
+    box.biosim(["next", "--clear"])
+    session = ["VAULT_SESSION": box.unlock()]
     box.biosim(["next", "match"])
     let allowed = box.vault(
       ["edit", "note"],

@@ -49,6 +49,7 @@ final class PinentryCLITests: XCTestCase {
       kept = [(fd, target(fd)) for fd in sorted(os.listdir("/proc/self/fd"))]
       kept = [fd + "=" + t.split(":")[0] for fd, t in kept if t and t != log.name]
       log.write("fds %s\\n" % " ".join(kept))
+      log.write("env %s\\n" % " ".join(sorted(os.environ)))
       display = os.environ.get("DISPLAY", "")
       log.write("env DISPLAY=%s\\n" % (display or "-"))
       if display:
@@ -118,7 +119,9 @@ final class PinentryCLITests: XCTestCase {
     XCTAssertEqual(
       logged(),
       [
-        "fds 0=pipe 1=pipe 2=/dev/null", "env DISPLAY=:93", "x11 unreachable",
+        "fds 0=pipe 1=pipe 2=/dev/null", "env DISPLAY HOME LANG PATH _assuan_pipe_connect_pid",
+        "env DISPLAY=:93",
+        "x11 unreachable",
         "OPTION lc-ctype=C.UTF-8", "OPTION display=:93",
         "SETTIMEOUT 60", "SETTITLE vault",
         "SETDESC Unlock the vault \(box.vaultPath) for every shell of yours: type its PIN.",
@@ -231,9 +234,10 @@ final class PinentryCLITests: XCTestCase {
     XCTAssertEqual(read.status, 0, read.stderrText)
     XCTAssertEqual(read.stdoutText, "s3cret")
     XCTAssertEqual(
-      Array(logged().prefix(5)),
+      Array(logged().prefix(6)),
       [
-        "fds 0=pipe 1=pipe 2=/dev/null", "env DISPLAY=\(display)", "x11 connected",
+        "fds 0=pipe 1=pipe 2=/dev/null", "env DISPLAY HOME LANG PATH _assuan_pipe_connect_pid",
+        "env DISPLAY=\(display)", "x11 connected",
         "OPTION lc-ctype=C.UTF-8", "OPTION display=\(display)",
       ])
   }

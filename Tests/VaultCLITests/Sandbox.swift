@@ -89,8 +89,9 @@ final class Sandbox {
     }) {
       return true
     }
-    // An agent listens for this sandbox: the command may be served by it.
-    return AgentSocket.everyFolder(VaultEnvironment(variables: variables)).contains {
+    // An agent listens for this sandbox (or for its session's token): the command may be
+    // served by it.
+    return AgentFolders.all(VaultEnvironment(variables: variables)).contains {
       access($0 + "/agent.sock", F_OK) == 0
     }
   }

@@ -1,3 +1,4 @@
+import VaultTestSupport
 import XCTest
 
 @testable import VaultAgent
@@ -151,8 +152,10 @@ final class SessionCLITests: XCTestCase {
     }
     let secret = parsed.secret.unprotectedBytes
     let after = files(under: box.home)
+    // The agent's socket and lock, and the record of its folder (for `vault lock`).
     XCTAssertEqual(
-      after.subtracting(before).sorted(), ["run/vault/agent.lock", "run/vault/agent.sock"])
+      after.subtracting(before).sorted(),
+      ["run/vault/agent.lock", "run/vault/agent.sock", "state/vault/agent-folders"])
     for path in after where !path.hasSuffix("agent.sock") {
       let contents = try Data(contentsOf: URL(fileURLWithPath: box.home + "/" + path))
       XCTAssertNil(contents.range(of: Data(token.utf8)), path)
@@ -198,6 +201,37 @@ final class SessionCLITests: XCTestCase {
           + " was let go, or the unlock agent stopped); unlock again",
         "vault: hint: start a new session with: eval \"$(vault unlock --shell-session)\"",
       ])
+  }
+
+  /// Attack review: a grant held by an agent in another folder (a shell with another
+  /// XDG_RUNTIME_DIR) ends with `vault lock` run anywhere: the folder was recorded when that
+  /// agent started.
+  func testLockReachesAGrantInAnotherAgentsFolder() throws {
+    let other = box.home + "/run2"
+    XCTAssertEqual(mkdir(other, 0o700), 0)
+    box.biosim(["next", "match"])
+    let issued = box.vaultPIN(["unlock", "--raw"], env: ["XDG_RUNTIME_DIR": other])
+    XCTAssertEqual(issued.status, 0, issued.stderrText)
+    let token = issued.stdoutText.trimmingCharacters(in: .newlines)
+    XCTAssertEqual(get(token, boot: 1010).stdoutText, "hello")
+    XCTAssertEqual(box.vault(["lock"], spawn: true).status, 0)
+    let after = get(token, boot: 1020)
+    XCTAssertEqual(after.status, 10)
+    XCTAssertEqual(after.stdout, [])
+    if let pid = AgentListener.pid(other + "/vault/agent.sock") { kill(pid, SIGTERM) }
+  }
+
+  /// Attack review: a guarded read in a session whose match fails ends that vault's grants,
+  /// as it ends the agent's holds.
+  func testAFailedMatchAtAGuardedReadEndsTheGrant() {
+    box.biosim(["next", "match"])
+    XCTAssertEqual(box.vaultPIN(["add", "--guard", "bank"], stdin: Array("4242".utf8)).status, 0)
+    let token = box.unlock()
+    box.biosim(["next", "no-match"])
+    let failed = box.vault(
+      ["get", "bank"], env: ["VAULT_SESSION": token, "VAULT_TEST_BOOTCLOCK": "1005"])
+    XCTAssertEqual(failed.status, 12, failed.stderrText)
+    XCTAssertEqual(get(token, boot: 1010).status, 10, "the grant ended with the failed match")
   }
 
   /// A token of releases 0.3 to 0.12 (64 hex digits) is refused with "unlock again", and the

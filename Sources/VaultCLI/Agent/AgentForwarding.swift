@@ -219,13 +219,29 @@ enum AgentLauncher {
     }
   }
 
+  /// What of a client's environment an agent starts with.
+  ///
+  /// Where things are (`HOME`, `PATH`, `TMPDIR`, `XDG_*`), its locale and time zone, and vault's
+  /// own settings (`VAULT_*`) but `VAULT_SESSION`; nothing else, so a secret a program of
+  /// `vault run` passed on does not live on in the agent. A command it runs gets its own
+  /// client's environment.
+  static func agentEnvironment(_ variables: [String: String]) -> [String: String] {
+    variables.filter { name, _ in
+      guard name != "VAULT_SESSION" else { return false }
+      return ["HOME", "PATH", "TMPDIR", "LANG", "LANGUAGE", "TZ", "USER", "LOGNAME"].contains(name)
+        || name.hasPrefix("LC_") || name.hasPrefix("XDG_") || name.hasPrefix("VAULT_")
+    }
+  }
+
   /// Seconds `ensureRunning` waits for a new agent's socket.
   static let startTimeout = 5.0
 
-  /// Returns once an agent of `environment` accepts connections, starting one when needed:
-  /// this executable as `vault __agent`, in a session of its own (no controlling terminal),
-  /// its standard descriptors on /dev/null, no other descriptor, and this environment without
-  /// `VAULT_SESSION`.
+  /// Returns once an agent of `environment` accepts connections, starting one when needed.
+  ///
+  /// The agent is this executable as `vault __agent`, in a session of its own (no controlling
+  /// terminal), its standard descriptors on /dev/null, no other descriptor, and
+  /// `agentEnvironment` of this environment. The folder is recorded (`AgentFolders.record`) so
+  /// that `vault lock` reaches it.
   ///
   /// - Throws: `VaultError.storage` when it cannot be started or does not listen in time;
   ///   as `AgentSocket.connect`.
@@ -238,7 +254,7 @@ enum AgentLauncher {
     do {
       pid = try Spawn(
         executable: RunScope.current.executable, arguments: ["vault", "__agent"],
-        environment: environment.variables.filter { $0.key != "VAULT_SESSION" },
+        environment: agentEnvironment(environment.variables),
         descriptors: [
           (0, .devNull(writable: false)), (1, .devNull(writable: true)),
           (2, .devNull(writable: true)),
@@ -248,6 +264,7 @@ enum AgentLauncher {
     } catch {
       throw CommandFailed("cannot start the unlock agent: \(error.reason)")
     }
+    AgentFolders.record(AgentSocket.folder(environment), environment: environment)
     let clock = Clock(variables: [:])
     let deadline = clock.bootNow + startTimeout
     while clock.bootNow < deadline {

@@ -34,11 +34,11 @@ struct UnlockPromptCommand: VaultCommand {
         message: "no terminal and no pinentry program to ask for the PIN",
         hint: "run 'vault unlock' on a terminal, or name one: vault config --global pinentry PATH")
     }
-    try PinentrySetting.checkProgram(program)
+    let real = try PinentrySetting.checkProgram(program)
     let variables = context.environment.variables
-    PinentryChoice.adoptDisplay(of: variables)
+    PinentryChoice.prepareEnvironment(from: variables)
     let dialog = try PinentryDialog(
-      program: program, options: PinentryChoice.options(variables, terminalName: terminalName))
+      program: real, options: PinentryChoice.options(variables, terminalName: terminalName))
     defer { dialog.close() }
     try dialog.set("SETTIMEOUT", "\(PinentryDialog.timeoutSeconds)")
     try dialog.set("SETTITLE", "vault")

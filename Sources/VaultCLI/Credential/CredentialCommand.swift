@@ -18,8 +18,8 @@ struct CredentialCommand: VaultCommand {
       under the credentials folder (git, or 'vault config --global credential.folder') \
       named HOST or HOST/PATH serve https without a url: field. Nothing found: an empty \
       answer, and git asks you. store updates the entry it finds (its history kept) or \
-      makes FOLDER/HOST[/PATH]; erase removes the entry only when its password is the one \
-      git names. Guarded entries are never given to git. Set it up with: git config \
+      makes FOLDER/HOST[/PATH]; erase empties the password line of the entry it finds when \
+      it is the one git names (its fields, notes and history stay). Guarded entries are never given to git. Set it up with: git config \
       --global credential.helper vault.
       """)
 
@@ -59,10 +59,13 @@ struct CredentialCommand: VaultCommand {
       guard let password = request.password else { return ExitCode.success.rawValue }
       let unlocked = try context.open(.use(reason: "erase git's credential"))
       let lookup = CredentialLookup(unlocked.entries, folder: folder)
+      // The password alone goes: an entry's other fields and notes (a one-time code's seed)
+      // are not git's to erase, and git erases after any refusal of the server.
       if let found = try lookup.exact(for: target, username: request.username),
         found.fields.password == password
       {
-        try unlocked.entries.remove(found.name)
+        let content = try found.fields.setting([("password", SecureBytes(count: 0))])
+        try unlocked.entries.put(found.name, content: content, overwrite: true, guarded: false)
       }
     }
     return ExitCode.success.rawValue

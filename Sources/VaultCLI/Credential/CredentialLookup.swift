@@ -53,18 +53,25 @@ struct CredentialLookup {
       let name = try EntryName(listing.name)
       let content = try entries.get(name).content
       let fields = try EntryFields(content)
-      let own =
-        fields.value("url").flatMap { String(validating: $0.unprotectedBytes, as: UTF8.self) }
-        .flatMap(CredentialTarget.init(url:)) ?? folderTarget(listing.name)
+      // A url: field decides alone: one that names no protocol and host serves nothing.
+      let own: CredentialTarget?
+      if let url = fields.value("url") {
+        own = String(validating: url.unprotectedBytes, as: UTF8.self).flatMap(
+          CredentialTarget.init(url:))
+      } else {
+        own = folderTarget(listing.name)
+      }
       guard let own, let rank = own.serves(target) else { continue }
       out.append(Found(name: name, fields: fields, target: own, rank: rank))
     }
     return out
   }
 
-  /// The entry that serves `target` best: the highest rank, the first by name among equals.
+  /// The entry that serves `target` best, with a password (git erased an empty one): the
+  /// highest rank, the first by name among equals.
   func best(for target: CredentialTarget) throws -> Found? {
-    try candidates(for: target).max { $0.rank < $1.rank }
+    let served = try candidates(for: target).filter { $0.fields.password.count > 0 }
+    return served.max { $0.rank < $1.rank }
   }
 
   /// The entry for exactly `target` (the same path, or none for both) and `username` (when

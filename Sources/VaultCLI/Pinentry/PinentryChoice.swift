@@ -53,18 +53,24 @@ enum PinentryChoice {
     return out
   }
 
-  /// Puts the client's display variables into this process's environment, for the pinentry.
+  /// The variables a pinentry gets besides the display's: where it finds itself, its locale
+  /// and terminal type, whose it is.
+  static let plainVariables = ["HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TERM"]
+
+  /// Makes this process's environment the one the pinentry inherits.
   ///
-  /// Each of `displayVariables` is set to the client's value, or removed when the client has
-  /// none; the pinentry inherits them. Called in the agent's worker, a process of its own for
-  /// this one request.
-  static func adoptDisplay(of variables: [String: String]) {
-    for name in displayVariables {
-      if let value = variables[name] {
-        setenv(name, value, 1)
-      } else {
-        unsetenv(name)
-      }
+  /// It is `PATH=/usr/bin:/bin` and the client's `plainVariables`, `LC_*` and
+  /// `displayVariables`; nothing else (the agent's own environment, which may hold what a
+  /// program `vault run` started passed on, stays out). Called in the agent's worker, a process
+  /// of its own for this one request.
+  static func prepareEnvironment(from variables: [String: String]) {
+    clearenv()
+    setenv("PATH", "/usr/bin:/bin", 1)
+    for (name, value) in variables
+    where plainVariables.contains(name) || displayVariables.contains(name)
+      || name.hasPrefix("LC_")
+    {
+      setenv(name, value, 1)
     }
   }
 }

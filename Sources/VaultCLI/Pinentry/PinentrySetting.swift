@@ -59,11 +59,15 @@ enum PinentrySetting: Equatable, CustomStringConvertible {
 
   /// Refuses a program others could change, or one this user cannot run.
   ///
+  /// - Returns: the program's real path, which is what runs (never the path as configured,
+  ///   whose links could change after the check).
   /// - Throws: as `FileSafety.checkTrustedProgram`; `InputRefused` when it is not executable.
-  static func checkProgram(_ path: String) throws {
+  @discardableResult
+  static func checkProgram(_ path: String) throws -> String {
     let real = try FileSafety.checkTrustedProgram(path)
     guard access(real, X_OK) == 0 else {
       throw InputRefused("\(Output.printable(path)) is not a program you can run")
     }
+    return real
   }
 }

@@ -258,14 +258,12 @@ extension Context: CredentialSource {
     return session.heldKey
   }
 
-  /// The agent lets the vault go, or every vault.
+  /// The agent lets the vault go (its hold and every grant of it), and with `everything` every
+  /// other vault's plain hold too.
   public func heldKeyRejected(everything: Bool) {
     let agent = AgentClient(environment: environment)
-    if everything {
-      agent.forget(vaultID: nil, vaultPath: nil)
-    } else {
-      agent.forget(vaultID: session?.heldKey?.vaultID, vaultPath: vaultPath)
-    }
+    if everything { agent.forget(vaultID: nil, vaultPath: nil) }
+    agent.forget(vaultID: session?.heldKey?.vaultID, vaultPath: vaultPath)
   }
 
   /// Keeps the vault whose key was released, for `opened`.

@@ -67,7 +67,7 @@ extension VaultAccess {
     guard unlocked.source.withholdsGuarded, count > 0 else { return }
     do {
       try freshCheck(.export(count: count), unlocked, credentials)
-    } catch let thrown where unlocked.source == .agent {
+    } catch let thrown where unlocked.source.isHeld {
       guard let error = VaultError(thrown) else { throw thrown }
       releaseHeldKeys(after: error, credentials)
       throw error

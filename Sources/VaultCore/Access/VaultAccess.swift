@@ -67,7 +67,7 @@ public struct VaultAccess {
         try unlocked.openEntry(name, revision: revision) {
           try guardCheck(name, unlocked, credentials)
         }
-      } catch let thrown where unlocked.source == .agent {
+      } catch let thrown where unlocked.source.isHeld {
         guard let error = VaultError(thrown) else { throw thrown }
         releaseHeldKeys(after: error, credentials)
         throw error

@@ -81,6 +81,13 @@ public enum FileSafety {
   ///   (it does not exist).
   @discardableResult
   public static func checkTrustedProgram(_ path: String) throws -> String {
+    try checkTrustedProgram(path, interpreterDepth: 0)
+  }
+
+  private static func checkTrustedProgram(_ path: String, interpreterDepth: Int) throws -> String {
+    // Every symbolic link on the way is this user's or root's: a link another user owns (in a
+    // sticky /tmp) could be pointed elsewhere between this check and the run.
+    try checkLinksOnPath(path, depth: 0)
     guard let resolved = realpath(path, nil) else {
       throw VaultError.storage(.file(.follow, path: path))
     }
@@ -109,7 +116,55 @@ public enum FileSafety {
       if parent == folder { break }
       folder = parent
     }
+    // A script runs its interpreter, which sees what the script is given: the same rule.
+    if let interpreter = try interpreter(of: real) {
+      guard interpreterDepth < 4 else {
+        throw VaultError.unsafePermissions(UnsafePath(interpreter, .notARegularFile))
+      }
+      _ = try checkTrustedProgram(interpreter, interpreterDepth: interpreterDepth + 1)
+    }
     return real
+  }
+
+  /// Refuses a symbolic link on `path` (any component, and each link's target in turn) that is
+  /// owned by a user other than this one and root.
+  ///
+  /// - Throws: `VaultError.unsafePermissions`; `.storage` past 40 links.
+  private static func checkLinksOnPath(_ path: String, depth: Int) throws {
+    guard depth < 40 else { throw VaultError.storage(.file(.follow, path: path)) }
+    var prefix = ""
+    for component in path.split(separator: "/") {
+      prefix += "/" + component
+      var info = stat()
+      guard lstat(prefix, &info) == 0 else { return }
+      guard info.st_mode & S_IFMT == S_IFLNK else { continue }
+      guard info.st_uid == geteuid() || info.st_uid == 0 else {
+        throw VaultError.unsafePermissions(UnsafePath(prefix, .otherUser))
+      }
+      var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let length = readlink(prefix, &target, target.count - 1)
+      guard length > 0 else { throw VaultError.storage(.file(.follow, path: prefix)) }
+      let text = String(
+        decoding: target.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let absolute = text.hasPrefix("/") ? text : PrivateFiles.parentFolder(of: prefix) + "/" + text
+      try checkLinksOnPath(absolute, depth: depth + 1)
+    }
+  }
+
+  /// The interpreter a `#!` line at the start of the file at `path` names, or nil.
+  private static func interpreter(of path: String) throws -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw VaultError.storage(.file(.read, path: path)) }
+    defer { close(fd) }
+    var head = [UInt8](repeating: 0, count: 256)
+    let count = read(fd, &head, head.count)
+    guard count > 2, head[0] == UInt8(ascii: "#"), head[1] == UInt8(ascii: "!") else {
+      return nil
+    }
+    let line = head[2..<count].prefix { $0 != 10 }
+    let words = line.split { $0 == 32 || $0 == 9 }
+    guard let first = words.first else { return nil }
+    return String(decoding: first, as: UTF8.self)
   }
 
   /// The folder of a vault file: as `checkFolder`, and not readable by group or others either
