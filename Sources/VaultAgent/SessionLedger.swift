@@ -76,12 +76,17 @@ public struct SessionLedger: Sendable {
     removeOlderReleaseSessions()
   }
 
-  /// Why every session of the vault last ended, when no unlock came since.
+  /// Why every session of the vault last ended, when no unlock came since: the marker of this
+  /// environment's folder, else of any other folder a shell of this user may have used.
   public func revocation(of vaultID: VaultID) -> Revocation? {
-    guard (try? FileSafety.checkPrivateFolder(directory)) != nil,
-      let bytes = try? PrivateFiles.read(markerPath(vaultID)), bytes.count == 1
-    else { return nil }
-    return Revocation(rawValue: bytes[0])
+    for folder in everyDirectory {
+      guard (try? FileSafety.checkPrivateFolder(folder)) != nil,
+        let bytes = try? PrivateFiles.read(folder + "/" + vaultID.hex + ".revoked"),
+        bytes.count == 1, let reason = Revocation(rawValue: bytes[0])
+      else { continue }
+      return reason
+    }
+    return nil
   }
 
   /// Removes the session files releases 0.3 to 0.12 left, each a master key sealed under a token.

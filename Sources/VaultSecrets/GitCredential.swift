@@ -54,7 +54,11 @@ public struct GitCredential {
         number += 1
         var end = start
         while end < raw.count && raw[end] != 10 { end += 1 }
-        defer { start = end + 1 }
+        let next = end + 1
+        defer { start = next }
+        if end == start { break }
+        // A CR before the LF is the line ending's, as git itself reads it.
+        if raw[end - 1] == 13 { end -= 1 }
         if end == start { break }
         guard let equals = raw[start..<end].firstIndex(of: UInt8(ascii: "=")) else {
           throw Fault.lineWithoutEquals(line: number)
@@ -134,16 +138,21 @@ public struct CredentialTarget: Equatable, Sendable {
   /// The target of a URL such as `https://example.org:8443/team/repo.git`; nil when it has no
   /// protocol or no host (`URLComponents`, RFC 3986).
   public init?(url text: String) {
-    guard let parts = URLComponents(string: text), let scheme = parts.scheme,
+    let trimmed = text.trimmingBlanks
+    guard let parts = URLComponents(string: trimmed), let scheme = parts.scheme,
       let host = parts.host, !host.isEmpty
     else { return nil }
     let authority = host + (parts.port.map { ":\($0)" } ?? "")
     self.init(scheme: scheme, authority: authority, path: parts.path)
   }
 
-  /// The target a request names, nil without a protocol and a host.
+  /// The target a request names, nil without a protocol and a host, or with a host that is
+  /// not one (a `/`, `@`, `\\`, `?`, `#`, white space or a control character in it).
   public init?(_ request: GitCredential) {
-    guard let scheme = request.scheme, !scheme.isEmpty, let host = request.host, !host.isEmpty
+    guard let scheme = request.scheme, !scheme.isEmpty, let host = request.host, !host.isEmpty,
+      !host.unicodeScalars.contains(where: {
+        $0.value <= 0x20 || $0.value == 0x7F || "/@\\?#".unicodeScalars.contains($0)
+      })
     else { return nil }
     self.init(scheme: scheme, authority: host, path: request.path)
   }
@@ -178,6 +187,14 @@ extension String {
   /// With A to Z as a to z, and nothing else changed.
   fileprivate var asciiLowercased: String {
     String(decoding: utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+  }
+
+  /// Without spaces and tabs at either end.
+  fileprivate var trimmingBlanks: String {
+    var view = Substring(self)
+    while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
+    while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
+    return String(view)
   }
 
   /// Without `/` at either end.

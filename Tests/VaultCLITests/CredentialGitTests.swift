@@ -132,6 +132,37 @@ final class CredentialGitTests: XCTestCase {
     XCTAssertEqual(credential("get", "protocol=https\nhost=corp.example\n").stdout, [])
   }
 
+  /// New-user review: the username git names chooses among accounts; a second account is
+  /// stored beside the first; CRLF lines and a request that stops at its blank line are read
+  /// as git writes them; a host that is not one is never stored; a url: value with spaces
+  /// around it is read.
+  func testAccountsLinesAndHostsAreReadAsGitMeansThem() {
+    add("forge/one", "p1\nusername: one\nurl:   https://h.example.net  \n")
+    add("forge/two", "p2\nusername: two\nurl: https://h.example.net\n")
+    XCTAssertEqual(
+      credential("get", "protocol=https\nhost=h.example.net\nusername=two\n").stdoutText,
+      "username=two\npassword=p2\n")
+    XCTAssertEqual(
+      credential("get", "protocol=https\r\nhost=h.example.net\r\nusername=one\r\n\r\n").stdoutText,
+      "username=one\npassword=p1\n")
+    XCTAssertEqual(
+      credential("get", "protocol=https\nhost=h.example.net\nusername=three\n").stdout, [])
+    // Nothing after the blank line is read.
+    XCTAssertEqual(
+      credential("get", "protocol=https\nhost=h.example.net\nusername=one\n\nnot a line\n")
+        .stdoutText, "username=one\npassword=p1\n")
+    let store = "protocol=https\nhost=new.example.net\n"
+    XCTAssertEqual(credential("store", store + "username=a\npassword=pa\n").status, 0)
+    XCTAssertEqual(credential("store", store + "username=b\npassword=pb\n").status, 0)
+    XCTAssertEqual(
+      box.vaultPIN(["get", "git/new.example.net (b)"]).stdoutText,
+      "pb\nusername: b\nurl: https://new.example.net\n")
+    XCTAssertEqual(
+      credential("get", store + "username=a\n").stdoutText, "username=a\npassword=pa\n")
+    XCTAssertEqual(credential("store", "protocol=https\nhost=a/b\npassword=x\n").status, 0)
+    XCTAssertEqual(box.vaultPIN(["get", "git/a/b"]).status, 3, "a host with a slash is none")
+  }
+
   func testARequestThatIsNotTheProtocolIsRefused() {
     let bad = credential("get", "protocol https\n")
     XCTAssertEqual(bad.status, 5)

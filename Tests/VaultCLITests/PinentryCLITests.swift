@@ -37,11 +37,12 @@ final class PinentryCLITests: XCTestCase {
   /// server, and every line it is sent, and answers each `GETPIN` with the next of `answers`: a PIN (sent as
   /// a D line), an `ERR` line as given, `DIE` (it exits) or `GARBAGE` (a line outside the
   /// protocol). Every other command is `OK`.
-  func script(_ answers: [String]) throws {
+  func script(_ answers: [String], refusing refused: [String] = []) throws {
     let text = """
       #!/usr/bin/python3
-      import os, socket, sys
+      import fcntl, os, signal, socket, sys
       answers = [\(answers.map { "\"\($0)\"" }.joined(separator: ", "))]
+      refused = [\(refused.map { "\"\($0)\"" }.joined(separator: ", "))]
       log = open(\"\(log)\", "a")
       def target(fd):
           try: return os.readlink("/proc/self/fd/" + fd)
@@ -62,11 +63,35 @@ final class PinentryCLITests: XCTestCase {
       log.flush()
       def out(s):
           sys.stdout.write(s + "\\n"); sys.stdout.flush()
+      def ended(number, frame):
+          # Ended while it shows a message: what was sent before is still in the pipe; log it.
+          fcntl.fcntl(0, fcntl.F_SETFL, os.O_NONBLOCK)
+          try:
+              rest = os.read(0, 65536).decode()
+          except OSError:
+              rest = ""
+          for line in rest.splitlines(): log.write(line + "\\n")
+          log.flush()
+          os._exit(0)
+      signal.signal(signal.SIGTERM, ended)
       out("OK Pleased to meet you")
-      for line in sys.stdin:
-          line = line.rstrip("\\n"); log.write(line + "\\n"); log.flush()
+      def lines():
+          # Unbuffered, a byte at a time: nothing read is left unlogged when a signal ends it.
+          line = b""
+          while True:
+              byte = os.read(0, 1)
+              if not byte: return
+              if byte == b"\\n":
+                  yield line.decode()
+                  line = b""
+              else:
+                  line += byte
+      for line in lines():
+          log.write(line + "\\n"); log.flush()
           cmd = line.split(" ", 1)[0]
-          if cmd == "GETPIN":
+          if cmd in refused:
+              out("ERR 536871187 Unknown IPC command <User defined source 1>")
+          elif cmd == "GETPIN":
               answer = answers.pop(0)
               if answer == "DIE": sys.exit(3)
               elif answer == "GARBAGE": out("HELLO THERE")
@@ -190,6 +215,17 @@ final class PinentryCLITests: XCTestCase {
         "vault: hint: name a pinentry that works on your desktop with 'vault config --global"
           + " pinentry PATH', or run 'vault unlock --vault \(box.vaultPath)' on a terminal")
     }
+  }
+
+  /// New-user review: a pinentry that does not know a command answers ERR, which is passed
+  /// over as gpg-agent does, not taken for a broken program.
+  func testAnUnknownCommandIsPassedOver() throws {
+    box.initPINOnly()
+    addSecret()
+    try script([Sandbox.pin], refusing: ["OPTION", "SETTIMEOUT", "SETTITLE", "SETERROR"])
+    let read = launched(["get", "x"])
+    XCTAssertEqual(read.status, 0, read.stderrText)
+    XCTAssertEqual(read.stdoutText, "s3cret")
   }
 
   func testThreeWrongPINsEndItAsAtATerminal() throws {

@@ -119,8 +119,7 @@ final class RekeyCLITests: XCTestCase {
     XCTAssertEqual(
       stale.errorLines,
       [
-        "vault: error: locked: the session in VAULT_SESSION has ended (its time ran out, the vault"
-          + " was let go, or the unlock agent stopped); unlock again",
+        "vault: error: locked: every session was revoked when the master key was rotated",
         "vault: hint: the unlock agent holds this vault and serves a shell without a session: run"
           + " 'unset VAULT_SESSION'",
       ])

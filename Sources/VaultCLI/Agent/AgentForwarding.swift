@@ -215,7 +215,7 @@ enum AgentLauncher {
     guard path.utf8.count <= Int(vault_unix_path_limit()) else {
       throw CommandFailed(
         "the agent's socket path \(path) is longer than \(vault_unix_path_limit()) bytes; set"
-          + " XDG_RUNTIME_DIR to a shorter folder, or use 'vault unlock --shell-session'")
+          + " XDG_RUNTIME_DIR to a shorter folder")
     }
   }
 

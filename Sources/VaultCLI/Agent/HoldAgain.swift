@@ -21,7 +21,8 @@ enum HoldAgain {
       try AgentClient(environment: context.environment).hold(
         vaultID: vault.vaultID, vaultPath: vault.path, key: masterKey,
         idle: SessionLedger.defaultIdle)
-      SessionLedger(environment: context.environment).clearRevocation(vault.vaultID)
+      // The reason every session ended stays recorded: a shell whose session it was is told
+      // why, though the agent holds the vault again for the others.
       Output.error(
         "The agent holds \(vault.path) again for every shell of yours: it locks after"
           + " \(ExitStatus.duration(Int(SessionLedger.defaultIdle))) without use (at most 8 h),"

@@ -40,9 +40,9 @@ struct UnlockPromptCommand: VaultCommand {
     let dialog = try PinentryDialog(
       program: real, options: PinentryChoice.options(variables, terminalName: terminalName))
     defer { dialog.close() }
-    try dialog.set("SETTIMEOUT", "\(PinentryDialog.timeoutSeconds)")
-    try dialog.set("SETTITLE", "vault")
-    try dialog.set(
+    dialog.set("SETTIMEOUT", "\(PinentryDialog.timeoutSeconds)")
+    dialog.set("SETTITLE", "vault")
+    dialog.set(
       "SETDESC",
       "Unlock the vault \(session.vaultPath) for every shell of yours: type its PIN.")
     context.pinentry = dialog

@@ -26,8 +26,7 @@ struct CredentialCommand: VaultCommand {
   @ArgumentParameter(Keys.credentialAction) var action
 
   func run(_ context: Context) throws -> Int32 {
-    let input = try LineReader.readAll(
-      fd: 0, atMost: GitCredential.maximumByteCount, what: "git's request")
+    let input = try Self.readRequest()
     let request: GitCredential
     do {
       request = try GitCredential(parsing: input)
@@ -40,7 +39,9 @@ struct CredentialCommand: VaultCommand {
     switch action {
     case .get:
       let unlocked = try context.open(.use(reason: "give git a credential"))
-      guard let found = try CredentialLookup(unlocked.entries, folder: folder).best(for: target)
+      guard
+        let found = try CredentialLookup(unlocked.entries, folder: folder).best(
+          for: target, username: request.username)
       else { return ExitCode.success.rawValue }
       var answer = GitCredential()
       answer.username = found.username ?? request.username
@@ -69,6 +70,35 @@ struct CredentialCommand: VaultCommand {
       }
     }
     return ExitCode.success.rawValue
+  }
+
+  /// Git's request: standard input up to its blank line (or its end), at most
+  /// `GitCredential.maximumByteCount` bytes, read a byte at a time so that nothing after the
+  /// blank line is taken and a writer that keeps the pipe open is not waited for.
+  ///
+  /// - Throws: `InputRefused` for a longer request; `CommandFailed` on a read error.
+  static func readRequest() throws -> SecureBytes {
+    var out = ByteBuilder(packed: true)
+    var previous: UInt8 = 10
+    var count = 0
+    while true {
+      var byte: UInt8 = 0
+      let n = read(0, &byte, 1)
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 {
+        throw CommandFailed("cannot read git's request: \(String(cString: strerror(errno)))")
+      }
+      if n == 0 { break }
+      count += 1
+      guard count <= GitCredential.maximumByteCount else {
+        throw InputRefused(
+          "git's request is larger than \(GitCredential.maximumByteCount) bytes")
+      }
+      out.append(byte)
+      if byte == 10 && previous == 10 { break }
+      if byte != 13 { previous = byte }
+    }
+    return out.finish()
   }
 
   private static func text(_ bytes: SecureBytes) -> String? {

@@ -67,11 +67,18 @@ struct CredentialLookup {
     return out
   }
 
-  /// The entry that serves `target` best, with a password (git erased an empty one): the
-  /// highest rank, the first by name among equals.
-  func best(for target: CredentialTarget) throws -> Found? {
-    let served = try candidates(for: target).filter { $0.fields.password.count > 0 }
-    return served.max { $0.rank < $1.rank }
+  /// The entry that serves `target` best, with a password (git erased an empty one) and, when
+  /// git names a username, that username or none: the highest rank, an entry of that username
+  /// before one without, the first by name among equals.
+  func best(for target: CredentialTarget, username: String?) throws -> Found? {
+    let served = try candidates(for: target).filter { found in
+      found.fields.password.count > 0
+        && (username == nil || found.username == nil || found.username == username)
+    }
+    func score(_ found: Found) -> Int {
+      found.rank * 2 + (username != nil && found.username == username ? 1 : 0)
+    }
+    return served.max { score($0) < score($1) }
   }
 
   /// The entry for exactly `target` (the same path, or none for both) and `username` (when
@@ -105,15 +112,28 @@ struct CredentialLookup {
     }
     let url = target.scheme + "://" + target.authority + (target.path.map { "/" + $0 } ?? "")
     pairs.append(("url", SecureBytes(copying: Array(url.utf8))))
-    let name = try EntryName(
+    let name = try freeName(
       folder + "/" + target.authority.replacing(":", with: "_")
-        + (target.path.map { "/" + $0 } ?? ""))
+        + (target.path.map { "/" + $0 } ?? ""), username: request.username)
     let fields = try EntryFields(SecureBytes(count: 0)).setting(pairs)
     // Lines end in LF, the last one too, as `vault add` stores what a user types.
     var content = ByteBuilder(packed: true)
     fields.withBytes { content.append($0) }
     content.append(10)
     try entries.put(name, content: content.finish(), overwrite: false, guarded: false)
+  }
+
+  /// `base`, or when an entry (another account, another protocol) has it, `base (USERNAME)`,
+  /// then `base (2)`, `base (3)`…: a name no entry has.
+  private func freeName(_ base: String, username: String?) throws -> EntryName {
+    let taken = Set(try entries.listing(prefix: base).map(\.name))
+    var choices = [base]
+    if let username, !username.isEmpty { choices.append(base + " (\(username))") }
+    choices += (2...99).map { base + " (\($0))" }
+    for choice in choices where !taken.contains(choice) {
+      if let name = try? EntryName(choice) { return name }
+    }
+    throw VaultError.exists(base)
   }
 
   /// The https target of an entry named `FOLDER/HOST[/PATH]` (a port written `HOST_PORT`), nil

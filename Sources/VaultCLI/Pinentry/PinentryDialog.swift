@@ -1,5 +1,7 @@
 import CPlatform
+import Dispatch
 import Glibc
+import Synchronization
 import VaultCrypto
 
 /// One pinentry program, started for one unlock and spoken to over Assuan (libassuan): the
@@ -77,20 +79,28 @@ package final class PinentryDialog {
 
   deinit { close() }
 
-  /// Sends `command` with `text` (percent-escaped): `SETDESC`, `SETPROMPT`, `SETERROR`,
-  /// `SETTITLE`, `SETTIMEOUT`.
+  /// Sends `command` with `text` (percent-escaped).
   ///
-  /// - Throws: `Failure.broke` when the program does not take it.
-  func set(_ command: String, _ text: String) throws {
-    let error = transact(command + " " + Self.escaped(text))
-    guard error == 0 else { throw failure(error) }
+  /// The commands are `SETDESC`, `SETPROMPT`, `SETERROR`, `SETTITLE` and `SETTIMEOUT`. A
+  /// pinentry that does not know one answers `ERR`, which is passed over, as gpg-agent does;
+  /// one that has ended fails the `GETPIN` that follows.
+  func set(_ command: String, _ text: String) {
+    _ = transact(command + " " + Self.escaped(text))
   }
+
+  /// Seconds vault itself waits for a `GETPIN` answer before it kills the program: its own
+  /// timeout and a margin, for a pinentry that ignores `SETTIMEOUT` or never answers.
+  static let killSeconds = timeoutSeconds + 15
 
   /// Asks for the PIN (`GETPIN`) and returns what was typed, in guarded memory.
   ///
-  /// - Throws: `Failure.cancelled`, `.timedOut`, `.broke` or `.tooLong`.
+  /// - Throws: `Failure.cancelled`, `.timedOut` (also when the program had to be killed after
+  ///   `killSeconds`), `.broke` or `.tooLong`.
   func getPIN() throws -> SecureBytes {
     guard let context else { throw Failure.broke(program: program, code: 0) }
+    let pid = library.getPID(context)
+    let watchdog = Watchdog(seconds: Self.killSeconds) { if pid > 0 { kill(pid, SIGKILL) } }
+    defer { watchdog.cancel() }
     library.beginConfidential(context)
     let sink = PINSink()
     let error = withExtendedLifetime(sink) {
@@ -103,7 +113,9 @@ package final class PinentryDialog {
           return 0
         }, Unmanaged.passUnretained(sink).toOpaque(), nil, nil, nil, nil)
     }
-    guard error == 0 else { throw failure(error) }
+    guard error == 0 else {
+      throw watchdog.fired ? Failure.timedOut(program: program) : failure(error)
+    }
     guard !sink.overflowed else { throw Failure.tooLong(program: program) }
     return sink.bytes
   }
@@ -120,7 +132,17 @@ package final class PinentryDialog {
   func close() {
     guard let context else { return }
     let pid = library.getPID(context)
-    if pid > 0 { kill(pid, SIGTERM) }
+    if pid > 0 {
+      kill(pid, SIGTERM)
+      // One that ignores SIGTERM (a message it keeps showing) is killed after 2 seconds.
+      var status: Int32 = 0
+      var waited = 0
+      while waited < 200 && waitpid(pid, &status, WNOHANG) == 0 {
+        usleep(10_000)
+        waited += 1
+      }
+      if waited == 200 { kill(pid, SIGKILL) }
+    }
     library.release(context)
     self.context = nil
   }
@@ -181,5 +203,32 @@ private final class PINSink {
       }
     }
     return out
+  }
+}
+
+/// Runs an action once after a delay unless cancelled first, on a thread of its own.
+private final class Watchdog: @unchecked Sendable {
+  private let state = Mutex(State.waiting)
+
+  private enum State { case waiting, fired, cancelled }
+
+  /// Starts the wait: `action` runs after `seconds` unless `cancel` came first.
+  init(seconds: Int, action: @escaping @Sendable () -> Void) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { [self] in
+      let due = state.withLock { current -> Bool in
+        guard current == .waiting else { return false }
+        current = .fired
+        return true
+      }
+      if due { action() }
+    }
+  }
+
+  /// True once the action ran.
+  var fired: Bool { state.withLock { $0 == .fired } }
+
+  /// Keeps the action from running, when it has not yet.
+  func cancel() {
+    state.withLock { current in if current == .waiting { current = .cancelled } }
   }
 }

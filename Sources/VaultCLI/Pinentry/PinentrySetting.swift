@@ -47,7 +47,7 @@ enum PinentrySetting: Equatable, CustomStringConvertible {
     case "auto": self = .auto
     case "tty": self = .tty
     default:
-      guard text.hasPrefix("/") else {
+      guard text.hasPrefix("/"), UserConfig.Key.pinentry.accepts(text) else {
         throw InputRefused(
           "pinentry is the absolute path of a pinentry program, tty or auto, not"
             + " '\(Output.printable(text))'")
@@ -64,6 +64,13 @@ enum PinentrySetting: Equatable, CustomStringConvertible {
   /// - Throws: as `FileSafety.checkTrustedProgram`; `InputRefused` when it is not executable.
   @discardableResult
   static func checkProgram(_ path: String) throws -> String {
+    var info = stat()
+    guard path.hasPrefix("/"), stat(path, &info) == 0 else {
+      throw InputRefused("there is no program at \(Output.printable(path))")
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw InputRefused("\(Output.printable(path)) is not a program you can run")
+    }
     let real = try FileSafety.checkTrustedProgram(path)
     guard access(real, X_OK) == 0 else {
       throw InputRefused("\(Output.printable(path)) is not a program you can run")

@@ -96,7 +96,7 @@ public final class Context {
     if let pinentry {
       var label = Substring(prompt)
       while let last = label.last, last == " " || last == ":" { label = label.dropLast() }
-      try pinentry.set("SETPROMPT", label + ":")
+      pinentry.set("SETPROMPT", label + ":")
       return try pinentry.getPIN()
     }
     if let pinFD {
@@ -231,7 +231,7 @@ extension Context: CredentialSource {
   public func pinRejected(_ error: VaultError) {
     let message = "\(ExitStatus.report(error).message); try again"
     if let pinentry {
-      try? pinentry.set("SETERROR", message)
+      pinentry.set("SETERROR", message)
     } else {
       terminal?.say(message + "\n")
     }

@@ -16,6 +16,23 @@ public struct UserConfig: Equatable, Sendable {
     /// The folder whose entries named `HOST` or `HOST/PATH` serve git's credential requests
     /// (`vault credential`); `git` when not set.
     case credentialFolder = "credential.folder"
+
+    /// True when `value` is one this key takes.
+    ///
+    /// For `pinentry`, `auto`, `tty` or an absolute path (never one relative to wherever a
+    /// command runs); for `credential.folder`, a folder of entry names, with no slash at either
+    /// end. No control character in either.
+    public func accepts(_ value: String) -> Bool {
+      guard !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        return false
+      }
+      switch self {
+      case .pinentry: return value == "auto" || value == "tty" || value.hasPrefix("/")
+      case .credentialFolder:
+        return !value.hasPrefix("/") && !value.hasSuffix("/")
+          && (try? EntryName(value + "/x")) != nil
+      }
+    }
   }
 
   /// Why the file was refused: its path, the line (from 1) and what is wrong.
@@ -30,6 +47,8 @@ public struct UserConfig: Equatable, Sendable {
       case unknownKey(String)
       /// The key was given on an earlier line too.
       case repeatedKey(Key)
+      /// The value is not one the key takes (`Key.accepts`).
+      case invalidValue(Key)
     }
 
     /// The file.
@@ -81,7 +100,9 @@ public struct UserConfig: Equatable, Sendable {
       throw Fault(path: path, line: 0, problem: .notText)
     }
     var config = UserConfig()
-    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    // "\r\n" is one Character: each line ends at either.
+    let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+    for (index, raw) in lines.enumerated() {
       let line = raw.trimmingSpaces
       if line.isEmpty || line.hasPrefix("#") { continue }
       guard let equals = line.firstIndex(of: "=") else {
@@ -97,6 +118,9 @@ public struct UserConfig: Equatable, Sendable {
       }
       guard config.values[key] == nil else {
         throw Fault(path: path, line: index + 1, problem: .repeatedKey(key))
+      }
+      guard key.accepts(value) else {
+        throw Fault(path: path, line: index + 1, problem: .invalidValue(key))
       }
       config.values[key] = value
     }

@@ -12,6 +12,10 @@ extension UserConfig.Fault: ReportableError {
     case .notKeyValue: "\(place) is not KEY = VALUE"
     case .unknownKey(let key): "\(place): vault has no setting '\(key)'"
     case .repeatedKey(let key): "\(place): \(key.rawValue) is set on an earlier line too"
+    case .invalidValue(.pinentry):
+      "\(place): pinentry is the absolute path of a pinentry program, tty or auto"
+    case .invalidValue(.credentialFolder):
+      "\(place): credential.folder is a folder of entry names, such as git"
     }
   }
 
