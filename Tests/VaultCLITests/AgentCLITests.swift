@@ -398,7 +398,7 @@ final class AgentCLITests: XCTestCase {
       refused.errorLines,
       [
         "vault: error: the agent's socket path \(long)/vault/agent.sock is longer than 107 bytes;"
-          + " set XDG_RUNTIME_DIR to a shorter folder, or use 'vault unlock --shell-session'"
+          + " set XDG_RUNTIME_DIR to a shorter folder"
       ])
     XCTAssertEqual(box.sensor()["queue"] as? [String], ["match"], "no match was asked for")
   }

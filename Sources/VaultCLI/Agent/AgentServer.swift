@@ -99,8 +99,10 @@ struct AgentLoop {
     for number in Self.stopSignals { signal(number, agentStopHandler) }
     while true {
       if expiresOnItsOwn { holdings.expire(now: now) }
-      if !persistent, holdings.isEmpty, jobs.isEmpty,
-        everHeld || now - started >= AgentServer.startupGrace
+      // Nothing held and nobody waiting: it ends. A client that connected meanwhile (a
+      // `hold` just after a lock let the last vault go) is answered first.
+      if !persistent, holdings.isEmpty, jobs.isEmpty, pending.isEmpty,
+        everHeld || now - started >= AgentServer.startupGrace, !connectionWaiting
       {
         break
       }
@@ -145,6 +147,12 @@ struct AgentLoop {
     }
     for job in jobs { kill(job.pid, SIGTERM) }
     holdings.removeAll()
+  }
+
+  /// True when a client's connection waits to be accepted.
+  private var connectionWaiting: Bool {
+    var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+    return poll(&fds, 1, 0) > 0 && fds[0].revents & Int16(POLLIN) != 0
   }
 
   /// Milliseconds until the next deadline (or the end of the startup grace), at most a minute:

@@ -17,10 +17,20 @@ enum HoldAgain {
     guard wanted(context, noHold: noHold) else { return }
     do {
       try AgentLauncher.checkSocketPath(context.environment)
-      try AgentLauncher.ensureRunning(context.environment)
-      try AgentClient(environment: context.environment).hold(
-        vaultID: vault.vaultID, vaultPath: vault.path, key: masterKey,
-        idle: SessionLedger.defaultIdle)
+      func hold() throws {
+        try AgentLauncher.ensureRunning(context.environment)
+        try AgentClient(environment: context.environment).hold(
+          vaultID: vault.vaultID, vaultPath: vault.path, key: masterKey,
+          idle: SessionLedger.defaultIdle)
+      }
+      do {
+        try hold()
+      } catch {
+        // The agent that held the vault may be ending now that it holds nothing: once more,
+        // when a new one has started in its place.
+        usleep(200_000)
+        try hold()
+      }
       // The reason every session ended stays recorded: a shell whose session it was is told
       // why, though the agent holds the vault again for the others.
       Output.error(
