@@ -32,29 +32,15 @@ final class ClipboardCLITests: XCTestCase {
     server?.waitUntilExit()
   }
 
-  /// Starts Xvfb on a free display (`-displayfd`) and sets DISPLAY, or skips saying why.
+  /// Starts Xvfb on a free display and sets DISPLAY, or skips saying why.
   func startDisplay(tools: [String]) throws {
     let path = "/usr/bin:/bin"
-    for program in ["Xvfb"] + tools where Clipboard.find(program, ["PATH": path]) == nil {
+    for program in tools where Clipboard.find(program, ["PATH": path]) == nil {
       throw XCTSkip("\(program) is not installed; the clipboard cannot be tested here")
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Clipboard.find("Xvfb", ["PATH": path]) ?? "")
-    process.arguments = ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "320x200x24"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let (process, display) = try VirtualDisplay.start()
     server = process
-    var number = Data()
-    while !number.contains(10) {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { throw XCTSkip("Xvfb did not start") }
-      number.append(chunk)
-    }
-    let display = String(decoding: number, as: UTF8.self).trimmingCharacters(
-      in: .whitespacesAndNewlines)
-    box.environment["DISPLAY"] = ":" + display
+    box.environment["DISPLAY"] = display
   }
 
   /// The clipboard's content, read with xclip.

@@ -253,9 +253,6 @@ final class PinentryCLITests: XCTestCase {
   /// the pinentry gets the client's DISPLAY, in its environment and as an option, and reaches
   /// that server.
   func testTheClientsDisplayReachesThePinentry() throws {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else {
-      throw XCTSkip("Xvfb is not installed")
-    }
     box.initPINOnly()
     addSecret()
     // The agent starts from a shell without DISPLAY, holding another vault.
@@ -331,24 +328,10 @@ final class PinentryCLITests: XCTestCase {
     XCTAssertFalse(run.stdoutText.contains(Sandbox.pin), "the PIN is not echoed")
   }
 
-  /// Starts Xvfb on a free display (`-displayfd`) and returns it (":N").
+  /// Starts Xvfb on a free display and returns it (":N").
   func startDisplay() throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-    process.arguments = ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "320x200x24"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let (process, display) = try VirtualDisplay.start()
     server = process
-    var number = Data()
-    while !number.contains(10) {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { throw XCTSkip("Xvfb did not start") }
-      number.append(chunk)
-    }
-    return ":"
-      + String(decoding: number, as: UTF8.self).trimmingCharacters(
-        in: .whitespacesAndNewlines)
+    return display
   }
 }
