@@ -179,6 +179,18 @@ public struct EntryFields {
   /// The first line (empty for empty content).
   public var password: SecureBytes { line(1) ?? SecureBytes(count: 0) }
 
+  /// The keys a username is kept under, in the order they are looked for (as pass's and
+  /// browserpass's conventions have them).
+  public static let usernameKeys = ["username", "user", "login"]
+
+  /// The value of the first of `usernameKeys` the entry has, or nil.
+  public var username: SecureBytes? {
+    for key in Self.usernameKeys {
+      if let found = value(key) { return found }
+    }
+    return nil
+  }
+
   /// `password`, then each field's key once, as first written, in order.
   public var keys: [String] {
     var seen: Set<String> = [Self.passwordKey]

@@ -103,7 +103,7 @@ final class CommandTypeTests: XCTestCase {
     }
     walk(VaultRootCommand.spec, "vault")
     walk(BiosimRootCommand.spec, "biosim")
-    XCTAssertEqual(VaultRootCommand.subcommands.count, 45)
+    XCTAssertEqual(VaultRootCommand.subcommands.count, 46)
     XCTAssertEqual(BiosimRootCommand.subcommands.count, 14)
   }
 }

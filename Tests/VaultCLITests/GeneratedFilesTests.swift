@@ -161,7 +161,8 @@ final class GeneratedFilesTests: XCTestCase {
     XCTAssertEqual(
       sections(page),
       [
-        "NAME", "SYNOPSIS", "DESCRIPTION", "FIELDS", "IMPORT", "AUDIT", "EXPORT", "COMMANDS",
+        "NAME", "SYNOPSIS", "DESCRIPTION", "FIELDS", "PICK", "IMPORT", "AUDIT", "EXPORT",
+        "COMMANDS",
         "OPTIONS",
         "JSON OUTPUT",
         "ENVIRONMENT",

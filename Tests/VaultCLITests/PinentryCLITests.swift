@@ -161,6 +161,27 @@ final class PinentryCLITests: XCTestCase {
     XCTAssertEqual(logged(), [])
   }
 
+  /// `vault pick` from a launcher's key binding: no terminal, so the agent asks through the
+  /// pinentry, then serves the names and the value.
+  func testPickFromALauncherAsksThroughThePinentry() throws {
+    box.initPINOnly()
+    addSecret()
+    try script([Sandbox.pin])
+    let menu = box.home + "/bin/menu"
+    try Data("#!/bin/sh\ncat >/dev/null\necho x\n".utf8).write(to: URL(fileURLWithPath: menu))
+    chmod(menu, 0o755)
+    let picked = launched(["pick", "--menu", menu, "--print"])
+    XCTAssertEqual(picked.status, 0, picked.stderrText)
+    XCTAssertEqual(picked.stdoutText, "s3cret")
+    XCTAssertEqual(
+      picked.errorLines,
+      [
+        "Unlocked \(box.vaultPath) through \(program) for every shell of yours: it locks after"
+          + " 15 min without use (at most 8 h), or with 'vault lock'."
+      ])
+    XCTAssertEqual(logged().filter { $0 == "GETPIN" }.count, 1)
+  }
+
   func testTheMatchComesFromTheSensorWhileAMessageShowsTheReason() throws {
     box.initBiometric()
     box.biosim(["next", "match"])

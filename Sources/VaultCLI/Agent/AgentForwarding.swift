@@ -29,10 +29,15 @@ enum AgentForwarding {
   /// carries its secret, and only that session's grant serves it; a token that is not one of
   /// this release's runs here, where the command says so.
   ///
+  /// - Parameters:
+  ///   - input: the command's standard input, this process's by default.
+  ///   - output: the command's standard output, this process's by default.
   /// - Throws: `VaultError.storage` when the agent ended while it ran the command;
   ///   `.programNotStarted` when a program `vault run` handed back cannot be started; as
   ///   `AgentSocket.connect`.
-  static func run(_ context: Context, arguments: [String]) throws -> Int32? {
+  static func run(
+    _ context: Context, arguments: [String], input: Int32 = 0, output: Int32 = 1
+  ) throws -> Int32? {
     // A closed standard descriptor would be taken by the socket itself: run here, where the
     // command reports it as it always did.
     guard context.session == nil, (0...2).allSatisfy({ fcntl($0, F_GETFD) != -1 }) else {
@@ -70,7 +75,7 @@ enum AgentForwarding {
     // The --pin-fd descriptor never crosses the socket (vault(1) SECURITY): an agent that holds
     // the vault needs no PIN, and a command of its that would ask for one hands the command
     // back (`runHere`) to run in this process.
-    var descriptors: [Int32] = [0, 1, 2, cwd]
+    var descriptors: [Int32] = [input, output, 2, cwd]
     if terminal >= 0 { descriptors.append(terminal) }
     do {
       try socket.send(.run(request), descriptors: descriptors)

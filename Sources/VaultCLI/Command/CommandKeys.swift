@@ -249,6 +249,21 @@ enum Keys {
   static let setting = Argument<SettingName>(
     "KEY", "\(SettingName.choiceList).", optional: true)
   static let settingValue = Argument<String>("VALUE", "The new value.", optional: true)
+  // pick
+  static let menu = Option<PickMenu>(
+    "menu", "MENU",
+    "The menu: fzf, rofi, wofi, dmenu, bemenu, or a command that reads names on standard input"
+      + " and prints the chosen one (default: the first of these found that can show here).")
+  static let pickClip = Flag(
+    "clip", short: "c", "Copy the value to the clipboard (the default; wl-copy, xclip, xsel).")
+  static let pickPrint = Flag("print", "Print the value on standard output instead.")
+  static let pickType = Flag(
+    "type",
+    "Type the value into the window that had the focus when the menu opened (xdotool, wtype or"
+      + " ydotool).")
+  static let autotype = Flag(
+    "autotype", "Type the username, Tab, the password and Enter, as rofi-pass does.")
+  static let pickOTP = Flag("otp", "The current one-time code instead of the password.")
   // credential
   static let credentialAction = Argument<CredentialAction>(
     "ACTION", "\(CredentialAction.choiceList), as git calls its helper.")

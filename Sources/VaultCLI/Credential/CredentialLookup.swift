@@ -27,14 +27,9 @@ struct CredentialLookup {
     /// How well it serves (`CredentialTarget.serves`).
     let rank: Int
 
-    /// Its `username` field (or `user`, `login`).
+    /// Its username (`EntryFields.username`: a `username`, `user` or `login` field).
     var username: String? {
-      for key in ["username", "user", "login"] {
-        if let value = fields.value(key) {
-          return String(validating: value.unprotectedBytes, as: UTF8.self)
-        }
-      }
-      return nil
+      fields.username.flatMap { String(validating: $0.unprotectedBytes, as: UTF8.self) }
     }
   }
 

@@ -69,13 +69,9 @@ enum Clipboard {
       "no clipboard tool found: install wl-clipboard (Wayland), or xclip or xsel (X11)")
   }
 
-  /// The path of `program` on `PATH`, or nil.
+  /// The path of `program` on `PATH`, or nil (`ProgramSearch.find`).
   static func find(_ program: String, _ variables: [String: String]) -> String? {
-    for folder in (variables["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-      let candidate = "\(folder)/\(program)"
-      if access(candidate, X_OK) == 0 { return candidate }
-    }
-    return nil
+    ProgramSearch.find(program, variables)
   }
 
   /// The option that marks a copy as a secret, when the tool at `path` has one.

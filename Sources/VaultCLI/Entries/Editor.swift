@@ -44,12 +44,7 @@ struct Editor {
   var program: String? {
     let word = String(command.split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
     if word.contains("/") { return word }
-    let path = variables["PATH"] ?? "/usr/bin:/bin"
-    for folder in path.split(separator: ":") {
-      let candidate = "\(folder)/\(word)"
-      if access(candidate, X_OK) == 0 { return candidate }
-    }
-    return nil
+    return ProgramSearch.find(word, variables)
   }
 
   /// True when the program is vim or nvim (also behind `vi` or a symbolic link).

@@ -51,6 +51,37 @@ struct OneTimeCodeCommand: VaultCommand {
     }
     let unlocked = try context.open(.readEntry(name))
     guard let content = try unlocked.entry?.content else { throw VaultError.notFound(name.value) }
+    try Self.current(
+      of: name, content: content, in: unlocked, now: context.environment.clock.wallNow
+    ) {
+      made, details in
+      if clip {
+        try Clipboard.copy(
+          made, name: name, what: "the one-time code of '\(Output.printable(name.value))'",
+          seconds: self.clipTime, context: context)
+      } else if json {
+        Output.print("{\"code\":\"")
+        made.withBytes { Output.write($0) }
+        Output.print("\"," + details + "}\n")
+      } else {
+        Output.writeValue(made)
+      }
+    }
+    return ExitCode.success.rawValue
+  }
+
+  /// Makes the current code of the entry `name` (content `content`) and hands it to `deliver`.
+  ///
+  /// The details come as JSON members (`"seconds_left":12,"period":30` or `"counter":4`). An
+  /// HOTP code is handed over before its counter advances, in the same
+  /// transaction, so a failed delivery stores nothing.
+  ///
+  /// - Throws: `VaultError.noOneTimeCode` (exit 3) when the entry has no code; the URI's
+  ///   refusals; what `deliver` throws.
+  static func current(
+    of name: EntryName, content: SecureBytes, in unlocked: UnlockedVault, now: Double,
+    deliver: (SecureBytes, String) throws -> Void
+  ) throws {
     let fields = try EntryFields(content)
     // An otp field that is no URI is read as --set reads it (a bare base32 secret), so a
     // malformed one is refused with its reason rather than taken for no code at all.
@@ -66,22 +97,8 @@ struct OneTimeCodeCommand: VaultCommand {
     // liboath and the URI's parsing leave pieces of the secret on the stack.
     SecureBytes.wipeStack()
     defer { SecureBytes.wipeStack() }
-    func deliver(_ made: SecureBytes, _ details: String) throws {
-      if clip {
-        try Clipboard.copy(
-          made, name: name, what: "the one-time code of '\(Output.printable(name.value))'",
-          seconds: self.clipTime, context: context)
-      } else if json {
-        Output.print("{\"code\":\"")
-        made.withBytes { Output.write($0) }
-        Output.print("\"," + details + "}\n")
-      } else {
-        Output.writeValue(made)
-      }
-    }
     switch code.kind {
     case .totp(let period):
-      let now = context.environment.clock.wallNow
       try deliver(
         try code.code(at: now),
         "\"seconds_left\":\(code.secondsLeft(at: now) ?? period),\"period\":\(period)")
@@ -91,7 +108,6 @@ struct OneTimeCodeCommand: VaultCommand {
         try deliver($0.code, "\"counter\":\($0.counter)")
       }
     }
-    return ExitCode.success.rawValue
   }
 
   /// `input` without the spaces, tabs and line breaks at either end (a pasted URI or secret).

@@ -50,10 +50,7 @@ final class GitRepository: SyncRepository {
     // Never a prompt on a terminal git does not have: a credential it needs is an error.
     kept["GIT_TERMINAL_PROMPT"] = "0"
     self.environment = kept
-    let folders = (variables["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-    guard
-      let found = folders.map({ String($0) + "/git" }).first(where: { access($0, X_OK) == 0 })
-    else {
+    guard let found = ProgramSearch.find("git", variables) else {
       throw VaultError.syncFailed(.gitNotFound)
     }
     program = found

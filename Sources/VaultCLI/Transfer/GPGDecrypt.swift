@@ -48,10 +48,9 @@ struct GPGDecrypt: Sendable {
     var kept = variables.filter { Self.passed.contains($0.key) }
     if kept["GPG_TTY"] == nil, let terminal = Self.terminal() { kept["GPG_TTY"] = terminal }
     self.environment = kept
-    let folders = (variables["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-    guard
-      let found = folders.map({ String($0) + "/gpg" }).first(where: { access($0, X_OK) == 0 })
-    else { throw VaultError.programNotFound("gpg") }
+    guard let found = ProgramSearch.find("gpg", variables) else {
+      throw VaultError.programNotFound("gpg")
+    }
     program = found
   }
 

@@ -53,6 +53,26 @@ extension VaultAccess {
     try vault.device.update { $0.lastGuardedRead[key] = now }
   }
 
+  /// Opens the entry `name` in `unlocked` (a vault opened for `.use`) as `.readEntry` opens it:
+  /// a guarded entry gets its fresh check when the key was held or came by reuse, and a large
+  /// one comes without its content.
+  ///
+  /// - Throws: `VaultError.notFound`; the guard's errors (`.duplicateRequest`, the match's and
+  ///   the PIN's); through the agent, a failed match makes it let every vault go.
+  public func readEntry(
+    _ name: EntryName, in unlocked: UnlockedVault, via credentials: CredentialSource
+  ) throws -> OpenedEntry {
+    do {
+      try unlocked.openEntry(name) { try guardCheck(name, unlocked, credentials) }
+    } catch let thrown where unlocked.source.isHeld {
+      guard let error = VaultError(thrown) else { throw thrown }
+      releaseHeldKeys(after: error, credentials)
+      throw error
+    }
+    guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
+    return entry
+  }
+
   /// The one fresh check an export asks for the `count` guarded entries it writes, when the key
   /// came from a session, the agent or a success by reuse (a key from the PIN and its match, in
   /// this command, needs none): a biometric match, or the PIN in a PIN-only vault or during a
