@@ -334,6 +334,20 @@ static inline int vault_drop_group(void) {
   return (int)syscall(SYS_setresgid, real, real, real);
 }
 
+/* libassuan's `atfork` callback for `assuan_pipe_connect`, run in the child between its fork and
+   its exec: drops a set-group-id install's group, as `vault_spawnattr_resetids` does for every
+   program vault starts with posix_spawn, so a pinentry never runs with vault's group (which
+   identifies vault's agent to its clients); the child ends with 127 if it cannot. A raw syscall
+   only, safe in the child of a fork. */
+static void vault_assuan_atfork_drop_group(void *opaque, int reserved) {
+  (void)opaque;
+  (void)reserved;
+  if (vault_drop_group() != 0) _exit(127);
+}
+
+/* The callback above, as the pointer `assuan_pipe_connect` takes. */
+static inline void *vault_assuan_atfork(void) { return (void *)&vault_assuan_atfork_drop_group; }
+
 /* Binds (`listen_too` nonzero: and listens on) or connects the socket `sock` to the Unix socket
    path `path`. -1 with ENAMETOOLONG when the path does not fit sun_path. */
 static inline int vault_unix_address(int sock, const char *path, int bind_it) {

@@ -110,6 +110,16 @@ public struct AgentClient {
     return (id, Expiry(idle: Int(idle), hard: Int(hard)))
   }
 
+  /// The vault the grant of `token` serves, whatever it is, with its timers; nil when the agent
+  /// the token names holds no live grant of it (a `status` with an empty path).
+  public func grantStatus(token: SessionToken) -> (vaultID: VaultID, expiry: Expiry)? {
+    guard let socket = try? connect(token: token),
+      (try? socket.send(.status(path: "", clock: testClock, token: token.secret))) != nil,
+      case .held(let id, let idle, let hard)? = try? socket.receive().0
+    else { return nil }
+    return (id, Expiry(idle: Int(idle), hard: Int(hard)))
+  }
+
   /// Ends the grant of the session `token` in the agent it names; true when that agent
   /// confirmed (or none listens there).
   @discardableResult

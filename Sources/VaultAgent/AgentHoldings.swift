@@ -119,9 +119,14 @@ public struct AgentHoldings {
   }
 
   /// The holding for the vault file at `path` that serves `token` (nil: the plain hold) and is
-  /// still within its time at `now`, or nil.
+  /// still within its time at `now`, or nil; with an empty `path` and a token, that token's
+  /// grant whatever vault it serves.
   public mutating func current(path: String, token: SecureBytes? = nil, now: Double) -> Holding? {
     expire(now: now)
+    // An empty path with a token asks for that token's grant, whatever vault it serves.
+    if path.isEmpty, token != nil {
+      return holdings.first { $0.grant != nil && $0.serves(token: token) }
+    }
     return holdings.first { $0.path == path && $0.serves(token: token) }
   }
 

@@ -189,14 +189,6 @@ extension String {
     String(decoding: utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
   }
 
-  /// Without spaces and tabs at either end.
-  fileprivate var trimmingBlanks: String {
-    var view = Substring(self)
-    while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
-    while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
-    return String(view)
-  }
-
   /// Without `/` at either end.
   fileprivate var trimmingSlashes: String {
     var view = Substring(self)

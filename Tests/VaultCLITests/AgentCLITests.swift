@@ -85,6 +85,25 @@ final class AgentCLITests: XCTestCase {
       get(env: stale).errorLines.last, "vault: hint: unlock first with: vault unlock")
   }
 
+  /// New-user review: a session of one vault, used against another, is not said to have ended.
+  func testASessionOfAnotherVaultSaysSo() {
+    let session = ["VAULT_SESSION": box.unlock()]
+    let other = box.home + "/other.db"
+    let made = box.vault(
+      ["init", "--kdf", "test", "--no-biometry", "--vault", other], pin: [Sandbox.pin])
+    XCTAssertEqual(made.status, 0, made.stderrText)
+    let read = box.vault(["list", "--vault", other], env: session)
+    XCTAssertEqual(read.status, 10, read.stderrText)
+    XCTAssertEqual(
+      read.errorLines,
+      [
+        "vault: error: locked: the session in VAULT_SESSION is for another vault, not this one",
+        "vault: hint: run 'unset VAULT_SESSION' to use this vault without it, or start a session"
+          + " for it with: eval \"$(vault unlock --vault \(other) --shell-session)\"",
+      ])
+    XCTAssertEqual(get(env: session).stdoutText, "s3cret\nuser: ada\n", "its own vault reads")
+  }
+
   func testUnlockHandsTheKeyToTheAgentAndCommandsWithoutASessionRead() throws {
     let unlocked = unlockAgent()
     XCTAssertEqual(unlocked.stdout, [], "nothing for a shell to eval")

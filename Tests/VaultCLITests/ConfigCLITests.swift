@@ -184,6 +184,42 @@ final class ConfigCLITests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: file), "nothing was written")
   }
 
+  /// New-user review: a settings file kept by a dotfiles manager is a link, and stays one; the
+  /// comments and lines written by hand stay where they were.
+  func testALinkedFileIsWrittenThroughAndItsCommentsKept() throws {
+    let dotfiles = box.home + "/dotfiles"
+    try FileManager.default.createDirectory(
+      atPath: dotfiles, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try FileManager.default.createDirectory(
+      atPath: box.home + "/config/vault", withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o700])
+    let real = dotfiles + "/vault-config"
+    try Data("# mine, from my dotfiles\n\ncredential.folder=forge\n".utf8).write(
+      to: URL(fileURLWithPath: real))
+    chmod(real, 0o600)
+    XCTAssertEqual(symlink(real, file), 0)
+    let set = box.vault(["config", "--global", "pinentry", "tty"])
+    XCTAssertEqual(set.status, 0, set.stderrText)
+    XCTAssertEqual(
+      try FileManager.default.destinationOfSymbolicLink(atPath: file), real, "still a link")
+    XCTAssertEqual(
+      try String(contentsOfFile: real, encoding: .utf8),
+      "# mine, from my dotfiles\n\ncredential.folder=forge\npinentry = tty\n")
+    XCTAssertEqual(box.vault(["config", "--global", "credential.folder", "git"]).status, 0)
+    XCTAssertEqual(
+      box.vault(["config", "--global", "pinentry", "/usr/bin/pinentry-tty"]).status, 0)
+    XCTAssertEqual(
+      try String(contentsOfFile: real, encoding: .utf8),
+      "# mine, from my dotfiles\n\npinentry = /usr/bin/pinentry-tty\n")
+    XCTAssertEqual(mode(real), 0o600)
+    unlink(real)
+    let dangling = box.vault(["config", "--global", "pinentry", "tty"])
+    XCTAssertNotEqual(dangling.status, 0)
+    XCTAssertEqual(
+      try FileManager.default.destinationOfSymbolicLink(atPath: file), real,
+      "a dangling link is not replaced")
+  }
+
   func testAFileOthersCanChangeOrThatVaultCannotReadIsRefused() throws {
     XCTAssertEqual(box.vault(["config", "--global", "pinentry", "tty"]).status, 0)
     chmod(file, 0o644)

@@ -47,13 +47,19 @@ final class PickCLITests: XCTestCase {
 
   /// A scripted typing tool named `name` on the sandbox's PATH: it logs its argv and, for
   /// text, its standard input in brackets; xdotool's window questions get the answers given.
-  func tool(_ name: String, focused: String = "4242", windowExists: Bool = true) throws {
+  func tool(
+    _ name: String, focused: String = "4242", windowExists: Bool = true,
+    movesAfter: Int = 1000
+  ) throws {
     let path = bin + "/" + name
     let text = """
       #!/bin/sh
       printf '%s\\n' "\(name) $*" >> '\(log)'
       case "$*" in
-        getwindowfocus) [ -n '\(focused)' ] || exit 1; echo '\(focused)' ;;
+        getwindowfocus)
+          [ -n '\(focused)' ] || exit 1
+          n=$(grep -c getwindowfocus '\(log)')
+          if [ "$n" -gt \(movesAfter) ]; then echo 999; else echo '\(focused)'; fi ;;
         getwindowname*) \(windowExists ? "echo term" : "exit 1") ;;
         *--file\\ -|-) printf '[' >> '\(log)'; cat >> '\(log)'; printf ']\\n' >> '\(log)' ;;
       esac
@@ -215,9 +221,9 @@ final class PickCLITests: XCTestCase {
       logged(),
       [
         "xdotool getwindowfocus", "xdotool getwindowname 4242", "xdotool getwindowfocus",
-        "xdotool type --clearmodifiers --file -", "[alice]",
-        "xdotool key --clearmodifiers Tab",
-        "xdotool type --clearmodifiers --file -", "[pw1]",
+        "xdotool type --clearmodifiers --file -", "[alice]", "xdotool getwindowfocus",
+        "xdotool key --clearmodifiers Tab", "xdotool getwindowfocus",
+        "xdotool type --clearmodifiers --file -", "[pw1]", "xdotool getwindowfocus",
         "xdotool key --clearmodifiers Return",
       ])
     let noUser = pick(
@@ -226,6 +232,60 @@ final class PickCLITests: XCTestCase {
     XCTAssertEqual(
       noUser.errorLines,
       ["vault: error: 'mail/box' has no field 'username'", "vault: hint: its fields: password"])
+  }
+
+  /// Attack review: a window that takes the focus during an autotype gets nothing more, above
+  /// all not the password and its Enter.
+  func testTypingStopsWhenTheFocusMoves() throws {
+    try tool("xdotool", movesAfter: 2)
+    let typed = pick(["--menu", try menu(), "--autotype"], env: ["DISPLAY": ":93"])
+    XCTAssertEqual(typed.status, 1)
+    XCTAssertEqual(
+      typed.errorLines,
+      ["vault: error: the focus moved to another window while typing; the rest was not typed"])
+    XCTAssertEqual(
+      logged(),
+      [
+        "xdotool getwindowfocus", "xdotool getwindowname 4242", "xdotool getwindowfocus",
+        "xdotool type --clearmodifiers --file -", "[alice]", "xdotool getwindowfocus",
+      ])
+  }
+
+  /// Attack review: run on a terminal, the focused window is that terminal, where an autotype's
+  /// Enter would run the password as a command (and keep it in the shell's history).
+  func testTypingIntoTheTerminalPickRunsInIsRefused() throws {
+    try tool("xdotool")
+    let typed = pick(
+      ["--menu", try menu(), "--autotype"], env: ["DISPLAY": ":93", "WINDOWID": "4242"])
+    XCTAssertEqual(typed.status, 1)
+    XCTAssertEqual(
+      typed.errorLines,
+      [
+        "vault: error: the window with the focus is the terminal pick runs in; --type and"
+          + " --autotype type into the window you were in when a launcher key ran pick: use"
+          + " --clip or --print here"
+      ])
+    XCTAssertEqual(logged(), ["xdotool getwindowfocus"])
+    XCTAssertFalse(FileManager.default.fileExists(atPath: menuInput), "no menu was shown")
+  }
+
+  /// Attack review: a menu's answer is read up to its bound, not whole.
+  func testAMenuThatFloodsItsOutputIsStopped() throws {
+    let result = pick(["--menu", "yes", "--print"])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(
+      result.errorLines, ["vault: error: the menu yes printed more than 16384 bytes"])
+  }
+
+  /// Attack review: a relative folder of PATH (`bin`, `.`) is wherever the command runs, and is
+  /// passed over when vault looks for a program it hands names or secrets to.
+  func testRelativeFoldersOfPathArePassedOver() throws {
+    try tool("xdotool")
+    let typed = pick(["--menu", try menu(), "--type"], env: ["DISPLAY": ":93", "PATH": "bin:."])
+    XCTAssertEqual(typed.status, 1)
+    XCTAssertEqual(
+      typed.errorLines, ["vault: error: no typing tool found: install xdotool (or ydotool)"])
+    XCTAssertEqual(logged(), [])
   }
 
   func testNothingIsTypedWhenTheWindowIsGoneOrNoneHasTheFocus() throws {

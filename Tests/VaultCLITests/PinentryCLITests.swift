@@ -35,12 +35,12 @@ final class PinentryCLITests: XCTestCase {
   ///
   /// It logs the descriptors it was given (but its log), its `DISPLAY`, whether it reached that X
   /// server, and every line it is sent, and answers each `GETPIN` with the next of `answers`: a PIN (sent as
-  /// a D line), an `ERR` line as given, `DIE` (it exits) or `GARBAGE` (a line outside the
+  /// a D line), an `ERR` line as given, `DIE` (it exits), `HANG` (it never answers) or `GARBAGE` (a line outside the
   /// protocol). Every other command is `OK`.
   func script(_ answers: [String], refusing refused: [String] = []) throws {
     let text = """
       #!/usr/bin/python3
-      import fcntl, os, signal, socket, sys
+      import fcntl, os, signal, socket, sys, time
       answers = [\(answers.map { "\"\($0)\"" }.joined(separator: ", "))]
       refused = [\(refused.map { "\"\($0)\"" }.joined(separator: ", "))]
       log = open(\"\(log)\", "a")
@@ -94,6 +94,7 @@ final class PinentryCLITests: XCTestCase {
           elif cmd == "GETPIN":
               answer = answers.pop(0)
               if answer == "DIE": sys.exit(3)
+              elif answer == "HANG": time.sleep(3600)
               elif answer == "GARBAGE": out("HELLO THERE")
               elif answer.startswith("ERR"): out(answer)
               else: out("D " + answer); out("OK")
@@ -161,6 +162,44 @@ final class PinentryCLITests: XCTestCase {
     XCTAssertEqual(logged(), [])
   }
 
+  /// Attack review: installed set-group-id, the agent keeps vault's group, which identifies it to
+  /// its clients; the pinentry it starts (through libassuan's fork, not vault's spawn) must not
+  /// keep it, or a pinentry of the user's choosing could stand in for the agent.
+  func testOnTheSetGroupIDInstallThePinentryRunsWithoutVaultsGroup() throws {
+    try XCTSkipUnless(getuid() == 0, "installing a set-group-id copy needs root")
+    box.initPINOnly()
+    addSecret()
+    let copy = box.home + "/bin/vault"
+    try FileManager.default.copyItem(atPath: Sandbox.binDirectory + "/vault", toPath: copy)
+    XCTAssertEqual(chown(copy, 0, 1), 0)
+    XCTAssertEqual(chmod(copy, 0o2755), 0)
+    let groups = box.home + "/groups"
+    let pinentry = box.home + "/bin/pinentry-groups"
+    let text = """
+      #!/usr/bin/python3
+      import os, sys
+      open("\(groups)", "w").write("%d %d %d\\n" % os.getresgid())
+      def out(s): sys.stdout.write(s + "\\n"); sys.stdout.flush()
+      out("OK")
+      for line in sys.stdin:
+          cmd = line.split(" ", 1)[0].strip()
+          if cmd == "GETPIN": out("D \(Sandbox.pin)"); out("OK")
+          elif cmd == "BYE": out("OK"); break
+          else: out("OK")
+      """
+    try Data(text.utf8).write(to: URL(fileURLWithPath: pinentry))
+    chmod(pinentry, 0o755)
+    XCTAssertEqual(box.vault(["config", "--global", "pinentry", pinentry]).status, 0)
+    let read = Subprocess.run(
+      "/usr/bin/setsid", ["-w", copy, "get", "x"], environment: box.environment,
+      directory: box.home)
+    XCTAssertEqual(read.status, 0, read.stderrText)
+    XCTAssertEqual(read.stdoutText, "s3cret")
+    XCTAssertEqual(
+      try String(contentsOfFile: groups, encoding: .utf8), "\(getgid()) \(getgid()) \(getgid())\n")
+    XCTAssertEqual(box.vault(["lock"]).status, 0)
+  }
+
   /// `vault pick` from a launcher's key binding: no terminal, so the agent asks through the
   /// pinentry, then serves the names and the value.
   func testPickFromALauncherAsksThroughThePinentry() throws {
@@ -195,6 +234,20 @@ final class PinentryCLITests: XCTestCase {
       Array(logged().suffix(3)),
       ["GETPIN", "SETDESC Touch the sensor: unlock the vault.", "MESSAGE"])
     XCTAssertEqual(box.sensor()["queue"] as? [String], [])
+    // An answer left queued is said once, by the command, not again by the unlock before it
+    // (new-user review).
+    XCTAssertEqual(box.vault(["lock"]).status, 0)
+    try script([Sandbox.pin])
+    box.biosim(["next", "match"])
+    box.biosim(["next", "match"])
+    let again = launched(["get", "x"])
+    XCTAssertEqual(again.status, 0, again.stderrText)
+    XCTAssertEqual(
+      again.errorLines.filter { $0.hasPrefix("vault: note: ") },
+      [
+        "vault: note: 1 sensor answer queued with 'biosim next' is still waiting (match): the next"
+          + " prompt takes it within 120 s; 'biosim next --clear' drops it"
+      ])
   }
 
   func testCancelAndTheTimeoutExit13AndLeaveItLocked() throws {
@@ -217,6 +270,23 @@ final class PinentryCLITests: XCTestCase {
       XCTAssertEqual(read.errorLines, [message])
       XCTAssertEqual(launched(["status", "--check"]).status, 10, "nothing is held")
     }
+  }
+
+  /// A pinentry that ignores its timeout and never answers is killed by vault's own watchdog
+  /// (75 s; a debug build's test setting shortens it).
+  func testAPinentryThatNeverAnswersIsKilled() throws {
+    box.initPINOnly()
+    addSecret()
+    try script(["HANG"])
+    let start = Date()
+    let read = launched(["get", "x"], env: ["VAULT_TEST_PINENTRY_KILL": "1.5"])
+    XCTAssertLessThan(Date().timeIntervalSince(start), 20)
+    XCTAssertEqual(read.status, 13, read.stderrText)
+    XCTAssertEqual(read.stdout, [])
+    XCTAssertEqual(
+      read.errorLines,
+      ["vault: error: cancelled: \(program) timed out after 60 s with no PIN typed"])
+    XCTAssertEqual(launched(["status", "--check"]).status, 10, "nothing is held")
   }
 
   func testAPinentryThatDiesOrAnswersGarbageExits10NamingIt() throws {
@@ -267,7 +337,45 @@ final class PinentryCLITests: XCTestCase {
     let read = launched(["get", "x"])
     XCTAssertEqual(read.status, 10, read.stderrText)
     XCTAssertEqual(
-      read.errorLines.first, "vault: error: locked: no valid session and no terminal to ask on")
+      read.errorLines,
+      [
+        "vault: error: locked: no valid session and no terminal to ask on",
+        "vault: hint: unlock first with: vault unlock",
+      ])
+    // On a desktop, the hint says what the setting does (new-user review).
+    let desktop = launched(["get", "x"], env: ["DISPLAY": ":93"])
+    XCTAssertEqual(desktop.status, 10, desktop.stderrText)
+    XCTAssertEqual(
+      desktop.errorLines,
+      [
+        "vault: error: locked: no valid session and no terminal to ask on",
+        "vault: hint: pinentry is set to tty, so the PIN is asked only on a terminal: run 'vault"
+          + " unlock' on one, or let a pinentry ask with 'vault config --global pinentry auto'",
+      ])
+  }
+
+  /// A job of cron or a systemd timer has neither a terminal nor a display: no graphical
+  /// pinentry is started for it (one would fail or fall back to a terminal it lacks).
+  func testNoPinentryIsStartedWithoutADisplay() throws {
+    box.initPINOnly()
+    addSecret()
+    XCTAssertNil(
+      PinentryChoice.program(for: .auto, terminalName: nil, variables: ["DISPLAY": ""]))
+    XCTAssertEqual(
+      PinentryChoice.program(for: .auto, terminalName: "/dev/pts/9", variables: [:]).map {
+        $0.hasPrefix("/usr/bin/pinentry")
+      }, true, "a terminal's pinentry, where one is installed")
+    let read = launched(["get", "x"], env: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
+    XCTAssertEqual(read.status, 10, read.stderrText)
+    XCTAssertEqual(
+      read.errorLines,
+      [
+        "vault: error: locked: no valid session and no terminal to ask on",
+        "vault: hint: unlock first with: vault unlock",
+      ])
+    // A program named in the settings is the user's choice, and is asked.
+    try script([Sandbox.pin])
+    XCTAssertEqual(launched(["get", "x"]).stdoutText, "s3cret")
   }
 
   /// An agent started where there is no display, asked by a client on an X display (Xvfb):

@@ -28,7 +28,8 @@ struct UnlockPromptCommand: VaultCommand {
     let terminalName = isatty(0) == 1 ? ttyname(0).map { String(cString: $0) } : nil
     guard
       let program = PinentryChoice.program(
-        for: PinentrySetting(stored: config[.pinentry]), terminalName: terminalName)
+        for: PinentrySetting(stored: config[.pinentry]), terminalName: terminalName,
+        variables: context.environment.variables)
     else {
       throw NoTerminal(
         message: "no terminal and no pinentry program to ask for the PIN",
@@ -40,6 +41,11 @@ struct UnlockPromptCommand: VaultCommand {
     let dialog = try PinentryDialog(
       program: real, options: PinentryChoice.options(variables, terminalName: terminalName))
     defer { dialog.close() }
+    #if DEBUG
+      if let seconds = variables["VAULT_TEST_PINENTRY_KILL"].flatMap(Double.init) {
+        dialog.killAfter = seconds
+      }
+    #endif
     dialog.set("SETTIMEOUT", "\(PinentryDialog.timeoutSeconds)")
     dialog.set("SETTITLE", "vault")
     dialog.set(
@@ -52,6 +58,9 @@ struct UnlockPromptCommand: VaultCommand {
       vaultID: vault.vaultID, vaultPath: vault.path, key: unlocked.masterKey,
       idle: SessionLedger.defaultIdle)
     SessionLedger(environment: context.environment).clearRevocation(vault.vaultID)
+    // The command this unlock is for runs next, through the agent, and says what answers the
+    // sensor still has queued: said once, by it.
+    RunScope.current.sensorConsulted = nil
     Output.error(
       "Unlocked \(vault.path) through \(program) for every shell of yours: it locks after"
         + " \(ExitStatus.duration(Int(SessionLedger.defaultIdle))) without use (at most 8 h), or"

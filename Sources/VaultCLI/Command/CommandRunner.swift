@@ -112,6 +112,10 @@ enum CommandRunner {
       if case .locked = vault, let context {
         if let steps = ReactivationSteps.beforeUnlock(context) {
           hint = steps
+        } else if case .locked(.noSessionNoTerminal) = vault,
+          let missing = PinentryChoice.missingHint(context)
+        {
+          hint = missing
         } else if !(context.sessionToken ?? "").isEmpty,
           (try? AgentClient(environment: context.environment).status(
             vaultPath: context.vaultPath)) != nil

@@ -96,14 +96,6 @@ struct InjectTemplate {
   }
 }
 
-extension String {
-  /// Without spaces and tabs at either end.
-  fileprivate var trimmingBlanks: String {
-    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-    return String(drop(while: blank).reversed().drop(while: blank).reversed())
-  }
-}
-
 /// A core error and where in the input it was found (`line 3`): reported as the error with the
 /// place before its message.
 struct LocatedError: Error {

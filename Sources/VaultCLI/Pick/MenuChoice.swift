@@ -56,17 +56,18 @@ extension MenuProgram {
       close(writer)
       group.leave()
     }
-    let answer = Subprocess.drain(output[0])
+    let answer = Self.drain(output[0], atMost: Self.answerLimit)
+    if answer.count > Self.answerLimit { kill(pid, SIGTERM) }
     let status = Subprocess.wait(pid)
     group.wait()
+    guard answer.count <= Self.answerLimit else {
+      throw CommandFailed("the menu \(name) printed more than \(Self.answerLimit) bytes")
+    }
     switch status {
     case 0: break
     case 1, 130: throw Cancelled(why: "nothing was picked")
     case 129...: throw CommandFailed("the menu \(name) was ended by signal \(status - 128)")
     default: throw CommandFailed("the menu \(name) failed with status \(status)")
-    }
-    guard answer.count <= Self.answerLimit else {
-      throw CommandFailed("the menu \(name) printed more than \(Self.answerLimit) bytes")
     }
     var line = answer[...]
     if line.last == 10 { line = line.dropLast() }
@@ -76,5 +77,19 @@ extension MenuProgram {
       throw CommandFailed("the menu \(name) printed more than one line; pick one name")
     }
     return String(decoding: line, as: UTF8.self)
+  }
+
+  /// What `fd` gives until its end or one byte past `limit`; then closes it.
+  private static func drain(_ fd: Int32, atMost limit: Int) -> [UInt8] {
+    var out: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while out.count <= limit {
+      let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { break }
+      out.append(contentsOf: buffer[0..<n])
+    }
+    close(fd)
+    return out
   }
 }

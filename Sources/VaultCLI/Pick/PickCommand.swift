@@ -81,11 +81,13 @@ struct PickCommand: VaultCommand {
     }
     let menuProgram = try MenuProgram.resolve(
       menu, variables, hasTerminal: context.terminal != nil)
+    // The window the user was in when the launcher ran pick, before a pinentry or the menu
+    // takes the focus.
+    let window = try typist?.focusedWindow()
     do {
       let (source, names) = try PickSource.open(context, prefix: prefix)
       let listed = Set(names.split(separator: 10).map { String(decoding: $0, as: UTF8.self) })
       guard !listed.isEmpty else { throw NothingToPick(prefix: prefix) }
-      let window = try typist?.focusedWindow()
       let choice = try menuProgram.choose(names, variables: variables)
       guard listed.contains(choice), let name = try? EntryName(choice) else {
         throw VaultError.notFound(choice)
@@ -123,9 +125,14 @@ struct PickCommand: VaultCommand {
           reason: Typist.canType(username) ? "the password" : "the username")
         return
       }
+      // The focus is checked before each step: a window that took it meanwhile gets nothing
+      // more, above all not the password and its Enter.
       try typist.type(username)
+      try typist.checkFocus(window)
       try typist.press(.tab)
+      try typist.checkFocus(window)
       try typist.type(password)
+      try typist.checkFocus(window)
       try typist.press(.enter)
       Output.error("Typed the username and password of \(shown) (\(typist.tool.rawValue)).")
       return

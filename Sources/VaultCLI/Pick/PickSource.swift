@@ -27,16 +27,19 @@ enum PickSource {
   /// (`EntryStore.streamThreshold`).
   static let contentLimit = EntryStore.streamThreshold
 
+  /// The most `list` may give: 64 MiB of names (100,000 names take a few MiB).
+  static let namesLimit = 64 << 20
+
   /// The source for `context`, with the names under `prefix`, one per line.
   ///
   /// - Throws: `ReportedByAgent` when the agent's `vault list` failed; as `Context.open` and
   ///   `AgentForwarding.capture`.
   static func open(_ context: Context, prefix: String?) throws -> (PickSource, [UInt8]) {
     let arguments = ["list"] + vaultArguments(context) + ["--"] + (prefix.map { [$0] } ?? [])
-    var captured = try AgentForwarding.capture(context, arguments: arguments, limit: Int.max)
+    var captured = try AgentForwarding.capture(context, arguments: arguments, limit: namesLimit)
     if captured == nil, let code = try PinentryPrompt.unlock(context) {
       guard code == ExitCode.success.rawValue else { throw ReportedByAgent(code: code) }
-      captured = try AgentForwarding.capture(context, arguments: arguments, limit: Int.max)
+      captured = try AgentForwarding.capture(context, arguments: arguments, limit: namesLimit)
     }
     if let captured {
       guard captured.code == ExitCode.success.rawValue else {

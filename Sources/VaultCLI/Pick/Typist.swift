@@ -55,13 +55,32 @@ struct Typist {
   /// The window that has the keyboard focus, as xdotool names it; nil for the other tools, which
   /// cannot say.
   ///
-  /// - Throws: `CommandFailed` when xdotool finds no focused window.
+  /// - Throws: `CommandFailed` when xdotool finds no focused window, or finds the terminal pick
+  ///   runs in (its `WINDOWID`): typed there, an autotype's Enter would run the password as a
+  ///   command and keep it in the shell's history.
   func focusedWindow() throws -> String? {
     guard tool == .xdotool else { return nil }
     guard let window = xdotool(["getwindowfocus"]) else {
       throw CommandFailed("no window has the keyboard focus, so there is nothing to type into")
     }
+    if let terminal = environment["WINDOWID"], terminal == window {
+      throw CommandFailed(
+        "the window with the focus is the terminal pick runs in; --type and --autotype type"
+          + " into the window you were in when a launcher key ran pick: use --clip or --print"
+          + " here")
+    }
     return window
+  }
+
+  /// Checks that `window` (xdotool's) still has the keyboard focus, between the steps of a
+  /// typing; nothing for the other tools, which cannot say.
+  ///
+  /// - Throws: `CommandFailed` when the focus moved: what follows is not typed.
+  func checkFocus(_ window: String?) throws {
+    guard let window, tool == .xdotool else { return }
+    guard xdotool(["getwindowfocus"]) == window else {
+      throw CommandFailed("the focus moved to another window while typing; the rest was not typed")
+    }
   }
 
   /// Gives the focus back to `window` (xdotool), waiting up to `refocusSeconds` for it.

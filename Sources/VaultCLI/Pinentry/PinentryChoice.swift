@@ -13,12 +13,16 @@ enum PinentryChoice {
   /// The program for `setting`: its own for `.program`, none for `.tty`, and for `.auto` the
   /// first of `PinentrySetting.candidates` in /usr/bin that this user can run, passing over one
   /// that needs a terminal (`pinentry-tty`, `pinentry-curses`, or `pinentry` pointing at one)
-  /// unless `terminalName` gives it one.
-  static func program(for setting: PinentrySetting, terminalName: String?) -> String? {
+  /// unless `terminalName` gives it one; with neither a terminal nor a display in `variables`
+  /// (`DISPLAY`, `WAYLAND_DISPLAY`: a cron job), none.
+  static func program(
+    for setting: PinentrySetting, terminalName: String?, variables: [String: String]
+  ) -> String? {
     switch setting {
     case .tty: return nil
     case .program(let path): return path
     case .auto:
+      guard terminalName != nil || hasDisplay(variables) else { return nil }
       for name in PinentrySetting.candidates {
         let path = "/usr/bin/" + name
         guard access(path, X_OK) == 0 else { continue }
@@ -26,6 +30,31 @@ enum PinentryChoice {
         return path
       }
       return nil
+    }
+  }
+
+  /// True when `variables` name a display a graphical pinentry can show itself on.
+  static func hasDisplay(_ variables: [String: String]) -> Bool {
+    !(variables["DISPLAY"] ?? "").isEmpty || !(variables["WAYLAND_DISPLAY"] ?? "").isEmpty
+  }
+
+  /// The hint for a command that found no terminal and no session on a desktop, when the
+  /// reason is the pinentry setting: `tty`, or `auto` with no pinentry installed; nil
+  /// otherwise (not on a desktop, a terminal, a program named).
+  static func missingHint(_ context: Context) -> String? {
+    let variables = context.environment.variables
+    guard context.terminal == nil, hasDisplay(variables),
+      let config = try? UserConfig.read(context.environment)
+    else { return nil }
+    switch PinentrySetting(stored: config[.pinentry]) {
+    case .tty:
+      return "pinentry is set to tty, so the PIN is asked only on a terminal: run 'vault unlock' on"
+        + " one, or let a pinentry ask with 'vault config --global pinentry auto'"
+    case .auto where program(for: .auto, terminalName: nil, variables: variables) == nil:
+      return "no pinentry program was found in /usr/bin: install one (pinentry-gnome3,"
+        + " pinentry-qt or pinentry-gtk2) or name one with 'vault config --global pinentry"
+        + " PATH'; or run 'vault unlock' on a terminal"
+    default: return nil
     }
   }
 

@@ -30,6 +30,9 @@ package final class PinentryDialog {
   package static let timeoutSeconds = 60
 
   let program: String
+  /// Seconds `getPIN` waits before it kills the program (`killSeconds`; a test's shorter
+  /// limit in a debug build).
+  var killAfter = Double(killSeconds)
   private let library: Assuan
   private var context: OpaquePointer?
 
@@ -64,8 +67,9 @@ package final class PinentryDialog {
     var keep: [Int32] = [-1]
     let connected = argv.withUnsafeMutableBufferPointer { arguments in
       keep.withUnsafeMutableBufferPointer { fds in
+        // The child drops a set-group-id install's group before its exec (attack review).
         library.pipeConnect(
-          made, name, arguments.baseAddress, fds.baseAddress, nil, nil, 0)
+          made, name, arguments.baseAddress, fds.baseAddress, vault_assuan_atfork(), nil, 0)
       }
     }
     guard connected == 0 else {
@@ -99,7 +103,7 @@ package final class PinentryDialog {
   func getPIN() throws -> SecureBytes {
     guard let context else { throw Failure.broke(program: program, code: 0) }
     let pid = library.getPID(context)
-    let watchdog = Watchdog(seconds: Self.killSeconds) { if pid > 0 { kill(pid, SIGKILL) } }
+    let watchdog = Watchdog(seconds: killAfter) { if pid > 0 { kill(pid, SIGKILL) } }
     defer { watchdog.cancel() }
     library.beginConfidential(context)
     let sink = PINSink()
@@ -213,8 +217,8 @@ private final class Watchdog: @unchecked Sendable {
   private enum State { case waiting, fired, cancelled }
 
   /// Starts the wait: `action` runs after `seconds` unless `cancel` came first.
-  init(seconds: Int, action: @escaping @Sendable () -> Void) {
-    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { [self] in
+  init(seconds: Double, action: @escaping @Sendable () -> Void) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
       let due = state.withLock { current -> Bool in
         guard current == .waiting else { return false }
         current = .fired

@@ -18,7 +18,11 @@ enum PinentryPrompt {
     else { return nil }
     let setting = PinentrySetting(stored: try UserConfig.read(context.environment)[.pinentry])
     let terminalName = isatty(0) == 1 ? ttyname(0).map { String(cString: $0) } : nil
-    guard PinentryChoice.program(for: setting, terminalName: terminalName) != nil else {
+    guard
+      PinentryChoice.program(
+        for: setting, terminalName: terminalName, variables: context.environment.variables)
+        != nil
+    else {
       return nil
     }
     do {

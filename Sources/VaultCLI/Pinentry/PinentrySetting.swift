@@ -13,7 +13,9 @@ enum PinentrySetting: Equatable, CustomStringConvertible {
   case program(String)
 
   /// The programs `auto` looks for, in this order, in /usr/bin only.
-  static let candidates = ["pinentry-gnome3", "pinentry-qt", "pinentry-gtk2", "pinentry"]
+  static let candidates = [
+    "pinentry-gnome3", "pinentry-qt", "pinentry-gtk-2", "pinentry-gtk2", "pinentry",
+  ]
 
   /// The setting as stored (nil for `auto`, which is the absence of a value).
   var stored: String? {

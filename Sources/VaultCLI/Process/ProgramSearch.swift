@@ -4,9 +4,12 @@ import Glibc
 /// shell would: the first executable file of that name in a folder of `PATH`.
 enum ProgramSearch {
   /// The path of `program` in the folders of `variables["PATH"]` (`/usr/bin:/bin` when unset),
-  /// or nil; empty folders and folders of that name are passed over.
+  /// or nil; empty and relative folders (`.`, `bin`: wherever a command happens to run, a
+  /// shell's rule vault does not follow for programs it hands secrets to) and folders of that
+  /// name are passed over.
   static func find(_ program: String, _ variables: [String: String]) -> String? {
-    for folder in (variables["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+    for folder in (variables["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+    where folder.hasPrefix("/") {
       let candidate = "\(folder)/\(program)"
       var info = stat()
       if access(candidate, X_OK) == 0, stat(candidate, &info) == 0,

@@ -89,7 +89,7 @@ struct ConfigCommand: VaultCommand {
       switch configKey {
       case .credentialFolder:
         // A folder is an entry name's first part: the name rules, without a trailing slash.
-        guard UserConfig.Key.credentialFolder.accepts(text), text.trimmingSpacesAtEnds == text
+        guard UserConfig.Key.credentialFolder.accepts(text), text.trimmingBlanks == text
         else {
           throw InputRefused(
             "credential.folder is a folder of entry names, such as git, not"
@@ -125,14 +125,4 @@ enum ConfigSwitch: String {
   case on
   /// Turned off.
   case off
-}
-
-extension String {
-  /// Without spaces and tabs at either end (what a settings file keeps of a value).
-  fileprivate var trimmingSpacesAtEnds: String {
-    var view = Substring(self)
-    while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
-    while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
-    return String(view)
-  }
 }

@@ -201,9 +201,14 @@ public struct VaultAccess {
       return .locked(.sessionFromOlderRelease)
     case .malformed:
       return .locked(.malformedSessionToken)
-    case .token:
+    case .token(let parsed):
       if let reason = sessions.revocation(of: vault.vaultID) {
         return .locked(.sessionsRevoked(reason, noTerminal: false))
+      }
+      if let grant = AgentClient(environment: vault.environment).grantStatus(token: parsed),
+        grant.vaultID != vault.vaultID
+      {
+        return .locked(.sessionOfAnotherVault)
       }
       return .locked(.sessionEnded)
     }

@@ -103,13 +103,13 @@ public struct UserConfig: Equatable, Sendable {
     // "\r\n" is one Character: each line ends at either.
     let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
     for (index, raw) in lines.enumerated() {
-      let line = raw.trimmingSpaces
+      let line = raw.trimmingBlanks
       if line.isEmpty || line.hasPrefix("#") { continue }
       guard let equals = line.firstIndex(of: "=") else {
         throw Fault(path: path, line: index + 1, problem: .notKeyValue)
       }
-      let name = line[..<equals].trimmingSpaces
-      let value = line[line.index(after: equals)...].trimmingSpaces
+      let name = line[..<equals].trimmingBlanks
+      let value = line[line.index(after: equals)...].trimmingBlanks
       guard !name.isEmpty, !value.isEmpty else {
         throw Fault(path: path, line: index + 1, problem: .notKeyValue)
       }
@@ -127,32 +127,67 @@ public struct UserConfig: Equatable, Sendable {
     return config
   }
 
-  /// The file's text: a comment, then each value set, in the order of `Key`.
-  public var text: String {
-    var out = "# vault's settings for every vault of yours: vault config --global KEY VALUE\n"
-    for key in Key.allCases {
+  /// The file's text for these values, made from `existing` (the file as `parse` checked it).
+  ///
+  /// Its comments, blank lines and order are kept, a key's line changed where its value changed
+  /// and dropped where it is no longer set, a newly set key added at the end. Without an
+  /// existing file: a comment and each value set, in the order of `Key`.
+  public func text(editing existing: String?) -> String {
+    var out = ""
+    var written: Set<Key> = []
+    let lines =
+      existing.map { text in
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+      } ?? ["# vault's settings for every vault of yours: vault config --global KEY VALUE"]
+    for (index, line) in lines.enumerated() {
+      if index == lines.count - 1 && line.isEmpty && existing != nil { break }
+      let trimmed = line.trimmingBlanks
+      if !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "="),
+        let key = Key(rawValue: trimmed[..<equals].trimmingBlanks)
+      {
+        written.insert(key)
+        guard let value = values[key] else { continue }
+        let kept = trimmed[trimmed.index(after: equals)...].trimmingBlanks == value
+        out += (kept ? String(line) : "\(key.rawValue) = \(value)") + "\n"
+        continue
+      }
+      out += line + "\n"
+    }
+    for key in Key.allCases where !written.contains(key) {
       if let value = values[key] { out += "\(key.rawValue) = \(value)\n" }
     }
     return out
   }
 
-  /// Writes the file of `environment` atomically (mode 0600, its folder 0700).
+  /// Writes the file of `environment` atomically (mode 0600, its folder 0700), keeping what the
+  /// file held besides the values (`text(editing:)`).
   ///
-  /// - Throws: `VaultError.unsafePermissions` for a folder others could use; `.storage` when it
-  ///   cannot be written.
+  /// A file that is a symbolic link (a dotfiles manager's) stays one: the file it names is
+  /// written, once `FileSafety.checkPrivateFile` accepts it, as git writes through a linked
+  /// `~/.gitconfig`.
+  ///
+  /// - Throws: `VaultError.unsafePermissions` for a folder others could use or a file `read`
+  ///   refuses; `Fault` for a file that is no longer valid; `.storage` when it cannot be
+  ///   written or its link cannot be followed.
   public func write(_ environment: VaultEnvironment) throws {
     try PrivateFiles.ensurePrivateDirectory(environment.configDirectory)
-    try PrivateFiles.atomicWrite(Array(text.utf8), to: Self.path(environment))
-  }
-}
-
-extension StringProtocol {
-  /// Without spaces and tabs at either end.
-  fileprivate var trimmingSpaces: String {
-    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-    guard let first = firstIndex(where: { !blank($0) }),
-      let last = lastIndex(where: { !blank($0) })
-    else { return "" }
-    return String(self[first...last])
+    var target = Self.path(environment)
+    var existing: String?
+    var info = stat()
+    if lstat(target, &info) == 0 {
+      try FileSafety.checkPrivateFile(target)
+      if info.st_mode & S_IFMT == S_IFLNK {
+        guard let resolved = realpath(target, nil) else {
+          throw VaultError.storage(.file(.follow, path: target))
+        }
+        target = String(cString: resolved)
+        free(resolved)
+      }
+      if let bytes = try PrivateFiles.read(target) {
+        _ = try Self.parse(bytes, path: target)
+        existing = String(decoding: bytes, as: UTF8.self)
+      }
+    }
+    try PrivateFiles.atomicWrite(Array(text(editing: existing).utf8), to: target)
   }
 }

@@ -8,6 +8,8 @@ public enum LockReason: Equatable, Sendable {
   /// The agent named by the session token holds no grant of it any more: its idle or hard limit
   /// passed, the vault was let go without a recorded reason, or the agent ended.
   case sessionEnded
+  /// The session in VAULT_SESSION is a live grant for another vault, not this one.
+  case sessionOfAnotherVault
   /// The session token was issued by release 0.12 or earlier (a session file).
   case sessionFromOlderRelease
   /// Every session of the vault was revoked, for `why`; `noTerminal` when there is also no

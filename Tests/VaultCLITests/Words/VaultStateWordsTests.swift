@@ -62,6 +62,7 @@ final class VaultStateWordsTests: XCTestCase {
         .sessionFromOlderRelease,
         "the session was issued by an older release of vault; unlock again"
       ),
+      (.sessionOfAnotherVault, "the session in VAULT_SESSION is for another vault, not this one"),
       (.sessionsRevoked(.lock, noTerminal: false), "the vault was locked with 'vault lock'"),
       (
         .sessionsRevoked(.pinChange, noTerminal: true),
@@ -108,6 +109,11 @@ final class VaultStateWordsTests: XCTestCase {
         XCTAssertEqual(
           report.hint, "start a new session with: eval \"$(vault unlock --shell-session)\"",
           "\(reason)")
+      case .sessionOfAnotherVault:
+        XCTAssertEqual(
+          report.hint,
+          "run 'unset VAULT_SESSION' to use this vault without it, or start a session for it"
+            + " with: eval \"$(vault unlock --shell-session)\"")
       default:
         XCTAssertEqual(report.hint, "unlock first with: vault unlock", "\(reason)")
       }

@@ -47,6 +47,12 @@ enum CredentialWords {
           .locked, "locked: \(words(reason))",
           "start a new session with: eval \"$(vault unlock --shell-session)\""
         )
+      case .sessionOfAnotherVault:
+        return (
+          .locked, "locked: \(words(reason))",
+          "run 'unset VAULT_SESSION' to use this vault without it, or start a session for it with:"
+            + " eval \"$(vault unlock --shell-session)\""
+        )
       default:
         return (.locked, "locked: \(words(reason))", "unlock first with: vault unlock")
       }
@@ -66,6 +72,8 @@ enum CredentialWords {
     switch reason {
     case .noDeviceRecord: "this device has no record in the vault's header"
     case .malformedSessionToken: "the session token is malformed"
+    case .sessionOfAnotherVault:
+      "the session in VAULT_SESSION is for another vault, not this one"
     case .sessionEnded:
       "the session in VAULT_SESSION has ended (its time ran out, the vault was let go, or the"
         + " unlock agent stopped); unlock again"
