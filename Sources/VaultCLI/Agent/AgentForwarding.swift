@@ -91,12 +91,12 @@ enum AgentForwarding {
     _ = vault_pipe_cloexec_nonblock(&fds)
     forwardedSignalPipe = fds[1]
     // A signal this process was started ignoring (a background job's SIGINT) stays ignored.
-    let ignored = passedOn.filter { vault_signal_ignored($0) == 1 }
-    let previous = passedOn.map { number in
-      ignored.contains(number) ? signal(number, SIG_IGN) : signal(number, forwardSignalHandler)
+    let saved = SavedSignals(passedOn)
+    for number in passedOn where vault_signal_ignored(number) != 1 {
+      signal(number, forwardSignalHandler)
     }
     defer {
-      for (number, handler) in zip(passedOn, previous) { signal(number, handler) }
+      saved.restore()
       close(fds[0])
       close(fds[1])
     }

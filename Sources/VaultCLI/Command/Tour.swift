@@ -133,9 +133,9 @@ struct TourCommand: VaultCommand {
       "PATH": bin + ":/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
       "TZ": context.environment.variables["TZ"] ?? "UTC",
     ]
-    let signals = [SIGINT, SIGTERM, SIGHUP]
-    let previous = signals.map { signal($0, stopTour) }
-    defer { for (sig, handler) in zip(signals, previous) { signal(sig, handler) } }
+    let saved = SavedSignals([SIGINT, SIGTERM, SIGHUP])
+    for number in saved.numbers { signal(number, stopTour) }
+    defer { saved.restore() }
     guard
       let child = Subprocess.startInheriting(
         "/bin/bash", ["-c", Tour.script], environment: environment)

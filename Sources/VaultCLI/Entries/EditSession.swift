@@ -111,8 +111,10 @@ enum EditSession {
   private static func wait(for editor: Editor, file: String, tmpdir: String) throws
     -> (code: Int32, signal: Int32)
   {
-    let ignored = [SIGINT, SIGQUIT].map { ($0, signal($0, SIG_IGN)) }
-    defer { for (sig, handler) in ignored { signal(sig, handler) } }
+    let saved = SavedSignals([SIGINT, SIGQUIT])
+    signal(SIGINT, SIG_IGN)
+    signal(SIGQUIT, SIG_IGN)
+    defer { saved.restore() }
     editorPID = try editor.start(file: file, tmpdir: tmpdir)
     defer { editorPID = 0 }
     var status: Int32 = 0
@@ -124,14 +126,16 @@ enum EditSession {
   }
 
   /// Installs the cleanup handler for `path`; returns the handlers it replaced.
-  private static func arm(_ path: String) -> [(Int32, __sighandler_t?)] {
+  private static func arm(_ path: String) -> SavedSignals {
     cleanupPath = strdup(path)
-    return cleanupSignals.map { ($0, signal($0, removeAndExit)) }
+    let saved = SavedSignals(cleanupSignals)
+    for number in cleanupSignals { signal(number, removeAndExit) }
+    return saved
   }
 
   /// Restores the previous handlers, then forgets the path.
-  private static func disarm(_ previous: [(Int32, __sighandler_t?)]) {
-    for (sig, handler) in previous { signal(sig, handler) }
+  private static func disarm(_ previous: SavedSignals) {
+    previous.restore()
     let path = cleanupPath
     cleanupPath = nil
     free(path)

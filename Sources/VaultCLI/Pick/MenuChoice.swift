@@ -25,8 +25,10 @@ extension MenuProgram {
       for fd in input + output where fd >= 0 { close(fd) }
       throw CommandFailed("cannot create a pipe: \(String(cString: strerror(errno)))")
     }
-    let ignored = [SIGINT, SIGQUIT].map { ($0, signal($0, SIG_IGN)) }
-    defer { for (number, handler) in ignored { signal(number, handler) } }
+    let saved = SavedSignals([SIGINT, SIGQUIT])
+    signal(SIGINT, SIG_IGN)
+    signal(SIGQUIT, SIG_IGN)
+    defer { saved.restore() }
     let pid: pid_t
     do {
       pid = try Spawn(

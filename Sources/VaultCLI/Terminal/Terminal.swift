@@ -102,15 +102,14 @@ public final class Terminal {
     promptBytes = buffer
     promptLength = bytes.count
     savedFD = fd
-    let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-    let previous = signals.map { signal($0, restoreAndExit) }
-    let previousStop = signal(SIGTSTP, suspendAndResume)
+    let saved = SavedSignals([SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP])
+    for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { signal(number, restoreAndExit) }
+    signal(SIGTSTP, suspendAndResume)
     tcsetattr(fd, TCSAFLUSH, &mode)
     defer {
       tcsetattr(fd, TCSAFLUSH, &original)
       savedFD = -1
-      for (sig, handler) in zip(signals, previous) { signal(sig, handler) }
-      signal(SIGTSTP, previousStop)
+      saved.restore()
       promptBytes = nil
       buffer.deallocate()
     }
