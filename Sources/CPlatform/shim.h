@@ -340,8 +340,10 @@ static inline int vault_drop_group(void) {
    identifies vault's agent to its clients); the child ends with 127 if it cannot. A raw syscall
    only, safe in the child of a fork. */
 static void vault_assuan_atfork_drop_group(void *opaque, int reserved) {
-  (void)opaque;
   (void)reserved;
+  /* `opaque`, when given, is a shared page where the child leaves its pid, so the parent can
+     end a program that never greets (libassuan waits for the greeting before it returns). */
+  if (opaque) *(volatile int *)opaque = (int)getpid();
   if (vault_drop_group() != 0) _exit(127);
 }
 

@@ -108,6 +108,30 @@ final class CredentialGitTests: XCTestCase {
     XCTAssertEqual(credential("get", request).stdout, [])
   }
 
+  /// New-user review: git stores after every request that worked, so a store of what the entry
+  /// holds writes nothing; an update is a field change in the history; an entry that is not
+  /// text, or too large to read, is passed over instead of failing every request.
+  func testStoreOfWhatIsKeptWritesNothingAndUnreadableEntriesArePassedOver() throws {
+    let request = "protocol=https\nhost=git.example.org\nusername=ada\n"
+    XCTAssertEqual(credential("store", request + "password=first\n").status, 0)
+    for _ in 0..<3 {
+      XCTAssertEqual(credential("store", request + "password=first\n").status, 0)
+    }
+    XCTAssertEqual(credential("store", request + "password=second\n").status, 0)
+    let history = box.vaultPIN(["history", "git/git.example.org", "--json"]).stdout
+    let versions = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(history)) as? [[String: Any]])
+    XCTAssertEqual(versions.map { $0["command"] as? String }, ["set", "add"])
+    add("bin/blob", "\u{0}\u{1}binary")
+    let large = box.home + "/large"
+    try Data(repeating: 0x61, count: (1 << 20) + 10).write(to: URL(fileURLWithPath: large))
+    XCTAssertEqual(
+      box.shell("vault add big/file --pin-fd 3 3<<EOF < '\(large)'\n$PIN\nEOF").status, 0)
+    let answer = credential("get", "protocol=https\nhost=git.example.org\n")
+    XCTAssertEqual(answer.status, 0, answer.stderrText)
+    XCTAssertEqual(answer.stdoutText, "username=ada\npassword=second\n")
+  }
+
   /// Attack review: erase never takes an entry's other fields (a one-time code's seed, notes)
   /// with the password; a host spelled with a Unicode letter that folds to ASCII is another
   /// host; a url: field without a protocol serves nothing.

@@ -331,10 +331,22 @@ final class PickCLITests: XCTestCase {
       ])
   }
 
-  func testOnlyControlCharactersAreUntypeable() {
-    XCTAssertTrue(Typist.canType(SecureBytes(copying: Array("pässwörd € 🔑 \"'\\".utf8))))
+  /// wtype types any character but control ones; xdotool and ydotool only printable ASCII
+  /// (new-user review: xdotool typed `Ü` as `ü` and dropped `🔑`, and pick said it typed it).
+  func testWhatEachToolTypesAsItIs() {
+    let wtype = Typist(tool: .wtype, path: "/usr/bin/wtype", environment: [:])
+    let xdotool = Typist(tool: .xdotool, path: "/usr/bin/xdotool", environment: [:])
+    let ydotool = Typist(tool: .ydotool, path: "/usr/bin/ydotool", environment: [:])
+    let ascii = SecureBytes(copying: Array(" !~Az09\"'\\".utf8))
+    let unicode = SecureBytes(copying: Array("Ünïcødé € 🔑".utf8))
+    for typist in [wtype, xdotool, ydotool] { XCTAssertTrue(typist.canType(ascii)) }
+    XCTAssertTrue(wtype.canType(unicode))
+    XCTAssertFalse(xdotool.canType(unicode))
+    XCTAssertFalse(ydotool.canType(unicode))
     for bad: [UInt8] in [[0x61, 0x09, 0x62], [0x61, 0x0A], [0x1B], [0x7F], [0xC2, 0x85], [0xFF]] {
-      XCTAssertFalse(Typist.canType(SecureBytes(copying: bad)), "\(bad)")
+      for typist in [wtype, xdotool, ydotool] {
+        XCTAssertFalse(typist.canType(SecureBytes(copying: bad)), "\(typist.tool): \(bad)")
+      }
     }
   }
 }

@@ -28,8 +28,8 @@ final class PickDesktopTests: XCTestCase {
     box.environment["DISPLAY"] = display
     box.initPINOnly()
     for (name, content) in [
-      ("web/site", "pässwörd €1\nusername: alice\n"), ("mail/box", "other\n"),
-      ("odd/tab", "a\tb\n"),
+      ("web/site", "p4ss w0rd!1\nusername: alice\n"), ("mail/box", "other\n"),
+      ("odd/tab", "a\tb\n"), ("odd/umlaut", "Pässwörd€🔑\n"),
     ] {
       let added = box.vaultPIN(["add", name], stdin: Array(content.utf8))
       XCTAssertEqual(added.status, 0, added.stderrText)
@@ -94,7 +94,7 @@ final class PickDesktopTests: XCTestCase {
     XCTAssertEqual(typed.status, 0, typed.stderrText)
     XCTAssertEqual(
       typed.errorLines, ["Typed the username and password of 'web/site' (xdotool)."])
-    XCTAssertEqual(try finishTerminal(), Array("alice\tpässwörd €1\n".utf8))
+    XCTAssertEqual(try finishTerminal(), Array("alice\tp4ss w0rd!1\n".utf8))
   }
 
   func testTypeGivesTheFocusBackToTheWindowTheMenuOpenedOver() throws {
@@ -133,21 +133,24 @@ final class PickDesktopTests: XCTestCase {
     XCTAssertEqual(Array((try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data()), [])
   }
 
-  func testAValueWithATabGoesThroughTheClipboard() throws {
+  /// A tab, or (new-user review) characters xdotool types wrongly, go through the clipboard.
+  func testWhatXdotoolCannotTypeGoesThroughTheClipboard() throws {
     _ = try startTerminal()
-    let typed = box.vault(["pick", "--menu", try menu("odd/tab"), "--type", "--clip-time", "5"])
-    XCTAssertEqual(typed.status, 0, typed.stderrText)
-    XCTAssertEqual(
-      typed.errorLines,
-      [
-        "vault: note: the password of 'odd/tab' has characters xdotool cannot type (control"
-          + " characters); nothing was typed",
-        "Copied the password of 'odd/tab' to the clipboard (xclip); it is cleared in 5 s unless"
-          + " replaced.",
-      ])
-    let pasted = Subprocess.run(
-      "/usr/bin/xclip", ["-selection", "clipboard", "-out"], environment: box.environment)
-    XCTAssertEqual(pasted.stdout, Array("a\tb".utf8))
+    for (name, value) in [("odd/tab", "a\tb"), ("odd/umlaut", "Pässwörd€🔑")] {
+      let typed = box.vault(["pick", "--menu", try menu(name), "--type", "--clip-time", "5"])
+      XCTAssertEqual(typed.status, 0, typed.stderrText)
+      XCTAssertEqual(
+        typed.errorLines,
+        [
+          "vault: note: the password of '\(name)' has characters xdotool does not type as they"
+            + " are (characters other than printable ASCII); nothing was typed",
+          "Copied the password of '\(name)' to the clipboard (xclip); it is cleared in 5 s unless"
+            + " replaced.",
+        ])
+      let pasted = Subprocess.run(
+        "/usr/bin/xclip", ["-selection", "clipboard", "-out"], environment: box.environment)
+      XCTAssertEqual(pasted.stdout, Array(value.utf8))
+    }
     XCTAssertEqual(try finishTerminal(), [], "nothing was typed")
   }
 
@@ -159,14 +162,15 @@ final class PickDesktopTests: XCTestCase {
     env["PATH"] = Sandbox.binDirectory + ":/usr/bin:/bin"
     let listed = Subprocess.run(script, [], environment: env.merging(["ROFI_RETV": "0"]) { $1 })
     XCTAssertEqual(listed.status, 0, listed.stderrText)
-    XCTAssertEqual(listed.stdoutText, "\0prompt\u{1F}vault\nmail/box\nodd/tab\nweb/site\n")
+    XCTAssertEqual(
+      listed.stdoutText, "\0prompt\u{1F}vault\nmail/box\nodd/tab\nodd/umlaut\nweb/site\n")
     let copied = Subprocess.run(
       script, ["web/site"], environment: env.merging(["ROFI_RETV": "1"]) { $1 })
     XCTAssertEqual(copied.status, 0, copied.stderrText)
     XCTAssertEqual(copied.stdout, [], "nothing goes back to rofi")
     let pasted = Subprocess.run(
       "/usr/bin/xclip", ["-selection", "clipboard", "-out"], environment: box.environment)
-    XCTAssertEqual(pasted.stdoutText, "pässwörd €1")
+    XCTAssertEqual(pasted.stdoutText, "p4ss w0rd!1")
     _ = try startTerminal()
     let typed = Subprocess.run(
       script, ["web/site"],
@@ -184,7 +188,7 @@ final class PickDesktopTests: XCTestCase {
       Thread.sleep(forTimeInterval: 0.05)
     }
     XCTAssertEqual(xdotool(["key", "Return"]).status, 0)
-    XCTAssertEqual(try finishTerminal(), Array("pässwörd €1\n".utf8))
+    XCTAssertEqual(try finishTerminal(), Array("p4ss w0rd!1\n".utf8))
   }
 
   /// dmenu for real: it grabs the keyboard, the name is typed into it, and Return picks it.

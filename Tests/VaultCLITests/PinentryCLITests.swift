@@ -74,6 +74,7 @@ final class PinentryCLITests: XCTestCase {
           log.flush()
           os._exit(0)
       signal.signal(signal.SIGTERM, ended)
+      if answers and answers[0] == "HANG_GREETING": time.sleep(3600)
       out("OK Pleased to meet you")
       def lines():
           # Unbuffered, a byte at a time: nothing read is left unlogged when a signal ends it.
@@ -89,6 +90,7 @@ final class PinentryCLITests: XCTestCase {
       for line in lines():
           log.write(line + "\\n"); log.flush()
           cmd = line.split(" ", 1)[0]
+          if cmd == "SETDESC" and answers and answers[0] == "HANG_SET": time.sleep(3600)
           if cmd in refused:
               out("ERR 536871187 Unknown IPC command <User defined source 1>")
           elif cmd == "GETPIN":
@@ -287,6 +289,25 @@ final class PinentryCLITests: XCTestCase {
       read.errorLines,
       ["vault: error: cancelled: \(program) timed out after 60 s with no PIN typed"])
     XCTAssertEqual(launched(["status", "--check"]).status, 10, "nothing is held")
+  }
+
+  /// New-user review: one that never greets, or never answers a command before GETPIN, was
+  /// waited for without end; vault ends it after 15 s (a debug build's test setting shortens
+  /// it).
+  func testAPinentryThatNeverGreetsOrAnswersIsEnded() throws {
+    box.initPINOnly()
+    addSecret()
+    for hang in ["HANG_GREETING", "HANG_SET"] {
+      try script([hang])
+      let start = Date()
+      let read = launched(["get", "x"], env: ["VAULT_TEST_PINENTRY_KILL": "1.5"])
+      XCTAssertLessThan(Date().timeIntervalSince(start), 20, hang)
+      XCTAssertEqual(read.status, 10, "\(hang): \(read.stderrText)")
+      XCTAssertEqual(read.stdout, [])
+      XCTAssertEqual(
+        read.errorLines.first,
+        "vault: error: \(program) did not answer within 15 s and was ended; no PIN was read", hang)
+    }
   }
 
   func testAPinentryThatDiesOrAnswersGarbageExits10NamingIt() throws {

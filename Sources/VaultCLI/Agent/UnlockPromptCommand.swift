@@ -38,14 +38,17 @@ struct UnlockPromptCommand: VaultCommand {
     let real = try PinentrySetting.checkProgram(program)
     let variables = context.environment.variables
     PinentryChoice.prepareEnvironment(from: variables)
-    let dialog = try PinentryDialog(
-      program: real, options: PinentryChoice.options(variables, terminalName: terminalName))
-    defer { dialog.close() }
+    // A debug build's tests shorten vault's own limits on the program.
     #if DEBUG
-      if let seconds = variables["VAULT_TEST_PINENTRY_KILL"].flatMap(Double.init) {
-        dialog.killAfter = seconds
-      }
+      let limit = variables["VAULT_TEST_PINENTRY_KILL"].flatMap(Double.init)
+    #else
+      let limit: Double? = nil
     #endif
+    let dialog = try PinentryDialog(
+      program: real, options: PinentryChoice.options(variables, terminalName: terminalName),
+      replyAfter: limit ?? Double(PinentryDialog.replySeconds))
+    defer { dialog.close() }
+    if let limit { dialog.killAfter = limit }
     dialog.set("SETTIMEOUT", "\(PinentryDialog.timeoutSeconds)")
     dialog.set("SETTITLE", "vault")
     dialog.set(

@@ -66,7 +66,8 @@ struct CredentialCommand: VaultCommand {
         found.fields.password == password
       {
         let content = try found.fields.setting([("password", SecureBytes(count: 0))])
-        try unlocked.entries.put(found.name, content: content, overwrite: true, guarded: false)
+        try unlocked.entries.put(
+          found.name, content: content, overwrite: true, guarded: false, change: .fieldSet)
       }
     }
     return ExitCode.success.rawValue

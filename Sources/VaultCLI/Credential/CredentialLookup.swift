@@ -22,6 +22,8 @@ struct CredentialLookup {
   /// An entry that serves a request.
   struct Found {
     let name: EntryName
+    /// Its content as stored.
+    let content: SecureBytes
     let fields: EntryFields
     let target: CredentialTarget
     /// How well it serves (`CredentialTarget.serves`).
@@ -42,12 +44,21 @@ struct CredentialLookup {
   }
 
   /// Every unguarded entry that serves `target`, with its rank.
+  ///
+  /// An entry that has no fields to read is passed over: a large one (its content is not read
+  /// into memory) or one that is not text (new-user review: one such entry made every request
+  /// fail). Damage is not passed over.
   func candidates(for target: CredentialTarget) throws -> [Found] {
     var out: [Found] = []
     for listing in try entries.listing() where !listing.guarded {
       let name = try EntryName(listing.name)
-      let content = try entries.get(name).content
-      let fields = try EntryFields(content)
+      let content: SecureBytes
+      do {
+        content = try entries.get(name).content
+      } catch VaultError.tooLarge {
+        continue
+      }
+      guard let fields = try? EntryFields(content) else { continue }
       // A url: field decides alone: one that names no protocol and host serves nothing.
       let own: CredentialTarget?
       if let url = fields.value("url") {
@@ -57,7 +68,7 @@ struct CredentialLookup {
         own = folderTarget(listing.name)
       }
       guard let own, let rank = own.serves(target) else { continue }
-      out.append(Found(name: name, fields: fields, target: own, rank: rank))
+      out.append(Found(name: name, content: content, fields: fields, target: own, rank: rank))
     }
     return out
   }
@@ -100,9 +111,12 @@ struct CredentialLookup {
     }
     if let token = request.oauthRefreshToken { pairs.append(("oauth_refresh_token", token)) }
     if let found = try exact(for: target, username: request.username) {
-      guard found.fields.password != password || pairs.count > 1 else { return }
+      // git stores after every request that worked: what it already has writes nothing (no
+      // new revision).
       let content = try found.fields.setting(pairs)
-      try entries.put(found.name, content: content, overwrite: true, guarded: false)
+      guard content != found.content else { return }
+      try entries.put(
+        found.name, content: content, overwrite: true, guarded: false, change: .fieldSet)
       return
     }
     let url = target.scheme + "://" + target.authority + (target.path.map { "/" + $0 } ?? "")

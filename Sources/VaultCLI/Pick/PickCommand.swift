@@ -119,10 +119,10 @@ struct PickCommand: VaultCommand {
       }
       let password = fields.password
       if let window { try typist.refocus(window) }
-      guard Typist.canType(username), Typist.canType(password) else {
+      guard typist.canType(username), typist.canType(password) else {
         try copyInstead(
           password, what: "the password of \(shown)", name, context, typist: typist,
-          reason: Typist.canType(username) ? "the password" : "the username")
+          reason: typist.canType(username) ? "the password" : "the username")
         return
       }
       // The focus is checked before each step: a window that took it meanwhile gets nothing
@@ -157,7 +157,7 @@ struct PickCommand: VaultCommand {
       return
     }
     if let window { try typist.refocus(window) }
-    guard Typist.canType(value) else {
+    guard typist.canType(value) else {
       try copyInstead(value, what: what, name, context, typist: typist, reason: what)
       return
     }
@@ -171,8 +171,8 @@ struct PickCommand: VaultCommand {
     reason: String
   ) throws {
     Output.error(
-      "vault: note: \(reason) has characters \(typist.tool.rawValue) cannot type (control"
-        + " characters); nothing was typed")
+      "vault: note: \(reason) has characters \(typist.tool.rawValue) does not type as they are"
+        + " (\(typist.untypeable)); nothing was typed")
     try Clipboard.copy(value, name: name, what: what, seconds: clipTime, context: context)
   }
 }

@@ -146,10 +146,16 @@ struct Typist {
     }
   }
 
-  /// True when every character of `text` can be typed: UTF-8 without control characters (a
-  /// tab or line break would move on or send the form midway).
-  static func canType(_ text: SecureBytes) -> Bool {
-    text.withBytes { bytes in
+  /// True when this tool types every character of `text` as it is: for wtype (which sends any
+  /// character through a keymap of its own), UTF-8 without control characters (a tab or line
+  /// break would move on or send the form midway); for xdotool and ydotool, printable ASCII
+  /// only (xdotool's other characters go through a keymap it changes on the fly, and come out
+  /// in the wrong case or not at all in some programs; ydotool knows a US layout only).
+  func canType(_ text: SecureBytes) -> Bool {
+    guard tool == .wtype else {
+      return text.withBytes { bytes in bytes.allSatisfy { (0x20...0x7E).contains($0) } }
+    }
+    return text.withBytes { bytes in
       var iterator = bytes.makeIterator()
       var decoder = Unicode.UTF8()
       while true {
@@ -161,6 +167,13 @@ struct Typist {
         }
       }
     }
+  }
+
+  /// What this tool cannot type, in a note: "control characters" or "characters other than
+  /// printable ASCII".
+  var untypeable: String {
+    tool == .wtype
+      ? "control characters, or bytes that are not UTF-8" : "characters other than printable ASCII"
   }
 
   /// Runs xdotool with `arguments`, its error output on /dev/null; its first output line, or nil

@@ -24,7 +24,13 @@ package final class PinentryDialog {
     case broke(program: String, code: UInt32)
     /// The PIN it sent is longer than vault reads (`LineReader.maximum` bytes).
     case tooLong(program: String)
+    /// It did not greet, or answer a command, within `replySeconds`, and was ended.
+    case unresponsive(program: String)
   }
+
+  /// Seconds vault waits for the greeting and for the answer to every command but `GETPIN`
+  /// (a pinentry answers them at once) before it ends the program.
+  static let replySeconds = 15
 
   /// Seconds a pinentry waits for the user before it gives up (`SETTIMEOUT`).
   package static let timeoutSeconds = 60
@@ -33,6 +39,9 @@ package final class PinentryDialog {
   /// Seconds `getPIN` waits before it kills the program (`killSeconds`; a test's shorter
   /// limit in a debug build).
   var killAfter = Double(killSeconds)
+  /// Seconds to wait for a greeting or another answer (`replySeconds`; a test's shorter limit
+  /// in a debug build).
+  var replyAfter = Double(replySeconds)
   private let library: Assuan
   private var context: OpaquePointer?
 
@@ -40,8 +49,9 @@ package final class PinentryDialog {
   /// refused option ignored, as gpg-agent does for an older pinentry).
   ///
   /// - Throws: `Failure.notStarted`.
-  init(program: String, options: [String]) throws {
+  init(program: String, options: [String], replyAfter: Double = Double(replySeconds)) throws {
     self.program = program
+    self.replyAfter = replyAfter
     switch Assuan.shared {
     case .failure(let failure):
       let reason =
@@ -65,16 +75,29 @@ package final class PinentryDialog {
     defer { free(name) }
     var argv: [UnsafePointer<CChar>?] = [UnsafePointer(name), nil]
     var keep: [Int32] = [-1]
+    // The child leaves its pid in a shared page, so a program that never greets is ended.
+    let page = mmap(nil, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0)
+    let shared = page == MAP_FAILED ? nil : page
+    defer { if let shared { munmap(shared, 4096) } }
+    let address = Int(bitPattern: shared)
+    let watchdog = Watchdog(seconds: replyAfter) {
+      guard let pid = UnsafeMutablePointer<Int32>(bitPattern: address)?.pointee, pid > 0 else {
+        return
+      }
+      kill(pid, SIGKILL)
+    }
     let connected = argv.withUnsafeMutableBufferPointer { arguments in
       keep.withUnsafeMutableBufferPointer { fds in
         // The child drops a set-group-id install's group before its exec (attack review).
         library.pipeConnect(
-          made, name, arguments.baseAddress, fds.baseAddress, vault_assuan_atfork(), nil, 0)
+          made, name, arguments.baseAddress, fds.baseAddress, vault_assuan_atfork(), shared, 0)
       }
     }
+    watchdog.cancel()
     guard connected == 0 else {
       library.release(made)
       context = nil
+      if watchdog.fired { throw Failure.unresponsive(program: program) }
       throw Failure.notStarted(
         program: program, reason: "it did not start or did not greet (error \(connected))")
     }
@@ -118,6 +141,7 @@ package final class PinentryDialog {
         }, Unmanaged.passUnretained(sink).toOpaque(), nil, nil, nil, nil)
     }
     guard error == 0 else {
+      if unanswered { throw Failure.unresponsive(program: program) }
       throw watchdog.fired ? Failure.timedOut(program: program) : failure(error)
     }
     guard !sink.overflowed else { throw Failure.tooLong(program: program) }
@@ -151,10 +175,20 @@ package final class PinentryDialog {
     self.context = nil
   }
 
+  /// Sends `line` and waits for its answer, at most `replyAfter` seconds: a program that does
+  /// not answer is ended (and what follows fails), its silence noted in `unanswered`.
   private func transact(_ line: String) -> UInt32 {
     guard let context else { return 1 }
-    return library.transact(context, line, nil, nil, nil, nil, nil, nil)
+    let pid = library.getPID(context)
+    let watchdog = Watchdog(seconds: replyAfter) { if pid > 0 { kill(pid, SIGKILL) } }
+    defer { watchdog.cancel() }
+    let error = library.transact(context, line, nil, nil, nil, nil, nil, nil)
+    if watchdog.fired { unanswered = true }
+    return error
   }
+
+  /// True once the program left a command unanswered and was ended.
+  private var unanswered = false
 
   private func failure(_ error: UInt32) -> Failure {
     let code = Assuan.code(error)

@@ -5,7 +5,7 @@ extension PinentryDialog.Failure: ReportableError {
   var exitCode: ExitCode {
     switch self {
     case .cancelled, .timedOut: .cancelled
-    case .notStarted, .broke: .locked
+    case .notStarted, .broke, .unresponsive: .locked
     case .tooLong: .invalidInput
     }
   }
@@ -21,6 +21,9 @@ extension PinentryDialog.Failure: ReportableError {
     case .broke(let program, let code):
       "\(program) ended or answered outside the pinentry protocol (libassuan error \(code)); no"
         + " PIN was read"
+    case .unresponsive(let program):
+      "\(program) did not answer within \(PinentryDialog.replySeconds) s and was ended; no PIN"
+        + " was read"
     case .tooLong(let program):
       "the PIN \(program) sent is longer than \(LineReader.maximum) bytes; nothing was tried"
     }
@@ -29,7 +32,7 @@ extension PinentryDialog.Failure: ReportableError {
   /// What else to do.
   var hint: String? {
     switch self {
-    case .notStarted, .broke:
+    case .notStarted, .broke, .unresponsive:
       "name a pinentry that works on your desktop with 'vault config --global pinentry PATH', or"
         + " run 'vault unlock' on a terminal"
     default: nil
