@@ -127,12 +127,12 @@ final class PickCLITests: XCTestCase {
   func testAMenuThatFailsOrAnswersTwoLines() throws {
     let failed = pick(["--menu", try menu(then: "exit 2\n"), "--print"])
     XCTAssertEqual(failed.status, 1)
-    XCTAssertEqual(failed.errorLines, ["vault: error: the menu \(bin)/menu failed with status 2"])
+    XCTAssertEqual(failed.errorLines, ["vault: error: the menu '\(bin)/menu' failed with status 2"])
     let two = pick(["--menu", try menu(then: "printf 'web/site\\nmail/box\\n'\n"), "--print"])
     XCTAssertEqual(two.status, 1)
     XCTAssertEqual(
       two.errorLines,
-      ["vault: error: the menu \(bin)/menu printed more than one line; pick one name"])
+      ["vault: error: the menu '\(bin)/menu' printed more than one line; pick one name"])
     XCTAssertEqual(two.stdout, [])
   }
 
@@ -143,6 +143,29 @@ final class PickCLITests: XCTestCase {
     XCTAssertEqual(result.status, 3)
     XCTAssertEqual(result.stdout, [])
     XCTAssertEqual(result.errorLines.first, "vault: error: no entry named 'web/site'")
+  }
+
+  /// New-user review: fzf draws on a terminal; without one it is refused before the PIN.
+  func testFzfWithoutATerminalIsRefused() {
+    let result = box.vault(["pick", "--menu", "fzf", "--print"])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(
+      result.errorLines,
+      [
+        "vault: error: fzf shows itself on a terminal, and pick runs without one; name another"
+          + " menu with --menu (rofi, wofi, dmenu, bemenu)"
+      ])
+  }
+
+  func testAnEmptyPasswordIsNotTyped() throws {
+    try tool("xdotool")
+    add("empty/pw", "\nusername: bob\n")
+    let typed = pick(
+      ["--menu", try menu(printing: "empty/pw"), "--autotype"], env: ["DISPLAY": ":93"])
+    XCTAssertEqual(typed.status, 5)
+    XCTAssertEqual(
+      typed.errorLines, ["vault: error: the password of 'empty/pw' is empty; nothing was typed"])
+    XCTAssertFalse(logged().contains { $0.hasPrefix("xdotool type") })
   }
 
   func testNothingToPick() throws {
@@ -274,7 +297,7 @@ final class PickCLITests: XCTestCase {
     let result = pick(["--menu", "yes", "--print"])
     XCTAssertEqual(result.status, 1)
     XCTAssertEqual(
-      result.errorLines, ["vault: error: the menu yes printed more than 16384 bytes"])
+      result.errorLines, ["vault: error: the menu 'yes' printed more than 16384 bytes"])
   }
 
   /// Attack review: a relative folder of PATH (`bin`, `.`) is wherever the command runs, and is

@@ -202,6 +202,48 @@ final class PinentryCLITests: XCTestCase {
     XCTAssertEqual(box.vault(["lock"]).status, 0)
   }
 
+  /// `vault unlock` from a launcher (the rofi mode's binding runs it first): the PIN through
+  /// the pinentry; held already, nothing is asked.
+  func testUnlockWithoutATerminalAsksThroughThePinentry() throws {
+    box.initPINOnly()
+    addSecret()
+    try script([Sandbox.pin])
+    let unlocked = launched(["unlock"])
+    XCTAssertEqual(unlocked.status, 0, unlocked.stderrText)
+    XCTAssertEqual(
+      unlocked.errorLines,
+      [
+        "Unlocked \(box.vaultPath) through \(program) for every shell of yours: it locks after"
+          + " 15 min without use (at most 8 h), or with 'vault lock'."
+      ])
+    XCTAssertEqual(launched(["status", "--check"]).status, 0)
+    try script([])
+    let again = launched(["unlock"])
+    XCTAssertEqual(again.status, 0, again.stderrText)
+    XCTAssertEqual(again.errorLines.first?.hasPrefix("The agent already holds"), true)
+    XCTAssertEqual(logged(), [])
+  }
+
+  /// New-user review: a pinentry named in the settings that asks on a terminal only, with none,
+  /// is not started (it ended as if cancelled); the hint says why.
+  func testANamedTerminalPinentryIsNotStartedWithoutATerminal() throws {
+    box.initPINOnly()
+    addSecret()
+    let tty = "/usr/bin/pinentry-tty"
+    try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: tty), "pinentry-tty")
+    XCTAssertEqual(box.vault(["config", "--global", "pinentry", tty]).status, 0)
+    let read = launched(["get", "x"], env: ["DISPLAY": ":93"])
+    XCTAssertEqual(read.status, 10, read.stderrText)
+    XCTAssertEqual(
+      read.errorLines,
+      [
+        "vault: error: locked: no valid session and no terminal to ask on",
+        "vault: hint: pinentry is set to \(tty), which asks on a terminal only: name one for your"
+          + " desktop with 'vault config --global pinentry PATH' (or 'auto'), or run 'vault"
+          + " unlock' on a terminal",
+      ])
+  }
+
   /// `vault pick` from a launcher's key binding: no terminal, so the agent asks through the
   /// pinentry, then serves the names and the value.
   func testPickFromALauncherAsksThroughThePinentry() throws {

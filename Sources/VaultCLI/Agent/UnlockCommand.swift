@@ -16,7 +16,8 @@ struct UnlockCommand: VaultCommand {
       lets the vault go after its idle timeout (renewed on use), after 8 hours, with \
       'vault lock', a PIN change, a recovery or a rotation, and at the first use after \
       the enrollment changed. When it already holds the vault, unlock says so and asks \
-      nothing (--force asks anyway). With --shell-session (implied by --shell and --raw) \
+      nothing (--force asks anyway). Without a terminal (a launcher's key binding), the \
+      agent asks through a pinentry (SECURITY in vault(1)). With --shell-session (implied by --shell and --raw) \
       it issues a session for one shell instead: eval "$(vault unlock --shell-session)" \
       in bash or zsh, vault unlock --shell fish | source.
       """)
@@ -33,8 +34,7 @@ struct UnlockCommand: VaultCommand {
     let shellSession =
       self.shellSession || self.raw || shellSyntax != nil
     if !shellSession {
-      try unlockAgent(context, idle: idle)
-      return ExitCode.success.rawValue
+      return try unlockAgent(context, idle: idle)
     }
     let shell = shellSyntax ?? .bash
     // Shell code on the screen helps nobody and shows the token: say how to use it instead.
@@ -79,8 +79,12 @@ struct UnlockCommand: VaultCommand {
 
   /// `vault unlock` without `--shell-session`: the PIN and the match, then the key goes to the agent.
   ///
-  /// The agent is started when none runs. Nothing is printed on standard output.
-  private func unlockAgent(_ context: Context, idle: Double) throws {
+  /// The agent is started when none runs. Nothing is printed on standard output. Without a
+  /// terminal (a launcher's key binding), the agent asks through a pinentry, as for any command
+  /// that needs the key.
+  ///
+  /// - Returns: the exit code.
+  private func unlockAgent(_ context: Context, idle: Double) throws -> Int32 {
     let agent = AgentClient(environment: context.environment)
     // Held, and still good: the agent's worker checks the key against the header, the state
     // and the biometric binding (an enrollment changed since disables it here, and the agent
@@ -97,13 +101,14 @@ struct UnlockCommand: VaultCommand {
         Output.error(
           "The agent already holds \(vault.path) (it locks \(Self.lockTime(idle: held.expiry.idle, hard: held.expiry.hard)));"
             + " nothing asked. 'vault unlock --force' unlocks again.")
-        return
+        return ExitCode.success.rawValue
       }
       if verified == ExitCode.enrollmentChanged.rawValue {
         try Self.reportDisabledByHeldCheck(context)
       }
     }
     try AgentLauncher.checkSocketPath(context.environment)
+    if !unlockAgain, let code = try PinentryPrompt.unlock(context) { return code }
     let unlocked: UnlockedVault
     do {
       unlocked = try context.open(.startSession)
@@ -128,6 +133,7 @@ struct UnlockCommand: VaultCommand {
     Output.error(
       "Unlocked \(vault.path) for every shell of yours: it locks after \(ExitStatus.duration(seconds))"
         + " without use (at most 8 h), or with 'vault lock'.")
+    return ExitCode.success.rawValue
   }
 
   /// The held key's check just disabled biometric unlock (an enrollment change): said as an

@@ -118,6 +118,9 @@ struct PickCommand: VaultCommand {
         throw VaultError.noField(name: name.value, key: "username", keys: fields.keys)
       }
       let password = fields.password
+      guard password.count > 0 else {
+        throw InputRefused("the password of \(shown) is empty; nothing was typed")
+      }
       if let window { try typist.refocus(window) }
       guard typist.canType(username), typist.canType(password) else {
         try copyInstead(

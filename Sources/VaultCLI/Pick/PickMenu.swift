@@ -69,7 +69,7 @@ struct MenuProgram: Equatable {
   let path: String
   /// argv, its name first.
   let arguments: [String]
-  /// `rofi`, or the user's command line.
+  /// `rofi`, or the user's command line in quotes.
   let name: String
 
   /// The menu to start: `chosen`, or the first known one found on `PATH` that can show itself
@@ -81,8 +81,14 @@ struct MenuProgram: Equatable {
   ) throws -> MenuProgram {
     switch chosen {
     case .command(let line):
-      return MenuProgram(path: "/bin/sh", arguments: ["sh", "-c", line], name: line)
+      return MenuProgram(
+        path: "/bin/sh", arguments: ["sh", "-c", line], name: "'\(Output.printable(line))'")
     case .known(let menu):
+      guard menu != .fzf || hasTerminal else {
+        throw CommandFailed(
+          "fzf shows itself on a terminal, and pick runs without one; name another menu with"
+            + " --menu (rofi, wofi, dmenu, bemenu)")
+      }
       guard let path = ProgramSearch.find(menu.rawValue, variables) else {
         throw CommandFailed("the menu \(menu.rawValue) was not found on PATH")
       }

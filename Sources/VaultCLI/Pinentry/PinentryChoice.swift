@@ -10,17 +10,22 @@ enum PinentryChoice {
     "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS", "XDG_SESSION_TYPE",
   ]
 
-  /// The program for `setting`: its own for `.program`, none for `.tty`, and for `.auto` the
-  /// first of `PinentrySetting.candidates` in /usr/bin that this user can run, passing over one
-  /// that needs a terminal (`pinentry-tty`, `pinentry-curses`, or `pinentry` pointing at one)
-  /// unless `terminalName` gives it one; with neither a terminal nor a display in `variables`
-  /// (`DISPLAY`, `WAYLAND_DISPLAY`: a cron job), none.
+  /// The program for `setting`, or nil when none can ask here.
+  ///
+  /// Its own for `.program` (none when it draws on a terminal and there is none), none for
+  /// `.tty`, and for `.auto` the first of `PinentrySetting.candidates` in /usr/bin that this
+  /// user can run, passing over one that needs a terminal (`pinentry-tty`, `pinentry-curses`,
+  /// or `pinentry` pointing at one) unless `terminalName` gives it one; with neither a terminal
+  /// nor a display in `variables` (`DISPLAY`, `WAYLAND_DISPLAY`: a cron job), none.
   static func program(
     for setting: PinentrySetting, terminalName: String?, variables: [String: String]
   ) -> String? {
     switch setting {
     case .tty: return nil
-    case .program(let path): return path
+    case .program(let path):
+      // One that draws on a terminal cannot ask where there is none (new-user review: a
+      // pinentry-tty named in the settings ended as if cancelled).
+      return terminalName == nil && needsTerminal(path) ? nil : path
     case .auto:
       guard terminalName != nil || hasDisplay(variables) else { return nil }
       for name in PinentrySetting.candidates {
@@ -50,6 +55,10 @@ enum PinentryChoice {
     case .tty:
       return "pinentry is set to tty, so the PIN is asked only on a terminal: run 'vault unlock' on"
         + " one, or let a pinentry ask with 'vault config --global pinentry auto'"
+    case .program(let path) where needsTerminal(path):
+      return "pinentry is set to \(path), which asks on a terminal only: name one for your"
+        + " desktop with 'vault config --global pinentry PATH' (or 'auto'), or run 'vault unlock'"
+        + " on a terminal"
     case .auto where program(for: .auto, terminalName: nil, variables: variables) == nil:
       return "no pinentry program was found in /usr/bin: install one (pinentry-gnome3,"
         + " pinentry-qt or pinentry-gtk2) or name one with 'vault config --global pinentry"
