@@ -10,8 +10,8 @@
 _vault_command() {
   case $1 in
   '')
-    commands=' init=init add=add insert=add get=get show=get pick=pick list=list ls=list rm=rm remove=rm delete=rm mv=mv move=mv rename=mv set=set unset=unset run=run inject=inject audit=audit find=find import=import passwd=passwd recover=recover rekey=rekey status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate otp=otp history=history restore=restore purge=purge settings=settings export=export sync=sync config=config credential=credential check=check backup=backup tour=tour completions=completions help=help version=version '
-    offered='init add get pick list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export sync config credential check backup tour completions help version'
+    commands=' init=init add=add insert=add get=get show=get list=list ls=list rm=rm remove=rm delete=rm mv=mv move=mv rename=mv pick=pick set=set unset=unset run=run inject=inject audit=audit find=find import=import passwd=passwd recover=recover rekey=rekey status=status unlock=unlock lock=lock biometry=biometry bio=biometry edit=edit journal=journal grep=grep generate=generate otp=otp history=history restore=restore purge=purge settings=settings export=export sync=sync config=config credential=credential check=check backup=backup tour=tour completions=completions help=help version=version '
+    offered='init add get list rm mv pick set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export sync config credential check backup tour completions help version'
     options='--vault --pin-fd -h --help --version'
     valued=' --vault --pin-fd '
     arguments=0 variadic=0
@@ -37,13 +37,6 @@ _vault_command() {
     valued=' --field --line -r --revision --clip-time --vault --pin-fd '
     arguments=1 variadic=0
     ;;
-  'pick')
-    commands=''
-    offered=''
-    options='--menu -c --clip --print --type --autotype --field --otp --clip-time --vault --pin-fd -h --help'
-    valued=' --menu --field --clip-time --vault --pin-fd '
-    arguments=1 variadic=0
-    ;;
   'list')
     commands=''
     offered=''
@@ -64,6 +57,13 @@ _vault_command() {
     options='-f --force --vault --pin-fd -h --help'
     valued=' --vault --pin-fd '
     arguments=2 variadic=0
+    ;;
+  'pick')
+    commands=''
+    offered=''
+    options='--menu -c --clip --print --type --autotype --field --otp --clip-time --vault --pin-fd -h --help'
+    valued=' --menu --field --clip-time --vault --pin-fd '
+    arguments=1 variadic=0
     ;;
   'set')
     commands=''
@@ -383,7 +383,7 @@ _vault_value() {
   'init|--kdf' | 'export|--kdf')
     mapfile -t COMPREPLY < <(compgen -W 'interactive moderate sensitive' -- "$3")
     ;;
-  'add|0' | 'get|0' | 'pick|0' | 'list|0' | 'rm|0' | 'mv|0' | 'mv|1' | 'set|0' | 'unset|0' | 'audit|0' | 'edit|0' | 'generate|0' | 'otp|0' | 'history|0' | 'restore|0' | 'purge|0' | 'export|0')
+  'add|0' | 'get|0' | 'list|0' | 'rm|0' | 'mv|0' | 'mv|1' | 'pick|0' | 'set|0' | 'unset|0' | 'audit|0' | 'edit|0' | 'generate|0' | 'otp|0' | 'history|0' | 'restore|0' | 'purge|0' | 'export|0')
     _vault_entry_names "$3"
     ;;
   'get|--field' | 'pick|--field' | 'set|1' | 'unset|1')
@@ -426,7 +426,7 @@ _vault_value() {
     mapfile -t COMPREPLY < <(compgen -W 'get store erase' -- "$3")
     ;;
   'help|0')
-    mapfile -t COMPREPLY < <(compgen -W 'init add get pick list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export sync config credential check backup tour completions help version' -- "$3")
+    mapfile -t COMPREPLY < <(compgen -W 'init add get list rm mv pick set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export sync config credential check backup tour completions help version' -- "$3")
     ;;
   esac
 }

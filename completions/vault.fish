@@ -13,14 +13,14 @@ function __vault_subcommand
             echo add
         case ':get' ':show'
             echo get
-        case ':pick'
-            echo pick
         case ':list' ':ls'
             echo list
         case ':rm' ':remove' ':delete'
             echo rm
         case ':mv' ':move' ':rename'
             echo mv
+        case ':pick'
+            echo pick
         case ':set'
             echo set
         case ':unset'
@@ -125,14 +125,14 @@ function __vault_valued
             printf '%s\n' --vault --pin-fd
         case 'get'
             printf '%s\n' --field --line -r --revision --clip-time --vault --pin-fd
-        case 'pick'
-            printf '%s\n' --menu --field --clip-time --vault --pin-fd
         case 'list'
             printf '%s\n' --vault --pin-fd
         case 'rm'
             printf '%s\n' --vault --pin-fd
         case 'mv'
             printf '%s\n' --vault --pin-fd
+        case 'pick'
+            printf '%s\n' --menu --field --clip-time --vault --pin-fd
         case 'set'
             printf '%s\n' --vault --pin-fd
         case 'unset'
@@ -337,10 +337,10 @@ complete -c vault -s h -l help -d 'Show help for the command.'
 complete -c vault -n '__vault_at "" 0' -a init -d 'Create a new vault and print its one-time recovery code.'
 complete -c vault -n '__vault_at "" 0' -a add -d 'Store a secret read from standard input or the terminal.'
 complete -c vault -n '__vault_at "" 0' -a get -d 'Write an entry\'s content to standard output, byte for byte.'
-complete -c vault -n '__vault_at "" 0' -a pick -d 'Choose an entry in a menu, then copy, print or type its password.'
 complete -c vault -n '__vault_at "" 0' -a list -d 'List entry names, sorted, one per line.'
 complete -c vault -n '__vault_at "" 0' -a rm -d 'Remove an entry (undo with \'vault restore\').'
 complete -c vault -n '__vault_at "" 0' -a mv -d 'Rename an entry.'
+complete -c vault -n '__vault_at "" 0' -a pick -d 'Choose an entry in a menu, then copy, print or type its password.'
 complete -c vault -n '__vault_at "" 0' -a set -d 'Set one field of an entry (a \'KEY: VALUE\' line), keeping the rest of its text.'
 complete -c vault -n '__vault_at "" 0' -a unset -d 'Remove one field (every \'KEY: VALUE\' line of KEY) from an entry.'
 complete -c vault -n '__vault_at "" 0' -a run -d 'Run COMMAND with secrets in its environment: --env VAR=NAME[:FIELD] ... -- COMMAND.'
@@ -397,17 +397,6 @@ complete -c vault -n '__vault_in "get"' -l clip-time -x -d 'Clear the clipboard 
 complete -c vault -n '__vault_in "get"' -l all -d 'With --clip, copy the whole entry instead of its first line.'
 complete -c vault -n '__vault_at "get" 0' -a '(__vault_entry_names)'
 
-# vault pick: Choose an entry in a menu, then copy, print or type its password.
-complete -c vault -n '__vault_in "pick"' -l menu -x -a 'fzf rofi wofi dmenu bemenu' -d 'The menu: fzf, rofi, wofi, dmenu, bemenu, or a command that reads names on standard input and prints the chosen one (default: the first of these found that can show here).'
-complete -c vault -n '__vault_in "pick"' -s c -l clip -d 'Copy the value to the clipboard (the default; wl-copy, xclip, xsel).'
-complete -c vault -n '__vault_in "pick"' -l print -d 'Print the value on standard output instead.'
-complete -c vault -n '__vault_in "pick"' -l type -d 'Type the value into the window that had the focus when the menu opened (xdotool, wtype or ydotool).'
-complete -c vault -n '__vault_in "pick"' -l autotype -d 'Type the username, Tab, the password and Enter, as rofi-pass does.'
-complete -c vault -n '__vault_in "pick"' -l field -x -a '(__vault_field_keys)' -d 'Only this field\'s value (a \'KEY: VALUE\' line; password is the first line).'
-complete -c vault -n '__vault_in "pick"' -l otp -d 'The current one-time code instead of the password.'
-complete -c vault -n '__vault_in "pick"' -l clip-time -x -d 'Clear the clipboard after this many seconds, 1 to 3600, if it still holds the secret (default 45).'
-complete -c vault -n '__vault_at "pick" 0' -a '(__vault_entry_names)'
-
 # vault list: List entry names, sorted, one per line.
 complete -c vault -n '__vault_in "list"' -l json -d 'Print JSON instead of text.'
 complete -c vault -n '__vault_in "list"' -l removed -d 'List removed entries that \'vault restore\' can bring back instead.'
@@ -421,6 +410,17 @@ complete -c vault -n '__vault_at "rm" 0' -a '(__vault_entry_names)'
 complete -c vault -n '__vault_in "mv"' -s f -l force -d 'Replace an existing entry named NEW.'
 complete -c vault -n '__vault_at "mv" 0' -a '(__vault_entry_names)'
 complete -c vault -n '__vault_at "mv" 1' -a '(__vault_entry_names)'
+
+# vault pick: Choose an entry in a menu, then copy, print or type its password.
+complete -c vault -n '__vault_in "pick"' -l menu -x -a 'fzf rofi wofi dmenu bemenu' -d 'The menu: fzf, rofi, wofi, dmenu, bemenu, or a command that reads names on standard input and prints the chosen one (default: the first of these found that can show here).'
+complete -c vault -n '__vault_in "pick"' -s c -l clip -d 'Copy the value to the clipboard (the default; wl-copy, xclip, xsel).'
+complete -c vault -n '__vault_in "pick"' -l print -d 'Print the value on standard output instead.'
+complete -c vault -n '__vault_in "pick"' -l type -d 'Type the value into the window that had the focus when the menu opened (xdotool, wtype or ydotool).'
+complete -c vault -n '__vault_in "pick"' -l autotype -d 'Type the username, Tab, the password and Enter, as rofi-pass does.'
+complete -c vault -n '__vault_in "pick"' -l field -x -a '(__vault_field_keys)' -d 'Only this field\'s value (a \'KEY: VALUE\' line; password is the first line).'
+complete -c vault -n '__vault_in "pick"' -l otp -d 'The current one-time code instead of the password.'
+complete -c vault -n '__vault_in "pick"' -l clip-time -x -d 'Clear the clipboard after this many seconds, 1 to 3600, if it still holds the secret (default 45).'
+complete -c vault -n '__vault_at "pick" 0' -a '(__vault_entry_names)'
 
 # vault set: Set one field of an entry (a 'KEY: VALUE' line), keeping the rest of its text.
 complete -c vault -n '__vault_at "set" 0' -a '(__vault_entry_names)'
@@ -602,6 +602,6 @@ complete -c vault -n '__vault_at "backup" 0' -r -F
 complete -c vault -n '__vault_at "completions" 0' -a 'bash zsh fish'
 
 # vault help: Show help for a command.
-complete -c vault -n '__vault_at "help" 0 more' -a 'init add get pick list rm mv set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export sync config credential check backup tour completions help version'
+complete -c vault -n '__vault_at "help" 0 more' -a 'init add get list rm mv pick set unset run inject audit find import passwd recover rekey status unlock lock biometry edit journal grep generate otp history restore purge settings export sync config credential check backup tour completions help version'
 
 # vault version: Show the version (as --version).

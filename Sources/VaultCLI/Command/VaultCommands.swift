@@ -25,9 +25,10 @@ struct VaultRootCommand: VaultCommand {
       """, groupOnly: true)
 
   static let subcommands: [any VaultCommand.Type] = [
-    InitCommand.self, AddCommand.self, GetCommand.self, PickCommand.self, ListCommand.self,
+    InitCommand.self, AddCommand.self, GetCommand.self, ListCommand.self,
     RemoveCommand.self,
-    MoveCommand.self, SetCommand.self, UnsetCommand.self, RunCommand.self, InjectCommand.self,
+    MoveCommand.self, PickCommand.self, SetCommand.self, UnsetCommand.self, RunCommand.self,
+    InjectCommand.self,
     AuditCommand.self, FindCommand.self, ImportCommand.self, PasswdCommand.self,
     RecoverCommand.self, RekeyCommand.self, StatusCommand.self, UnlockCommand.self,
     LockCommand.self, AgentCommand.self, VerifyHeldCommand.self, UnlockPromptCommand.self,

@@ -45,19 +45,7 @@ extension MenuProgram {
     // The names go in on a thread of their own: a menu may print before it has read them all,
     // or stop reading (a write to a closed pipe fails with EPIPE, which vault ignores).
     let group = DispatchGroup()
-    let writer = input[1]
-    group.enter()
-    DispatchQueue.global().async {
-      var offset = 0
-      while offset < names.count {
-        let n = names[offset...].withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { break }
-        offset += n
-      }
-      close(writer)
-      group.leave()
-    }
+    Subprocess.feed(input[1], names, in: group)
     let answer = Self.drain(output[0], atMost: Self.answerLimit)
     if answer.count > Self.answerLimit { kill(pid, SIGTERM) }
     let status = Subprocess.wait(pid)

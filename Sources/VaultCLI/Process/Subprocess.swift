@@ -62,23 +62,9 @@ public enum Subprocess {
     for fd in [inPipe[0], outPipe[1], errPipe[1], extraPipe[0]] where fd >= 0 { close(fd) }
 
     let group = DispatchGroup()
-    let feed = { (fd: Int32, data: [UInt8]) in
-      group.enter()
-      DispatchQueue.global().async {
-        var offset = 0
-        while offset < data.count {
-          let n = data[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-          if n < 0 && errno == EINTR { continue }
-          if n <= 0 { break }
-          offset += n
-        }
-        close(fd)
-        group.leave()
-      }
-    }
     signal(SIGPIPE, SIG_IGN)
-    if let stdin { feed(inPipe[1], stdin) } else { close(inPipe[1]) }
-    if let extra { feed(extraPipe[1], extra.data) }
+    if let stdin { feed(inPipe[1], stdin, in: group) } else { close(inPipe[1]) }
+    if let extra { feed(extraPipe[1], extra.data, in: group) }
 
     final class Box: @unchecked Sendable { var bytes: [UInt8] = [] }
     let errBox = Box()
@@ -94,6 +80,25 @@ public enum Subprocess {
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     return Result(status: code, stdout: out, stderr: errBox.bytes)
+  }
+
+  /// Writes `data` to `fd` on a thread of its own, then closes it.
+  ///
+  /// `group` is entered now and left when done. A reader that stops reading ends the write
+  /// (EPIPE, with SIGPIPE ignored).
+  static func feed(_ fd: Int32, _ data: [UInt8], in group: DispatchGroup) {
+    group.enter()
+    DispatchQueue.global().async {
+      var offset = 0
+      while offset < data.count {
+        let n = data[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        offset += n
+      }
+      close(fd)
+      group.leave()
+    }
   }
 
   /// Makes a pipe into `fds` (read end first), both ends close-on-exec; -1s when it cannot.
