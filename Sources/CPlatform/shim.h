@@ -344,7 +344,16 @@ static void vault_assuan_atfork_drop_group(void *opaque, int reserved) {
   /* `opaque`, when given, is a shared page where the child leaves its pid, so the parent can
      end a program that never greets (libassuan waits for the greeting before it returns). */
   if (opaque) *(volatile int *)opaque = (int)getpid();
+  /* A process group of its own, so that ending it ends what it started too (a wrapper script
+     that runs the real pinentry without exec). */
+  (void)setpgid(0, 0);
   if (vault_drop_group() != 0) _exit(127);
+}
+
+/* Sends `sig` to the process group `pid` leads, or to `pid` alone when it leads none. */
+static inline void vault_end_program(int pid, int sig) {
+  if (pid <= 0) return;
+  if (kill(-pid, sig) != 0) (void)kill(pid, sig);
 }
 
 /* The callback above, as the pointer `assuan_pipe_connect` takes. */

@@ -212,6 +212,25 @@ final class ConfigCLITests: XCTestCase {
       try String(contentsOfFile: real, encoding: .utf8),
       "# mine, from my dotfiles\n\npinentry = /usr/bin/pinentry-tty\n")
     XCTAssertEqual(mode(real), 0o600)
+    // A link of the chain in a folder others can write could be pointed elsewhere: refused
+    // (verification review).
+    let shared = box.home + "/shared"
+    XCTAssertEqual(mkdir(shared, 0o700), 0)
+    XCTAssertEqual(chmod(shared, 0o777), 0)
+    XCTAssertEqual(symlink(real, shared + "/hop"), 0)
+    unlink(file)
+    XCTAssertEqual(symlink(shared + "/hop", file), 0)
+    for arguments in [["config", "--global"], ["config", "--global", "pinentry", "tty"]] {
+      let refused = box.vault(arguments)
+      XCTAssertEqual(refused.status, 19, "\(arguments): \(refused.stderrText)")
+      XCTAssertEqual(
+        refused.errorLines.first?.contains(shared), true, "\(arguments): \(refused.stderrText)")
+    }
+    XCTAssertEqual(
+      try String(contentsOfFile: real, encoding: .utf8),
+      "# mine, from my dotfiles\n\npinentry = /usr/bin/pinentry-tty\n", "nothing written")
+    unlink(file)
+    XCTAssertEqual(symlink(real, file), 0)
     unlink(real)
     let dangling = box.vault(["config", "--global", "pinentry", "tty"])
     XCTAssertNotEqual(dangling.status, 0)

@@ -191,13 +191,17 @@ final class PickDesktopTests: XCTestCase {
     XCTAssertEqual(try finishTerminal(), Array("p4ss w0rd!1\n".utf8))
     // Locked, the list is a message rofi shows (a pinentry cannot take the keyboard from it).
     XCTAssertEqual(box.vault(["lock"]).status, 0)
-    XCTAssertEqual(box.vault(["config", "--global", "pinentry", "tty"]).status, 0)
+    let marker = box.home + "/pinentry-ran"
+    let pinentry = box.home + "/pinentry-marker"
+    try Data("#!/bin/sh\ntouch '\(marker)'\n".utf8).write(to: URL(fileURLWithPath: pinentry))
+    chmod(pinentry, 0o755)
+    XCTAssertEqual(box.vault(["config", "--global", "pinentry", pinentry]).status, 0)
     let locked = Subprocess.run(script, [], environment: env.merging(["ROFI_RETV": "0"]) { $1 })
     XCTAssertEqual(locked.status, 0, locked.stderrText)
     XCTAssertEqual(
       locked.stdoutText,
-      "\0prompt\u{1F}vault\n\0message\u{1F}vault: error: locked: the vault was locked with"
-        + " 'vault lock', and there is no terminal to ask on\n")
+      "\0prompt\u{1F}vault\n\0message\u{1F}vault is locked: run 'vault unlock' first\n")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "no pinentry was started")
   }
 
   /// dmenu for real: it grabs the keyboard, the name is typed into it, and Return picks it.

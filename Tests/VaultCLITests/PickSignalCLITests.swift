@@ -24,6 +24,31 @@ final class PickSignalCLITests: XCTestCase {
     box = nil
   }
 
+  /// With a controlling terminal, typing is refused before the menu.
+  ///
+  /// Verification review: a terminal that sets no WINDOWID (VTE, tmux, ssh) was typed into,
+  /// and an autotype's Enter ran the password as a command.
+  func testTypingIsRefusedOnATerminal() throws {
+    let started = box.home + "/menu-started"
+    let script = Subprocess.run(
+      "/usr/bin/script",
+      [
+        "-qec",
+        "'\(Sandbox.binDirectory)/vault' pick --autotype --menu 'touch \(started); echo web/site'",
+        "/dev/null",
+      ],
+      environment: box.environment.merging(["DISPLAY": ":93"]) { $1 }, directory: box.home)
+    XCTAssertEqual(script.status, 1, script.stdoutText)
+    XCTAssertEqual(
+      script.stdoutText.split(separator: "\r\n").map(String.init),
+      [
+        "vault: error: pick runs on a terminal, whose window has the focus: --type and"
+          + " --autotype type into the window you were in when a launcher key ran pick; use"
+          + " --clip or --print here"
+      ])
+    XCTAssertFalse(FileManager.default.fileExists(atPath: started), "no menu was shown")
+  }
+
   func testSIGTERMDuringTheMenuEndsPickWithNothingHandedOut() throws {
     for ignored in ["", "trap '' INT QUIT; ", "trap '' INT QUIT HUP; "] {
       let started = box.home + "/menu-started"

@@ -352,6 +352,26 @@ final class PinentryCLITests: XCTestCase {
     }
   }
 
+  /// Verification review: a wrapper script that runs the hung program without exec is ended
+  /// with what it started (its process group), not waited for while the child holds the pipes.
+  func testAHungWrapperIsEndedWithItsChild() throws {
+    box.initPINOnly()
+    addSecret()
+    let wrapper = box.home + "/bin/pinentry-wrapper"
+    try Data("#!/bin/sh\nsleep 31.25\n".utf8).write(to: URL(fileURLWithPath: wrapper))
+    chmod(wrapper, 0o755)
+    XCTAssertEqual(box.vault(["config", "--global", "pinentry", wrapper]).status, 0)
+    let start = Date()
+    let read = launched(["get", "x"], env: ["VAULT_TEST_PINENTRY_KILL": "1.5"])
+    XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+    XCTAssertEqual(read.status, 10, read.stderrText)
+    XCTAssertEqual(
+      read.errorLines.first,
+      "vault: error: \(wrapper) did not answer within 15 s and was ended; no PIN was read")
+    let left = Subprocess.run("/usr/bin/pgrep", ["-f", "sleep 31.25"], environment: [:])
+    XCTAssertEqual(left.stdoutText, "", "the wrapper's child is ended too")
+  }
+
   func testAPinentryThatDiesOrAnswersGarbageExits10NamingIt() throws {
     box.initPINOnly()
     addSecret()

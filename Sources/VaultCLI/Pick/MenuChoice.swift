@@ -47,7 +47,8 @@ extension MenuProgram {
     let group = DispatchGroup()
     Subprocess.feed(input[1], names, in: group)
     let answer = Self.drain(output[0], atMost: Self.answerLimit)
-    if answer.count > Self.answerLimit { kill(pid, SIGTERM) }
+    // One that goes on past the bound is ended, whatever it does with SIGTERM.
+    if answer.count > Self.answerLimit { kill(pid, SIGKILL) }
     let status = Subprocess.wait(pid)
     group.wait()
     guard answer.count <= Self.answerLimit else {

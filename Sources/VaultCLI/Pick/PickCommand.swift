@@ -81,6 +81,13 @@ struct PickCommand: VaultCommand {
     }
     let menuProgram = try MenuProgram.resolve(
       menu, variables, hasTerminal: context.terminal != nil)
+    // On a terminal, the window with the focus is that terminal's (whatever the terminal, and
+    // through tmux or ssh): typed there, an autotype's Enter runs the password as a command.
+    if typist != nil, context.terminal != nil {
+      throw CommandFailed(
+        "pick runs on a terminal, whose window has the focus: --type and --autotype type into"
+          + " the window you were in when a launcher key ran pick; use --clip or --print here")
+    }
     // The window the user was in when the launcher ran pick, before a pinentry or the menu
     // takes the focus.
     let window = try typist?.focusedWindow()

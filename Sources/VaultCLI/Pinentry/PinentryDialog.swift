@@ -84,7 +84,7 @@ package final class PinentryDialog {
       guard let pid = UnsafeMutablePointer<Int32>(bitPattern: address)?.pointee, pid > 0 else {
         return
       }
-      kill(pid, SIGKILL)
+      vault_end_program(pid, SIGKILL)
     }
     let connected = argv.withUnsafeMutableBufferPointer { arguments in
       keep.withUnsafeMutableBufferPointer { fds in
@@ -126,7 +126,7 @@ package final class PinentryDialog {
   func getPIN() throws -> SecureBytes {
     guard let context else { throw Failure.broke(program: program, code: 0) }
     let pid = library.getPID(context)
-    let watchdog = Watchdog(seconds: killAfter) { if pid > 0 { kill(pid, SIGKILL) } }
+    let watchdog = Watchdog(seconds: killAfter) { vault_end_program(pid, SIGKILL) }
     defer { watchdog.cancel() }
     library.beginConfidential(context)
     let sink = PINSink()
@@ -161,7 +161,7 @@ package final class PinentryDialog {
     guard let context else { return }
     let pid = library.getPID(context)
     if pid > 0 {
-      kill(pid, SIGTERM)
+      vault_end_program(pid, SIGTERM)
       // One that ignores SIGTERM (a message it keeps showing) is killed after 2 seconds.
       var status: Int32 = 0
       var waited = 0
@@ -169,7 +169,7 @@ package final class PinentryDialog {
         usleep(10_000)
         waited += 1
       }
-      if waited == 200 { kill(pid, SIGKILL) }
+      if waited == 200 { vault_end_program(pid, SIGKILL) }
     }
     library.release(context)
     self.context = nil
@@ -180,7 +180,7 @@ package final class PinentryDialog {
   private func transact(_ line: String) -> UInt32 {
     guard let context else { return 1 }
     let pid = library.getPID(context)
-    let watchdog = Watchdog(seconds: replyAfter) { if pid > 0 { kill(pid, SIGKILL) } }
+    let watchdog = Watchdog(seconds: replyAfter) { vault_end_program(pid, SIGKILL) }
     defer { watchdog.cancel() }
     let error = library.transact(context, line, nil, nil, nil, nil, nil, nil)
     if watchdog.fired { unanswered = true }

@@ -33,6 +33,22 @@ public enum FileSafety {
     try checkFolder(PrivateFiles.parentFolder(of: path))
     var real = path
     if link.st_mode & S_IFMT == S_IFLNK {
+      // Every link of a chain is checked where it lies: one in a folder others can write could
+      // be pointed elsewhere (verification review of issue 38).
+      var current = path
+      for _ in 0..<40 {
+        var hop = stat()
+        guard lstat(current, &hop) == 0 else {
+          throw VaultError.storage(.file(.follow, path: path))
+        }
+        guard hop.st_mode & S_IFMT == S_IFLNK else { break }
+        guard let target = linkTarget(current) else {
+          throw VaultError.storage(.file(.follow, path: path))
+        }
+        current =
+          target.hasPrefix("/") ? target : PrivateFiles.parentFolder(of: current) + "/" + target
+        try checkFolder(PrivateFiles.parentFolder(of: current))
+      }
       guard let resolved = realpath(path, nil) else {
         throw VaultError.storage(.file(.follow, path: path))
       }
@@ -177,6 +193,14 @@ public enum FileSafety {
     guard info.st_mode & 0o077 == 0 || info.st_uid == 0 && path == "/" else {
       throw VaultError.unsafePermissions(UnsafePath(path, .folderReadableByOthers))
     }
+  }
+
+  /// What the symbolic link at `path` points to, as written in it; nil when it cannot be read.
+  private static func linkTarget(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink(path, &buffer, buffer.count - 1)
+    guard count > 0 else { return nil }
+    return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   private static func inspect(_ path: String, following: Bool) throws -> stat {
