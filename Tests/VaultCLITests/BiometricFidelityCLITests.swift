@@ -487,6 +487,17 @@ final class BiometricFidelityCLITests: XCTestCase {
     let again = box.vault(["unlock", "--force"])
     XCTAssertEqual(again.status, 14)
     XCTAssertEqual(Array(again.errorLines.prefix(2)), refusal)
+    let status = box.vault(["status"]).stdoutText.split(separator: "\n").map(String.init)
+    // Issue "A first week without friction": one line says that only the recovery code helps,
+    // and none offers the PIN.
+    XCTAssertEqual(
+      status.filter { $0.contains("lockout") },
+      [
+        "sensor check:     biometry lockout (LAError -8)",
+        "sensor lockout:   yes (5 consecutive failed matches)",
+        "vault lockout:    only the recovery code helps now: run 'vault recover' (15 failed"
+          + " matches within 24 h; the PIN no longer ends the lockout)",
+      ])
     XCTAssertEqual(box.vault(["list"], env: ["VAULT_SESSION": token]).status, 10)
     // The recovery code ends it (and sets a new PIN).
     box.biosim(["next", "--clear"])

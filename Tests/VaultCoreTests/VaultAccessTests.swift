@@ -14,6 +14,8 @@ final class ScriptedGate: BiometricGate, @unchecked Sendable {
   var current = BiometricMatch(domainState: [UInt8](repeating: 7, count: 32), type: "touch-id")
   var answers: [Result<BiometricMatch, BiometricFailure>] = []
   private(set) var evaluations = 0
+  /// The reason of every evaluation, in order.
+  private(set) var reasons: [String] = []
   private(set) var credentialsVerified = 0
 
   func preflight() throws -> BiometricMatch {
@@ -26,6 +28,7 @@ final class ScriptedGate: BiometricGate, @unchecked Sendable {
     count: ((inout DeviceState, AttemptVerdict, FailureRun) -> Void)?
   ) throws -> BiometricMatch {
     evaluations += 1
+    reasons.append(reason)
     guard !answers.isEmpty else { throw BiometricFailure.notInteractive }
     return try answers.removeFirst().get()
   }
@@ -327,6 +330,31 @@ final class VaultAccessTests: XCTestCase {
       try access(reopened()).open(
         for: .readEntry(EntryName("bank")), via: ScriptedCredentials(heldKey: held))
     ) { XCTAssertEqual(VaultError($0), .duplicateRequest) }
+  }
+
+  /// Issue "A first week without friction": the biometric prompt says what the command does
+  /// with the entry, at the unlock and at a guarded entry's fresh check.
+  func testThePromptNamesWhatTheCommandDoes() throws {
+    let vault = try activatedVault()
+    let held = try session(vault)
+    let unlocked = try access(vault).open(
+      for: .use(reason: "add"), via: ScriptedCredentials(heldKey: held))
+    try unlocked.entries.put(
+      EntryName("bank"), content: secure("4242"), overwrite: false, guarded: true)
+    gate.answers = [match()]
+    _ = try access(reopened()).open(
+      for: .readEntry(EntryName("bank"), action: "set a field of 'bank'"),
+      via: ScriptedCredentials(heldKey: held))
+    XCTAssertEqual(gate.reasons.last, "set a field of 'bank' (guarded)")
+    gate.answers = [match()]
+    _ = try access(reopened()).open(
+      for: .readEntry(EntryName("bank"), action: "set a field of 'bank'"),
+      via: ScriptedCredentials(pins: ["123400"]))
+    XCTAssertEqual(gate.reasons.last, "set a field of 'bank'")
+    gate.answers = [match()]
+    _ = try access(reopened()).open(
+      for: .readEntry(EntryName("bank")), via: ScriptedCredentials(pins: ["123400"]))
+    XCTAssertEqual(gate.reasons.last, "read 'bank'")
   }
 
   func testAMalformedSealedDomainStateIsAnIntegrityFailureNotAChange() throws {

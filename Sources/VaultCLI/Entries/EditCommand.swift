@@ -19,7 +19,7 @@ struct EditCommand: VaultCommand {
     let root = try EditFolder.root(
       context.environment, allowDisk: allowDiskTemp)
     // Authenticate before the editor opens, so nothing typed is lost to a failed PIN.
-    let unlocked = try context.open(.readEntry(name))
+    let unlocked = try context.open(.readEntry(name, action: "edit '\(name)'"))
     guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
     let (metadata, content) = (entry.metadata, try entry.content)
     let store = unlocked.entries

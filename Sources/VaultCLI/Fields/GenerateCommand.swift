@@ -48,7 +48,8 @@ struct GenerateCommand: VaultCommand {
     let secret = try recipe.make()
     let reason = "store a generated secret as '\(name)'"
     if inPlace {
-      let unlocked = try context.open(.readEntry(name))
+      let unlocked = try context.open(
+        .readEntry(name, action: "replace the password of '\(name)' with a generated one"))
       guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
       let content = try EntryFields(entry.content).setting(EntryFields.passwordKey, to: secret)
       try FieldEdit.store(content, of: entry, name: name, change: .generated, in: unlocked)

@@ -49,7 +49,8 @@ struct OneTimeCodeCommand: VaultCommand {
       // Checked before unlocking, so a missing clipboard never costs a PIN entry.
       _ = try Clipboard.tool(context.environment.variables)
     }
-    let unlocked = try context.open(.readEntry(name))
+    let unlocked = try context.open(
+      .readEntry(name, action: "make a one-time code of '\(name)'"))
     guard let content = try unlocked.entry?.content else { throw VaultError.notFound(name.value) }
     try Self.current(
       of: name, content: content, in: unlocked, now: context.environment.clock.wallNow
@@ -135,7 +136,8 @@ struct OneTimeCodeCommand: VaultCommand {
         name: name)
       given = uri
     }
-    let unlocked = try context.open(.readEntry(name))
+    let unlocked = try context.open(
+      .readEntry(name, action: "store the one-time code of '\(name)'"))
     guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
     let uri: SecureBytes
     if let given {

@@ -29,7 +29,7 @@ struct SetCommand: VaultCommand {
       ? FieldEdit.value(
         fromPipe: LineReader.readAll(
           fd: 0, atMost: EntryStore.streamThreshold, what: "the value on standard input")) : nil
-    let unlocked = try context.open(.readEntry(name))
+    let unlocked = try context.open(.readEntry(name, action: "set a field of '\(name)'"))
     guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
     let fields = try EntryFields(entry.content)
     let value = try piped ?? FieldEdit.readFromTerminal(context, name: name.value, key: key)

@@ -18,7 +18,7 @@ struct UnsetCommand: VaultCommand {
 
   func run(_ context: Context) throws -> Int32 {
     let key = fieldKey.text
-    let unlocked = try context.open(.readEntry(name))
+    let unlocked = try context.open(.readEntry(name, action: "remove a field of '\(name)'"))
     guard let entry = unlocked.entry else { throw VaultError.notFound(name.value) }
     let fields = try EntryFields(entry.content)
     guard let content = try fields.unsetting(key) else {

@@ -230,14 +230,16 @@ struct StatusReport {
         "sensor check:     "
           + (preflight.map { "\($0.words) (LAError \($0.code))" } ?? "available"))
     }
+    // Under the vault's own lockout the PIN no longer helps: the sensor's line does not offer it.
+    let sensorAdvice = recoveryRequired ? "yes" : "yes: enter your PIN to re-enable biometrics"
     lines.append(
       "sensor lockout:   "
-        + (sensor.isLockedOut ? "yes: enter your PIN to re-enable biometrics" : "no")
+        + (sensor.isLockedOut ? sensorAdvice : "no")
         + " (\(sensor.consecutiveFailures) consecutive failed matches)")
     if recoveryRequired {
       lines.append(
-        "vault lockout:    biometric checks need the recovery code ('vault recover'): too many"
-          + " failed matches within 24 h")
+        "vault lockout:    only the recovery code helps now: run 'vault recover' (\(BiometricStrikes.limit)"
+          + " failed matches within 24 h; the PIN no longer ends the lockout)")
     } else if biometricPolicy {
       lines.append(
         "vault lockout:    \(strikes) of \(BiometricStrikes.limit) failed matches within 24 h"

@@ -7,8 +7,9 @@ public enum AccessPurpose: Equatable, Sendable {
   case use(reason: String)
   /// Read one entry (its current version, or the kept `revision`): as `use`, plus a fresh
   /// check when the entry (or that version) is guarded and the key came from a session. The
-  /// entry is opened once, by the access check itself.
-  case readEntry(EntryName, revision: Int64? = nil)
+  /// entry is opened once, by the access check itself. `action` says what the command does
+  /// with it at the biometric prompt (`set a field of 'x'`); nil: `read 'x'`.
+  case readEntry(EntryName, revision: Int64? = nil, action: String? = nil)
   /// Issue a session: always the PIN and the match the policy requires.
   case startSession
   /// Change the PIN or turn biometry off: always the PIN and the match the policy requires;

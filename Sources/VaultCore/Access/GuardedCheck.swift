@@ -3,15 +3,15 @@ import VaultFormat
 /// What a fresh check of guarded entries is for: one entry read, or every guarded entry of one
 /// export (one check covers them all).
 enum GuardedSubject: Equatable {
-  /// A read of one guarded entry.
-  case entry(EntryName)
+  /// A read of one guarded entry, for `action` (`set a field of 'x'`; nil: a read).
+  case entry(EntryName, action: String?)
   /// An export that writes `count` guarded entries.
   case export(count: Int)
 
   /// Shown by the biometric prompt.
   var reason: String {
     switch self {
-    case .entry(let name): "read guarded '\(name)'"
+    case .entry(let name, let action): action.map { "\($0) (guarded)" } ?? "read guarded '\(name)'"
     case .export(let count): "export \(count) guarded entr\(count == 1 ? "y" : "ies")"
     }
   }
@@ -19,7 +19,7 @@ enum GuardedSubject: Equatable {
   /// The PIN that stands in for the check in a PIN-only vault.
   var pinRequest: PINRequest {
     switch self {
-    case .entry(let name): .guardedEntry(name)
+    case .entry(let name, _): .guardedEntry(name)
     case .export(let count): .guardedEntries(count: count)
     }
   }
@@ -27,7 +27,7 @@ enum GuardedSubject: Equatable {
   /// The PIN that stands in for the match while this vault's own failures lock the sensor.
   var lockedOutPINRequest: PINRequest {
     switch self {
-    case .entry(let name): .lockedOutGuardedEntry(name)
+    case .entry(let name, _): .lockedOutGuardedEntry(name)
     case .export(let count): .lockedOutGuardedEntries(count: count)
     }
   }
@@ -48,7 +48,9 @@ extension VaultAccess {
     {
       throw VaultError.duplicateRequest
     }
-    try freshCheck(.entry(name), unlocked, credentials)
+    var action: String?
+    if case .readEntry(_, _, let given) = unlocked.purpose { action = given }
+    try freshCheck(.entry(name, action: action), unlocked, credentials)
     // Only a check that passed opens the one-second window: a refused read is no duplicate.
     try vault.device.update { $0.lastGuardedRead[key] = now }
   }

@@ -97,7 +97,7 @@ public final class UnlockedVault {
   ///   only when its piece is reached (what was handed over before is not the content); what
   ///   `deliver` throws.
   public func streamEntry(_ deliver: (UnsafeRawBufferPointer) throws -> Void) throws {
-    guard case .readEntry(let name, let revision) = purpose, let opened = entry else {
+    guard case .readEntry(let name, let revision, _) = purpose, let opened = entry else {
       preconditionFailure("streamEntry needs a vault opened for .readEntry")
     }
     try entries.stream(name, revision: revision, expecting: opened.metadata, deliver: deliver)

@@ -60,8 +60,8 @@ public struct VaultAccess {
     switch purpose {
     case .use(let reason):
       unlocked = try fromSessionOrPIN(purpose, reason: reason, credentials)
-    case .readEntry(let name, let revision):
-      unlocked = try fromSessionOrPIN(purpose, reason: "read '\(name)'", credentials)
+    case .readEntry(let name, let revision, let action):
+      unlocked = try fromSessionOrPIN(purpose, reason: action ?? "read '\(name)'", credentials)
       credentials.keyReleased(unlocked)
       do {
         try unlocked.openEntry(name, revision: revision) {
@@ -137,7 +137,7 @@ public struct VaultAccess {
     }
     let unlocked = try UnlockedVault(
       vault: migrated, gate: gate, masterKey: key, source: source, purpose: purpose)
-    if case .readEntry(let name, let revision) = purpose {
+    if case .readEntry(let name, let revision, _) = purpose {
       try unlocked.openEntry(name, revision: revision) {
         try access.guardCheck(name, unlocked, credentials)
       }
