@@ -35,7 +35,7 @@ final class ClipboardCLITests: XCTestCase {
   /// Starts Xvfb on a free display and sets DISPLAY, or skips saying why.
   func startDisplay(tools: [String]) throws {
     let path = "/usr/bin:/bin"
-    for program in tools where Clipboard.find(program, ["PATH": path]) == nil {
+    for program in tools where ProgramSearch.find(program, ["PATH": path]) == nil {
       throw XCTSkip("\(program) is not installed; the clipboard cannot be tested here")
     }
     let (process, display) = try VirtualDisplay.start()
@@ -114,7 +114,7 @@ final class ClipboardCLITests: XCTestCase {
     try startDisplay(tools: ["xclip", "xsel"])
     let bin = box.home + "/bin"
     mkdir(bin, 0o700)
-    symlink(Clipboard.find("xsel", ["PATH": "/usr/bin:/bin"]) ?? "", bin + "/xsel")
+    symlink(ProgramSearch.find("xsel", ["PATH": "/usr/bin:/bin"]) ?? "", bin + "/xsel")
     let (result, _) = copy(2, ["--all"], env: ["PATH": bin])
     XCTAssertEqual(result.status, 0, result.stderrText)
     XCTAssertEqual(

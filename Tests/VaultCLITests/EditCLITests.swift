@@ -315,7 +315,7 @@ final class EditCLITests: XCTestCase {
 
   func testVimRunsWithoutSideFiles() throws {
     prepare()
-    guard Clipboard.find("vim", box.environment) != nil else {
+    guard ProgramSearch.find("vim", box.environment) != nil else {
       throw XCTSkip("vim is not installed")
     }
     let result = box.vault(

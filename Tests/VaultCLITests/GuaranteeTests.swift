@@ -410,7 +410,7 @@ final class GuaranteeTests: XCTestCase {
     let root = GeneratorTestSupport.packageRoot
     guard
       FileManager.default.isExecutableFile(atPath: "/opt/swift/usr/bin/swiftc")
-        || Clipboard.find("swiftc", ProcessInfo.processInfo.environment) != nil
+        || ProgramSearch.find("swiftc", ProcessInfo.processInfo.environment) != nil
     else { throw XCTSkip("no swiftc to build the fuzz targets") }
     let seconds = 4 * Self.scale
     let result = Subprocess.run(

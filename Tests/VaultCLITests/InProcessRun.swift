@@ -78,17 +78,7 @@ enum InProcessRun {
   /// The read end of a pipe a background thread writes `data` into, then closes.
   private static func feed(_ data: [UInt8]) -> Int32 {
     let pair = pipePair()
-    let fd = pair.write
-    DispatchQueue.global().async {
-      var offset = 0
-      while offset < data.count {
-        let n = data[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { break }
-        offset += n
-      }
-      close(fd)
-    }
+    Subprocess.feed(pair.write, data, in: DispatchGroup())
     return pair.read
   }
 

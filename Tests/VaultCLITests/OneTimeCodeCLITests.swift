@@ -263,7 +263,7 @@ final class OneTimeCodeCLITests: XCTestCase {
     XCTAssertEqual(full.status, 1)
     XCTAssertEqual(
       full.stderrText, "vault: error: cannot write to standard output: No space left on device\n")
-    guard Clipboard.find("xclip", ["PATH": "/usr/bin:/bin"]) != nil else {
+    guard ProgramSearch.find("xclip", ["PATH": "/usr/bin:/bin"]) != nil else {
       throw XCTSkip("xclip is not installed")
     }
     let failedCopy = box.vault(

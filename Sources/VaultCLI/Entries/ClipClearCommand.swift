@@ -30,7 +30,7 @@ struct ClipClearCommand: VaultCommand {
     let variables = context.environment.variables
     let (program, arguments) = tool.paste
     var pasted = Subprocess.run(
-      Clipboard.find(program, variables) ?? program, arguments,
+      ProgramSearch.find(program, variables) ?? program, arguments,
       environment: ChildHygiene.environment(variables))
     defer { wipe(&pasted.stdout) }
     guard pasted.status == 0, SecureBytes(copying: pasted.stdout) == secret else {
@@ -38,7 +38,7 @@ struct ClipClearCommand: VaultCommand {
     }
     let clear = tool.clear
     let clearer = try ClipboardProcess.start(
-      Clipboard.find(clear.program, variables) ?? clear.program, clear.arguments,
+      ProgramSearch.find(clear.program, variables) ?? clear.program, clear.arguments,
       environment: variables,
       detach: false)
     _ = clearer.finish(input: SecureBytes(count: 0))

@@ -56,10 +56,16 @@ enum Clipboard {
   static func tool(_ variables: [String: String]) throws -> Tool {
     let wayland = !(variables["WAYLAND_DISPLAY"] ?? "").isEmpty
     let x11 = !(variables["DISPLAY"] ?? "").isEmpty
-    if wayland, find("wl-copy", variables) != nil, find("wl-paste", variables) != nil {
+    if wayland, ProgramSearch.find("wl-copy", variables) != nil,
+      ProgramSearch.find("wl-paste", variables) != nil
+    {
       return .wlCopy
     }
-    if x11, let tool = [Tool.xclip, .xsel].first(where: { find($0.rawValue, variables) != nil }) {
+    if x11,
+      let tool = [Tool.xclip, .xsel].first(where: {
+        ProgramSearch.find($0.rawValue, variables) != nil
+      })
+    {
       return tool
     }
     if !wayland && !x11 {
@@ -67,11 +73,6 @@ enum Clipboard {
     }
     throw CommandFailed(
       "no clipboard tool found: install wl-clipboard (Wayland), or xclip or xsel (X11)")
-  }
-
-  /// The path of `program` on `PATH`, or nil (`ProgramSearch.find`).
-  static func find(_ program: String, _ variables: [String: String]) -> String? {
-    ProgramSearch.find(program, variables)
   }
 
   /// The option that marks a copy as a secret, when the tool at `path` has one.
@@ -100,7 +101,7 @@ enum Clipboard {
     let variables = context.environment.variables
     let tool = try tool(variables)
     let (program, arguments) = tool.copy
-    let path = find(program, variables) ?? program
+    let path = ProgramSearch.find(program, variables) ?? program
     let copier = try ClipboardProcess.start(
       path, arguments + secretHint(tool, path: path, variables), environment: variables,
       detach: false)

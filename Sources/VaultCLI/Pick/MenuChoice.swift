@@ -46,7 +46,7 @@ extension MenuProgram {
     // or stop reading (a write to a closed pipe fails with EPIPE, which vault ignores).
     let group = DispatchGroup()
     Subprocess.feed(input[1], names, in: group)
-    let answer = Self.drain(output[0], atMost: Self.answerLimit)
+    let answer = Subprocess.drain(output[0], atMost: Self.answerLimit)
     // One that goes on past the bound is ended, whatever it does with SIGTERM.
     if answer.count > Self.answerLimit { kill(pid, SIGKILL) }
     let status = Subprocess.wait(pid)
@@ -68,19 +68,5 @@ extension MenuProgram {
       throw CommandFailed("the menu \(name) printed more than one line; pick one name")
     }
     return String(decoding: line, as: UTF8.self)
-  }
-
-  /// What `fd` gives until its end or one byte past `limit`; then closes it.
-  private static func drain(_ fd: Int32, atMost limit: Int) -> [UInt8] {
-    var out: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while out.count <= limit {
-      let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { break }
-      out.append(contentsOf: buffer[0..<n])
-    }
-    close(fd)
-    return out
   }
 }

@@ -109,11 +109,12 @@ public enum Subprocess {
     for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
   }
 
-  /// Everything `fd` gives until end of file; then closes it.
-  static func drain(_ fd: Int32) -> [UInt8] {
+  /// Everything `fd` gives until end of file, or until more than `limit` bytes came (a reader
+  /// that must not be flooded); then closes it.
+  static func drain(_ fd: Int32, atMost limit: Int = .max) -> [UInt8] {
     var out: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
+    while out.count <= limit {
       let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if n < 0 && errno == EINTR { continue }
       if n <= 0 { break }
